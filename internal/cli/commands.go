@@ -1,0 +1,9 @@
+package cli
+
+import "github.com/spf13/cobra"
+
+// commands lists every subcommand of the root, in help order. Each lives in
+// its own file.
+func commands(env *Env) []*cobra.Command {
+	return []*cobra.Command{}
+}

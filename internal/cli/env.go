@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Env is everything a command takes from the world outside it: streams,
+// environment, working folder and clock. Commands never touch os.* for these,
+// so tests and the demo can run them in-process with exact inputs.
+type Env struct {
+	In     io.Reader
+	Out    io.Writer
+	Err    io.Writer
+	Getenv func(string) string
+	Dir    string
+	// Clock is the real clock; Now() applies DEVLEARN_NOW over it.
+	Clock func() time.Time
+	// OutTTY reports whether Out is a terminal (colour, progress, prompts).
+	OutTTY bool
+}
+
+// SystemEnv is the Env of a real process.
+func SystemEnv() *Env {
+	dir, _ := os.Getwd()
+	return &Env{
+		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
+		Getenv: os.Getenv,
+		Dir:    dir,
+		Clock:  time.Now,
+		OutTTY: isTerminal(os.Stdout),
+	}
+}
+
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// Now is the current time: DEVLEARN_NOW (RFC 3339) when set, so that many
+// days of history can be replayed in tests, benchmarks and the demo.
+func (e *Env) Now() (time.Time, error) {
+	if s := e.Getenv("DEVLEARN_NOW"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return time.Time{}, exitcode.Usagef("DEVLEARN_NOW=%q is not an RFC 3339 time (example: 2026-04-19T09:00:00Z)", s)
+		}
+		return t.UTC(), nil
+	}
+	return e.Clock().UTC(), nil
+}
+
+// Home is the global devlearn folder: $DEVLEARN_HOME, else ~/.devlearn.
+func (e *Env) Home() string {
+	if h := e.Getenv("DEVLEARN_HOME"); h != "" {
+		return h
+	}
+	if h := e.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".devlearn")
+	}
+	return ""
+}
+
+// Project finds the project around the working folder.
+func (e *Env) Project() (*project.Project, error) {
+	p, err := project.Find(e.Dir)
+	if err != nil {
+		return nil, exitcode.WithHint(err, "run devlearn inside a git repository (or 'git init' one first)")
+	}
+	return p, nil
+}
+
+// Config loads the configuration of p (global, then project).
+func (e *Env) Config(p *project.Project) (*config.Loaded, error) {
+	root := ""
+	if p != nil {
+		root = p.Root
+	}
+	l, err := config.LoadProject(e.Home(), root)
+	if err != nil {
+		return nil, exitcode.WithHint(err, "fix the file, or run 'devlearn doctor' to check the whole installation")
+	}
+	return l, nil
+}
+
+// printJSON writes v as indented JSON, the shape every --json flag prints.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// plural returns "1 observation" or "3 observations".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}

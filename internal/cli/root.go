@@ -1,0 +1,90 @@
+// Package cli holds devlearn's commands, one file per command. A command
+// parses its flags, calls the domain packages and prints; nothing else
+// happens here.
+package cli
+
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/exitcode"
+)
+
+// version is set by the Makefile through -ldflags; a plain `go build` falls
+// back to the module version recorded in the binary.
+var version = ""
+
+// Version reports the version of this binary.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+// NewRoot builds the whole command tree around env.
+func NewRoot(env *Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "devlearn",
+		Short: "Make AI coding agents learn from their own sessions",
+		Long: `devlearn captures the lessons of AI coding sessions, accumulates them as
+observation events in the repository, promotes the ones that recur into
+slash commands, skills, decisions and pitfalls, and serves them back to
+the agent through Claude Code hooks.`,
+		Version:       Version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          noArgs,
+	}
+	root.SetIn(env.In)
+	root.SetOut(env.Out)
+	root.SetErr(env.Err)
+	root.SetVersionTemplate("devlearn {{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return exitcode.UsageError(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
+	})
+	root.AddGroup(
+		&cobra.Group{ID: "learn", Title: "Learning:"},
+		&cobra.Group{ID: "setup", Title: "Setup and other:"},
+	)
+	root.SetHelpCommandGroupID("setup")
+	root.SetCompletionCommandGroupID("setup")
+
+	root.AddCommand(commands(env)...)
+	return root
+}
+
+// noArgs rejects stray arguments, and unknown subcommands on a parent, as
+// usage errors (cobra's own are plain errors, which would exit 1).
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if c.HasSubCommands() {
+		return exitcode.Usagef("unknown command %q for %q\nRun '%s --help' for usage.", args[0], c.CommandPath(), c.CommandPath())
+	}
+	return exitcode.Usagef("%s takes no arguments (got %q)", c.CommandPath(), strings.Join(args, " "))
+}
+
+// argsRange is cobra.RangeArgs with a usage error.
+func argsRange(min, max int) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		if len(args) < min || (max >= 0 && len(args) > max) {
+			want := fmt.Sprintf("%d to %d arguments", min, max)
+			switch {
+			case min == max:
+				want = plural(min, "argument", "arguments")
+			case max < 0:
+				want = fmt.Sprintf("at least %s", plural(min, "argument", "arguments"))
+			}
+			return exitcode.Usagef("%s takes %s, got %d\nRun '%s --help' for usage.", c.CommandPath(), want, len(args), c.CommandPath())
+		}
+		return nil
+	}
+}

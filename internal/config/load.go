@@ -1,0 +1,324 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// GlobalFile is the name of the global config inside $DEVLEARN_HOME.
+const GlobalFile = "config.json"
+
+// Error is a problem with a config file: where it is and what to do.
+type Error struct {
+	File string // path as given to Load
+	Line int    // 1-based; 0 when unknown
+	Key  string // dotted key, "" for a syntax error
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ":%d", e.Line)
+	}
+	b.WriteString(": ")
+	if e.Key != "" {
+		fmt.Fprintf(&b, "key %q: ", e.Key)
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Source is one file that contributed to a Config.
+type Source struct {
+	Path string
+	Data []byte
+	keys map[string]int // dotted key -> line
+}
+
+// Loaded is a Config and the files it came from, global first.
+type Loaded struct {
+	*Config
+	Sources []Source
+}
+
+// Load reads the global file then the project file over it, key by key.
+// A missing file is not an error; anything wrong inside one is, with the
+// file, the line and the key.
+func Load(globalPath, projectPath string) (*Loaded, error) {
+	l := &Loaded{Config: Default()}
+	for _, p := range []string{globalPath, projectPath} {
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		src, err := apply(l.Config, p, data)
+		if err != nil {
+			return nil, err
+		}
+		l.Sources = append(l.Sources, src)
+	}
+	if errs := l.Config.Validate(); len(errs) > 0 {
+		// Blame the last file that set the key: that is the value in force.
+		first := errs[0]
+		for i := len(l.Sources) - 1; i >= 0; i-- {
+			if line, ok := l.Sources[i].keys[first.Key]; ok {
+				first.File, first.Line = l.Sources[i].Path, line
+				break
+			}
+		}
+		if first.File == "" {
+			first.File = "defaults"
+		}
+		return nil, first
+	}
+	return l, nil
+}
+
+// LoadProject is Load with devlearn's two standard places.
+func LoadProject(home, root string) (*Loaded, error) {
+	g := ""
+	if home != "" {
+		g = filepath.Join(home, GlobalFile)
+	}
+	p := ""
+	if root != "" {
+		p = filepath.Join(root, ".memory", "learning.json")
+	}
+	return Load(g, p)
+}
+
+// Parse checks one file on its own over the defaults, as `learn
+// --configure` and `doctor` do before writing or trusting it.
+func Parse(path string, data []byte) (*Config, error) {
+	c := Default()
+	src, err := apply(c, path, data)
+	if err != nil {
+		return nil, err
+	}
+	if errs := c.Validate(); len(errs) > 0 {
+		e := errs[0]
+		e.File, e.Line = path, src.keys[e.Key]
+		return nil, e
+	}
+	return c, nil
+}
+
+func apply(c *Config, path string, data []byte) (Source, error) {
+	src := Source{Path: path, Data: data}
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		e := &Error{File: path, Msg: "not valid JSON: " + err.Error()}
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			e.Line = lineAt(data, se.Offset)
+			e.Msg = "not valid JSON: " + se.Error()
+		}
+		return src, e
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return src, &Error{File: path, Line: 1, Msg: "must be a JSON object ({...})"}
+	}
+	src.keys = keyLines(data)
+	if err := checkKeys(reflect.TypeOf(Config{}), obj, ""); err != nil {
+		err.File, err.Line = path, src.keys[err.Key]
+		return src, err
+	}
+	if err := json.Unmarshal(data, c); err != nil {
+		e := &Error{File: path, Msg: err.Error()}
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			e.Key, e.Line = te.Field, lineAt(data, te.Offset)
+			e.Msg = fmt.Sprintf("is %s, want %s", te.Value, kindName(te.Type))
+		}
+		return src, e
+	}
+	return src, nil
+}
+
+// checkKeys rejects keys the Config does not have, naming the ones it does.
+func checkKeys(t reflect.Type, obj map[string]any, prefix string) *Error {
+	fields := map[string]reflect.StructField{}
+	var allowed []string
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name := jsonName(f)
+		fields[name] = f
+		allowed = append(allowed, name)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		f, ok := fields[k]
+		path := join(prefix, k)
+		if !ok {
+			return &Error{Key: path, Msg: "unknown key (allowed here: " + strings.Join(allowed, ", ") + ")"}
+		}
+		if f.Type.Kind() == reflect.Struct {
+			sub, ok := obj[k].(map[string]any)
+			if !ok {
+				return &Error{Key: path, Msg: "must be an object ({...})"}
+			}
+			if err := checkKeys(f.Type, sub, path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Validate checks every value against its min, max and enum tags.
+func (c *Config) Validate() []*Error {
+	var errs []*Error
+	validate(reflect.ValueOf(c).Elem(), "", &errs)
+	return errs
+}
+
+func validate(v reflect.Value, prefix string, errs *[]*Error) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := join(prefix, jsonName(f))
+		fv := v.Field(i)
+		if f.Type.Kind() == reflect.Struct {
+			validate(fv, key, errs)
+			continue
+		}
+		if enum := f.Tag.Get("enum"); enum != "" && fv.Kind() == reflect.String {
+			allowed := strings.Split(enum, ",")
+			if !contains(allowed, fv.String()) {
+				*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", fv.String(), strings.Join(allowed, ", "))})
+			}
+		}
+		var num float64
+		switch fv.Kind() {
+		case reflect.Int:
+			num = float64(fv.Int())
+		case reflect.Float64:
+			num = fv.Float()
+		default:
+			continue
+		}
+		lo, hi := f.Tag.Get("min"), f.Tag.Get("max")
+		if lo == "" && hi == "" {
+			continue
+		}
+		min, _ := strconv.ParseFloat(lo, 64)
+		max, _ := strconv.ParseFloat(hi, 64)
+		if num < min || num > max {
+			*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%v is out of range (allowed: %s to %s)", num, lo, hi)})
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+func join(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+func kindName(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(kindName(t.Elem()), "a ") + "s"
+	case reflect.Struct, reflect.Map:
+		return "an object"
+	}
+	return t.String()
+}
+
+// lineAt turns a byte offset into a 1-based line number.
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}
+
+// keyLines maps every dotted key of a JSON document to the line it is on.
+func keyLines(data []byte) map[string]int {
+	lines := map[string]int{}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var walk func(prefix string) bool
+	walk = func(prefix string) bool {
+		tok, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		d, ok := tok.(json.Delim)
+		if !ok {
+			return true
+		}
+		switch d {
+		case '{':
+			for dec.More() {
+				kt, err := dec.Token()
+				if err != nil {
+					return false
+				}
+				k, _ := kt.(string)
+				path := join(prefix, k)
+				lines[path] = lineAt(data, dec.InputOffset())
+				if !walk(path) {
+					return false
+				}
+			}
+		case '[':
+			for dec.More() {
+				if !walk(prefix) {
+					return false
+				}
+			}
+		}
+		_, err = dec.Token() // the closing delimiter
+		return err == nil
+	}
+	walk("")
+	return lines
+}

@@ -1,0 +1,86 @@
+package jsonl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Append adds lines to the log at path under the lock at lockPath. The lock
+// is taken before the file is opened, because compaction replaces the file:
+// a writer that opened first could append to the replaced inode and be lost.
+// Each line goes out in one write(2) with its newline, on a file opened with
+// O_APPEND, so lines of concurrent writers never interleave.
+func Append(ctx context.Context, path, lockPath string, lines ...[]byte) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	for i, l := range lines {
+		if len(l) == 0 || bytes.IndexByte(l, '\n') >= 0 {
+			return fmt.Errorf("append %s: line %d is empty or holds a newline", path, i+1)
+		}
+	}
+	unlock, err := Lock(ctx, lockPath)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return appendLocked(path, lines)
+}
+
+// AppendLocked is Append for a caller that already holds the lock (a
+// compaction or purge that appends after rewriting, say).
+func AppendLocked(path string, lines ...[]byte) error { return appendLocked(path, lines) }
+
+func appendLocked(path string, lines [][]byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	if err := repairTail(f); err != nil {
+		f.Close()
+		return err
+	}
+	buf := make([]byte, 0, 512)
+	for _, l := range lines {
+		buf = append(append(buf[:0], l...), '\n')
+		if _, err := f.Write(buf); err != nil {
+			f.Close()
+			return fmt.Errorf("append %s: %w", path, err)
+		}
+	}
+	return f.Close()
+}
+
+// repairTail ends a torn last line (a writer that crashed mid-write) with a
+// newline, so that the torn bytes stay one bad line on their own instead of
+// swallowing the next good one.
+func repairTail(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return err
+	}
+	last := make([]byte, 1)
+	r, err := os.Open(f.Name())
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	if _, err := r.ReadAt(last, fi.Size()-1); err != nil {
+		return err
+	}
+	if last[0] == '\n' {
+		return nil
+	}
+	_, err = f.Write([]byte{'\n'})
+	return err
+}
+
+// ErrNotExist is returned by readers for a log that was never written.
+var ErrNotExist = errors.New("log does not exist")

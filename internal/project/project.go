@@ -1,0 +1,140 @@
+// Package project finds the project a command or hook works on (contract 2)
+// and names every file devlearn keeps in it, so that no other package builds
+// these paths by hand.
+package project
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// ErrNoRepo is returned when no ancestor of the starting folder holds .git.
+var ErrNoRepo = errors.New("not inside a git repository")
+
+// Project is a git working tree and the clone it belongs to.
+type Project struct {
+	Root      string // the working tree: the nearest ancestor holding .git
+	GitDir    string // this working tree's git folder (differs per linked worktree)
+	CommonDir string // the clone's shared git folder (the same for every worktree)
+}
+
+// Find returns the project whose working tree contains dir. It reads .git
+// files itself instead of running git, because hooks call it on every tool
+// use and a process start costs more than the whole hook budget allows.
+func Find(dir string) (*Project, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	for d := abs; ; {
+		dotgit := filepath.Join(d, ".git")
+		if fi, err := os.Stat(dotgit); err == nil {
+			p := &Project{Root: d}
+			if fi.IsDir() {
+				p.GitDir, p.CommonDir = dotgit, dotgit
+				return p, nil
+			}
+			if err := p.readGitFile(dotgit); err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil, fmt.Errorf("%s: %w", abs, ErrNoRepo)
+		}
+		d = parent
+	}
+}
+
+// readGitFile follows a .git file ("gitdir: <path>") to the worktree's git
+// folder and, through its commondir file, to the clone's shared one.
+func (p *Project) readGitFile(dotgit string) error {
+	b, err := os.ReadFile(dotgit)
+	if err != nil {
+		return err
+	}
+	line := strings.TrimSpace(string(b))
+	target, ok := strings.CutPrefix(line, "gitdir:")
+	if !ok {
+		return fmt.Errorf("%s: not a gitdir file (expected \"gitdir: <path>\")", dotgit)
+	}
+	gitdir := strings.TrimSpace(target)
+	if !filepath.IsAbs(gitdir) {
+		gitdir = filepath.Join(filepath.Dir(dotgit), gitdir)
+	}
+	p.GitDir = filepath.Clean(gitdir)
+	p.CommonDir = p.GitDir
+	if c, err := os.ReadFile(filepath.Join(p.GitDir, "commondir")); err == nil {
+		common := strings.TrimSpace(string(c))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(p.GitDir, common)
+		}
+		p.CommonDir = filepath.Clean(common)
+	}
+	return nil
+}
+
+// Names of the files devlearn keeps, relative to the project root. They
+// match devflow's, so an existing installation is read where it lies.
+const (
+	MemoryDir      = ".memory"
+	ConfigFile     = ".memory/learning.json"
+	LogFile        = ".memory/learning-log.jsonl"
+	ManifestFile   = ".memory/.learning-manifest.json"
+	DecisionsFile  = ".memory/knowledge/decisions.md"
+	PitfallsFile   = ".memory/knowledge/pitfalls.md"
+	EntriesDir     = ".memory/knowledge/entries"
+	TasksDir       = ".memory/tasks"
+	EvolutionLog   = ".memory/evolution/log.jsonl"
+	MigrationsFile = ".memory/migrations.json"
+	CommandsDir    = ".claude/commands/self-learning"
+	SkillsDir      = ".claude/skills"
+	SettingsFile   = ".claude/settings.json"
+)
+
+// Path joins a project-relative name (one of the constants above, or a path
+// under them) onto the root.
+func (p *Project) Path(rel string) string { return filepath.Join(p.Root, filepath.FromSlash(rel)) }
+
+// HasMemory reports whether the project has been set up for devlearn; hooks
+// do nothing in a project without it.
+func (p *Project) HasMemory() bool {
+	fi, err := os.Stat(p.Path(MemoryDir))
+	return err == nil && fi.IsDir()
+}
+
+// StateDir is the per-clone state folder: locks, spool, counters, caches,
+// worker log and snapshots. It sits in the git folder so that it is shared
+// by every worktree of the clone and can never be committed.
+func (p *Project) StateDir() string { return filepath.Join(p.CommonDir, "devlearn") }
+
+// StatePath names a file or folder inside the per-clone state folder.
+func (p *Project) StatePath(elem ...string) string {
+	return filepath.Join(append([]string{p.StateDir()}, elem...)...)
+}
+
+// LockPath is the lock file guarding the project file rel. Locks are per
+// working tree (each worktree has its own copy of the file) and live in the
+// per-clone state so that they are never committed.
+func (p *Project) LockPath(rel string) string {
+	name := strings.NewReplacer("/", "_", "\\", "_", ".", "_").Replace(filepath.ToSlash(rel))
+	wt := "main"
+	if p.GitDir != p.CommonDir {
+		wt = filepath.Base(p.GitDir)
+	}
+	return p.StatePath("locks", wt, name+".lock")
+}
+
+// Rel returns path relative to the root with forward slashes, as stored in
+// the manifest and the audit log.
+func (p *Project) Rel(path string) (string, error) {
+	r, err := filepath.Rel(p.Root, path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(r), nil
+}
