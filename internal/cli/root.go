@@ -40,8 +40,8 @@ the agent through Claude Code hooks.`,
 		Version:       Version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          noArgs,
 	}
+	asParent(root)
 	root.SetIn(env.In)
 	root.SetOut(env.Out)
 	root.SetErr(env.Err)
@@ -58,6 +58,15 @@ the agent through Claude Code hooks.`,
 
 	root.AddCommand(commands(env)...)
 	return root
+}
+
+// asParent makes a command that only groups subcommands print its help when
+// run alone and reject an unknown subcommand as a usage error (exit 2);
+// cobra, left to itself, would print help and exit 0.
+func asParent(c *cobra.Command) *cobra.Command {
+	c.Args = noArgs
+	c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
+	return c
 }
 
 // noArgs rejects stray arguments, and unknown subcommands on a parent, as
