@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -14,6 +17,9 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 	return testscript.Params{
 		Dir:                 dir,
 		RequireExplicitExec: true,
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exits": cmdExits,
+		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
 			e.Setenv("HOME", home)
@@ -28,5 +34,30 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			e.Setenv("NO_COLOR", "1")
 			return nil
 		},
+	}
+}
+
+// cmdExits runs a command and checks its exact exit code, which plain
+// `! exec` cannot: `exits 2 devlearn bad-args`. Its stdout and stderr are
+// then checked as after exec.
+func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exits CODE command [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exits: %q is not an exit code", args[0])
+	}
+	err = ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("exits: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
 }
