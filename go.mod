@@ -6,6 +6,7 @@ require (
 	github.com/gofrs/flock v0.13.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/text v0.43.0
 )
 
 require (

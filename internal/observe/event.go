@@ -1,0 +1,187 @@
+package observe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// The ops of the log (contract 7). A line without an op is a devflow
+// snapshot and folds as a full state.
+const (
+	OpObserve   = "observe"   // a sighting from a source (session)
+	OpSnapshot  = "snapshot"  // devlearn's folded state of one observation (compact)
+	OpIntent    = "intent"    // render is about to write an artifact (contract 9)
+	OpCreated   = "created"   // the artifact is written and in the manifest
+	OpPenalize  = "penalize"  // confidence × factor, applied at fold time
+	OpDeprecate = "deprecate" // a "no": sticks until a later restore
+	OpRestore   = "restore"   // the user's "yes after all": undoes deprecation and penalties
+	OpPromote   = "promote"   // made ready by a person, whatever the thresholds
+	OpFlag      = "flag"      // sets or clears a named flag (stale, soft_cap, review)
+	OpCount     = "count"     // one use of a counter (used, applied, helpful, harmful)
+	OpTombstone = "tombstone" // forgets everything recorded up to its time
+)
+
+// Flags an observation can carry.
+const (
+	FlagStale   = "stale"    // code it refers to is gone
+	FlagSoftCap = "soft_cap" // its knowledge file is over the soft cap
+	FlagReview  = "review"   // a person should look at it
+)
+
+// TimeFormat is how every time in the log is written (devflow's format).
+const TimeFormat = "2006-01-02T15:04:05Z"
+
+// Event is one line of the log. Only the fields of its op are set. The same
+// struct decodes devflow's snapshot lines (no op) and devlearn's own.
+type Event struct {
+	Op  string `json:"op,omitempty"`
+	EID string `json:"eid,omitempty"`
+	At  string `json:"at,omitempty"`
+	Src string `json:"src,omitempty"`
+	ID  string `json:"id"`
+
+	Type      string    `json:"type,omitempty"`
+	Pattern   string    `json:"pattern,omitempty"`
+	Details   string    `json:"details,omitempty"`
+	Evidence  Evidences `json:"evidence,omitempty"`
+	QualityOK *bool     `json:"quality_ok,omitempty"`
+
+	Path    string  `json:"path,omitempty"`    // intent, created
+	Anchor  string  `json:"anchor,omitempty"`  // intent, created: ADR-003, PF-001
+	Factor  float64 `json:"factor,omitempty"`  // penalize
+	Reason  string  `json:"reason,omitempty"`  // deprecate, penalize, flag
+	Flag    string  `json:"flag,omitempty"`    // flag
+	On      *bool   `json:"on,omitempty"`      // flag
+	Counter string  `json:"counter,omitempty"` // count
+
+	// devlearn snapshot state (op "snapshot").
+	Sources     map[string]string   `json:"sources,omitempty"` // source -> latest sighting
+	LegacyCount int                 `json:"legacy_count,omitempty"`
+	Text        *Mark               `json:"text,omitempty"` // stamp of pattern and details
+	Marks       map[string]*Mark    `json:"marks,omitempty"`
+	Penalties   []Mark              `json:"penalties,omitempty"`
+	Flags       map[string]*Mark    `json:"flags,omitempty"`
+	Counters    map[string][]string `json:"counters,omitempty"`  // counter -> event ids
+	Forgotten   string              `json:"forgotten,omitempty"` // latest tombstone time
+
+	// devflow snapshot fields (no op).
+	Confidence      *float64 `json:"confidence,omitempty"`
+	Observations    int      `json:"observations,omitempty"`
+	FirstSeen       string   `json:"first_seen,omitempty"`
+	LastSeen        string   `json:"last_seen,omitempty"`
+	Status          string   `json:"status,omitempty"`
+	ArtifactPath    string   `json:"artifact_path,omitempty"`
+	MayBeStale      bool     `json:"mayBeStale,omitempty"`
+	StaleReason     string   `json:"staleReason,omitempty"`
+	NeedsReview     bool     `json:"needsReview,omitempty"`
+	SoftCapExceeded bool     `json:"softCapExceeded,omitempty"`
+	DeprecatedAt    string   `json:"deprecated_at,omitempty"`
+}
+
+// Mark is a stamped fact in a snapshot: when, by which event, and its data.
+type Mark struct {
+	At     string  `json:"at"`
+	EID    string  `json:"eid"`
+	Reason string  `json:"reason,omitempty"`
+	Path   string  `json:"path,omitempty"`
+	Anchor string  `json:"anchor,omitempty"`
+	Factor float64 `json:"factor,omitempty"`
+	On     *bool   `json:"on,omitempty"`
+	// Legacy holds devflow's stored confidence for a penalty read from a
+	// devflow line; its factor is derived when folding.
+	Legacy *float64 `json:"legacy_confidence,omitempty"`
+}
+
+// Evidence is one quoted piece of evidence and when it was last seen.
+type Evidence struct {
+	Text string
+	At   string
+}
+
+// Evidences decodes both devflow's plain strings and devlearn's stamped
+// objects, and encodes plain strings when no stamps are set (observe events)
+// so events stay readable.
+type Evidences []Evidence
+
+func (es Evidences) MarshalJSON() ([]byte, error) {
+	stamped := false
+	for _, e := range es {
+		stamped = stamped || e.At != ""
+	}
+	var buf bytes.Buffer
+	buf.WriteByte('[')
+	for i, e := range es {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		var b []byte
+		var err error
+		if stamped {
+			b, err = json.Marshal(struct {
+				Text string `json:"text"`
+				At   string `json:"at"`
+			}{e.Text, e.At})
+		} else {
+			b, err = json.Marshal(e.Text)
+		}
+		if err != nil {
+			return nil, err
+		}
+		buf.Write(b)
+	}
+	buf.WriteByte(']')
+	return buf.Bytes(), nil
+}
+
+func (es *Evidences) UnmarshalJSON(b []byte) error {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return fmt.Errorf("evidence: want a list")
+	}
+	out := make(Evidences, 0, len(raw))
+	for _, r := range raw {
+		r = bytes.TrimSpace(r)
+		if len(r) > 0 && r[0] == '"' {
+			var s string
+			if err := json.Unmarshal(r, &s); err != nil {
+				return err
+			}
+			out = append(out, Evidence{Text: s})
+			continue
+		}
+		var o struct {
+			Text string `json:"text"`
+			At   string `json:"at"`
+		}
+		if err := json.Unmarshal(r, &o); err != nil {
+			return fmt.Errorf("evidence: want strings or {text, at} objects")
+		}
+		out = append(out, Evidence{Text: o.Text, At: o.At})
+	}
+	*es = out
+	return nil
+}
+
+// parseTime reads a log time; the empty string is time zero (0).
+func parseTime(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return 0, fmt.Errorf("time %q is not RFC 3339", s)
+	}
+	return t.Unix(), nil
+}
+
+func formatTime(u int64) string {
+	if u == 0 {
+		return ""
+	}
+	return time.Unix(u, 0).UTC().Format(TimeFormat)
+}
+
+// FormatTime writes t as the log does.
+func FormatTime(t time.Time) string { return t.UTC().Format(TimeFormat) }

@@ -1,0 +1,151 @@
+package observe
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+)
+
+// Log is the folded observation log: one joined State per id, plus what
+// compaction must carry over untouched.
+type Log struct {
+	states map[string]*State
+	// Kept are lines folding does not understand: unknown ops (from a newer
+	// devlearn) and corrupt lines. Compaction writes them back as they are;
+	// only `learn --purge` drops corrupt ones.
+	Kept []KeptLine
+	// Problems are the corrupt lines, with their line numbers.
+	Problems []jsonl.Problem
+	// Lines is how many non-blank lines were read.
+	Lines int
+}
+
+// KeptLine is a line carried through compaction verbatim.
+type KeptLine struct {
+	N       int
+	Raw     []byte
+	Corrupt bool
+}
+
+// NewLog returns an empty log.
+func NewLog() *Log { return &Log{states: map[string]*State{}} }
+
+// Fold reads a whole log. Corrupt lines become Problems and fold nothing.
+func Fold(r io.Reader) (*Log, error) {
+	l := NewLog()
+	problems, err := jsonl.Scan(r, l.foldLine)
+	l.Problems = problems
+	return l, err
+}
+
+// LoadFile folds the log at path; a missing file is an empty log.
+func LoadFile(path string) (*Log, error) {
+	l := NewLog()
+	problems, err := jsonl.ScanFile(path, l.foldLine)
+	if errors.Is(err, jsonl.ErrNotExist) {
+		return l, nil
+	}
+	l.Problems = problems
+	return l, err
+}
+
+// foldLine decodes one line and joins it in. An unknown op is kept; any
+// other error marks the line corrupt (jsonl.Scan records it).
+func (l *Log) foldLine(n int, line []byte) error {
+	l.Lines++
+	var e Event
+	if err := json.Unmarshal(line, &e); err != nil {
+		l.keep(n, line, true)
+		return fmt.Errorf("not a JSON object: %v", jsonMsg(err))
+	}
+	if e.ID == "" {
+		l.keep(n, line, true)
+		return fmt.Errorf("no \"id\"")
+	}
+	s, err := fromEvent(&e, lineID(line))
+	if errors.Is(err, errUnknownOp) {
+		l.keep(n, line, false)
+		return nil
+	}
+	if err != nil {
+		l.keep(n, line, true)
+		return fmt.Errorf("%s %q: %v", opName(e.Op), e.ID, err)
+	}
+	l.join(s)
+	return nil
+}
+
+func (l *Log) keep(n int, line []byte, corrupt bool) {
+	l.Kept = append(l.Kept, KeptLine{N: n, Raw: append([]byte(nil), line...), Corrupt: corrupt})
+}
+
+// Join folds one state (from an event being recorded, say) into the log.
+func (l *Log) join(s *State) {
+	if cur, ok := l.states[s.ID]; ok {
+		cur.join(s)
+		return
+	}
+	l.states[s.ID] = s
+}
+
+// Apply folds events into the log in memory, as if they had been read.
+func (l *Log) Apply(events ...*Event) error {
+	for _, e := range events {
+		b, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		s, err := fromEvent(e, lineID(b))
+		if err != nil {
+			return fmt.Errorf("%s %q: %w", opName(e.Op), e.ID, err)
+		}
+		l.join(s)
+	}
+	return nil
+}
+
+// Has reports whether id has any state in the log.
+func (l *Log) Has(id string) bool { _, ok := l.states[id]; return ok }
+
+// TypeOf returns the type recorded for id, if any.
+func (l *Log) TypeOf(id string) string {
+	if s, ok := l.states[id]; ok {
+		return s.Type
+	}
+	return ""
+}
+
+// IDs lists every id in the log, sorted.
+func (l *Log) IDs() []string {
+	ids := make([]string, 0, len(l.states))
+	for id := range l.states {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// lineID names a line that has no event id: the hash of its bytes, so the
+// same line read twice (a duplicate after a merge) is the same fact.
+func lineID(line []byte) string {
+	sum := sha256.Sum256(line)
+	return "line_" + hex.EncodeToString(sum[:8])
+}
+
+func opName(op string) string {
+	if op == "" {
+		return "devflow line"
+	}
+	return op
+}
+
+func jsonMsg(err error) string {
+	return strings.TrimPrefix(err.Error(), "json: ")
+}

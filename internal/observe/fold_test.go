@@ -1,0 +1,205 @@
+package observe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+)
+
+var t0 = time.Date(2026, 4, 1, 9, 0, 0, 0, time.UTC)
+
+// randomLog builds a log of every kind of line: events of every op over a
+// few observations and sources, devflow snapshot lines, and unknown ops.
+func randomLog(r *rand.Rand, n int) [][]byte {
+	patterns := []struct{ typ, pattern string }{
+		{Pitfall, "Hook scripts grow into god scripts"},
+		{Decision, "Use JSONL for the observation log"},
+		{Workflow, "Run the release checklist"},
+		{Procedural, "Regenerate the golden files after a format change"},
+		{Pitfall, "The CI cache hides a stale go.sum"},
+	}
+	var lines [][]byte
+	for i := 0; i < n; i++ {
+		p := patterns[r.Intn(len(patterns))]
+		id := ID(p.typ, p.pattern)
+		at := t0.Add(time.Duration(r.Intn(20*24)) * time.Hour)
+		src := fmt.Sprintf("s%d", r.Intn(6))
+		var e *Event
+		switch k := r.Intn(100); {
+		case k < 55:
+			q := r.Intn(4) > 0
+			e = ObserveEvent(Sighting{ID: id, Type: p.typ, Pattern: p.pattern, Details: fmt.Sprintf("details %d", r.Intn(3)),
+				Evidence: []string{fmt.Sprintf("user said %d", r.Intn(15))}, QualityOK: &q, Record: fmt.Sprint(r.Intn(3))}, src, at)
+		case k < 60:
+			e = NewEvent(OpDeprecate, id, at, "reconcile", func(e *Event) { e.Reason = "deleted" })
+		case k < 64:
+			e = NewEvent(OpRestore, id, at, "user", nil)
+		case k < 69:
+			e = NewEvent(OpPenalize, id, at, "reconcile", func(e *Event) { e.Factor = 0.3; e.Reason = "deleted" })
+		case k < 74:
+			e = NewEvent(OpCreated, id, at, "render", func(e *Event) { e.Path = "x/" + id + ".md" })
+		case k < 78:
+			e = NewEvent(OpIntent, id, at, "render", func(e *Event) { e.Path = "x/" + id + ".md" })
+		case k < 80:
+			e = NewEvent(OpPromote, id, at, "user", nil)
+		case k < 85:
+			on := r.Intn(2) == 0
+			e = NewEvent(OpFlag, id, at, "reconcile", func(e *Event) { e.Flag = FlagStale; e.On = &on; e.Reason = "gone.go" })
+		case k < 90:
+			e = NewEvent(OpCount, id, at, src, func(e *Event) { e.Counter = "used" })
+		case k < 92:
+			e = NewEvent(OpTombstone, id, at, "compact", nil)
+		case k < 97:
+			status := []string{"observing", "ready", "created", "deprecated"}[r.Intn(4)]
+			conf := float64(r.Intn(95)) / 100
+			q := true
+			e = &Event{ID: id, Type: p.typ, Pattern: p.pattern, Confidence: &conf, Observations: 1 + r.Intn(4),
+				FirstSeen: FormatTime(at), LastSeen: FormatTime(at.Add(48 * time.Hour)), Status: status,
+				Evidence: Evidences{{Text: "devflow evidence"}}, QualityOK: &q, ArtifactPath: "old/path.md"}
+		default:
+			e = &Event{Op: "future-op", EID: fmt.Sprintf("f%d", i), ID: id, At: FormatTime(at)}
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			panic(err)
+		}
+		lines = append(lines, b)
+	}
+	return lines
+}
+
+func fold(t *testing.T, lines [][]byte) *Log {
+	t.Helper()
+	l, err := Fold(bytes.NewReader(bytes.Join(append(lines, nil), []byte("\n"))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// state renders everything a fold determines, at a few moments, so that
+// two folds can be compared whole.
+func state(l *Log) string {
+	cfg := config.Default()
+	var b strings.Builder
+	for _, now := range []time.Time{t0, t0.Add(30 * 24 * time.Hour), t0.Add(200 * 24 * time.Hour)} {
+		j, _ := json.Marshal(l.Observations(now, cfg))
+		b.Write(j)
+		b.WriteByte('\n')
+	}
+	for _, id := range l.IDs() {
+		fmt.Fprintf(&b, "%s %v\n", id, l.Counters(id))
+	}
+	return b.String()
+}
+
+func TestFoldIsOrderIndependentAndIgnoresDuplicates(t *testing.T) {
+	for seed := int64(1); seed <= 200; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		lines := randomLog(r, 10+r.Intn(80))
+		want := state(fold(t, lines))
+
+		shuffled := append([][]byte(nil), lines...)
+		r.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+		for i := 0; i < len(lines)/3; i++ { // duplicated lines, as a bad merge would leave
+			shuffled = append(shuffled, lines[r.Intn(len(lines))])
+		}
+		if got := state(fold(t, shuffled)); got != want {
+			t.Fatalf("seed %d: shuffled and duplicated lines fold differently:\n got %s\nwant %s", seed, got, want)
+		}
+	}
+}
+
+func TestCompactFoldsToTheSameStateAndIsIdempotent(t *testing.T) {
+	cfg := config.Default()
+	for seed := int64(1); seed <= 200; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		lines := randomLog(r, 10+r.Intn(80))
+		l := fold(t, lines)
+		want := state(l)
+
+		var once bytes.Buffer
+		if _, err := l.WriteCompacted(&once, t0, cfg); err != nil {
+			t.Fatal(err)
+		}
+		l2, err := Fold(bytes.NewReader(once.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := state(l2); got != want {
+			t.Fatalf("seed %d: compacted log folds differently:\n got %s\nwant %s\nlog:\n%s", seed, got, want, once.String())
+		}
+		var twice bytes.Buffer
+		if _, err := l2.WriteCompacted(&twice, t0, cfg); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+			t.Fatalf("seed %d: compacting twice changed the log:\n%s\n---\n%s", seed, once.String(), twice.String())
+		}
+	}
+}
+
+// A branch that compacted and a branch that appended merge as a set union
+// of lines (what the merge driver does); the result must equal folding
+// everything both sides ever saw.
+func TestCompactedBranchMergesWithAppendingBranch(t *testing.T) {
+	cfg := config.Default()
+	for seed := int64(1); seed <= 100; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		base := randomLog(r, 30)
+		ours := randomLog(r, 10)
+		theirs := randomLog(r, 10)
+
+		var compacted bytes.Buffer
+		if _, err := fold(t, append(append([][]byte{}, base...), ours...)).WriteCompacted(&compacted, t0, cfg); err != nil {
+			t.Fatal(err)
+		}
+		merged := append(bytes.Split(bytes.TrimSpace(compacted.Bytes()), []byte("\n")), theirs...)
+		all := append(append(append([][]byte{}, base...), ours...), theirs...)
+		if got, want := state(fold(t, merged)), state(fold(t, all)); got != want {
+			t.Fatalf("seed %d: merge of a compacted branch differs:\n got %s\nwant %s", seed, got, want)
+		}
+	}
+}
+
+func TestCorruptLinesAreReportedWithTheirNumbersAndKept(t *testing.T) {
+	in := strings.Join([]string{
+		`{"op":"observe","eid":"e1","at":"2026-04-01T09:00:00Z","src":"s1","id":"obs_aaaaaa","type":"pitfall","pattern":"p"}`,
+		`not json at all`,
+		`{"op":"observe","eid":"e2","at":"yesterday","src":"s1","id":"obs_aaaaaa","type":"pitfall","pattern":"p"}`,
+		`{"op":"observe","src":"s1","type":"pitfall"}`,
+		`{"op":"from-the-future","id":"obs_aaaaaa"}`,
+		`{"op":"observe","eid":"e3","at":"2026-04-02T09:00:00Z","src":"s2","id":"obs_aaaaaa","type":"pitfall","pat`,
+	}, "\n")
+	l, err := Fold(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range l.Problems {
+		got = append(got, p.Error())
+	}
+	want := []string{
+		`line 2: not a JSON object: invalid character 'o' in literal null (expecting 'u')`,
+		`line 3: observe "obs_aaaaaa": time "yesterday" is not RFC 3339`,
+		`line 4: no "id"`,
+		`line 6: torn last line (a writer stopped mid-line): not a JSON object: unexpected end of JSON input`,
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("problems:\n got %q\nwant %q", got, want)
+	}
+	if len(l.Kept) != 5 {
+		t.Fatalf("kept %d lines, want the 4 corrupt ones and the unknown op", len(l.Kept))
+	}
+	o, ok := l.Observation("obs_aaaaaa", t0, config.Default())
+	if !ok || o.Count != 1 {
+		t.Fatalf("the good line must still fold: %+v", o)
+	}
+}

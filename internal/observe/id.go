@@ -1,0 +1,82 @@
+// Package observe is the observation model: the events of the log, their
+// fold into observations, the promotion thresholds and the status machine.
+//
+// The log is a set of lines, each a small piece of state; folding joins
+// them. The join is commutative, associative and idempotent, so the state
+// does not depend on line order, a duplicated line changes nothing, two
+// branches merge as a set union of lines, and compaction (which replaces
+// the lines of an observation by their join) folds to the same state.
+package observe
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The observation types and the artifacts they become.
+const (
+	Workflow   = "workflow"   // a slash command
+	Procedural = "procedural" // a skill
+	Decision   = "decision"   // an ADR section
+	Pitfall    = "pitfall"    // a PF section
+)
+
+// Types lists the observation types in their display order.
+var Types = []string{Workflow, Procedural, Decision, Pitfall}
+
+// ValidType reports whether t is an observation type.
+func ValidType(t string) bool {
+	for _, x := range Types {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// Normalize is the pattern normalisation of contract 6: NFKC, lower case,
+// punctuation removed, white space collapsed.
+func Normalize(pattern string) string {
+	s := strings.ToLower(norm.NFKC.String(pattern))
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsPunct(r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// ID is the observation id of contract 6: "obs_" and the first 12 hex
+// digits of sha256(type + "\n" + normalised pattern). The same lesson seen
+// by any extractor on any machine gets the same id.
+func ID(typ, pattern string) string {
+	sum := sha256.Sum256([]byte(typ + "\n" + Normalize(pattern)))
+	return "obs_" + hex.EncodeToString(sum[:6])
+}
+
+// eventID derives a stable event id from its parts, so that recording the
+// same thing twice yields the same id and folds once.
+func eventID(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return "e_" + hex.EncodeToString(h.Sum(nil)[:8])
+}

@@ -1,0 +1,39 @@
+package observe
+
+import "testing"
+
+// The ids below are golden: they are stored in every log and artifact, so a
+// change to ID or Normalize would orphan every existing observation. If this
+// test fails, the change is wrong, not the test. They were computed outside
+// Go, with Python's unicodedata (NFKC, category P*) and hashlib, as a second
+// implementation of contract 6.
+func TestIDGolden(t *testing.T) {
+	for _, tc := range []struct{ typ, pattern, want string }{
+		{"pitfall", "Hook scripts grow into god scripts", "obs_5c370eb6abf0"},
+		{"pitfall", "  HOOK scripts, grow into god scripts! ", "obs_5c370eb6abf0"},
+		{"decision", "Hook scripts grow into god scripts", "obs_9256a1974160"},
+		{"workflow", "Run the release checklist", "obs_fb47ca22d0e3"},
+		{"procedural", "ﬁle names are lower case", "obs_e8d62a965ec9"}, // NFKC: the "fi" ligature
+	} {
+		if got := ID(tc.typ, tc.pattern); got != tc.want {
+			t.Errorf("ID(%q, %q) = %s, want %s", tc.typ, tc.pattern, got, tc.want)
+		}
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		"Hook scripts grow":         "hook scripts grow",
+		"  a\t\nb  ":                "a b",
+		"don't forget: the README!": "dont forget the readme",
+		"ＦＵＬＬ　ｗｉｄｔｈ":                "full width",
+		"ﬁle":                       "file",
+		"...":                       "",
+		"a - b":                     "a b",
+		"version 1.2.3":             "version 123",
+	} {
+		if got := Normalize(in); got != want {
+			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package observe
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"sort"
+)
+
+// snapshot writes s as one op "snapshot" line holding its state, so that
+// folding the line gives back the same observation: nothing derived
+// (confidence, status, penalty or decay applied) is stored. Facts hidden by
+// a tombstone are left out: a tombstone's time only grows, so they can
+// never matter again.
+func (s *State) snapshot() *Event {
+	e := &Event{Op: OpSnapshot, ID: s.ID, Type: s.Type}
+	live := func(st stamp) bool { return st.set() && st.at > s.tomb }
+	latest := s.tomb
+	bump := func(at int64) {
+		if at > latest {
+			latest = at
+		}
+	}
+	mark := func(k string, m *Mark) {
+		if e.Marks == nil {
+			e.Marks = map[string]*Mark{}
+		}
+		e.Marks[k] = m
+	}
+	if live(s.text) {
+		e.Pattern = s.Pattern
+		e.Text = &Mark{At: formatTime(s.text.at), EID: s.text.eid}
+		bump(s.text.at)
+	}
+	if live(s.details) {
+		e.Details = s.Details
+		mark("details", &Mark{At: formatTime(s.details.at), EID: s.details.eid})
+	}
+	if live(s.quality) {
+		mark("quality", &Mark{At: formatTime(s.quality.at), EID: s.quality.eid})
+	}
+	for src, at := range s.sources {
+		if at <= s.tomb {
+			continue
+		}
+		if e.Sources == nil {
+			e.Sources = map[string]string{}
+		}
+		e.Sources[src] = formatTime(at)
+		bump(at)
+	}
+	// The legacy span is kept even when a tombstone hides it: it is one span
+	// whatever its size, and cutting it would make the fold depend on which
+	// side of a merge compacted.
+	if s.legacyCount > 0 {
+		e.LegacyCount = s.legacyCount
+		e.FirstSeen, e.LastSeen = formatTime(s.legacy.first), formatTime(s.legacy.last)
+		bump(s.legacy.last)
+	}
+	for _, ev := range s.evidenceByAge() {
+		if s.evidence[ev.Text] > s.tomb {
+			e.Evidence = append(e.Evidence, ev)
+		}
+	}
+	for k, m := range s.marks {
+		if live(m.stamp) {
+			mark(k, m.encode())
+			bump(m.at)
+		}
+	}
+	eids := make([]string, 0, len(s.penalties))
+	for eid, m := range s.penalties {
+		if live(m.stamp) {
+			eids = append(eids, eid)
+		}
+	}
+	sort.Strings(eids)
+	for _, eid := range eids {
+		m := s.penalties[eid]
+		e.Penalties = append(e.Penalties, *m.encode())
+		bump(m.at)
+	}
+	for k, m := range s.flags {
+		if !live(m.stamp) {
+			continue
+		}
+		if e.Flags == nil {
+			e.Flags = map[string]*Mark{}
+		}
+		e.Flags[k] = m.encode()
+		bump(m.at)
+	}
+	for c, set := range s.counters {
+		if e.Counters == nil {
+			e.Counters = map[string][]string{}
+		}
+		list := make([]string, 0, len(set))
+		for eid := range set {
+			list = append(list, eid)
+		}
+		sort.Strings(list)
+		e.Counters[c] = list
+	}
+	e.Forgotten = formatTime(s.tomb)
+	e.At = formatTime(latest)
+	// The event id is the hash of the content, so compacting twice writes the
+	// same line and two branches that compacted alike merge to one line.
+	b, _ := json.Marshal(e)
+	sum := sha256.Sum256(b)
+	e.EID = "snap_" + hex.EncodeToString(sum[:8])
+	return e
+}
+
+func (m mark) encode() *Mark {
+	out := &Mark{At: formatTime(m.at), EID: m.eid, Reason: m.reason, Path: m.path, Anchor: m.anchor, Factor: m.factor, Legacy: m.legacy}
+	if m.on {
+		t := true
+		out.On = &t
+	}
+	return out
+}
+
+func decodeMark(m *Mark) (mark, error) {
+	at, err := parseTime(m.At)
+	if err != nil {
+		return mark{}, err
+	}
+	return mark{stamp: stamp{at, m.EID}, reason: m.Reason, path: m.Path, anchor: m.Anchor, factor: m.Factor, on: m.On != nil && *m.On, legacy: m.Legacy}, nil
+}
+
+func fromSnapshot(e *Event) (*State, error) {
+	s := newState(e.ID)
+	s.Type, s.Pattern, s.Details = e.Type, e.Pattern, e.Details
+	if e.Text != nil {
+		m, err := decodeMark(e.Text)
+		if err != nil {
+			return nil, err
+		}
+		s.text = m.stamp
+	}
+	for src, t := range e.Sources {
+		at, err := parseTime(t)
+		if err != nil {
+			return nil, err
+		}
+		s.addSource(src, at)
+	}
+	if e.LegacyCount > 0 {
+		first, err := parseTime(e.FirstSeen)
+		if err != nil {
+			return nil, err
+		}
+		last, err := parseTime(e.LastSeen)
+		if err != nil {
+			return nil, err
+		}
+		s.legacyCount, s.legacy = e.LegacyCount, span{first, last}
+	}
+	for _, ev := range e.Evidence {
+		at, err := parseTime(ev.At)
+		if err != nil {
+			return nil, err
+		}
+		s.addEvidence(ev.Text, at)
+	}
+	for k, m := range e.Marks {
+		dm, err := decodeMark(m)
+		if err != nil {
+			return nil, err
+		}
+		switch k {
+		case "details":
+			s.details = dm.stamp
+			continue
+		case "quality":
+			s.quality = dm.stamp
+			continue
+		}
+		s.setMark(k, dm)
+	}
+	for i := range e.Penalties {
+		dm, err := decodeMark(&e.Penalties[i])
+		if err != nil {
+			return nil, err
+		}
+		if s.penalties == nil {
+			s.penalties = map[string]mark{}
+		}
+		s.penalties[dm.eid] = dm
+	}
+	for k, m := range e.Flags {
+		dm, err := decodeMark(m)
+		if err != nil {
+			return nil, err
+		}
+		if s.flags == nil {
+			s.flags = map[string]mark{}
+		}
+		s.flags[k] = dm
+	}
+	for c, eids := range e.Counters {
+		for _, eid := range eids {
+			s.count(c, eid)
+		}
+	}
+	tomb, err := parseTime(e.Forgotten)
+	if err != nil {
+		return nil, err
+	}
+	s.tomb = tomb
+	return s, nil
+}

@@ -1,0 +1,340 @@
+package observe
+
+import (
+	"fmt"
+	"sort"
+)
+
+// stamp orders facts: by time, then by event id, so that two facts never
+// tie and every machine picks the same winner.
+type stamp struct {
+	at  int64
+	eid string
+}
+
+func (a stamp) after(b stamp) bool {
+	if a.at != b.at {
+		return a.at > b.at
+	}
+	return a.eid > b.eid
+}
+
+func (a stamp) set() bool { return a.eid != "" }
+
+// mark is a stamped fact: the latest one of its kind wins.
+type mark struct {
+	stamp
+	reason, path, anchor string
+	factor               float64
+	on                   bool
+	legacy               *float64 // devflow's stored confidence
+}
+
+type span struct{ first, last int64 }
+
+// The marks whose latest instance decides the status.
+const (
+	markCreated    = "created"
+	markDeprecated = "deprecated"
+	markRestored   = "restored"
+	markPromoted   = "promoted"
+	markIntent     = "intent"
+)
+
+// MaxEvidence is how many pieces of evidence an observation keeps: the
+// most recent ones, as devflow did.
+const MaxEvidence = 10
+
+// State is the join of every line about one observation (or, for ids like
+// "entry:<key>", one counter subject). Each field is a join-semilattice:
+// sets union, times take min or max, stamped facts keep the latest.
+type State struct {
+	ID      string
+	Type    string
+	Pattern string
+	Details string
+
+	text, details stamp
+	quality       stamp            // the latest sighting that confirmed quality
+	sources       map[string]int64 // source -> its latest sighting
+	legacy        span             // devflow lines: first and last seen
+	legacyCount   int
+	evidence      map[string]int64 // text -> last seen
+	marks         map[string]mark
+	penalties     map[string]mark // event id -> penalty
+	flags         map[string]mark
+	counters      map[string]map[string]struct{} // counter -> event ids
+	tomb          int64
+}
+
+func newState(id string) *State { return &State{ID: id} }
+
+// join folds o into s. Joining is commutative, associative and idempotent.
+func (s *State) join(o *State) {
+	if o.text.set() && (!s.text.set() || o.text.after(s.text)) {
+		s.text, s.Pattern, s.Type = o.text, o.Pattern, o.Type
+	}
+	if s.Type == "" {
+		s.Type = o.Type
+	}
+	if o.details.set() && (!s.details.set() || o.details.after(s.details)) {
+		s.details, s.Details = o.details, o.Details
+	}
+	if o.quality.after(s.quality) {
+		s.quality = o.quality
+	}
+	for src, at := range o.sources {
+		s.addSource(src, at)
+	}
+	if o.legacyCount > s.legacyCount {
+		s.legacyCount = o.legacyCount
+	}
+	s.legacy = joinSpan(s.legacy, o.legacy)
+	for text, at := range o.evidence {
+		s.addEvidence(text, at)
+	}
+	for k, m := range o.marks {
+		s.setMark(k, m)
+	}
+	for eid, m := range o.penalties {
+		if s.penalties == nil {
+			s.penalties = map[string]mark{}
+		}
+		s.penalties[eid] = m
+	}
+	for k, m := range o.flags {
+		if s.flags == nil {
+			s.flags = map[string]mark{}
+		}
+		if cur, ok := s.flags[k]; !ok || m.after(cur.stamp) {
+			s.flags[k] = m
+		}
+	}
+	for c, eids := range o.counters {
+		for eid := range eids {
+			s.count(c, eid)
+		}
+	}
+	if o.tomb > s.tomb {
+		s.tomb = o.tomb
+	}
+}
+
+func joinSpan(a, b span) span {
+	if b.first != 0 && (a.first == 0 || b.first < a.first) {
+		a.first = b.first
+	}
+	if b.last > a.last {
+		a.last = b.last
+	}
+	return a
+}
+
+// addSource keeps one time per source, its latest sighting. One time (not a
+// first and a last) is what lets a tombstone cut cleanly: a source is live
+// when its latest sighting is after the tombstone, and nothing else about
+// it needs remembering. Sessions are short, so spread measured between
+// sources' latest sightings is the spread that matters.
+func (s *State) addSource(src string, at int64) {
+	if s.sources == nil {
+		s.sources = map[string]int64{}
+	}
+	if at > s.sources[src] {
+		s.sources[src] = at
+	}
+}
+
+// addEvidence keeps the latest time of each text and only the most recent
+// MaxEvidence texts. Keeping the latest time (not the earliest) is what
+// makes the cut safe to apply at every join: a text cut from one side was
+// older than everything kept there, so it could not have been kept in the
+// join of all sides either.
+func (s *State) addEvidence(text string, at int64) {
+	if s.evidence == nil {
+		s.evidence = map[string]int64{}
+	}
+	if cur, ok := s.evidence[text]; ok && cur >= at {
+		return
+	}
+	s.evidence[text] = at
+	if len(s.evidence) > MaxEvidence {
+		kept := s.evidenceByAge()
+		for _, e := range kept[:len(kept)-MaxEvidence] {
+			delete(s.evidence, e.Text)
+		}
+	}
+}
+
+// evidenceByAge lists the evidence oldest first (ties by text).
+func (s *State) evidenceByAge() []Evidence {
+	out := make([]Evidence, 0, len(s.evidence))
+	for text, at := range s.evidence {
+		out = append(out, Evidence{Text: text, At: formatTime(at)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ai, aj := s.evidence[out[i].Text], s.evidence[out[j].Text]
+		if ai != aj {
+			return ai < aj
+		}
+		return out[i].Text < out[j].Text
+	})
+	return out
+}
+
+func (s *State) setMark(k string, m mark) {
+	if s.marks == nil {
+		s.marks = map[string]mark{}
+	}
+	if cur, ok := s.marks[k]; !ok || m.after(cur.stamp) {
+		s.marks[k] = m
+	}
+}
+
+func (s *State) count(counter, eid string) {
+	if s.counters == nil {
+		s.counters = map[string]map[string]struct{}{}
+	}
+	set := s.counters[counter]
+	if set == nil {
+		set = map[string]struct{}{}
+		s.counters[counter] = set
+	}
+	set[eid] = struct{}{}
+}
+
+// fromEvent turns one decoded line into the state it contributes. lineEID
+// names lines that carry no event id of their own (devflow's).
+func fromEvent(e *Event, lineEID string) (*State, error) {
+	s := newState(e.ID)
+	eid := e.EID
+	if eid == "" {
+		eid = lineEID
+	}
+	at, err := parseTime(e.At)
+	if err != nil {
+		return nil, err
+	}
+	st := stamp{at, eid}
+	switch e.Op {
+	case "":
+		return fromDevflow(e, eid)
+	case OpSnapshot:
+		return fromSnapshot(e)
+	case OpObserve:
+		if e.Src == "" {
+			return nil, fmt.Errorf("observe event without src")
+		}
+		s.Type = e.Type
+		if e.Pattern != "" {
+			s.text, s.Pattern = st, e.Pattern
+		}
+		if e.Details != "" {
+			s.details, s.Details = st, e.Details
+		}
+		if e.QualityOK != nil && *e.QualityOK {
+			s.quality = st
+		}
+		s.addSource(e.Src, at)
+		for _, ev := range e.Evidence {
+			s.addEvidence(ev.Text, at)
+		}
+	case OpIntent, OpCreated, OpDeprecate, OpRestore, OpPromote:
+		s.setMark(markOf[e.Op], mark{stamp: st, reason: e.Reason, path: e.Path, anchor: e.Anchor})
+	case OpPenalize:
+		if e.Factor <= 0 || e.Factor > 1 {
+			return nil, fmt.Errorf("penalize factor %v is not in (0, 1]", e.Factor)
+		}
+		s.penalties = map[string]mark{eid: {stamp: st, factor: e.Factor, reason: e.Reason}}
+	case OpFlag:
+		if e.Flag == "" {
+			return nil, fmt.Errorf("flag event without flag name")
+		}
+		on := e.On == nil || *e.On
+		s.flags = map[string]mark{e.Flag: {stamp: st, on: on, reason: e.Reason}}
+	case OpCount:
+		if e.Counter == "" {
+			return nil, fmt.Errorf("count event without counter name")
+		}
+		s.count(e.Counter, eid)
+	case OpTombstone:
+		s.tomb = at
+	default:
+		return nil, errUnknownOp
+	}
+	return s, nil
+}
+
+var markOf = map[string]string{
+	OpIntent:    markIntent,
+	OpCreated:   markCreated,
+	OpDeprecate: markDeprecated,
+	OpRestore:   markRestored,
+	OpPromote:   markPromoted,
+}
+
+// fromDevflow reads a devflow snapshot line as it is: its count, times,
+// status, evidence and stored confidence (kept as a legacy penalty, so that
+// a confidence devflow lowered stays lowered and is not lowered again).
+func fromDevflow(e *Event, eid string) (*State, error) {
+	s := newState(e.ID)
+	first, err := parseTime(e.FirstSeen)
+	if err != nil {
+		return nil, err
+	}
+	last, err := parseTime(e.LastSeen)
+	if err != nil {
+		return nil, err
+	}
+	if last < first {
+		last = first
+	}
+	if e.Type == "" || e.Pattern == "" {
+		return nil, fmt.Errorf("devflow line without type or pattern")
+	}
+	st := stamp{last, eid}
+	s.Type, s.Pattern, s.text = e.Type, e.Pattern, st
+	if e.Details != "" {
+		s.Details, s.details = e.Details, st
+	}
+	if e.QualityOK != nil && *e.QualityOK {
+		s.quality = st
+	}
+	s.legacyCount = e.Observations
+	if s.legacyCount < 1 {
+		s.legacyCount = 1
+	}
+	s.legacy = span{first, last}
+	for _, ev := range e.Evidence {
+		s.addEvidence(ev.Text, last)
+	}
+	switch e.Status {
+	case "created":
+		s.setMark(markCreated, mark{stamp: st, path: e.ArtifactPath})
+	case "deprecated":
+		dat := last
+		if e.DeprecatedAt != "" {
+			if d, err := parseTime(e.DeprecatedAt); err == nil {
+				dat = d
+			}
+		}
+		s.setMark(markDeprecated, mark{stamp: stamp{dat, eid}, reason: "devflow"})
+	}
+	if e.Confidence != nil {
+		c := *e.Confidence
+		s.penalties = map[string]mark{eid: {stamp: st, legacy: &c, reason: "devflow"}}
+	}
+	flag := func(name string, on bool, reason string) {
+		if on {
+			if s.flags == nil {
+				s.flags = map[string]mark{}
+			}
+			s.flags[name] = mark{stamp: st, on: true, reason: reason}
+		}
+	}
+	flag(FlagStale, e.MayBeStale, e.StaleReason)
+	flag(FlagSoftCap, e.SoftCapExceeded, "")
+	flag(FlagReview, e.NeedsReview, "")
+	return s, nil
+}
+
+var errUnknownOp = fmt.Errorf("unknown op")

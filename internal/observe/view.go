@@ -1,0 +1,307 @@
+package observe
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+)
+
+// The statuses of an observation. The machine is observing → ready →
+// created → deprecated, and restore (a person's "yes after all") takes a
+// deprecated observation back to ready.
+const (
+	Observing  = "observing"
+	Ready      = "ready"
+	Created    = "created"
+	Deprecated = "deprecated"
+)
+
+// Observation is the state of one observation at a moment: what `learn
+// --list` shows and what render, reconcile and the index work from.
+type Observation struct {
+	ID         string    `json:"id"`
+	Type       string    `json:"type"`
+	Pattern    string    `json:"pattern"`
+	Details    string    `json:"details,omitempty"`
+	Evidence   []string  `json:"evidence,omitempty"`
+	QualityOK  bool      `json:"quality_ok"`
+	Count      int       `json:"count"`
+	FirstSeen  time.Time `json:"first_seen"`
+	LastSeen   time.Time `json:"last_seen"`
+	Confidence float64   `json:"confidence"`
+	Status     string    `json:"status"`
+	// Why lists what keeps an observing observation from being ready.
+	Why []string `json:"why_not_ready,omitempty"`
+
+	Artifact string `json:"artifact,omitempty"` // path of the created artifact
+	Anchor   string `json:"anchor,omitempty"`   // ADR-003, PF-001 for knowledge sections
+	// Intent is a render that was announced but not confirmed: a crash
+	// between the two leaves it, and the next render adopts the file.
+	Intent           *Target `json:"intent,omitempty"`
+	DeprecatedReason string  `json:"deprecated_reason,omitempty"`
+	Penalty          float64 `json:"penalty"` // product of the penalties in force (1 = none)
+	Decay            float64 `json:"decay"`   // time decay factor at this moment (1 = none)
+
+	Stale       string         `json:"stale,omitempty"` // why it may be stale
+	SoftCap     bool           `json:"soft_cap,omitempty"`
+	NeedsReview bool           `json:"needs_review,omitempty"`
+	Counters    map[string]int `json:"counters,omitempty"`
+}
+
+// Target is where an artifact goes.
+type Target struct {
+	Path   string `json:"path"`
+	Anchor string `json:"anchor,omitempty"`
+}
+
+// Observations returns every observation as it stands at now, by
+// confidence (highest first), then most recently seen, then id.
+func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
+	out := make([]Observation, 0, len(l.states))
+	for _, s := range l.states {
+		if o, ok := s.view(now, cfg); ok {
+			out = append(out, o)
+		}
+	}
+	SortByConfidence(out)
+	return out
+}
+
+// SortByConfidence orders observations as `learn --list` shows them.
+func SortByConfidence(obs []Observation) {
+	sort.Slice(obs, func(i, j int) bool {
+		a, b := obs[i], obs[j]
+		if a.Confidence != b.Confidence {
+			return a.Confidence > b.Confidence
+		}
+		if !a.LastSeen.Equal(b.LastSeen) {
+			return a.LastSeen.After(b.LastSeen)
+		}
+		return a.ID < b.ID
+	})
+}
+
+// Observation returns one observation by id.
+func (l *Log) Observation(id string, now time.Time, cfg *config.Config) (Observation, bool) {
+	s, ok := l.states[id]
+	if !ok {
+		return Observation{}, false
+	}
+	return s.view(now, cfg)
+}
+
+// Counters returns the counters of a subject ("obs_…" or "entry:<key>").
+func (l *Log) Counters(subject string) map[string]int {
+	s, ok := l.states[subject]
+	if !ok {
+		return nil
+	}
+	return s.counterView()
+}
+
+func (s *State) counterView() map[string]int {
+	if len(s.counters) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(s.counters))
+	for c, set := range s.counters {
+		out[c] = len(set)
+	}
+	return out
+}
+
+// BaseConfidence is devflow's count-based confidence:
+// min(floor(count × 100 / required), 95) / 100.
+func BaseConfidence(count, required int) float64 {
+	if required < 1 {
+		required = 1
+	}
+	pct := count * 100 / required
+	if pct > 95 {
+		pct = 95
+	}
+	return float64(pct) / 100
+}
+
+// sightingsNeeded is the smallest count whose base confidence reaches promote.
+func sightingsNeeded(th config.Threshold) int {
+	for n := 1; n <= th.Required; n++ {
+		if BaseConfidence(n, th.Required) >= th.Promote-1e-9 {
+			return n
+		}
+	}
+	return th.Required
+}
+
+// view computes the observation at now. Penalties and decay are applied
+// here, every time from the stored facts, so they can never compound.
+func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
+	th, known := cfg.Thresholds.For(s.Type)
+	if !known || s.Pattern == "" {
+		return Observation{}, false // a counter subject, or a line from a newer devlearn
+	}
+	live := func(st stamp) bool { return st.set() && st.at > s.tomb }
+
+	o := Observation{ID: s.ID, Type: s.Type, Pattern: s.Pattern, QualityOK: live(s.quality), Counters: s.counterView()}
+	if live(s.details) {
+		o.Details = s.Details
+	}
+	var first, last int64
+	see := func(sp span) {
+		if sp.first != 0 && (first == 0 || sp.first < first) {
+			first = sp.first
+		}
+		if sp.last > last {
+			last = sp.last
+		}
+	}
+	if s.legacyCount > 0 && s.legacy.last > s.tomb {
+		o.Count += s.legacyCount
+		sp := s.legacy
+		if sp.first <= s.tomb {
+			sp.first = sp.last // only what came after the tombstone counts
+		}
+		see(sp)
+	}
+	for _, at := range s.sources {
+		if at > s.tomb {
+			o.Count++
+			see(span{at, at})
+		}
+	}
+	if o.Count == 0 {
+		return Observation{}, false // forgotten, or never sighted
+	}
+	o.FirstSeen, o.LastSeen = time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
+	for _, ev := range s.evidenceByAge() {
+		if at := s.evidence[ev.Text]; at > s.tomb {
+			o.Evidence = append(o.Evidence, ev.Text)
+		}
+	}
+
+	// The status follows the latest of the decisive marks.
+	restored := s.marks[markRestored]
+	var latestKind string
+	var latest mark
+	for _, k := range []string{markCreated, markDeprecated, markRestored, markPromoted} {
+		m, ok := s.marks[k]
+		if ok && live(m.stamp) && (latestKind == "" || m.after(latest.stamp)) {
+			latestKind, latest = k, m
+		}
+	}
+
+	base := BaseConfidence(o.Count, th.Required)
+	o.Penalty = 1
+	for _, p := range s.penalties {
+		if !live(p.stamp) || (live(restored.stamp) && !p.after(restored.stamp)) {
+			continue
+		}
+		f := p.factor
+		if p.legacy != nil {
+			f = legacyFactor(*p.legacy, s.legacyCount, th.Required)
+		}
+		o.Penalty *= f
+	}
+	o.Decay = decayFactor(now, o.LastSeen, cfg.Decay)
+	o.Confidence = round4(base * o.Penalty * o.Decay)
+	o.Penalty = round4(o.Penalty)
+	o.Decay = round4(o.Decay)
+
+	switch latestKind {
+	case markDeprecated:
+		o.Status, o.DeprecatedReason = Deprecated, latest.reason
+	case markCreated:
+		o.Status, o.Artifact, o.Anchor = Created, latest.path, latest.anchor
+	case markRestored, markPromoted:
+		o.Status = Ready
+	default:
+		o.Why = whyNotReady(o, th, base)
+		o.Status = Observing
+		if len(o.Why) == 0 {
+			o.Status = Ready
+		}
+	}
+	if o.Status == Ready {
+		if in, ok := s.marks[markIntent]; ok && live(in.stamp) && (latestKind == "" || in.after(latest.stamp)) {
+			o.Intent = &Target{Path: in.path, Anchor: in.anchor}
+		}
+	}
+	for name, f := range s.flags {
+		if !f.on || !live(f.stamp) {
+			continue
+		}
+		switch name {
+		case FlagStale:
+			o.Stale = f.reason
+			if o.Stale == "" {
+				o.Stale = "a file it refers to is gone"
+			}
+		case FlagSoftCap:
+			o.SoftCap = true
+		case FlagReview:
+			o.NeedsReview = true
+		}
+	}
+	o.NeedsReview = o.NeedsReview || o.Stale != "" || o.SoftCap
+	return o, true
+}
+
+// whyNotReady lists the unmet conditions of devflow's promotion rule.
+func whyNotReady(o Observation, th config.Threshold, base float64) []string {
+	var why []string
+	if !o.QualityOK {
+		why = append(why, "quality not confirmed")
+	}
+	if o.Confidence < th.Promote-1e-9 {
+		switch {
+		case base < th.Promote-1e-9:
+			why = append(why, fmt.Sprintf("count %d of %d needed", o.Count, sightingsNeeded(th)))
+		case o.Penalty < 1:
+			why = append(why, fmt.Sprintf("confidence %.2f below %.2f (penalised)", o.Confidence, th.Promote))
+		default:
+			why = append(why, fmt.Sprintf("confidence %.2f below %.2f (faded: not seen since %s)", o.Confidence, th.Promote, o.LastSeen.Format("2006-01-02")))
+		}
+	}
+	spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24
+	if spread < th.SpreadDays-1e-9 {
+		why = append(why, fmt.Sprintf("spread %s of %s days", trimFloat(spread), trimFloat(th.SpreadDays)))
+	}
+	return why
+}
+
+// legacyFactor turns devflow's stored confidence into the penalty it
+// carried, so the stored value is read as it is.
+func legacyFactor(stored float64, count, required int) float64 {
+	base := BaseConfidence(count, required)
+	if base <= 0 || stored >= base {
+		return 1
+	}
+	if stored <= 0 {
+		return 0.01
+	}
+	return stored / base
+}
+
+// decayFactor halves confidence every HalfLifeDays once an observation has
+// gone AfterDays without a sighting.
+func decayFactor(now, last time.Time, d config.Decay) float64 {
+	if d.HalfLifeDays <= 0 {
+		return 1
+	}
+	idle := now.Sub(last).Hours()/24 - d.AfterDays
+	if idle <= 0 {
+		return 1
+	}
+	return math.Pow(0.5, idle/d.HalfLifeDays)
+}
+
+func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
+
+func trimFloat(f float64) string {
+	s := fmt.Sprintf("%.1f", f)
+	return strings.TrimSuffix(s, ".0")
+}
