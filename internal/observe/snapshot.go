@@ -27,7 +27,7 @@ func (s *State) snapshot() *Event {
 		}
 		e.Marks[k] = m
 	}
-	if live(s.text) {
+	if s.text.set() {
 		e.Pattern = s.Pattern
 		e.Text = &Mark{At: formatTime(s.text.at), EID: s.text.eid}
 		bump(s.text.at)
@@ -128,15 +128,24 @@ func decodeMark(m *Mark) (mark, error) {
 	return mark{stamp: stamp{at, m.EID}, reason: m.Reason, path: m.Path, anchor: m.Anchor, factor: m.Factor, on: m.On != nil && *m.On, legacy: m.Legacy}, nil
 }
 
-func fromSnapshot(e *Event) (*State, error) {
+func fromSnapshot(e *Event, lineEID string) (*State, error) {
 	s := newState(e.ID)
 	s.Type, s.Pattern, s.Details = e.Type, e.Pattern, e.Details
-	if e.Text != nil {
+	switch {
+	case e.Text != nil:
 		m, err := decodeMark(e.Text)
 		if err != nil {
 			return nil, err
 		}
 		s.text = m.stamp
+	case e.Pattern != "":
+		// A snapshot written by hand or by another tool: its text is as old
+		// as the line says.
+		at, err := parseTime(e.At)
+		if err != nil {
+			return nil, err
+		}
+		s.text = stamp{at, lineEID}
 	}
 	for src, t := range e.Sources {
 		at, err := parseTime(t)

@@ -219,7 +219,15 @@ func fromEvent(e *Event, lineEID string) (*State, error) {
 	case "":
 		return fromDevflow(e, eid)
 	case OpSnapshot:
-		return fromSnapshot(e)
+		return fromSnapshot(e, eid)
+	}
+	if _, known := knownOps[e.Op]; !known {
+		return nil, errUnknownOp
+	}
+	if at == 0 {
+		return nil, fmt.Errorf("no \"at\" time")
+	}
+	switch e.Op {
 	case OpObserve:
 		if e.Src == "" {
 			return nil, fmt.Errorf("observe event without src")
@@ -262,6 +270,11 @@ func fromEvent(e *Event, lineEID string) (*State, error) {
 		return nil, errUnknownOp
 	}
 	return s, nil
+}
+
+var knownOps = map[string]struct{}{
+	OpObserve: {}, OpIntent: {}, OpCreated: {}, OpPenalize: {}, OpDeprecate: {},
+	OpRestore: {}, OpPromote: {}, OpFlag: {}, OpCount: {}, OpTombstone: {},
 }
 
 var markOf = map[string]string{

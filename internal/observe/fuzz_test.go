@@ -1,0 +1,52 @@
+package observe
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/config"
+)
+
+// FuzzDecodeEvent: any line either folds or is reported (never a panic),
+// and whatever folds survives a compaction unchanged.
+func FuzzDecodeEvent(f *testing.F) {
+	for _, s := range []string{
+		`{"op":"observe","eid":"e1","at":"2026-04-01T09:00:00Z","src":"s1","id":"obs_aaaaaa","type":"pitfall","pattern":"p","evidence":["x"],"quality_ok":true}`,
+		`{"id":"obs_a1b2c3","type":"pitfall","pattern":"P","confidence":0.95,"observations":2,"first_seen":"2026-04-19T00:00:00Z","last_seen":"2026-04-25T00:00:00Z","status":"created"}`,
+		`{"op":"snapshot","id":"obs_x","type":"decision","pattern":"d","sources":{"s":"2026-04-01T00:00:00Z"},"marks":{"deprecated":{"at":"2026-04-02T00:00:00Z","eid":"e"}}}`,
+		`{"op":"penalize","eid":"e","at":"2026-04-01T09:00:00Z","id":"obs_aaaaaa","factor":0.3}`,
+		`{"op":"flag","id":"obs_aaaaaa","flag":"stale","on":false,"at":"2026-04-01T09:00:00Z"}`,
+		`{"op":"tombstone","id":"obs_aaaaaa","at":"2026-04-01T09:00:00Z"}`,
+		`{"op":"count","id":"entry:k","counter":"used","eid":"c"}`,
+		`{"evidence":[1,2]}`, `[]`, `null`, `{"id":""}`,
+	} {
+		f.Add([]byte(s))
+	}
+	cfg := config.Default()
+	f.Fuzz(func(t *testing.T, line []byte) {
+		if bytes.ContainsAny(line, "\n\r") {
+			return
+		}
+		l, err := Fold(bytes.NewReader(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if _, err := l.WriteCompacted(&buf, t0, cfg); err != nil {
+			t.Fatal(err)
+		}
+		l2, err := Fold(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := json.Marshal(l.Observations(t0, cfg))
+		b, _ := json.Marshal(l2.Observations(t0, cfg))
+		if !bytes.Equal(a, b) {
+			t.Fatalf("compaction changed the state of %q:\n%s\n%s", line, a, b)
+		}
+		if len(l.Problems) != len(l2.Problems) {
+			t.Fatalf("compaction changed the problems of %q: %v vs %v", line, l.Problems, l2.Problems)
+		}
+	})
+}
