@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"testing"
 
@@ -16,5 +17,11 @@ func TestMain(m *testing.M) {
 // TestScript runs every testdata/script/*.txtar against the real binary.
 // Each script gets its own $HOME and $DEVLEARN_HOME, never the real ones.
 func TestScript(t *testing.T) {
-	testscript.Run(t, scriptParams(t, "../../testdata/script"))
+	p := scriptParams(t, "../../testdata/script")
+	p.UpdateScripts = *updateScripts
+	testscript.Run(t, p)
 }
+
+// -update rewrites the expected files of `cmp stdout want` lines in the
+// scripts from the actual output; review the diff before committing.
+var updateScripts = flag.Bool("update", false, "update testscript cmp files from actual output")

@@ -9,5 +9,6 @@ func commands(env *Env) []*cobra.Command {
 		newObserveCmd(env),
 		newCompactCmd(env),
 		newLearnCmd(env),
+		newDemoCmd(env),
 	}
 }

@@ -210,9 +210,14 @@ func cut(s string, max int) string {
 	return strings.TrimSpace(string(r[:max-1])) + "…"
 }
 
+// lineCol turns a decoder's offset (just after the offending byte) into the
+// line and column of that byte.
 func lineCol(data []byte, off int64) (int, int) {
 	if off > int64(len(data)) {
 		off = int64(len(data))
+	}
+	if off > 0 {
+		off--
 	}
 	before := data[:off]
 	line := bytes.Count(before, []byte("\n")) + 1

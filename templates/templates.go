@@ -1,0 +1,16 @@
+// Package templates holds the files devlearn embeds in its binary: the
+// config schema, the demo's sample project, and the defaults it writes.
+package templates
+
+import "embed"
+
+// ConfigSchema is the JSON Schema of learning.json (generated from
+// internal/config; a test keeps it current).
+//
+//go:embed learning.schema.json
+var ConfigSchema []byte
+
+// Demo is the sample project `devlearn demo` starts from.
+//
+//go:embed all:demo
+var Demo embed.FS
