@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/devlearn/devlearn/internal/jsonl"
 )
 
@@ -25,6 +27,8 @@ type Log struct {
 	Problems []jsonl.Problem
 	// Lines is how many non-blank lines were read.
 	Lines int
+
+	dec decoder
 }
 
 // KeptLine is a line carried through compaction verbatim.
@@ -61,9 +65,9 @@ func LoadFile(path string) (*Log, error) {
 func (l *Log) foldLine(n int, line []byte) error {
 	l.Lines++
 	var e Event
-	if err := json.Unmarshal(line, &e); err != nil {
+	if err := l.dec.decode(line, &e); err != nil {
 		l.keep(n, line, true)
-		return fmt.Errorf("not a JSON object: %v", jsonMsg(err))
+		return errors.New(jsonMsg(err))
 	}
 	if e.ID == "" {
 		l.keep(n, line, true)
@@ -146,6 +150,19 @@ func opName(op string) string {
 	return op
 }
 
+// jsonMsg words a decoding error for a person: what is wrong and at which
+// column of the line.
 func jsonMsg(err error) string {
+	var se *jsontext.SyntacticError
+	if errors.As(err, &se) {
+		msg := "not JSON: " + se.Err.Error()
+		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
+			msg = "not JSON: the line ends too early"
+		}
+		return fmt.Sprintf("%s (column %d)", msg, se.ByteOffset+1)
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "not JSON: the line ends too early"
+	}
 	return strings.TrimPrefix(err.Error(), "json: ")
 }

@@ -187,10 +187,10 @@ func TestCorruptLinesAreReportedWithTheirNumbersAndKept(t *testing.T) {
 		got = append(got, p.Error())
 	}
 	want := []string{
-		`line 2: not a JSON object: invalid character 'o' in literal null (expecting 'u')`,
+		`line 2: not JSON: invalid character 'o' in literal null (expecting 'u') (column 2)`,
 		`line 3: observe "obs_aaaaaa": time "yesterday" is not RFC 3339`,
 		`line 4: no "id"`,
-		`line 6: torn last line (a writer stopped mid-line): not a JSON object: unexpected end of JSON input`,
+		`line 6: torn last line (a writer stopped mid-line): not JSON: the line ends too early (column 106)`,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("problems:\n got %q\nwant %q", got, want)
@@ -201,5 +201,32 @@ func TestCorruptLinesAreReportedWithTheirNumbersAndKept(t *testing.T) {
 	o, ok := l.Observation("obs_aaaaaa", t0, config.Default())
 	if !ok || o.Count != 1 {
 		t.Fatalf("the good line must still fold: %+v", o)
+	}
+}
+
+// The hand-written decoder must read every line as encoding/json does.
+func TestDecoderAgreesWithEncodingJSON(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	lines := randomLog(r, 3000)
+	lines = append(lines, bytes.Split(bytes.TrimSpace(devflowLog(50)), []byte("\n"))...)
+	l := fold(t, lines)
+	var buf bytes.Buffer
+	if _, err := l.WriteCompacted(&buf, t0, config.Default()); err != nil {
+		t.Fatal(err)
+	}
+	lines = append(lines, bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))...)
+	lines = append(lines, []byte(`{"id":"obs_x","pattern":"esc\u00e9 \"q\" \\ \n","evidence":[],"marks":null,"confidence":null}`))
+	var d decoder
+	for _, line := range lines {
+		var want, got Event
+		if err := json.Unmarshal(line, &want); err != nil {
+			t.Fatalf("encoding/json: %v on %s", err, line)
+		}
+		if err := d.decode(line, &got); err != nil {
+			t.Fatalf("decoder: %v on %s", err, line)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("decoders disagree on %s:\n got %+v\nwant %+v", line, got, want)
+		}
 	}
 }

@@ -58,8 +58,8 @@ func (s *State) snapshot() *Event {
 		bump(s.legacy.last)
 	}
 	for _, ev := range s.evidenceByAge() {
-		if s.evidence[ev.Text] > s.tomb {
-			e.Evidence = append(e.Evidence, ev)
+		if ev.at > s.tomb {
+			e.Evidence = append(e.Evidence, Evidence{Text: ev.text, At: formatTime(ev.at)})
 		}
 	}
 	for k, m := range s.marks {

@@ -1,8 +1,10 @@
 package observe
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 )
 
 // stamp orders facts: by time, then by event id, so that two facts never
@@ -160,23 +162,27 @@ func (s *State) addEvidence(text string, at int64) {
 	if len(s.evidence) > MaxEvidence {
 		kept := s.evidenceByAge()
 		for _, e := range kept[:len(kept)-MaxEvidence] {
-			delete(s.evidence, e.Text)
+			delete(s.evidence, e.text)
 		}
 	}
 }
 
+type timedText struct {
+	text string
+	at   int64
+}
+
 // evidenceByAge lists the evidence oldest first (ties by text).
-func (s *State) evidenceByAge() []Evidence {
-	out := make([]Evidence, 0, len(s.evidence))
+func (s *State) evidenceByAge() []timedText {
+	out := make([]timedText, 0, len(s.evidence))
 	for text, at := range s.evidence {
-		out = append(out, Evidence{Text: text, At: formatTime(at)})
+		out = append(out, timedText{text, at})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		ai, aj := s.evidence[out[i].Text], s.evidence[out[j].Text]
-		if ai != aj {
-			return ai < aj
+	slices.SortFunc(out, func(a, b timedText) int {
+		if c := cmp.Compare(a.at, b.at); c != 0 {
+			return c
 		}
-		return out[i].Text < out[j].Text
+		return strings.Compare(a.text, b.text)
 	})
 	return out
 }

@@ -1,9 +1,10 @@
 package observe
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -73,15 +74,14 @@ func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 
 // SortByConfidence orders observations as `learn --list` shows them.
 func SortByConfidence(obs []Observation) {
-	sort.Slice(obs, func(i, j int) bool {
-		a, b := obs[i], obs[j]
-		if a.Confidence != b.Confidence {
-			return a.Confidence > b.Confidence
+	slices.SortFunc(obs, func(a, b Observation) int {
+		if c := cmp.Compare(b.Confidence, a.Confidence); c != 0 {
+			return c
 		}
-		if !a.LastSeen.Equal(b.LastSeen) {
-			return a.LastSeen.After(b.LastSeen)
+		if c := b.LastSeen.Compare(a.LastSeen); c != 0 {
+			return c
 		}
-		return a.ID < b.ID
+		return strings.Compare(a.ID, b.ID)
 	})
 }
 
@@ -178,8 +178,8 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 	}
 	o.FirstSeen, o.LastSeen = time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
 	for _, ev := range s.evidenceByAge() {
-		if at := s.evidence[ev.Text]; at > s.tomb {
-			o.Evidence = append(o.Evidence, ev.Text)
+		if ev.at > s.tomb {
+			o.Evidence = append(o.Evidence, ev.text)
 		}
 	}
 
