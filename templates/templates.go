@@ -14,3 +14,9 @@ var ConfigSchema []byte
 //
 //go:embed all:demo
 var Demo embed.FS
+
+// Render holds the templates of the artifacts render-ready writes, one per
+// observation type. They only ever receive learned text as data.
+//
+//go:embed render/*.tmpl
+var Render embed.FS

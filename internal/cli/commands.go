@@ -9,6 +9,7 @@ func commands(env *Env) []*cobra.Command {
 		newObserveCmd(env),
 		newCompactCmd(env),
 		newLearnCmd(env),
+		newRenderReadyCmd(env),
 		newDemoCmd(env),
 	}
 }

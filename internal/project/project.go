@@ -117,16 +117,21 @@ func (p *Project) StatePath(elem ...string) string {
 	return filepath.Join(append([]string{p.StateDir()}, elem...)...)
 }
 
+// WorktreeID names this working tree among the clone's: "main" for the
+// main one, the linked worktree's name otherwise.
+func (p *Project) WorktreeID() string {
+	if p.GitDir != p.CommonDir {
+		return filepath.Base(p.GitDir)
+	}
+	return "main"
+}
+
 // LockPath is the lock file guarding the project file rel. Locks are per
 // working tree (each worktree has its own copy of the file) and live in the
 // per-clone state so that they are never committed.
 func (p *Project) LockPath(rel string) string {
 	name := strings.NewReplacer("/", "_", "\\", "_", ".", "_").Replace(filepath.ToSlash(rel))
-	wt := "main"
-	if p.GitDir != p.CommonDir {
-		wt = filepath.Base(p.GitDir)
-	}
-	return p.StatePath("locks", wt, name+".lock")
+	return p.StatePath("locks", p.WorktreeID(), name+".lock")
 }
 
 // Rel returns path relative to the root with forward slashes, as stored in

@@ -1,0 +1,410 @@
+// Package evolve is the one writer: every file devlearn writes in a
+// project goes through it. It locks, keeps a copy of what it replaces (and
+// of what it writes) in the per-clone state, writes atomically, and
+// appends an entry to .memory/evolution/log.jsonl, so any change devlearn
+// made can be listed, explained and reverted.
+//
+// A batch is crash-safe as a whole: the audit entry is the commit point.
+// Before it, nothing in the project has changed; after it, a crash is
+// rolled forward by the next writer from the copies in the state folder.
+// Durability costs one filesystem sync before the commit point and one
+// after, whatever the number of files.
+package evolve
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/devlearn/devlearn/internal/crashpoint"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Trigger says what asked for a change.
+type Trigger struct {
+	Command string `json:"command"`
+	Session string `json:"session,omitempty"`
+	Task    string `json:"task,omitempty"`
+}
+
+// Reason says why, and on the strength of which observations.
+type Reason struct {
+	Text         string   `json:"text"`
+	Observations []string `json:"observations,omitempty"`
+}
+
+// FileChange records one file of a batch by git blob hashes ("" = absent).
+type FileChange struct {
+	Path   string `json:"path"`
+	Before string `json:"before"`
+	After  string `json:"after"`
+}
+
+// Entry is one line of the audit log.
+type Entry struct {
+	ID      string       `json:"id"`
+	Time    string       `json:"time"`
+	Trigger Trigger      `json:"trigger"`
+	Files   []FileChange `json:"files"`
+	Reason  Reason       `json:"reason"`
+}
+
+// Change is a file to write (or remove) in the project.
+type Change struct {
+	Path   string // relative to the project root, forward slashes
+	Data   []byte
+	Remove bool
+}
+
+// Writer writes a project's files. Create one per command run.
+type Writer struct {
+	proj    *project.Project
+	now     time.Time
+	trigger Trigger
+}
+
+// New returns the writer of p for one command run.
+func New(p *project.Project, now time.Time, trigger Trigger) *Writer {
+	return &Writer{proj: p, now: now.UTC(), trigger: trigger}
+}
+
+// LogPath is the audit log, relative to the root.
+const LogPath = project.EvolutionLog
+
+func (w *Writer) lockPath() string { return w.proj.LockPath(".memory/evolution") }
+func (w *Writer) pendingPath() string {
+	return w.proj.StatePath("pending", w.proj.WorktreeID()+".json")
+}
+
+// ObjectPath is where the copy of a content with git blob hash h is kept.
+func (w *Writer) ObjectPath(h string) string { return w.proj.StatePath("objects", h[:2], h[2:]) }
+
+// BlobHash is the git blob hash of data, the name of a content in the audit
+// log and in git alike.
+func BlobHash(data []byte) string { return plumbing.ComputeHash(plumbing.BlobObject, data).String() }
+
+// pending is the batch in flight, written before any project file is
+// touched, so the next writer knows what to finish or undo.
+type pending struct {
+	Entry Entry    `json:"entry"`
+	Temps []string `json:"temps"`
+	Gone  []bool   `json:"remove"`
+}
+
+// Apply writes a batch of changes and records it. Unchanged files are left
+// out; a batch that changes nothing writes nothing and returns nil.
+func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*Entry, error) {
+	unlock, err := jsonl.Lock(ctx, w.lockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := w.recover(); err != nil {
+		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
+	}
+
+	p := pending{Entry: Entry{Time: w.now.Format(time.RFC3339), Trigger: w.trigger, Reason: reason}}
+	var writes []Change
+	for _, c := range changes {
+		abs, err := w.safePath(c.Path)
+		if err != nil {
+			return nil, err
+		}
+		before, err := os.ReadFile(abs)
+		exists := err == nil
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		fc := FileChange{Path: c.Path}
+		if exists {
+			fc.Before = BlobHash(before)
+			if err := w.keep(fc.Before, before); err != nil {
+				return nil, err
+			}
+		}
+		if !c.Remove {
+			fc.After = BlobHash(c.Data)
+			if err := w.keep(fc.After, c.Data); err != nil {
+				return nil, err
+			}
+		}
+		if fc.Before == fc.After {
+			continue
+		}
+		p.Entry.Files = append(p.Entry.Files, fc)
+		writes = append(writes, c)
+	}
+	if len(writes) == 0 {
+		return nil, nil
+	}
+	p.Entry.ID = entryID(&p.Entry)
+	for _, c := range writes {
+		p.Temps = append(p.Temps, tempName(c.Path, p.Entry.ID))
+		p.Gone = append(p.Gone, c.Remove)
+	}
+	if err := writeJSON(w.pendingPath(), p); err != nil {
+		return nil, err
+	}
+	for i, c := range writes {
+		if c.Remove {
+			continue
+		}
+		tmp := filepath.Join(w.proj.Root, filepath.FromSlash(p.Temps[i]))
+		if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(tmp, c.Data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	crashpoint.Hit("evolve:temps-written")
+	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+		return nil, err
+	}
+
+	line, err := json.Marshal(p.Entry)
+	if err != nil {
+		return nil, err
+	}
+	if err := jsonl.AppendLocked(w.proj.Path(LogPath), line); err != nil {
+		return nil, err
+	}
+	crashpoint.Hit("evolve:committed")
+
+	if err := w.finish(p); err != nil {
+		return nil, err
+	}
+	return &p.Entry, nil
+}
+
+// finish moves a committed batch into place and forgets it.
+func (w *Writer) finish(p pending) error {
+	for i, fc := range p.Entry.Files {
+		abs := w.proj.Path(fc.Path)
+		if p.Gone[i] {
+			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		} else if err := os.Rename(w.proj.Path(p.Temps[i]), abs); err != nil {
+			return err
+		}
+		crashpoint.Hit("evolve:file-replaced")
+	}
+	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+		return err
+	}
+	return os.Remove(w.pendingPath())
+}
+
+// recover finishes or undoes the batch a crashed writer left. Committed
+// (its entry is in the audit log): every file still at its old content is
+// written from the kept copy. Not committed: its temporary files go, and the
+// project is as it was.
+func (w *Writer) recover() error {
+	data, err := os.ReadFile(w.pendingPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var p pending
+	if err := json.Unmarshal(data, &p); err != nil || len(p.Temps) != len(p.Entry.Files) || len(p.Gone) != len(p.Temps) {
+		// A marker torn before its sync: nothing was committed after it.
+		return os.Remove(w.pendingPath())
+	}
+	committed, err := w.inLog(p.Entry.ID)
+	if err != nil {
+		return err
+	}
+	if !committed {
+		for _, t := range p.Temps {
+			os.Remove(w.proj.Path(t))
+		}
+		return os.Remove(w.pendingPath())
+	}
+	for i, fc := range p.Entry.Files {
+		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])
+		curHash := ""
+		if cur, err := os.ReadFile(abs); err == nil {
+			curHash = BlobHash(cur)
+		}
+		switch {
+		case curHash != fc.Before:
+			// In place already, or changed by someone since: leave it.
+		case p.Gone[i]:
+			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		default:
+			// Not yet in place: from the temporary file if it is whole,
+			// else from the kept copy.
+			if t, err := os.ReadFile(tmp); err != nil || BlobHash(t) != fc.After {
+				after, err := os.ReadFile(w.ObjectPath(fc.After))
+				if err != nil {
+					return fmt.Errorf("the copy of %s is missing from %s: %w", fc.Path, w.proj.StateDir(), err)
+				}
+				if err := os.WriteFile(tmp, after, 0o644); err != nil {
+					return err
+				}
+			}
+			if err := os.Rename(tmp, abs); err != nil {
+				return err
+			}
+		}
+		os.Remove(tmp)
+	}
+	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+		return err
+	}
+	return os.Remove(w.pendingPath())
+}
+
+func (w *Writer) inLog(id string) (bool, error) {
+	needle := []byte(`"id":"` + id + `"`)
+	found := false
+	_, err := jsonl.ScanFile(w.proj.Path(LogPath), func(n int, line []byte) error {
+		if bytes.Contains(line, needle) {
+			found = true
+			return jsonl.Stop
+		}
+		return nil
+	})
+	if errors.Is(err, jsonl.ErrNotExist) {
+		return false, nil
+	}
+	return found, err
+}
+
+// keep stores a content under its hash, once.
+func (w *Writer) keep(h string, data []byte) error {
+	path := w.ObjectPath(h)
+	if _, err := os.Stat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// files lists every path a batch touches, for the sync fallback.
+func (w *Writer) files(p pending) []string {
+	out := []string{w.pendingPath(), w.proj.Path(LogPath)}
+	for i, fc := range p.Entry.Files {
+		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
+		for _, h := range []string{fc.Before, fc.After} {
+			if h != "" {
+				out = append(out, w.ObjectPath(h))
+			}
+		}
+	}
+	return out
+}
+
+// safePath resolves a project-relative path and refuses any that would
+// leave the project: "..", absolute paths, or a folder on the way that is
+// a symbolic link to somewhere outside.
+func (w *Writer) safePath(rel string) (string, error) {
+	if rel == "" || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
+		return "", fmt.Errorf("refusing to write %q: not a path inside the project", rel)
+	}
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("refusing to write %q: it leaves the project", rel)
+	}
+	abs := filepath.Join(w.proj.Root, clean)
+	if err := InsideRoot(w.proj.Root, filepath.Dir(abs)); err != nil {
+		return "", fmt.Errorf("refusing to write %s: %w", rel, err)
+	}
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return "", fmt.Errorf("refusing to write %s: it is a symbolic link", rel)
+	}
+	return abs, nil
+}
+
+// InsideRoot checks that dir, once every symbolic link on its way is
+// followed, is root or inside it. Folders that do not exist yet are fine:
+// they will be created inside whatever exists.
+func InsideRoot(root, dir string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	existing := dir
+	for {
+		if _, err := os.Lstat(existing); err == nil {
+			break
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			break
+		}
+		existing = parent
+	}
+	real, err := filepath.EvalSymlinks(existing)
+	if err != nil {
+		return err
+	}
+	r, err := filepath.Rel(realRoot, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		rel, _ := filepath.Rel(root, existing)
+		return fmt.Errorf("%s is a symbolic link leading outside the repository (to %s)", filepath.ToSlash(rel), real)
+	}
+	return nil
+}
+
+func tempName(rel, id string) string {
+	dir, base := filepath.Split(filepath.FromSlash(rel))
+	return filepath.ToSlash(filepath.Join(dir, "."+base+"."+id+".devlearn-tmp"))
+}
+
+func entryID(e *Entry) string {
+	b, _ := json.Marshal(e)
+	sum := sha256.Sum256(b)
+	return "ev_" + hex.EncodeToString(sum[:6])
+}
+
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// ReadLog returns every entry of the audit log, oldest first.
+func ReadLog(p *project.Project) ([]Entry, []jsonl.Problem, error) {
+	var out []Entry
+	problems, err := jsonl.ScanFile(p.Path(LogPath), func(n int, line []byte) error {
+		var e Entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			return err
+		}
+		out = append(out, e)
+		return nil
+	})
+	if errors.Is(err, jsonl.ErrNotExist) {
+		return nil, nil, nil
+	}
+	return out, problems, err
+}

@@ -1,0 +1,174 @@
+// Package manifest is the registry of rendered artifacts,
+// .memory/.learning-manifest.json: one entry per artifact, knowledge
+// sections keyed by their observation id (contract 9), each with the hash
+// of exactly what reconcile reads back.
+package manifest
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+)
+
+// SchemaVersion 2 is devlearn's: relative paths and sha256 hashes.
+// devflow wrote version 1 with absolute paths and 32-bit djb2 hashes.
+const SchemaVersion = 2
+
+// Entry is one rendered artifact.
+type Entry struct {
+	ObservationID string `json:"observationId"`
+	Type          string `json:"type"`
+	Path          string `json:"path"` // relative to the project root, forward slashes
+	ContentHash   string `json:"contentHash"`
+	RenderedAt    string `json:"renderedAt"`
+	AnchorID      string `json:"anchorId,omitempty"` // ADR-003, PF-001 for knowledge sections
+}
+
+// Manifest is the whole file.
+type Manifest struct {
+	SchemaVersion int     `json:"schemaVersion"`
+	Entries       []Entry `json:"entries"`
+}
+
+// Migration is something Load changed while reading devflow's format.
+type Migration struct {
+	ObservationID string
+	From, To      string
+}
+
+// Load reads the manifest at path; a missing file is an empty manifest.
+// devflow's absolute paths are made relative to root, also when they were
+// written on another machine (the part from .claude/ or .memory/ on).
+func Load(path, root string) (*Manifest, []Migration, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Manifest{SchemaVersion: SchemaVersion}, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return Parse(data, root)
+}
+
+// Parse reads manifest bytes (see Load).
+func Parse(data []byte, root string) (*Manifest, []Migration, error) {
+	m := &Manifest{}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &Manifest{SchemaVersion: SchemaVersion}, nil, nil
+	}
+	if err := json.Unmarshal(data, m); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", "manifest", err)
+	}
+	var migrated []Migration
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		if rel, changed := relative(e.Path, root); changed {
+			migrated = append(migrated, Migration{ObservationID: e.ObservationID, From: e.Path, To: rel})
+			e.Path = rel
+		}
+	}
+	m.SchemaVersion = SchemaVersion
+	return m, migrated, nil
+}
+
+func relative(p, root string) (string, bool) {
+	slash := filepath.ToSlash(p)
+	if !strings.HasPrefix(slash, "/") && !filepath.IsAbs(p) {
+		return slash, slash != p
+	}
+	if root != "" {
+		if r, err := filepath.Rel(root, p); err == nil && !strings.HasPrefix(r, "..") {
+			return filepath.ToSlash(r), true
+		}
+	}
+	for _, dir := range []string{"/.claude/", "/.memory/"} {
+		if i := strings.LastIndex(slash, dir); i >= 0 {
+			return slash[i+1:], true
+		}
+	}
+	return slash, false
+}
+
+// Get returns the entry of an observation, or nil.
+func (m *Manifest) Get(id string) *Entry {
+	for i := range m.Entries {
+		if m.Entries[i].ObservationID == id {
+			return &m.Entries[i]
+		}
+	}
+	return nil
+}
+
+// Put adds the entry of an observation or replaces it: never two entries
+// for one observation, whatever crash came before.
+func (m *Manifest) Put(e Entry) {
+	if cur := m.Get(e.ObservationID); cur != nil {
+		*cur = e
+		return
+	}
+	m.Entries = append(m.Entries, e)
+}
+
+// Remove drops an observation's entry.
+func (m *Manifest) Remove(id string) {
+	m.Entries = slices.DeleteFunc(m.Entries, func(e Entry) bool { return e.ObservationID == id })
+}
+
+// Bytes writes the manifest with entries in a stable order (path, anchor,
+// observation), so that diffs and merges stay small.
+func (m *Manifest) Bytes() []byte {
+	out := Manifest{SchemaVersion: SchemaVersion, Entries: slices.Clone(m.Entries)}
+	if out.Entries == nil {
+		out.Entries = []Entry{}
+	}
+	slices.SortFunc(out.Entries, func(a, b Entry) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.AnchorID, b.AnchorID); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ObservationID, b.ObservationID)
+	})
+	b, _ := json.MarshalIndent(out, "", "  ")
+	return append(b, '\n')
+}
+
+// Hash is the content hash devlearn records: sha256 in hex.
+func Hash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// IsLegacyHash tells devflow's 32-bit hashes from devlearn's sha256.
+func IsLegacyHash(h string) bool { return len(h) > 0 && len(h) < 64 }
+
+// Matches reports whether content has the recorded hash, reading devflow's
+// djb2 hashes too.
+func Matches(recorded string, content []byte) bool {
+	if IsLegacyHash(recorded) {
+		want := strings.TrimLeft(strings.ToLower(recorded), "0")
+		return strings.TrimLeft(DJB2(string(content)), "0") == want
+	}
+	return recorded == Hash(content)
+}
+
+// DJB2 is devflow's hash: djb2 over UTF-16 code units, as JavaScript's
+// charCodeAt sees them, kept to 32 bits, in hex.
+func DJB2(s string) string {
+	h := uint32(5381)
+	for _, c := range utf16.Encode([]rune(s)) {
+		h = h*33 + uint32(c)
+	}
+	return strconv.FormatUint(uint64(h), 16)
+}

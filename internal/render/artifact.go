@@ -1,0 +1,197 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/template"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/templates"
+)
+
+var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}).ParseFS(templates.Render, "render/*.tmpl"))
+
+// artifactData is what a template sees: learned text, already made safe
+// for where it goes (one line in headings and fields, escaped YAML in
+// front matter).
+type artifactData struct {
+	ID, Anchor, Date string
+	Pattern, Lower   string
+	FrontMatter      string
+	Body             string
+	Steps            []string
+	Evidence         []string
+	fields           map[string]string
+}
+
+// Field returns a details field ("context", "area", ...), on one line.
+func (d artifactData) Field(k string) string { return d.fields[k] }
+
+func newData(o observe.Observation, now time.Time) artifactData {
+	d := artifactData{
+		ID:       o.ID,
+		Date:     now.UTC().Format("2006-01-02"),
+		Pattern:  oneLine(o.Pattern),
+		Evidence: make([]string, 0, len(o.Evidence)),
+		fields:   detailFields(o.Details),
+	}
+	d.Lower = lowerFirst(d.Pattern)
+	for _, e := range o.Evidence {
+		d.Evidence = append(d.Evidence, oneLine(e))
+	}
+	return d
+}
+
+// frontMatter writes YAML front matter with yaml.v3, so that no learned
+// text can close the block or inject keys.
+func frontMatter(pairs ...string) string {
+	var node yaml.Node
+	node.Kind = yaml.MappingNode
+	for i := 0; i+1 < len(pairs); i += 2 {
+		node.Content = append(node.Content,
+			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i]},
+			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i+1]})
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	_ = enc.Encode(&node)
+	return buf.String()
+}
+
+// renderCommand is a workflow's slash command.
+func renderCommand(o observe.Observation, now time.Time) []byte {
+	d := newData(o, now)
+	d.FrontMatter = frontMatter("description", d.Pattern, "source", sourceOf(o.ID))
+	d.Body = bodyText(o.Details, d.Pattern)
+	return exec("command.md.tmpl", d)
+}
+
+// renderSkill is a procedural observation's skill.
+func renderSkill(o observe.Observation, slug string, now time.Time) []byte {
+	d := newData(o, now)
+	d.FrontMatter = frontMatter(
+		"name", slug,
+		"description", "This skill should be used when "+d.Lower,
+		"user-invocable", "false",
+		"allowed-tools", "Read, Grep, Glob",
+		"source", sourceOf(o.ID))
+	d.FrontMatter = strings.Replace(d.FrontMatter, `user-invocable: "false"`, "user-invocable: false", 1)
+	d.Steps = steps(o.Details, d.Pattern)
+	return exec("skill.md.tmpl", d)
+}
+
+// renderADR is a decision's section of decisions.md.
+func renderADR(o observe.Observation, anchor string, now time.Time) string {
+	d := newData(o, now)
+	d.Anchor = anchor
+	fill(d.fields, "context", "Came up again and again in working sessions.")
+	fill(d.fields, "decision", d.Pattern)
+	if _, ok := d.fields["consequences"]; !ok {
+		d.fields["consequences"] = d.fields["rationale"]
+	}
+	fill(d.fields, "consequences", "-")
+	return string(exec("adr.md.tmpl", d))
+}
+
+// renderPitfall is a pitfall's section of pitfalls.md.
+func renderPitfall(o observe.Observation, anchor string, now time.Time) string {
+	d := newData(o, now)
+	d.Anchor = anchor
+	fill(d.fields, "area", "-")
+	fill(d.fields, "issue", d.Pattern)
+	fill(d.fields, "impact", "-")
+	fill(d.fields, "resolution", "-")
+	return string(exec("pitfall.md.tmpl", d))
+}
+
+func sourceOf(id string) string { return "self-learning:" + id }
+
+func exec(name string, d artifactData) []byte {
+	var buf bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&buf, name, d); err != nil {
+		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
+	}
+	return buf.Bytes()
+}
+
+// detailFields reads devflow's "key: value; key: value" details.
+func detailFields(details string) map[string]string {
+	out := map[string]string{}
+	for _, part := range strings.Split(details, ";") {
+		k, v, ok := strings.Cut(part, ":")
+		if !ok {
+			continue
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		if v = oneLine(v); k != "" && v != "" && !strings.ContainsAny(k, " \t") {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func fill(m map[string]string, k, def string) {
+	if m[k] == "" {
+		m[k] = def
+	}
+}
+
+// bodyText is the details as prose for a command, without the key: value
+// framing when it has one.
+func bodyText(details, pattern string) string {
+	details = strings.TrimSpace(details)
+	if details == "" {
+		return pattern + "."
+	}
+	if f := detailFields(details); len(f) > 0 && strings.Count(details, ":") >= len(f) && strings.Contains(details, ";") {
+		var b strings.Builder
+		for _, part := range strings.Split(details, ";") {
+			if k, v, ok := strings.Cut(part, ":"); ok && strings.TrimSpace(v) != "" {
+				fmt.Fprintf(&b, "- **%s**: %s\n", upperFirst(strings.TrimSpace(k)), oneLine(v))
+			}
+		}
+		return strings.TrimRight(b.String(), "\n")
+	}
+	return strings.TrimSpace(details)
+}
+
+// steps splits details into the numbered steps of a skill's procedure.
+func steps(details, pattern string) []string {
+	var out []string
+	for _, part := range strings.FieldsFunc(details, func(r rune) bool { return r == ';' || r == '\n' }) {
+		if s := oneLine(part); s != "" {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		out = []string{pattern + "."}
+	}
+	return out
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 || (len(s) > n && unicode.IsUpper(rune(s[n]))) {
+		return s // an acronym such as "API" keeps its case
+	}
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+func upperFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if n == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
+}

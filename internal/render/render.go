@@ -1,0 +1,388 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/adrg/frontmatter"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/crashpoint"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Options of a render run.
+type Options struct {
+	Now    time.Time
+	Config *config.Config
+	DryRun bool
+}
+
+// Rendered is an artifact written (or found already written) for an
+// observation.
+type Rendered struct {
+	ID      string `json:"id"`
+	Type    string `json:"type"`
+	Path    string `json:"path"`
+	Anchor  string `json:"anchor,omitempty"`
+	Adopted bool   `json:"adopted,omitempty"` // it was already on disk (a crash, or a duplicate pitfall)
+}
+
+// Skipped is a ready observation that was not rendered, and why.
+type Skipped struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// Result is what a run did (or, with DryRun, would do).
+type Result struct {
+	Rendered []Rendered `json:"rendered"`
+	Skipped  []Skipped  `json:"skipped"`
+	Files    []string   `json:"files"` // project files written, or that would be
+	DryRun   bool       `json:"dry_run,omitempty"`
+}
+
+// Renderer renders a project's ready observations.
+type Renderer struct {
+	Proj   *project.Project
+	Log    observe.Store
+	Writer *evolve.Writer
+	Opts   Options
+}
+
+// plan is the run being prepared: the knowledge files as they will be,
+// the new artifact files, the manifest entries, and the events to record.
+type plan struct {
+	r          *Renderer
+	man        *manifest.Manifest
+	docs       map[string]*knowfile.Doc // by path
+	changed    map[string]bool          // knowledge files that get a new section
+	files      map[string][]byte        // new artifact files
+	claimed    map[string]string        // path -> observation, within this run
+	res        *Result
+	entries    []manifest.Entry
+	softCapped []observe.Observation
+}
+
+// Run renders every ready observation.
+func (r *Renderer) Run(ctx context.Context) (*Result, error) {
+	log, err := r.Log.Load()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.checkFolders(); err != nil {
+		return nil, err
+	}
+	man, _, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (fix or remove it; devlearn rebuilds entries from the artifacts)", project.ManifestFile, err)
+	}
+	p := &plan{
+		r: r, man: man,
+		docs:    map[string]*knowfile.Doc{},
+		changed: map[string]bool{},
+		files:   map[string][]byte{},
+		claimed: map[string]string{},
+		res:     &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
+	}
+	for _, f := range []struct {
+		path string
+		kind knowfile.Kind
+	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
+		data, err := os.ReadFile(r.Proj.Path(f.path))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		p.docs[f.path] = knowfile.Parse(f.kind, data)
+	}
+
+	var ready []observe.Observation
+	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
+		if o.Status == observe.Ready {
+			ready = append(ready, o)
+		}
+	}
+	// Oldest lesson first, so numbering follows the order lessons were learned.
+	slices.SortFunc(ready, func(a, b observe.Observation) int {
+		if c := a.FirstSeen.Compare(b.FirstSeen); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	for _, o := range ready {
+		if err := p.add(o); err != nil {
+			return nil, err
+		}
+	}
+	changes := p.changes()
+	for _, c := range changes {
+		p.res.Files = append(p.res.Files, c.Path)
+	}
+	if len(p.entries) > 0 || len(changes) > 0 {
+		p.res.Files = append(p.res.Files, project.ManifestFile)
+	}
+	if r.Opts.DryRun {
+		return p.res, nil
+	}
+	return p.res, p.commit(ctx, changes)
+}
+
+// checkFolders refuses to render into a folder that is a symbolic link
+// leading outside the repository.
+func (r *Renderer) checkFolders() error {
+	for _, dir := range []string{project.CommandsDir, project.SkillsDir, ".memory/knowledge"} {
+		if err := evolve.InsideRoot(r.Proj.Root, r.Proj.Path(dir)); err != nil {
+			return fmt.Errorf("refusing to render: %w", err)
+		}
+	}
+	return nil
+}
+
+func (p *plan) add(o observe.Observation) error {
+	switch o.Type {
+	case observe.Workflow, observe.Procedural:
+		return p.addFile(o)
+	case observe.Decision:
+		return p.addSection(o, project.DecisionsFile, renderADR)
+	case observe.Pitfall:
+		return p.addSection(o, project.PitfallsFile, renderPitfall)
+	}
+	p.skip(o.ID, "unknown type "+o.Type)
+	return nil
+}
+
+// addFile plans a command or a skill. A file that already carries this
+// observation's id is adopted; a file of another artifact at the slug's
+// path is never overwritten: the slug gets a suffix instead.
+func (p *plan) addFile(o observe.Observation) error {
+	var candidates []string
+	if o.Intent != nil {
+		candidates = append(candidates, o.Intent.Path)
+	}
+	if e := p.man.Get(o.ID); e != nil {
+		candidates = append(candidates, e.Path)
+	}
+	for _, c := range candidates {
+		if sourceOfFile(p.r.Proj.Path(c)) == o.ID {
+			return p.adopt(o, c, "")
+		}
+	}
+	slug := slugFor(o.Pattern, o.ID)
+	for n := 1; n < 1000; n++ {
+		name := slug
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d", slug, n)
+		}
+		path, err := p.filePath(o.Type, name)
+		if err != nil {
+			p.skip(o.ID, err.Error())
+			return nil
+		}
+		if p.claimed[path] != "" {
+			continue
+		}
+		switch src := sourceOfFile(p.r.Proj.Path(path)); {
+		case src == o.ID:
+			return p.adopt(o, path, "")
+		case src != "" || exists(p.r.Proj.Path(path)):
+			continue // another artifact, or the user's own file
+		}
+		var data []byte
+		if o.Type == observe.Workflow {
+			data = renderCommand(o, p.r.Opts.Now)
+		} else {
+			data = renderSkill(o, name, p.r.Opts.Now)
+		}
+		p.files[path] = data
+		p.claimed[path] = o.ID
+		p.record(o, path, "", manifest.Hash(data), false)
+		return nil
+	}
+	p.skip(o.ID, "no free name for "+slug)
+	return nil
+}
+
+func (p *plan) filePath(typ, name string) (string, error) {
+	if typ == observe.Workflow {
+		return within(project.CommandsDir, name+".md")
+	}
+	dir, err := within(project.SkillsDir, name)
+	if err != nil {
+		return "", err
+	}
+	return dir + "/SKILL.md", nil
+}
+
+// addSection plans an ADR or PF section. A section that already carries the
+// observation's id is adopted; so is, for pitfalls, an entry with the same
+// area and issue (devflow's dedup). Over the soft cap, the observation is
+// flagged for review instead.
+func (p *plan) addSection(o observe.Observation, file string, render func(observe.Observation, string, time.Time) string) error {
+	doc := p.docs[file]
+	if s := doc.BySource(o.ID); s != nil {
+		return p.adopt(o, file, s.Anchor)
+	}
+	if o.Type == observe.Pitfall {
+		if dup := samePitfall(doc, o); dup != nil {
+			p.record(o, file, dup.Anchor, dup.Hash(), true)
+			return nil
+		}
+	}
+	if cap := p.r.Opts.Config.Knowledge.SoftCap; doc.ActiveCount() >= cap {
+		p.skip(o.ID, fmt.Sprintf("%s has %d active entries, the soft cap (knowledge.soft_cap); review it with 'devlearn learn --review'", file, doc.ActiveCount()))
+		if !o.SoftCap {
+			p.softCapped = append(p.softCapped, o)
+		}
+		return nil
+	}
+	anchor := doc.Kind.Anchor(doc.NextNumber())
+	s := doc.Append(render(o, anchor, p.r.Opts.Now))
+	p.changed[file] = true
+	p.record(o, file, anchor, s.Hash(), false)
+	return nil
+}
+
+// samePitfall finds an entry whose normalised Area and Issue match.
+func samePitfall(doc *knowfile.Doc, o observe.Observation) *knowfile.Section {
+	f := detailFields(o.Details)
+	area, issue := observe.Normalize(f["area"]), observe.Normalize(f["issue"])
+	if issue == "" {
+		issue = observe.Normalize(o.Pattern)
+	}
+	for _, s := range doc.Sections {
+		if s.Anchor != "" && observe.Normalize(s.Field("Area")) == area && observe.Normalize(s.Field("Issue")) == issue {
+			return s
+		}
+	}
+	return nil
+}
+
+// adopt takes an artifact already on disk for this observation.
+func (p *plan) adopt(o observe.Observation, path, anchor string) error {
+	hash := ""
+	if anchor != "" {
+		hash = p.docs[path].ByAnchor(anchor).Hash()
+	} else {
+		data, err := os.ReadFile(p.r.Proj.Path(path))
+		if err != nil {
+			return err
+		}
+		hash = manifest.Hash(data)
+	}
+	p.claimed[path] = o.ID
+	p.record(o, path, anchor, hash, true)
+	return nil
+}
+
+func (p *plan) record(o observe.Observation, path, anchor, hash string, adopted bool) {
+	p.res.Rendered = append(p.res.Rendered, Rendered{ID: o.ID, Type: o.Type, Path: path, Anchor: anchor, Adopted: adopted})
+	p.entries = append(p.entries, manifest.Entry{
+		ObservationID: o.ID, Type: o.Type, Path: path, ContentHash: hash,
+		RenderedAt: observe.FormatTime(p.r.Opts.Now), AnchorID: anchor,
+	})
+}
+
+func (p *plan) skip(id, reason string) {
+	p.res.Skipped = append(p.res.Skipped, Skipped{ID: id, Reason: reason})
+}
+
+// changes are the project files of the run: new artifacts, and each
+// knowledge file once, whatever the number of new sections in it.
+func (p *plan) changes() []evolve.Change {
+	var out []evolve.Change
+	paths := make([]string, 0, len(p.files))
+	for path := range p.files {
+		paths = append(paths, path)
+	}
+	slices.Sort(paths)
+	for _, path := range paths {
+		out = append(out, evolve.Change{Path: path, Data: p.files[path]})
+	}
+	for _, file := range []string{project.DecisionsFile, project.PitfallsFile} {
+		if p.changed[file] {
+			out = append(out, evolve.Change{Path: file, Data: p.docs[file].Bytes()})
+		}
+	}
+	return out
+}
+
+// commit writes in the order of contract 9: intent events, artifacts,
+// manifest, created events. A crash between any two steps leaves what the
+// next run adopts (artifacts carry their observation id) and completes.
+func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
+	r := p.r
+	now := r.Opts.Now
+	var ids []string
+	var intents, created []*observe.Event
+	for _, e := range p.entries {
+		ids = append(ids, e.ObservationID)
+		e := e
+		intents = append(intents, observe.NewEvent(observe.OpIntent, e.ObservationID, now, "render", func(ev *observe.Event) { ev.Path, ev.Anchor = e.Path, e.AnchorID }))
+		created = append(created, observe.NewEvent(observe.OpCreated, e.ObservationID, now, "render", func(ev *observe.Event) { ev.Path, ev.Anchor = e.Path, e.AnchorID }))
+	}
+	var flags []*observe.Event
+	for _, o := range p.softCapped {
+		flags = append(flags, observe.NewEvent(observe.OpFlag, o.ID, now, "render", func(ev *observe.Event) {
+			ev.Flag, ev.Reason = observe.FlagSoftCap, "knowledge file over its soft cap"
+		}))
+	}
+	if err := r.Log.Append(ctx, flags...); err != nil {
+		return err
+	}
+	if len(p.entries) == 0 {
+		return nil
+	}
+	if err := r.Log.Append(ctx, intents...); err != nil {
+		return err
+	}
+	crashpoint.Hit("render:intents-recorded")
+
+	reason := evolve.Reason{Text: fmt.Sprintf("render-ready: %d ready observations became artifacts", len(ids)), Observations: ids}
+	if _, err := r.Writer.Apply(ctx, reason, changes...); err != nil {
+		return err
+	}
+	crashpoint.Hit("render:artifacts-written")
+
+	for _, e := range p.entries {
+		p.man.Put(e)
+	}
+	if _, err := r.Writer.Apply(ctx, evolve.Reason{Text: "render-ready: manifest entries", Observations: ids},
+		evolve.Change{Path: project.ManifestFile, Data: p.man.Bytes()}); err != nil {
+		return err
+	}
+	crashpoint.Hit("render:manifest-written")
+	return r.Log.Append(ctx, created...)
+}
+
+// sourceOfFile reads the observation id from an artifact's front matter
+// ("source: self-learning:obs_…"), or "" for a file without one.
+func sourceOfFile(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var fm struct {
+		Source string `yaml:"source"`
+	}
+	if _, err := frontmatter.Parse(f, &fm); err != nil {
+		return ""
+	}
+	id, _ := strings.CutPrefix(fm.Source, "self-learning:")
+	return id
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
