@@ -3,6 +3,7 @@ module github.com/devlearn/devlearn
 go 1.26.0
 
 require (
+	github.com/epiclabs-io/diff3 v0.0.0-20260520111523-3b1669897fb1
 	github.com/gofrs/flock v0.13.1
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/spf13/cobra v1.10.2
