@@ -5,5 +5,7 @@ import "github.com/spf13/cobra"
 // commands lists every subcommand of the root, in help order. Each lives in
 // its own file.
 func commands(env *Env) []*cobra.Command {
-	return []*cobra.Command{}
+	return []*cobra.Command{
+		newMergeCmd(env),
+	}
 }
