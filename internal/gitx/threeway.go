@@ -41,6 +41,7 @@ type change struct {
 	base, next entry
 	renamedTo  string // set on the source of a rename
 	renamedBy  string // set on the target of a rename: the source path
+	carried    bool   // an edit carried to a path the other side renamed to: not in this side's tree
 }
 
 type sideChanges map[string]*change
@@ -154,7 +155,7 @@ func (m *threeWay) followRenames(side, other sideChanges) {
 				delete(other, src)
 				continue
 			}
-			other[dst] = &change{base: c.base, next: oc.next, renamedBy: src}
+			other[dst] = &change{base: c.base, next: oc.next, renamedBy: src, carried: true}
 			delete(other, src)
 		}
 	}
@@ -169,13 +170,23 @@ func (m *threeWay) take(p, how string, e entry) {
 	m.results = append(m.results, PathResult{Path: p, How: how})
 }
 
+// keepOurs resolves p to ours' version, which is already in ours' tree
+// unless it was carried there from a rename on the other side.
+func (m *threeWay) keepOurs(p string, o *change, how string) {
+	if o.carried {
+		m.take(p, MergedRenamed, o.next)
+		return
+	}
+	m.results = append(m.results, PathResult{Path: p, How: how})
+}
+
 func (m *threeWay) resolve(p string) error {
 	o, t := m.ours[p], m.theirs[p]
 	switch {
 	case o == nil && t == nil:
 		return nil
 	case t == nil:
-		m.results = append(m.results, PathResult{Path: p, How: TakenOurs})
+		m.keepOurs(p, o, TakenOurs)
 		return nil
 	case o == nil:
 		how := TakenTheirs
@@ -185,7 +196,7 @@ func (m *threeWay) resolve(p string) error {
 		m.take(p, how, t.next)
 		return nil
 	case o.next.same(t.next):
-		m.results = append(m.results, PathResult{Path: p, How: TakenBoth})
+		m.keepOurs(p, o, TakenBoth)
 		return nil
 	}
 	if o.renamedBy != t.renamedBy {
@@ -224,7 +235,7 @@ func (m *threeWay) resolve(p string) error {
 		return nil
 	case t.next.Hash == base.Hash:
 		if mode == o.next.Mode {
-			m.results = append(m.results, PathResult{Path: p, How: TakenOurs})
+			m.keepOurs(p, o, TakenOurs)
 			return nil
 		}
 		m.take(p, TakenOurs, entry{Hash: o.next.Hash, Mode: mode})
