@@ -144,7 +144,10 @@ func (g *gitRepo) checkRepo(branch string) {
 	}
 }
 
-func (g *gitRepo) status(dir string) string { g.t.Helper(); return g.gitIn(dir, "status", "--porcelain") }
+func (g *gitRepo) status(dir string) string {
+	g.t.Helper()
+	return g.gitIn(dir, "status", "--porcelain")
+}
 
 func mustRefused(t *testing.T, err error) *Refused {
 	t.Helper()
