@@ -51,13 +51,15 @@ func DefaultMergers() Mergers {
 }
 
 // MergeText is the line-by-line three-way merge of text files, done by
-// github.com/epiclabs-io/diff3 (Khanna-Kunal-Pierce diff3 over a
-// Hunt-McIlroy LCS). Lines keep their endings, so a change to the last
-// line's newline is a change like any other. Changes to the same or to
-// adjacent lines conflict, as they do with git; identical changes on both
-// sides are taken once.
+// github.com/epiclabs-io/diff3 (Khanna-Kunal-Pierce diff3) over its Myers
+// diff: its default Hunt-McIlroy LCS is quadratic on files with many equal
+// lines (a 2,000-line file with blank lines and braces took 0.7 s against
+// 1.7 ms). Lines keep their endings, so a change to the last line's newline
+// is a change like any other. Changes to the same or to adjacent lines
+// conflict, as they do with git; identical changes on both sides are taken
+// once.
 func MergeText(base, ours, theirs []byte) (merged []byte, clean bool) {
-	blocks := diff3.Diff3Merge(splitLines(ours), splitLines(base), splitLines(theirs), true)
+	blocks := diff3.Diff3MergeWithOptions(splitLines(ours), splitLines(base), splitLines(theirs), diff3.MergeOptions{Algorithm: diff3.DiffAlgorithmMyers, ExcludeFalseConflicts: true})
 	out := make([]byte, 0, max(len(ours), len(theirs)))
 	for _, b := range blocks {
 		if b.Conflict != nil {

@@ -18,7 +18,7 @@ import (
 // command line (tests only: the product never runs git). git reads no
 // system or user config, and commits have fixed authors.
 type gitRepo struct {
-	t    *testing.T
+	t    testing.TB
 	dir  string // the main worktree
 	home string
 	tick int
@@ -26,10 +26,14 @@ type gitRepo struct {
 
 func newGitRepo(t *testing.T) *gitRepo {
 	t.Helper()
+	return newGitRepoIn(t, t.TempDir())
+}
+
+func newGitRepoIn(t testing.TB, base string) *gitRepo {
+	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git not installed")
 	}
-	base := t.TempDir()
 	g := &gitRepo{t: t, dir: filepath.Join(base, "main"), home: filepath.Join(base, "home")}
 	os.MkdirAll(g.home, 0o755)
 	os.MkdirAll(g.dir, 0o755)
