@@ -175,6 +175,9 @@ func (c *checkout) commit() error {
 func (c *checkout) dirty(ups []pathUpdate) ([]string, error) {
 	var out []string
 	for _, u := range ups {
+		if err := safePath(c.w.Root, u.path); err != nil {
+			return nil, err
+		}
 		ok, err := c.matches(u.path, u.old)
 		if err != nil {
 			return nil, err
@@ -242,6 +245,9 @@ func fileMatches(s storer.EncodedObjectStorer, abs string, e entry, ie *index.En
 // returned in skipped. The index entries follow the files.
 func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error) {
 	for _, u := range ups {
+		if err := safePath(c.w.Root, u.path); err != nil {
+			return written, skipped, err
+		}
 		abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
 		ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
 		if err != nil {
@@ -352,4 +358,25 @@ func removeEmptyParents(root, dir string) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// safePath refuses a path that would write outside the worktree or into
+// its git folder: an empty, "." or ".." component, a .git component, or a
+// folder on the way that is a symlink (git refuses those too, since a
+// symlink would carry the write elsewhere).
+func safePath(root, p string) error {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return refusef("merge this task with git itself", []string{p}, "refusing to write a path outside the worktree or into .git")
+		}
+		if i == len(parts)-1 {
+			break
+		}
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i+1], "/"))))
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return refusef("replace the symlink with a folder, or merge with git itself", []string{p}, "a folder on the way to this path is a symlink")
+		}
+	}
+	return nil
 }
