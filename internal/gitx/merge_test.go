@@ -229,6 +229,9 @@ func TestMergeObservationLogs(t *testing.T) {
 	if st := g.status(wt); st != "?? code-not-learned.txt" {
 		t.Fatalf("task worktree status after committing the learned files:\n%s", st)
 	}
+	if msg := g.git("log", "-1", "--format=%s", "task/obs"); msg != "devlearn: keep what task task-obs learned" {
+		t.Fatalf("learned commit on the task branch: %q", msg)
+	}
 	rec := g.read(g.dir, ".memory/tasks/task-obs.jsonl")
 	if !strings.Contains(rec, `"op":"merged"`) || !strings.Contains(rec, g.git("rev-parse", "main")) {
 		t.Fatalf("merge not recorded on the task: %s", rec)
@@ -326,6 +329,7 @@ func TestMergeDryRun(t *testing.T) {
 	if _, err := os.Stat(wt); err != nil {
 		t.Fatal("dry run removed the worktree")
 	}
+	g.checkRepo("main")
 }
 
 func TestMergeUpToDateAndErrors(t *testing.T) {
@@ -345,6 +349,7 @@ func TestMergeUpToDateAndErrors(t *testing.T) {
 	if _, err := Merge(bg, o); err == nil || !strings.Contains(err.Error(), `base branch "nope" not found`) {
 		t.Fatalf("err %v", err)
 	}
+	g.checkRepo("main")
 }
 
 func TestMergeRefusesLFS(t *testing.T) {
@@ -362,6 +367,7 @@ func TestMergeRefusesLFS(t *testing.T) {
 	if g.git("rev-parse", "main") != before {
 		t.Fatal("refused merge moved main")
 	}
+	g.checkRepo("main")
 }
 
 func TestMergeRefusesUnknownFormat(t *testing.T) {
@@ -375,4 +381,24 @@ func TestMergeRefusesUnknownFormat(t *testing.T) {
 	if !strings.Contains(r.Reason, "refstorage") {
 		t.Fatalf("refusal %+v", r)
 	}
+}
+
+func TestMergeFromInsideTheTaskWorktree(t *testing.T) {
+	g := newGitRepo(t)
+	g.commit(g.dir, "init", "f.txt", "1\n")
+	wt := g.worktree("wt", "task/here", "main")
+	g.commit(wt, "task", "f.txt", "2\n")
+	o := g.opts(".")
+	o.Dir, o.Target = filepath.Join(wt), wt
+	res, err := Merge(bg, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Removed || res.KeptBecause != "it is the current folder" {
+		t.Fatalf("removed=%v kept=%q", res.Removed, res.KeptBecause)
+	}
+	if g.read(g.dir, "f.txt") != "2\n" {
+		t.Fatal("the main worktree was not updated")
+	}
+	g.checkRepo("main")
 }
