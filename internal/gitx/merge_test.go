@@ -61,6 +61,9 @@ func TestMergeThreeWayClean(t *testing.T) {
 	if res.Kind != KindMerge {
 		t.Fatalf("kind %s, want merge", res.Kind)
 	}
+	if want := g.git("merge-base", baseTip, taskTip); res.MergeBase != want {
+		t.Fatalf("go-git merge base %s, git says %s", res.MergeBase, want)
+	}
 	parents := strings.Fields(g.git("log", "-1", "--format=%P", "main"))
 	if !slices.Equal(parents, []string{baseTip, taskTip}) {
 		t.Fatalf("merge parents %v, want [%s %s]", parents, baseTip, taskTip)
