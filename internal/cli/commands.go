@@ -11,5 +11,6 @@ func commands(env *Env) []*cobra.Command {
 		newLearnCmd(env),
 		newRenderReadyCmd(env),
 		newDemoCmd(env),
+		newMergeCmd(env),
 	}
 }

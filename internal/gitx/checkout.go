@@ -1,0 +1,382 @@
+package gitx
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+)
+
+// pathUpdate is one path a checkout moves from old to next.
+type pathUpdate struct {
+	path      string
+	old, next entry
+}
+
+// treeUpdates lists the paths that differ between two trees, deletions
+// first so that a file can give way to a folder of the same name.
+func treeUpdates(ctx context.Context, from, to *object.Tree) ([]pathUpdate, error) {
+	changes, err := object.DiffTreeContext(ctx, from, to)
+	if err != nil {
+		return nil, err
+	}
+	ups := make([]pathUpdate, 0, len(changes))
+	for _, c := range changes {
+		u := pathUpdate{
+			old:  entry{Hash: c.From.TreeEntry.Hash, Mode: c.From.TreeEntry.Mode},
+			next: entry{Hash: c.To.TreeEntry.Hash, Mode: c.To.TreeEntry.Mode},
+		}
+		u.path = c.To.Name
+		if u.path == "" {
+			u.path = c.From.Name
+		}
+		ups = append(ups, u)
+	}
+	sort.SliceStable(ups, func(i, j int) bool {
+		di, dj := ups[i].next.absent(), ups[j].next.absent()
+		if di != dj {
+			return di
+		}
+		return ups[i].path < ups[j].path
+	})
+	return ups, nil
+}
+
+// checkout is a worktree whose index is locked with git's own lock file
+// (index.lock, created exclusively), so that no git command changes the
+// index or, by convention, the files while devlearn updates them.
+type checkout struct {
+	w    *Worktree
+	s    storer.EncodedObjectStorer
+	idx  *index.Index
+	byNm map[string]*index.Entry
+	lock string
+	done bool
+}
+
+func lockCheckout(w *Worktree, s storer.EncodedObjectStorer) (*checkout, error) {
+	for _, f := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG", "rebase-merge", "rebase-apply"} {
+		if _, err := os.Stat(filepath.Join(w.GitDir, f)); err == nil {
+			return nil, refusef("finish or abort it there first", nil, "%s is in the middle of a git operation (%s exists)", w.Root, f)
+		}
+	}
+	lock := filepath.Join(w.GitDir, "index.lock")
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, refusef("wait for the other git command to finish; if none is running, remove "+lock, nil, "%s: another git process holds the index lock", w.Root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	c := &checkout{w: w, s: s, lock: lock}
+	if err := c.readIndex(); err != nil {
+		c.release()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *checkout) readIndex() error {
+	c.idx = &index.Index{Version: 2}
+	b, err := os.ReadFile(filepath.Join(c.w.GitDir, "index"))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err == nil {
+		if err := index.NewDecoder(bytes.NewReader(b)).Decode(c.idx); err != nil {
+			return refusef("merge this task with git itself", nil, "go-git cannot read the index of %s: %v", c.w.Root, err)
+		}
+	}
+	c.byNm = make(map[string]*index.Entry, len(c.idx.Entries))
+	var unmerged []string
+	for _, e := range c.idx.Entries {
+		if e.Stage != 0 {
+			unmerged = append(unmerged, e.Name)
+			continue
+		}
+		if e.SkipWorktree {
+			return refusef("merge this task with git itself", []string{e.Name}, "%s has skip-worktree entries (a sparse checkout)", c.w.Root)
+		}
+		c.byNm[e.Name] = e
+	}
+	if len(unmerged) > 0 {
+		return refusef("resolve them there first", unmerged, "%s has unmerged paths", c.w.Root)
+	}
+	return nil
+}
+
+// release drops the lock without writing the index.
+func (c *checkout) release() {
+	if !c.done {
+		os.Remove(c.lock)
+		c.done = true
+	}
+}
+
+// commit writes the index through its lock file and renames it into place,
+// as git does, so a reader sees the old index or the new one.
+func (c *checkout) commit() error {
+	if c.done {
+		return errors.New("index lock already released")
+	}
+	entries := make([]*index.Entry, 0, len(c.byNm))
+	for _, e := range c.byNm {
+		entries = append(entries, e)
+	}
+	c.idx.Entries = entries
+	// The cached trees describe the old entries; git rebuilds them.
+	c.idx.Cache = nil
+	c.idx.ResolveUndo = nil
+	c.idx.EndOfIndexEntry = nil
+	if c.idx.Version < 2 || c.idx.Version > 4 {
+		c.idx.Version = 2
+	}
+	f, err := os.OpenFile(c.lock, os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(f)
+	if err := index.NewEncoder(bw).Encode(c.idx); err != nil {
+		f.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(c.lock, filepath.Join(c.w.GitDir, "index")); err != nil {
+		return err
+	}
+	c.done = true
+	return nil
+}
+
+// dirty returns the paths among ups whose index entry or file is not what
+// the old tree says: local changes a checkout would overwrite.
+func (c *checkout) dirty(ups []pathUpdate) ([]string, error) {
+	var out []string
+	for _, u := range ups {
+		if err := safePath(c.w.Root, u.path); err != nil {
+			return nil, err
+		}
+		ok, err := c.matches(u.path, u.old)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			out = append(out, u.path)
+		}
+	}
+	return out, nil
+}
+
+// matches reports whether both the index and the file at p hold e (or
+// neither has anything, for an absent e).
+func (c *checkout) matches(p string, e entry) (bool, error) {
+	ie := c.byNm[p]
+	if e.absent() != (ie == nil) || ie != nil && (ie.Hash != e.Hash || ie.Mode != e.Mode) {
+		return false, nil
+	}
+	return fileMatches(c.s, filepath.Join(c.w.Root, filepath.FromSlash(p)), e, ie)
+}
+
+// fileMatches reports whether the file at abs holds e. A file whose size
+// and modification time match its index entry is taken as the entry's
+// content, like git does; any other is read and hashed.
+func fileMatches(s storer.EncodedObjectStorer, abs string, e entry, ie *index.Entry) (bool, error) {
+	fi, err := os.Lstat(abs)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscallENOTDIR) {
+		return e.absent(), nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if e.absent() {
+		return false, nil
+	}
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		if e.Mode != filemode.Symlink {
+			return false, nil
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return false, err
+		}
+		return blobHash([]byte(target)) == e.Hash, nil
+	case fi.Mode().IsRegular():
+		exec := fi.Mode()&0o111 != 0
+		if e.Mode == filemode.Symlink || e.Mode == filemode.Submodule || exec != (e.Mode == filemode.Executable) {
+			return false, nil
+		}
+		if ie != nil && ie.Hash == e.Hash && int64(ie.Size) == fi.Size() && ie.ModifiedAt.Equal(fi.ModTime()) {
+			return true, nil
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			return false, err
+		}
+		return blobHash(data) == e.Hash, nil
+	}
+	return false, nil
+}
+
+// apply moves each path from old to next, re-checking it just before
+// writing: a path someone changed since the check is left alone and
+// returned in skipped. The index entries follow the files.
+func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error) {
+	for _, u := range ups {
+		if err := safePath(c.w.Root, u.path); err != nil {
+			return written, skipped, err
+		}
+		abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
+		ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
+		if err != nil {
+			return written, skipped, err
+		}
+		if !ok {
+			skipped = append(skipped, u.path)
+			if u.next.absent() {
+				delete(c.byNm, u.path)
+			} else {
+				c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+			}
+			continue
+		}
+		if u.next.absent() {
+			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return written, skipped, err
+			}
+			removeEmptyParents(c.w.Root, filepath.Dir(abs))
+			delete(c.byNm, u.path)
+			written = append(written, u.path)
+			continue
+		}
+		if err := c.writeFile(abs, u.next); err != nil {
+			return written, skipped, fmt.Errorf("write %s: %w", abs, err)
+		}
+		ie, err := indexEntry(u.path, abs, u.next)
+		if err != nil {
+			return written, skipped, err
+		}
+		c.byNm[u.path] = ie
+		written = append(written, u.path)
+	}
+	return written, skipped, nil
+}
+
+func (c *checkout) writeFile(abs string, e entry) error {
+	if e.Mode == filemode.Submodule {
+		return os.MkdirAll(abs, 0o755)
+	}
+	data, err := readBlob(c.s, e.Hash)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Dir(abs)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if e.Mode == filemode.Symlink {
+		tmp := filepath.Join(dir, ".devlearn-merge-"+filepath.Base(abs))
+		os.Remove(tmp)
+		if err := os.Symlink(string(data), tmp); err != nil {
+			return err
+		}
+		return os.Rename(tmp, abs)
+	}
+	perm := os.FileMode(0o644)
+	if e.Mode == filemode.Executable {
+		perm = 0o755
+	}
+	return writeReplace(abs, data, perm)
+}
+
+// writeReplace writes data beside abs and renames it over abs, so that a
+// reader sees the old file or the new one. Like git's checkout it does not
+// sync each file: a merge of a thousand files would otherwise spend its
+// time in fsync. The index, written last, is synced.
+func writeReplace(abs string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(abs), ".devlearn-merge-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, abs)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// indexEntry describes the file just written at abs as an index entry,
+// with the stat data git compares to tell that it is unchanged.
+func indexEntry(name, abs string, e entry) (*index.Entry, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil {
+		return nil, err
+	}
+	ie := &index.Entry{Name: name, Hash: e.Hash, Mode: e.Mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
+	fillStat(ie, fi)
+	return ie, nil
+}
+
+// removeEmptyParents removes dir and its parents up to root while empty,
+// as git does when it deletes the last file of a folder.
+func removeEmptyParents(root, dir string) {
+	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
+		if err := os.Remove(dir); err != nil {
+			return
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// safePath refuses a path that would write outside the worktree or into
+// its git folder: an empty, "." or ".." component, a .git component, or a
+// folder on the way that is a symlink (git refuses those too, since a
+// symlink would carry the write elsewhere).
+func safePath(root, p string) error {
+	parts := strings.Split(p, "/")
+	for i, part := range parts {
+		if part == "" || part == "." || part == ".." || strings.EqualFold(part, ".git") {
+			return refusef("merge this task with git itself", []string{p}, "refusing to write a path outside the worktree or into .git")
+		}
+		if i == len(parts)-1 {
+			break
+		}
+		fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i+1], "/"))))
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return refusef("replace the symlink with a folder, or merge with git itself", []string{p}, "a folder on the way to this path is a symlink")
+		}
+	}
+	return nil
+}

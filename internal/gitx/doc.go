@@ -1,0 +1,16 @@
+// Package gitx merges a finished task into its base branch with go-git, so
+// that what an agent learned in a task branch or linked worktree comes home
+// with its code.
+//
+// It never runs git: the merge is computed on go-git's object model (merge
+// base, tree changes on each side, per-file merges), written as a merge
+// commit, published with a compare-and-swap on the base ref, and then
+// carried into the checked-out files of the worktree that has the base, path
+// by path. What go-git cannot do safely (filters such as Git LFS, repository
+// formats it does not know, criss-cross histories) is refused before
+// anything is written.
+//
+// devlearn's own knowledge files are merged by meaning through FileMerger
+// functions chosen by path; the line-set merge of the JSONL logs lives here
+// (MergeLines) and is shared with the git merge driver.
+package gitx

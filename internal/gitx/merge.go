@@ -1,0 +1,594 @@
+package gitx
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Kinds of merge.
+const (
+	KindUpToDate    = "up-to-date"   // the task has nothing the base lacks
+	KindFastForward = "fast-forward" // the base moves to the task's tip
+	KindMerge       = "merge"        // a merge commit with both parents
+	KindConflict    = "conflict"     // refused: see Result.Conflicts
+)
+
+// Options says what to merge and how.
+type Options struct {
+	Dir          string // where the command runs: any folder of the clone
+	Target       string // the task: a branch name or a worktree's folder
+	Into         string // the base branch; "" for the repository's main branch
+	DryRun       bool   // compute and report, change nothing
+	KeepWorktree bool   // keep the task's linked worktree after a merge
+	Identity     Identity
+	Now          time.Time
+	// Mergers chooses the FileMerger of a path changed on both sides;
+	// nil means DefaultMergers.
+	Mergers Mergers
+	// LockWait bounds the wait for another merge into the same base.
+	LockWait time.Duration
+	// BeforeCAS, when set, runs after the merge is computed and before the
+	// base ref is swapped: tests move the base there to prove that a base
+	// that moved is detected and never overwritten.
+	BeforeCAS func()
+}
+
+// Result is what a merge did, or in a dry run would do.
+type Result struct {
+	Task      string `json:"task"`
+	Branch    string `json:"branch"`
+	Base      string `json:"base"`
+	Kind      string `json:"kind"`
+	DryRun    bool   `json:"dry_run"`
+	BaseFrom  string `json:"base_from"`         // the base's commit before
+	BaseTo    string `json:"base_to,omitempty"` // after (the merge commit or the task's tip)
+	MergeBase string `json:"merge_base,omitempty"`
+	// Learned lists devlearn's own files committed on the task branch
+	// first, in LearnedCommit.
+	Learned       []string     `json:"learned,omitempty"`
+	LearnedCommit string       `json:"learned_commit,omitempty"`
+	Paths         []PathResult `json:"paths,omitempty"`     // how each changed path was merged
+	Conflicts     []Conflict   `json:"conflicts,omitempty"` // why the merge was refused
+	// Checkout is the worktree that has the base checked out, whose files
+	// were brought up to date: Updated paths written, Skipped paths left
+	// alone because they changed on disk during the merge.
+	Checkout string   `json:"checkout,omitempty"`
+	Updated  []string `json:"updated,omitempty"`
+	Skipped  []string `json:"skipped,omitempty"`
+	// Worktree is the task's linked worktree; Removed says whether it was
+	// removed, and KeptBecause why not.
+	Worktree    string   `json:"worktree,omitempty"`
+	Removed     bool     `json:"removed"`
+	KeptBecause string   `json:"kept_because,omitempty"`
+	Dirty       []string `json:"dirty,omitempty"`
+	// TaskLog is the task log the outcome was recorded in (project-relative,
+	// in the worktree named by TaskLogIn).
+	TaskLog   string `json:"task_log,omitempty"`
+	TaskLogIn string `json:"task_log_in,omitempty"`
+}
+
+// ErrNotFound is wrapped by the errors for a task or base that does not
+// exist: a mistake on the command line.
+var ErrNotFound = errors.New("no such task or base")
+
+// Merge merges a finished task into its base branch. A conflict, a base
+// that moved, local changes in the way or a repository go-git cannot
+// handle safely return a *Refused error together with the Result.
+func Merge(ctx context.Context, opts Options) (*Result, error) {
+	r, err := openRepo(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	mergers := opts.Mergers
+	if mergers == nil {
+		mergers = DefaultMergers()
+	}
+	res := &Result{DryRun: opts.DryRun}
+
+	// The task: a worktree folder or a branch.
+	var taskWT *Worktree
+	if fi, err := os.Stat(opts.Target); err == nil && fi.IsDir() {
+		taskWT = r.worktreeAt(opts.Target)
+		if taskWT == nil {
+			return nil, fmt.Errorf("%w: %s is not a worktree of this repository", ErrNotFound, opts.Target)
+		}
+		if taskWT.Branch == "" {
+			return nil, refusef("check out the task's branch there, or name the branch", nil, "worktree %s has a detached HEAD", taskWT.Root)
+		}
+		res.Branch = taskWT.Branch
+	} else {
+		res.Branch = strings.TrimPrefix(opts.Target, "refs/heads/")
+		if _, err := r.branchHash(res.Branch); err != nil {
+			return nil, fmt.Errorf("%w: %q is neither a worktree folder nor a local branch (branches: %s)", ErrNotFound, opts.Target, strings.Join(r.branches(), ", "))
+		}
+		taskWT = r.worktreeOn(res.Branch)
+	}
+	res.Task = TaskName(res.Branch)
+	if taskWT != nil {
+		res.Worktree = taskWT.Root
+	}
+
+	res.Base = opts.Into
+	if res.Base == "" {
+		if res.Base, err = r.defaultBase(res.Branch); err != nil {
+			return nil, fmt.Errorf("%w; name the base with --into", err)
+		}
+	}
+	if _, err := r.branchHash(res.Base); err != nil {
+		return nil, fmt.Errorf("%w: base branch %q not found (branches: %s)", ErrNotFound, res.Base, strings.Join(r.branches(), ", "))
+	}
+	if res.Base == res.Branch {
+		return nil, fmt.Errorf("the task branch and the base are both %q", res.Base)
+	}
+
+	// One merge into a base at a time, across every worktree of the clone.
+	p := &project.Project{CommonDir: r.common}
+	lockCtx := ctx
+	if opts.LockWait > 0 {
+		var cancel context.CancelFunc
+		lockCtx, cancel = context.WithTimeout(ctx, opts.LockWait)
+		defer cancel()
+	}
+	unlock, err := jsonl.Lock(lockCtx, p.StatePath("locks", "merge", TaskName(res.Base)+".lock"))
+	if err != nil {
+		return nil, refusef("wait for the other merge to finish, then run this again", nil, "another devlearn merge into %s is running (%v)", res.Base, err)
+	}
+	defer unlock()
+
+	s := newOverlay(r.Storer)
+	m := &merger{r: r, s: s, opts: opts, res: res, mergers: mergers, taskWT: taskWT}
+	return m.run(ctx)
+}
+
+type merger struct {
+	r       *repo
+	s       *overlay
+	opts    Options
+	res     *Result
+	mergers Mergers
+	taskWT  *Worktree
+}
+
+func (m *merger) run(ctx context.Context) (*Result, error) {
+	res := m.res
+	taskTip, err := m.r.branchHash(res.Branch)
+	if err != nil {
+		return nil, err
+	}
+	if m.taskWT != nil {
+		if taskTip, err = m.commitLearned(ctx, taskTip); err != nil {
+			return res, err
+		}
+	}
+	baseTip, err := m.r.branchHash(res.Base)
+	if err != nil {
+		return nil, err
+	}
+	res.BaseFrom = baseTip.String()
+	task, err := object.GetCommit(m.s, taskTip)
+	if err != nil {
+		return nil, err
+	}
+	base, err := object.GetCommit(m.s, baseTip)
+	if err != nil {
+		return nil, err
+	}
+
+	var newTip plumbing.Hash
+	switch {
+	case taskTip == baseTip:
+		res.Kind = KindUpToDate
+	default:
+		if done, err := task.IsAncestor(base); err != nil {
+			return nil, err
+		} else if done {
+			res.Kind = KindUpToDate
+			break
+		}
+		ff, err := base.IsAncestor(task)
+		if err != nil {
+			return nil, err
+		}
+		if ff {
+			res.Kind = KindFastForward
+			newTip = taskTip
+			break
+		}
+		if newTip, err = m.threeWay(ctx, base, task); err != nil {
+			return res, err
+		}
+		res.Kind = KindMerge
+	}
+	if res.Kind == KindUpToDate {
+		res.BaseTo = res.BaseFrom
+		return res, m.finish(ctx, baseTip)
+	}
+	res.BaseTo = newTip.String()
+
+	newCommit, err := object.GetCommit(m.s, newTip)
+	if err != nil {
+		return nil, err
+	}
+	if res.Kind == KindFastForward {
+		if err := m.listFastForward(ctx, base, newCommit); err != nil {
+			return res, err
+		}
+	}
+	// The worktree with the base checked out: its files must be free to
+	// change before anything is published.
+	var co *checkout
+	var ups []pathUpdate
+	if w := m.r.worktreeOn(res.Base); w != nil {
+		res.Checkout = w.Root
+		baseTree, err := base.Tree()
+		if err != nil {
+			return nil, err
+		}
+		newTree, err := newCommit.Tree()
+		if err != nil {
+			return nil, err
+		}
+		if ups, err = treeUpdates(ctx, baseTree, newTree); err != nil {
+			return nil, err
+		}
+		if co, err = lockCheckout(w, m.s); err != nil {
+			return res, err
+		}
+		defer co.release()
+		dirty, err := co.dirty(ups)
+		if err != nil {
+			return res, err
+		}
+		if len(dirty) > 0 {
+			return res, refusef("commit or stash them in "+w.Root+", then run devlearn merge again", dirty,
+				"local changes in %s would be overwritten by the merge", w.Root)
+		}
+		for _, u := range ups {
+			res.Updated = append(res.Updated, u.path)
+		}
+	}
+	if m.opts.DryRun {
+		return res, m.finish(ctx, newTip)
+	}
+
+	if err := m.s.flush(); err != nil {
+		return res, err
+	}
+	if m.opts.BeforeCAS != nil {
+		m.opts.BeforeCAS()
+	}
+	if err := m.swapRef(res.Base, baseTip, newTip); err != nil {
+		return res, err
+	}
+	if co != nil {
+		written, skipped, err := co.apply(ups)
+		res.Updated, res.Skipped = written, skipped
+		if err != nil {
+			return res, fmt.Errorf("%s moved to %s, but updating the files of %s failed: %w (run 'git status' there)", res.Base, short(newTip), res.Checkout, err)
+		}
+		if err := co.commit(); err != nil {
+			return res, fmt.Errorf("%s moved to %s, but writing the index of %s failed: %w (run 'git reset' there)", res.Base, short(newTip), res.Checkout, err)
+		}
+	}
+	return res, m.finish(ctx, newTip)
+}
+
+// threeWay computes the merge commit of task into base, or refuses with
+// the conflicts, recording the task as blocked.
+func (m *merger) threeWay(ctx context.Context, base, task *object.Commit) (plumbing.Hash, error) {
+	res := m.res
+	bases, err := base.MergeBase(task)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	switch len(bases) {
+	case 0:
+		return plumbing.ZeroHash, refusef("merge them with git if this is intended", nil, "%s and %s have no common history", res.Branch, res.Base)
+	case 1:
+	default:
+		return plumbing.ZeroHash, refusef("merge this task with git itself (git merge "+res.Branch+")", nil,
+			"%s and %s have %d merge bases (criss-cross history), which devlearn does not merge", res.Branch, res.Base, len(bases))
+	}
+	res.MergeBase = bases[0].Hash.String()
+	mbTree, err := bases[0].Tree()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	oursTree, err := base.Tree()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	theirsTree, err := task.Tree()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	tw, err := mergeTrees(ctx, m.s, mbTree, oursTree, theirsTree, m.mergers)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	changed := make([]string, 0, len(tw.ours)+len(tw.theirs))
+	for p := range tw.ours {
+		changed = append(changed, p)
+	}
+	for p := range tw.theirs {
+		changed = append(changed, p)
+	}
+	if bad := filtered(m.s, m.r.common, []*object.Tree{oursTree, theirsTree}, changed); len(bad) > 0 {
+		return plumbing.ZeroHash, refusef("merge this task with git itself", bad,
+			"these paths use a filter, encoding or line-ending attribute (such as Git LFS) that go-git does not apply")
+	}
+	var tree plumbing.Hash
+	if len(tw.conflicts) == 0 {
+		if tree, err = tw.applyMerge(oursTree.Hash); err != nil {
+			return plumbing.ZeroHash, err
+		}
+	}
+	for _, pr := range tw.results {
+		// Paths only the base changed are already there: not news.
+		if pr.How != TakenOurs {
+			res.Paths = append(res.Paths, pr)
+		}
+	}
+	if len(tw.conflicts) > 0 {
+		res.Kind = KindConflict
+		res.Conflicts = tw.conflicts
+		return plumbing.ZeroHash, m.blocked(ctx)
+	}
+	msg := fmt.Sprintf("Merge task %s (branch %s) into %s\n", res.Task, res.Branch, res.Base)
+	c := &object.Commit{
+		Author:       m.opts.Identity.Author.at(m.opts.Now),
+		Committer:    m.opts.Identity.Committer.at(m.opts.Now),
+		Message:      msg,
+		TreeHash:     tree,
+		ParentHashes: []plumbing.Hash{base.Hash, task.Hash},
+	}
+	return writeCommit(m.s, c)
+}
+
+// listFastForward reports the paths a fast-forward brings in, and refuses
+// the same filtered paths a merge would.
+func (m *merger) listFastForward(ctx context.Context, base, next *object.Commit) error {
+	bt, err := base.Tree()
+	if err != nil {
+		return err
+	}
+	nt, err := next.Tree()
+	if err != nil {
+		return err
+	}
+	ups, err := treeUpdates(ctx, bt, nt)
+	if err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(ups))
+	for _, u := range ups {
+		paths = append(paths, u.path)
+		m.res.Paths = append(m.res.Paths, PathResult{Path: u.path, How: TakenTheirs})
+	}
+	if bad := filtered(m.s, m.r.common, []*object.Tree{nt}, paths); len(bad) > 0 {
+		return refusef("merge this task with git itself", bad,
+			"these paths use a filter, encoding or line-ending attribute (such as Git LFS) that go-git does not apply")
+	}
+	return nil
+}
+
+// blocked records the conflict on the task and returns the refusal.
+func (m *merger) blocked(ctx context.Context) error {
+	res := m.res
+	paths := make([]string, len(res.Conflicts))
+	for i, c := range res.Conflicts {
+		paths[i] = c.Path
+	}
+	hint := fmt.Sprintf("nothing was changed; resolve with 'git merge %s' in the worktree of %s (or rebase the task onto %s), then run devlearn merge again", res.Branch, res.Base, res.Base)
+	if !m.opts.DryRun {
+		if err := m.record(ctx, TaskEvent{Op: OpMergeBlocked, Conflicts: res.Conflicts}); err != nil {
+			return err
+		}
+	}
+	return refusef(hint, paths, "merging %s into %s conflicts", res.Branch, res.Base)
+}
+
+// record appends a task event: in the task's worktree while it is kept, so
+// it travels with the task; else in the worktree with the base, or the
+// current one.
+func (m *merger) record(ctx context.Context, ev TaskEvent) error {
+	res := m.res
+	ev.Task, ev.Branch, ev.Base = res.Task, res.Branch, res.Base
+	root := ""
+	switch {
+	case ev.Op == OpMergeBlocked && m.taskWT != nil:
+		root = m.taskWT.Root
+	case res.Checkout != "":
+		root = res.Checkout
+	default:
+		if w := m.r.worktreeAt(m.opts.Dir); w != nil {
+			root = w.Root
+		}
+	}
+	if root == "" {
+		return nil
+	}
+	rel, ok, err := appendTaskEvent(ctx, root, ev, m.opts.Now)
+	if err != nil {
+		return fmt.Errorf("record task %s: %w", res.Task, err)
+	}
+	if ok {
+		res.TaskLog, res.TaskLogIn = rel, root
+	}
+	return nil
+}
+
+// finish records a successful merge on the task and removes the task's
+// clean linked worktree.
+func (m *merger) finish(ctx context.Context, tip plumbing.Hash) error {
+	res := m.res
+	w := m.taskWT
+	if !m.opts.DryRun && res.Kind != KindUpToDate {
+		if err := m.record(ctx, TaskEvent{Op: OpMerged, Kind: res.Kind, Commit: tip.String()}); err != nil {
+			return err
+		}
+	}
+	if w == nil {
+		return nil
+	}
+	switch {
+	case !w.Linked:
+		res.KeptBecause = "it is the main worktree"
+		return nil
+	case m.opts.KeepWorktree:
+		res.KeptBecause = "--keep-worktree"
+		return nil
+	case w.Locked:
+		res.KeptBecause = "it is locked (git worktree unlock to allow removal)"
+		return nil
+	case m.r.worktreeAt(m.opts.Dir) == w:
+		res.KeptBecause = "it is the current folder"
+		return nil
+	}
+	dirty, err := worktreeChanges(w)
+	if err != nil {
+		return fmt.Errorf("check %s before removing it: %w", w.Root, err)
+	}
+	if m.opts.DryRun {
+		// The learned files would have been committed first.
+		learned := map[string]bool{}
+		for _, p := range res.Learned {
+			learned[p] = true
+		}
+		kept := dirty[:0]
+		for _, p := range dirty {
+			if !learned[p] {
+				kept = append(kept, p)
+			}
+		}
+		dirty = kept
+	}
+	if len(dirty) > 0 {
+		res.Dirty = dirty
+		res.KeptBecause = "it has uncommitted changes"
+		return nil
+	}
+	if m.opts.DryRun {
+		res.Removed = true
+		return nil
+	}
+	if err := removeWorktree(w); err != nil {
+		res.KeptBecause = err.Error()
+		return nil
+	}
+	res.Removed = true
+	return nil
+}
+
+// commitLearned commits devlearn's own uncommitted files in the task
+// worktree on the task branch, and returns the branch's new tip.
+func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing.Hash, error) {
+	w := m.taskWT
+	head, err := object.GetCommit(m.s, tip)
+	if err != nil {
+		return tip, err
+	}
+	tree, err := head.Tree()
+	if err != nil {
+		return tip, err
+	}
+	edits, err := learnedEdits(m.s, w.Root, m.r.common, tree)
+	if err != nil || len(edits) == 0 {
+		return tip, err
+	}
+	nt, err := editTree(m.s, tree.Hash, edits)
+	if err != nil {
+		return tip, err
+	}
+	var list strings.Builder
+	for _, e := range edits {
+		m.res.Learned = append(m.res.Learned, e.path)
+		fmt.Fprintf(&list, "  %s\n", e.path)
+	}
+	c := &object.Commit{
+		Author:       m.opts.Identity.Author.at(m.opts.Now),
+		Committer:    m.opts.Identity.Committer.at(m.opts.Now),
+		Message:      fmt.Sprintf("devlearn: keep what task %s learned\n\n%s", m.res.Task, list.String()),
+		TreeHash:     nt,
+		ParentHashes: []plumbing.Hash{tip},
+	}
+	next, err := writeCommit(m.s, c)
+	if err != nil {
+		return tip, err
+	}
+	m.res.LearnedCommit = next.String()
+	if m.opts.DryRun {
+		return next, nil
+	}
+	co, err := lockCheckout(w, m.s)
+	if err != nil {
+		return tip, err
+	}
+	defer co.release()
+	if err := m.s.flush(); err != nil {
+		return tip, err
+	}
+	if err := m.swapRef(m.res.Branch, tip, next); err != nil {
+		return tip, err
+	}
+	for _, e := range edits {
+		if e.e.absent() {
+			delete(co.byNm, e.path)
+			continue
+		}
+		ie, err := indexEntry(e.path, filepath.Join(w.Root, filepath.FromSlash(e.path)), e.e)
+		if err != nil {
+			return next, err
+		}
+		co.byNm[e.path] = ie
+	}
+	if err := co.commit(); err != nil {
+		return next, fmt.Errorf("committed the learned files as %s, but writing the index of %s failed: %w (run 'git reset' there)", short(next), w.Root, err)
+	}
+	return next, nil
+}
+
+// swapRef moves branch from old to next with a compare-and-swap. It also
+// holds git's own lock file for the ref (<ref>.lock, created exclusively),
+// so that a git command updating the same ref at the same moment fails
+// instead of being overwritten, and re-reads the ref after the swap.
+func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
+	name := plumbing.NewBranchReferenceName(branch)
+	lock := filepath.Join(m.r.common, filepath.FromSlash(name.String())+".lock")
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
+		}
+		return err
+	}
+	f.Close()
+	defer os.Remove(lock)
+	err = m.r.Storer.CheckAndSetReference(plumbing.NewHashReference(name, next), plumbing.NewHashReference(name, old))
+	if errors.Is(err, storage.ErrReferenceHasChanged) {
+		now, _ := m.r.branchHash(branch)
+		return refusef("nothing was changed; run devlearn merge again to merge into the new "+branch, nil,
+			"%s moved from %s to %s during the merge", branch, short(old), short(now))
+	}
+	if err != nil {
+		return fmt.Errorf("update %s: %w", name, err)
+	}
+	if now, err := m.r.branchHash(branch); err != nil || now != next {
+		return fmt.Errorf("update %s: it reads %s after the swap, not %s", name, short(now), short(next))
+	}
+	return nil
+}
+
+func short(h plumbing.Hash) string { return h.String()[:12] }
