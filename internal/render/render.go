@@ -342,6 +342,7 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	if len(p.entries) == 0 {
 		return nil
 	}
+	crashpoint.Hit("render:planned")
 	if err := r.Log.Append(ctx, intents...); err != nil {
 		return err
 	}
