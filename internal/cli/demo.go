@@ -108,7 +108,17 @@ func (d *demoRun) step(at time.Time, s demo.Step) error {
 	var buf bytes.Buffer
 	err := d.run(at, s.Args, s.Stdin, &buf)
 	fmt.Fprint(d.env.Out, indent(buf.String(), "  "))
-	return err
+	if err != nil {
+		return err
+	}
+	for _, f := range s.Show {
+		data, err := os.ReadFile(filepath.Join(d.repo, filepath.FromSlash(f)))
+		if err != nil {
+			return fmt.Errorf("demo: %s was not written: %w", f, err)
+		}
+		fmt.Fprintf(d.env.Out, "  ┌─ %s\n%s  └─\n", f, indent(string(data), "  │ "))
+	}
+	return nil
 }
 
 // run executes one devlearn command in-process, inside the demo's
@@ -161,18 +171,23 @@ func (d *demoRun) showMoves(at time.Time) error {
 		}
 		moved++
 		conf, status := fmt.Sprintf("%.2f", o.Confidence), o.Status
-		if seen {
+		if seen && p.Confidence != o.Confidence {
 			conf = fmt.Sprintf("%.2f → %.2f", p.Confidence, o.Confidence)
-			if p.Status != o.Status {
-				status = p.Status + " → " + o.Status
-			}
+		}
+		if seen && p.Status != o.Status {
+			status = p.Status + " → " + o.Status
 		}
 		why := "ready: thresholds met"
-		switch {
-		case o.Status == observe.Observing:
+		switch o.Status {
+		case observe.Observing:
 			why = "not yet: " + strings.Join(o.Why, ", ")
-		case o.Status != observe.Ready:
-			why = o.Status
+		case observe.Created:
+			why = "now an artifact: " + o.Artifact
+			if o.Anchor != "" {
+				why += " " + o.Anchor
+			}
+		case observe.Deprecated:
+			why = "deprecated: " + o.DeprecatedReason
 		}
 		fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\n", o.Type, ellipsis(o.Pattern, 44), conf, status, why)
 	}

@@ -16,10 +16,12 @@ type Day struct {
 	Steps []Step
 }
 
-// Step is one devlearn command the demo runs, with its stdin.
+// Step is one devlearn command the demo runs, with its stdin, and the
+// project files to show after it.
 type Step struct {
 	Args  []string
 	Stdin string
+	Show  []string
 }
 
 type sighting struct {
@@ -93,8 +95,12 @@ func Days() []Day {
 		{4, "Two days later, the same release routine: now it has recurred over more than three days.", []Step{
 			observe("session-4", 4, with(release, true, "user: do the release dance for 0.8.0")),
 		}},
-		{5, "The log is folded into one snapshot per observation; the state is unchanged.", []Step{
+		{5, "The log is folded into one snapshot per observation; the state is unchanged. Then the ready lessons become artifacts.", []Step{
 			{Args: []string{"compact"}},
+			{Args: []string{"render-ready"}, Show: []string{
+				".memory/knowledge/pitfalls.md",
+				".claude/commands/self-learning/cut-a-release-bump-the-version-update-the-changelo.md",
+			}},
 		}},
 	}
 }
