@@ -10,6 +10,7 @@ func commands(env *Env) []*cobra.Command {
 		newCompactCmd(env),
 		newLearnCmd(env),
 		newRenderReadyCmd(env),
+		newReconcileCmd(env),
 		newDemoCmd(env),
 		newMergeCmd(env),
 	}
