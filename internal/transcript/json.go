@@ -139,9 +139,13 @@ func truncOr(b []byte, i int) error {
 	return errSyntax
 }
 
-// skipper walks values; its stack is kept between calls so that skipping
-// allocates nothing once warmed up.
-type skipper struct{ stack []byte }
+// skipper walks values; its stack (and the block handed to blocks'
+// callback) is kept between calls so that reading allocates nothing once
+// warmed up.
+type skipper struct {
+	stack []byte
+	block Block
+}
 
 // valueEnd returns the index just after the JSON value starting at b[i]
 // (i must point at the value, not at space before it).
