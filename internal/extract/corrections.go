@@ -64,6 +64,10 @@ var clauseEnd = regexp.MustCompile(`(?:,| - | – | — | but | because | since 
 // otherwise; a reminder for the future ("remember to", "don't forget") is
 // procedural. Results are deduplicated within the session.
 func Corrections(ch *transcript.Channels, opt Options) []Observation {
+	return corrections(prepare(ch, opt), opt)
+}
+
+func corrections(ch *transcript.Channels, opt Options) []Observation {
 	ctx := newContext(ch)
 	var out []Observation
 	for i, s := range ch.UserSignals {
@@ -200,7 +204,7 @@ func (c *context) correction(i int, s transcript.UserSignal, kind correctionKind
 	case remember:
 		pattern, resolution = "Remember to "+x, x
 	}
-	pattern = opt.redact(clip(pattern, maxPattern))
+	pattern = clip(opt.redact(pattern), maxPattern)
 	evidence := []string{opt.quote("user", sentence)}
 	if a := c.before(s); a != "" {
 		evidence = append(evidence, opt.quote("assistant", a))

@@ -8,11 +8,14 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // Observation is one observation in the shape `devlearn observe` reads, plus
@@ -62,6 +65,41 @@ func (o Options) redact(s string) string {
 		return s
 	}
 	return o.Redact(s)
+}
+
+// prepare returns ch with every text redacted (a copy; ch is not changed),
+// so that everything derived from it — normalised keys, patterns cut to
+// length, command prefixes — is derived from redacted text. Redacting only
+// the outputs would miss a secret cut in half by a length limit, or
+// normalised out of the redactor's sight.
+func prepare(ch *transcript.Channels, opt Options) *transcript.Channels {
+	if opt.Redact == nil {
+		return ch
+	}
+	c := *ch
+	c.UserSignals = slices.Clone(ch.UserSignals)
+	for i := range c.UserSignals {
+		c.UserSignals[i].Text = opt.Redact(c.UserSignals[i].Text)
+	}
+	c.DialogPairs = slices.Clone(ch.DialogPairs)
+	for i, p := range c.DialogPairs {
+		c.DialogPairs[i].Assistant = opt.Redact(p.Assistant)
+		if p.Reply != nil {
+			r := *p.Reply
+			r.Text = opt.Redact(r.Text)
+			c.DialogPairs[i].Reply = &r
+		}
+	}
+	c.Tools = slices.Clone(ch.Tools)
+	for i, t := range c.Tools {
+		c.Tools[i].Command = opt.Redact(t.Command)
+		c.Tools[i].Error = opt.Redact(t.Error)
+		c.Tools[i].Paths = slices.Clone(t.Paths)
+		for j, p := range t.Paths {
+			c.Tools[i].Paths[j] = opt.Redact(p)
+		}
+	}
+	return &c
 }
 
 func (o Options) minSessions() int {

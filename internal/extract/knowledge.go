@@ -158,7 +158,9 @@ type Candidate struct {
 }
 
 // KnowledgeCandidates returns the knowledge blocks written in a session,
-// by the person or the agent, each once.
+// by the person or the agent, each once. Unlike the other extractors it
+// reads the text unredacted and redacts the parsed values (see
+// parseBlock).
 func KnowledgeCandidates(ch *transcript.Channels, opt Options) ([]Candidate, []error) {
 	var out []Candidate
 	var errs []error

@@ -31,6 +31,10 @@ var (
 // Lessons finds explicit lessons in what the person wrote and in the
 // agent's labelled lessons, as decision or procedural observations.
 func Lessons(ch *transcript.Channels, opt Options) []Observation {
+	return lessons(prepare(ch, opt), opt)
+}
+
+func lessons(ch *transcript.Channels, opt Options) []Observation {
 	var out []Observation
 	for _, s := range ch.UserSignals {
 		for _, l := range findLessons(s.Text, true) {
@@ -114,7 +118,7 @@ func lessonObservation(l foundLesson, speaker, session, uuid, ts string, opt Opt
 		x = strings.TrimSpace(x[:loc[0]])
 	}
 	o := Observation{
-		Pattern:    opt.redact(clip(capitalize(x), maxPattern)),
+		Pattern:    clip(opt.redact(capitalize(x)), maxPattern),
 		Evidence:   []string{opt.quote(speaker, l.sentence)},
 		QualityOK:  len(strings.Fields(x)) >= 3,
 		SessionID:  session,

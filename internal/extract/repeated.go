@@ -70,6 +70,10 @@ func normalizeRequest(text string) string {
 
 // Requests returns the session's requests, each key once (the first time).
 func Requests(ch *transcript.Channels, opt Options) []Request {
+	return requests(prepare(ch, opt), opt)
+}
+
+func requests(ch *transcript.Channels, opt Options) []Request {
 	ctx := newContext(ch)
 	var out []Request
 	seen := map[string]bool{}
@@ -84,7 +88,7 @@ func Requests(ch *transcript.Channels, opt Options) []Request {
 		seen[k] = true
 		_, next := ctx.lines(i)
 		out = append(out, Request{
-			Key: k, Text: opt.redact(clip(strings.Join(strings.Fields(s.Text), " "), maxQuote)),
+			Key: k, Text: clip(opt.redact(strings.Join(strings.Fields(s.Text), " ")), maxQuote),
 			Steps:     steps(ctx.window(s.Line, next), opt),
 			SessionID: s.SessionID, RecordUUID: s.UUID, Timestamp: s.Timestamp,
 		})
@@ -100,7 +104,7 @@ func steps(calls []transcript.ToolCall, opt Options) []string {
 		var s string
 		switch {
 		case t.Command != "":
-			s = t.Name + ": " + firstWords(t.Command, 8)
+			s = t.Name + ": " + firstWords(opt.redact(t.Command), 8)
 		case editTools[t.Name] && len(t.Paths) > 0:
 			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
 		default:
@@ -147,7 +151,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 			}
 			out = append(out, Observation{
 				Type:       Workflow,
-				Pattern:    opt.redact(clip(k, maxPattern)),
+				Pattern:    clip(opt.redact(k), maxPattern),
 				Details:    opt.redact(details),
 				Evidence:   evidence,
 				QualityOK:  len(r.Steps) > 0,
@@ -192,6 +196,10 @@ type Failure struct {
 // Failures returns the session's failed tool calls (subagents' included),
 // each command and each signature once.
 func Failures(ch *transcript.Channels, opt Options) []Failure {
+	return failures(prepare(ch, opt), opt)
+}
+
+func failures(ch *transcript.Channels, opt Options) []Failure {
 	var out []Failure
 	seen := map[string]bool{}
 	for i, t := range ch.Tools {
@@ -234,7 +242,7 @@ func failure(t transcript.ToolCall, opt Options) Failure {
 		c := strings.TrimSpace(strings.SplitN(t.Command, "\n", 2)[0])
 		c = cdPrefix.ReplaceAllString(c, "")
 		c = envPrefix.ReplaceAllString(c, "")
-		f.Area = opt.redact(clip(strings.Join(strings.Fields(c), " "), 80))
+		f.Area = clip(opt.redact(strings.Join(strings.Fields(c), " ")), 80)
 		// Looking around fails all the time (grep finds nothing, ls a
 		// missing folder): only a failing build, test or run is a pitfall
 		// by its command alone.
@@ -247,8 +255,8 @@ func failure(t transcript.ToolCall, opt Options) Failure {
 	default:
 		f.Area = name // only its error signature can identify it
 	}
-	line := errorLine(t.Error)
-	f.Error = opt.redact(clip(line, maxQuote))
+	line := opt.redact(errorLine(t.Error))
+	f.Error = clip(line, maxQuote)
 	if sig := signature(line); len(strings.Fields(sig)) >= 3 {
 		f.SignatureKey = name + ": " + sig
 	}
@@ -388,7 +396,7 @@ func RepeatedFailures(fails []Failure, opt Options) []Observation {
 			if res == "" {
 				res = "none found in the transcripts"
 			}
-			p := opt.redact(clip(pattern(g[0]), maxPattern))
+			p := clip(opt.redact(pattern(g[0])), maxPattern)
 			for _, f := range g {
 				out = append(out, Observation{
 					Type:    Pitfall,

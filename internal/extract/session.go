@@ -21,14 +21,15 @@ type Result struct {
 // Session runs every per-session extractor on one session's channels.
 func Session(ch *transcript.Channels, opt Options) Result {
 	var r Result
-	r.Observations = dedupe(append(Corrections(ch, opt), Lessons(ch, opt)...))
+	red := prepare(ch, opt)
+	r.Observations = dedupe(append(corrections(red, opt), lessons(red, opt)...))
 	var errs []error
 	r.Candidates, errs = KnowledgeCandidates(ch, opt)
 	for _, e := range errs {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
-	r.Requests = Requests(ch, opt)
-	r.Failures = Failures(ch, opt)
+	r.Requests = requests(red, opt)
+	r.Failures = failures(red, opt)
 	return r
 }
 
