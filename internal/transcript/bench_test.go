@@ -3,6 +3,7 @@ package transcript
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/metrics"
 	"sync"
@@ -125,5 +126,35 @@ func TestWalkMemoryFlat(t *testing.T) {
 	// (and stay far below the input's size).
 	if large > 2*small+(8<<20) || large > uint64(largeBytes)/8 {
 		t.Fatalf("heap grows with the input: %d KB for %d MB, %d KB for %d MB", small>>10, smallBytes>>20, large>>10, largeBytes>>20)
+	}
+}
+
+// BenchmarkWalkReal walks the 21 real transcripts one after another (4.4
+// MB, the malformed fixture included), for a figure on real content next
+// to the synthetic one.
+func BenchmarkWalkReal(b *testing.B) {
+	var files [][]byte
+	var size int64
+	for _, f := range realFiles(b) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		files = append(files, data)
+		size += int64(len(data))
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	sink := Sink{
+		UserSignal: func(UserSignal) error { return nil },
+		DialogPair: func(DialogPair) error { return nil },
+		ToolCall:   func(ToolCall) error { return nil },
+	}
+	for b.Loop() {
+		for _, data := range files {
+			if _, _, err := Walk(bytes.NewReader(data), Options{}, sink); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
