@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"go.yaml.in/yaml/v4"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/devlearn/devlearn/internal/transcript"
 )
