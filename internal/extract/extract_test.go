@@ -78,6 +78,7 @@ func TestCorrectionPitfall(t *testing.T) {
 		t.Fatalf("observations %+v", obs)
 	}
 	want := Observation{
+		ID:         observe.ID(Pitfall, "Forgot to update CHANGELOG.md"),
 		Type:       Pitfall,
 		Pattern:    "Forgot to update CHANGELOG.md",
 		Details:    "area: CHANGELOG.md; issue: forgot to update CHANGELOG.md; impact: the user had to point it out; resolution: update CHANGELOG.md",

@@ -47,8 +47,8 @@ type Observation struct {
 	Penalty          float64 `json:"penalty"` // product of the penalties in force (1 = none)
 	// Seq is the latest decision's sequence: an event that decides
 	// something about this observation carries Seq+1 (see NextSeq).
-	Seq int `json:"seq"`
-	Decay            float64 `json:"decay"`   // time decay factor at this moment (1 = none)
+	Seq   int     `json:"seq"`
+	Decay float64 `json:"decay"` // time decay factor at this moment (1 = none)
 
 	Stale       string         `json:"stale,omitempty"` // why it may be stale
 	SoftCap     bool           `json:"soft_cap,omitempty"`
