@@ -13,5 +13,6 @@ func commands(env *Env) []*cobra.Command {
 		newReconcileCmd(env),
 		newDemoCmd(env),
 		newMergeCmd(env),
+		newTrustCmd(env),
 	}
 }
