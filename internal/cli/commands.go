@@ -14,5 +14,7 @@ func commands(env *Env) []*cobra.Command {
 		newDemoCmd(env),
 		newMergeCmd(env),
 		newTrustCmd(env),
+		newInitCmd(env),
+		newMigrateCmd(env),
 	}
 }

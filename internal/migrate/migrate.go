@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -96,6 +97,8 @@ type Runner struct {
 	Migrations []Migration
 	Writer     *evolve.Writer // for project migrations
 	DryRun     bool
+
+	quiet []string // applied project migrations not yet recorded
 }
 
 // MachineStateFile is the machine migrations file inside $DEVLEARN_HOME.
@@ -188,6 +191,7 @@ func (r *Runner) Run(ctx context.Context) ([]Result, error) {
 	states := map[Scope]*State{}
 	blocked := map[Scope]string{}
 	var out []Result
+	r.quiet = nil
 	for _, m := range r.applicable() {
 		st, err := r.state(states, m.Scope)
 		if err != nil {
@@ -208,7 +212,23 @@ func (r *Runner) Run(ctx context.Context) ([]Result, error) {
 		}
 		out = append(out, res)
 	}
+	if err := r.flushQuiet(ctx, states[ProjectScope]); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// flushQuiet records the project migrations that had nothing to change in
+// one batch, instead of one audit entry each.
+func (r *Runner) flushQuiet(ctx context.Context, st *State) error {
+	if len(r.quiet) == 0 || st == nil {
+		return nil
+	}
+	ids := r.quiet
+	r.quiet = nil
+	_, err := r.Writer.Apply(ctx, evolve.Reason{Text: "migrations with nothing to change: " + strings.Join(ids, ", ")},
+		evolve.Change{Path: project.MigrationsFile, Data: st.Bytes()})
+	return err
 }
 
 func (r *Runner) one(ctx context.Context, m Migration, st *State, res *Result) (err error) {
@@ -227,8 +247,13 @@ func (r *Runner) one(ctx context.Context, m Migration, st *State, res *Result) (
 		return nil
 	}
 	next := &State{Applied: append(slices.Clone(st.Applied), m.ID)}
-	switch m.Scope {
-	case ProjectScope:
+	switch {
+	case m.Scope == ProjectScope && len(o.Changes) == 0:
+		r.quiet = append(r.quiet, m.ID)
+	case m.Scope == ProjectScope:
+		if err := r.flushQuiet(ctx, st); err != nil {
+			return err
+		}
 		changes := append(slices.Clone(o.Changes), evolve.Change{Path: project.MigrationsFile, Data: next.Bytes()})
 		e, err := r.Writer.Apply(ctx, evolve.Reason{Text: fmt.Sprintf("migration %s: %s", m.ID, m.Description)}, changes...)
 		if err != nil {
@@ -237,7 +262,7 @@ func (r *Runner) one(ctx context.Context, m Migration, st *State, res *Result) (
 		if e != nil && len(o.Changes) > 0 {
 			res.Audit = e.ID
 		}
-	case MachineScope:
+	default:
 		if o.Apply != nil {
 			if err := o.Apply(); err != nil {
 				return err
