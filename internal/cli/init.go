@@ -291,7 +291,11 @@ func printDevflow(w io.Writer, df *migrate.Devflow) {
 		line("%s with absolute paths: rewritten relative to the repository", plural(df.ManifestAbsolute, "manifest entry", "manifest entries"))
 	}
 	if df.Sections > 0 {
-		line("%s in decisions.md and pitfalls.md: kept (%d written by devflow's first extractor are purged by migration)", plural(df.Sections, "knowledge entry", "knowledge entries"), df.V1Entries)
+		what := plural(df.Sections, "knowledge entry", "knowledge entries") + " in decisions.md and pitfalls.md: kept"
+		if df.V1Entries > 0 {
+			what += fmt.Sprintf(", except %d written by devflow's first extractor (purged by migration)", df.V1Entries)
+		}
+		line("%s", what)
 	}
 	for _, s := range df.SkillFolders {
 		line("skill %s: kept where it is; it keeps working", s)

@@ -54,6 +54,22 @@ type Context struct {
 	Proj *project.Project // nil for machine migrations run outside a project
 	Home string
 	Now  time.Time
+
+	// planned holds the changes of the migrations before this one in a
+	// dry run, so that each is planned on what the ones before it would
+	// leave, as in a real run.
+	planned map[string]evolve.Change
+}
+
+// ReadFile reads a project file as the migrations before this one left it.
+func (c *Context) ReadFile(rel string) ([]byte, error) {
+	if ch, ok := c.planned[rel]; ok {
+		if ch.Remove {
+			return nil, &fs.PathError{Op: "open", Path: c.Proj.Path(rel), Err: fs.ErrNotExist}
+		}
+		return ch.Data, nil
+	}
+	return os.ReadFile(c.Proj.Path(rel))
 }
 
 // Outcome is what a migration does (or would do, in a dry run).
@@ -243,6 +259,12 @@ func (r *Runner) one(ctx context.Context, m Migration, st *State, res *Result) (
 	}
 	res.Did, res.Kept = o.Did, o.Kept
 	if r.DryRun {
+		if r.Ctx.planned == nil {
+			r.Ctx.planned = map[string]evolve.Change{}
+		}
+		for _, ch := range o.Changes {
+			r.Ctx.planned[ch.Path] = ch
+		}
 		res.Status = Pending
 		return nil
 	}

@@ -72,8 +72,7 @@ func homePrivate(c *Context) (*Outcome, error) {
 // in every clone.
 func manifestRelative(c *Context) (*Outcome, error) {
 	o := &Outcome{}
-	path := c.Proj.Path(project.ManifestFile)
-	data, err := os.ReadFile(path)
+	data, err := c.ReadFile(project.ManifestFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return o, nil
 	}
@@ -100,7 +99,7 @@ func manifestRelative(c *Context) (*Outcome, error) {
 
 func devflowHooksOff(c *Context) (*Outcome, error) {
 	o := &Outcome{}
-	data, err := os.ReadFile(c.Proj.Path(project.SettingsFile))
+	data, err := c.ReadFile(project.SettingsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return o, nil
 	}
@@ -148,7 +147,7 @@ var knowledgeFiles = []knowledgeFile{{project.DecisionsFile, knowfile.Decisions}
 // files, and says what it removed and which hand-written entries it kept.
 func purgeSections(c *Context, o *Outcome, drop func(*knowfile.Section) bool, reportKept func(*knowfile.Section) bool) error {
 	for _, kf := range knowledgeFiles {
-		data, err := os.ReadFile(c.Proj.Path(kf.path))
+		data, err := c.ReadFile(kf.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
@@ -235,7 +234,7 @@ func DevflowPatterns(data []byte) bool {
 }
 
 func purgeProjectPatterns(c *Context, o *Outcome) error {
-	data, err := os.ReadFile(c.Proj.Path(ProjectPatternsFile))
+	data, err := c.ReadFile(ProjectPatternsFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
