@@ -165,7 +165,7 @@ func configureInteractively(env *Env, w *workspace, data []byte) error {
 			field = huh.NewSelect[string]().Title(key).Description(k.Doc).
 				Options(huh.NewOption("true", "true"), huh.NewOption("false", "false")).Value(&value)
 		} else {
-			field = huh.NewInput().Title(key).Description(k.Doc+describeRange(k)).Value(&value).
+			field = huh.NewInput().Title(key).Description(k.Doc + describeRange(k)).Value(&value).
 				Validate(func(s string) error {
 					_, _, err := setKey(data, cfg, key, s)
 					return err

@@ -177,4 +177,3 @@ func stateDirName(p *project.Project) string {
 	}
 	return p.StateDir()
 }
-
