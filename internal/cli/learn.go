@@ -115,15 +115,6 @@ func runLearn(env *Env, opts *learnOptions) error {
 			chosen = append(chosen, name)
 		}
 	}
-	switch {
-	case len(chosen) == 0:
-		if opts.status != "" {
-			return exitcode.Usagef("--status=%s filters --list; add --list, or use --status alone", opts.status)
-		}
-		return exitcode.Usagef("learn needs an action, such as --status or --list\nRun 'devlearn learn --help' for usage.")
-	case len(chosen) > 1:
-		return exitcode.Usagef("choose one action; got %s", strings.Join(sortedStrings(chosen), " and "))
-	}
 	if opts.global && !opts.enable && !opts.disable {
 		return exitcode.Usagef("--global goes with --enable or --disable")
 	}
@@ -135,6 +126,15 @@ func runLearn(env *Env, opts *learnOptions) error {
 	}
 	if opts.typ != "" && !opts.list {
 		return exitcode.Usagef("--type goes with --list")
+	}
+	switch {
+	case len(chosen) == 0:
+		if opts.status != "" {
+			return exitcode.Usagef("--status=%s filters --list; add --list, or use --status alone", opts.status)
+		}
+		return exitcode.Usagef("learn needs an action, such as --status or --list\nRun 'devlearn learn --help' for usage.")
+	case len(chosen) > 1:
+		return exitcode.Usagef("choose one action; got %s", strings.Join(sortedStrings(chosen), " and "))
 	}
 	switch chosen[0] {
 	case "--list":

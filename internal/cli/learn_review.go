@@ -92,7 +92,7 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 		fmt.Fprintln(env.Out, "Nothing needs review.")
 		return nil
 	}
-	fmt.Fprintf(env.Out, "%s need review:\n", plural(len(items), "item", "items"))
+	fmt.Fprintf(env.Out, "%s:\n", plural(len(items), "item needs review", "items need review"))
 	for _, it := range items {
 		printItem(env, it)
 	}
