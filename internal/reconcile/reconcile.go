@@ -259,7 +259,7 @@ func (u *run) orphans() error {
 			}
 		}
 	}
-	files, err := u.artifactFiles()
+	files, err := u.artifactFiles(paths(u.man))
 	if err != nil {
 		return err
 	}
@@ -313,6 +313,8 @@ func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash stri
 		doc := u.docs[path]
 		sec := doc.ByAnchor(anchor)
 		sec.Body = strings.Replace(sec.Body, knowfile.SourcePrefix+src, knowfile.SourcePrefix+o.ID, 1)
+		sec.Fields = knowfile.Parse(doc.Kind, []byte(sec.Body)).Sections[0].Fields
+		doc.Changed()
 		hash = knowfile.HashText(sec.Body)
 		if !u.r.Opts.DryRun {
 			if _, err := u.r.Writer.Apply(context.Background(), evolve.Reason{Text: "reconcile: an orphan section is adopted by the one observation that matches it", Observations: []string{o.ID}},
@@ -339,11 +341,23 @@ type artifactFile struct {
 	data              []byte
 }
 
-// artifactFiles lists the machine-made command and skill files, devflow's
-// `self-learning:<slug>/` skill folders included.
-func (u *run) artifactFiles() ([]artifactFile, error) {
+func paths(m *manifest.Manifest) map[string]bool {
+	out := make(map[string]bool, len(m.Entries))
+	for _, e := range m.Entries {
+		out[e.Path] = true
+	}
+	return out
+}
+
+// artifactFiles lists the command and skill files no manifest entry
+// accounts for (devflow's `self-learning:<slug>/` skill folders included):
+// the only ones worth opening to look for an orphan.
+func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	var out []artifactFile
 	read := func(typ, rel string) {
+		if recorded[rel] {
+			return
+		}
 		data, err := os.ReadFile(u.r.Proj.Path(rel))
 		if err != nil {
 			return
