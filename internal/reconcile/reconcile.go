@@ -30,6 +30,7 @@ type Options struct {
 	Now    time.Time
 	Config *config.Config
 	DryRun bool // find everything, write nothing
+	Full   bool // ignore the quiet-run cache
 }
 
 // Outcome is what happened to one artifact or observation.
@@ -70,15 +71,16 @@ type Reconciler struct {
 }
 
 type run struct {
-	r       *Reconciler
-	res     *Result
-	obs     map[string]observe.Observation
-	man     *manifest.Manifest
-	changed bool // the manifest must be written
-	docs    map[string]*knowfile.Doc
-	events  []*observe.Event
-	sparse  func(rel string) bool
-	tracked map[string]bool // base names of the files git tracks, read when first needed
+	r           *Reconciler
+	res         *Result
+	obs         map[string]observe.Observation
+	man         *manifest.Manifest
+	changed     bool // the manifest must be written
+	docs        map[string]*knowfile.Doc
+	events      []*observe.Event
+	sparse      func(rel string) bool
+	tracked     map[string]bool // base names of the files git tracks, read when first needed
+	refsChecked map[string]bool // code references looked up, for the quiet-run cache
 }
 
 // Run reconciles and records what it found.
@@ -88,6 +90,11 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		res.Skipped = append(res.Skipped, Skip{Reason: fmt.Sprintf("%s is in progress (.git/%s): nothing is treated as deleted, edited or stale until it ends", op, marker)})
 		return res, nil
 	}
+	if !r.Opts.DryRun && !r.Opts.Full {
+		if res := cached(r.Proj, r.Opts.Now); res != nil {
+			return res, nil
+		}
+	}
 	log, err := r.Log.Load()
 	if err != nil {
 		return nil, err
@@ -96,7 +103,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
 	}
-	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, docs: map[string]*knowfile.Doc{}}
+	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, docs: map[string]*knowfile.Doc{}, refsChecked: map[string]bool{}}
 	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
 		u.obs[o.ID] = o
 	}
@@ -125,6 +132,10 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	u.staleness()
 
 	if r.Opts.DryRun {
+		return res, nil
+	}
+	if len(u.events) == 0 && !u.changed {
+		u.saveCache()
 		return res, nil
 	}
 	if err := r.Log.Append(ctx, u.events...); err != nil {
@@ -259,7 +270,7 @@ func (u *run) orphans() error {
 			}
 		}
 	}
-	files, err := u.artifactFiles()
+	files, err := u.artifactFiles(paths(u.man))
 	if err != nil {
 		return err
 	}
@@ -313,6 +324,8 @@ func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash stri
 		doc := u.docs[path]
 		sec := doc.ByAnchor(anchor)
 		sec.Body = strings.Replace(sec.Body, knowfile.SourcePrefix+src, knowfile.SourcePrefix+o.ID, 1)
+		sec.Fields = knowfile.Parse(doc.Kind, []byte(sec.Body)).Sections[0].Fields
+		doc.Changed()
 		hash = knowfile.HashText(sec.Body)
 		if !u.r.Opts.DryRun {
 			if _, err := u.r.Writer.Apply(context.Background(), evolve.Reason{Text: "reconcile: an orphan section is adopted by the one observation that matches it", Observations: []string{o.ID}},
@@ -339,11 +352,23 @@ type artifactFile struct {
 	data              []byte
 }
 
-// artifactFiles lists the machine-made command and skill files, devflow's
-// `self-learning:<slug>/` skill folders included.
-func (u *run) artifactFiles() ([]artifactFile, error) {
+func paths(m *manifest.Manifest) map[string]bool {
+	out := make(map[string]bool, len(m.Entries))
+	for _, e := range m.Entries {
+		out[e.Path] = true
+	}
+	return out
+}
+
+// artifactFiles lists the command and skill files no manifest entry
+// accounts for (devflow's `self-learning:<slug>/` skill folders included):
+// the only ones worth opening to look for an orphan.
+func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	var out []artifactFile
 	read := func(typ, rel string) {
+		if recorded[rel] {
+			return
+		}
 		data, err := os.ReadFile(u.r.Proj.Path(rel))
 		if err != nil {
 			return
@@ -376,11 +401,12 @@ func (u *run) artifactFiles() ([]artifactFile, error) {
 // anywhere, so it is gone only if it is neither at the root nor the name of
 // any file git tracks (and unknown, not gone, without an index).
 func (u *run) gone(ref string) bool {
+	u.refsChecked[ref] = true
 	if _, err := os.Stat(u.r.Proj.Path(ref)); err == nil || !errors.Is(err, fs.ErrNotExist) {
 		return false
 	}
-	if strings.Contains(strings.TrimSuffix(ref, "/"), "/") {
-		return true
+	if strings.Contains(ref, "/") {
+		return true // a path with a folder, or a folder: it must be where it says
 	}
 	if u.tracked == nil {
 		u.tracked = trackedNames(u.r.Proj)

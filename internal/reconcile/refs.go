@@ -17,7 +17,7 @@ var knownExt = map[string]bool{
 // codeRefs finds the repository paths a text mentions. It prefers missing a
 // reference to inventing one: a token counts only if it is a relative path
 // with a folder and a file name with an extension or a trailing slash
-// ("src/server.js", "scripts/hooks/"), or a bare file name with a known
+// ("src/server.js", "scripts/hooks/", "src/"), or a bare file name with a known
 // extension ("CHANGELOG.md"). URLs, absolute paths and "and/or" do not.
 func codeRefs(text string) []string {
 	seen := map[string]bool{}
@@ -38,8 +38,10 @@ func codeRefs(text string) []string {
 		switch {
 		case strings.Contains(strings.TrimSuffix(tok, "/"), "/"):
 			ok = dir || (ext != "" && !isNumber(ext))
+		case dir:
+			ok = len(base) >= 2 // "src/", not "w/"
 		default:
-			ok = knownExt[strings.ToLower(ext)] && !dir
+			ok = knownExt[strings.ToLower(ext)]
 		}
 		if ok && !seen[tok] {
 			seen[tok] = true
