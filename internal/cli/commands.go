@@ -16,5 +16,6 @@ func commands(env *Env) []*cobra.Command {
 		newTrustCmd(env),
 		newInitCmd(env),
 		newMigrateCmd(env),
+		newHudCmd(env),
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -42,7 +41,7 @@ type learnStatusResult struct {
 	Hooks        []hookState               `json:"hooks"`
 	Observations map[string]map[string]int `json:"observations"` // type -> status -> n
 	Total        int                       `json:"total"`
-	Artifacts    map[string]int            `json:"artifacts"` // type -> n
+	Artifacts    map[string]int            `json:"artifacts"` // type -> artifacts in force
 	NeedsReview  int                       `json:"needs_review"`
 	Review       []review.Item             `json:"review"`
 	CorruptLines int                       `json:"corrupt_lines"`
@@ -90,13 +89,9 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 		}
 		res.Observations[o.Type][o.Status]++
 		res.Total++
-	}
-	man, _, err := manifest.Load(w.proj.Path(project.ManifestFile), w.proj.Root)
-	if err != nil {
-		return fmt.Errorf("%s: %w", project.ManifestFile, err)
-	}
-	for _, e := range man.Entries {
-		res.Artifacts[e.Type]++
+		if o.Status == observe.Created {
+			res.Artifacts[o.Type]++
+		}
 	}
 	if items != nil {
 		res.Review = items

@@ -78,8 +78,14 @@ func (r *Reviewer) Items() ([]Item, *observe.Log, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	items, err := r.ItemsOf(log, log.Observations(r.Now, r.Config))
+	return items, log, err
+}
+
+// ItemsOf is Items on a log already folded, and its observations at r.Now.
+func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item, error) {
 	var items []Item
-	for _, o := range log.Observations(r.Now, r.Config) {
+	for _, o := range obs {
 		var reasons []string
 		if o.Stale != "" {
 			reasons = append(reasons, "stale: "+o.Stale)
@@ -100,14 +106,14 @@ func (r *Reviewer) Items() ([]Item, *observe.Log, error) {
 	}
 	cands, err := Candidates(r.Proj)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, c := range cands {
 		if c.Status == "candidate" {
 			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: make it active or archive it"}, Artifact: c.Path})
 		}
 	}
-	return items, log, nil
+	return items, nil
 }
 
 // Outcome says what one decision did.
