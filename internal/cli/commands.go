@@ -17,5 +17,6 @@ func commands(env *Env) []*cobra.Command {
 		newInitCmd(env),
 		newMigrateCmd(env),
 		newHudCmd(env),
+		newDoctorCmd(env),
 	}
 }
