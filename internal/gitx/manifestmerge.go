@@ -13,8 +13,9 @@ import (
 // other left alone is gone, entries either side added are kept, and an
 // entry both sides changed differently is taken whole from the side that
 // rendered it last (its renderedAt; on a tie, the greater JSON text, so
-// that the choice does not depend on which side is ours). The result is
-// written in the manifest's own stable order.
+// that the choice does not depend on which side is ours); one both sides
+// added, from the earlier rendering, the one MergeKnowledge keeps. The
+// result is written in the manifest's own stable order.
 //
 // Anchors are kept as each side recorded them: a merge of the manifest
 // cannot see the knowledge files (git merges each path alone), so an entry
@@ -65,6 +66,14 @@ func mergeManifestEntry(b, o, t *manifest.Entry) *manifest.Entry {
 		return t
 	case t == nil:
 		return o
+	}
+	if b == nil {
+		// Rendered on both sides: the earlier rendering, as MergeKnowledge
+		// keeps for a knowledge entry.
+		if newerEntry(t, o) {
+			return o
+		}
+		return t
 	}
 	if newerEntry(t, o) {
 		return t
