@@ -3,6 +3,7 @@ package gitx
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -34,8 +35,9 @@ func MergeManifest(base, ours, theirs []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	bi, oi, ti := byObservation(b), byObservation(o), byObservation(t)
 	out := &manifest.Manifest{SchemaVersion: manifest.SchemaVersion}
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(oi)+len(ti))
 	for _, side := range []*manifest.Manifest{o, t, b} {
 		for _, e := range side.Entries {
 			id := e.ObservationID
@@ -43,12 +45,20 @@ func MergeManifest(base, ours, theirs []byte) ([]byte, error) {
 				continue
 			}
 			seen[id] = true
-			if m := mergeManifestEntry(b.Get(id), o.Get(id), t.Get(id)); m != nil {
+			if m := mergeManifestEntry(bi[id], oi[id], ti[id]); m != nil {
 				out.Entries = append(out.Entries, *m)
 			}
 		}
 	}
 	return out.Bytes(), nil
+}
+
+func byObservation(m *manifest.Manifest) map[string]*manifest.Entry {
+	out := make(map[string]*manifest.Entry, len(m.Entries))
+	for i := range m.Entries {
+		out[m.Entries[i].ObservationID] = &m.Entries[i]
+	}
+	return out
 }
 
 func mergeManifestEntry(b, o, t *manifest.Entry) *manifest.Entry {
@@ -131,11 +141,17 @@ func readManifest(side string, data []byte) (*manifest.Manifest, error) {
 		}
 		seen[e.ObservationID] = true
 	}
-	// The repository root is unknown here: devflow's absolute paths are
-	// made relative from their .memory/ or .claude/ part on.
-	m, _, err := manifest.Parse(data, "")
-	if err != nil {
-		return nil, formatErr(side, "%v", err)
+	for _, e := range sm.Entries {
+		if strings.HasPrefix(e.Path, "/") || strings.ContainsRune(e.Path, '\\') || filepath.IsAbs(e.Path) {
+			// devflow's absolute paths: manifest.Parse makes them relative
+			// from their .memory/ or .claude/ part on (the repository
+			// root is unknown here).
+			m, _, err := manifest.Parse(data, "")
+			if err != nil {
+				return nil, formatErr(side, "%v", err)
+			}
+			return m, nil
+		}
 	}
-	return m, nil
+	return &manifest.Manifest{SchemaVersion: manifest.SchemaVersion, Entries: sm.Entries}, nil
 }
