@@ -164,3 +164,37 @@ func TestResolveLeavesARewrite(t *testing.T) {
 		t.Fatal("the conflict must stay recorded")
 	}
 }
+
+// devlearn merge takes the same merges: renumbered like the driver, and a
+// conflict by meaning refuses the merge with its reason.
+func TestMergeUsesTheDriversMerges(t *testing.T) {
+	g, base, ours, theirs := learnedBranches(t)
+	res, err := Merge(bg, g.opts("task/x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{".memory/knowledge/decisions.md", ".memory/learning-log.jsonl", ".memory/.learning-manifest.json"} {
+		want := Drive(p, []byte(base[p]), []byte(ours[p]), []byte(theirs[p]), 0)
+		if !want.Clean || g.git("show", "main:"+p)+"\n" != string(want.Data) {
+			t.Errorf("%s differs from the driver's merge", p)
+		}
+	}
+	if !slices.Contains(res.Paths, PathResult{Path: ".memory/knowledge/decisions.md", How: MergedByRule}) {
+		t.Fatalf("paths %+v", res.Paths)
+	}
+
+	p := ".memory/knowledge/decisions.md"
+	a1 := adr(1, "A", "obs_a", "2026-05-01")
+	g.git("checkout", "-q", "-b", "clash", "main~1")
+	g.commit(g.dir, "by hand", p, string(decisions(a1, adr(2, "Ours", "obs_o", "2026-05-03"), adr(3, "Mine", "", "2026-05-04"))))
+	g.git("checkout", "-q", "-b", "task/y", "task/x")
+	g.commit(g.dir, "learned", p, string(decisions(a1, adr(2, "Theirs", "obs_t", "2026-05-02"), adr(3, "Learned", "obs_l", "2026-05-04"))))
+	g.git("checkout", "-q", "clash")
+	opts := g.opts("task/y")
+	opts.Into = "clash"
+	res, err = Merge(bg, opts)
+	mustRefused(t, err)
+	if len(res.Conflicts) != 1 || res.Conflicts[0] != (Conflict{Path: p, Reason: "ADR-003 is used by a hand-written entry and by another entry; renumber one of them by hand"}) {
+		t.Fatalf("conflicts %+v", res.Conflicts)
+	}
+}
