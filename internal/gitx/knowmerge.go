@@ -117,7 +117,7 @@ func MergeKnowledge(kind knowfile.Kind, base, ours, theirs []byte) ([]byte, []Re
 	})
 	out := &knowfile.Doc{Kind: kind, Preamble: string(pre)}
 	for _, e := range append(old, added...) {
-		out.Append(e.sec.Body)
+		out.Sections = append(out.Sections, e.sec) // parsed already
 	}
 	return out.Bytes(), ren, nil
 }
