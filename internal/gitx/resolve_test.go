@@ -198,3 +198,34 @@ func TestMergeUsesTheDriversMerges(t *testing.T) {
 		t.Fatalf("conflicts %+v", res.Conflicts)
 	}
 }
+
+// With other paths still in conflict, resolve writes devlearn's files but
+// leaves staging to git, and names what to add.
+func TestResolveWithOtherConflicts(t *testing.T) {
+	g, _, _, _ := learnedBranches(t)
+	g.commit(g.dir, "ours code", "app.txt", "ours\n")
+	g.git("checkout", "-q", "task/x")
+	g.commit(g.dir, "theirs code", "app.txt", "theirs\n")
+	g.git("checkout", "-q", "main")
+	if _, err := g.tryGitIn(g.dir, "merge", "-q", "--no-edit", "task/x"); err == nil {
+		t.Fatal("want conflicts")
+	}
+	res, err := Resolve(bg, ResolveOptions{Dir: g.dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Other, []string{"app.txt"}) || res.StageHint != "other paths are still in conflict" || len(res.Unstaged) != 3 || len(res.Unresolved()) != 0 {
+		t.Fatalf("%+v", res)
+	}
+	u := g.git("ls-files", "-u")
+	if !strings.Contains(u, "app.txt") || !strings.Contains(u, "decisions.md") {
+		t.Fatalf("the index must be as git left it:\n%s", u)
+	}
+	if HasMarkers([]byte(g.read(g.dir, ".memory/knowledge/decisions.md"))) {
+		t.Fatal("decisions.md not resolved on disk")
+	}
+	g.write(g.dir, "app.txt", "both\n")
+	g.git("add", "app.txt", ".memory")
+	g.git("commit", "-q", "--no-edit")
+	g.checkRepo("main")
+}
