@@ -13,5 +13,7 @@ func commands(env *Env) []*cobra.Command {
 		newReconcileCmd(env),
 		newDemoCmd(env),
 		newMergeCmd(env),
+		newMergeDriverCmd(env),
+		newResolveCmd(env),
 	}
 }
