@@ -13,6 +13,8 @@ func commands(env *Env) []*cobra.Command {
 		newReconcileCmd(env),
 		newDemoCmd(env),
 		newMergeCmd(env),
+		newMergeDriverCmd(env),
+		newResolveCmd(env),
 		newTrustCmd(env),
 		newInitCmd(env),
 		newMigrateCmd(env),
