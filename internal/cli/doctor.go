@@ -10,7 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/doctor"
 	"github.com/devlearn/devlearn/internal/exitcode"
-	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/register"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -56,7 +56,7 @@ func runDoctor(env *Env, asJSON bool) error {
 		LookPath:  func(name string) (string, error) { return lookPath(env.Getenv("PATH"), name) },
 		Now:       now,
 		Schema:    templates.ConfigSchema,
-		Extra:     doctorExtra,
+		Git:       register.ExecGit,
 	})
 	failed := 0
 	for _, c := range checks {
@@ -92,9 +92,6 @@ func runDoctor(env *Env, asJSON bool) error {
 	}
 	return nil
 }
-
-// doctorExtra are checks other parts of devlearn add (the merge driver's).
-var doctorExtra []func(*project.Project) doctor.Check
 
 // lookPath finds an executable on a PATH given as a string, the way the
 // shell that runs a hook would.

@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/register"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -34,6 +35,11 @@ func newInitCmd(env *Env) *cobra.Command {
 		Long: `Set devlearn up in this repository:
 
   .memory/learning.json         the project's config (with its JSON Schema beside it)
+  .gitattributes                routes devlearn's logs, manifest and knowledge
+                                files to its merge driver (merge=devlearn)
+  git config merge.devlearn.*   registers the driver in this clone; where
+                                devlearn is missing it falls back to a normal
+                                conflict (git merge-file)
   .claude/settings.json         devlearn's hooks, guarded so that a teammate
                                 without devlearn sees nothing fail
   migrations                    pending ones are run, each reported
@@ -107,6 +113,7 @@ func runInit(env *Env, opts *initOptions) error {
 
 	res.planConfig(p)
 	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
+	res.planAttributes(p)
 	res.planHooks(p)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
@@ -129,6 +136,7 @@ func runInit(env *Env, opts *initOptions) error {
 			}
 		}
 	}
+	res.registerDriver(p, opts.dryRun)
 
 	r := &migrate.Runner{Ctx: migrate.Context{Proj: p, Home: env.Home(), Now: now}, Migrations: migrate.All(), Writer: w, DryRun: opts.dryRun}
 	if res.Migrations, err = r.Run(ctxBackground()); err != nil {
@@ -206,6 +214,51 @@ func (r *initResult) planFile(p *project.Project, rel string, want []byte, what 
 	}
 }
 
+// planAttributes adds the lines that route devlearn's files to its merge
+// driver to .gitattributes, keeping everything else in it.
+func (r *initResult) planAttributes(p *project.Project) {
+	data, err := os.ReadFile(p.Path(register.AttributesFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.fail(register.AttributesFile, err)
+		return
+	}
+	next, added := register.WithRoutes(data)
+	switch {
+	case len(added) == 0:
+		r.Steps = append(r.Steps, step{Action: "unchanged", Path: register.AttributesFile, Note: "devlearn's files already routed to its merge driver"})
+	default:
+		action := "updated"
+		if data == nil {
+			action = "created"
+		}
+		r.changes = append(r.changes, evolve.Change{Path: register.AttributesFile, Data: next})
+		r.Steps = append(r.Steps, step{Action: action, Path: register.AttributesFile, Note: fmt.Sprintf("%s devlearn's files to its merge driver", plural(len(added), "line routes", "lines route"))})
+	}
+}
+
+// registerDriver names the merge driver in the clone's git config. Without
+// it (a fresh clone), git merges these files line by line: a normal
+// conflict at worst (contract 11).
+func (r *initResult) registerDriver(p *project.Project, dry bool) {
+	const where = "git config merge.devlearn"
+	cur, err := register.Settings(register.ExecGit, p.Root)
+	if err != nil {
+		r.fail(where, err)
+		return
+	}
+	if register.Registered(cur) {
+		r.Steps = append(r.Steps, step{Action: "unchanged", Path: where, Note: "merge driver registered in this clone"})
+		return
+	}
+	if !dry {
+		if _, err := register.Register(register.ExecGit, p.Root); err != nil {
+			r.fail(where, err)
+			return
+		}
+	}
+	r.Steps = append(r.Steps, step{Action: "updated", Path: where, Note: "merge driver registered in this clone (each clone runs 'devlearn init' once)"})
+}
+
 func (r *initResult) planHooks(p *project.Project) {
 	d, err := readSettings(p.Path(project.SettingsFile), project.SettingsFile)
 	if err != nil {
@@ -263,7 +316,7 @@ func (r *initResult) print(w io.Writer) {
 		if r.changedNothing() {
 			fmt.Fprintln(w, "Nothing to do: devlearn is set up here.")
 		} else {
-			fmt.Fprintln(w, "Done. Commit .memory/ and .claude/settings.json; 'devlearn doctor' checks the whole installation.")
+			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes and .claude/settings.json; 'devlearn doctor' checks the whole installation.")
 		}
 	}
 }

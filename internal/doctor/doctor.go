@@ -18,6 +18,7 @@ import (
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/register"
 	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/trust"
 )
@@ -41,8 +42,8 @@ type Inputs struct {
 	Now      time.Time
 	// Schema is the config schema this devlearn writes.
 	Schema []byte
-	// Extra checks from other parts of devlearn (the merge driver's).
-	Extra []func(*project.Project) Check
+	// Git runs git in the repository (for its config and attributes).
+	Git register.Git
 }
 
 // Run runs every check in order.
@@ -50,17 +51,14 @@ func Run(in Inputs) []Check {
 	checks := []Check{
 		onPath(in),
 		hooks(in),
-	}
-	for _, x := range in.Extra {
-		checks = append(checks, x(in.Proj))
-	}
-	checks = append(checks,
+		driver(in),
+		routes(in),
 		configValid(in),
 		logReadable(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
 		transcripts(in),
-	)
+	}
 	return checks
 }
 
@@ -124,6 +122,43 @@ func hooks(in Inputs) Check {
 		return fail(name, "no devlearn hooks in .claude/settings.json nor in the user settings", "devlearn learn --enable")
 	}
 	return ok(name, "in "+strings.Join(notes, " and ")+", guarded")
+}
+
+func driver(in Inputs) Check {
+	const name = "merge driver registered"
+	cur, err := register.Settings(in.Git, in.Proj.Root)
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if !register.Registered(cur) {
+		var wrong []string
+		for _, s := range cur {
+			if s.Current != s.Want {
+				state := "not set"
+				if s.Current != "" {
+					state = fmt.Sprintf("is %q", s.Current)
+				}
+				wrong = append(wrong, s.Key+" "+state)
+			}
+		}
+		return fail(name, strings.Join(wrong, "; ")+" in this clone's git config: git merges devlearn's files line by line", "devlearn init")
+	}
+	return ok(name, "merge.devlearn in this clone's git config")
+}
+
+func routes(in Inputs) Check {
+	const name = ".gitattributes routes"
+	missing, err := register.Routed(in.Git, in.Proj.Root)
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	switch {
+	case len(missing) == len(register.SamplePaths):
+		return fail(name, "no devlearn file is routed to merge=devlearn: git merges them line by line", "devlearn init (then commit .gitattributes)")
+	case len(missing) > 0:
+		return fail(name, fmt.Sprintf("%d %s not routed to merge=devlearn: %s", len(missing), pluralWord(len(missing), "file is", "files are"), strings.Join(missing, ", ")), "devlearn init (then commit .gitattributes)")
+	}
+	return ok(name, fmt.Sprintf("all %d kinds of devlearn file go to merge=devlearn", len(register.SamplePaths)))
 }
 
 func configValid(in Inputs) Check {
