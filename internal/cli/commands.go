@@ -17,6 +17,7 @@ func commands(env *Env) []*cobra.Command {
 		newResolveCmd(env),
 		newTrustCmd(env),
 		newInitCmd(env),
+		newUninstallCmd(env),
 		newMigrateCmd(env),
 		newHudCmd(env),
 		newDoctorCmd(env),

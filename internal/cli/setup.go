@@ -159,3 +159,20 @@ func devlearnWrote(p *project.Project, rel string, data []byte) bool {
 	}
 	return last != "" && last == evolve.BlobHash(data)
 }
+
+// devlearnCreated reports whether devlearn created the file at rel: the
+// first audit entry that touched it found nothing there.
+func devlearnCreated(p *project.Project, rel string) bool {
+	entries, _, err := evolve.ReadLog(p)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		for _, f := range e.Files {
+			if f.Path == rel {
+				return f.Before == ""
+			}
+		}
+	}
+	return false
+}

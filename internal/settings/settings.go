@@ -398,3 +398,6 @@ func (f *File) replace(key string, v jsontext.Value) {
 	}
 	f.obj = obj
 }
+
+// Empty reports whether the file holds no settings at all.
+func (f *File) Empty() bool { return len(f.obj.members) == 0 }
