@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/observe"
 )
@@ -100,7 +101,50 @@ func newLearnCmd(env *Env) *cobra.Command {
 	f.BoolVar(&opts.yes, "yes", false, "with --clear/--reset: do it without asking")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	f.StringVar(&opts.typ, "type", "", "with --list: only this type (workflow, procedural, decision, pitfall)")
+	completeWith(cmd, "type", func() []string { return observe.Types })
+	completeWith(cmd, "status", func() []string {
+		return []string{observe.Observing, observe.Ready, observe.Created, observe.Deprecated}
+	})
+	for _, name := range []string{"show", "keep", "deprecate", "restore", "edit"} {
+		completeWith(cmd, name, func() []string { return observationIDs(env) })
+	}
+	completeWith(cmd, "set", func() []string {
+		var keys []string
+		for _, k := range config.Keys() {
+			keys = append(keys, k.Path+"=")
+		}
+		return keys
+	})
 	return cmd
+}
+
+// completeWith registers shell completion values for a flag.
+func completeWith(cmd *cobra.Command, flag string, values func() []string) {
+	_ = cmd.RegisterFlagCompletionFunc(flag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		directive := cobra.ShellCompDirectiveNoFileComp
+		if flag == "set" {
+			directive |= cobra.ShellCompDirectiveNoSpace
+		}
+		return values(), directive
+	})
+}
+
+// observationIDs lists the observation ids of the project here, for shell
+// completion; nothing on any error.
+func observationIDs(env *Env) []string {
+	w, err := env.workspace()
+	if err != nil {
+		return nil
+	}
+	log, err := w.log.Load()
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, o := range log.Observations(w.now, w.cfg.Config) {
+		ids = append(ids, o.ID+"\t"+ellipsis(o.Pattern, 50))
+	}
+	return ids
 }
 
 func runLearn(env *Env, opts *learnOptions) error {
