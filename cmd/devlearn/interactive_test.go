@@ -72,7 +72,9 @@ func (tm *term) waitForOnly(want string) string {
 	}
 }
 
-func (tm *term) keys(keys ...string) { tm.tmux(append([]string{"send-keys", "-t", tm.name}, keys...)...) }
+func (tm *term) keys(keys ...string) {
+	tm.tmux(append([]string{"send-keys", "-t", tm.name}, keys...)...)
+}
 
 func buildBinary(t *testing.T) string {
 	t.Helper()
