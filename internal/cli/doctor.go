@@ -71,9 +71,9 @@ func runDoctor(env *Env, asJSON bool) error {
 	} else {
 		t := newTable(env.Out)
 		for _, c := range checks {
-			mark := "ok"
+			mark := env.colour(green, "ok")
 			if !c.OK {
-				mark = "FAIL"
+				mark = env.colour(red, "FAIL")
 			}
 			t.row("  "+mark, c.Name, c.Detail)
 			if c.Fix != "" {

@@ -96,10 +96,7 @@ func runHud(env *Env, opts *hudOptions) error {
 	if opts.json {
 		return printJSON(env.Out, counts)
 	}
-	warn := func(s string) string { return s }
-	if env.OutTTY && env.Getenv("NO_COLOR") == "" && env.Getenv("TERM") != "dumb" {
-		warn = func(s string) string { return "\x1b[33m" + s + "\x1b[0m" }
-	}
+	warn := func(s string) string { return env.colour(yellow, s) }
 	if line := hud.Line(counts, warn); line != "" {
 		fmt.Fprintln(env.Out, line)
 	}

@@ -176,3 +176,19 @@ func devlearnCreated(p *project.Project, rel string) bool {
 	}
 	return false
 }
+
+// colour wraps s in an ANSI colour when the output is a terminal that
+// wants colour: never in a pipe or a file, never with NO_COLOR set
+// (no-color.org) or TERM=dumb.
+func (e *Env) colour(code, s string) string {
+	if !e.OutTTY || e.Getenv("NO_COLOR") != "" || e.Getenv("TERM") == "dumb" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+)
