@@ -56,15 +56,31 @@ func splitLead(src string, keywords []string) (lead, core string, leadWidth int,
 		}
 		budget := maxWalk
 		if keywordFirst(subs[k:], "", keywords, &budget) {
-			l := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[:k]}
-			c := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[k:]}
-			if k == 0 {
+			// Assertions before the keyword (\b) need the bytes on both
+			// sides of the hit: they go to the lead, which is matched with
+			// the hit's first byte after it.
+			j := k
+			for j < len(subs) && zeroWidth(subs[j]) {
+				j++
+			}
+			c := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[j:]}
+			if j == 0 {
 				return "", c.String(), 0, true
 			}
+			l := &syntax.Regexp{Op: syntax.OpConcat, Sub: subs[:j]}
 			return l.String(), c.String(), leadWidth, true
 		}
 	}
 	return "", "", 0, false
+}
+
+func zeroWidth(re *syntax.Regexp) bool {
+	switch re.Op {
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText,
+		syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return true
+	}
+	return false
 }
 
 func hasCapture(re *syntax.Regexp) bool {

@@ -22,9 +22,9 @@ var ownRules = []ownRule{
 		// JSON-escaped newlines.
 		ruleSpec: ruleSpec{
 			ID: "private-key",
-			Regex: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----` +
-				`(?:(?:\r?\n|\\r?\\n)[ \t]*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info|Version|Comment):[^\r\n\\]*)?[ \t]*)+` +
-				`(?:-----END[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----)?`,
+			Regex: `(?i)-----BEGIN[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----` +
+				`(?:(?:\r?\n|(?:\\r)?\\n)[ \t]*(?:[A-Za-z0-9+/=]+|(?:Proc-Type|DEK-Info|Version|Comment):[^\r\n\\]*)?[ \t]*)+` +
+				`(?:-----END[ A-Z0-9_-]{0,100}?PRIVATE KEY(?: BLOCK)?-----)?`,
 			Keywords: []string{"-----begin"},
 		},
 		rank: rankSpecific,
@@ -143,11 +143,13 @@ func looksRandom(v string) bool {
 	return classes >= 2 && entropy(v) > 3
 }
 
-// passwordWords are the last name components that make a name a password's.
-var passwordWords = map[string]bool{
-	"password": true, "passwd": true, "passwort": true, "pass": true, "passphrase": true,
-	"pwd": true, "pw": true, "secret": true,
-}
+// passwordSuffixes end the last component of a password's name
+// (PGPASSWORD, clientSecret); the short words must be the whole component,
+// or bypass and compass would be passwords.
+var (
+	passwordSuffixes = []string{"password", "passwd", "passwort", "passphrase", "pwd", "secret"}
+	passwordWords    = map[string]bool{"pass": true, "pw": true}
+)
 
 func pickPassword(s string, m []int) (int, int, bool) {
 	name := m[0]
@@ -179,9 +181,9 @@ func isNameByte(c byte) bool {
 }
 
 // isPasswordName reports whether the last component of a name (split at
-// _ - . and lower-to-upper case changes, trailing digits ignored) is a
-// password word: DB_PASSWORD, dbPassword, client-secret, pass2 are;
-// password_hash, secretName, bypass, PASSWORD_FILE are not.
+// _ - . and lower-to-upper case changes, trailing digits ignored) names a
+// password: DB_PASSWORD, dbPassword, PGPASSWORD, client-secret, pass2 do;
+// password_hash, secretName, bypass, PASSWORD_FILE do not.
 func isPasswordName(name string) bool {
 	name = strings.TrimRight(name, "0123456789")
 	last := name
@@ -196,7 +198,16 @@ func isPasswordName(name string) bool {
 			break
 		}
 	}
-	return passwordWords[strings.ToLower(last)]
+	last = strings.ToLower(last)
+	if passwordWords[last] {
+		return true
+	}
+	for _, w := range passwordSuffixes {
+		if strings.HasSuffix(last, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // looksLikeCode reports whether an unquoted value is a program expression
@@ -235,7 +246,7 @@ func looksLikeCode(s, v string, end int) bool {
 // documentation, not a secret.
 var placeholderWords = []string{
 	"your", "example", "changeme", "change_me", "change-me", "placeholder", "redacted",
-	"xxxx", "****", "....", "…", "dummy", "sample", "insert", "replace", "todo", "fixme",
+	"xxxx", "****", "...", "…", "dummy", "sample", "insert", "replace", "todo", "fixme",
 	"<", ">", "{{", "}}", "${", "$(", "%(", "#{",
 }
 

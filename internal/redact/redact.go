@@ -237,7 +237,7 @@ func (ru *rule) findAt(s string, i int, out []candidate) []candidate {
 	}
 	if ru.lead != nil {
 		from := wordStart(s, i-ru.leadWidth)
-		l := ru.lead.FindStringIndex(s[from:i])
+		l := ru.lead.FindStringIndex(s[from : i+1])
 		if l == nil {
 			return out // the lead cannot precede the keyword here (\b, say)
 		}

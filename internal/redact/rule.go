@@ -42,8 +42,8 @@ type rule struct {
 	allow []compiledAllow
 
 	// core, when set, is the rule minus its lead, anchored at the start;
-	// it runs at each keyword hit, and lead (anchored at the end) finds
-	// where the match begins before the hit (see anchor.go).
+	// it runs at each keyword hit, and lead (anchored at the hit's first
+	// byte) finds where the match begins before the hit (see anchor.go).
 	core      *regexp.Regexp
 	coreWidth int            // widest core match, -1 when unbounded
 	lead      *regexp.Regexp // nil when the core is the whole rule
@@ -66,7 +66,9 @@ func (r *rule) compile() {
 			r.core = regexp.MustCompile(`\A(?:` + core + `)`)
 			r.coreWidth = regexWidth(core)
 			if lead != "" {
-				r.lead = regexp.MustCompile(`(?:` + lead + `)\z`)
+				// (?s:.) stands for the hit's first byte, so that an
+				// assertion at the lead's end sees what follows it.
+				r.lead = regexp.MustCompile(`(?:` + lead + `)(?s:.)\z`)
 				r.leadWidth = w
 			}
 		}
