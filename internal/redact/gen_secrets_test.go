@@ -13,27 +13,44 @@ import (
 // reader) mistakes devlearn's test data for leaked credentials, and so that
 // every run checks the same random-looking values (the generator is seeded).
 
-var alphabets = map[string]string{
-	"alnum":  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
-	"alpha":  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz",
-	"lalnum": "abcdefghijklmnopqrstuvwxyz0123456789",
-	"lower":  "abcdefghijklmnopqrstuvwxyz",
-	"upper":  "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-	"digits": "0123456789",
-	"hex":    "0123456789abcdef",
-	"HEX":    "0123456789ABCDEF",
-	"b64":    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
-	"b64url": "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_",
-	"base32": "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567",
-	"age":    "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L",
+// alphabet returns the characters of a {{kind N}} template ("" if kind is
+// unknown). A switch, not a map, keeps the package's init free of test data
+// (BenchmarkProcessStart reports that init).
+func alphabet(kind string) string {
+	switch kind {
+	case "alnum":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	case "alpha":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	case "lalnum":
+		return "abcdefghijklmnopqrstuvwxyz0123456789"
+	case "lower":
+		return "abcdefghijklmnopqrstuvwxyz"
+	case "upper":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	case "digits":
+		return "0123456789"
+	case "hex":
+		return "0123456789abcdef"
+	case "HEX":
+		return "0123456789ABCDEF"
+	case "b64":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	case "b64url":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	case "base32":
+		return "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
+	case "age":
+		return "QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L"
+	}
+	return ""
 }
-
-var templateRE = regexp.MustCompile(`\{\{([a-zA-Z0-9]+)(?: ([0-9]+))?\}\}`)
 
 // expand replaces the {{kind N}} templates in s with generated text:
 // N characters of an alphabet above, {{uuid}}, {{pem N}} (N lines of
 // base64 joined by newlines) or {{pemesc N}} (joined by a JSON-escaped \n).
 func expand(s string, rng *rand.Rand) string {
+	templateRE := regexp.MustCompile(`\{\{([a-zA-Z0-9]+)(?: ([0-9]+))?\}\}`)
 	return templateRE.ReplaceAllStringFunc(s, func(t string) string {
 		m := templateRE.FindStringSubmatch(t)
 		kind := m[1]
@@ -54,7 +71,7 @@ func expand(s string, rng *rand.Rand) string {
 			}
 			return strings.Join(lines, sep)
 		}
-		if _, ok := alphabets[kind]; !ok || n == 0 {
+		if alphabet(kind) == "" || n == 0 {
 			panic("unknown template " + t)
 		}
 		return random(rng, kind, n)
@@ -62,7 +79,7 @@ func expand(s string, rng *rand.Rand) string {
 }
 
 func random(rng *rand.Rand, kind string, n int) string {
-	a := alphabets[kind]
+	a := alphabet(kind)
 	b := make([]byte, n)
 	for i := range b {
 		b[i] = a[rng.IntN(len(a))]

@@ -199,10 +199,10 @@ func (r *Redactor) triggered(hits []hit) []int {
 
 // find runs one rule over the parts of s its keywords call for.
 func (ru *rule) find(s string, hits []hit, self int, idx *keywordIndex, full bool, out []candidate) []candidate {
-	ru.compile()
 	if full || len(ru.spec.Keywords) == 0 {
 		return ru.findIn(s, 0, len(s), out)
 	}
+	ru.prepare()
 	if ru.core != nil {
 		for _, h := range hits {
 			if slices.Contains(idx.rules[h.word], self) {
@@ -220,12 +220,12 @@ func (ru *rule) find(s string, hits []hit, self int, idx *keywordIndex, full boo
 // findAt tries the rule's core anchored at keyword hit i and, where it
 // matches, completes the match with the lead before i.
 func (ru *rule) findAt(s string, i int, out []candidate) []candidate {
-	end := len(s)
-	if ru.coreWidth >= 0 {
-		end = min(end, i+ru.coreWidth)
-	}
 	// The cheap test first; captures only on the rare text that passes.
-	loc := ru.core.FindStringIndex(s[i:end])
+	// It gets the whole rest of the text even when the core's matches are
+	// short: on a long input Go's regexp runs its NFA, which stops as soon
+	// as the core fails, a few bytes in, where the backtracker it picks for
+	// short inputs first clears a bitmap of (program size x input length).
+	loc := ru.core.FindStringIndex(s[i:])
 	if loc == nil {
 		return out
 	}
@@ -248,7 +248,7 @@ func (ru *rule) findAt(s string, i int, out []candidate) []candidate {
 
 // findIn runs the whole rule on s[from:to] and keeps the secrets it accepts.
 func (ru *rule) findIn(s string, from, to int, out []candidate) []candidate {
-	for _, m := range ru.re.FindAllStringSubmatchIndex(s[from:to], -1) {
+	for _, m := range ru.whole().FindAllStringSubmatchIndex(s[from:to], -1) {
 		for j := range m {
 			if m[j] >= 0 {
 				m[j] += from

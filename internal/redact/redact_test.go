@@ -264,7 +264,10 @@ func TestBuiltinRules(t *testing.T) {
 	id := regexp.MustCompile(`^[a-z0-9-]+$`)
 	anchored := 0
 	for _, ru := range r.rules {
-		ru.compile() // panics on a regex Go cannot compile
+		// Each panics on a regex Go cannot compile.
+		ru.prepare()
+		ru.whole()
+		ru.allowlists()
 		if !id.MatchString(ru.spec.ID) {
 			t.Errorf("rule id %q would not read as a placeholder", ru.spec.ID)
 		}

@@ -26,7 +26,9 @@ const maxWindow = 4096
 
 // rule is a ruleSpec plus what is compiled from it on first use. Compiling
 // every rule up front costs milliseconds, and a hook process usually needs
-// none of them, so each rule compiles when a keyword first calls for it.
+// none of them, so each rule compiles when a keyword first calls for it,
+// and only what that use needs: an anchored rule never compiles its whole
+// regex, and allowlists wait for the first candidate secret.
 type rule struct {
 	spec   ruleSpec
 	rank   int
@@ -36,11 +38,7 @@ type rule struct {
 	// among the capture groups and may reject the match.
 	pick func(s string, m []int) (start, end int, ok bool)
 
-	once  sync.Once
-	re    *regexp.Regexp
-	width int // widest possible match in bytes, -1 when unbounded
-	allow []compiledAllow
-
+	once sync.Once
 	// core, when set, is the rule minus its lead, anchored at the start;
 	// it runs at each keyword hit, and lead (anchored at the hit's first
 	// byte) finds where the match begins before the hit (see anchor.go).
@@ -48,6 +46,13 @@ type rule struct {
 	coreWidth int            // widest core match, -1 when unbounded
 	lead      *regexp.Regexp // nil when the core is the whole rule
 	leadWidth int
+
+	reOnce sync.Once
+	re     *regexp.Regexp // the whole rule, for rules without a core
+	width  int            // widest possible match in bytes, -1 when unbounded
+
+	allowOnce sync.Once
+	allow     []compiledAllow
 }
 
 type compiledAllow struct {
@@ -56,22 +61,38 @@ type compiledAllow struct {
 	stopWords []string
 }
 
-func (r *rule) compile() {
+// Every built-in regex is compiled by TestBuiltinRules, so MustCompile
+// cannot fail at run time; user patterns are compiled in New first.
+
+func (r *rule) prepare() {
 	r.once.Do(func() {
-		// Every built-in regex is compiled by a test, so MustCompile
-		// cannot fail at run time; user patterns are compiled in New.
+		lead, core, w, ok := splitLead(r.spec.Regex, r.spec.Keywords)
+		if !ok {
+			r.whole()
+			return
+		}
+		r.core = regexp.MustCompile(`\A(?:` + core + `)`)
+		r.coreWidth = regexWidth(core)
+		if lead != "" {
+			// (?s:.) stands for the hit's first byte, so that an
+			// assertion at the lead's end sees what follows it.
+			r.lead = regexp.MustCompile(`(?:` + lead + `)(?s:.)\z`)
+			r.leadWidth = w
+		}
+	})
+}
+
+// whole returns the rule's whole regex, compiling it on first use.
+func (r *rule) whole() *regexp.Regexp {
+	r.reOnce.Do(func() {
 		r.re = regexp.MustCompile(r.spec.Regex)
 		r.width = regexWidth(r.spec.Regex)
-		if lead, core, w, ok := splitLead(r.spec.Regex, r.spec.Keywords); ok {
-			r.core = regexp.MustCompile(`\A(?:` + core + `)`)
-			r.coreWidth = regexWidth(core)
-			if lead != "" {
-				// (?s:.) stands for the hit's first byte, so that an
-				// assertion at the lead's end sees what follows it.
-				r.lead = regexp.MustCompile(`(?:` + lead + `)(?s:.)\z`)
-				r.leadWidth = w
-			}
-		}
+	})
+	return r.re
+}
+
+func (r *rule) allowlists() []compiledAllow {
+	r.allowOnce.Do(func() {
 		for _, a := range r.spec.Allow {
 			r.allow = append(r.allow, compileAllow(a))
 		}
@@ -79,6 +100,7 @@ func (r *rule) compile() {
 			r.allow = append(r.allow, compileAllow(*r.global))
 		}
 	})
+	return r.allow
 }
 
 func compileAllow(a allowSpec) compiledAllow {
@@ -119,7 +141,7 @@ func (r *rule) accept(s string, m []int, start, end int) bool {
 	if r.spec.Entropy > 0 && entropy(secret) <= r.spec.Entropy {
 		return false
 	}
-	for _, a := range r.allow {
+	for _, a := range r.allowlists() {
 		target := secret
 		switch a.target {
 		case "match":
