@@ -35,7 +35,9 @@ func TestFastPathMatchesFullScan(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		texts = append(texts, string(b))
+		// A whole-text scan with gitleaks' generic rule runs at ~0.5 MB/s
+		// (much slower under -race): 48 KB of each is enough to compare.
+		texts = append(texts, string(b[:min(len(b), 48<<10)]))
 	}
 	for _, s := range texts {
 		a, b := fast.Find(s), full.Find(s)
