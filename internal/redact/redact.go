@@ -207,12 +207,7 @@ func (ru *rule) find(s string, hits []hit, self int, idx *keywordIndex, full boo
 	}
 	ru.prepare()
 	if ru.core != nil {
-		for _, h := range hits {
-			if slices.Contains(idx.rules[h.word], self) {
-				out = ru.findAt(s, h.start, out)
-			}
-		}
-		return out
+		return ru.findCore(s, hits, self, idx, out)
 	}
 	for _, w := range ru.windows(s, hits, self, idx) {
 		out = ru.findIn(s, w[0], w[1], out)
@@ -220,24 +215,72 @@ func (ru *rule) find(s string, hits []hit, self int, idx *keywordIndex, full boo
 	return out
 }
 
-// findAt tries the rule's core anchored at keyword hit i and, where it
-// matches, completes the match with the lead before i.
-func (ru *rule) findAt(s string, i int, out []candidate) []candidate {
-	// The cheap test first; captures only on the rare text that passes.
-	// It gets the whole rest of the text even when the core's matches are
-	// short: on a long input Go's regexp runs its NFA, which stops as soon
-	// as the core fails, a few bytes in, where the backtracker it picks for
-	// short inputs first clears a bitmap of (program size x input length).
-	loc := ru.core.FindStringIndex(s[i:])
-	if loc == nil {
-		return out
-	}
-	m := ru.core.FindStringSubmatchIndex(s[i : i+loc[1]])
-	for j := range m {
-		if m[j] >= 0 {
-			m[j] += i
+// attemptCap bounds the text an anchored attempt is given, and so the work
+// of an attempt that fails: a core like the JWT rule's (ey[a-zA-Z0-9]{17,}...)
+// would otherwise read to the end of every letter run from every "ey" in
+// it, which made 64 KB of "eyey..." take minutes.
+const attemptCap = 4096
+
+// findCore tries the rule's core anchored at each of its keyword hits and
+// completes each match with its lead. Like a scan of the whole text, it
+// skips hits inside a match it already made. When the hits are so dense
+// that attempts could cost more than a linear scan (32 times the text),
+// it scans for the core instead, which Go's regexp does in linear time.
+func (ru *rule) findCore(s string, hits []hit, self int, idx *keywordIndex, out []candidate) []candidate {
+	n, first := 0, -1
+	for _, h := range hits {
+		if slices.Contains(idx.rules[h.word], self) {
+			if first < 0 {
+				first = h.start
+			}
+			n++
 		}
 	}
+	per := attemptCap
+	if ru.coreWidth >= 0 {
+		per = min(per, ru.coreWidth)
+	}
+	if n > 64 && n*per > 32*len(s) {
+		return ru.scanCore(s, first, out)
+	}
+	next := 0
+	for _, h := range hits {
+		if h.start < next || !slices.Contains(idx.rules[h.word], self) {
+			continue
+		}
+		// The cheap test first, on at most attemptCap bytes; captures only
+		// on the rare text that passes. A match that reaches the cut may
+		// be longer: try again on the whole rest.
+		in := s[h.start:min(len(s), h.start+attemptCap)]
+		loc := ru.core.FindStringIndex(in)
+		if loc != nil && loc[1] == len(in) && h.start+len(in) < len(s) {
+			loc = ru.core.FindStringIndex(s[h.start:])
+		}
+		if loc == nil {
+			continue
+		}
+		next = h.start + loc[1]
+		m := ru.core.FindStringSubmatchIndex(s[h.start:next])
+		out = ru.completed(s, h.start, m, out)
+	}
+	return out
+}
+
+// scanCore finds the core's matches from the first hit on in one linear
+// pass; every match starts at a keyword, as splitLead proved.
+func (ru *rule) scanCore(s string, from int, out []candidate) []candidate {
+	for _, m := range ru.coreScan().FindAllStringSubmatchIndex(s[from:], -1) {
+		at := m[0] // read before offset rewrites m
+		out = ru.completed(s, from+at, offset(m, -at), out)
+	}
+	return out
+}
+
+// completed turns a core match m (indices relative to i, the hit it starts
+// at) into a whole-rule match, its start found by matching the lead
+// backwards from i, and keeps its secret if the rule accepts it.
+func (ru *rule) completed(s string, i int, m []int, out []candidate) []candidate {
+	m = offset(m, i)
 	if ru.lead != nil {
 		from := wordStart(s, i-ru.leadWidth)
 		l := ru.lead.FindStringIndex(s[from : i+1])
@@ -249,15 +292,20 @@ func (ru *rule) findAt(s string, i int, out []candidate) []candidate {
 	return ru.accepted(s, m, out)
 }
 
+// offset adds d to every index of a submatch slice but the unset ones.
+func offset(m []int, d int) []int {
+	for j := range m {
+		if m[j] >= 0 {
+			m[j] += d
+		}
+	}
+	return m
+}
+
 // findIn runs the whole rule on s[from:to] and keeps the secrets it accepts.
 func (ru *rule) findIn(s string, from, to int, out []candidate) []candidate {
 	for _, m := range ru.whole().FindAllStringSubmatchIndex(s[from:to], -1) {
-		for j := range m {
-			if m[j] >= 0 {
-				m[j] += from
-			}
-		}
-		out = ru.accepted(s, m, out)
+		out = ru.accepted(s, offset(m, from), out)
 	}
 	return out
 }

@@ -46,6 +46,10 @@ type rule struct {
 	coreWidth int            // widest core match, -1 when unbounded
 	lead      *regexp.Regexp // nil when the core is the whole rule
 	leadWidth int
+	coreSrc   string
+
+	scanOnce sync.Once
+	scan     *regexp.Regexp // the core, unanchored, for dense hits
 
 	reOnce sync.Once
 	re     *regexp.Regexp // the whole rule, for rules without a core
@@ -71,6 +75,7 @@ func (r *rule) prepare() {
 			r.whole()
 			return
 		}
+		r.coreSrc = core
 		r.core = regexp.MustCompile(`\A(?:` + core + `)`)
 		r.coreWidth = regexWidth(core)
 		if lead != "" {
@@ -80,6 +85,12 @@ func (r *rule) prepare() {
 			r.leadWidth = w
 		}
 	})
+}
+
+// coreScan returns the core unanchored, compiling it on first use.
+func (r *rule) coreScan() *regexp.Regexp {
+	r.scanOnce.Do(func() { r.scan = regexp.MustCompile(r.coreSrc) })
+	return r.scan
 }
 
 // whole returns the rule's whole regex, compiling it on first use.
