@@ -5,12 +5,21 @@
 // MIT) plus a few of devlearn's own for what gitleaks leaves to file paths
 // or does not cover: passwords in URLs, Authorization and bearer headers,
 // and low-entropy passwords assigned to password-like names. A keyword
-// prefilter decides which rules run, and each rule compiles on first use,
-// so text without secrets costs one pass over its bytes.
+// prefilter decides which rules run, and each rule compiles on first use:
+// text without any rule's keyword costs one pass over its bytes, and each
+// keyword found costs a short attempt of its rules there (see anchor.go).
 //
 // Placeholders are stable (one text per rule) and redaction is idempotent:
 // a placeholder is never redacted again, and Text repeats until nothing is
 // left to find.
+//
+// Limits, by choice: Text works on decoded text; in raw JSON, escaped
+// quotes (\"api_key\": \"...\") hide the name from gitleaks' generic rule,
+// so a JSON file is scrubbed by redacting its decoded strings. gitleaks'
+// gitleaks:allow comments are not honoured (a stored lesson is not the
+// reviewed source they annotate), and its five path-bound rules are left
+// out. A secret with no name, operator or known format before it ("the
+// password is hunter2") is not found.
 package redact
 
 import (
