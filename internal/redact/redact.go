@@ -291,7 +291,9 @@ func (ru *rule) scanCore(s string, from int, out []candidate) []candidate {
 func (ru *rule) completed(s string, i int, m []int, out []candidate) []candidate {
 	m = offset(m, i)
 	if ru.lead != nil {
-		from := wordStart(s, i-ru.leadWidth)
+		// No lead match is longer than leadWidth, so one byte more is
+		// only context, for a \b at the lead's start.
+		from := max(0, i-ru.leadWidth-1)
 		l := ru.lead.FindStringIndex(s[from : i+1])
 		if l == nil {
 			return out // the lead cannot precede the keyword here (\b, say)
