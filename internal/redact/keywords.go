@@ -9,11 +9,13 @@ package redact
 // Two bitsets that stay in cache answer "could a keyword start here?" for
 // each position, one over the first three bytes of the keywords (hashed),
 // one over the first two bytes of the few two-byte keywords; only then are
-// the keywords sharing that start compared. An Aho-Corasick
-// automaton (github.com/BobuSumisu/aho-corasick, which gitleaks uses) was
-// measured against it: its 256-way state table is ~3 MB for these keywords,
-// takes milliseconds to build in every process, and it matches only exact
-// bytes, so the text must first be lower-cased into a copy.
+// the keywords sharing that start compared. An Aho-Corasick automaton
+// (github.com/BobuSumisu/aho-corasick, which gitleaks uses) was measured
+// against it on the same 246 keywords and 285 KB transcript: it took 2.6 ms
+// and 2.9 MB to build (a 256-way table per state), against 0.2-0.35 ms and
+// 0.29 MB for a whole Redactor, and scanned at ~80 MB/s, the text first
+// lower-cased into a copy since it matches exact bytes, against 140-230
+// MB/s here (2-core machine shared with other work; medians of 2-3 runs).
 type keywordIndex struct {
 	words   []string        // lower case, at least 2 bytes
 	rules   [][]int         // word -> indices of the rules it triggers
