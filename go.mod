@@ -3,6 +3,7 @@ module github.com/devlearn/devlearn
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v0.3.1
 	github.com/adrg/frontmatter v0.2.0
 	github.com/charmbracelet/huh v1.0.0
 	github.com/epiclabs-io/diff3 v0.0.0-20260520111523-3b1669897fb1
@@ -19,7 +20,6 @@ require (
 
 require (
 	dario.cat/mergo v1.0.0 // indirect
-	github.com/BurntSushi/toml v0.3.1 // indirect
 	github.com/Microsoft/go-winio v0.6.2 // indirect
 	github.com/ProtonMail/go-crypto v1.1.6 // indirect
 	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect

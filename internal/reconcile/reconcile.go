@@ -18,6 +18,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -121,6 +122,12 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		u.docs[f.path] = knowfile.Parse(f.kind, data)
 	}
 
+	// After a merge renumbered entries, the manifest still has their old
+	// numbers: move them first, so a renumbering is not taken for an edit.
+	for _, ra := range gitx.SettleAnchors(man, u.docs) {
+		u.changed = true
+		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
+	}
 	for _, e := range slices.Clone(man.Entries) {
 		if err := u.entry(e); err != nil {
 			return nil, err
@@ -211,12 +218,6 @@ func (u *run) entry(e manifest.Entry) error {
 		return nil
 	}
 
-	if sec != nil && sec.Anchor != e.AnchorID {
-		u.note(Outcome{ID: e.ObservationID, Path: e.Path, Anchor: sec.Anchor, What: "renumbered", Note: "was " + e.AnchorID})
-		e.AnchorID = sec.Anchor
-		u.man.Put(e)
-		u.changed = true
-	}
 	if manifest.Matches(e.ContentHash, current) && !manifest.IsLegacyHash(e.ContentHash) {
 		u.res.Unchanged++
 		return nil
