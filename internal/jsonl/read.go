@@ -42,10 +42,16 @@ func (f Fatal) Unwrap() error { return f.Err }
 //
 // The slice passed to fn is only valid until fn returns.
 func Scan(r io.Reader, fn func(n int, line []byte) error) ([]Problem, error) {
+	return ScanFrom(r, 1, fn)
+}
+
+// ScanFrom is Scan over a part of a file that starts at line number first,
+// so that a file split among workers still reports its own line numbers.
+func ScanFrom(r io.Reader, first int, fn func(n int, line []byte) error) ([]Problem, error) {
 	br := bufio.NewReaderSize(r, 64*1024)
 	var problems []Problem
 	var long []byte
-	for n := 1; ; n++ {
+	for n := first; ; n++ {
 		line, err := br.ReadSlice('\n')
 		if errors.Is(err, bufio.ErrBufferFull) {
 			// A line longer than the buffer: gather it.

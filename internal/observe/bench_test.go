@@ -58,8 +58,9 @@ func eventLog(n int) []byte {
 	return buf.Bytes()
 }
 
-// BenchmarkFold folds a whole log and computes every observation's view:
-// what `learn --list` and render-ready do first. Cost must grow linearly:
+// BenchmarkFold folds a whole log (as LoadFile does, on every core) and
+// computes every observation's view: what `learn --list` and render-ready
+// do first. Cost must grow linearly:
 // compare ns/obs between the 10k and 100k cases.
 func BenchmarkFold(b *testing.B) {
 	cfg := config.Default()
@@ -74,10 +75,7 @@ func BenchmarkFold(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				for i := 0; i < b.N; i++ {
-					l, err := Fold(bytes.NewReader(data))
-					if err != nil {
-						b.Fatal(err)
-					}
+					l := FoldBytes(data)
 					if got := len(l.Observations(now, cfg)); got != n {
 						b.Fatalf("%d observations, want %d", got, n)
 					}

@@ -1,14 +1,19 @@
 package observe
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -51,13 +56,64 @@ func Fold(r io.Reader) (*Log, error) {
 
 // LoadFile folds the log at path; a missing file is an empty log.
 func LoadFile(path string) (*Log, error) {
-	l := NewLog()
-	problems, err := jsonl.ScanFile(path, l.foldLine)
-	if errors.Is(err, jsonl.ErrNotExist) {
-		return l, nil
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NewLog(), nil
 	}
-	l.Problems = problems
-	return l, err
+	if err != nil {
+		return nil, err
+	}
+	return FoldBytes(data), nil
+}
+
+// parallelMin is the log size from which folding is split among cores.
+const parallelMin = 1 << 20
+
+// FoldBytes folds a whole log held in memory. Because folding is a join,
+// the log can be cut at any line boundary, each part folded on its own
+// core, and the parts joined: the result is the same as folding it in one
+// pass, in any order.
+func FoldBytes(data []byte) *Log {
+	workers := runtime.GOMAXPROCS(0)
+	if len(data) < parallelMin || workers < 2 {
+		l, _ := Fold(bytes.NewReader(data)) // a bytes.Reader never fails
+		return l
+	}
+	parts := make([]*Log, 0, workers)
+	var wg sync.WaitGroup
+	start, line := 0, 1
+	for i := 0; i < workers && start < len(data); i++ {
+		end := len(data)
+		if i < workers-1 {
+			end = start + (len(data)-start)/(workers-i)
+			if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 {
+				end += nl + 1
+			} else {
+				end = len(data)
+			}
+		}
+		l := NewLog()
+		parts = append(parts, l)
+		chunk, first := data[start:end], line
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Problems, _ = jsonl.ScanFrom(bytes.NewReader(chunk), first, l.foldLine)
+		}()
+		line += bytes.Count(chunk, []byte{'\n'})
+		start = end
+	}
+	wg.Wait()
+	out := parts[0]
+	for _, p := range parts[1:] {
+		for _, s := range p.states {
+			out.join(s)
+		}
+		out.Kept = append(out.Kept, p.Kept...)
+		out.Problems = append(out.Problems, p.Problems...)
+		out.Lines += p.Lines
+	}
+	return out
 }
 
 // foldLine decodes one line and joins it in. An unknown op is kept; any

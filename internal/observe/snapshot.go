@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // snapshot writes s as one op "snapshot" line holding its state, so that
@@ -21,7 +23,7 @@ func (s *State) snapshot() *Event {
 			latest = at
 		}
 	}
-	mark := func(k string, m *Mark) {
+	putMark := func(k string, m *Mark) {
 		if e.Marks == nil {
 			e.Marks = map[string]*Mark{}
 		}
@@ -34,10 +36,10 @@ func (s *State) snapshot() *Event {
 	}
 	if live(s.details) {
 		e.Details = s.Details
-		mark("details", &Mark{At: formatTime(s.details.at), EID: s.details.eid})
+		putMark("details", &Mark{At: formatTime(s.details.at), EID: s.details.eid})
 	}
 	if live(s.quality) {
-		mark("quality", &Mark{At: formatTime(s.quality.at), EID: s.quality.eid})
+		putMark("quality", &Mark{At: formatTime(s.quality.at), EID: s.quality.eid})
 	}
 	for src, at := range s.sources {
 		if at <= s.tomb {
@@ -64,21 +66,17 @@ func (s *State) snapshot() *Event {
 	}
 	for k, m := range s.marks {
 		if live(m.stamp) {
-			mark(k, m.encode())
+			putMark(k, m.encode())
 			bump(m.at)
 		}
 	}
-	eids := make([]string, 0, len(s.penalties))
-	for eid, m := range s.penalties {
+	penalties := slices.Clone(s.penalties)
+	slices.SortFunc(penalties, func(a, b mark) int { return strings.Compare(penaltyKey(a)+a.eid, penaltyKey(b)+b.eid) })
+	for _, m := range penalties {
 		if live(m.stamp) {
-			eids = append(eids, eid)
+			e.Penalties = append(e.Penalties, *m.encode())
+			bump(m.at)
 		}
-	}
-	sort.Strings(eids)
-	for _, eid := range eids {
-		m := s.penalties[eid]
-		e.Penalties = append(e.Penalties, *m.encode())
-		bump(m.at)
 	}
 	for k, m := range s.flags {
 		if !live(m.stamp) {
@@ -192,10 +190,7 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s.penalties == nil {
-			s.penalties = map[string]mark{}
-		}
-		s.penalties[dm.eid] = dm
+		s.addPenalty(dm)
 	}
 	for k, m := range e.Flags {
 		dm, err := decodeMark(m)

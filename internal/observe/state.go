@@ -69,9 +69,9 @@ type State struct {
 	sources       map[string]int64 // source -> its latest sighting
 	legacy        span             // devflow lines: first and last seen
 	legacyCount   int
-	evidence      map[string]int64 // text -> last seen
+	evidence      []timedText // at most MaxEvidence, each text with its last sighting
 	marks         map[string]mark
-	penalties     map[string]mark // event id -> penalty
+	penalties     []mark // by penaltyKey, one each
 	flags         map[string]mark
 	counters      map[string]map[string]struct{} // counter -> event ids
 	tomb          int64
@@ -100,17 +100,14 @@ func (s *State) join(o *State) {
 		s.legacyCount = o.legacyCount
 	}
 	s.legacy = joinSpan(s.legacy, o.legacy)
-	for text, at := range o.evidence {
-		s.addEvidence(text, at)
+	for _, ev := range o.evidence {
+		s.addEvidence(ev.text, ev.at)
 	}
 	for k, m := range o.marks {
 		s.setMark(k, m)
 	}
-	for eid, m := range o.penalties {
-		if s.penalties == nil {
-			s.penalties = map[string]mark{}
-		}
-		s.penalties[eid] = m
+	for _, m := range o.penalties {
+		s.addPenalty(m)
 	}
 	for k, m := range o.flags {
 		if s.flags == nil {
@@ -158,20 +155,26 @@ func (s *State) addSource(src string, at int64) {
 // MaxEvidence texts. Keeping the latest time (not the earliest) is what
 // makes the cut safe to apply at every join: a text cut from one side was
 // older than everything kept there, so it could not have been kept in the
-// join of all sides either.
+// join of all sides either. A slice, not a map: there are never more than
+// eleven, and a fold builds one per line.
 func (s *State) addEvidence(text string, at int64) {
-	if s.evidence == nil {
-		s.evidence = map[string]int64{}
-	}
-	if cur, ok := s.evidence[text]; ok && cur >= at {
-		return
-	}
-	s.evidence[text] = at
-	if len(s.evidence) > MaxEvidence {
-		kept := s.evidenceByAge()
-		for _, e := range kept[:len(kept)-MaxEvidence] {
-			delete(s.evidence, e.text)
+	for i := range s.evidence {
+		if s.evidence[i].text == text {
+			if at > s.evidence[i].at {
+				s.evidence[i].at = at
+			}
+			return
 		}
+	}
+	s.evidence = append(s.evidence, timedText{text, at})
+	if len(s.evidence) > MaxEvidence {
+		oldest := 0
+		for i := range s.evidence {
+			if olderText(s.evidence[i], s.evidence[oldest]) {
+				oldest = i
+			}
+		}
+		s.evidence = slices.Delete(s.evidence, oldest, oldest+1)
 	}
 }
 
@@ -180,12 +183,16 @@ type timedText struct {
 	at   int64
 }
 
+func olderText(a, b timedText) bool {
+	if a.at != b.at {
+		return a.at < b.at
+	}
+	return a.text < b.text
+}
+
 // evidenceByAge lists the evidence oldest first (ties by text).
 func (s *State) evidenceByAge() []timedText {
-	out := make([]timedText, 0, len(s.evidence))
-	for text, at := range s.evidence {
-		out = append(out, timedText{text, at})
-	}
+	out := slices.Clone(s.evidence)
 	slices.SortFunc(out, func(a, b timedText) int {
 		if c := cmp.Compare(a.at, b.at); c != 0 {
 			return c
@@ -193,6 +200,32 @@ func (s *State) evidenceByAge() []timedText {
 		return strings.Compare(a.text, b.text)
 	})
 	return out
+}
+
+// legacyPenalty is the key of the penalty read from devflow's stored
+// confidence: one per observation, the latest devflow line's, however many
+// devflow lines a merge left.
+const legacyPenalty = "devflow"
+
+func penaltyKey(m mark) string {
+	if m.legacy != nil {
+		return legacyPenalty
+	}
+	return m.eid
+}
+
+// addPenalty keeps one penalty per key, the latest.
+func (s *State) addPenalty(m mark) {
+	k := penaltyKey(m)
+	for i := range s.penalties {
+		if penaltyKey(s.penalties[i]) == k {
+			if m.after(s.penalties[i].stamp) {
+				s.penalties[i] = m
+			}
+			return
+		}
+	}
+	s.penalties = append(s.penalties, m)
 }
 
 func (s *State) setMark(k string, m mark) {
@@ -266,7 +299,7 @@ func fromEvent(e *Event, lineEID string) (*State, error) {
 		if e.Factor <= 0 || e.Factor > 1 {
 			return nil, fmt.Errorf("penalize factor %v is not in (0, 1]", e.Factor)
 		}
-		s.penalties = map[string]mark{eid: {stamp: st, factor: e.Factor, reason: e.Reason}}
+		s.addPenalty(mark{stamp: st, factor: e.Factor, reason: e.Reason})
 	case OpFlag:
 		if e.Flag == "" {
 			return nil, fmt.Errorf("flag event without flag name")
@@ -348,7 +381,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	}
 	if e.Confidence != nil {
 		c := *e.Confidence
-		s.penalties = map[string]mark{eid: {stamp: st, legacy: &c, reason: "devflow"}}
+		s.addPenalty(mark{stamp: st, legacy: &c, reason: "devflow"})
 	}
 	flag := func(name string, on bool, reason string) {
 		if on {

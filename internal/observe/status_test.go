@@ -229,3 +229,28 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestParseTimeFastPathAgreesWithTimeParse(t *testing.T) {
+	for _, s := range []string{"2026-04-19T00:00:00Z", "1999-12-31T23:59:59Z", "2024-02-29T12:00:00Z", "2026-04-31T00:00:00Z",
+		"2026-13-01T00:00:00Z", "2026-04-19T24:00:00Z", "2026-04-19T00:00:00+02:00", "2026-04-19 00:00:00Z", "x"} {
+		got, err := parseTime(s)
+		want, werr := time.Parse(time.RFC3339, s)
+		if (err != nil) != (werr != nil) || (err == nil && got != want.Unix()) {
+			t.Errorf("%q: %v %v, want %v %v", s, got, err, want.Unix(), werr)
+		}
+	}
+}
+
+// Two devflow lines for one observation (a merge kept both) read as the
+// latest one, not as two penalties.
+func TestTwoDevflowLinesPenaliseOnce(t *testing.T) {
+	in := `{"id":"obs_d4e5f6","type":"decision","pattern":"Use JSONL","confidence":0.285,"observations":3,"first_seen":"2026-04-01T00:00:00Z","last_seen":"2026-04-10T00:00:00Z","status":"observing","quality_ok":true}
+{"id":"obs_d4e5f6","type":"decision","pattern":"Use JSONL","confidence":0.285,"observations":3,"first_seen":"2026-04-01T00:00:00Z","last_seen":"2026-04-11T00:00:00Z","status":"observing","quality_ok":true}`
+	l, err := Fold(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := view(t, l, "obs_d4e5f6", time.Date(2026, 4, 12, 0, 0, 0, 0, time.UTC)); o.Confidence != 0.285 {
+		t.Fatalf("confidence %v, want devflow's 0.285", o.Confidence)
+	}
+}
