@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/adrg/frontmatter v0.2.0
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/epiclabs-io/diff3 v0.0.0-20260520111523-3b1669897fb1
 	github.com/go-git/go-billy/v5 v5.9.2
 	github.com/go-git/go-git/v5 v5.19.3

@@ -1,0 +1,219 @@
+package knowledge
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Weights of the four trigger components of a score.
+type Weights struct {
+	Tool, File, Action, Context float64
+}
+
+// DefaultWeights are the design's 0.4 / 0.4 / 0.1 / 0.1.
+var DefaultWeights = Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1}
+
+// Call is what a tool call (or a prompt) offers to match against.
+type Call struct {
+	Tool string
+	// Paths are the files the call touches, relative to the project root
+	// with forward slashes (absolute when outside it).
+	Paths []string
+	// FileScoped: the tool acts on the file named in its input (Write,
+	// Edit, ...). An entry whose file trigger misses such a call is not
+	// served at all: a version-bump checklist has nothing to say about an
+	// edit of README.md, however well its tool matches.
+	FileScoped bool
+	// Words are the recent prompts of the session and the tool's input.
+	Words *Haystack
+}
+
+// Breakdown is a score and how it was reached, for `knowledge why`.
+type Breakdown struct {
+	Tool       float64 `json:"tool"`
+	File       float64 `json:"file"`
+	Action     float64 `json:"action"`
+	Context    float64 `json:"context"`
+	Base       float64 `json:"base"`
+	Multiplier float64 `json:"multiplier"`
+	Score      float64 `json:"score"`
+	// Veto names the trigger that rules the item out whatever its score.
+	Veto string `json:"veto,omitempty"`
+	// Always: a CRITICAL item whose tool and file triggers both match is
+	// served whatever else matches (100% recall for what must not be
+	// missed).
+	Always bool `json:"always,omitempty"`
+	// Why lists what matched and what did not (only when explaining).
+	Why []string `json:"why,omitempty"`
+}
+
+// Score computes an item's relevance to a call. Each component is its
+// weight when the trigger matches, nothing when it is set and misses, and
+// half its weight when the item does not set it; the sum is multiplied by
+// the priority's weight.
+func Score(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, false) }
+
+// Explain is Score with the reasons spelled out.
+func Explain(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, true) }
+
+func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
+	var b Breakdown
+	m := &it.Match
+	why := func(format string, args ...any) {
+		if explain {
+			b.Why = append(b.Why, fmt.Sprintf(format, args...))
+		}
+	}
+	toolHit, fileHit := false, false
+
+	switch {
+	case len(m.Tools) == 0:
+		b.Tool = w.Tool / 2
+		why("tool: no trigger (half)")
+	default:
+		for _, t := range m.Tools {
+			if c.Tool != "" && strings.EqualFold(t, c.Tool) {
+				toolHit = true
+				break
+			}
+		}
+		if toolHit {
+			b.Tool = w.Tool
+			why("tool: %s matches", c.Tool)
+		} else {
+			why("tool: %s is not one of %s", orNone(c.Tool), strings.Join(m.Tools, ", "))
+		}
+	}
+
+	switch {
+	case len(m.Files) == 0:
+		b.File = w.File / 2
+		why("file: no trigger (half)")
+	default:
+		hit := ""
+		for _, p := range c.Paths {
+			for _, g := range m.Files {
+				if g.Match(p) {
+					hit = g.Pattern + " matches " + p
+					break
+				}
+			}
+			if hit != "" {
+				break
+			}
+		}
+		switch {
+		case hit != "":
+			fileHit = true
+			b.File = w.File
+			why("file: %s", hit)
+		case c.FileScoped:
+			b.Veto = "file trigger does not match " + strings.Join(c.Paths, ", ")
+			why("file: %s match none of %s (vetoed)", patterns(m.Files), strings.Join(c.Paths, ", "))
+		default:
+			why("file: no file in this call for %s", patterns(m.Files))
+		}
+	}
+
+	b.Action = keywordScore(m.Actions, c.Words, w.Action, "action", why)
+	b.Context = keywordScore(m.Context, c.Words, w.Context, "context", why)
+
+	b.Base = round(b.Tool + b.File + b.Action + b.Context)
+	b.Multiplier = Multiplier(it.Priority)
+	b.Score = round(b.Base * b.Multiplier)
+	b.Always = it.Priority == "CRITICAL" && toolHit && fileHit
+	return b
+}
+
+func keywordScore(phrases []string, h *Haystack, weight float64, name string, why func(string, ...any)) float64 {
+	if len(phrases) == 0 {
+		why("%s: no trigger (half)", name)
+		return weight / 2
+	}
+	for _, p := range phrases {
+		if h.Has(p) {
+			why("%s: %q found", name, p)
+			return weight
+		}
+	}
+	why("%s: none of %q found", name, phrases)
+	return 0
+}
+
+func patterns(gs []Glob) string {
+	var s []string
+	for _, g := range gs {
+		s = append(s, g.Pattern)
+	}
+	return strings.Join(s, ", ")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no tool)"
+	}
+	return s
+}
+
+// round keeps scores free of float noise (0.4+0.4+0.1+0.05 is 0.95, not
+// 0.9500000000000001), so that a score equal to the threshold passes it.
+func round(x float64) float64 { return math.Round(x*1e9) / 1e9 }
+
+// Scored is an item with its score for one call.
+type Scored struct {
+	Item *Item
+	Breakdown
+}
+
+// Options of a selection.
+type Options struct {
+	Weights   Weights
+	Threshold float64
+	MaxItems  int
+}
+
+// Rank scores every active item that has triggers and returns those worth
+// serving, best first: the always-served ones, then those at or above the
+// threshold by score. Items without triggers only appear in the index.
+// The caller takes from the front, skipping what it cannot serve (already
+// served in this session, changed on disk) and stopping at MaxItems once
+// the always-served ones are in.
+func Rank(items []*Item, c *Call, o Options) []Scored {
+	var out []Scored
+	for _, it := range items {
+		if !it.Active || it.Match.Empty() {
+			continue
+		}
+		b := Score(it, c, o.Weights)
+		if b.Veto != "" || (!b.Always && b.Score < o.Threshold) {
+			continue
+		}
+		out = append(out, Scored{Item: it, Breakdown: b})
+	}
+	SortScored(out)
+	return out
+}
+
+// SortScored orders candidates: always-served first, then by score, then
+// by priority, then by id so that equal scores come out the same way every
+// time.
+func SortScored(s []Scored) {
+	slices.SortStableFunc(s, func(a, b Scored) int {
+		if a.Always != b.Always {
+			if a.Always {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(b.Score, a.Score); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(PriorityRank(a.Item.Priority), PriorityRank(b.Item.Priority)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Item.ID, b.Item.ID)
+	})
+}
