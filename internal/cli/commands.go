@@ -12,5 +12,7 @@ func commands(env *Env) []*cobra.Command {
 		newRenderReadyCmd(env),
 		newDemoCmd(env),
 		newMergeCmd(env),
+		newKnowledgeCmd(env),
+		newHookCmd(env),
 	}
 }

@@ -97,7 +97,9 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 		c.dirs = append(c.dirs, recs)
 	}
 	err := writeCache(cachePath, c)
-	return c.set(), err
+	set := c.set()
+	set.Rebuilt = true
+	return set, err
 }
 
 // stamp is what identifies a version of a folder or file without reading

@@ -98,7 +98,13 @@ func (e *ParseError) Error() string {
 // ParseEntry reads an entry file. path names it in errors; the key, when
 // the front matter gives one, must be the file's own name without ".md".
 // Every problem is reported with its line; nothing is guessed.
-func ParseEntry(path string, data []byte) (*Entry, error) {
+func ParseEntry(path string, data []byte) (*Entry, error) { return parseFile(path, data, true) }
+
+// ParseDraft reads an entry written anywhere (a draft given to `knowledge
+// add`): its file name says nothing about its key, which may be missing.
+func ParseDraft(path string, data []byte) (*Entry, error) { return parseFile(path, data, false) }
+
+func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
@@ -120,6 +126,7 @@ func ParseEntry(path string, data []byte) (*Entry, error) {
 	}
 	stem := strings.TrimSuffix(filepath.Base(path), ".md")
 	switch {
+	case !named:
 	case e.Key == "" && ValidKey(stem) == nil:
 		e.Key = stem
 	case e.Key == "":

@@ -29,6 +29,10 @@ type Call struct {
 	FileScoped bool
 	// Words are the recent prompts of the session and the tool's input.
 	Words *Haystack
+	// Prompt: the call is a prompt, before any tool is chosen. Tool and
+	// file are unknown, so their components are neutral, and only an item
+	// whose action or context keywords match is served.
+	Prompt bool
 }
 
 // Breakdown is a score and how it was reached, for `knowledge why`.
@@ -48,6 +52,8 @@ type Breakdown struct {
 	Always bool `json:"always,omitempty"`
 	// Why lists what matched and what did not (only when explaining).
 	Why []string `json:"why,omitempty"`
+	// Keyword: an action or context keyword matched.
+	Keyword bool `json:"-"`
 }
 
 // Score computes an item's relevance to a call. Each component is its
@@ -70,6 +76,9 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	toolHit, fileHit := false, false
 
 	switch {
+	case c.Prompt:
+		b.Tool = w.Tool / 2
+		why("tool: not known before a tool is chosen (half)")
 	case len(m.Tools) == 0:
 		b.Tool = w.Tool / 2
 		why("tool: no trigger (half)")
@@ -89,6 +98,9 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	}
 
 	switch {
+	case c.Prompt:
+		b.File = w.File / 2
+		why("file: not known before a tool is chosen (half)")
 	case len(m.Files) == 0:
 		b.File = w.File / 2
 		why("file: no trigger (half)")
@@ -118,8 +130,10 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		}
 	}
 
-	b.Action = keywordScore(m.Actions, c.Words, w.Action, "action", why)
-	b.Context = keywordScore(m.Context, c.Words, w.Context, "context", why)
+	var hitA, hitC bool
+	b.Action, hitA = keywordScore(m.Actions, c.Words, w.Action, "action", why)
+	b.Context, hitC = keywordScore(m.Context, c.Words, w.Context, "context", why)
+	b.Keyword = hitA || hitC
 
 	b.Base = round(b.Tool + b.File + b.Action + b.Context)
 	b.Multiplier = Multiplier(it.Priority)
@@ -128,19 +142,19 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	return b
 }
 
-func keywordScore(phrases []string, h *Haystack, weight float64, name string, why func(string, ...any)) float64 {
+func keywordScore(phrases []string, h *Haystack, weight float64, name string, why func(string, ...any)) (float64, bool) {
 	if len(phrases) == 0 {
 		why("%s: no trigger (half)", name)
-		return weight / 2
+		return weight / 2, false
 	}
 	for _, p := range phrases {
 		if h.Has(p) {
 			why("%s: %q found", name, p)
-			return weight
+			return weight, true
 		}
 	}
 	why("%s: none of %q found", name, phrases)
-	return 0
+	return 0, false
 }
 
 func patterns(gs []Glob) string {
@@ -188,13 +202,26 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 			continue
 		}
 		b := Score(it, c, o.Weights)
-		if b.Veto != "" || (!b.Always && b.Score < o.Threshold) {
+		if !b.Serve(c, o.Threshold) {
 			continue
 		}
 		out = append(out, Scored{Item: it, Breakdown: b})
 	}
 	SortScored(out)
 	return out
+}
+
+// Serve reports whether a score is worth serving for the call.
+func (b *Breakdown) Serve(c *Call, threshold float64) bool {
+	switch {
+	case b.Veto != "":
+		return false
+	case c.Prompt && !b.Keyword:
+		return false
+	case b.Always:
+		return true
+	}
+	return b.Score >= threshold
 }
 
 // SortScored orders candidates: always-served first, then by score, then

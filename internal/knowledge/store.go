@@ -36,6 +36,9 @@ type Set struct {
 	Problems []*ParseError
 	// Entries counts the entry files read, broken ones included.
 	Entries int
+	// Rebuilt: read from the files (some or all), not from the cache as
+	// it was.
+	Rebuilt bool
 }
 
 // Find returns the item with this id: an ADR or PF anchor, an
@@ -63,7 +66,7 @@ func (s *Set) Count(status string) int {
 
 // ReadAll reads every item from the files, without any cache.
 func ReadAll(src Sources) *Set {
-	set := &Set{}
+	set := &Set{Rebuilt: true}
 	readSections(src, set)
 	var seen map[string]bool
 	for _, d := range src.entryDirs() {
