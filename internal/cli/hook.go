@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -20,6 +21,10 @@ var Reconcile func(ctx context.Context, p *project.Project) error
 // hookTimeout bounds a hook's own work, below Claude Code's default hook
 // timeout of 60 seconds.
 const hookTimeout = 20 * time.Second
+
+// hookMemoryLimit is where a hook's garbage collector, off otherwise,
+// starts.
+const hookMemoryLimit = 256 << 20
 
 func newHookCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
@@ -63,6 +68,11 @@ func runHook(env *Env, event string) error {
 		fmt.Fprintf(env.Err, "devlearn: no hook %q here (served: %s); nothing done\n", event, strings.Join(hook.Events(), ", "))
 		return nil
 	}
+	// A hook is a process of a few milliseconds that allocates a few
+	// megabytes at most: collecting garbage would cost more than it frees.
+	// The memory limit still starts a collection should a hook run away.
+	debug.SetGCPercent(-1)
+	debug.SetMemoryLimit(hookMemoryLimit)
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
 	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)

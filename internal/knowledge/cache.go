@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -148,16 +149,25 @@ type cacheData struct {
 }
 
 func (c *cacheData) set() *Set {
-	s := &Set{Items: append([]*Item(nil), c.sections...), Problems: append([]*ParseError(nil), c.sectionProblems...)}
-	var seen map[string]bool
+	n := len(c.sections)
 	for _, recs := range c.dirs {
+		n += len(recs)
+	}
+	s := &Set{Items: make([]*Item, 0, n), Problems: append([]*ParseError(nil), c.sectionProblems...)}
+	s.Items = append(s.Items, c.sections...)
+	var seen map[string]bool
+	for i, recs := range c.dirs {
 		for _, r := range recs {
 			if r.problem != nil {
 				s.Problems = append(s.Problems, r.problem)
 			}
 		}
 		s.Entries += len(recs)
-		seen = addEntries(s, recs, seen)
+		more := false
+		for _, later := range c.dirs[i+1:] {
+			more = more || len(later) > 0
+		}
+		seen = addEntries(s, recs, seen, more)
 	}
 	return s
 }
@@ -225,8 +235,9 @@ func writeCache(path string, c *cacheData) error {
 }
 
 // The encoding: magic, version, CRC-32 of the rest, then uvarint-length
-// strings and varints. The decoder slices one string holding the whole
-// file, so decoding allocates per item, not per field.
+// strings and varints. The decoder slices the file's bytes as one string
+// and takes items and lists from arrays shared by many, so decoding
+// allocates a few dozen times for ten thousand entries.
 
 type enc struct{ b []byte }
 
@@ -330,8 +341,11 @@ func (e *enc) problem(p *ParseError) {
 var errCorrupt = errors.New("corrupt cache")
 
 type dec struct {
-	s   string
-	err error
+	s         string
+	err       error
+	arena     []string
+	globArena []Glob
+	items     []Item
 }
 
 func (d *dec) fail() {
@@ -391,16 +405,46 @@ func (d *dec) str() string {
 
 func (d *dec) bool() bool { return d.u() == 1 }
 
+// strs decodes a list into the decoder's arena: lists are small and many,
+// so they share a few large arrays instead of one allocation each.
 func (d *dec) strs() []string {
 	n := d.n(len(d.s))
 	if n == 0 {
 		return nil
 	}
-	out := make([]string, n)
-	for i := range out {
-		out[i] = d.str()
+	if len(d.arena)+n > cap(d.arena) {
+		d.arena = make([]string, 0, max(n, 4096))
 	}
-	return out
+	start := len(d.arena)
+	for i := 0; i < n; i++ {
+		d.arena = append(d.arena, d.str())
+	}
+	return d.arena[start:len(d.arena):len(d.arena)]
+}
+
+// globs is strs for file triggers.
+func (d *dec) globs() []Glob {
+	n := d.n(len(d.s))
+	if n == 0 {
+		return nil
+	}
+	if len(d.globArena)+n > cap(d.globArena) {
+		d.globArena = make([]Glob, 0, max(n, 1024))
+	}
+	start := len(d.globArena)
+	for i := 0; i < n; i++ {
+		d.globArena = append(d.globArena, Glob{Pattern: d.str(), Literal: d.str()})
+	}
+	return d.globArena[start:len(d.globArena):len(d.globArena)]
+}
+
+// newItem hands out items from one array per batch.
+func (d *dec) newItem() *Item {
+	if len(d.items) == cap(d.items) {
+		d.items = make([]Item, 0, 1024)
+	}
+	d.items = d.items[:len(d.items)+1]
+	return &d.items[len(d.items)-1]
 }
 
 func decodeCache(buf []byte) (*cacheData, error) {
@@ -411,7 +455,9 @@ func decodeCache(buf []byte) (*cacheData, error) {
 	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(buf[5:9]) {
 		return nil, errCorrupt
 	}
-	d := &dec{s: string(body)}
+	// The buffer is never written again: the decoded strings can point
+	// into it instead of into a copy.
+	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
 	c := &cacheData{root: d.str(), global: d.str()}
 	ns := d.n(16)
 	for i := 0; i < ns && d.err == nil; i++ {
@@ -429,8 +475,10 @@ func decodeCache(buf []byte) (*cacheData, error) {
 	for i := 0; i < nd && d.err == nil; i++ {
 		nr := d.n(len(d.s))
 		recs := make([]*record, 0, nr)
+		backing := make([]record, nr)
 		for j := 0; j < nr && d.err == nil; j++ {
-			r := &record{name: d.str(), size: d.i(), mtime: d.i(), ino: d.u()}
+			r := &backing[j]
+			*r = record{name: d.str(), size: d.i(), mtime: d.i(), ino: d.u()}
 			switch d.u() {
 			case 1:
 				r.item = d.item()
@@ -448,20 +496,15 @@ func decodeCache(buf []byte) (*cacheData, error) {
 }
 
 func (d *dec) item() *Item {
-	it := &Item{
+	it := d.newItem()
+	*it = Item{
 		ID: d.str(), Type: d.str(), Kind: d.str(), Scope: d.str(), Title: d.str(),
 		Status: d.str(), Priority: d.str(), Area: d.str(), Observation: d.str(),
 		Ask: d.bool(), Active: d.bool(), Path: d.str(), Text: d.str(),
 		TextRunes: d.n(1 << 30), Size: d.i(), MTime: d.i(), Inode: d.u(),
 	}
 	it.Match.Tools = d.strs()
-	nf := d.n(len(d.s))
-	if nf > 0 {
-		it.Match.Files = make([]Glob, nf)
-		for i := range it.Match.Files {
-			it.Match.Files[i] = Glob{Pattern: d.str(), Literal: d.str()}
-		}
-	}
+	it.Match.Files = d.globs()
 	it.Match.Actions = d.strs()
 	it.Match.Context = d.strs()
 	return it

@@ -65,23 +65,27 @@ func Score(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, fals
 // Explain is Score with the reasons spelled out.
 func Explain(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, true) }
 
+// score computes a breakdown. It runs for every item on every tool call,
+// so it allocates nothing unless asked to explain.
 func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	var b Breakdown
 	m := &it.Match
 	why := func(format string, args ...any) {
-		if explain {
-			b.Why = append(b.Why, fmt.Sprintf(format, args...))
-		}
+		b.Why = append(b.Why, fmt.Sprintf(format, args...))
 	}
 	toolHit, fileHit := false, false
 
 	switch {
 	case c.Prompt:
 		b.Tool = w.Tool / 2
-		why("tool: not known before a tool is chosen (half)")
+		if explain {
+			why("tool: not known before a tool is chosen (half)")
+		}
 	case len(m.Tools) == 0:
 		b.Tool = w.Tool / 2
-		why("tool: no trigger (half)")
+		if explain {
+			why("tool: no trigger (half)")
+		}
 	default:
 		for _, t := range m.Tools {
 			if c.Tool != "" && strings.EqualFold(t, c.Tool) {
@@ -91,8 +95,10 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		}
 		if toolHit {
 			b.Tool = w.Tool
+		}
+		if explain && toolHit {
 			why("tool: %s matches", c.Tool)
-		} else {
+		} else if explain {
 			why("tool: %s is not one of %s", orNone(c.Tool), strings.Join(m.Tools, ", "))
 		}
 	}
@@ -100,40 +106,50 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	switch {
 	case c.Prompt:
 		b.File = w.File / 2
-		why("file: not known before a tool is chosen (half)")
+		if explain {
+			why("file: not known before a tool is chosen (half)")
+		}
 	case len(m.Files) == 0:
 		b.File = w.File / 2
-		why("file: no trigger (half)")
+		if explain {
+			why("file: no trigger (half)")
+		}
 	default:
-		hit := ""
+		hitPath, hitGlob := "", ""
+	paths:
 		for _, p := range c.Paths {
 			for _, g := range m.Files {
 				if g.Match(p) {
-					hit = g.Pattern + " matches " + p
-					break
+					hitPath, hitGlob = p, g.Pattern
+					break paths
 				}
-			}
-			if hit != "" {
-				break
 			}
 		}
 		switch {
-		case hit != "":
+		case hitGlob != "":
 			fileHit = true
 			b.File = w.File
-			why("file: %s", hit)
+			if explain {
+				why("file: %s matches %s", hitGlob, hitPath)
+			}
 		case c.FileScoped:
-			b.Veto = "file trigger does not match " + strings.Join(c.Paths, ", ")
-			why("file: %s match none of %s (vetoed)", patterns(m.Files), strings.Join(c.Paths, ", "))
-		default:
-			why("file: no file in this call for %s", patterns(m.Files))
+			b.Veto = VetoFile
+			if explain {
+				why("file: %s match none of %s (vetoed)", patterns(m.Files), strings.Join(c.Paths, ", "))
+			}
+		case explain:
+			why("file: no file of this call matches %s", patterns(m.Files))
 		}
 	}
 
 	var hitA, hitC bool
-	b.Action, hitA = keywordScore(m.Actions, c.Words, w.Action, "action", why)
-	b.Context, hitC = keywordScore(m.Context, c.Words, w.Context, "context", why)
+	b.Action, hitA = keywordScore(m.Actions, c.Words, w.Action)
+	b.Context, hitC = keywordScore(m.Context, c.Words, w.Context)
 	b.Keyword = hitA || hitC
+	if explain {
+		explainKeywords("action", m.Actions, c.Words, why)
+		explainKeywords("context", m.Context, c.Words, why)
+	}
 
 	b.Base = round(b.Tool + b.File + b.Action + b.Context)
 	b.Multiplier = Multiplier(it.Priority)
@@ -142,19 +158,34 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	return b
 }
 
-func keywordScore(phrases []string, h *Haystack, weight float64, name string, why func(string, ...any)) (float64, bool) {
+// VetoFile is the veto of an item whose file trigger misses a
+// file-scoped call.
+const VetoFile = "its file trigger does not match the file of this call"
+
+func keywordScore(phrases []string, h *Haystack, weight float64) (float64, bool) {
 	if len(phrases) == 0 {
-		why("%s: no trigger (half)", name)
 		return weight / 2, false
 	}
 	for _, p := range phrases {
 		if h.Has(p) {
-			why("%s: %q found", name, p)
 			return weight, true
 		}
 	}
-	why("%s: none of %q found", name, phrases)
 	return 0, false
+}
+
+func explainKeywords(name string, phrases []string, h *Haystack, why func(string, ...any)) {
+	if len(phrases) == 0 {
+		why("%s: no trigger (half)", name)
+		return
+	}
+	for _, p := range phrases {
+		if h.Has(p) {
+			why("%s: %q found", name, p)
+			return
+		}
+	}
+	why("%s: none of %q found", name, phrases)
 }
 
 func patterns(gs []Glob) string {

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 
@@ -69,11 +68,12 @@ func ReadAll(src Sources) *Set {
 	set := &Set{Rebuilt: true}
 	readSections(src, set)
 	var seen map[string]bool
-	for _, d := range src.entryDirs() {
+	dirs := src.entryDirs()
+	for i, d := range dirs {
 		recs, problems, _ := scanEntryDir(d, nil)
 		set.Problems = append(set.Problems, problems...)
-		set.Entries += len(recs) + len(problems)
-		seen = addEntries(set, recs, seen)
+		set.Entries += len(recs)
+		seen = addEntries(set, recs, seen, i < len(dirs)-1)
 	}
 	return set
 }
@@ -204,23 +204,22 @@ func displayPath(d entryDir, name string) string {
 	return filepath.Join(d.abs, name)
 }
 
-// addEntries appends the items of one folder, sorted by key, leaving out
-// keys an earlier folder (the project's) already has.
-func addEntries(set *Set, recs []*record, seen map[string]bool) map[string]bool {
-	if seen == nil {
-		seen = map[string]bool{}
-	}
-	var items []*Item
+// addEntries appends the items of one folder in file name order, leaving
+// out keys an earlier folder (the project's) already has. more says a
+// later folder follows, which needs to know the keys seen so far.
+func addEntries(set *Set, recs []*record, seen map[string]bool, more bool) map[string]bool {
 	for _, r := range recs {
-		if r.item != nil && !seen[r.item.ID] {
-			items = append(items, r.item)
+		if r.item == nil || seen[r.item.ID] {
+			continue
+		}
+		set.Items = append(set.Items, r.item)
+		if more {
+			if seen == nil {
+				seen = make(map[string]bool, len(recs))
+			}
+			seen[r.item.ID] = true
 		}
 	}
-	slices.SortFunc(items, func(a, b *Item) int { return strings.Compare(a.ID, b.ID) })
-	for _, it := range items {
-		seen[it.ID] = true
-	}
-	set.Items = append(set.Items, items...)
 	return seen
 }
 
