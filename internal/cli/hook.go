@@ -71,8 +71,8 @@ func runHook(env *Env, event string) error {
 	// A hook is a process of a few milliseconds that allocates a few
 	// megabytes at most: collecting garbage would cost more than it frees.
 	// The memory limit still starts a collection should a hook run away.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(hookMemoryLimit)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
 	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)

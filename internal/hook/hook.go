@@ -117,16 +117,18 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 	if env.Silenced {
 		return
 	}
-	if env.Now == nil {
-		env.Now = time.Now
-	}
-	r := &run{ctx: ctx, event: event, env: env, now: env.Now()}
-	r.log = &Log{Path: fallbackLog(env.Home), Event: event, Now: env.Now}
+	r := &run{ctx: ctx, event: event, env: env}
+	r.log = &Log{Path: fallbackLog(env.Home), Event: event}
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Printf("panic: %v\n%s", p, debug.Stack())
 		}
 	}()
+	if r.env.Now == nil {
+		r.env.Now = time.Now
+	}
+	r.log.Now = r.env.Now
+	r.now = r.env.Now()
 	o, err := r.serve(stdin)
 	if err != nil {
 		r.log.Printf("%v", err)
