@@ -72,6 +72,7 @@ const (
 	MaxListLen = 50
 	MaxItemLen = 200
 	MaxBody    = 64 * 1024
+	MaxFile    = 128 * 1024
 )
 
 // Defaults for keys a file leaves out.
@@ -106,18 +107,26 @@ func ParseDraft(path string, data []byte) (*Entry, error) { return parseFile(pat
 
 func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(data) > MaxFile {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), MaxFile)}
+	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
 	}
 	var node yaml.Node
-	format := frontmatter.NewFormat("---", "---", yaml.Unmarshal)
+	var yamlText []byte
+	format := frontmatter.NewFormat("---", "---", func(b []byte, v any) error {
+		yamlText = b
+		return yaml.Unmarshal(b, v)
+	})
 	rest, err := frontmatter.MustParse(bytes.NewReader(data), &node, format)
 	offset := frontMatterOffset(data)
 	if errors.Is(err, frontmatter.ErrNotFound) {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter: an entry starts with a '---' line, its YAML keys, and a closing '---' line"}
 	}
 	if err != nil {
-		return nil, yamlError(path, offset, err)
+		_, msg := yamlLine(err)
+		return nil, &ParseError{Path: path, Line: offset + yamlErrorLine(yamlText, err) - 1, Msg: "not valid YAML: " + msg}
 	}
 	e := &Entry{}
 	keyLine, err := e.decodeWith(&node, path, offset, false)
@@ -146,12 +155,16 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 // transcript. name labels errors; line numbers count from the block's
 // first line.
 func ParseBlock(name string, data []byte) (*Entry, error) {
+	if len(data) > MaxFile {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), MaxFile)}
+	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: name, Msg: "not UTF-8 text"}
 	}
 	var node yaml.Node
 	if err := yaml.Unmarshal(data, &node); err != nil {
-		return nil, yamlError(name, 1, err)
+		_, msg := yamlLine(err)
+		return nil, &ParseError{Path: name, Line: yamlErrorLine(data, err), Msg: "not valid YAML: " + msg}
 	}
 	e := &Entry{}
 	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
@@ -178,18 +191,42 @@ func frontMatterOffset(data []byte) int {
 	return line + 1
 }
 
-// yamlError turns "yaml: line 3: ..." into "path:L: ..." with the file's
-// own line number.
-func yamlError(path string, offset int, err error) error {
+// yamlLine splits a yaml.v3 error into its line and message. yaml.v3
+// reports some errors on the line before the one at fault (a flow list
+// left open gives the 0-based line of its start).
+func yamlLine(err error) (int, string) {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, after, ok := strings.Cut(rest, ": "); ok {
 			if l, err := strconv.Atoi(n); err == nil {
-				return &ParseError{Path: path, Line: offset + l - 1, Msg: "not valid YAML: " + after}
+				return max(l, 1), after
 			}
 		}
 	}
-	return &ParseError{Path: path, Line: offset, Msg: "not valid YAML: " + msg}
+	return 1, msg
+}
+
+// yamlErrorLine finds the line a syntax error starts on: the first line
+// at which the text read so far fails with the same message. It corrects
+// yaml.v3's off-by-one reports; for long texts, or when no prefix fails
+// the same way, yaml.v3's own line stands.
+func yamlErrorLine(data []byte, err error) int {
+	line, msg := yamlLine(err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines) > 200 || len(data) > 16*1024 {
+		return line
+	}
+	var n yaml.Node
+	for k := 1; k <= len(lines); k++ {
+		perr := yaml.Unmarshal(bytes.Join(lines[:k], nil), &n)
+		if perr == nil {
+			continue
+		}
+		if _, m := yamlLine(perr); m == msg {
+			return k
+		}
+	}
+	return line
 }
 
 // decodeWith walks the front matter's mapping key by key, so that an
