@@ -75,6 +75,7 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 	}
 
 	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps}
+	var unreadable []*ParseError // folders that could not be listed
 	if old != nil && fresh(len(dirs)) && fresh(len(dirs)+1) {
 		c.sections, c.sectionProblems = old.sections, old.sectionProblems
 	} else {
@@ -94,11 +95,15 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 				continue
 			}
 		}
-		recs, _, _ := scanEntryDir(d, prev)
+		recs, problem := scanEntryDir(d, prev)
+		if problem != nil {
+			unreadable = append(unreadable, problem)
+		}
 		c.dirs = append(c.dirs, recs)
 	}
 	err := writeCache(cachePath, c)
 	set := c.set()
+	set.Problems = append(set.Problems, unreadable...)
 	set.Rebuilt = true
 	return set, err
 }
@@ -457,7 +462,13 @@ func decodeCache(buf []byte) (*cacheData, error) {
 	}
 	// The buffer is never written again: the decoded strings can point
 	// into it instead of into a copy.
-	d := &dec{s: unsafe.String(unsafe.SliceData(body), len(body))}
+	return decodeBody(unsafe.String(unsafe.SliceData(body), len(body)))
+}
+
+// decodeBody decodes what follows the header. Whatever the bytes, it
+// returns an error rather than panicking or allocating without bound.
+func decodeBody(body string) (*cacheData, error) {
+	d := &dec{s: body}
 	c := &cacheData{root: d.str(), global: d.str()}
 	ns := d.n(16)
 	for i := 0; i < ns && d.err == nil; i++ {
@@ -473,7 +484,7 @@ func decodeCache(buf []byte) (*cacheData, error) {
 	}
 	nd := d.n(4)
 	for i := 0; i < nd && d.err == nil; i++ {
-		nr := d.n(len(d.s))
+		nr := d.n(len(d.s) / 5) // a record takes five bytes at least
 		recs := make([]*record, 0, nr)
 		backing := make([]record, nr)
 		for j := 0; j < nr && d.err == nil; j++ {

@@ -70,8 +70,15 @@ func ReadAll(src Sources) *Set {
 	var seen map[string]bool
 	dirs := src.entryDirs()
 	for i, d := range dirs {
-		recs, problems, _ := scanEntryDir(d, nil)
-		set.Problems = append(set.Problems, problems...)
+		recs, problem := scanEntryDir(d, nil)
+		if problem != nil {
+			set.Problems = append(set.Problems, problem)
+		}
+		for _, r := range recs {
+			if r.problem != nil {
+				set.Problems = append(set.Problems, r.problem)
+			}
+		}
 		set.Entries += len(recs)
 		seen = addEntries(set, recs, seen, i < len(dirs)-1)
 	}
@@ -136,44 +143,43 @@ func (r *record) same(o *record) bool {
 }
 
 // scanEntryDir reads the entry files of a folder. Files whose name, size,
-// time and inode match a record of prev are not read again.
-func scanEntryDir(d entryDir, prev map[string]*record) (items []*record, problems []*ParseError, err error) {
+// time and inode match a record of prev are not read again. Each file
+// gives a record holding its item or its problem; a folder that cannot be
+// read gives a problem of its own.
+func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) {
 	ents, err := os.ReadDir(d.abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, []*ParseError{{Path: d.abs, Msg: err.Error()}}, err
+		return nil, &ParseError{Path: d.abs, Msg: err.Error()}
 	}
+	var recs []*record
 	for _, de := range ents {
 		name := de.Name()
 		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
 			continue
 		}
 		path := filepath.Join(d.abs, name)
-		shown := displayPath(d, name)
 		fi, err := os.Lstat(path)
 		if err != nil {
 			continue // gone since the listing
 		}
-		if !fi.Mode().IsRegular() {
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				problems = append(problems, &ParseError{Path: shown, Msg: "is a symbolic link; entries are plain files (skipped)"})
-			}
-			continue
-		}
 		r := &record{name: name, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
-		if old := prev[name]; r.same(old) {
-			r.item, r.problem = old.item, old.problem
-		} else {
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			// A link could get a file from outside the store served.
+			r.problem = &ParseError{Path: displayPath(d, name), Msg: "is a symbolic link; entries are plain files (skipped)"}
+		case !fi.Mode().IsRegular():
+			continue
+		case r.same(prev[name]):
+			r.item, r.problem = prev[name].item, prev[name].problem
+		default:
 			r.item, r.problem = readEntryItem(d, name, path, r)
 		}
-		if r.problem != nil {
-			problems = append(problems, r.problem)
-		}
-		items = append(items, r)
+		recs = append(recs, r)
 	}
-	return items, problems, nil
+	return recs, nil
 }
 
 func readEntryItem(d entryDir, name, path string, r *record) (*Item, *ParseError) {
