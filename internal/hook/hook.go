@@ -131,6 +131,13 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 	r.now = r.env.Now()
 	o, err := r.serve(stdin)
 	if err != nil {
+		if r.proj == nil {
+			// Failed before the input named its project: log where the
+			// person will look, the project around the process's folder.
+			if p, perr := project.Find(r.env.Dir); perr == nil && p.HasMemory() {
+				r.log.Path = LogPath(p)
+			}
+		}
 		r.log.Printf("%v", err)
 		return
 	}
@@ -171,11 +178,6 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		return nil, fmt.Errorf("empty hook input (Claude Code sends a JSON object on stdin)")
 	}
 	if err := json.Unmarshal(data, &r.in); err != nil {
-		// Log where the person will look: the project around the
-		// process's folder, when there is one.
-		if p, perr := project.Find(r.env.Dir); perr == nil && p.HasMemory() {
-			r.log.Path = LogPath(p)
-		}
 		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
 	}
 	dir := r.in.Cwd
