@@ -52,8 +52,18 @@ type Breakdown struct {
 	Always bool `json:"always,omitempty"`
 	// Why lists what matched and what did not (only when explaining).
 	Why []string `json:"why,omitempty"`
-	// Keyword: an action or context keyword matched.
+	// Keyword: the keywords say the item applies: each keyword trigger it
+	// sets (actions, context) found one of its words. Within a trigger
+	// the keywords are alternatives; across the two they add up, so
+	// "actions: [deploy], context: [production]" means a deploy to
+	// production, not any deploy.
 	Keyword bool `json:"-"`
+	// Evidence: a trigger more specific than the tool (a file, an action
+	// or a context keyword) matched, or the item sets none. The tool
+	// alone is no evidence for an item that says more about when it
+	// applies: without this, every CRITICAL entry for Bash would score
+	// (0.4 + 0.2) × 2 = 1.2 on every shell command.
+	Evidence bool `json:"evidence"`
 }
 
 // Score computes an item's relevance to a call. Each component is its
@@ -145,7 +155,11 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	var hitA, hitC bool
 	b.Action, hitA = keywordScore(m.Actions, c.Words, w.Action)
 	b.Context, hitC = keywordScore(m.Context, c.Words, w.Context)
-	b.Keyword = hitA || hitC
+	b.Keyword = (len(m.Actions) > 0 || len(m.Context) > 0) && (len(m.Actions) == 0 || hitA) && (len(m.Context) == 0 || hitC)
+	b.Evidence = fileHit || b.Keyword || (len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0)
+	if explain && !b.Evidence {
+		why("no file, action or context trigger matched: the tool alone does not serve it")
+	}
 	if explain {
 		explainKeywords("action", m.Actions, c.Words, why)
 		explainKeywords("context", m.Context, c.Words, why)
@@ -252,7 +266,7 @@ func (b *Breakdown) Serve(c *Call, threshold float64) bool {
 	case b.Always:
 		return true
 	}
-	return b.Score >= threshold
+	return b.Evidence && b.Score >= threshold
 }
 
 // SortScored orders candidates: always-served first, then by score, then

@@ -200,3 +200,27 @@ func TestAreaGlobs(t *testing.T) {
 		}
 	}
 }
+
+// The tool alone is no evidence for an item that sets more triggers, and
+// keywords of both kinds must agree when both are set.
+func TestEvidenceBeyondTheTool(t *testing.T) {
+	freeze := entryItem(t, "---\nsummary: No production deploys on Fridays\npriority: CRITICAL\ntriggers:\n  tools: [Bash]\n  actions: [deploy]\n  context: [production]\n---\n")
+	toolOnly := entryItem(t, "---\nsummary: Every Bash call\npriority: HIGH\ntriggers:\n  tools: [Bash]\n---\n")
+	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+	for _, tc := range []struct {
+		prompt string
+		item   *Item
+		served bool
+	}{
+		{"what changed?", freeze, false},       // (0.4+0.2+0+0)×2 = 1.2, tool alone
+		{"deploy to staging", freeze, false},   // action found, context not
+		{"deploy to production", freeze, true}, // both
+		{"production is down, look at logs", freeze, false},
+		{"anything", toolOnly, true}, // the author asked for every Bash call
+	} {
+		call := &Call{Tool: "Bash", Words: NewHaystack(tc.prompt, "kubectl apply -f k8s/app.yaml")}
+		if got := len(Rank([]*Item{tc.item}, call, o)) == 1; got != tc.served {
+			t.Errorf("%s / %q: served %v, want %v (%v)", tc.item.ID, tc.prompt, got, tc.served, Explain(tc.item, call, DefaultWeights).Why)
+		}
+	}
+}
