@@ -12,6 +12,10 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
 
+// minIndexBudget is the smallest budget the index can keep to: its header
+// and closing lines take about 60 tokens. It is the config's minimum too.
+const minIndexBudget = 100
+
 func newKnowledgeIndexCmd(env *Env) *cobra.Command {
 	var (
 		all, asJSON bool
@@ -36,8 +40,8 @@ decisions and pitfalls, archived and candidate entries are left out unless
 			if !c.Flags().Changed("budget") {
 				budget = w.cfg.Knowledge.IndexBudgetTokens
 			}
-			if budget < 0 {
-				return exitcode.Usagef("--budget %d: want 0 (no limit) or more", budget)
+			if budget < 0 || (budget > 0 && budget < minIndexBudget) {
+				return exitcode.Usagef("--budget %d: want 0 (no limit) or at least %d (the index's own lines need about that)", budget, minIndexBudget)
 			}
 			ix := knowledge.BuildIndex(w.load(), knowledge.IndexOptions{BudgetTokens: budget, All: all})
 			if asJSON {

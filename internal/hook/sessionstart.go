@@ -45,8 +45,12 @@ func (r *run) sessionStart() (*Output, error) {
 func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budgetChars int, size func(string) int) string {
 	var tail []string
 	if n := set.Count(knowledge.StatusCandidate); n > 0 {
-		tail = append(tail, fmt.Sprintf("%s wait for review: `devlearn knowledge list --status candidate` lists them; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
-			knowledge.Plural(n, "candidate entry", "candidate entries")))
+		verb := "wait"
+		if n == 1 {
+			verb = "waits"
+		}
+		tail = append(tail, fmt.Sprintf("%s %s for a person's review: `devlearn knowledge list --status candidate` lists them; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
+			knowledge.Plural(n, "candidate entry", "candidate entries"), verb))
 	}
 	var base string
 	join := func(critical []string, leftOut []string) string {

@@ -102,7 +102,7 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 	for _, it := range listed {
 		counts[it.Type]++
 	}
-	header := fmt.Sprintf("Project knowledge: %s, most important first. Read one in full with `%s`.\n",
+	header := fmt.Sprintf("Project knowledge, %s, most important first; `%s` reads one.\n",
 		countPhrase(len(listed), counts), ShowCommand)
 	if len(listed) == 0 {
 		header = "Project knowledge: nothing recorded yet.\n"
@@ -137,9 +137,9 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 // the widest number, so that filling in the real one never overruns it.
 func sizeLine(tokens int) string {
 	if tokens == 0 {
-		return "(this index: ~99999 tokens)\n"
+		return "(~99999 tokens)\n"
 	}
-	return fmt.Sprintf("(this index: ~%d tokens)\n", tokens)
+	return fmt.Sprintf("(~%d tokens)\n", tokens)
 }
 
 // footer says what was left out and how to read it, and ends with the
@@ -147,10 +147,10 @@ func sizeLine(tokens int) string {
 func (ix *Index) footer(leftOut int, o IndexOptions) string {
 	var b strings.Builder
 	if leftOut > 0 {
-		fmt.Fprintf(&b, "%d more not shown (index budget %d tokens): `devlearn knowledge index --budget 0` lists them all, `devlearn knowledge search WORDS` finds one.\n", leftOut, o.BudgetTokens)
+		fmt.Fprintf(&b, "+%d more over the %d-token budget: `devlearn knowledge index --budget 0`.\n", leftOut, o.BudgetTokens)
 	}
 	if ix.Inactive > 0 {
-		fmt.Fprintf(&b, "%d deprecated, superseded, archived or candidate not shown: `devlearn knowledge index --all`.\n", ix.Inactive)
+		fmt.Fprintf(&b, "+%d not in force: `devlearn knowledge index --all`.\n", ix.Inactive)
 	}
 	b.WriteString(sizeLine(0))
 	return b.String()

@@ -43,7 +43,7 @@ func TestIndexShowsEveryKnownStatus(t *testing.T) {
 	if strings.Contains(ix.Text, "Deprecated]") || strings.Contains(ix.Text, "Superseded]") || ix.Inactive != 2 {
 		t.Fatalf("inactive listed or miscounted (%d):\n%s", ix.Inactive, ix.Text)
 	}
-	if !strings.Contains(ix.Text, "2 deprecated, superseded, archived or candidate not shown: `devlearn knowledge index --all`.") {
+	if !strings.Contains(ix.Text, "+2 not in force: `devlearn knowledge index --all`.") {
 		t.Fatalf("no note of the hidden ones:\n%s", ix.Text)
 	}
 }
@@ -53,11 +53,11 @@ func TestIndexLines(t *testing.T) {
 	e := FromEntry(&Entry{Key: "version-bump-checklist", Summary: "Bumping a version means four files", Kind: "checklist", Priority: "CRITICAL", Status: "active", Body: strings.Repeat("x", 400)}, ScopeProject, "e.md")
 	g := FromEntry(&Entry{Key: "go-style", Summary: "Go style", Kind: "note", Priority: "LOW", Status: "active"}, ScopeGlobal, "/h/go-style.md")
 	ix := BuildIndex(&Set{Items: append(pf, g, e)}, IndexOptions{BudgetTokens: 1500})
-	want := "Project knowledge: 3 items (1 pitfall, 2 entries), most important first. Read one in full with `devlearn knowledge show ID`.\n" +
+	want := "Project knowledge, 3 items (1 pitfall, 2 entries), most important first; `devlearn knowledge show ID` reads one.\n" +
 		"- version-bump-checklist [CRITICAL checklist] Bumping a version means four files ~119 tok\n" +
 		"- PF-001 [Active] Very long title Very long title Very long title Very long t… (area: scripts/hooks/) ~48 tok\n" +
 		"- go-style [LOW note, global] Go style ~12 tok\n" +
-		"(this index: ~100 tokens)\n"
+		"(~94 tokens)\n"
 	if ix.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
 	}
@@ -78,7 +78,7 @@ func TestIndexKeepsToItsBudget(t *testing.T) {
 		if ix.LeftOut == 0 || len(ix.Lines)+ix.LeftOut != 1000 {
 			t.Fatalf("budget %d: %d lines, %d left out", budget, len(ix.Lines), ix.LeftOut)
 		}
-		want := fmt.Sprintf("%d more not shown (index budget %d tokens): `devlearn knowledge index --budget 0` lists them all", ix.LeftOut, budget)
+		want := fmt.Sprintf("+%d more over the %d-token budget: `devlearn knowledge index --budget 0`.", ix.LeftOut, budget)
 		if !strings.Contains(ix.Text, want) {
 			t.Fatalf("no note of what was left out:\n%s", ix.Text)
 		}
@@ -94,7 +94,7 @@ func TestIndexKeepsToItsBudget(t *testing.T) {
 
 func TestIndexOfNothing(t *testing.T) {
 	ix := BuildIndex(&Set{}, IndexOptions{BudgetTokens: 1500})
-	if ix.Text != "Project knowledge: nothing recorded yet.\n(this index: ~18 tokens)\n" {
+	if ix.Text != "Project knowledge: nothing recorded yet.\n(~15 tokens)\n" {
 		t.Fatalf("%q", ix.Text)
 	}
 }
