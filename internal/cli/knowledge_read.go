@@ -80,12 +80,16 @@ entry hides a global one with the same key; --global shows the global one.`,
 			if err != nil {
 				return err
 			}
-			scope := ""
+			var it *knowledge.Item
 			if global {
-				scope = knowledge.ScopeGlobal
-			}
-			it := w.load().Find(args[0], scope)
-			if it == nil {
+				// Straight from the global store: a project entry with
+				// the same key hides it from the set.
+				e, path, err := knowledge.GlobalStore(w.home).Read(args[0])
+				if err != nil {
+					return notFound(args[0])
+				}
+				it = knowledge.FromEntry(e, knowledge.ScopeGlobal, path)
+			} else if it = w.load().Find(args[0], ""); it == nil {
 				return notFound(args[0])
 			}
 			s := shown{Item: it, Label: it.Label(), Ref: it.Ref(), Text: it.Text}
