@@ -215,15 +215,26 @@ func (r *run) sources() knowledge.Sources {
 	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home)}
 }
 
-// load reads the items through the cache. Problems (broken entries) are
-// logged when the cache was rebuilt, so a broken file is reported once,
-// not on every tool call.
+// load reads every item through the cache (session start).
 func (r *run) load(mode knowledge.Mode) *knowledge.Set {
 	set, err := knowledge.Load(r.sources(), knowledge.CachePath(r.proj), mode)
+	return r.loaded(set, err)
+}
+
+// candidates reads the items that may be served for a call (the hot path).
+func (r *run) candidates(c *knowledge.Call) *knowledge.Set {
+	set, err := knowledge.Candidates(r.sources(), knowledge.CachePath(r.proj), c)
+	return r.loaded(set, err)
+}
+
+// loaded logs the problems (broken entries) of a set read from the files,
+// so that a broken file is reported once per change, not on every tool
+// call.
+func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	if err != nil {
 		r.log.Printf("knowledge cache: %v (served from the files)", err)
 	}
-	if set.Rebuilt || mode == knowledge.Full {
+	if set.Rebuilt {
 		for _, p := range set.Problems {
 			r.log.Printf("%v (skipped; the other entries are served)", p)
 		}

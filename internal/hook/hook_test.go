@@ -114,10 +114,11 @@ func TestPreToolUseServesOncePerSessionAndPath(t *testing.T) {
 	if next := p.run(PreToolUse, p.write(".claude-plugin/plugin.json", "s2")); next == "" {
 		t.Fatal("not served in another session")
 	}
-	served, _ := os.ReadFile(filepath.Join(p.root, ".git/devlearn/sessions/s1/served.jsonl"))
-	lines := strings.Split(strings.TrimSpace(string(served)), "\n")
-	if len(lines) != 2 || lines[0] != `{"at":"2026-05-10T09:00:00Z","event":"PreToolUse","tool":"Write","tool_use_id":"toolu_1","id":"version-bump-checklist","ref":"entry:version-bump-checklist","path":".claude-plugin/plugin.json","score":1.7}` {
-		t.Fatalf("served.jsonl:\n%s", served)
+	served, err := SessionOf(mustFind(t, p.root), "s1").ServedIn()
+	want1 := Served{At: "2026-05-10T09:00:00Z", Event: "PreToolUse", Tool: "Write", ToolUseID: "toolu_1", ID: "version-bump-checklist",
+		Ref: "entry:version-bump-checklist", Path: ".claude-plugin/plugin.json", Score: 1.7}
+	if err != nil || len(served) != 2 || (served[0] != want1 && served[1] != want1) {
+		t.Fatalf("served: %+v, %v", served, err)
 	}
 }
 
@@ -157,9 +158,8 @@ func TestConcurrentProcessesServeOnce(t *testing.T) {
 	if served != 1 {
 		t.Fatalf("served %d times by %d concurrent hooks", served, n)
 	}
-	rec, _ := os.ReadFile(filepath.Join(p.root, ".git/devlearn/sessions/par/served.jsonl"))
-	if c := strings.Count(string(rec), "\n"); c != 1 {
-		t.Fatalf("%d served records:\n%s", c, rec)
+	if rec, err := SessionOf(mustFind(t, p.root), "par").ServedIn(); err != nil || len(rec) != 1 {
+		t.Fatalf("%d served records: %+v, %v", len(rec), rec, err)
 	}
 }
 
@@ -223,9 +223,9 @@ func TestPromptKeywordsServeAndAreRecorded(t *testing.T) {
 	if !strings.Contains(out, "version-bump-checklist") {
 		t.Fatalf("not served: %q", out)
 	}
-	rec, _ := os.ReadFile(sess.ServedFile())
-	if !strings.Contains(string(rec), `"path":"plugin.json","score":1.9}`) {
-		t.Fatalf("served records:\n%s", rec)
+	rec, _ := sess.ServedIn()
+	if len(rec) != 2 || rec[1].Path != "plugin.json" || rec[1].Score != 1.9 || rec[0].Event != "UserPromptSubmit" {
+		t.Fatalf("served records: %+v", rec)
 	}
 }
 

@@ -18,8 +18,7 @@ func (r *run) preToolUse() (*Output, error) {
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
 	call := ToolCall(r.proj.Root, r.in, sess.Prompts(RecentPrompts))
-	set := r.load(knowledge.Quick)
-	ranked := knowledge.Rank(set.Items, call, r.options())
+	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
@@ -52,7 +51,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 		return nil, errQuiet
 	}
 	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(r.in.Prompt)}
-	ranked := knowledge.Rank(r.load(knowledge.Quick).Items, call, r.options())
+	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
@@ -92,29 +91,23 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 			leftOut = append(leftOut, fresh.ID)
 			continue
 		}
-		ok, err := sess.Claim(fresh.Ref(), pathKey)
-		if err != nil {
-			r.log.Printf("recording %s as served: %v (not served, so it is not served twice)", fresh.ID, err)
+		ok, err := sess.Claim(Served{
+			At: r.now.UTC().Format(time.RFC3339), Event: eventNames[r.event], Tool: r.in.ToolName, ToolUseID: r.in.ToolUseID,
+			ID: fresh.ID, Ref: fresh.Ref(), Path: pathKey, Score: b.Score, Ask: fresh.Ask,
+		})
+		switch {
+		case err != nil && !ok:
+			r.log.Printf("recording %s as served: %v (not served, so that it is never served twice)", fresh.ID, err)
 			continue
-		}
-		if !ok {
+		case err != nil:
+			r.log.Printf("recording %s as served: %v (served; its record may be incomplete)", fresh.ID, err)
+		case !ok:
 			continue // already served in this session for this path
 		}
 		chosen = append(chosen, c)
 	}
 	if len(chosen) == 0 && len(leftOut) == 0 {
 		return nil, errQuiet
-	}
-	at := r.now.UTC().Format(time.RFC3339)
-	var recs []Served
-	for _, c := range chosen {
-		recs = append(recs, Served{
-			At: at, Event: eventNames[r.event], Tool: r.in.ToolName, ToolUseID: r.in.ToolUseID,
-			ID: c.item.ID, Ref: c.item.Ref(), Path: pathKey, Score: c.b.Score, Ask: c.item.Ask,
-		})
-	}
-	if err := sess.Record(recs...); err != nil {
-		r.log.Printf("recording what was served: %v", err)
 	}
 	d, reason := decision(chosen, r.in.ToolName)
 	return r.output(compose(what, chosen, leftOut), d, reason), nil

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -22,14 +23,12 @@ import (
 //
 //	prompts.jsonl  the latest prompts, redacted (user-prompt-submit writes,
 //	               pre-tool-use reads the tail)
-//	served.jsonl   one line per item injected: when, for which tool call
-//	served/<h>     one empty file per (item, path): its creation with
+//	served/<h>     one file per (item, path) served: its creation with
 //	               O_EXCL is what makes an item served once per session per
 //	               path, without a lock, whatever the number of hooks
-//	               running at once
+//	               running at once; it holds the record of that serving
 //
-// Lines are appended with O_APPEND in one write each, so concurrent hooks
-// never interleave them.
+// Prompt lines are appended with O_APPEND in one write each.
 
 // RecentPrompts is how many of the session's prompts keywords are matched
 // against.
@@ -160,27 +159,8 @@ func (s Session) Prompts(n int) []string {
 	return out
 }
 
-// Claim marks an item as served for a path in this session. It returns
-// false when it was already: the file's exclusive creation decides, so two
-// hooks racing for the same item serve it once.
-func (s Session) Claim(ref, path string) (bool, error) {
-	dir := filepath.Join(s.Dir, "served")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return false, err
-	}
-	sum := sha256.Sum256([]byte(ref + "\x00" + path))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return true, f.Close()
-}
-
-// Served is one line of served.jsonl: an item injected into a session,
-// for the helpfulness counters (contract 8 keys them by Ref).
+// Served is an item served in a session: when, for which tool call, and
+// the key of its counters (contract 8), for the helpfulness counters.
 type Served struct {
 	At        string  `json:"at"`
 	Event     string  `json:"event"`
@@ -193,27 +173,61 @@ type Served struct {
 	Ask       bool    `json:"ask,omitempty"`
 }
 
-// ServedFile is where a session's injections are recorded.
-func (s Session) ServedFile() string { return filepath.Join(s.Dir, "served.jsonl") }
+// ServedDir holds one file per (item, path) served in the session.
+func (s Session) ServedDir() string { return filepath.Join(s.Dir, "served") }
 
-// Record appends what was served.
-func (s Session) Record(recs ...Served) error {
-	if len(recs) == 0 {
-		return nil
+// Claim records that rec's item is served for rec.Path in this session,
+// unless it already was: then it returns false and records nothing. The
+// exclusive creation of the file decides, so two hooks racing for the same
+// item serve it once; the record is that file's one line, so serving costs
+// one file, and reading what was served never needs a lock either.
+func (s Session) Claim(rec Served) (bool, error) {
+	dir := s.ServedDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return false, err
 	}
-	var b bytes.Buffer
-	for _, r := range recs {
-		line, err := json.Marshal(r)
-		if err != nil {
-			return err
+	sum := sha256.Sum256([]byte(rec.Ref + "\x00" + rec.Path))
+	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	line, _ := json.Marshal(rec)
+	_, werr := f.Write(append(line, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return true, werr
+}
+
+// ServedIn lists what was served in the session, oldest first. A record
+// torn by a crash is skipped (its claim still stands).
+func (s Session) ServedIn() ([]Served, error) {
+	ents, err := os.ReadDir(s.ServedDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Served
+	for _, e := range ents {
+		data, err := os.ReadFile(filepath.Join(s.ServedDir(), e.Name()))
+		var r Served
+		if err != nil || json.Unmarshal(data, &r) != nil {
+			continue
 		}
-		b.Write(line)
-		b.WriteByte('\n')
+		out = append(out, r)
 	}
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
-		return err
-	}
-	return appendLine(s.ServedFile(), bytes.TrimSuffix(b.Bytes(), []byte("\n")), 0o600)
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].At != out[j].At {
+			return out[i].At < out[j].At
+		}
+		return out[i].ToolUseID < out[j].ToolUseID
+	})
+	return out, nil
 }
 
 // appendLine writes line and a newline in one write(2) on an O_APPEND

@@ -69,7 +69,7 @@ func TestClaimIsExclusive(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ok, err := s.Claim("entry:a", "x.go")
+			ok, err := s.Claim(Served{Ref: "entry:a", Path: "x.go"})
 			if err != nil {
 				t.Error(err)
 			}
@@ -82,10 +82,10 @@ func TestClaimIsExclusive(t *testing.T) {
 	if wins.Load() != 1 {
 		t.Fatalf("%d claims won", wins.Load())
 	}
-	if ok, _ := s.Claim("entry:a", "y.go"); !ok {
+	if ok, _ := s.Claim(Served{Ref: "entry:a", Path: "y.go"}); !ok {
 		t.Fatal("another path was refused")
 	}
-	if ok, _ := s.Claim("entry:b", "x.go"); !ok {
+	if ok, _ := s.Claim(Served{Ref: "entry:b", Path: "x.go"}); !ok {
 		t.Fatal("another entry was refused")
 	}
 }

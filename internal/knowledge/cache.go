@@ -1,14 +1,9 @@
 package knowledge
 
 import (
-	"encoding/binary"
-	"errors"
-	"fmt"
-	"hash/crc32"
 	"os"
 	"path/filepath"
 	"time"
-	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -56,7 +51,9 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 		return ReadAll(src), nil
 	}
 	stamps := src.stamps()
-	old, cacheTime := readCache(cachePath)
+	// A hook (Quick) scores every item and shows three: the Details stay
+	// encoded until Rank picks an item. Commands (Full) get them all.
+	old, cacheTime := readCache(cachePath, mode == Full)
 	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
 		old = nil
 	}
@@ -106,6 +103,53 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 	set.Problems = append(set.Problems, unreadable...)
 	set.Rebuilt = true
 	return set, err
+}
+
+// Candidates returns the items that may be served for a call: from the
+// cache's index when the cache is still good, a superset of what Rank can
+// pick, decoded in full; else, after rebuilding the cache, every item. The
+// error is only about the cache.
+func Candidates(src Sources, cachePath string, c *Call) (*Set, error) {
+	if cachePath != "" {
+		if set, ok := candidates(src, cachePath, c); ok {
+			return set, nil
+		}
+	}
+	return Load(src, cachePath, Quick)
+}
+
+func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
+	fh, err := os.Open(cachePath)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, false
+	}
+	f, err := openFile(fh, fi.Size())
+	if err != nil {
+		return nil, false
+	}
+	meta, err := f.meta()
+	if err != nil || meta.root != src.Root || meta.global != src.GlobalDir {
+		return nil, false
+	}
+	stamps := src.stamps()
+	if len(stamps) != len(meta.stamps) {
+		return nil, false
+	}
+	for i := range stamps {
+		if stamps[i] != meta.stamps[i] || stamps[i].racy(fi.ModTime()) {
+			return nil, false
+		}
+	}
+	items, err := f.candidates(c)
+	if err != nil {
+		return nil, false
+	}
+	return &Set{Items: items}, true
 }
 
 // stamp is what identifies a version of a folder or file without reading
@@ -177,350 +221,3 @@ func (c *cacheData) set() *Set {
 	return s
 }
 
-const (
-	cacheMagic   = "DLKC"
-	cacheVersion = 1
-)
-
-func readCache(path string) (*cacheData, time.Time) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, time.Time{}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() > 1<<30 {
-		return nil, time.Time{}
-	}
-	buf := make([]byte, fi.Size())
-	if _, err := readFull(f, buf); err != nil {
-		return nil, time.Time{}
-	}
-	c, err := decodeCache(buf)
-	if err != nil {
-		return nil, time.Time{}
-	}
-	return c, fi.ModTime()
-}
-
-func readFull(f *os.File, buf []byte) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := f.Read(buf[n:])
-		n += m
-		if err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
-
-func writeCache(path string, c *cacheData) error {
-	data := encodeCache(c)
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".knowledge-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
-}
-
-// The encoding: magic, version, CRC-32 of the rest, then uvarint-length
-// strings and varints. The decoder slices the file's bytes as one string
-// and takes items and lists from arrays shared by many, so decoding
-// allocates a few dozen times for ten thousand entries.
-
-type enc struct{ b []byte }
-
-func (e *enc) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) i(v int64)  { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) s(v string) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *enc) bool(v bool) {
-	if v {
-		e.u(1)
-	} else {
-		e.u(0)
-	}
-}
-func (e *enc) ss(v []string) {
-	e.u(uint64(len(v)))
-	for _, s := range v {
-		e.s(s)
-	}
-}
-
-func encodeCache(c *cacheData) []byte {
-	e := &enc{b: make([]byte, 0, 4096)}
-	e.s(c.root)
-	e.s(c.global)
-	e.u(uint64(len(c.stamps)))
-	for _, s := range c.stamps {
-		e.bool(s.exists)
-		e.i(s.size)
-		e.i(s.mtime)
-		e.u(s.ino)
-	}
-	e.u(uint64(len(c.sections)))
-	for _, it := range c.sections {
-		e.item(it)
-	}
-	e.u(uint64(len(c.sectionProblems)))
-	for _, p := range c.sectionProblems {
-		e.problem(p)
-	}
-	e.u(uint64(len(c.dirs)))
-	for _, recs := range c.dirs {
-		e.u(uint64(len(recs)))
-		for _, r := range recs {
-			e.s(r.name)
-			e.i(r.size)
-			e.i(r.mtime)
-			e.u(r.ino)
-			switch {
-			case r.item != nil:
-				e.u(1)
-				e.item(r.item)
-			case r.problem != nil:
-				e.u(2)
-				e.problem(r.problem)
-			default:
-				e.u(0)
-			}
-		}
-	}
-	out := make([]byte, 0, len(e.b)+9)
-	out = append(out, cacheMagic...)
-	out = append(out, cacheVersion)
-	out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(e.b))
-	return append(out, e.b...)
-}
-
-func (e *enc) item(it *Item) {
-	e.s(it.ID)
-	e.s(it.Type)
-	e.s(it.Kind)
-	e.s(it.Scope)
-	e.s(it.Title)
-	e.s(it.Status)
-	e.s(it.Priority)
-	e.s(it.Area)
-	e.s(it.Observation)
-	e.bool(it.Ask)
-	e.bool(it.Active)
-	e.s(it.Path)
-	e.s(it.Text)
-	e.u(uint64(it.TextRunes))
-	e.i(it.Size)
-	e.i(it.MTime)
-	e.u(it.Inode)
-	e.ss(it.Match.Tools)
-	e.u(uint64(len(it.Match.Files)))
-	for _, g := range it.Match.Files {
-		e.s(g.Pattern)
-		e.s(g.Literal)
-	}
-	e.ss(it.Match.Actions)
-	e.ss(it.Match.Context)
-}
-
-func (e *enc) problem(p *ParseError) {
-	e.s(p.Path)
-	e.u(uint64(p.Line))
-	e.s(p.Msg)
-}
-
-var errCorrupt = errors.New("corrupt cache")
-
-type dec struct {
-	s         string
-	err       error
-	arena     []string
-	globArena []Glob
-	items     []Item
-}
-
-func (d *dec) fail() {
-	if d.err == nil {
-		d.err = errCorrupt
-	}
-	d.s = ""
-}
-
-func (d *dec) u() uint64 {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(d.s); i++ {
-		c := d.s[i]
-		if i == binary.MaxVarintLen64 {
-			break
-		}
-		if c < 0x80 {
-			d.s = d.s[i+1:]
-			return x | uint64(c)<<shift
-		}
-		x |= uint64(c&0x7f) << shift
-		shift += 7
-	}
-	d.fail()
-	return 0
-}
-
-func (d *dec) i() int64 {
-	ux := d.u()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
-func (d *dec) n(max int) int {
-	v := d.u()
-	if v > uint64(max) {
-		d.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (d *dec) str() string {
-	n := d.u()
-	if n > uint64(len(d.s)) {
-		d.fail()
-		return ""
-	}
-	v := d.s[:n]
-	d.s = d.s[n:]
-	return v
-}
-
-func (d *dec) bool() bool { return d.u() == 1 }
-
-// strs decodes a list into the decoder's arena: lists are small and many,
-// so they share a few large arrays instead of one allocation each.
-func (d *dec) strs() []string {
-	n := d.n(len(d.s))
-	if n == 0 {
-		return nil
-	}
-	if len(d.arena)+n > cap(d.arena) {
-		d.arena = make([]string, 0, max(n, 4096))
-	}
-	start := len(d.arena)
-	for i := 0; i < n; i++ {
-		d.arena = append(d.arena, d.str())
-	}
-	return d.arena[start:len(d.arena):len(d.arena)]
-}
-
-// globs is strs for file triggers.
-func (d *dec) globs() []Glob {
-	n := d.n(len(d.s))
-	if n == 0 {
-		return nil
-	}
-	if len(d.globArena)+n > cap(d.globArena) {
-		d.globArena = make([]Glob, 0, max(n, 1024))
-	}
-	start := len(d.globArena)
-	for i := 0; i < n; i++ {
-		d.globArena = append(d.globArena, Glob{Pattern: d.str(), Literal: d.str()})
-	}
-	return d.globArena[start:len(d.globArena):len(d.globArena)]
-}
-
-// newItem hands out items from one array per batch.
-func (d *dec) newItem() *Item {
-	if len(d.items) == cap(d.items) {
-		d.items = make([]Item, 0, 1024)
-	}
-	d.items = d.items[:len(d.items)+1]
-	return &d.items[len(d.items)-1]
-}
-
-func decodeCache(buf []byte) (*cacheData, error) {
-	if len(buf) < 9 || string(buf[:4]) != cacheMagic || buf[4] != cacheVersion {
-		return nil, fmt.Errorf("not a cache of this version")
-	}
-	body := buf[9:]
-	if crc32.ChecksumIEEE(body) != binary.LittleEndian.Uint32(buf[5:9]) {
-		return nil, errCorrupt
-	}
-	// The buffer is never written again: the decoded strings can point
-	// into it instead of into a copy.
-	return decodeBody(unsafe.String(unsafe.SliceData(body), len(body)))
-}
-
-// decodeBody decodes what follows the header. Whatever the bytes, it
-// returns an error rather than panicking or allocating without bound.
-func decodeBody(body string) (*cacheData, error) {
-	d := &dec{s: body}
-	c := &cacheData{root: d.str(), global: d.str()}
-	ns := d.n(16)
-	for i := 0; i < ns && d.err == nil; i++ {
-		c.stamps = append(c.stamps, stamp{exists: d.bool(), size: d.i(), mtime: d.i(), ino: d.u()})
-	}
-	ni := d.n(len(d.s))
-	for i := 0; i < ni && d.err == nil; i++ {
-		c.sections = append(c.sections, d.item())
-	}
-	np := d.n(len(d.s))
-	for i := 0; i < np && d.err == nil; i++ {
-		c.sectionProblems = append(c.sectionProblems, d.problem())
-	}
-	nd := d.n(4)
-	for i := 0; i < nd && d.err == nil; i++ {
-		nr := d.n(len(d.s) / 5) // a record takes five bytes at least
-		recs := make([]*record, 0, nr)
-		backing := make([]record, nr)
-		for j := 0; j < nr && d.err == nil; j++ {
-			r := &backing[j]
-			*r = record{name: d.str(), size: d.i(), mtime: d.i(), ino: d.u()}
-			switch d.u() {
-			case 1:
-				r.item = d.item()
-			case 2:
-				r.problem = d.problem()
-			}
-			recs = append(recs, r)
-		}
-		c.dirs = append(c.dirs, recs)
-	}
-	if d.err != nil || d.s != "" {
-		return nil, errCorrupt
-	}
-	return c, nil
-}
-
-func (d *dec) item() *Item {
-	it := d.newItem()
-	*it = Item{
-		ID: d.str(), Type: d.str(), Kind: d.str(), Scope: d.str(), Title: d.str(),
-		Status: d.str(), Priority: d.str(), Area: d.str(), Observation: d.str(),
-		Ask: d.bool(), Active: d.bool(), Path: d.str(), Text: d.str(),
-		TextRunes: d.n(1 << 30), Size: d.i(), MTime: d.i(), Inode: d.u(),
-	}
-	it.Match.Tools = d.strs()
-	it.Match.Files = d.globs()
-	it.Match.Actions = d.strs()
-	it.Match.Context = d.strs()
-	return it
-}
-
-func (d *dec) problem() *ParseError {
-	return &ParseError{Path: d.str(), Line: d.n(1 << 30), Msg: d.str()}
-}

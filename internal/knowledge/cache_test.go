@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,6 +57,9 @@ func (s *store) load(mode Mode) *Set {
 func ids(set *Set) string {
 	var out []string
 	for _, it := range set.Items {
+		if err := it.Load(); err != nil {
+			return err.Error()
+		}
 		out = append(out, it.ID+"="+it.Status)
 	}
 	return strings.Join(out, " ")
@@ -233,9 +237,69 @@ func FuzzDecodeCache(f *testing.F) {
 	c := &cacheData{root: root, stamps: src.stamps()}
 	recs, _ := scanEntryDir(src.entryDirs()[0], nil)
 	c.dirs = [][]*record{recs}
-	f.Add(string(encodeCache(c)[9:]))
-	f.Add("")
-	f.Fuzz(func(t *testing.T, body string) {
-		decodeBody(body)
+	good := encodeCache(c)
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(""))
+	call := &Call{Tool: "Write", Paths: []string{"src/module1/a.go"}, FileScoped: true, Words: NewHaystack("alpha bravo")}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fl, err := openFile(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			return
+		}
+		for _, eager := range []bool{true, false} {
+			if c, err := fl.decode(eager); err == nil {
+				for _, it := range c.set().Items {
+					it.Load()
+				}
+			}
+		}
+		fl.candidates(call)
 	})
+}
+
+// The index is a superset: whatever Rank picks from all the items, it
+// picks from the candidates too, for calls of every kind.
+func TestCandidatesAreASuperset(t *testing.T) {
+	s := newStore(t)
+	genEntries(t, s.root, 300)
+	os.WriteFile(filepath.Join(s.dir(), "odd.md"), []byte("---\nsummary: odd\ntriggers:\n  files: [\"**/*version*\"]\n---\n"), 0o644)
+	os.WriteFile(filepath.Join(s.dir(), "ext.md"), []byte("---\nsummary: ext\ntriggers:\n  files: [\"**/*_test.go\"]\n---\n"), 0o644)
+	os.WriteFile(filepath.Join(s.dir(), "ctx.md"), []byte("---\nsummary: ctx\npriority: CRITICAL\ntriggers:\n  context: [staging deploy]\n---\n"), 0o644)
+	os.WriteFile(filepath.Join(s.dir(), "toolonly.md"), []byte("---\nsummary: t\ntriggers:\n  tools: [Bash]\n---\n"), 0o644)
+	s.age()
+	all := s.load(Full)
+	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+	calls := []*Call{
+		{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true, Words: NewHaystack("golf hotel")},
+		{Tool: "Edit", Paths: []string{"pkg/version.txt"}, FileScoped: true, Words: NewHaystack("")},
+		{Tool: "Edit", Paths: []string{"a/b_test.go"}, FileScoped: true, Words: NewHaystack("")},
+		{Tool: "Bash", Paths: []string{"src/module7/y.go"}, Words: NewHaystack("alpha delta", "the staging deploy")},
+		{Prompt: true, Words: NewHaystack("kilo lima mike november and a staging deploy")},
+	}
+	for i, c := range calls {
+		want := map[string]bool{}
+		for _, sc := range Rank(all.Items, c, o) {
+			want[sc.Item.ID] = true
+		}
+		if len(want) == 0 {
+			t.Fatalf("call %d: nothing to compare", i)
+		}
+		set, err := Candidates(s.src, s.cache, c)
+		if err != nil || set.Rebuilt {
+			t.Fatalf("call %d: not from the index (rebuilt %v, %v)", i, set.Rebuilt, err)
+		}
+		got := map[string]bool{}
+		for _, sc := range Rank(set.Items, c, o) {
+			got[sc.Item.ID] = true
+		}
+		for id := range want {
+			if !got[id] {
+				t.Errorf("call %d: %s ranked from all items, missing from the candidates", i, id)
+			}
+		}
+		if len(set.Items) >= len(all.Items)/2 {
+			t.Errorf("call %d: %d candidates of %d items: the index does not narrow", i, len(set.Items), len(all.Items))
+		}
+	}
 }

@@ -25,24 +25,33 @@ const (
 
 // Item is anything devlearn serves, in one shape: ADR and pitfall sections
 // and entries alike, so the index and the relevance engine treat them the
-// same way.
+// same way. What scoring needs is in the Item itself; the rest is in its
+// Detail, which an item read from the cache for a hook only decodes when it
+// is about to be served (Load): on every tool call, ten thousand items are
+// scored and three at most are shown.
 type Item struct {
-	ID          string `json:"id"`   // ADR-003, PF-001, or the entry's key
+	ID       string `json:"id"` // ADR-003, PF-001, or the entry's key
+	Priority string `json:"priority"`
+	// Active: in force, so listed in the index and served by relevance.
+	Active bool  `json:"active"`
+	Match  Match `json:"-"`
+	*Detail
+	lazy string // the encoded Detail, until Load
+}
+
+// Detail is the rest of an item.
+type Detail struct {
 	Type        string `json:"type"` // decision, pitfall, entry
 	Kind        string `json:"kind,omitempty"`
 	Scope       string `json:"scope"`
 	Title       string `json:"title"`
 	Status      string `json:"status"`
-	Priority    string `json:"priority"`
 	Area        string `json:"area,omitempty"`
 	Observation string `json:"observation,omitempty"`
 	Ask         bool   `json:"ask,omitempty"`
-	// Active: in force, so listed in the index and served by relevance.
-	Active bool `json:"active"`
 	// Path is the file: relative to the project root for project items,
 	// absolute for global ones.
-	Path  string `json:"path"`
-	Match Match  `json:"-"`
+	Path string `json:"path"`
 	// Text is the full section of an ADR or a pitfall. An entry's body is
 	// read from its file when it is shown or injected, so that what is
 	// served is what the file says now.
@@ -50,10 +59,22 @@ type Item struct {
 	// TextRunes is the length of the full item, for the index's token
 	// estimate.
 	TextRunes int `json:"-"`
-	// Size and MTime of an entry's file when it was read (its cache key).
-	Size  int64  `json:"-"`
-	MTime int64  `json:"-"`
-	Inode uint64 `json:"-"`
+}
+
+// Load decodes the item's Detail if it was left encoded. An item that
+// cannot be decoded (a damaged cache) reports an error and must not be
+// served.
+func (it *Item) Load() error {
+	if it.Detail != nil {
+		return nil
+	}
+	d := &dec{s: it.lazy}
+	det := d.detail()
+	if d.err != nil || d.s != "" {
+		return errCorrupt
+	}
+	it.Detail, it.lazy = det, ""
+	return nil
 }
 
 // Match is an item's triggers in the form the relevance engine uses.
@@ -100,11 +121,12 @@ func matchOf(t Triggers) Match {
 // FromEntry is the item of an entry kept at path.
 func FromEntry(e *Entry, scope, path string) *Item {
 	return &Item{
-		ID: e.Key, Type: TypeEntry, Kind: e.Kind, Scope: scope,
-		Title: e.Summary, Status: e.Status, Priority: e.Priority,
-		Observation: e.Observation, Ask: e.Ask, Active: e.Active(),
-		Path: path, Match: matchOf(e.Triggers),
-		TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Body) + 40,
+		ID: e.Key, Priority: e.Priority, Active: e.Active(), Match: matchOf(e.Triggers),
+		Detail: &Detail{
+			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
+			Observation: e.Observation, Ask: e.Ask, Path: path,
+			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Body) + 40,
+		},
 	}
 }
 
@@ -119,9 +141,11 @@ const (
 // A pitfall's Area becomes its file trigger.
 func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	it := &Item{
-		ID: s.Anchor, Scope: ScopeProject, Title: s.Title,
-		Status: s.Status(), Observation: s.Source(), Active: s.Active(),
-		Path: path, Text: s.Body, TextRunes: utf8.RuneCountInString(s.Body),
+		ID: s.Anchor, Active: s.Active(),
+		Detail: &Detail{
+			Scope: ScopeProject, Title: s.Title, Status: s.Status(), Observation: s.Source(),
+			Path: path, Text: s.Body, TextRunes: utf8.RuneCountInString(s.Body),
+		},
 	}
 	if it.ID == "" {
 		it.ID = s.Title

@@ -45,6 +45,9 @@ type Set struct {
 // the same key. scope "" looks in both.
 func (s *Set) Find(id, scope string) *Item {
 	for _, it := range s.Items {
+		if it.Load() != nil {
+			continue
+		}
 		if (scope == "" || it.Scope == scope) && (it.ID == id || (it.Observation != "" && it.Observation == id)) {
 			return it
 		}
@@ -56,7 +59,7 @@ func (s *Set) Find(id, scope string) *Item {
 func (s *Set) Count(status string) int {
 	n := 0
 	for _, it := range s.Items {
-		if it.Type == TypeEntry && it.Status == status {
+		if it.Load() == nil && it.Type == TypeEntry && it.Status == status {
 			n++
 		}
 	}
@@ -196,9 +199,7 @@ func readEntryItem(d entryDir, name, path string, r *record) (*Item, *ParseError
 		}
 		return nil, &ParseError{Path: shown, Msg: err.Error()}
 	}
-	it := FromEntry(e, d.scope, shown)
-	it.Size, it.MTime, it.Inode = r.size, r.mtime, r.ino
-	return it, nil
+	return FromEntry(e, d.scope, shown), nil
 }
 
 // displayPath names an entry file the way the user finds it: relative to
