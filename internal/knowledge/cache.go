@@ -220,4 +220,3 @@ func (c *cacheData) set() *Set {
 	}
 	return s
 }
-
