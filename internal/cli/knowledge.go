@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
@@ -90,8 +91,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 		return knowledge.GlobalStore(w.home), nil
 	}
 	if w.proj == nil {
-		_, err := w.env.Project()
-		return nil, err
+		return nil, exitcode.WithHint(fmt.Errorf("not inside a git repository, so there is no project store"), "run it inside the project, or pass --global for the global store")
 	}
 	now, err := w.env.Now()
 	if err != nil {

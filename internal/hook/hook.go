@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
@@ -152,7 +153,7 @@ func fallbackLog(home string) string {
 	if home == "" {
 		return ""
 	}
-	return home + "/logs/hooks.log"
+	return filepath.Join(home, "logs", "hooks.log")
 }
 
 // errQuiet ends a hook that has nothing to do; it is not logged.

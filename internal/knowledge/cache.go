@@ -211,7 +211,6 @@ func (c *cacheData) set() *Set {
 				s.Problems = append(s.Problems, r.problem)
 			}
 		}
-		s.Entries += len(recs)
 		more := false
 		for _, later := range c.dirs[i+1:] {
 			more = more || len(later) > 0

@@ -43,12 +43,6 @@ type Triggers struct {
 	Context []string `yaml:"context,flow,omitempty" json:"context,omitempty"`
 }
 
-// Empty reports whether no trigger is set: such an entry is only listed in
-// the index, never injected by relevance.
-func (t Triggers) Empty() bool {
-	return len(t.Tools) == 0 && len(t.Files) == 0 && len(t.Actions) == 0 && len(t.Context) == 0
-}
-
 // The values each enumerated field accepts (design §2).
 var (
 	Kinds      = []string{"checklist", "pattern", "warning", "requirement", "note"}

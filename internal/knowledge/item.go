@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -279,6 +278,3 @@ func (it *Item) Label() string {
 		return st
 	}
 }
-
-// String is the item's one-line description for errors and logs.
-func (it *Item) String() string { return fmt.Sprintf("%s (%s)", it.ID, it.Path) }

@@ -33,8 +33,6 @@ func GlobalEntriesDir(home string) string {
 type Set struct {
 	Items    []*Item
 	Problems []*ParseError
-	// Entries counts the entry files read, broken ones included.
-	Entries int
 	// Rebuilt: read from the files (some or all), not from the cache as
 	// it was.
 	Rebuilt bool
@@ -82,7 +80,6 @@ func ReadAll(src Sources) *Set {
 				set.Problems = append(set.Problems, r.problem)
 			}
 		}
-		set.Entries += len(recs)
 		seen = addEntries(set, recs, seen, i < len(dirs)-1)
 	}
 	return set
