@@ -7,8 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/config"
-	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )

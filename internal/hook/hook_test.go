@@ -379,3 +379,24 @@ func TestChangedSinceCachedIsNotServed(t *testing.T) {
 		t.Fatalf("deleted entry served: %q", out)
 	}
 }
+
+// Whatever the number and length of what is left out, and however long the
+// path, the output keeps to the smallest budget the config allows.
+func TestOutputKeepsToASmallBudgetWithManyLeftOut(t *testing.T) {
+	p := newProj(t)
+	p.file(".memory/learning.json", `{"serve": {"budget_chars": 500, "max_items": 50}}`)
+	for i := 0; i < 40; i++ {
+		key := fmt.Sprintf("a-rather-long-key-for-an-entry-that-says-something-%02d", i)
+		p.entry(key, "summary: Big entry\npriority: CRITICAL\ntriggers:\n  tools: [Write]\n  files: [\"**/*.go\"]", strings.Repeat("words ", 20)+"\n")
+	}
+	long := strings.Repeat("deep/", 200) + "main.go"
+	for _, ev := range []string{PreToolUse, SessionStart} {
+		out := p.run(ev, p.write(long, "small-"+ev))
+		if n := len([]rune(out)); n > 500 || n == 0 {
+			t.Fatalf("%s: output of %d characters:\n%s", ev, n, out)
+		}
+		if sp := decode(t, out); !strings.Contains(sp.AdditionalContext, "more. Read") {
+			t.Fatalf("%s: the left-out count is missing:\n%s", ev, sp.AdditionalContext)
+		}
+	}
+}

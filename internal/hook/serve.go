@@ -28,7 +28,7 @@ func (r *run) preToolUse() (*Output, error) {
 	}
 	what := "this " + r.in.ToolName + " call"
 	if pathKey != "" {
-		what = "this " + r.in.ToolName + " of " + pathKey
+		what = "this " + r.in.ToolName + " of " + knowledge.Cut(pathKey, 120)
 	}
 	return r.inject(sess, call, ranked, pathKey, what)
 }
@@ -114,8 +114,32 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 }
 
 // leftOutReserve keeps room in the budget for the closing line that
-// names what did not fit.
-const leftOutReserve = 400
+// names what did not fit: nameList keeps the names within maxNames
+// characters, and the rest of the line is under a hundred.
+const (
+	leftOutReserve = 400
+	maxNames       = 250
+)
+
+// nameList joins ids ("a, b and 3 more") within max characters; with max
+// 0 it only counts them.
+func nameList(ids []string, max int) string {
+	if max == 0 {
+		return knowledge.Plural(len(ids), "item", "items")
+	}
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 && b.Len()+len(id)+len(", and 9999 more") > max {
+			fmt.Fprintf(&b, " and %d more", len(ids)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(knowledge.Cut(id, max-len(" and 9999 more")))
+	}
+	return b.String()
+}
 
 type chosenItem struct {
 	item *knowledge.Item
@@ -150,15 +174,10 @@ func compose(what string, chosen []chosenItem, leftOut []string) string {
 		}
 	}
 	if len(leftOut) > 0 {
-		names := leftOut
-		more := ""
-		if len(names) > 10 {
-			names, more = names[:10], fmt.Sprintf(" and %d more", len(leftOut)-10)
-		}
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "Also relevant to %s, left out for length: %s%s. Read one with `%s`.\n", what, strings.Join(names, ", "), more, knowledge.ShowCommand)
+		fmt.Fprintf(&b, "Also relevant, left out for length: %s. Read one with `%s`.\n", nameList(leftOut, maxNames), knowledge.ShowCommand)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -43,31 +43,34 @@ func (r *run) sessionStart() (*Output, error) {
 // within budgetChars (as measured by size), the ones that did not fit by
 // name, and the review queue.
 func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budgetChars int, size func(string) int) string {
-	var tail []string
+	var tails []string
 	if n := set.Count(knowledge.StatusCandidate); n > 0 {
 		verb := "wait"
 		if n == 1 {
 			verb = "waits"
 		}
-		tail = append(tail, fmt.Sprintf("%s %s for a person's review: `devlearn knowledge list --status candidate` lists them; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
+		tails = append(tails, fmt.Sprintf("%s %s for a person's review: `devlearn knowledge list --status candidate` lists them; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
 			knowledge.Plural(n, "candidate entry", "candidate entries"), verb))
 	}
 	var base string
-	join := func(critical []string, leftOut []string) string {
+	join := func(critical, leftOut []string, names int, tail bool) string {
 		parts := []string{base}
 		if len(critical) > 0 {
 			parts = append(parts, "CRITICAL, always in force:\n\n"+strings.Join(critical, "\n\n"))
 		}
 		if len(leftOut) > 0 {
-			parts = append(parts, fmt.Sprintf("Also CRITICAL, left out for length: %s. Read each with `%s`.", strings.Join(leftOut, ", "), knowledge.ShowCommand))
+			parts = append(parts, fmt.Sprintf("Also CRITICAL, left out for length: %s. Read each with `%s`.", nameList(leftOut, names), knowledge.ShowCommand))
 		}
-		return strings.Join(append(parts, tail...), "\n\n")
+		if tail {
+			parts = append(parts, tails...)
+		}
+		return strings.Join(parts, "\n\n")
 	}
 	// The index keeps to its token budget; should that budget be set
 	// beyond what one hook output may hold, it shrinks until it fits.
 	for tokens := indexTokens; ; tokens = tokens * 4 / 5 {
 		base = strings.TrimRight(knowledge.BuildIndex(set, knowledge.IndexOptions{BudgetTokens: tokens}).Text, "\n")
-		if size(join(nil, nil)) <= budgetChars-leftOutReserve || tokens < 50 {
+		if size(join(nil, nil, 0, true)) <= budgetChars-leftOutReserve || tokens < 50 {
 			break
 		}
 	}
@@ -81,11 +84,20 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 			continue
 		}
 		text := render(fresh, e)
-		if size(join(append(critical[:len(critical):len(critical)], text), leftOut)) > budgetChars-leftOutReserve {
+		if size(join(append(critical[:len(critical):len(critical)], text), nil, 0, true)) > budgetChars-leftOutReserve {
 			leftOut = append(leftOut, fresh.ID)
 			continue
 		}
 		critical = append(critical, text)
 	}
-	return join(critical, leftOut)
+	// What is least needed goes first when a small budget is reached: the
+	// review queue, then the names of what was left out (its count stays).
+	for _, names := range []int{maxNames, maxNames / 2, 0} {
+		for _, tail := range []bool{true, false} {
+			if text := join(critical, leftOut, names, tail); size(text) <= budgetChars {
+				return text
+			}
+		}
+	}
+	return base
 }
