@@ -24,10 +24,29 @@ func benchProject(b *testing.B, n int) (Sources, string) {
 	return src, cache
 }
 
-// BenchmarkLoadCached is the hook's read of the cache: a few stat calls and
-// one file decoded.
-func BenchmarkLoadCached(b *testing.B) {
+// BenchmarkCandidates is the hook's read of the cache: a few stat calls,
+// the section headers, the index, and the items it names for one Write.
+func BenchmarkCandidates(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true,
+				Words: NewHaystack("please add the golf handler to module 5", "then run the tests")}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				set, err := Candidates(src, cache, call)
+				if err != nil || set.Rebuilt || len(set.Items) == 0 || len(set.Items) > n/2 {
+					b.Fatalf("rebuilt %v, %d items, %v", set.Rebuilt, len(set.Items), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadCached reads every item from the cache (a command's read,
+// and what a hook would do without the index).
+func BenchmarkLoadCached(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
 			src, cache := benchProject(b, n)
 			b.ResetTimer()

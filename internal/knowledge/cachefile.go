@@ -1,7 +1,7 @@
 package knowledge
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -220,7 +220,27 @@ func openFile(ra io.ReaderAt, total int64) (*file, error) {
 	return f, nil
 }
 
+// memFile is a cache already in memory: sections are sliced, not copied.
+type memFile string
+
+func (m memFile) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 func (f *file) read(off int64, n int) (string, error) {
+	if m, ok := f.ra.(memFile); ok {
+		if off < 0 || off+int64(n) > int64(len(m)) {
+			return "", errCorrupt
+		}
+		return string(m[off : off+int64(n)]), nil
+	}
 	buf := make([]byte, n)
 	if _, err := f.ra.ReadAt(buf, off); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
 		return "", errCorrupt
@@ -333,7 +353,7 @@ func (f *file) decode(eager bool) (*cacheData, error) {
 			return nil, err
 		}
 	}
-	d := &dec{eager: eager}
+	d := &dec{eager: eager, batch: f.itemCount()}
 	items := make([]*Item, f.itemCount())
 	for i := range items {
 		if items[i], err = f.itemAt(i, d); err != nil {
@@ -450,7 +470,7 @@ func (f *file) candidates(c *Call) ([]*Item, error) {
 	}
 	slices.Sort(idx)
 	out := make([]*Item, 0, len(idx))
-	d := &dec{eager: true}
+	d := &dec{eager: true, batch: len(idx)}
 	for _, i := range idx {
 		it, err := f.itemAt(i, d)
 		if err != nil {
@@ -498,7 +518,8 @@ func readCache(path string, eager bool) (*cacheData, time.Time) {
 	if err != nil {
 		return nil, time.Time{}
 	}
-	f, err := openFile(bytes.NewReader(data), int64(len(data)))
+	// The bytes are never written again: decoded strings point into them.
+	f, err := openFile(memFile(unsafe.String(unsafe.SliceData(data), len(data))), int64(len(data)))
 	if err != nil {
 		return nil, time.Time{}
 	}
@@ -605,6 +626,7 @@ type dec struct {
 	s         string
 	err       error
 	eager     bool // decode every Detail at once
+	batch     int  // items to allocate at a time (default 1024)
 	arena     []string
 	globArena []Glob
 	items     []Item
@@ -697,7 +719,7 @@ func (d *dec) strs() []string {
 		return nil
 	}
 	if len(d.arena)+n > cap(d.arena) {
-		d.arena = make([]string, 0, max(n, 4096))
+		d.arena = make([]string, 0, max(n, min(8*cmp.Or(d.batch, 1024), 4096)))
 	}
 	start := len(d.arena)
 	for i := 0; i < n; i++ {
@@ -713,7 +735,7 @@ func (d *dec) globs() []Glob {
 		return nil
 	}
 	if len(d.globArena)+n > cap(d.globArena) {
-		d.globArena = make([]Glob, 0, max(n, 1024))
+		d.globArena = make([]Glob, 0, max(n, min(2*cmp.Or(d.batch, 1024), 1024)))
 	}
 	start := len(d.globArena)
 	for i := 0; i < n; i++ {
@@ -725,7 +747,7 @@ func (d *dec) globs() []Glob {
 // newItem hands out items from one array per batch.
 func (d *dec) newItem() *Item {
 	if len(d.items) == cap(d.items) {
-		d.items = make([]Item, 0, 1024)
+		d.items = make([]Item, 0, cmp.Or(d.batch, 1024))
 	}
 	d.items = d.items[:len(d.items)+1]
 	return &d.items[len(d.items)-1]
