@@ -186,7 +186,7 @@ type hit struct {
 }
 
 func newKnowledgeSearchCmd(env *Env) *cobra.Command {
-	var asJSON, all bool
+	var asJSON, all, global bool
 	cmd := &cobra.Command{
 		Use:   "search WORDS...",
 		Short: "Find decisions, pitfalls and entries by their words",
@@ -205,7 +205,7 @@ Best first; items not in force only with --all.`,
 			}
 			var hits []hit
 			for _, it := range knowledge.Ordered(w.load().Items) {
-				if !it.Active && !all {
+				if (!it.Active && !all) || (global && it.Scope != knowledge.ScopeGlobal) {
 					continue
 				}
 				text := it.Text
@@ -248,6 +248,7 @@ Best first; items not in force only with --all.`,
 		},
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "also search what is not in force")
+	cmd.Flags().BoolVar(&global, "global", false, "search the global store only")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the matches as JSON")
 	return cmd
 }
