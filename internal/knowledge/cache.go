@@ -51,9 +51,7 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 		return ReadAll(src), nil
 	}
 	stamps := src.stamps()
-	// A hook (Quick) scores every item and shows three: the Details stay
-	// encoded until Rank picks an item. Commands (Full) get them all.
-	old, cacheTime := readCache(cachePath, mode == Full)
+	old, cacheTime := readCache(cachePath)
 	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
 		old = nil
 	}

@@ -57,9 +57,6 @@ func (s *store) load(mode Mode) *Set {
 func ids(set *Set) string {
 	var out []string
 	for _, it := range set.Items {
-		if err := it.Load(); err != nil {
-			return err.Error()
-		}
 		out = append(out, it.ID+"="+it.Status)
 	}
 	return strings.Join(out, " ")
@@ -247,12 +244,8 @@ func FuzzDecodeCache(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, eager := range []bool{true, false} {
-			if c, err := fl.decode(eager); err == nil {
-				for _, it := range c.set().Items {
-					it.Load()
-				}
-			}
+		if c, err := fl.decode(); err == nil {
+			c.set()
 		}
 		fl.candidates(call)
 	})

@@ -341,7 +341,7 @@ func le32(s string) uint32 {
 }
 
 // decode reads the whole cache: what a rebuild and the commands need.
-func (f *file) decode(eager bool) (*cacheData, error) {
+func (f *file) decode() (*cacheData, error) {
 	c, err := f.meta()
 	if err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func (f *file) decode(eager bool) (*cacheData, error) {
 			return nil, err
 		}
 	}
-	d := &dec{eager: eager, batch: f.itemCount()}
+	d := &dec{batch: f.itemCount()}
 	items := make([]*Item, f.itemCount())
 	for i := range items {
 		if items[i], err = f.itemAt(i, d); err != nil {
@@ -470,7 +470,7 @@ func (f *file) candidates(c *Call) ([]*Item, error) {
 	}
 	slices.Sort(idx)
 	out := make([]*Item, 0, len(idx))
-	d := &dec{eager: true, batch: len(idx)}
+	d := &dec{batch: len(idx)}
 	for _, i := range idx {
 		it, err := f.itemAt(i, d)
 		if err != nil {
@@ -509,7 +509,7 @@ func (it *Item) clone() *Item {
 }
 
 // readCache reads the whole cache (the commands' path, and a rebuild's).
-func readCache(path string, eager bool) (*cacheData, time.Time) {
+func readCache(path string) (*cacheData, time.Time) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, time.Time{}
@@ -523,7 +523,7 @@ func readCache(path string, eager bool) (*cacheData, time.Time) {
 	if err != nil {
 		return nil, time.Time{}
 	}
-	c, err := f.decode(eager)
+	c, err := f.decode()
 	if err != nil {
 		return nil, time.Time{}
 	}
@@ -589,10 +589,6 @@ func (e *enc) item(it *Item) {
 	}
 	e.ss(it.Match.Actions)
 	e.ss(it.Match.Context)
-	if it.Detail == nil {
-		e.s(it.lazy) // still as it was read
-		return
-	}
 	d := &enc{}
 	d.detail(it.Detail)
 	e.s(string(d.b))
@@ -625,8 +621,7 @@ func (e *enc) problem(p *ParseError) {
 type dec struct {
 	s         string
 	err       error
-	eager     bool // decode every Detail at once
-	batch     int  // items to allocate at a time (default 1024)
+	batch     int // items to allocate at a time (default 1024)
 	arena     []string
 	globArena []Glob
 	items     []Item
@@ -753,8 +748,7 @@ func (d *dec) newItem() *Item {
 	return &d.items[len(d.items)-1]
 }
 
-// item decodes what scoring needs; the Detail is decoded now when the
-// decoder is eager, else kept encoded until Item.Load.
+// item decodes an item; its Detail is a string of its own.
 func (d *dec) item() *Item {
 	it := d.newItem()
 	*it = Item{ID: d.str(), Priority: d.str(), Active: d.bool()}
@@ -762,11 +756,10 @@ func (d *dec) item() *Item {
 	it.Match.Files = d.globs()
 	it.Match.Actions = d.strs()
 	it.Match.Context = d.strs()
-	it.lazy = d.str()
-	if d.eager && d.err == nil {
-		if err := it.Load(); err != nil {
-			d.fail()
-		}
+	sub := &dec{s: d.str()}
+	it.Detail = sub.detail()
+	if sub.done() != nil {
+		d.fail()
 	}
 	return it
 }

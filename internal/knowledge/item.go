@@ -24,10 +24,9 @@ const (
 
 // Item is anything devlearn serves, in one shape: ADR and pitfall sections
 // and entries alike, so the index and the relevance engine treat them the
-// same way. What scoring needs is in the Item itself; the rest is in its
-// Detail, which an item read from the cache for a hook only decodes when it
-// is about to be served (Load): on every tool call, ten thousand items are
-// scored and three at most are shown.
+// same way. What scoring needs is in the Item itself, the rest in its
+// Detail: the cache stores the Detail apart, so that reading an item to
+// score it does not decode its text.
 type Item struct {
 	ID       string `json:"id"` // ADR-003, PF-001, or the entry's key
 	Priority string `json:"priority"`
@@ -35,7 +34,6 @@ type Item struct {
 	Active bool  `json:"active"`
 	Match  Match `json:"-"`
 	*Detail
-	lazy string // the encoded Detail, until Load
 }
 
 // Detail is the rest of an item.
@@ -58,22 +56,6 @@ type Detail struct {
 	// TextRunes is the length of the full item, for the index's token
 	// estimate.
 	TextRunes int `json:"-"`
-}
-
-// Load decodes the item's Detail if it was left encoded. An item that
-// cannot be decoded (a damaged cache) reports an error and must not be
-// served.
-func (it *Item) Load() error {
-	if it.Detail != nil {
-		return nil
-	}
-	d := &dec{s: it.lazy}
-	det := d.detail()
-	if d.err != nil || d.s != "" {
-		return errCorrupt
-	}
-	it.Detail, it.lazy = det, ""
-	return nil
 }
 
 // Match is an item's triggers in the form the relevance engine uses.

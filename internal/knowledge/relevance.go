@@ -235,7 +235,7 @@ type Options struct {
 }
 
 // Rank scores every active item that has triggers and returns those worth
-// serving, best first, their Details loaded: the always-served ones, then those at or above the
+// serving, best first: the always-served ones, then those at or above the
 // threshold by score. Items without triggers only appear in the index.
 // The caller takes from the front, skipping what it cannot serve (already
 // served in this session, changed on disk) and stopping at MaxItems once
@@ -247,7 +247,7 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 			continue
 		}
 		b := Score(it, c, o.Weights)
-		if !b.Serve(c, o.Threshold) || it.Load() != nil {
+		if !b.Serve(c, o.Threshold) {
 			continue
 		}
 		out = append(out, Scored{Item: it, Breakdown: b})

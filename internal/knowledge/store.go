@@ -43,9 +43,6 @@ type Set struct {
 // the same key. scope "" looks in both.
 func (s *Set) Find(id, scope string) *Item {
 	for _, it := range s.Items {
-		if it.Load() != nil {
-			continue
-		}
 		if (scope == "" || it.Scope == scope) && (it.ID == id || (it.Observation != "" && it.Observation == id)) {
 			return it
 		}
@@ -57,7 +54,7 @@ func (s *Set) Find(id, scope string) *Item {
 func (s *Set) Count(status string) int {
 	n := 0
 	for _, it := range s.Items {
-		if it.Load() == nil && it.Type == TypeEntry && it.Status == status {
+		if it.Type == TypeEntry && it.Status == status {
 			n++
 		}
 	}
