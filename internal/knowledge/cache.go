@@ -71,6 +71,12 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 
 	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps}
 	var unreadable []*ParseError // folders that could not be listed
+	// changed: the cache must be written. A Full check that finds every
+	// file as it was, with nothing racy, leaves the file alone.
+	changed := old == nil
+	for i := range stamps {
+		changed = changed || !fresh(i)
+	}
 	if old != nil && fresh(len(dirs)) && fresh(len(dirs)+1) {
 		c.sections, c.sectionProblems = old.sections, old.sectionProblems
 	} else {
@@ -94,9 +100,16 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 		if problem != nil {
 			unreadable = append(unreadable, problem)
 		}
+		changed = changed || len(recs) != len(prev)
+		for _, r := range recs {
+			changed = changed || (r.item != nil && r.item != prev[r.name].itemOrNil()) || (r.problem != nil && r.problem != prev[r.name].problemOrNil())
+		}
 		c.dirs = append(c.dirs, recs)
 	}
-	err := writeCache(cachePath, c)
+	var err error
+	if changed {
+		err = writeCache(cachePath, c)
+	}
 	set := c.set()
 	set.Problems = append(set.Problems, unreadable...)
 	set.Rebuilt = true
@@ -216,4 +229,18 @@ func (c *cacheData) set() *Set {
 		seen = addEntries(s, recs, seen, more)
 	}
 	return s
+}
+
+func (r *record) itemOrNil() *Item {
+	if r == nil {
+		return nil
+	}
+	return r.item
+}
+
+func (r *record) problemOrNil() *ParseError {
+	if r == nil {
+		return nil
+	}
+	return r.problem
 }

@@ -296,3 +296,27 @@ func TestCandidatesAreASuperset(t *testing.T) {
 		}
 	}
 }
+
+// A Full check that finds every file as it was leaves the cache alone; one
+// that finds a change writes it.
+func TestFullCheckWritesOnlyChanges(t *testing.T) {
+	s := newStore(t)
+	s.write("a", "active")
+	s.age()
+	s.load(Full)
+	old := time.Now().Add(-30 * time.Minute) // after the folders' times, so nothing is racy
+	os.Chtimes(s.cache, old, old)
+	s.load(Full)
+	if fi, _ := os.Stat(s.cache); !fi.ModTime().Equal(old) {
+		t.Fatal("an unchanged store rewrote the cache")
+	}
+	s.write("a", "archived")
+	s.age()
+	s.load(Full)
+	if fi, _ := os.Stat(s.cache); fi.ModTime().Equal(old) {
+		t.Fatal("an entry edited in place did not rewrite the cache")
+	}
+	if set := s.load(Quick); set.Rebuilt || ids(set) != "a=archived" {
+		t.Fatalf("after the Full check: rebuilt %v, %s", set.Rebuilt, ids(set))
+	}
+}
