@@ -96,8 +96,22 @@ func runDemo(env *Env, opts *demoOptions) error {
 	return nil
 }
 
-// step prints a command as a person would type it, then runs it.
+// step prints a command as a person would type it, then runs it; or does
+// what the person does to a file, and says so.
 func (d *demoRun) step(at time.Time, s demo.Step) error {
+	switch {
+	case s.Edit != nil:
+		path := filepath.Join(d.repo, filepath.FromSlash(s.Edit.Path))
+		data, err := os.ReadFile(path)
+		if err != nil || !strings.Contains(string(data), s.Edit.Old) {
+			return fmt.Errorf("demo: cannot edit %s: %v", s.Edit.Path, err)
+		}
+		fmt.Fprintf(d.env.Out, "(the user edits %s: %q → %q)\n", s.Edit.Path, s.Edit.Old, s.Edit.New)
+		return os.WriteFile(path, []byte(strings.Replace(string(data), s.Edit.Old, s.Edit.New, 1)), 0o644)
+	case s.Delete != "":
+		fmt.Fprintf(d.env.Out, "(the user deletes %s)\n$ rm %s\n", s.Delete, s.Delete)
+		return os.Remove(filepath.Join(d.repo, filepath.FromSlash(s.Delete)))
+	}
 	line := "$ devlearn " + strings.Join(s.Args, " ")
 	if s.Stdin != "" {
 		var in struct{ Observations []json.RawMessage }
@@ -108,7 +122,17 @@ func (d *demoRun) step(at time.Time, s demo.Step) error {
 	var buf bytes.Buffer
 	err := d.run(at, s.Args, s.Stdin, &buf)
 	fmt.Fprint(d.env.Out, indent(buf.String(), "  "))
-	return err
+	if err != nil {
+		return err
+	}
+	for _, f := range s.Show {
+		data, err := os.ReadFile(filepath.Join(d.repo, filepath.FromSlash(f)))
+		if err != nil {
+			return fmt.Errorf("demo: %s was not written: %w", f, err)
+		}
+		fmt.Fprintf(d.env.Out, "  ┌─ %s\n%s  └─\n", f, indent(string(data), "  │ "))
+	}
+	return nil
 }
 
 // run executes one devlearn command in-process, inside the demo's
@@ -161,20 +185,26 @@ func (d *demoRun) showMoves(at time.Time) error {
 		}
 		moved++
 		conf, status := fmt.Sprintf("%.2f", o.Confidence), o.Status
-		if seen {
+		if seen && p.Confidence != o.Confidence {
 			conf = fmt.Sprintf("%.2f → %.2f", p.Confidence, o.Confidence)
-			if p.Status != o.Status {
-				status = p.Status + " → " + o.Status
-			}
+		}
+		if seen && p.Status != o.Status {
+			status = p.Status + " → " + o.Status
 		}
 		why := "ready: thresholds met"
-		switch {
-		case o.Status == observe.Observing:
+		switch o.Status {
+		case observe.Observing:
 			why = "not yet: " + strings.Join(o.Why, ", ")
-		case o.Status != observe.Ready:
-			why = o.Status
+		case observe.Created:
+			why = "now an artifact: " + o.Artifact
+			if o.Anchor != "" {
+				why += " " + o.Anchor
+			}
+		case observe.Deprecated:
+			why = "deprecated: " + o.DeprecatedReason
 		}
-		fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\n", o.Type, ellipsis(o.Pattern, 44), conf, status, why)
+		count := fmt.Sprintf("seen %d×", o.Count)
+		fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\t%s\n", o.Type, ellipsis(o.Pattern, 44), count, conf, status, why)
 	}
 	if moved == 0 {
 		fmt.Fprintln(tw, "    nothing: the state is the same as before")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 // Reconcile is what session start runs before serving; the reconcile
@@ -18,9 +19,9 @@ import (
 // disk.
 var Reconcile func(ctx context.Context, p *project.Project) error
 
-// hookTimeout bounds a hook's own work, below Claude Code's default hook
-// timeout of 60 seconds.
-const hookTimeout = 20 * time.Second
+// hookTimeout bounds a hook's own work (reconcile, at session start),
+// below the 10 seconds devlearn registers session start with.
+const hookTimeout = 8 * time.Second
 
 // hookMemoryLimit is where a hook's garbage collector, off otherwise,
 // starts.
@@ -94,7 +95,7 @@ func hookEnv(env *Env) hook.Env {
 			return env.Clock().UTC()
 		},
 		Silenced:  on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
-		Redact:    redactText,
+		Redact:    redact.Text,
 		Reconcile: Reconcile,
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 type observeOptions struct {
@@ -88,7 +89,7 @@ func runObserve(env *Env, opts *observeOptions) error {
 	var events []*observe.Event
 	for i := range sightings {
 		s := sightings[i]
-		if err := s.Clean(log, redactText); err != nil {
+		if err := s.Clean(log, redact.Text); err != nil {
 			rejected = append(rejected, observe.Rejected{Index: i + 1, Reason: err.Error()})
 			continue
 		}

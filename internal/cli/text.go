@@ -17,6 +17,3 @@ func ellipsis(s string, n int) string {
 // ctxBackground is the context of a command run from the terminal: locks
 // wait as long as they must. Hooks use their own deadline instead.
 func ctxBackground() context.Context { return context.Background() }
-
-// redactText scrubs secrets from text before it is stored.
-var redactText func(string) string

@@ -16,10 +16,21 @@ type Day struct {
 	Steps []Step
 }
 
-// Step is one devlearn command the demo runs, with its stdin.
+// Step is one thing that happens in the demo: a devlearn command (with its
+// stdin, and the project files to show after it), or a person editing or
+// deleting a file.
 type Step struct {
 	Args  []string
 	Stdin string
+	Show  []string
+
+	Edit   *Edit  // the user edits a file
+	Delete string // the user deletes a file
+}
+
+// Edit replaces text in a project file, as a person would.
+type Edit struct {
+	Path, Old, New string
 }
 
 type sighting struct {
@@ -93,8 +104,25 @@ func Days() []Day {
 		{4, "Two days later, the same release routine: now it has recurred over more than three days.", []Step{
 			observe("session-4", 4, with(release, true, "user: do the release dance for 0.8.0")),
 		}},
-		{5, "The log is folded into one snapshot per observation; the state is unchanged.", []Step{
+		{5, "The log is folded into one snapshot per observation; the state is unchanged. Then the ready lessons become artifacts.", []Step{
 			{Args: []string{"compact"}},
+			{Args: []string{"render-ready"}, Show: []string{
+				".memory/knowledge/pitfalls.md",
+				".claude/commands/self-learning/cut-a-release-bump-the-version-update-the-changelo.md",
+			}},
+		}},
+		{6, "The user reviews what was learned: they sharpen the pitfall's resolution and delete the ADR they disagree with. Reconcile keeps the edit and takes the deletion as a \"no\".", []Step{
+			{Edit: &Edit{Path: ".memory/knowledge/pitfalls.md",
+				Old: "add the changelog entry in the same commit as the bump",
+				New: "add the changelog entry in the same commit as the bump, under the new version's heading"}},
+			{Delete: ".memory/knowledge/decisions.md"},
+			{Args: []string{"reconcile"}},
+		}},
+		{8, "The JSON decision comes up in two more sessions: it stays deprecated, and render does not bring it back.", []Step{
+			observe("session-5", 8, with(plainJSON, true, "user: JSON, as always")),
+			observe("session-6", 8, with(plainJSON, true, "user: config in JSON please")),
+			{Args: []string{"render-ready"}},
+			{Args: []string{"reconcile"}},
 		}},
 	}
 }

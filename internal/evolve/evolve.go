@@ -1,12 +1,12 @@
 // Package evolve is the one writer: every file devlearn writes in a
-// project goes through it. It locks, keeps a copy of what it replaces (and
-// of what it writes) in the per-clone state, writes atomically, and
+// project goes through it. It locks, keeps a copy of what it replaces in
+// the per-clone state, writes atomically, and
 // appends an entry to .memory/evolution/log.jsonl, so any change devlearn
 // made can be listed, explained and reverted.
 //
 // A batch is crash-safe as a whole: the audit entry is the commit point.
 // Before it, nothing in the project has changed; after it, a crash is
-// rolled forward by the next writer from the copies in the state folder.
+// rolled forward by the next writer from the synced temporary files.
 // Durability costs one filesystem sync before the commit point and one
 // after, whatever the number of files.
 package evolve
@@ -129,6 +129,8 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 		fc := FileChange{Path: c.Path}
 		if exists {
+			// What is replaced is kept, for revert; what is written needs no
+			// copy: its temporary file is synced before the commit point.
 			fc.Before = BlobHash(before)
 			if err := w.keep(fc.Before, before); err != nil {
 				return nil, err
@@ -136,9 +138,6 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 		if !c.Remove {
 			fc.After = BlobHash(c.Data)
-			if err := w.keep(fc.After, c.Data); err != nil {
-				return nil, err
-			}
 		}
 		if fc.Before == fc.After {
 			continue
@@ -210,8 +209,8 @@ func (w *Writer) finish(p pending) error {
 
 // recover finishes or undoes the batch a crashed writer left. Committed
 // (its entry is in the audit log): every file still at its old content is
-// written from the kept copy. Not committed: its temporary files go, and the
-// project is as it was.
+// moved into place from its temporary file. Not committed: its temporary
+// files go, and the project is as it was.
 func (w *Writer) recover() error {
 	data, err := os.ReadFile(w.pendingPath())
 	if errors.Is(err, fs.ErrNotExist) {
@@ -249,16 +248,10 @@ func (w *Writer) recover() error {
 				return err
 			}
 		default:
-			// Not yet in place: from the temporary file if it is whole,
-			// else from the kept copy.
+			// Not yet in place: its temporary file was synced before the
+			// commit point.
 			if t, err := os.ReadFile(tmp); err != nil || BlobHash(t) != fc.After {
-				after, err := os.ReadFile(w.ObjectPath(fc.After))
-				if err != nil {
-					return fmt.Errorf("the copy of %s is missing from %s: %w", fc.Path, w.proj.StateDir(), err)
-				}
-				if err := os.WriteFile(tmp, after, 0o644); err != nil {
-					return err
-				}
+				return fmt.Errorf("%s: the new content (%s) was lost with its temporary file; the audit log entry %s describes it", fc.Path, fc.After, p.Entry.ID)
 			}
 			if err := os.Rename(tmp, abs); err != nil {
 				return err
@@ -309,10 +302,8 @@ func (w *Writer) files(p pending) []string {
 	out := []string{w.pendingPath(), w.proj.Path(LogPath)}
 	for i, fc := range p.Entry.Files {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
-		for _, h := range []string{fc.Before, fc.After} {
-			if h != "" {
-				out = append(out, w.ObjectPath(h))
-			}
+		if fc.Before != "" {
+			out = append(out, w.ObjectPath(fc.Before))
 		}
 	}
 	return out

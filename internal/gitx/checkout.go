@@ -16,6 +16,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // pathUpdate is one path a checkout moves from old to next.
@@ -66,10 +68,8 @@ type checkout struct {
 }
 
 func lockCheckout(w *Worktree, s storer.EncodedObjectStorer) (*checkout, error) {
-	for _, f := range []string{"MERGE_HEAD", "CHERRY_PICK_HEAD", "REVERT_HEAD", "BISECT_LOG", "rebase-merge", "rebase-apply"} {
-		if _, err := os.Stat(filepath.Join(w.GitDir, f)); err == nil {
-			return nil, refusef("finish or abort it there first", nil, "%s is in the middle of a git operation (%s exists)", w.Root, f)
-		}
+	if op, marker := (&project.Project{Root: w.Root, GitDir: w.GitDir}).Operation(); op != "" {
+		return nil, refusef("finish or abort it there first", nil, "%s is in the middle of %s (%s exists)", w.Root, op, marker)
 	}
 	lock := filepath.Join(w.GitDir, "index.lock")
 	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)

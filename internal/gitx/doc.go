@@ -10,7 +10,12 @@
 // formats it does not know, criss-cross histories) is refused before
 // anything is written.
 //
-// devlearn's own knowledge files are merged by meaning through FileMerger
-// functions chosen by path; the line-set merge of the JSONL logs lives here
-// (MergeLines) and is shared with the git merge driver.
+// devlearn's own files are merged by meaning, by one function (MergeFile)
+// shared by devlearn merge (DefaultMergers) and the git merge driver
+// (Drive, RunDriver, registered by DriverSettings and GitAttributes): the
+// JSONL logs as sets of lines (MergeLog, MergeLines), the manifest by
+// observation (MergeManifest), decisions.md and pitfalls.md by entry
+// (MergeKnowledge). Resolve repairs those files when a merge ran without the
+// driver, and SettleAnchors brings the manifest's anchors back in line with
+// renumbered entries. See docs/merging.md.
 package gitx

@@ -38,16 +38,25 @@ func LineSetMerger(_ string, base, ours, theirs []byte) ([]byte, bool, error) {
 	return MergeLines(base, ours, theirs), true, nil
 }
 
-// DefaultMergers are the rules for devlearn's own event logs: the
-// observation log and any other top-level log, the task logs and the
-// evolution log are sets of events, merged by MergeLines. The merge driver
-// for the manifest and the knowledge markdown files is added by the caller.
+// DefaultMergers are the rules for devlearn's own files, the same files
+// and the same merges as the git merge driver (see GitAttributes and
+// MergeFile): the event logs as sets of lines, the manifest by observation,
+// decisions.md and pitfalls.md by entry. A side not in devlearn's format is
+// merged as plain text; a conflict refuses the merge with its reason.
 func DefaultMergers() Mergers {
-	return Mergers{
-		{Pattern: ".memory/*.jsonl", Merge: LineSetMerger},
-		{Pattern: ".memory/tasks/*.jsonl", Merge: LineSetMerger},
-		{Pattern: ".memory/evolution/log.jsonl", Merge: LineSetMerger},
+	ms := make(Mergers, 0, len(fileRules))
+	for _, r := range fileRules {
+		ms = append(ms, MergerRule{Pattern: r.pattern, Merge: devlearnMerger})
 	}
+	return ms
+}
+
+func devlearnMerger(p string, base, ours, theirs []byte) ([]byte, bool, error) {
+	out := MergeFile(p, base, ours, theirs)
+	if !out.Clean {
+		return nil, false, &ConflictError{Reason: out.Reason}
+	}
+	return out.Data, true, nil
 }
 
 // MergeText is the line-by-line three-way merge of text files, done by

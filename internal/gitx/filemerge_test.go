@@ -31,13 +31,17 @@ func TestMergeText(t *testing.T) {
 func TestMergersLookup(t *testing.T) {
 	ms := DefaultMergers()
 	for p, want := range map[string]bool{
-		".memory/learning-log.jsonl":     true,
-		".memory/tasks/t-1.jsonl":        true,
-		".memory/evolution/log.jsonl":    true,
-		".memory/evolution/other.jsonl":  false,
-		".memory/knowledge/decisions.md": false,
-		"src/.memory/learning-log.jsonl": false,
-		"learning-log.jsonl":             false,
+		".memory/learning-log.jsonl":      true,
+		".memory/tasks/t-1.jsonl":         true,
+		".memory/evolution/log.jsonl":     true,
+		".memory/evolution/other.jsonl":   false,
+		".memory/knowledge/decisions.md":  true,
+		".memory/knowledge/pitfalls.md":   true,
+		".memory/.learning-manifest.json": true,
+		".memory/knowledge/entries/a.md":  false,
+		".memory/learning.json":           false,
+		"src/.memory/learning-log.jsonl":  false,
+		"learning-log.jsonl":              false,
 	} {
 		if _, got := ms.Lookup(p); got != want {
 			t.Errorf("Lookup(%q) = %v, want %v", p, got, want)

@@ -266,6 +266,11 @@ func (m *threeWay) mergeContent(p string, base, o, t entry, mode filemode.FileMo
 	if fm, ok := m.mergers.Lookup(p); ok {
 		how = MergedByRule
 		merged, clean, err = fm(p, baseData, oursData, theirsData)
+		var ce *ConflictError
+		if errors.As(err, &ce) {
+			m.conflict(p, ce.Reason)
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("merge %s: %w", p, err)
 		}

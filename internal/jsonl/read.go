@@ -63,16 +63,19 @@ func Scan(r io.Reader, fn func(n int, line []byte) error) ([]Problem, error) {
 		torn := eof && len(line) > 0
 		body := bytes.TrimRight(line, "\r\n")
 		if len(bytes.TrimSpace(body)) > 0 {
-			ferr := fn(n, body)
-			var fatal Fatal
-			switch {
-			case ferr == nil:
-			case errors.Is(ferr, Stop):
-				return problems, nil
-			case errors.As(ferr, &fatal):
-				return problems, fatal.Err
-			default:
-				problems = append(problems, Problem{Line: n, Torn: torn, Err: ferr, Text: preview(body)})
+			if ferr := fn(n, body); ferr != nil {
+				// fatal is declared here, not per line: errors.As makes it
+				// escape, and a heap allocation per line is most of what a
+				// fast reader would allocate.
+				var fatal Fatal
+				switch {
+				case errors.Is(ferr, Stop):
+					return problems, nil
+				case errors.As(ferr, &fatal):
+					return problems, fatal.Err
+				default:
+					problems = append(problems, Problem{Line: n, Torn: torn, Err: ferr, Text: preview(body)})
+				}
 			}
 		}
 		if eof {

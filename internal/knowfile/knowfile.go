@@ -48,6 +48,8 @@ type Doc struct {
 	Kind     Kind
 	Preamble string // everything before the first "## " heading, TL;DR line removed
 	Sections []*Section
+
+	bySource, byAnchor map[string]*Section // built on first lookup
 }
 
 // Section is one "## " section, kept byte for byte.
@@ -174,25 +176,44 @@ func HashText(body string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// BySource finds the section made from an observation.
+// BySource finds the section made from an observation (the first, if a
+// hand edit duplicated one).
 func (d *Doc) BySource(id string) *Section {
-	for _, s := range d.Sections {
-		if s.Source() == id {
-			return s
-		}
-	}
-	return nil
+	d.index()
+	return d.bySource[id]
 }
 
 // ByAnchor finds a numbered section.
 func (d *Doc) ByAnchor(anchor string) *Section {
+	d.index()
+	return d.byAnchor[anchor]
+}
+
+// index builds the lookup maps once: lookups run once per manifest entry,
+// and a scan each time made reconciling 10,000 entries quadratic.
+func (d *Doc) index() {
+	if d.bySource != nil {
+		return
+	}
+	d.bySource = make(map[string]*Section, len(d.Sections))
+	d.byAnchor = make(map[string]*Section, len(d.Sections))
 	for _, s := range d.Sections {
-		if s.Anchor == anchor {
-			return s
+		if src := s.Source(); src != "" {
+			if _, dup := d.bySource[src]; !dup {
+				d.bySource[src] = s
+			}
+		}
+		if s.Anchor != "" {
+			if _, dup := d.byAnchor[s.Anchor]; !dup {
+				d.byAnchor[s.Anchor] = s
+			}
 		}
 	}
-	return nil
 }
+
+// Changed must be called after a section's Body is edited in place, so
+// lookups see the edit.
+func (d *Doc) Changed() { d.bySource, d.byAnchor = nil, nil }
 
 // NextNumber is one more than the highest number in the file.
 func (d *Doc) NextNumber() int {
@@ -264,5 +285,13 @@ func (d *Doc) Bytes() []byte {
 func (d *Doc) Append(body string) *Section {
 	s := parseSection(body)
 	d.Sections = append(d.Sections, s)
+	if d.bySource != nil {
+		if src := s.Source(); src != "" && d.bySource[src] == nil {
+			d.bySource[src] = s
+		}
+		if s.Anchor != "" && d.byAnchor[s.Anchor] == nil {
+			d.byAnchor[s.Anchor] = s
+		}
+	}
 	return s
 }

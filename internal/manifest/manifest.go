@@ -38,6 +38,8 @@ type Entry struct {
 type Manifest struct {
 	SchemaVersion int     `json:"schemaVersion"`
 	Entries       []Entry `json:"entries"`
+
+	byID map[string]int // observation -> index in Entries, built on first lookup
 }
 
 // Migration is something Load changed while reading devflow's format.
@@ -101,10 +103,16 @@ func relative(p, root string) (string, bool) {
 
 // Get returns the entry of an observation, or nil.
 func (m *Manifest) Get(id string) *Entry {
-	for i := range m.Entries {
-		if m.Entries[i].ObservationID == id {
-			return &m.Entries[i]
+	if m.byID == nil {
+		m.byID = make(map[string]int, len(m.Entries))
+		for i, e := range m.Entries {
+			if _, dup := m.byID[e.ObservationID]; !dup {
+				m.byID[e.ObservationID] = i
+			}
 		}
+	}
+	if i, ok := m.byID[id]; ok {
+		return &m.Entries[i]
 	}
 	return nil
 }
@@ -116,12 +124,14 @@ func (m *Manifest) Put(e Entry) {
 		*cur = e
 		return
 	}
+	m.byID[e.ObservationID] = len(m.Entries)
 	m.Entries = append(m.Entries, e)
 }
 
 // Remove drops an observation's entry.
 func (m *Manifest) Remove(id string) {
 	m.Entries = slices.DeleteFunc(m.Entries, func(e Entry) bool { return e.ObservationID == id })
+	m.byID = nil
 }
 
 // Bytes writes the manifest with entries in a stable order (path, anchor,

@@ -169,6 +169,8 @@ func (d *decoder) field(key []byte, e *Event) (err error) {
 		e.Src, err = d.str("src")
 	case "id":
 		e.ID, err = d.str("id")
+	case "seq":
+		e.Seq, err = d.int("seq")
 	case "type":
 		e.Type, err = d.str("type")
 	case "pattern":
@@ -335,6 +337,8 @@ func (d *decoder) marks() (map[string]*Mark, error) {
 func (d *decoder) mark(m *Mark) error {
 	return d.object(func(k []byte) (err error) {
 		switch string(k) {
+		case "seq":
+			m.Seq, err = d.int("seq")
 		case "at":
 			m.At, err = d.str("at")
 		case "eid":

@@ -41,6 +41,7 @@ type Event struct {
 	At  string `json:"at,omitempty"`
 	Src string `json:"src,omitempty"`
 	ID  string `json:"id"`
+	Seq int    `json:"seq,omitempty"` // Lamport clock of the observation's decisions
 
 	Type      string    `json:"type,omitempty"`
 	Pattern   string    `json:"pattern,omitempty"`
@@ -82,6 +83,7 @@ type Event struct {
 
 // Mark is a stamped fact in a snapshot: when, by which event, and its data.
 type Mark struct {
+	Seq    int     `json:"seq,omitempty"`
 	At     string  `json:"at"`
 	EID    string  `json:"eid"`
 	Reason string  `json:"reason,omitempty"`

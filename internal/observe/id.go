@@ -80,3 +80,7 @@ func eventID(parts ...string) string {
 	}
 	return "e_" + hex.EncodeToString(h.Sum(nil)[:8])
 }
+
+// StableID is an event id derived from a key, for events that must count
+// once however often they are recorded (a deletion found twice, say).
+func StableID(key string) string { return eventID(key) }

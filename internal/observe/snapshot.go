@@ -112,7 +112,7 @@ func (s *State) snapshot() *Event {
 }
 
 func (m mark) encode() *Mark {
-	out := &Mark{At: formatTime(m.at), EID: m.eid, Reason: m.reason, Path: m.path, Anchor: m.anchor, Factor: m.factor, Legacy: m.legacy}
+	out := &Mark{Seq: m.seq, At: formatTime(m.at), EID: m.eid, Reason: m.reason, Path: m.path, Anchor: m.anchor, Factor: m.factor, Legacy: m.legacy}
 	if m.on {
 		t := true
 		out.On = &t
@@ -125,7 +125,7 @@ func decodeMark(m *Mark) (mark, error) {
 	if err != nil {
 		return mark{}, err
 	}
-	return mark{stamp: stamp{at, m.EID}, reason: m.Reason, path: m.Path, anchor: m.Anchor, factor: m.Factor, on: m.On != nil && *m.On, legacy: m.Legacy}, nil
+	return mark{stamp: stamp{m.Seq, at, m.EID}, reason: m.Reason, path: m.Path, anchor: m.Anchor, factor: m.Factor, on: m.On != nil && *m.On, legacy: m.Legacy}, nil
 }
 
 func fromSnapshot(e *Event, lineEID string) (*State, error) {
@@ -145,7 +145,7 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.text = stamp{at, lineEID}
+		s.text = stamp{0, at, lineEID}
 	}
 	for src, t := range e.Sources {
 		at, err := parseTime(t)

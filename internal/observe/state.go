@@ -7,14 +7,22 @@ import (
 	"strings"
 )
 
-// stamp orders facts: by time, then by event id, so that two facts never
-// tie and every machine picks the same winner.
+// stamp orders facts: by sequence, then time, then event id, so that two
+// facts never tie and every machine picks the same winner. The sequence is
+// a Lamport clock of the decisions about one observation: an event made
+// after seeing decision n carries n+1, so a deletion found after a render
+// wins over it even in the same second or on a machine whose clock is
+// behind. Facts without one (sightings) are ordered by time.
 type stamp struct {
+	seq int
 	at  int64
 	eid string
 }
 
 func (a stamp) after(b stamp) bool {
+	if a.seq != b.seq {
+		return a.seq > b.seq
+	}
 	if a.at != b.at {
 		return a.at > b.at
 	}
@@ -220,7 +228,7 @@ func fromEvent(e *Event, lineEID string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := stamp{at, eid}
+	st := stamp{e.Seq, at, eid}
 	switch e.Op {
 	case "":
 		return fromDevflow(e, eid)
@@ -310,7 +318,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	if e.Type == "" || e.Pattern == "" {
 		return nil, fmt.Errorf("devflow line without type or pattern")
 	}
-	st := stamp{last, eid}
+	st := stamp{0, last, eid}
 	s.Type, s.Pattern, s.text = e.Type, e.Pattern, st
 	if e.Details != "" {
 		s.Details, s.details = e.Details, st
@@ -336,7 +344,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 				dat = d
 			}
 		}
-		s.setMark(markDeprecated, mark{stamp: stamp{dat, eid}, reason: "devflow"})
+		s.setMark(markDeprecated, mark{stamp: stamp{0, dat, eid}, reason: "devflow"})
 	}
 	if e.Confidence != nil {
 		c := *e.Confidence

@@ -45,7 +45,10 @@ type Observation struct {
 	Intent           *Target `json:"intent,omitempty"`
 	DeprecatedReason string  `json:"deprecated_reason,omitempty"`
 	Penalty          float64 `json:"penalty"` // product of the penalties in force (1 = none)
-	Decay            float64 `json:"decay"`   // time decay factor at this moment (1 = none)
+	// Seq is the latest decision's sequence: an event that decides
+	// something about this observation carries Seq+1 (see NextSeq).
+	Seq   int     `json:"seq"`
+	Decay float64 `json:"decay"` // time decay factor at this moment (1 = none)
 
 	Stale       string         `json:"stale,omitempty"` // why it may be stale
 	SoftCap     bool           `json:"soft_cap,omitempty"`
@@ -183,6 +186,15 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 		}
 	}
 
+	for _, m := range s.marks {
+		o.Seq = max(o.Seq, m.seq)
+	}
+	for _, m := range s.penalties {
+		o.Seq = max(o.Seq, m.seq)
+	}
+	for _, m := range s.flags {
+		o.Seq = max(o.Seq, m.seq)
+	}
 	// The status follows the latest of the decisive marks.
 	restored := s.marks[markRestored]
 	var latestKind string
@@ -305,3 +317,7 @@ func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.1f", f)
 	return strings.TrimSuffix(s, ".0")
 }
+
+// NextSeq is the sequence of an event that decides something about o after
+// seeing its current state.
+func (o Observation) NextSeq() int { return o.Seq + 1 }

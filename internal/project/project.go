@@ -143,3 +143,26 @@ func (p *Project) Rel(path string) (string, error) {
 	}
 	return filepath.ToSlash(r), nil
 }
+
+// operations are the git operations during which the working tree is in
+// flux, by the file that marks each in the worktree's git folder.
+var operations = []struct{ marker, name string }{
+	{"rebase-merge", "a rebase"},
+	{"rebase-apply", "a rebase"},
+	{"MERGE_HEAD", "a merge"},
+	{"CHERRY_PICK_HEAD", "a cherry-pick"},
+	{"REVERT_HEAD", "a revert"},
+	{"BISECT_LOG", "a bisect"},
+}
+
+// Operation names the git operation in progress in this working tree ("a
+// rebase", "a merge", ...) and the file that shows it, or "" when none is.
+// Files missing during one are not a person's decision (contract 13).
+func (p *Project) Operation() (name, marker string) {
+	for _, op := range operations {
+		if _, err := os.Stat(filepath.Join(p.GitDir, op.marker)); err == nil {
+			return op.name, op.marker
+		}
+	}
+	return "", ""
+}

@@ -72,7 +72,7 @@ func renderCommand(o observe.Observation, now time.Time) []byte {
 	d := newData(o, now)
 	d.FrontMatter = frontMatter("description", d.Pattern, "source", sourceOf(o.ID))
 	d.Body = bodyText(o.Details, d.Pattern)
-	return exec("command.md.tmpl", d)
+	return execute("command.md.tmpl", d)
 }
 
 // renderSkill is a procedural observation's skill.
@@ -86,7 +86,7 @@ func renderSkill(o observe.Observation, slug string, now time.Time) []byte {
 		"source", sourceOf(o.ID))
 	d.FrontMatter = strings.Replace(d.FrontMatter, `user-invocable: "false"`, "user-invocable: false", 1)
 	d.Steps = steps(o.Details, d.Pattern)
-	return exec("skill.md.tmpl", d)
+	return execute("skill.md.tmpl", d)
 }
 
 // renderADR is a decision's section of decisions.md.
@@ -99,7 +99,7 @@ func renderADR(o observe.Observation, anchor string, now time.Time) string {
 		d.fields["consequences"] = d.fields["rationale"]
 	}
 	fill(d.fields, "consequences", "-")
-	return string(exec("adr.md.tmpl", d))
+	return string(execute("adr.md.tmpl", d))
 }
 
 // renderPitfall is a pitfall's section of pitfalls.md.
@@ -110,17 +110,17 @@ func renderPitfall(o observe.Observation, anchor string, now time.Time) string {
 	fill(d.fields, "issue", d.Pattern)
 	fill(d.fields, "impact", "-")
 	fill(d.fields, "resolution", "-")
-	return string(exec("pitfall.md.tmpl", d))
+	return string(execute("pitfall.md.tmpl", d))
 }
 
 func sourceOf(id string) string { return "self-learning:" + id }
 
-func exec(name string, d artifactData) []byte {
+func execute(name string, d artifactData) []byte {
 	var buf bytes.Buffer
 	if err := tmpl.ExecuteTemplate(&buf, name, d); err != nil {
 		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
 	}
-	return buf.Bytes()
+	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n')
 }
 
 // detailFields reads devflow's "key: value; key: value" details.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,7 @@ type plan struct {
 	claimed    map[string]string        // path -> observation, within this run
 	res        *Result
 	entries    []manifest.Entry
+	seq        map[string]int // observation -> sequence of its next decision
 	softCapped []observe.Observation
 }
 
@@ -93,6 +95,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		changed: map[string]bool{},
 		files:   map[string][]byte{},
 		claimed: map[string]string{},
+		seq:     map[string]int{},
 		res:     &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	for _, f := range []struct {
@@ -285,6 +288,7 @@ func (p *plan) adopt(o observe.Observation, path, anchor string) error {
 }
 
 func (p *plan) record(o observe.Observation, path, anchor, hash string, adopted bool) {
+	p.seq[o.ID] = o.NextSeq()
 	p.res.Rendered = append(p.res.Rendered, Rendered{ID: o.ID, Type: o.Type, Path: path, Anchor: anchor, Adopted: adopted})
 	p.entries = append(p.entries, manifest.Entry{
 		ObservationID: o.ID, Type: o.Type, Path: path, ContentHash: hash,
@@ -327,13 +331,18 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	for _, e := range p.entries {
 		ids = append(ids, e.ObservationID)
 		e := e
-		intents = append(intents, observe.NewEvent(observe.OpIntent, e.ObservationID, now, "render", func(ev *observe.Event) { ev.Path, ev.Anchor = e.Path, e.AnchorID }))
-		created = append(created, observe.NewEvent(observe.OpCreated, e.ObservationID, now, "render", func(ev *observe.Event) { ev.Path, ev.Anchor = e.Path, e.AnchorID }))
+		seq := p.seq[e.ObservationID]
+		intents = append(intents, observe.NewEvent(observe.OpIntent, e.ObservationID, now, "render", func(ev *observe.Event) {
+			ev.Path, ev.Anchor, ev.Seq = e.Path, e.AnchorID, seq
+		}))
+		created = append(created, observe.NewEvent(observe.OpCreated, e.ObservationID, now, "render", func(ev *observe.Event) {
+			ev.Path, ev.Anchor, ev.Seq = e.Path, e.AnchorID, seq+1
+		}))
 	}
 	var flags []*observe.Event
 	for _, o := range p.softCapped {
 		flags = append(flags, observe.NewEvent(observe.OpFlag, o.ID, now, "render", func(ev *observe.Event) {
-			ev.Flag, ev.Reason = observe.FlagSoftCap, "knowledge file over its soft cap"
+			ev.Flag, ev.Reason, ev.Seq = observe.FlagSoftCap, "knowledge file over its soft cap", o.NextSeq()
 		}))
 	}
 	if err := r.Log.Append(ctx, flags...); err != nil {
@@ -342,6 +351,7 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	if len(p.entries) == 0 {
 		return nil
 	}
+	crashpoint.Hit("render:planned")
 	if err := r.Log.Append(ctx, intents...); err != nil {
 		return err
 	}
@@ -364,21 +374,26 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	return r.Log.Append(ctx, created...)
 }
 
-// sourceOfFile reads the observation id from an artifact's front matter
-// ("source: self-learning:obs_…"), or "" for a file without one.
+// sourceOfFile reads the observation id of the artifact at path.
 func sourceOfFile(path string) string {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return ""
 	}
-	defer f.Close()
+	return SourceOf(data)
+}
+
+// SourceOf reads the observation id from an artifact's front matter
+// ("source: self-learning:obs_…"), or "" for a file that has none: the
+// user's own, or not an artifact at all.
+func SourceOf(data []byte) string {
 	var fm struct {
 		Source string `yaml:"source"`
 	}
-	if _, err := frontmatter.Parse(f, &fm); err != nil {
+	if _, err := frontmatter.Parse(bytes.NewReader(data), &fm); err != nil {
 		return ""
 	}
-	id, _ := strings.CutPrefix(fm.Source, "self-learning:")
+	id, _ := strings.CutPrefix(fm.Source, knowfile.SourcePrefix)
 	return id
 }
 

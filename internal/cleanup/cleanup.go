@@ -1,0 +1,188 @@
+// Package cleanup finds what devlearn made in a project, to take it away
+// (`learn --reset`, `uninstall --purge-knowledge`) without ever touching
+// what a person wrote: a file or section is devlearn's only if it carries
+// the self-learning Source marker, or, for knowledge entries, a source
+// other than "manual".
+package cleanup
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/review"
+)
+
+// Plan is what a cleanup removes and what it keeps.
+type Plan struct {
+	Changes []evolve.Change `json:"-"`
+	Removed []string        `json:"removed"` // files removed, sections as "file ANCHOR"
+	Kept    []string        `json:"kept"`    // a person's own, left alone
+}
+
+func (p *Plan) remove(rel string) {
+	p.Changes = append(p.Changes, evolve.Change{Path: rel, Remove: true})
+	p.Removed = append(p.Removed, rel)
+}
+
+// Artifacts plans the removal of every artifact devlearn made: commands,
+// skills (devflow's self-learning:<slug> folders too), machine-made ADR and
+// PF sections, machine-made knowledge entries, and the manifest.
+func Artifacts(p *project.Project) (*Plan, error) {
+	plan := &Plan{Removed: []string{}, Kept: []string{}}
+	files := func(dir string, pick func(name string, isDir bool) string) error {
+		ents, err := os.ReadDir(p.Path(dir))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			rel := pick(e.Name(), e.IsDir())
+			if rel == "" {
+				continue
+			}
+			data, err := os.ReadFile(p.Path(rel))
+			if err != nil {
+				continue
+			}
+			if render.SourceOf(data) != "" {
+				plan.remove(rel)
+			} else {
+				plan.Kept = append(plan.Kept, rel)
+			}
+		}
+		return nil
+	}
+	if err := files(project.CommandsDir, func(name string, dir bool) string {
+		if dir || !strings.HasSuffix(name, ".md") {
+			return ""
+		}
+		return project.CommandsDir + "/" + name
+	}); err != nil {
+		return nil, err
+	}
+	if err := files(project.SkillsDir, func(name string, dir bool) string {
+		if !dir {
+			return ""
+		}
+		return project.SkillsDir + "/" + name + "/SKILL.md"
+	}); err != nil {
+		return nil, err
+	}
+	for _, kf := range []struct {
+		rel  string
+		kind knowfile.Kind
+	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
+		data, err := os.ReadFile(p.Path(kf.rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc := knowfile.Parse(kf.kind, data)
+		var kept []*knowfile.Section
+		for _, s := range doc.Sections {
+			if s.Source() != "" {
+				plan.Removed = append(plan.Removed, kf.rel+" "+s.Anchor)
+				continue
+			}
+			kept = append(kept, s)
+			plan.Kept = append(plan.Kept, strings.TrimSpace(kf.rel+" "+s.Anchor))
+		}
+		switch {
+		case len(kept) == len(doc.Sections):
+		case len(kept) == 0:
+			plan.Changes = append(plan.Changes, evolve.Change{Path: kf.rel, Remove: true})
+		default:
+			doc.Sections = kept
+			plan.Changes = append(plan.Changes, evolve.Change{Path: kf.rel, Data: doc.Bytes()})
+		}
+	}
+	cands, err := review.Candidates(p)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		src, err := entrySource(p.Path(c.Path))
+		if err != nil {
+			return nil, err
+		}
+		if src == "" || src == "manual" {
+			plan.Kept = append(plan.Kept, c.Path)
+			continue
+		}
+		plan.remove(c.Path)
+	}
+	if _, err := os.Stat(p.Path(project.ManifestFile)); err == nil {
+		plan.remove(project.ManifestFile)
+	}
+	return plan, nil
+}
+
+func entrySource(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(s, "---\n")
+	if !ok {
+		return "", nil
+	}
+	fm, _, _ := strings.Cut(rest, "\n---")
+	for _, line := range strings.Split(fm, "\n") {
+		if v, ok := strings.CutPrefix(line, "source:"); ok {
+			return strings.Trim(strings.TrimSpace(v), `"'`), nil
+		}
+	}
+	return "", nil
+}
+
+// RemoveEmptyDirs removes the folders a cleanup left empty (a skill's
+// folder once its SKILL.md is gone), never a folder with anything in it.
+func RemoveEmptyDirs(p *project.Project, removed []string) {
+	for _, rel := range removed {
+		dir := filepath.Dir(p.Path(rel))
+		for dir != p.Root && strings.HasPrefix(dir, p.Root) {
+			if err := os.Remove(dir); err != nil {
+				break // not empty, or gone
+			}
+			dir = filepath.Dir(dir)
+		}
+	}
+}
+
+// ClearState removes the per-clone state except what must outlive it: the
+// locks other processes may hold, a batch the writer has in flight, and
+// the copies of replaced files (which make this cleanup itself revertible).
+func ClearState(p *project.Project) ([]string, error) {
+	ents, err := os.ReadDir(p.StateDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range ents {
+		switch e.Name() {
+		case "locks", "pending", "objects":
+			continue
+		}
+		if err := os.RemoveAll(p.StatePath(e.Name())); err != nil {
+			return removed, fmt.Errorf("removing %s: %w", p.StatePath(e.Name()), err)
+		}
+		removed = append(removed, e.Name())
+	}
+	return removed, nil
+}

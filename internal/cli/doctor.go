@@ -1,0 +1,109 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/doctor"
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/templates"
+)
+
+func newDoctorCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Check the whole installation, with a fix for each failure",
+		Long: `Check, one line each: devlearn on the PATH the hooks see, the hooks
+registered and well-formed, the merge driver and its .gitattributes routes,
+the config valid and trusted, the observation log readable, the schema and
+migrations current, the per-clone state writable, and Claude Code
+transcripts found for this repository. Each failure names its fix.
+
+Exits 0 only when every check passes.`,
+		GroupID: "setup",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runDoctor(env, asJSON)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the checks as JSON")
+	return cmd
+}
+
+func runDoctor(env *Env, asJSON bool) error {
+	now, err := env.Now()
+	if err != nil {
+		return err
+	}
+	p, err := env.Project()
+	if err != nil {
+		return err
+	}
+	claudeDir := env.Getenv("CLAUDE_CONFIG_DIR")
+	if claudeDir == "" {
+		claudeDir = filepath.Join(env.Getenv("HOME"), ".claude")
+	}
+	checks := doctor.Run(doctor.Inputs{
+		Proj:      p,
+		Home:      env.Home(),
+		ClaudeDir: claudeDir,
+		LookPath:  func(name string) (string, error) { return lookPath(env.Getenv("PATH"), name) },
+		Now:       now,
+		Schema:    templates.ConfigSchema,
+		Git:       register.ExecGit,
+	})
+	failed := 0
+	for _, c := range checks {
+		if !c.OK {
+			failed++
+		}
+	}
+	if asJSON {
+		if err := printJSON(env.Out, map[string]any{"ok": failed == 0, "checks": checks}); err != nil {
+			return err
+		}
+	} else {
+		t := newTable(env.Out)
+		for _, c := range checks {
+			mark := env.colour(green, "ok")
+			if !c.OK {
+				mark = env.colour(red, "FAIL")
+			}
+			t.row("  "+mark, c.Name, c.Detail)
+			if c.Fix != "" {
+				t.row("", "", "fix: "+c.Fix)
+			}
+		}
+		t.flush()
+		if failed == 0 {
+			fmt.Fprintf(env.Out, "All %d checks passed.\n", len(checks))
+		} else {
+			fmt.Fprintf(env.Out, "%s of %d failed.\n", plural(failed, "check", "checks"), len(checks))
+		}
+	}
+	if failed > 0 {
+		return exitcode.Silent{Code: exitcode.Error}
+	}
+	return nil
+}
+
+// lookPath finds an executable on a PATH given as a string, the way the
+// shell that runs a hook would.
+func lookPath(pathEnv, name string) (string, error) {
+	for _, dir := range filepath.SplitList(pathEnv) {
+		if dir == "" {
+			dir = "."
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", errors.New("not found")
+}

@@ -1,0 +1,210 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/review"
+)
+
+type hookState struct {
+	Path       string   `json:"path"`
+	Registered bool     `json:"registered"`
+	Problems   []string `json:"problems"`
+	Error      string   `json:"error,omitempty"`
+}
+
+// workerRun is the SessionEnd worker's record of its last run,
+// <state>/worker/last.json.
+type workerRun struct {
+	Started      string `json:"started"`
+	Finished     string `json:"finished"`
+	Outcome      string `json:"outcome"`
+	Sessions     int    `json:"sessions"`
+	Observations int    `json:"observations"`
+	Error        string `json:"error"`
+}
+
+// WorkerLastFile is where the worker records its last run, in the
+// per-clone state.
+var workerLastFile = []string{"worker", "last.json"}
+
+type learnStatusResult struct {
+	Enabled      bool                      `json:"enabled"`
+	Why          []string                  `json:"why"`
+	Hooks        []hookState               `json:"hooks"`
+	Observations map[string]map[string]int `json:"observations"` // type -> status -> n
+	Total        int                       `json:"total"`
+	Artifacts    map[string]int            `json:"artifacts"` // type -> artifacts in force
+	NeedsReview  int                       `json:"needs_review"`
+	Review       []review.Item             `json:"review"`
+	CorruptLines int                       `json:"corrupt_lines"`
+	Worker       *workerRun                `json:"worker"`
+}
+
+func runLearnStatus(env *Env, opts *learnOptions) error {
+	w, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	res := learnStatusResult{Why: []string{}, Hooks: []hookState{}, Observations: map[string]map[string]int{}, Artifacts: map[string]int{}, Review: []review.Item{}}
+
+	res.Hooks = append(res.Hooks, hookStateOf(w.proj.Path(project.SettingsFile), project.SettingsFile))
+	if path, err := env.userSettingsPath(); err == nil {
+		res.Hooks = append(res.Hooks, hookStateOf(path, path))
+	}
+	registered := false
+	for _, h := range res.Hooks {
+		registered = registered || h.Registered
+	}
+	res.Enabled = registered && w.cfg.Enabled && env.Getenv("DEVLEARN_DISABLE") != "1"
+	if !registered {
+		res.Why = append(res.Why, "devlearn's hooks are not registered: run 'devlearn learn --enable'")
+	}
+	if !w.cfg.Enabled {
+		res.Why = append(res.Why, `"enabled": false in the config silences every hook`)
+	}
+	if env.Getenv("DEVLEARN_DISABLE") == "1" {
+		res.Why = append(res.Why, "DEVLEARN_DISABLE=1 silences every hook in this environment")
+	}
+	if res.Enabled && !w.cfg.Serve.Enabled {
+		res.Why = append(res.Why, `"serve": {"enabled": false}: learning goes on, nothing is injected`)
+	}
+
+	r := &review.Reviewer{Proj: w.proj, Log: w.log, Now: w.now, Config: w.cfg.Config}
+	items, log, err := r.Items()
+	if err != nil {
+		return err
+	}
+	res.CorruptLines = len(log.Problems)
+	for _, o := range log.Observations(w.now, w.cfg.Config) {
+		if res.Observations[o.Type] == nil {
+			res.Observations[o.Type] = map[string]int{}
+		}
+		res.Observations[o.Type][o.Status]++
+		res.Total++
+		if o.Status == observe.Created {
+			res.Artifacts[o.Type]++
+		}
+	}
+	if items != nil {
+		res.Review = items
+	}
+	res.NeedsReview = len(items)
+	data, err := os.ReadFile(w.proj.StatePath(workerLastFile...))
+	switch {
+	case err == nil:
+		var run workerRun
+		if err := json.Unmarshal(data, &run); err == nil {
+			res.Worker = &run
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+
+	if opts.json {
+		return printJSON(env.Out, res)
+	}
+	printLearnStatus(env, &res)
+	return nil
+}
+
+func hookStateOf(path, display string) hookState {
+	h := hookState{Path: display, Problems: []string{}}
+	d, err := readSettings(path, display)
+	if err != nil {
+		h.Error = err.Error()
+		return h
+	}
+	if !d.exists || !d.file.Any() {
+		return h
+	}
+	h.Problems = d.file.Problems()
+	h.Registered = len(h.Problems) == 0
+	if h.Problems == nil {
+		h.Problems = []string{}
+	}
+	return h
+}
+
+// artifactNoun names the artifact of each observation type.
+var artifactNoun = map[string][2]string{
+	observe.Workflow:   {"workflow", "workflows"},
+	observe.Procedural: {"skill", "skills"},
+	observe.Decision:   {"decision", "decisions"},
+	observe.Pitfall:    {"pitfall", "pitfalls"},
+}
+
+func artifactSummary(counts map[string]int) string {
+	var parts []string
+	for _, t := range observe.Types {
+		if n := counts[t]; n > 0 {
+			parts = append(parts, plural(n, artifactNoun[t][0], artifactNoun[t][1]))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func printLearnStatus(env *Env, s *learnStatusResult) {
+	out := env.Out
+	state := "enabled"
+	if !s.Enabled {
+		state = "disabled"
+	}
+	fmt.Fprintf(out, "Learning is %s here.\n", state)
+	for _, why := range s.Why {
+		fmt.Fprintf(out, "  %s\n", why)
+	}
+	t := newTable(out)
+	for _, h := range s.Hooks {
+		switch {
+		case h.Error != "":
+			t.row("  hooks", h.Path, "unreadable: "+h.Error)
+		case h.Registered:
+			t.row("  hooks", h.Path, "registered")
+		case len(h.Problems) > 0:
+			t.row("  hooks", h.Path, "registered, but: "+strings.Join(h.Problems, "; ")+" (run 'devlearn learn --enable')")
+		default:
+			t.row("  hooks", h.Path, "not registered")
+		}
+	}
+	t.flush()
+
+	fmt.Fprintf(out, "Observations: %d\n", s.Total)
+	if s.Total > 0 {
+		t := newTable(out)
+		t.row("  TYPE", observe.Observing, observe.Ready, observe.Created, observe.Deprecated)
+		for _, typ := range observe.Types {
+			c := s.Observations[typ]
+			t.row("  "+typ, fmt.Sprint(c[observe.Observing]), fmt.Sprint(c[observe.Ready]), fmt.Sprint(c[observe.Created]), fmt.Sprint(c[observe.Deprecated]))
+		}
+		t.flush()
+	}
+	if a := artifactSummary(s.Artifacts); a != "" {
+		fmt.Fprintf(out, "Artifacts: %s.\n", a)
+	} else {
+		fmt.Fprintln(out, "Artifacts: none yet.")
+	}
+	if s.NeedsReview > 0 {
+		fmt.Fprintf(out, "Needs review: %s; run 'devlearn learn --review'.\n", plural(s.NeedsReview, "item", "items"))
+	} else {
+		fmt.Fprintln(out, "Needs review: nothing.")
+	}
+	if s.CorruptLines > 0 {
+		fmt.Fprintf(out, "Log: %s skipped; run 'devlearn learn --purge' to drop them.\n", plural(s.CorruptLines, "corrupt line", "corrupt lines"))
+	}
+	switch w := s.Worker; {
+	case w == nil:
+		fmt.Fprintln(out, "Worker: never run.")
+	case w.Error != "" || (w.Outcome != "" && w.Outcome != "ok"):
+		fmt.Fprintf(out, "Worker: last run %s, %s: %s\n", w.Started, w.Outcome, w.Error)
+	default:
+		fmt.Fprintf(out, "Worker: last run %s, %s (%s, %s).\n", w.Started, w.Outcome, plural(w.Sessions, "session", "sessions"), plural(w.Observations, "observation", "observations"))
+	}
+}

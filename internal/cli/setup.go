@@ -1,0 +1,194 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/settings"
+)
+
+// step is one thing init, uninstall or learn --enable/--disable did (or,
+// in a dry run, would do) to one file.
+type step struct {
+	Action string `json:"action"` // created, updated, removed, kept, unchanged, failed
+	Path   string `json:"path"`
+	Note   string `json:"note,omitempty"`
+}
+
+// table is a tabwriter whose lines lose the padding an empty last column
+// leaves.
+type table struct {
+	out io.Writer
+	buf bytes.Buffer
+	tw  *tabwriter.Writer
+}
+
+func newTable(out io.Writer) *table {
+	t := &table{out: out}
+	t.tw = tabwriter.NewWriter(&t.buf, 0, 4, 2, ' ', 0)
+	return t
+}
+
+func (t *table) row(cells ...string) { fmt.Fprintln(t.tw, strings.Join(cells, "\t")) }
+
+func (t *table) flush() error {
+	t.tw.Flush()
+	for _, line := range strings.SplitAfter(t.buf.String(), "\n") {
+		if line == "" {
+			continue
+		}
+		if _, err := io.WriteString(t.out, strings.TrimRight(line, " \n")+"\n"); err != nil {
+			return err
+		}
+	}
+	t.buf.Reset()
+	return nil
+}
+
+func printSteps(w io.Writer, steps []step, dry bool) {
+	t := newTable(w)
+	for _, s := range steps {
+		action := s.Action
+		if dry {
+			switch action {
+			case "created", "updated", "removed":
+				action = "would be " + action
+			}
+		}
+		t.row("  "+action, s.Path, s.Note)
+	}
+	t.flush()
+}
+
+func failedSteps(steps []step) int {
+	n := 0
+	for _, s := range steps {
+		if s.Action == "failed" {
+			n++
+		}
+	}
+	return n
+}
+
+// settingsDoc is a Claude Code settings file read for editing.
+type settingsDoc struct {
+	path    string // absolute
+	display string // what the person is shown
+	before  []byte
+	exists  bool
+	file    *settings.File
+}
+
+func readSettings(path, display string) (*settingsDoc, error) {
+	d := &settingsDoc{path: path, display: display}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		d.before, d.exists = data, true
+	}
+	f, err := settings.Parse(display, d.before)
+	if err != nil {
+		return nil, err
+	}
+	d.file = f
+	return d, nil
+}
+
+func (d *settingsDoc) changed() bool { return !bytes.Equal(d.before, d.file.Bytes()) }
+
+func (d *settingsDoc) action() string {
+	switch {
+	case !d.changed():
+		return "unchanged"
+	case !d.exists:
+		return "created"
+	}
+	return "updated"
+}
+
+// userSettingsPath is Claude Code's settings file for this person:
+// $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
+func (e *Env) userSettingsPath() (string, error) {
+	if d := e.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, "settings.json"), nil
+	}
+	if h := e.Getenv("HOME"); h != "" {
+		return filepath.Join(h, ".claude", "settings.json"), nil
+	}
+	return "", errors.New("neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find Claude Code's user settings")
+}
+
+// writeOutside writes a file outside the project (the user's settings),
+// atomically, keeping its mode.
+func writeOutside(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	return jsonl.WriteFileAtomic(path, data, mode)
+}
+
+// devlearnWrote reports whether the file at rel is exactly what devlearn
+// last wrote there, by the audit log: such a file may be updated; anything
+// else is the user's and is kept.
+func devlearnWrote(p *project.Project, rel string, data []byte) bool {
+	entries, _, err := evolve.ReadLog(p)
+	if err != nil {
+		return false
+	}
+	last := ""
+	for _, e := range entries {
+		for _, f := range e.Files {
+			if f.Path == rel {
+				last = f.After
+			}
+		}
+	}
+	return last != "" && last == evolve.BlobHash(data)
+}
+
+// devlearnCreated reports whether devlearn created the file at rel: the
+// first audit entry that touched it found nothing there.
+func devlearnCreated(p *project.Project, rel string) bool {
+	entries, _, err := evolve.ReadLog(p)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		for _, f := range e.Files {
+			if f.Path == rel {
+				return f.Before == ""
+			}
+		}
+	}
+	return false
+}
+
+// colour wraps s in an ANSI colour when the output is a terminal that
+// wants colour: never in a pipe or a file, never with NO_COLOR set
+// (no-color.org) or TERM=dumb.
+func (e *Env) colour(code, s string) string {
+	if !e.OutTTY || e.Getenv("NO_COLOR") != "" || e.Getenv("TERM") == "dumb" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+const (
+	red    = "31"
+	green  = "32"
+	yellow = "33"
+)

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/trust"
+)
+
+type trustOptions struct {
+	show, revoke, json bool
+}
+
+func newTrustCmd(env *Env) *cobra.Command {
+	opts := &trustOptions{}
+	cmd := &cobra.Command{
+		Use:   "trust",
+		Short: "Let the commands in this project's config run on this machine",
+		Long: `Record the content hash of .memory/learning.json so that the commands it
+names (the LLM extractor, gates) may run on this machine. Like direnv:
+cloning a repository, or pulling a change to its config, never makes
+devlearn run a command you have not read. Any change to the file makes it
+untrusted again until you run 'devlearn trust' once more.
+
+Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.
+Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
+		Example: `  devlearn trust           # after reading .memory/learning.json
+  devlearn trust --show    # what is trusted, and whether this project still is
+  devlearn trust --revoke`,
+		GroupID: "setup",
+		Args:    noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if opts.show && opts.revoke {
+				return exitcode.Usagef("--show and --revoke cannot be combined")
+			}
+			switch {
+			case opts.show:
+				return runTrustShow(env, opts)
+			case opts.revoke:
+				return runTrustRevoke(env, opts)
+			}
+			return runTrust(env, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.show, "show", false, "list what is trusted on this machine")
+	f.BoolVar(&opts.revoke, "revoke", false, "stop trusting this project's config")
+	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	return cmd
+}
+
+// configCommands lists the keys of a project config that name commands to
+// run, with their values, so a person sees what they are trusting.
+func configCommands(data []byte) []string {
+	var raw struct {
+		Extractor struct {
+			Command []string `json:"command"`
+		} `json:"extractor"`
+	}
+	if json.Unmarshal(data, &raw) != nil {
+		return nil
+	}
+	var out []string
+	if len(raw.Extractor.Command) > 0 {
+		out = append(out, "extractor.command = "+strings.Join(raw.Extractor.Command, " "))
+	}
+	return out
+}
+
+func runTrust(env *Env, opts *trustOptions) error {
+	now, err := env.Now()
+	if err != nil {
+		return err
+	}
+	p, err := env.Project()
+	if err != nil {
+		return err
+	}
+	path := p.Path(project.ConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return exitcode.WithHint(fmt.Errorf("%s does not exist: there is nothing to trust", project.ConfigFile), "run 'devlearn init' to create it")
+	}
+	if err != nil {
+		return err
+	}
+	// An invalid file is not trusted: nothing would read it anyway.
+	if _, err := config.Parse(project.ConfigFile, data); err != nil {
+		return exitcode.WithHint(err, "fix the file first, then run 'devlearn trust'")
+	}
+	e, err := trust.Trust(ctxBackground(), env.Home(), path, now)
+	if err != nil {
+		return err
+	}
+	cmds := configCommands(data)
+	if opts.json {
+		return printJSON(env.Out, map[string]any{"trusted": e, "commands": nonNil(cmds)})
+	}
+	fmt.Fprintf(env.Out, "Trusted %s (sha256 %s).\n", project.ConfigFile, e.SHA256[:12])
+	if len(cmds) == 0 {
+		fmt.Fprintln(env.Out, "It names no commands; the defaults and your global config apply.")
+	} else {
+		fmt.Fprintln(env.Out, "These commands may now run on this machine:")
+		for _, c := range cmds {
+			fmt.Fprintf(env.Out, "  %s\n", c)
+		}
+	}
+	return nil
+}
+
+func runTrustRevoke(env *Env, opts *trustOptions) error {
+	p, err := env.Project()
+	if err != nil {
+		return err
+	}
+	found, err := trust.Revoke(ctxBackground(), env.Home(), p.Path(project.ConfigFile))
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return printJSON(env.Out, map[string]any{"revoked": found})
+	}
+	if found {
+		fmt.Fprintf(env.Out, "No longer trusted: %s. Its commands will not run.\n", project.ConfigFile)
+	} else {
+		fmt.Fprintf(env.Out, "%s was not trusted; nothing to do.\n", project.ConfigFile)
+	}
+	return nil
+}
+
+type trustShow struct {
+	Trusted []trust.Entry `json:"trusted"`
+	Project *trustState   `json:"project,omitempty"`
+}
+
+type trustState struct {
+	Path     string   `json:"path"`
+	Trusted  bool     `json:"trusted"`
+	Why      string   `json:"why"`
+	Commands []string `json:"commands"`
+}
+
+func runTrustShow(env *Env, opts *trustOptions) error {
+	s, err := trust.Load(env.Home())
+	if err != nil {
+		return err
+	}
+	res := trustShow{Trusted: nonNilEntries(s.Trusted)}
+	if p, err := project.Find(env.Dir); err == nil {
+		path := p.Path(project.ConfigFile)
+		ok, why, err := trust.Check(env.Home(), path)
+		if err != nil {
+			return err
+		}
+		data, _ := os.ReadFile(path)
+		res.Project = &trustState{Path: path, Trusted: ok, Why: why, Commands: nonNil(configCommands(data))}
+	}
+	if opts.json {
+		return printJSON(env.Out, res)
+	}
+	if len(res.Trusted) == 0 {
+		fmt.Fprintln(env.Out, "Nothing is trusted on this machine.")
+	} else {
+		fmt.Fprintf(env.Out, "Trusted on this machine (%s):\n", plural(len(res.Trusted), "file", "files"))
+		for _, e := range res.Trusted {
+			fmt.Fprintf(env.Out, "  %s  %s  %s\n", day10(e.TrustedAt), e.SHA256[:12], e.Path)
+		}
+	}
+	if pr := res.Project; pr != nil {
+		state := "trusted"
+		if !pr.Trusted {
+			state = "NOT trusted"
+		}
+		fmt.Fprintf(env.Out, "This project: %s (%s).\n", state, pr.Why)
+	}
+	return nil
+}
+
+func day10(s string) string {
+	if len(s) >= 10 {
+		return s[:10]
+	}
+	return s
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilEntries(s []trust.Entry) []trust.Entry {
+	if s == nil {
+		return []trust.Entry{}
+	}
+	return s
+}

@@ -1,0 +1,327 @@
+// Package doctor checks a devlearn installation end to end, one check per
+// thing that can be wrong, each failure with the command that fixes it.
+package doctor
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/migrate"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/settings"
+	"github.com/devlearn/devlearn/internal/trust"
+)
+
+// Check is the outcome of one check.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail"`
+	Fix    string `json:"fix,omitempty"`
+}
+
+// Inputs is everything the checks look at; nothing is read from the
+// process environment.
+type Inputs struct {
+	Proj      *project.Project
+	Home      string // $DEVLEARN_HOME
+	ClaudeDir string // $CLAUDE_CONFIG_DIR or ~/.claude
+	// LookPath finds a command on the PATH the hooks run with.
+	LookPath func(name string) (string, error)
+	Now      time.Time
+	// Schema is the config schema this devlearn writes.
+	Schema []byte
+	// Git runs git in the repository (for its config and attributes).
+	Git register.Git
+}
+
+// Run runs every check in order.
+func Run(in Inputs) []Check {
+	checks := []Check{
+		onPath(in),
+		hooks(in),
+		driver(in),
+		routes(in),
+		configValid(in),
+		logReadable(in),
+		schemaAndMigrations(in),
+		stateWritable(in),
+		transcripts(in),
+	}
+	return checks
+}
+
+func ok(name, detail string) Check { return Check{Name: name, OK: true, Detail: detail} }
+func fail(name, detail, fix string) Check {
+	return Check{Name: name, Detail: detail, Fix: fix}
+}
+
+func onPath(in Inputs) Check {
+	const name = "devlearn on the PATH"
+	p, err := in.LookPath("devlearn")
+	if err != nil {
+		return fail(name, "not found on the PATH the hooks run with: every hook silently does nothing",
+			"install devlearn on the PATH (e.g. 'go install github.com/devlearn/devlearn/cmd/devlearn@latest'), or start Claude Code from a shell whose PATH has it")
+	}
+	return ok(name, p)
+}
+
+func hooks(in Inputs) Check {
+	const name = "hooks registered"
+	var notes, problems []string
+	registered := false
+	for _, f := range []struct{ path, display string }{
+		{in.Proj.Path(project.SettingsFile), project.SettingsFile},
+		{filepath.Join(in.ClaudeDir, "settings.json"), filepath.Join(in.ClaudeDir, "settings.json")},
+	} {
+		data, err := os.ReadFile(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		s, err := settings.Parse(f.display, data)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		for _, e := range s.Devflow() {
+			if settings.IsDevflowLearning(e.Command) {
+				problems = append(problems, fmt.Sprintf("%s: devflow's learning hook %q would rewrite the log", f.display, e.Command))
+			}
+		}
+		if !s.Any() {
+			continue
+		}
+		if p := s.Problems(); len(p) > 0 {
+			for _, x := range p {
+				problems = append(problems, f.display+": "+x)
+			}
+			continue
+		}
+		registered = true
+		notes = append(notes, f.display)
+	}
+	switch {
+	case len(problems) > 0:
+		return fail(name, strings.Join(problems, "; "), "devlearn learn --enable (or --global); for devflow's hooks: devlearn init")
+	case !registered:
+		return fail(name, "no devlearn hooks in .claude/settings.json nor in the user settings", "devlearn learn --enable")
+	}
+	return ok(name, "in "+strings.Join(notes, " and ")+", guarded")
+}
+
+func driver(in Inputs) Check {
+	const name = "merge driver registered"
+	cur, err := register.Settings(in.Git, in.Proj.Root)
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if !register.Registered(cur) {
+		var wrong []string
+		for _, s := range cur {
+			if s.Current != s.Want {
+				state := "not set"
+				if s.Current != "" {
+					state = fmt.Sprintf("is %q", s.Current)
+				}
+				wrong = append(wrong, s.Key+" "+state)
+			}
+		}
+		return fail(name, strings.Join(wrong, "; ")+" in this clone's git config: git merges devlearn's files line by line", "devlearn init")
+	}
+	return ok(name, "merge.devlearn in this clone's git config")
+}
+
+func routes(in Inputs) Check {
+	const name = ".gitattributes routes"
+	missing, err := register.Routed(in.Git, in.Proj.Root)
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	switch {
+	case len(missing) == len(register.SamplePaths):
+		return fail(name, "no devlearn file is routed to merge=devlearn: git merges them line by line", "devlearn init (then commit .gitattributes)")
+	case len(missing) > 0:
+		return fail(name, fmt.Sprintf("%d %s not routed to merge=devlearn: %s", len(missing), pluralWord(len(missing), "file is", "files are"), strings.Join(missing, ", ")), "devlearn init (then commit .gitattributes)")
+	}
+	return ok(name, fmt.Sprintf("all %d kinds of devlearn file go to merge=devlearn", len(register.SamplePaths)))
+}
+
+func configValid(in Inputs) Check {
+	const name = "config valid and trusted"
+	if _, err := config.LoadProject(in.Home, in.Proj.Root); err != nil {
+		return fail(name, err.Error(), "fix the file at the line named; 'devlearn learn --configure --set KEY=VALUE' checks values")
+	}
+	path := in.Proj.Path(project.ConfigFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fail(name, project.ConfigFile+" is missing: defaults apply", "devlearn init")
+	}
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if !namesCommand(data) {
+		return ok(name, project.ConfigFile+" is valid and names no command: nothing to trust")
+	}
+	trusted, why, err := trust.Check(in.Home, path)
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if !trusted {
+		return fail(name, why, "read "+project.ConfigFile+", then run 'devlearn trust'")
+	}
+	return ok(name, project.ConfigFile+" is valid; its commands are "+why)
+}
+
+// namesCommand reports whether a project config sets a command to run.
+func namesCommand(data []byte) bool {
+	return bytes.Contains(data, []byte(`"command"`))
+}
+
+func logReadable(in Inputs) Check {
+	const name = "observation log readable"
+	l, err := observe.LoadFile(in.Proj.Path(project.LogFile))
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if n := len(l.Problems); n > 0 {
+		var lines []string
+		for _, p := range l.Problems[:min(n, 5)] {
+			lines = append(lines, fmt.Sprint(p.Line))
+		}
+		more := ""
+		if n > 5 {
+			more = ", ..."
+		}
+		return fail(name, fmt.Sprintf("%d corrupt %s skipped (line %s%s)", n, pluralWord(n, "line", "lines"), strings.Join(lines, ", "), more), "devlearn learn --purge")
+	}
+	return ok(name, fmt.Sprintf("%d %s, %d %s", l.Lines, pluralWord(l.Lines, "line", "lines"), len(l.IDs()), pluralWord(len(l.IDs()), "observation", "observations")))
+}
+
+func schemaAndMigrations(in Inputs) Check {
+	const name = "schema and migrations"
+	var problems []string
+	data, err := os.ReadFile(in.Proj.Path(".memory/learning.schema.json"))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		problems = append(problems, ".memory/learning.schema.json is missing")
+	case err != nil:
+		problems = append(problems, err.Error())
+	case !bytes.Equal(data, in.Schema):
+		problems = append(problems, ".memory/learning.schema.json is not this devlearn's")
+	}
+	r := &migrate.Runner{Ctx: migrate.Context{Proj: in.Proj, Home: in.Home, Now: in.Now}, Migrations: migrate.All()}
+	list, err := r.List()
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	var pending []string
+	for _, m := range list {
+		if m.Status == migrate.Pending {
+			pending = append(pending, m.ID)
+		}
+	}
+	if len(pending) > 0 {
+		problems = append(problems, fmt.Sprintf("%d pending: %s", len(pending), strings.Join(pending, ", ")))
+	}
+	if len(problems) > 0 {
+		return fail(name, strings.Join(problems, "; "), "devlearn init")
+	}
+	return ok(name, fmt.Sprintf("schema current; %d migrations applied", len(list)))
+}
+
+func stateWritable(in Inputs) Check {
+	const name = "per-clone state writable"
+	dir := in.Proj.StateDir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(name, err.Error(), "make "+dir+" writable by you")
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return fail(name, err.Error(), "make "+dir+" writable by you")
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return ok(name, dir)
+}
+
+// transcripts finds this project's Claude Code sessions by the folder each
+// transcript names in its records, never by computing the folder name
+// (contract 12): one file is read per project folder, and only its start.
+func transcripts(in Inputs) Check {
+	const name = "Claude Code transcripts"
+	dirs, err := filepath.Glob(filepath.Join(in.ClaudeDir, "projects", "*"))
+	if err != nil || len(dirs) == 0 {
+		return fail(name, "no sessions under "+filepath.Join(in.ClaudeDir, "projects"), "run a Claude Code session in this repository (set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere)")
+	}
+	sessions := 0
+	for _, d := range dirs {
+		files, _ := filepath.Glob(filepath.Join(d, "*.jsonl"))
+		if len(files) == 0 {
+			continue
+		}
+		slices.Sort(files)
+		matched := false
+		for _, f := range files[:min(len(files), 3)] {
+			if cwd := firstCwd(f); cwd != "" && within(cwd, in.Proj.Root) {
+				matched = true
+				break
+			}
+		}
+		if matched {
+			sessions += len(files)
+		}
+	}
+	if sessions == 0 {
+		return fail(name, "none of the sessions under "+filepath.Join(in.ClaudeDir, "projects")+" ran in this repository", "run a Claude Code session here; devlearn learns from them when they end")
+	}
+	return ok(name, fmt.Sprintf("%d %s for this repository", sessions, pluralWord(sessions, "session", "sessions")))
+}
+
+func firstCwd(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
+	for i := 0; i < 50 && sc.Scan(); i++ {
+		line := sc.Bytes()
+		k := bytes.Index(line, []byte(`"cwd":"`))
+		if k < 0 {
+			continue
+		}
+		rest := line[k+len(`"cwd":"`):]
+		if end := bytes.IndexByte(rest, '"'); end > 0 {
+			return strings.ReplaceAll(string(rest[:end]), `\\`, `\`)
+		}
+	}
+	return ""
+}
+
+func within(dir, root string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+func pluralWord(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

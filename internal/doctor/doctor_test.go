@@ -1,0 +1,57 @@
+package doctor
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+func TestTranscriptsAreFoundByTheirCwd(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	p, _ := project.Find(root)
+	claude := t.TempDir()
+	write := func(rel, body string) {
+		path := filepath.Join(claude, "projects", rel)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(body), 0o644)
+	}
+	in := Inputs{Proj: p, ClaudeDir: claude}
+	if c := transcripts(in); c.OK || !strings.Contains(c.Detail, "no sessions") {
+		t.Fatalf("%+v", c)
+	}
+	write("a/s1.jsonl", `{"type":"summary"}`+"\n"+`{"type":"user","cwd":"/elsewhere"}`+"\n")
+	write("b/s2.jsonl", `{"type":"user","cwd":"`+filepath.Join(root, "sub")+`"}`+"\n")
+	write("b/s3.jsonl", `{"type":"user","cwd":"`+root+`"}`+"\n")
+	write("c/s4.jsonl", `{"type":"user","cwd":"`+root+`-other"}`+"\n")
+	if c := transcripts(in); !c.OK || c.Detail != "2 sessions for this repository" {
+		t.Fatalf("%+v", c)
+	}
+}
+
+func TestOnPathAndStateChecks(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	p, _ := project.Find(root)
+	in := Inputs{Proj: p, Now: time.Now(), LookPath: func(string) (string, error) { return "", errors.New("no") }}
+	if c := onPath(in); c.OK || c.Fix == "" {
+		t.Fatalf("%+v", c)
+	}
+	in.LookPath = func(string) (string, error) { return "/usr/local/bin/devlearn", nil }
+	if c := onPath(in); !c.OK || c.Detail != "/usr/local/bin/devlearn" {
+		t.Fatalf("%+v", c)
+	}
+	if c := stateWritable(in); !c.OK {
+		t.Fatalf("%+v", c)
+	}
+	os.MkdirAll(p.Path(".memory"), 0o755)
+	os.WriteFile(p.Path(project.LogFile), []byte("{bad\n"), 0o644)
+	if c := logReadable(in); c.OK || c.Detail != "1 corrupt line skipped (line 1)" || c.Fix != "devlearn learn --purge" {
+		t.Fatalf("%+v", c)
+	}
+}

@@ -1,0 +1,191 @@
+// Package hud computes devlearn's one-line summary for a status bar:
+// what has been learned (the artifacts, by kind) and how much needs a
+// person's review. A status line runs it every second or so, so the
+// answer is cached in the per-clone state and recomputed only when one of
+// the files it depends on changed (by size and modification time).
+package hud
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/review"
+)
+
+// Counts is what the line says.
+type Counts struct {
+	Workflows   int `json:"workflows"`
+	Skills      int `json:"skills"`
+	Decisions   int `json:"decisions"`
+	Pitfalls    int `json:"pitfalls"`
+	NeedsReview int `json:"needs_review"`
+}
+
+// Learned reports whether anything has been learned.
+func (c Counts) Learned() bool { return c.Workflows+c.Skills+c.Decisions+c.Pitfalls > 0 }
+
+// Line is the status line: "Learning: 2 workflows, 1 skill  ⚠ 1 needs
+// review". Empty when nothing is learned and nothing needs review. warn
+// wraps the warning (colour on a terminal; identity elsewhere).
+func Line(c Counts, warn func(string) string) string {
+	if warn == nil {
+		warn = func(s string) string { return s }
+	}
+	var parts []string
+	add := func(n int, one, many string) {
+		if n == 1 {
+			parts = append(parts, "1 "+one)
+		} else if n > 1 {
+			parts = append(parts, strconv.Itoa(n)+" "+many)
+		}
+	}
+	add(c.Workflows, "workflow", "workflows")
+	add(c.Skills, "skill", "skills")
+	add(c.Decisions, "decision", "decisions")
+	add(c.Pitfalls, "pitfall", "pitfalls")
+	var b strings.Builder
+	if len(parts) > 0 {
+		b.WriteString("Learning: " + strings.Join(parts, ", "))
+	}
+	if c.NeedsReview > 0 {
+		if b.Len() > 0 {
+			b.WriteString("  ")
+		}
+		verb := "needs"
+		if c.NeedsReview > 1 {
+			verb = "need"
+		}
+		b.WriteString(warn(fmt.Sprintf("⚠ %d %s review", c.NeedsReview, verb)))
+	}
+	return b.String()
+}
+
+// Compute works the counts out from the files: the artifacts in force
+// (observations whose artifact is created) and what needs review, from the
+// folded log and the candidate entries.
+func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, error) {
+	var c Counts
+	log, err := observe.LoadFile(p.Path(project.LogFile))
+	if err != nil {
+		return c, err
+	}
+	obs := log.Observations(now, cfg)
+	for _, o := range obs {
+		if o.Status != observe.Created {
+			continue
+		}
+		switch o.Type {
+		case observe.Workflow:
+			c.Workflows++
+		case observe.Procedural:
+			c.Skills++
+		case observe.Decision:
+			c.Decisions++
+		case observe.Pitfall:
+			c.Pitfalls++
+		}
+	}
+	r := &review.Reviewer{Proj: p, Now: now, Config: cfg}
+	items, err := r.ItemsOf(log, obs)
+	if err != nil {
+		return c, err
+	}
+	c.NeedsReview = len(items)
+	return c, nil
+}
+
+// CachePath is where the counts are cached, in the per-clone state.
+func CachePath(p *project.Project) string {
+	return p.StatePath("cache", "hud-"+p.WorktreeID()+".json")
+}
+
+type cached struct {
+	Key    string `json:"key"`
+	Counts Counts `json:"counts"`
+}
+
+// Key describes, by size and modification time, every file the counts
+// depend on; it changes whenever one of them may have.
+func Key(p *project.Project, configKey string) string {
+	var b strings.Builder
+	b.WriteString(configKey)
+	stamp := func(path string) {
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.WriteString("|-")
+			return
+		}
+		fmt.Fprintf(&b, "|%d.%d", fi.Size(), fi.ModTime().UnixNano())
+	}
+	stamp(p.Path(project.LogFile))
+	stamp(p.Path(project.ManifestFile))
+	dir := p.Path(project.EntriesDir)
+	stamp(dir)
+	if ents, err := os.ReadDir(dir); err == nil {
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".md") {
+				stamp(filepath.Join(dir, e.Name()))
+			}
+		}
+	}
+	return b.String()
+}
+
+// Cached returns the counts, from the cache when nothing they depend on
+// changed, else computed and cached. configKey names the config in force
+// (its files' stamps), which decides the thresholds behind "needs review".
+func Cached(p *project.Project, configKey string, load func() (*config.Config, error), now time.Time) (Counts, error) {
+	key := Key(p, configKey)
+	path := CachePath(p)
+	if data, err := os.ReadFile(path); err == nil {
+		var c cached
+		if json.Unmarshal(data, &c) == nil && c.Key == key {
+			return c.Counts, nil
+		}
+	}
+	cfg, err := load()
+	if err != nil {
+		return Counts{}, err
+	}
+	counts, err := Compute(p, cfg, now)
+	if err != nil {
+		return Counts{}, err
+	}
+	// A cache that cannot be written only costs speed.
+	if data, err := json.Marshal(cached{Key: key, Counts: counts}); err == nil {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
+			if os.WriteFile(tmp, data, 0o644) == nil {
+				if os.Rename(tmp, path) != nil {
+					os.Remove(tmp)
+				}
+			}
+		}
+	}
+	return counts, nil
+}
+
+// StampFiles is the stamp part of Key for arbitrary files (the config
+// files), for the configKey argument.
+func StampFiles(paths ...string) string {
+	var b strings.Builder
+	for _, path := range paths {
+		fi, err := os.Stat(path)
+		if errors.Is(err, fs.ErrNotExist) || err != nil {
+			b.WriteString("-|")
+			continue
+		}
+		fmt.Fprintf(&b, "%d.%d|", fi.Size(), fi.ModTime().UnixNano())
+	}
+	return b.String()
+}

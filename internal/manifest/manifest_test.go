@@ -1,0 +1,66 @@
+package manifest
+
+import (
+	"strings"
+	"testing"
+)
+
+const devflowManifest = `{"schemaVersion":1,"entries":[
+ {"observationId":"obs_g7h8i9","type":"workflow","path":"/Users/someone/project/.claude/commands/self-learning/release.md","contentHash":"1a2b3c4d","renderedAt":"2026-04-05T00:00:00Z"},
+ {"observationId":"obs_a1b2c3","type":"pitfall","path":"/home/me/repo/.memory/knowledge/pitfalls.md","contentHash":"0badf00d","renderedAt":"2026-04-05T00:00:00Z","anchorId":"PF-001"},
+ {"observationId":"obs_x","type":"decision","path":".memory/knowledge/decisions.md","contentHash":"ab","renderedAt":"2026-04-05T00:00:00Z","anchorId":"ADR-001"}
+]}`
+
+func TestDevflowManifestIsMigrated(t *testing.T) {
+	m, migrated, err := Parse([]byte(devflowManifest), "/home/me/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.SchemaVersion != SchemaVersion || len(m.Entries) != 3 {
+		t.Fatalf("%+v", m)
+	}
+	want := map[string]string{
+		"obs_g7h8i9": ".claude/commands/self-learning/release.md",
+		"obs_a1b2c3": ".memory/knowledge/pitfalls.md",
+		"obs_x":      ".memory/knowledge/decisions.md",
+	}
+	for id, p := range want {
+		if got := m.Get(id).Path; got != p {
+			t.Errorf("%s: %s, want %s", id, got, p)
+		}
+	}
+	if len(migrated) != 2 {
+		t.Errorf("migrations %+v", migrated)
+	}
+}
+
+func TestPutKeepsOneEntryPerObservation(t *testing.T) {
+	m := &Manifest{}
+	m.Put(Entry{ObservationID: "a", Path: "x", ContentHash: "1"})
+	m.Put(Entry{ObservationID: "a", Path: "x", ContentHash: "2"})
+	m.Put(Entry{ObservationID: "b", Path: "a"})
+	if len(m.Entries) != 2 || m.Get("a").ContentHash != "2" {
+		t.Fatalf("%+v", m.Entries)
+	}
+	if !strings.Contains(string(m.Bytes()), "\"schemaVersion\": 2") || strings.Index(string(m.Bytes()), `"b"`) > strings.Index(string(m.Bytes()), `"a"`) {
+		t.Fatalf("entries must be sorted by path:\n%s", m.Bytes())
+	}
+}
+
+func TestHashes(t *testing.T) {
+	// djb2: h = h*33 + c from 5381, 32 bits, hex.
+	for in, want := range map[string]string{"": "1505", "a": "2b606", "ab": "597728"} {
+		if got := DJB2(in); got != want {
+			t.Errorf("DJB2(%q) = %s, want %s", in, got, want)
+		}
+	}
+	if !Matches(DJB2("content"), []byte("content")) || Matches(DJB2("content"), []byte("edited")) {
+		t.Error("legacy hashes must be checked with djb2")
+	}
+	if !Matches("0"+DJB2("x"), []byte("x")) {
+		t.Error("leading zeros of a legacy hash must not matter")
+	}
+	if !Matches(Hash([]byte("x")), []byte("x")) || Matches(Hash([]byte("x")), []byte("y")) {
+		t.Error("sha256")
+	}
+}

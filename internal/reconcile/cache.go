@@ -1,0 +1,162 @@
+package reconcile
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// The quiet-run cache. Reconcile runs at every session start, and most of
+// the time nobody touched anything. When a full run finds nothing to
+// record, it keeps the stat fingerprint (size, mtime, inode, existence) of
+// every file its answer depends on: the log, the manifest, the knowledge
+// files, each artifact, the artifact folders (a new file changes their
+// mtime), every code reference it checked and the git index and config.
+// If none of them changed, the next run's answer is the same, and it is
+// given without reading a single file: what git does with its index.
+const cacheVersion = "devlearn-reconcile-cache 1"
+
+// cacheMaxAge bounds what time alone could change (a ready observation
+// fading below its threshold): past it, a full run happens anyway.
+const cacheMaxAge = 6 * time.Hour
+
+type fingerprint struct {
+	size, mtime int64
+	ino         uint64
+	exists      bool
+}
+
+func stat(path string) fingerprint {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fingerprint{}
+	}
+	return fingerprint{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi), exists: true}
+}
+
+func cachePath(p *project.Project) string {
+	return p.StatePath("cache", p.WorktreeID(), "reconcile")
+}
+
+// watched lists the files a quiet run's answer depends on.
+func (u *run) watched() []string {
+	set := map[string]bool{
+		project.LogFile: true, project.ManifestFile: true, project.DecisionsFile: true, project.PitfallsFile: true,
+		project.CommandsDir: true, project.SkillsDir: true,
+	}
+	for _, e := range u.man.Entries {
+		set[e.Path] = true
+		if dir := filepath.ToSlash(filepath.Dir(e.Path)); strings.HasPrefix(dir, project.SkillsDir+"/") {
+			set[dir] = true
+		}
+	}
+	for ref := range u.refsChecked {
+		set[ref] = true
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	return out
+}
+
+// gitFiles are outside the working tree but change the answer: the index
+// (tracked names, skip-worktree bits) and the config (sparse checkout).
+func gitFiles(p *project.Project) []string {
+	return []string{filepath.Join(p.GitDir, "index"), filepath.Join(p.CommonDir, "config"), filepath.Join(p.GitDir, "config.worktree")}
+}
+
+// racyWindow is how close to the present a file's mtime may be before its
+// fingerprint is not trusted: a change in the same clock tick, with the
+// same size, would otherwise go unseen (git's "racy" entries).
+const racyWindow = 2 * time.Second
+
+// saveCache records a quiet run. Errors are ignored: the cache only ever
+// saves time.
+func (u *run) saveCache() {
+	p := u.r.Proj
+	racy := time.Now().Add(-racyWindow).UnixNano()
+	var b bytes.Buffer
+	res, _ := json.Marshal(u.res)
+	fmt.Fprintf(&b, "%s %d\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), res)
+	fresh := false
+	write := func(abs, name string) {
+		f := stat(abs)
+		fresh = fresh || f.mtime > racy
+		ex := 0
+		if f.exists {
+			ex = 1
+		}
+		fmt.Fprintf(&b, "%d %d %d %d %s\n", f.size, f.mtime, f.ino, ex, name)
+	}
+	for _, rel := range u.watched() {
+		write(p.Path(rel), rel)
+	}
+	for _, abs := range gitFiles(p) {
+		write(abs, "!"+abs)
+	}
+	if fresh {
+		return
+	}
+	_ = os.MkdirAll(filepath.Dir(cachePath(p)), 0o755)
+	_ = jsonl.WriteFileAtomic(cachePath(p), b.Bytes(), 0o644)
+}
+
+// cached returns the answer of the last quiet run if nothing it depended
+// on changed since.
+func cached(p *project.Project, now time.Time) *Result {
+	f, err := os.Open(cachePath(p))
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64*1024), 16<<20)
+	if !sc.Scan() {
+		return nil
+	}
+	head := strings.Fields(sc.Text())
+	if len(head) != 3 || head[0]+" "+head[1] != cacheVersion {
+		return nil
+	}
+	at, err := strconv.ParseInt(head[2], 10, 64)
+	if err != nil || now.Sub(time.Unix(at, 0)) > cacheMaxAge || now.Before(time.Unix(at, 0)) {
+		return nil
+	}
+	if !sc.Scan() {
+		return nil
+	}
+	res := &Result{}
+	if err := json.Unmarshal(sc.Bytes(), res); err != nil {
+		return nil
+	}
+	for sc.Scan() {
+		fields := bytes.SplitN(sc.Bytes(), []byte(" "), 5)
+		if len(fields) != 5 {
+			return nil
+		}
+		name := string(fields[4])
+		abs := p.Path(name)
+		if strings.HasPrefix(name, "!") {
+			abs = name[1:]
+		}
+		cur := stat(abs)
+		if strconv.FormatInt(cur.size, 10) != string(fields[0]) || strconv.FormatInt(cur.mtime, 10) != string(fields[1]) ||
+			strconv.FormatUint(cur.ino, 10) != string(fields[2]) || (cur.exists != (string(fields[3]) == "1")) {
+			return nil
+		}
+	}
+	if sc.Err() != nil {
+		return nil
+	}
+	return res
+}

@@ -1,0 +1,455 @@
+// Package reconcile squares devlearn's records with what people did to its
+// artifacts: a deleted artifact is a "no" that sticks (penalised and
+// deprecated), an edited one belongs to the user (its new hash is recorded),
+// a file left by a crash is adopted when exactly one observation claims it,
+// and observations whose code references are gone are marked stale. It
+// never mistakes a checkout state for a decision (contract 13).
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/gitx"
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/render"
+)
+
+// Options of a run.
+type Options struct {
+	Now    time.Time
+	Config *config.Config
+	DryRun bool // find everything, write nothing
+	Full   bool // ignore the quiet-run cache
+}
+
+// Outcome is what happened to one artifact or observation.
+type Outcome struct {
+	ID     string `json:"id,omitempty"`
+	Path   string `json:"path"`
+	Anchor string `json:"anchor,omitempty"`
+	What   string `json:"what"` // deleted, edited, healed, orphan, stale, fresh, renumbered
+	Note   string `json:"note,omitempty"`
+}
+
+// Skip is something reconcile deliberately did not judge, and why.
+type Skip struct {
+	Path   string `json:"path,omitempty"`
+	Reason string `json:"reason"`
+}
+
+// Result counts what a run found; Details says it item by item.
+type Result struct {
+	Deletions int       `json:"deletions"`
+	Edits     int       `json:"edits"`
+	Unchanged int       `json:"unchanged"`
+	Healed    int       `json:"healed"`
+	Stale     int       `json:"stale"`
+	Skipped   []Skip    `json:"skipped"`
+	Details   []Outcome `json:"details"`
+}
+
+// PenaltyFactor is what a deletion does to confidence (devflow's × 0.3).
+const PenaltyFactor = 0.3
+
+// Reconciler reconciles one project.
+type Reconciler struct {
+	Proj   *project.Project
+	Log    observe.Store
+	Writer *evolve.Writer
+	Opts   Options
+}
+
+type run struct {
+	r           *Reconciler
+	res         *Result
+	obs         map[string]observe.Observation
+	man         *manifest.Manifest
+	changed     bool // the manifest must be written
+	docs        map[string]*knowfile.Doc
+	events      []*observe.Event
+	sparse      func(rel string) bool
+	tracked     map[string]bool // base names of the files git tracks, read when first needed
+	refsChecked map[string]bool // code references looked up, for the quiet-run cache
+}
+
+// Run reconciles and records what it found.
+func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
+	res := &Result{Skipped: []Skip{}, Details: []Outcome{}}
+	if op, marker := r.Proj.Operation(); op != "" {
+		res.Skipped = append(res.Skipped, Skip{Reason: fmt.Sprintf("%s is in progress (.git/%s): nothing is treated as deleted, edited or stale until it ends", op, marker)})
+		return res, nil
+	}
+	if !r.Opts.DryRun && !r.Opts.Full {
+		if res := cached(r.Proj, r.Opts.Now); res != nil {
+			return res, nil
+		}
+	}
+	log, err := r.Log.Load()
+	if err != nil {
+		return nil, err
+	}
+	man, migrated, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
+	}
+	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, docs: map[string]*knowfile.Doc{}, refsChecked: map[string]bool{}}
+	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
+		u.obs[o.ID] = o
+	}
+	if u.sparse, err = sparseFilter(r.Proj); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		path string
+		kind knowfile.Kind
+	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
+		data, err := os.ReadFile(r.Proj.Path(f.path))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		u.docs[f.path] = knowfile.Parse(f.kind, data)
+	}
+
+	// After a merge renumbered entries, the manifest still has their old
+	// numbers: move them first, so a renumbering is not taken for an edit.
+	for _, ra := range gitx.SettleAnchors(man, u.docs) {
+		u.changed = true
+		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
+	}
+	for _, e := range slices.Clone(man.Entries) {
+		if err := u.entry(e); err != nil {
+			return nil, err
+		}
+	}
+	if err := u.orphans(); err != nil {
+		return nil, err
+	}
+	u.staleness()
+
+	if r.Opts.DryRun {
+		return res, nil
+	}
+	if len(u.events) == 0 && !u.changed {
+		u.saveCache()
+		return res, nil
+	}
+	if err := r.Log.Append(ctx, u.events...); err != nil {
+		return nil, err
+	}
+	if u.changed {
+		if _, err := r.Writer.Apply(ctx, evolve.Reason{Text: "reconcile: the manifest follows the artifacts as people left them", Observations: u.ids()},
+			evolve.Change{Path: project.ManifestFile, Data: man.Bytes()}); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+func (u *run) ids() []string {
+	var ids []string
+	for _, o := range u.res.Details {
+		if o.ID != "" && !slices.Contains(ids, o.ID) {
+			ids = append(ids, o.ID)
+		}
+	}
+	return ids
+}
+
+func (u *run) note(o Outcome) { u.res.Details = append(u.res.Details, o) }
+
+// entry checks one rendered artifact against the disk.
+func (u *run) entry(e manifest.Entry) error {
+	o, known := u.obs[e.ObservationID]
+	deprecated := known && o.Status == observe.Deprecated
+	var current []byte
+	var sec *knowfile.Section
+	if e.AnchorID != "" {
+		doc := u.docs[e.Path]
+		if doc == nil {
+			return fmt.Errorf("%s: manifest entry for %s points at %s, which is not a knowledge file", project.ManifestFile, e.ObservationID, e.Path)
+		}
+		if sec = doc.BySource(e.ObservationID); sec != nil {
+			current = []byte(sec.Body)
+		}
+	} else {
+		data, err := os.ReadFile(u.r.Proj.Path(e.Path))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if err == nil {
+			current = data
+		}
+	}
+
+	if current == nil {
+		if u.sparse(e.Path) {
+			u.res.Skipped = append(u.res.Skipped, Skip{Path: e.Path, Reason: "outside the sparse checkout: not a deletion"})
+			return nil
+		}
+		u.man.Remove(e.ObservationID)
+		u.changed = true
+		if deprecated {
+			return nil // already a "no"; the entry just follows the file
+		}
+		u.res.Deletions++
+		u.note(Outcome{ID: e.ObservationID, Path: e.Path, Anchor: e.AnchorID, What: "deleted", Note: "penalised and deprecated: a 'no' that sticks until restored"})
+		// Event ids are derived from the artifact, so finding the same deletion
+		// twice (a crash before the manifest was written) counts once.
+		key := e.ObservationID + "|" + e.Path + "|" + e.AnchorID + "|" + e.RenderedAt
+		u.events = append(u.events,
+			withEID(observe.NewEvent(observe.OpPenalize, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+				ev.Factor, ev.Reason, ev.Seq = PenaltyFactor, "deleted", o.NextSeq()
+			}), "penalize|"+key),
+			withEID(observe.NewEvent(observe.OpDeprecate, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+				ev.Reason, ev.Seq = "deleted", o.NextSeq()
+			}), "deprecate|"+key))
+		return nil
+	}
+
+	if manifest.Matches(e.ContentHash, current) && !manifest.IsLegacyHash(e.ContentHash) {
+		u.res.Unchanged++
+		return nil
+	}
+	if manifest.Matches(e.ContentHash, current) {
+		// devflow's hash, unchanged: record devlearn's from now on.
+		u.res.Unchanged++
+	} else {
+		u.res.Edits++
+		u.note(Outcome{ID: e.ObservationID, Path: e.Path, Anchor: e.AnchorID, What: "edited", Note: "the user's version wins: its hash is recorded, no penalty"})
+	}
+	e.ContentHash = hashOf(sec, current)
+	u.man.Put(e)
+	u.changed = true
+	return nil
+}
+
+func hashOf(sec *knowfile.Section, current []byte) string {
+	if sec != nil {
+		return sec.Hash()
+	}
+	return manifest.Hash(current)
+}
+
+func withEID(e *observe.Event, key string) *observe.Event {
+	e.EID = observe.StableID(key)
+	return e
+}
+
+// orphans adopts machine-made artifacts that are in no manifest entry (a
+// crash between writing them and recording them, or a merge), when exactly
+// one observation claims them; otherwise they are left alone and reported.
+func (u *run) orphans() error {
+	known := map[string]bool{}
+	for _, e := range u.man.Entries {
+		known[e.ObservationID] = true
+	}
+	for _, path := range []string{project.DecisionsFile, project.PitfallsFile} {
+		doc := u.docs[path]
+		typ := observe.Decision
+		if path == project.PitfallsFile {
+			typ = observe.Pitfall
+		}
+		for _, s := range doc.Sections {
+			src := s.Source()
+			if src == "" || known[src] {
+				continue
+			}
+			if err := u.adopt(typ, src, s.Title, path, s.Anchor, []byte(s.Body), s.Hash(), known); err != nil {
+				return err
+			}
+		}
+	}
+	files, err := u.artifactFiles(paths(u.man))
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f.source == "" || known[f.source] {
+			continue
+		}
+		if err := u.adopt(f.typ, f.source, "", f.path, "", f.data, manifest.Hash(f.data), known); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// adopt heals one orphan. A section whose own observation is not ready may
+// still be claimed by exactly one ready observation of its type with the
+// same pattern (devflow's rule); its Source line then names that one.
+func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash string, known map[string]bool) error {
+	var matches []observe.Observation
+	if o, ok := u.obs[src]; ok && (o.Status == observe.Ready || o.Status == observe.Created) && o.Type == typ {
+		matches = []observe.Observation{o}
+	} else if title != "" {
+		want := observe.Normalize(title)
+		for _, o := range u.obs {
+			if o.Type == typ && o.Status == observe.Ready && !known[o.ID] && observe.Normalize(o.Pattern) == want {
+				matches = append(matches, o)
+			}
+		}
+	}
+	where := Outcome{ID: src, Path: path, Anchor: anchor}
+	switch len(matches) {
+	case 0:
+		where.What, where.Note = "orphan", "left alone: no ready observation matches it"
+		u.note(where)
+		return nil
+	case 1:
+	default:
+		var ids []string
+		for _, m := range matches {
+			ids = append(ids, m.ID)
+		}
+		slices.Sort(ids)
+		where.What, where.Note = "orphan", fmt.Sprintf("left alone: %d ready observations match it (%s)", len(ids), strings.Join(ids, ", "))
+		u.note(where)
+		return nil
+	}
+	o := matches[0]
+	if o.ID != src {
+		// Rename the section's Source to the observation that claims it, so
+		// its identity is exact from now on.
+		doc := u.docs[path]
+		sec := doc.ByAnchor(anchor)
+		sec.Body = strings.Replace(sec.Body, knowfile.SourcePrefix+src, knowfile.SourcePrefix+o.ID, 1)
+		sec.Fields = knowfile.Parse(doc.Kind, []byte(sec.Body)).Sections[0].Fields
+		doc.Changed()
+		hash = knowfile.HashText(sec.Body)
+		if !u.r.Opts.DryRun {
+			if _, err := u.r.Writer.Apply(context.Background(), evolve.Reason{Text: "reconcile: an orphan section is adopted by the one observation that matches it", Observations: []string{o.ID}},
+				evolve.Change{Path: path, Data: doc.Bytes()}); err != nil {
+				return err
+			}
+		}
+	}
+	known[o.ID] = true
+	u.res.Healed++
+	u.note(Outcome{ID: o.ID, Path: path, Anchor: anchor, What: "healed", Note: "adopted: it was on disk but in no manifest entry"})
+	u.man.Put(manifest.Entry{ObservationID: o.ID, Type: o.Type, Path: path, ContentHash: hash, RenderedAt: observe.FormatTime(u.r.Opts.Now), AnchorID: anchor})
+	u.changed = true
+	if o.Status != observe.Created {
+		u.events = append(u.events, observe.NewEvent(observe.OpCreated, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+			ev.Path, ev.Anchor, ev.Reason, ev.Seq = path, anchor, "healed", o.NextSeq()
+		}))
+	}
+	return nil
+}
+
+type artifactFile struct {
+	typ, path, source string
+	data              []byte
+}
+
+func paths(m *manifest.Manifest) map[string]bool {
+	out := make(map[string]bool, len(m.Entries))
+	for _, e := range m.Entries {
+		out[e.Path] = true
+	}
+	return out
+}
+
+// artifactFiles lists the command and skill files no manifest entry
+// accounts for (devflow's `self-learning:<slug>/` skill folders included):
+// the only ones worth opening to look for an orphan.
+func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
+	var out []artifactFile
+	read := func(typ, rel string) {
+		if recorded[rel] {
+			return
+		}
+		data, err := os.ReadFile(u.r.Proj.Path(rel))
+		if err != nil {
+			return
+		}
+		out = append(out, artifactFile{typ: typ, path: rel, source: render.SourceOf(data), data: data})
+	}
+	cmds, err := os.ReadDir(u.r.Proj.Path(project.CommandsDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, c := range cmds {
+		if !c.IsDir() && strings.HasSuffix(c.Name(), ".md") {
+			read(observe.Workflow, project.CommandsDir+"/"+c.Name())
+		}
+	}
+	skills, err := os.ReadDir(u.r.Proj.Path(project.SkillsDir))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	for _, s := range skills {
+		if s.IsDir() {
+			read(observe.Procedural, project.SkillsDir+"/"+s.Name()+"/SKILL.md")
+		}
+	}
+	return out, nil
+}
+
+// gone reports whether a code reference no longer exists. A path with a
+// folder must exist as written; a bare file name ("CHANGELOG.md") may live
+// anywhere, so it is gone only if it is neither at the root nor the name of
+// any file git tracks (and unknown, not gone, without an index).
+func (u *run) gone(ref string) bool {
+	u.refsChecked[ref] = true
+	if _, err := os.Stat(u.r.Proj.Path(ref)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if strings.Contains(ref, "/") {
+		return true // a path with a folder, or a folder: it must be where it says
+	}
+	if u.tracked == nil {
+		u.tracked = trackedNames(u.r.Proj)
+	}
+	return len(u.tracked) > 0 && !u.tracked[ref]
+}
+
+// staleness marks observations whose code references are gone, and clears
+// the mark when they are back.
+func (u *run) staleness() {
+	for _, o := range u.obs {
+		if o.Status != observe.Created && o.Status != observe.Ready {
+			continue
+		}
+		var missing []string
+		for _, ref := range codeRefs(o.Details + "\n" + strings.Join(o.Evidence, "\n")) {
+			if !u.sparse(ref) && u.gone(ref) {
+				missing = append(missing, ref)
+			}
+		}
+		reason := ""
+		if len(missing) > 0 {
+			reason = strings.Join(missing, ", ") + " no longer exists"
+			if len(missing) > 1 {
+				reason = strings.Join(missing, ", ") + " no longer exist"
+			}
+			u.res.Stale++
+		}
+		if reason == o.Stale {
+			continue
+		}
+		on := reason != ""
+		what := "stale"
+		if !on {
+			what = "fresh"
+		}
+		u.note(Outcome{ID: o.ID, Path: o.Artifact, Anchor: o.Anchor, What: what, Note: reason})
+		u.events = append(u.events, observe.NewEvent(observe.OpFlag, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+			ev.Flag, ev.On, ev.Reason, ev.Seq = observe.FlagStale, &on, reason, o.NextSeq()
+		}))
+	}
+	slices.SortFunc(u.res.Details, func(a, b Outcome) int {
+		return strings.Compare(a.What+a.Path+a.Anchor+a.ID, b.What+b.Path+b.Anchor+b.ID)
+	})
+}

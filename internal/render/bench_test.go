@@ -1,0 +1,88 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// devflowLog is n observations in devflow's format, one in ten ready (by
+// devflow's thresholds), the rest observing or already created.
+func devflowLog(n int) []byte {
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		typ := observe.Types[i%4]
+		status, count := "observing", 1
+		if i%10 == 0 {
+			status, count = "ready", 4
+		} else if i%10 == 1 {
+			status, count = "created", 4
+		}
+		conf := observe.BaseConfidence(count, 4)
+		q := true
+		e := observe.Event{ID: fmt.Sprintf("obs_%08x", i), Type: typ, Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
+			Confidence: &conf, Observations: count, FirstSeen: "2026-04-01T00:00:00Z", LastSeen: "2026-04-09T00:00:00Z", Status: status,
+			Evidence: observe.Evidences{{Text: "user: you forgot the hook again"}},
+			Details:  fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i), QualityOK: &q}
+		if status == "created" {
+			e.ArtifactPath = fmt.Sprintf(".claude/commands/self-learning/lesson-%d.md", i)
+		}
+		b, _ := json.Marshal(e)
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkRenderReady renders the ready tenth of a devflow-format log into
+// a fresh repository each time: fold, plan, intent events, every artifact
+// through the audited writer, manifest, created events. The soft cap is
+// lifted so that every ready observation is really written.
+func BenchmarkRenderReady(b *testing.B) {
+	cfg := config.Default()
+	cfg.Knowledge.SoftCap = 1 << 30
+	for _, n := range []int{10_000, 100_000} {
+		log := devflowLog(n)
+		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
+			base := b.TempDir()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				dir := filepath.Join(base, fmt.Sprint(i))
+				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+					b.Fatalf("%v %s", err, out)
+				}
+				os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+				os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), log, 0o644)
+				p, _ := project.Find(dir)
+				r := &Renderer{
+					Proj:   p,
+					Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+					Writer: evolve.New(p, goldenNow, evolve.Trigger{Command: "bench"}),
+					Opts:   Options{Now: goldenNow, Config: cfg},
+				}
+				b.StartTimer()
+				res, err := r.Run(context.Background())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(res.Rendered) != n/10 {
+					b.Fatalf("rendered %d, want %d", len(res.Rendered), n/10)
+				}
+				b.StopTimer()
+				os.RemoveAll(dir)
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/obs")
+		})
+	}
+}

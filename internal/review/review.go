@@ -1,0 +1,421 @@
+// Package review finds what needs a person's attention in a project's
+// learning and records their decisions: observations flagged stale, over a
+// knowledge file's soft cap or for review, artifacts a person deleted that
+// nobody has looked at since, and candidate knowledge entries. A decision
+// is an event in the log (so it merges like every other fact) and, where
+// an artifact exists, a change to its markdown through the one writer.
+package review
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Item is one thing that needs attention.
+type Item struct {
+	ID       string   `json:"id"`   // obs_… or entry:<key>
+	Kind     string   `json:"kind"` // observation | candidate
+	Type     string   `json:"type"` // observation type, or the entry's kind
+	Text     string   `json:"text"` // pattern, or the entry's summary
+	Status   string   `json:"status"`
+	Reasons  []string `json:"reasons"`
+	Artifact string   `json:"artifact,omitempty"` // path of the artifact or entry file
+	Anchor   string   `json:"anchor,omitempty"`
+}
+
+// Kinds of item.
+const (
+	KindObservation = "observation"
+	KindCandidate   = "candidate"
+)
+
+// Reviewer finds items and applies decisions in one project.
+type Reviewer struct {
+	Proj   *project.Project
+	Log    observe.Store
+	Writer *evolve.Writer
+	Now    time.Time
+	Config *config.Config
+}
+
+// reviewedAfterDeletion reports whether a person decided about a deleted
+// artifact's observation after it was deprecated: a "review off" flag
+// later than the deprecation.
+func reviewedAfterDeletion(log *observe.Log, id string) bool {
+	var dep, rev *observe.MarkInfo
+	for _, m := range log.Marks(id) {
+		m := m
+		switch m.Kind {
+		case "deprecated":
+			dep = &m
+		case "flag:" + observe.FlagReview:
+			rev = &m
+		}
+	}
+	return dep != nil && rev != nil && !rev.On && rev.After(*dep)
+}
+
+// Items lists everything that needs attention, observations first (by
+// confidence), then candidate entries (by key).
+func (r *Reviewer) Items() ([]Item, *observe.Log, error) {
+	log, err := r.Log.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	items, err := r.ItemsOf(log, log.Observations(r.Now, r.Config))
+	return items, log, err
+}
+
+// ItemsOf is Items on a log already folded, and its observations at r.Now.
+func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item, error) {
+	var items []Item
+	for _, o := range obs {
+		var reasons []string
+		if o.Stale != "" {
+			reasons = append(reasons, "stale: "+o.Stale)
+		}
+		if o.SoftCap {
+			reasons = append(reasons, "held back: its knowledge file is over the soft cap")
+		}
+		if o.NeedsReview && o.Stale == "" && !o.SoftCap {
+			reasons = append(reasons, "flagged for review")
+		}
+		if o.Status == observe.Deprecated && o.DeprecatedReason == "deleted" && !reviewedAfterDeletion(log, o.ID) {
+			reasons = append(reasons, "deprecated because its artifact was deleted; nobody has reviewed that yet")
+		}
+		if len(reasons) == 0 {
+			continue
+		}
+		items = append(items, Item{ID: o.ID, Kind: KindObservation, Type: o.Type, Text: o.Pattern, Status: o.Status, Reasons: reasons, Artifact: o.Artifact, Anchor: o.Anchor})
+	}
+	cands, err := Candidates(r.Proj)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cands {
+		if c.Status == "candidate" {
+			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: make it active or archive it"}, Artifact: c.Path})
+		}
+	}
+	return items, nil
+}
+
+// Outcome says what one decision did.
+type Outcome struct {
+	ID     string   `json:"id"`
+	Action string   `json:"action"` // keep, deprecate, restore
+	Events []string `json:"events"` // ops recorded in the log
+	Files  []string `json:"files"`  // project files changed
+	Note   string   `json:"note,omitempty"`
+}
+
+// ErrUnknown is returned for an id that is neither an observation nor a
+// knowledge entry of the project.
+var ErrUnknown = errors.New("not an observation or knowledge entry of this project")
+
+// Decide records one decision ("keep", "deprecate" or "restore") about id.
+func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, error) {
+	if key, ok := strings.CutPrefix(id, "entry:"); ok {
+		return r.decideEntry(ctx, action, id, key)
+	}
+	log, err := r.Log.Load()
+	if err != nil {
+		return nil, err
+	}
+	o, ok := log.Observation(id, r.Now, r.Config)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w (see 'devlearn learn --list')", id, ErrUnknown)
+	}
+	out := &Outcome{ID: id, Action: action, Events: []string{}, Files: []string{}}
+	seq := o.NextSeq()
+	event := func(op string, fill func(*observe.Event)) *observe.Event {
+		e := observe.NewEvent(op, id, r.Now, "review", fill)
+		out.Events = append(out.Events, op)
+		return e
+	}
+	flagOff := func(name, reason string) *observe.Event {
+		off := false
+		e := event(observe.OpFlag, func(e *observe.Event) { e.Flag, e.On, e.Reason, e.Seq = name, &off, reason, seq })
+		out.Events[len(out.Events)-1] = "flag " + name + " off"
+		return e
+	}
+	var events []*observe.Event
+	var changes []evolve.Change
+	switch action {
+	case "keep":
+		if o.Stale != "" {
+			events = append(events, flagOff(observe.FlagStale, "kept by a person"))
+		}
+		if o.SoftCap {
+			events = append(events, flagOff(observe.FlagSoftCap, "kept by a person"))
+		}
+		// The review flag off is what "a person looked at it" means.
+		events = append(events, flagOff(observe.FlagReview, "kept by a person"))
+		out.Note = "kept as it is"
+		if o.Status == observe.Deprecated {
+			out.Note = "kept deprecated: the deletion stands"
+		}
+	case "deprecate":
+		if o.Status == observe.Deprecated {
+			return nil, fmt.Errorf("%s is already deprecated (%s); 'restore' undoes that", id, o.DeprecatedReason)
+		}
+		events = append(events,
+			event(observe.OpDeprecate, func(e *observe.Event) { e.Reason, e.Seq = "review", seq }),
+			flagOff(observe.FlagReview, "deprecated by a person"))
+		if changes, err = r.artifactChanges(o, true, out); err != nil {
+			return nil, err
+		}
+		if out.Note == "" {
+			out.Note = "deprecated: it will not be rendered or served"
+		}
+	case "restore":
+		if o.Status != observe.Deprecated {
+			return nil, fmt.Errorf("%s is %s, not deprecated: nothing to restore", id, o.Status)
+		}
+		events = append(events,
+			event(observe.OpRestore, func(e *observe.Event) { e.Seq = seq }),
+			flagOff(observe.FlagReview, "restored by a person"))
+		if changes, err = r.artifactChanges(o, false, out); err != nil {
+			return nil, err
+		}
+		out.Note = "restored: ready again; 'devlearn render-ready' brings its artifact back"
+	default:
+		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore)", action)
+	}
+	// The decision first: a reconcile running between the two then sees a
+	// deprecated observation whose file went away, which is no new "no".
+	if err := r.Log.Append(ctx, events...); err != nil {
+		return nil, err
+	}
+	if len(changes) > 0 {
+		reason := evolve.Reason{Text: fmt.Sprintf("review: %s %s", action, id), Observations: []string{id}}
+		if _, err := r.Writer.Apply(ctx, reason, changes...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// artifactChanges marks an observation's artifact: a deprecated command or
+// skill file is removed (the writer keeps a copy), a deprecated knowledge
+// section gets Status: Deprecated; a restored section gets its status back.
+// The manifest follows, so reconcile sees no edit and no deletion.
+func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *Outcome) ([]evolve.Change, error) {
+	man, _, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
+	}
+	e := man.Get(o.ID)
+	var changes []evolve.Change
+	switch {
+	case e == nil && o.Type != observe.Decision && o.Type != observe.Pitfall:
+		return nil, nil
+	case o.Type == observe.Decision || o.Type == observe.Pitfall:
+		rel, kind := project.DecisionsFile, knowfile.Decisions
+		if o.Type == observe.Pitfall {
+			rel, kind = project.PitfallsFile, knowfile.Pitfalls
+		}
+		data, err := os.ReadFile(r.Proj.Path(rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		doc := knowfile.Parse(kind, data)
+		sec := doc.BySource(o.ID)
+		if sec == nil {
+			return nil, nil
+		}
+		status := kind.Active
+		if deprecate {
+			status = "Deprecated"
+		}
+		if strings.EqualFold(sec.Status(), status) {
+			return nil, nil
+		}
+		body := setStatus(sec.Body, status)
+		i := slices.Index(doc.Sections, sec)
+		doc.Sections[i] = knowfile.Parse(kind, []byte(body)).Sections[0]
+		changes = append(changes, evolve.Change{Path: rel, Data: doc.Bytes()})
+		out.Files = append(out.Files, rel)
+		if e != nil {
+			e.ContentHash = doc.Sections[i].Hash()
+			man.Put(*e)
+			changes = append(changes, evolve.Change{Path: project.ManifestFile, Data: man.Bytes()})
+		}
+		if deprecate {
+			out.Note = fmt.Sprintf("deprecated: %s in %s now says Status: Deprecated", sec.Anchor, rel)
+		}
+	case deprecate:
+		if _, err := os.Stat(r.Proj.Path(e.Path)); err == nil {
+			changes = append(changes, evolve.Change{Path: e.Path, Remove: true})
+			out.Files = append(out.Files, e.Path)
+			out.Note = fmt.Sprintf("deprecated: %s removed (a copy is kept in the audit log)", e.Path)
+		}
+		man.Remove(o.ID)
+		changes = append(changes, evolve.Change{Path: project.ManifestFile, Data: man.Bytes()})
+	}
+	for _, c := range changes {
+		if c.Path == project.ManifestFile && !slices.Contains(out.Files, c.Path) {
+			out.Files = append(out.Files, c.Path)
+		}
+	}
+	return changes, nil
+}
+
+var statusLine = regexp.MustCompile(`(?m)^(\s*[-*]\s+\*\*Status\*\*:\s?).*$`)
+
+// setStatus sets a section's Status field, adding one after the heading's
+// fields if it has none.
+func setStatus(body, status string) string {
+	if statusLine.MatchString(body) {
+		return statusLine.ReplaceAllString(body, "${1}"+status)
+	}
+	lines := strings.SplitAfter(body, "\n")
+	last := 0
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "- **") {
+			last = i
+		}
+	}
+	if last == 0 {
+		return strings.TrimRight(body, "\n") + "\n\n- **Status**: " + status + "\n"
+	}
+	out := append([]string{}, lines[:last+1]...)
+	out = append(out, "- **Status**: "+status+"\n")
+	return strings.Join(append(out, lines[last+1:]...), "")
+}
+
+// Candidate is a knowledge entry file, as much as review needs of it.
+type Candidate struct {
+	Key     string `json:"key"`
+	Summary string `json:"summary"`
+	Kind    string `json:"kind"`
+	Status  string `json:"status"`
+	Path    string `json:"path"` // relative to the root
+}
+
+var fmLine = regexp.MustCompile(`^([a-z_]+):\s*(.*?)\s*$`)
+
+// Candidates reads the front matter of every entry file cheaply: only the
+// top-level scalar keys review needs, line by line.
+func Candidates(p *project.Project) ([]Candidate, error) {
+	dir := p.Path(project.EntriesDir)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Candidate
+	for _, de := range ents {
+		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, de.Name()))
+		if err != nil {
+			return nil, err
+		}
+		c := Candidate{Key: strings.TrimSuffix(de.Name(), ".md"), Path: project.EntriesDir + "/" + de.Name()}
+		fm, ok := frontMatter(data)
+		if !ok {
+			continue
+		}
+		for _, line := range strings.Split(fm, "\n") {
+			m := fmLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			v := strings.Trim(m[2], `"'`)
+			switch m[1] {
+			case "key":
+				c.Key = v
+			case "summary":
+				c.Summary = v
+			case "kind":
+				c.Kind = v
+			case "status":
+				c.Status = v
+			}
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Key, b.Key) })
+	return out, nil
+}
+
+// frontMatter returns the text between the leading "---" lines.
+func frontMatter(data []byte) (string, bool) {
+	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	rest, ok := strings.CutPrefix(s, "---\n")
+	if !ok {
+		return "", false
+	}
+	end := strings.Index(rest, "\n---")
+	if end < 0 {
+		return "", false
+	}
+	return rest[:end+1], true
+}
+
+var fmStatus = regexp.MustCompile(`(?m)^status:[^\n]*$`)
+
+func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Outcome, error) {
+	cands, err := Candidates(r.Proj)
+	if err != nil {
+		return nil, err
+	}
+	i := slices.IndexFunc(cands, func(c Candidate) bool { return c.Key == key })
+	if i < 0 {
+		return nil, fmt.Errorf("%s: %w (see 'devlearn knowledge' or %s)", id, ErrUnknown, project.EntriesDir)
+	}
+	c := cands[i]
+	want := map[string]string{"keep": "active", "deprecate": "archived", "restore": "active"}[action]
+	if want == "" {
+		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore)", action)
+	}
+	if action == "restore" && c.Status != "archived" {
+		return nil, fmt.Errorf("%s is %s, not archived: nothing to restore", id, c.Status)
+	}
+	out := &Outcome{ID: id, Action: action, Events: []string{}, Files: []string{}, Note: fmt.Sprintf("%s → %s", c.Status, want)}
+	if c.Status == want {
+		out.Note = "already " + want
+		return out, nil
+	}
+	data, err := os.ReadFile(r.Proj.Path(c.Path))
+	if err != nil {
+		return nil, err
+	}
+	fm, _ := frontMatter(data)
+	var newFM string
+	if fmStatus.MatchString(fm) {
+		newFM = fmStatus.ReplaceAllLiteralString(fm, "status: "+want)
+	} else {
+		newFM = fm + "status: " + want + "\n"
+	}
+	updated := bytes.Replace(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte(fm), []byte(newFM), 1)
+	reason := evolve.Reason{Text: fmt.Sprintf("review: %s %s (%s)", action, id, out.Note)}
+	if _, err := r.Writer.Apply(ctx, reason, evolve.Change{Path: c.Path, Data: updated}); err != nil {
+		return nil, err
+	}
+	out.Files = append(out.Files, c.Path)
+	return out, nil
+}
