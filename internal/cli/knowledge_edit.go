@@ -188,19 +188,15 @@ copies the entry to the global store, for every project on this machine.`,
 			if e.Status == knowledge.StatusArchived {
 				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote restores candidates only; edit the file's status to bring an archived entry back")
 			}
-			saved, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
+			saved, data, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
 			if err != nil {
 				return err
 			}
 			out.Path = path
 			if global && st.Scope == knowledge.ScopeProject {
-				g := knowledge.GlobalStore(w.home)
-				if other, _, err := g.Read(e.Key); err == nil && knowledge.ContentHash(other) != knowledge.ContentHash(saved) {
-					return exitcode.RefusedError(fmt.Errorf("the global store already has a different entry %q", e.Key), "compare them with 'devlearn knowledge show --global "+e.Key+"'")
-				}
-				gpath, err := g.Save(ctxBackground(), saved, "knowledge promote --global")
+				gpath, err := knowledge.GlobalStore(w.home).Copy(ctxBackground(), saved, data, "knowledge promote --global")
 				if err != nil {
-					return err
+					return exitcode.RefusedError(err, "compare them with 'devlearn knowledge show --global "+e.Key+"'")
 				}
 				out.Copy = gpath
 			}
@@ -242,7 +238,7 @@ project has none.`,
 			if err != nil {
 				return err
 			}
-			_, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusArchived, "knowledge archive: "+e.Summary)
+			_, _, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusArchived, "knowledge archive: "+e.Summary)
 			if err != nil {
 				return err
 			}

@@ -547,3 +547,63 @@ func (e *Entry) Marshal() ([]byte, error) {
 // Active reports whether the entry is served (in the index and by
 // relevance): not a candidate waiting for review, not archived.
 func (e *Entry) Active() bool { return e.Status == StatusActive }
+
+// WithStatus returns an entry file with its status changed and every
+// other byte kept: a person's formatting and comments survive a promote
+// or an archive. The status line's value is replaced (a comment after it
+// stays); a file without one gets it before the closing "---".
+func WithStatus(path string, data []byte, status string) ([]byte, error) {
+	if !contains(Statuses, status) {
+		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
+	}
+	if _, err := ParseEntry(path, data); err != nil {
+		return nil, err
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	lines := strings.SplitAfter(text, "\n")
+	open, end := -1, -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if open < 0 {
+			if strings.TrimPrefix(t, "\ufeff") == "" {
+				continue
+			}
+			open = i
+			continue
+		}
+		if t == "---" {
+			end = i
+			break
+		}
+	}
+	if open < 0 || end < 0 {
+		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter"}
+	}
+	done := false
+	for i := open + 1; i < end && !done; i++ {
+		key, rest, ok := strings.Cut(lines[i], ":")
+		if !ok || key != "status" {
+			continue // only the top-level key, unindented
+		}
+		line := "status: " + status
+		if j := strings.Index(rest, " #"); j >= 0 {
+			// Keep the comment, in its column when the value allows.
+			col := len("status:") + j + 1
+			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+		}
+		lines[i] = line + "\n"
+		done = true
+	}
+	if !done {
+		lines = append(lines[:end], append([]string{"status: " + status + "\n"}, lines[end:]...)...)
+	}
+	out := []byte(strings.Join(lines, ""))
+	e, err := ParseEntry(path, out)
+	if err != nil {
+		return nil, err
+	}
+	if e.Status != status {
+		return nil, fmt.Errorf("%s: the status line could not be changed (is it written in an unusual form?)", path)
+	}
+	return out, nil
+}

@@ -110,10 +110,14 @@ func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) err
 	if err != nil {
 		return err
 	}
+	return s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string) error {
 	if s.Scope == ScopeProject {
 		var obs []string
-		if e.Observation != "" {
-			obs = []string{e.Observation}
+		if observation != "" {
+			obs = []string{observation}
 		}
 		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why, Observations: obs}, evolve.Change{Path: rel, Data: data})
 		return err
@@ -138,17 +142,40 @@ func (s *Store) SaveCandidate(ctx context.Context, e *Entry, why string) (path s
 	return s.Create(ctx, &c, why)
 }
 
-// SetStatus changes the status of an entry and returns it as saved.
-func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, string, error) {
-	e, _, err := s.Read(key)
+// SetStatus changes the status of an entry, keeping every other byte of
+// its file, and returns the entry and the file as saved.
+func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
+	rel, err := s.File(key)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, "", err
+	}
+	data, err := os.ReadFile(s.abs(rel))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	e, err := ParseEntry(rel, data)
+	if err != nil {
+		return nil, nil, "", err
 	}
 	if e.Status == status {
-		rel, _ := s.File(key)
-		return e, rel, nil
+		return e, data, rel, nil
+	}
+	if data, err = WithStatus(rel, data, status); err != nil {
+		return nil, nil, "", err
 	}
 	e.Status = status
-	rel, err := s.Save(ctx, e, why)
-	return e, rel, err
+	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+// Copy writes an entry file's bytes under the same key in this store, only
+// if it has no such entry or has the same one (by content hash).
+func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (string, error) {
+	rel, err := s.File(e.Key)
+	if err != nil {
+		return "", err
+	}
+	if other, _, err := s.Read(e.Key); err == nil && ContentHash(other) != ContentHash(e) {
+		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+	}
+	return rel, s.writeBytes(ctx, rel, data, e.Observation, why)
 }
