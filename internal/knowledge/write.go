@@ -93,18 +93,6 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 	return rel, true, s.write(ctx, rel, e, why)
 }
 
-// Save replaces an entry's file (a status change, say).
-func (s *Store) Save(ctx context.Context, e *Entry, why string) (string, error) {
-	if err := e.Validate(); err != nil {
-		return "", err
-	}
-	rel, err := s.File(e.Key)
-	if err != nil {
-		return "", err
-	}
-	return rel, s.write(ctx, rel, e, why)
-}
-
 func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) error {
 	data, err := e.Marshal()
 	if err != nil {
