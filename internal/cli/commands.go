@@ -21,5 +21,7 @@ func commands(env *Env) []*cobra.Command {
 		newMigrateCmd(env),
 		newHudCmd(env),
 		newDoctorCmd(env),
+		newKnowledgeCmd(env),
+		newHookCmd(env),
 	}
 }

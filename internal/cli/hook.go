@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/hook"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
+)
+
+// Reconcile is what session start runs before serving; the reconcile
+// command's package sets it. Until then session start serves what is on
+// disk.
+var Reconcile func(ctx context.Context, p *project.Project) error
+
+// hookTimeout bounds a hook's own work (reconcile, at session start),
+// below the 10 seconds devlearn registers session start with.
+const hookTimeout = 8 * time.Second
+
+// hookMemoryLimit is where a hook's garbage collector, off otherwise,
+// starts.
+const hookMemoryLimit = 256 << 20
+
+func newHookCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "hook EVENT",
+		Short: "Serve a Claude Code hook event: JSON on stdin, JSON out",
+		Long: `Serve a Claude Code hook event. Claude Code runs these; they read the hook
+JSON on stdin and print the one output shape Claude Code honours, or nothing:
+
+  session-start        the knowledge index, CRITICAL entries in full, and the
+                       number of candidate entries waiting for review
+  user-prompt-submit   records the prompt (redacted) for keyword matching and
+                       serves entries whose keywords it mentions
+  pre-tool-use         serves the entries relevant to the tool call (at most
+                       serve.max_items, each once per session and file)
+
+A hook always exits 0 and prints nothing on error: the error goes to the
+worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
+DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
+{"enabled": false} stops injection only.`,
+		GroupID:            "setup",
+		Args:               cobra.ArbitraryArgs,
+		DisableFlagParsing: true,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+				return c.Help()
+			}
+			return runHook(env, args[0])
+		},
+	}
+}
+
+// runHook never returns an error: a hook's failure must not reach the
+// agent (an exit code of 2 would even block the tool call).
+func runHook(env *Env, event string) error {
+	known := false
+	for _, e := range hook.Events() {
+		known = known || e == event
+	}
+	if !known {
+		// Said on stderr for a person trying it by hand; exit 0 all the same.
+		fmt.Fprintf(env.Err, "devlearn: no hook %q here (served: %s); nothing done\n", event, strings.Join(hook.Events(), ", "))
+		return nil
+	}
+	// A hook is a process of a few milliseconds that allocates a few
+	// megabytes at most: collecting garbage would cost more than it frees.
+	// The memory limit still starts a collection should a hook run away.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
+	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	defer cancel()
+	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
+	return nil
+}
+
+func hookEnv(env *Env) hook.Env {
+	on := func(k string) bool {
+		v := strings.ToLower(strings.TrimSpace(env.Getenv(k)))
+		return v != "" && v != "0" && v != "false"
+	}
+	return hook.Env{
+		Dir:  env.Dir,
+		Home: env.Home(),
+		Now: func() time.Time {
+			if t, err := env.Now(); err == nil {
+				return t
+			}
+			return env.Clock().UTC()
+		},
+		Silenced:  on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
+		Redact:    redact.Text,
+		Reconcile: Reconcile,
+	}
+}

@@ -1,0 +1,265 @@
+// Package hook adapts Claude Code hook events to devlearn: JSON in on
+// stdin, JSON out in the one shape Claude Code honours, or nothing. A hook
+// never breaks the agent: whatever goes wrong (bad input, missing or
+// broken files, a panic) is written to the worker log and the hook prints
+// nothing and succeeds (contract 1).
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// The events served here, as named on devlearn's command line.
+const (
+	PreToolUse       = "pre-tool-use"
+	SessionStart     = "session-start"
+	UserPromptSubmit = "user-prompt-submit"
+)
+
+// eventNames are Claude Code's names, for hookEventName.
+var eventNames = map[string]string{
+	PreToolUse:       "PreToolUse",
+	SessionStart:     "SessionStart",
+	UserPromptSubmit: "UserPromptSubmit",
+}
+
+// Events lists the events Run serves.
+func Events() []string { return []string{SessionStart, UserPromptSubmit, PreToolUse} }
+
+// MaxInput bounds what is read from stdin: a Write of a huge file is
+// still a tool call worth serving, a stream without end is not.
+const MaxInput = 32 << 20
+
+// Env is what a hook takes from the world around it.
+type Env struct {
+	// Dir is the process's folder, used when the input names no cwd.
+	Dir string
+	// Home is the global devlearn folder ($DEVLEARN_HOME).
+	Home string
+	// Now is the clock.
+	Now func() time.Time
+	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (contract 5).
+	Silenced bool
+	// Redact scrubs secrets from a prompt before it is stored; nil keeps
+	// it as it is.
+	Redact func(string) string
+	// Reconcile brings the observation log in line with the artifacts on
+	// disk before session start serves anything (deletions, edits,
+	// healing). It must return at once when nothing changed. nil skips it.
+	Reconcile func(ctx context.Context, p *project.Project) error
+}
+
+// Input is the hook JSON Claude Code writes on stdin. Unknown fields are
+// ignored; every field may be missing.
+type Input struct {
+	SessionID      string          `json:"session_id"`
+	TranscriptPath string          `json:"transcript_path"`
+	Cwd            string          `json:"cwd"`
+	HookEventName  string          `json:"hook_event_name"`
+	Source         string          `json:"source"`
+	Prompt         string          `json:"prompt"`
+	ToolName       string          `json:"tool_name"`
+	ToolInput      json.RawMessage `json:"tool_input"`
+	ToolUseID      string          `json:"tool_use_id"`
+}
+
+// Output is what a hook prints: the only shape that adds context for
+// these events.
+type Output struct {
+	HookSpecificOutput Specific `json:"hookSpecificOutput"`
+}
+
+// Specific is the event-specific part of Output.
+type Specific struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// Encode writes an output as Claude Code reads it: one JSON object, no
+// HTML escaping (it would only lengthen the text), one newline.
+func (o *Output) Encode() []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(o)
+	return b.Bytes()
+}
+
+// run is one hook invocation.
+type run struct {
+	ctx   context.Context
+	event string
+	env   Env
+	in    Input
+	proj  *project.Project
+	cfg   *config.Config
+	log   *Log
+	now   time.Time
+}
+
+// Run serves one hook event: it reads the input, does its work and writes
+// the output, if any, to out. It returns nothing: errors and panics go to
+// the worker log, never to the agent.
+func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Writer) {
+	if env.Silenced {
+		return
+	}
+	r := &run{ctx: ctx, event: event, env: env}
+	r.log = &Log{Path: fallbackLog(env.Home), Event: event}
+	defer func() {
+		if p := recover(); p != nil {
+			r.log.Printf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if r.env.Now == nil {
+		r.env.Now = time.Now
+	}
+	r.log.Now = r.env.Now
+	r.now = r.env.Now()
+	o, err := r.serve(stdin)
+	if err != nil {
+		if r.proj == nil {
+			// Failed before the input named its project: log where the
+			// person will look, the project around the process's folder.
+			if p, perr := project.Find(r.env.Dir); perr == nil && p.HasMemory() {
+				r.log.Path = LogPath(p)
+			}
+		}
+		r.log.Printf("%v", err)
+		return
+	}
+	if o != nil {
+		if _, err := out.Write(o.Encode()); err != nil {
+			r.log.Printf("writing the output: %v", err)
+		}
+	}
+}
+
+func fallbackLog(home string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, "logs", "hooks.log")
+}
+
+// errQuiet ends a hook that has nothing to do; it is not logged.
+var errQuiet = errors.New("nothing to do")
+
+func (r *run) serve(stdin io.Reader) (*Output, error) {
+	handler, ok := map[string]func() (*Output, error){
+		PreToolUse:       r.preToolUse,
+		SessionStart:     r.sessionStart,
+		UserPromptSubmit: r.userPromptSubmit,
+	}[r.event]
+	if !ok {
+		return nil, fmt.Errorf("unknown hook event %q (known: %v)", r.event, Events())
+	}
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook input: %w", err)
+	}
+	if len(data) > MaxInput {
+		return nil, fmt.Errorf("hook input over %d bytes: ignored", MaxInput)
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fmt.Errorf("empty hook input (Claude Code sends a JSON object on stdin)")
+	}
+	if err := json.Unmarshal(data, &r.in); err != nil {
+		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
+	}
+	dir := r.in.Cwd
+	if dir == "" {
+		dir = r.env.Dir
+	}
+	p, err := project.Find(dir)
+	if err != nil {
+		return nil, nil // not in a repository: nothing to serve (contract 2)
+	}
+	if !p.HasMemory() {
+		return nil, nil // devlearn is not set up here
+	}
+	r.proj = p
+	r.log.Path = LogPath(p)
+	if r.in.SessionID != "" {
+		r.log.Event = r.event + " " + SafeName(r.in.SessionID)
+	}
+	l, err := config.LoadProject(r.env.Home, p.Root)
+	if err != nil {
+		return nil, err
+	}
+	r.cfg = l.Config
+	if !r.cfg.Enabled {
+		return nil, nil
+	}
+	o, err := handler()
+	if errors.Is(err, errQuiet) {
+		return nil, nil
+	}
+	return o, err
+}
+
+func (r *run) sources() knowledge.Sources {
+	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home)}
+}
+
+// load reads every item through the cache (session start).
+func (r *run) load(mode knowledge.Mode) *knowledge.Set {
+	set, err := knowledge.Load(r.sources(), knowledge.CachePath(r.proj), mode)
+	return r.loaded(set, err)
+}
+
+// candidates reads the items that may be served for a call (the hot path).
+func (r *run) candidates(c *knowledge.Call) *knowledge.Set {
+	set, err := knowledge.Candidates(r.sources(), knowledge.CachePath(r.proj), c)
+	return r.loaded(set, err)
+}
+
+// loaded logs the problems (broken entries) of a set read from the files,
+// so that a broken file is reported once per change, not on every tool
+// call.
+func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
+	if err != nil {
+		r.log.Printf("knowledge cache: %v (served from the files)", err)
+	}
+	if set.Rebuilt {
+		for _, p := range set.Problems {
+			r.log.Printf("%v (skipped; the other entries are served)", p)
+		}
+	}
+	return set
+}
+
+func (r *run) options() knowledge.Options {
+	w := r.cfg.Serve.Weights
+	return knowledge.Options{
+		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context},
+		Threshold: r.cfg.Serve.Threshold,
+		MaxItems:  r.cfg.Serve.MaxItems,
+	}
+}
+
+func (r *run) output(text, decision, reason string) *Output {
+	return &Output{HookSpecificOutput: Specific{
+		HookEventName:            eventNames[r.event],
+		PermissionDecision:       decision,
+		PermissionDecisionReason: reason,
+		AdditionalContext:        text,
+	}}
+}
+
+// size is the number of characters an output takes once printed.
+func size(o *Output) int { return len([]rune(string(o.Encode()))) }

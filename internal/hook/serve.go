@@ -1,0 +1,271 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/knowledge"
+)
+
+// preToolUse serves the entries relevant to the tool call about to run.
+func (r *run) preToolUse() (*Output, error) {
+	if !r.cfg.Serve.Enabled || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
+		return nil, errQuiet
+	}
+	sess := SessionOf(r.proj, r.in.SessionID)
+	call := ToolCall(r.proj.Root, r.in, sess.Prompts(RecentPrompts))
+	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	if len(ranked) == 0 {
+		return nil, errQuiet
+	}
+	pathKey := ""
+	if call.FileScoped && len(call.Paths) > 0 {
+		pathKey = call.Paths[0]
+	}
+	what := "this " + r.in.ToolName + " call"
+	if pathKey != "" {
+		what = "this " + r.in.ToolName + " of " + knowledge.Cut(pathKey, 120)
+	}
+	return r.inject(sess, call, ranked, pathKey, what)
+}
+
+// userPromptSubmit records the prompt for keyword matching, then serves
+// the entries whose action or context keywords it mentions.
+func (r *run) userPromptSubmit() (*Output, error) {
+	if strings.TrimSpace(r.in.Prompt) == "" {
+		return nil, errQuiet
+	}
+	sess := SessionOf(r.proj, r.in.SessionID)
+	stored := r.in.Prompt
+	if r.env.Redact != nil {
+		stored = r.env.Redact(stored)
+	}
+	if err := sess.AddPrompt(r.now, stored); err != nil {
+		r.log.Printf("recording the prompt: %v", err)
+	}
+	if !r.cfg.Serve.Enabled {
+		return nil, errQuiet
+	}
+	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(r.in.Prompt)}
+	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	if len(ranked) == 0 {
+		return nil, errQuiet
+	}
+	return r.inject(sess, call, ranked, "", "this request")
+}
+
+// inject picks from ranked what fits the output budget and has not been
+// served in this session for this path, records it, and renders it.
+func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scored, pathKey, what string) (*Output, error) {
+	src := r.sources()
+	opts := r.options()
+	budget := r.cfg.Serve.BudgetChars
+	var (
+		chosen  []chosenItem
+		leftOut []string
+	)
+	for _, s := range ranked {
+		if len(chosen) >= opts.MaxItems && !s.Always {
+			break
+		}
+		fresh, entry, err := src.Current(s.Item)
+		if err != nil {
+			r.log.Printf("%s changed since it was indexed: %v (not served)", s.Item.ID, err)
+			continue
+		}
+		if !fresh.Active {
+			continue
+		}
+		b := knowledge.Score(fresh, call, opts.Weights)
+		if !b.Serve(call, opts.Threshold) {
+			continue
+		}
+		c := chosenItem{item: fresh, b: b, text: render(fresh, entry)}
+		with := append(chosen[:len(chosen):len(chosen)], c)
+		d, reason := decision(with, r.in.ToolName)
+		if size(r.output(compose(what, with, nil), d, reason)) > budget-leftOutReserve {
+			leftOut = append(leftOut, fresh.ID)
+			continue
+		}
+		ok, err := sess.Claim(Served{
+			At: r.now.UTC().Format(time.RFC3339), Event: eventNames[r.event], Tool: r.in.ToolName, ToolUseID: r.in.ToolUseID,
+			ID: fresh.ID, Ref: fresh.Ref(), Path: pathKey, Score: b.Score, Ask: fresh.Ask,
+		})
+		switch {
+		case err != nil && !ok:
+			r.log.Printf("recording %s as served: %v (not served, so that it is never served twice)", fresh.ID, err)
+			continue
+		case err != nil:
+			r.log.Printf("recording %s as served: %v (served; its record may be incomplete)", fresh.ID, err)
+		case !ok:
+			continue // already served in this session for this path
+		}
+		chosen = append(chosen, c)
+	}
+	if len(chosen) == 0 && len(leftOut) == 0 {
+		return nil, errQuiet
+	}
+	d, reason := decision(chosen, r.in.ToolName)
+	return r.output(compose(what, chosen, leftOut), d, reason), nil
+}
+
+// leftOutReserve keeps room in the budget for the closing line that
+// names what did not fit: nameList keeps the names within maxNames
+// characters, and the rest of the line is under a hundred.
+const (
+	leftOutReserve = 400
+	maxNames       = 250
+)
+
+// nameList joins ids ("a, b and 3 more") within max characters; with max
+// 0 it only counts them.
+func nameList(ids []string, max int) string {
+	if max == 0 {
+		return knowledge.Plural(len(ids), "item", "items")
+	}
+	var b strings.Builder
+	for i, id := range ids {
+		if i > 0 && b.Len()+len(id)+len(", and 9999 more") > max {
+			fmt.Fprintf(&b, " and %d more", len(ids)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(knowledge.Cut(id, max-len(" and 9999 more")))
+	}
+	return b.String()
+}
+
+type chosenItem struct {
+	item *knowledge.Item
+	b    knowledge.Breakdown
+	text string
+}
+
+// render is an item in full, as injected.
+func render(it *knowledge.Item, e *knowledge.Entry) string {
+	if e == nil {
+		return strings.TrimRight(it.Text, "\n")
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s [%s]: %s", it.ID, it.Label(), e.Summary)
+	if body := strings.TrimRight(e.Body, "\n"); body != "" {
+		b.WriteString("\n\n")
+		b.WriteString(body)
+	}
+	return b.String()
+}
+
+// compose is the injected text: what it is for, the items, and what was
+// left out with how to read it (contract 10).
+func compose(what string, chosen []chosenItem, leftOut []string) string {
+	var b strings.Builder
+	if len(chosen) > 0 {
+		fmt.Fprintf(&b, "devlearn: project knowledge that applies to %s.\n", what)
+		for _, c := range chosen {
+			b.WriteString("\n")
+			b.WriteString(c.text)
+			b.WriteString("\n")
+		}
+	}
+	if len(leftOut) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Also relevant, left out for length: %s. Read one with `%s`.\n", nameList(leftOut, maxNames), knowledge.ShowCommand)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// decision asks the person before the tool runs when an injected entry
+// says so. devlearn never denies: a block must come from a person's gate.
+func decision(chosen []chosenItem, tool string) (string, string) {
+	for _, c := range chosen {
+		if c.item.Ask {
+			if tool == "" {
+				return "", ""
+			}
+			return "ask", fmt.Sprintf("devlearn: %s asks for a check before this %s runs: %s", c.item.ID, tool, c.item.Title)
+		}
+	}
+	return "", ""
+}
+
+// inputText lists the fields of a tool's input whose words count as
+// keywords. File contents (content, new_string, old_string) are left out:
+// code mentions "release" or "deploy" far too often to mean anything.
+var inputText = []string{"command", "description", "prompt", "query", "url", "skill", "subagent_type"}
+
+// ToolCall turns a PreToolUse input into a call to score: the tool, the
+// files it touches (relative to root), and the words of the recent prompts
+// and of its input.
+func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
+	c := &knowledge.Call{Tool: in.ToolName}
+	var fields map[string]json.RawMessage
+	json.Unmarshal(in.ToolInput, &fields)
+	str := func(k string) string {
+		var s string
+		if raw, ok := fields[k]; ok {
+			json.Unmarshal(raw, &s)
+		}
+		return s
+	}
+	for _, k := range []string{"file_path", "notebook_path"} {
+		if p := str(k); p != "" {
+			c.Paths = append(c.Paths, projectPath(root, in.Cwd, p))
+			c.FileScoped = true
+		}
+	}
+	texts := append([]string(nil), prompts...)
+	for _, k := range inputText {
+		if s := str(k); s != "" {
+			texts = append(texts, s)
+		}
+	}
+	if cmd := str("command"); cmd != "" && !c.FileScoped {
+		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
+	}
+	c.Words = knowledge.NewHaystack(texts...)
+	return c
+}
+
+// projectPath makes a tool's path relative to the project root, with
+// forward slashes, as file triggers are written; a path outside the
+// project stays absolute.
+func projectPath(root, cwd, p string) string {
+	if !filepath.IsAbs(p) {
+		base := cwd
+		if base == "" {
+			base = root
+		}
+		p = filepath.Join(base, p)
+	}
+	p = filepath.Clean(p)
+	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// commandPaths picks the words of a shell command that look like paths
+// ("sed -i s/a/b/ plugin.json"), so that a file trigger can match a file
+// edited through the shell. At most 50 are kept.
+func commandPaths(root, cwd, cmd string) []string {
+	var out []string
+	for _, w := range strings.Fields(cmd) {
+		w = strings.Trim(w, `'";|&()<>`)
+		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || !strings.ContainsAny(w, "./") {
+			continue
+		}
+		out = append(out, projectPath(root, cwd, w))
+		if len(out) == 50 {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package knowledge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// benchProject is a project with n entries and a warm cache whose files
+// are old enough not to be racy.
+func benchProject(b *testing.B, n int) (Sources, string) {
+	b.Helper()
+	root := b.TempDir()
+	genEntries(b, root, n)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(root, ".memory", "knowledge", "entries"), old, old)
+	src := Sources{Root: root}
+	cache := filepath.Join(root, "cache.bin")
+	if _, err := Load(src, cache, Full); err != nil {
+		b.Fatal(err)
+	}
+	return src, cache
+}
+
+// BenchmarkCandidates is the hook's read of the cache: a few stat calls,
+// the section headers, the index, and the items it names for one Write.
+func BenchmarkCandidates(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true,
+				Words: NewHaystack("please add the golf handler to module 5", "then run the tests")}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				set, err := Candidates(src, cache, call)
+				if err != nil || set.Rebuilt || len(set.Items) == 0 || len(set.Items) > n/2 {
+					b.Fatalf("rebuilt %v, %d items, %v", set.Rebuilt, len(set.Items), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadCached reads every item from the cache (a command's read,
+// and what a hook would do without the index).
+func BenchmarkLoadCached(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				set, err := Load(src, cache, Quick)
+				if err != nil || set.Rebuilt || len(set.Items) != n {
+					b.Fatalf("rebuilt %v, %d items, %v", set.Rebuilt, len(set.Items), err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLoadFull is session start's check of every entry file.
+func BenchmarkLoadFull(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := Load(src, cache, Full); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRank scores every item against one Write call.
+func BenchmarkRank(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			set, _ := Load(src, cache, Quick)
+			call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true,
+				Words: NewHaystack("please add the golf handler to module 5", "then run the tests")}
+			o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				Rank(set.Items, call, o)
+			}
+		})
+	}
+}
+
+// BenchmarkIndex builds the session-start index of 1,000 entries.
+func BenchmarkIndex(b *testing.B) {
+	src, cache := benchProject(b, 1000)
+	set, _ := Load(src, cache, Quick)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		BuildIndex(set, IndexOptions{BudgetTokens: 1500})
+	}
+}

@@ -1,0 +1,246 @@
+package knowledge
+
+import (
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// The cache keeps the parsed items of a working tree in the per-clone
+// state, so that a hook does not parse thousands of YAML files on every
+// tool call. It is trusted only while the folders and files it was built
+// from are unchanged (their size, time and inode), and whatever it leads a
+// hook to serve is read again from its file first (Sources.Current), so it
+// can never serve a deleted or archived entry. A cache that cannot be read
+// is rebuilt; a cache that cannot be written is done without.
+//
+// Writers replace the file by renaming a complete temporary file over it,
+// so concurrent hooks need no lock: each reads a whole cache, old or new.
+
+// Mode says how much of the cache Load checks before trusting it.
+type Mode int
+
+const (
+	// Quick trusts the cache while the entry folders and the two knowledge
+	// files are unchanged: a few stat calls. An entry edited in place
+	// (same folder, no rename) is seen at the next Full load or the next
+	// change to its folder; what is served is read again anyway.
+	Quick Mode = iota
+	// Full also checks every entry file: for session start and commands.
+	Full
+)
+
+// racyWindow: a folder changed this close to the time the cache was
+// written may have changed again within the same timestamp, so the cache
+// is not trusted for it (git's "racy" rule).
+const racyWindow = 2 * time.Second
+
+// CachePath is the cache file of a working tree in the per-clone state.
+func CachePath(p *project.Project) string {
+	return p.StatePath("cache", "knowledge-"+p.WorktreeID()+".bin")
+}
+
+// Load returns the items of src, from the cache at cachePath when it is
+// still good, else from the files (reusing every unchanged entry of the
+// cache) and then saves the cache. cachePath "" reads the files.
+// The error is only about the cache; the set is complete either way.
+func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
+	if cachePath == "" {
+		return ReadAll(src), nil
+	}
+	stamps := src.stamps()
+	old, cacheTime := readCache(cachePath)
+	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
+		old = nil
+	}
+	fresh := func(i int) bool {
+		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].racy(cacheTime)
+	}
+	dirs := src.entryDirs()
+	if old != nil && mode == Quick {
+		all := true
+		for i := range stamps {
+			all = all && fresh(i)
+		}
+		if all {
+			return old.set(), nil
+		}
+	}
+
+	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps}
+	var unreadable []*ParseError // folders that could not be listed
+	// changed: the cache must be written. A Full check that finds every
+	// file as it was, with nothing racy, leaves the file alone.
+	changed := old == nil
+	for i := range stamps {
+		changed = changed || !fresh(i)
+	}
+	if old != nil && fresh(len(dirs)) && fresh(len(dirs)+1) {
+		c.sections, c.sectionProblems = old.sections, old.sectionProblems
+	} else {
+		s := &Set{}
+		readSections(src, s)
+		c.sections, c.sectionProblems = s.Items, s.Problems
+	}
+	for i, d := range dirs {
+		var prev map[string]*record
+		if old != nil {
+			prev = map[string]*record{}
+			for _, r := range old.dirs[i] {
+				prev[r.name] = r
+			}
+			if mode == Quick && fresh(i) {
+				c.dirs = append(c.dirs, old.dirs[i])
+				continue
+			}
+		}
+		recs, problem := scanEntryDir(d, prev)
+		if problem != nil {
+			unreadable = append(unreadable, problem)
+		}
+		changed = changed || len(recs) != len(prev)
+		for _, r := range recs {
+			changed = changed || (r.item != nil && r.item != prev[r.name].itemOrNil()) || (r.problem != nil && r.problem != prev[r.name].problemOrNil())
+		}
+		c.dirs = append(c.dirs, recs)
+	}
+	var err error
+	if changed {
+		err = writeCache(cachePath, c)
+	}
+	set := c.set()
+	set.Problems = append(set.Problems, unreadable...)
+	set.Rebuilt = true
+	return set, err
+}
+
+// Candidates returns the items that may be served for a call: from the
+// cache's index when the cache is still good, a superset of what Rank can
+// pick, decoded in full; else, after rebuilding the cache, every item. The
+// error is only about the cache.
+func Candidates(src Sources, cachePath string, c *Call) (*Set, error) {
+	if cachePath != "" {
+		if set, ok := candidates(src, cachePath, c); ok {
+			return set, nil
+		}
+	}
+	return Load(src, cachePath, Quick)
+}
+
+func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
+	fh, err := os.Open(cachePath)
+	if err != nil {
+		return nil, false
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, false
+	}
+	f, err := openFile(fh, fi.Size())
+	if err != nil {
+		return nil, false
+	}
+	meta, err := f.meta()
+	if err != nil || meta.root != src.Root || meta.global != src.GlobalDir {
+		return nil, false
+	}
+	stamps := src.stamps()
+	if len(stamps) != len(meta.stamps) {
+		return nil, false
+	}
+	for i := range stamps {
+		if stamps[i] != meta.stamps[i] || stamps[i].racy(fi.ModTime()) {
+			return nil, false
+		}
+	}
+	items, err := f.candidates(c)
+	if err != nil {
+		return nil, false
+	}
+	return &Set{Items: items}, true
+}
+
+// stamp is what identifies a version of a folder or file without reading
+// it.
+type stamp struct {
+	exists bool
+	size   int64
+	mtime  int64
+	ino    uint64
+}
+
+func stampOf(path string) stamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return stamp{}
+	}
+	return stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
+}
+
+func (s stamp) racy(cacheTime time.Time) bool {
+	return s.exists && time.Unix(0, s.mtime).After(cacheTime.Add(-racyWindow))
+}
+
+// stamps are the entry folders, then decisions.md and pitfalls.md.
+func (src Sources) stamps() []stamp {
+	var out []stamp
+	for _, d := range src.entryDirs() {
+		out = append(out, stampOf(d.abs))
+	}
+	for _, rel := range []string{project.DecisionsFile, project.PitfallsFile} {
+		if src.Root == "" {
+			out = append(out, stamp{})
+			continue
+		}
+		out = append(out, stampOf(filepath.Join(src.Root, filepath.FromSlash(rel))))
+	}
+	return out
+}
+
+type cacheData struct {
+	root, global    string
+	stamps          []stamp
+	sections        []*Item
+	sectionProblems []*ParseError
+	dirs            [][]*record
+}
+
+func (c *cacheData) set() *Set {
+	n := len(c.sections)
+	for _, recs := range c.dirs {
+		n += len(recs)
+	}
+	s := &Set{Items: make([]*Item, 0, n), Problems: append([]*ParseError(nil), c.sectionProblems...)}
+	s.Items = append(s.Items, c.sections...)
+	var seen map[string]bool
+	for i, recs := range c.dirs {
+		for _, r := range recs {
+			if r.problem != nil {
+				s.Problems = append(s.Problems, r.problem)
+			}
+		}
+		more := false
+		for _, later := range c.dirs[i+1:] {
+			more = more || len(later) > 0
+		}
+		seen = addEntries(s, recs, seen, more)
+	}
+	return s
+}
+
+func (r *record) itemOrNil() *Item {
+	if r == nil {
+		return nil
+	}
+	return r.item
+}
+
+func (r *record) problemOrNil() *ParseError {
+	if r == nil {
+		return nil
+	}
+	return r.problem
+}

@@ -1,0 +1,609 @@
+// Package knowledge holds what devlearn serves back to the agent: knowledge
+// entries (one markdown file each, YAML front matter), the ADR and pitfall
+// sections read through knowfile, the compact index of all of them, and the
+// relevance engine that picks what to inject before a tool call.
+package knowledge
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/adrg/frontmatter"
+	"github.com/bmatcuk/doublestar/v4"
+	"gopkg.in/yaml.v3"
+)
+
+// Entry is one knowledge entry: its front matter and its markdown body.
+type Entry struct {
+	Key         string   `yaml:"key" json:"key"`
+	Summary     string   `yaml:"summary" json:"summary"`
+	Kind        string   `yaml:"kind" json:"kind"`
+	Category    string   `yaml:"category,omitempty" json:"category,omitempty"`
+	Priority    string   `yaml:"priority" json:"priority"`
+	Status      string   `yaml:"status" json:"status"`
+	Source      string   `yaml:"source" json:"source"`
+	Observation string   `yaml:"observation,omitempty" json:"observation,omitempty"`
+	Ask         bool     `yaml:"ask,omitempty" json:"ask,omitempty"`
+	Tags        []string `yaml:"tags,flow,omitempty" json:"tags,omitempty"`
+	Triggers    Triggers `yaml:"triggers,omitempty" json:"triggers"`
+	Body        string   `yaml:"-" json:"body"`
+}
+
+// Triggers say when an entry is relevant to a tool call. A trigger left
+// empty is neutral: it neither helps nor hurts the score.
+type Triggers struct {
+	Tools   []string `yaml:"tools,flow,omitempty" json:"tools,omitempty"`
+	Files   []string `yaml:"files,flow,omitempty" json:"files,omitempty"`
+	Actions []string `yaml:"actions,flow,omitempty" json:"actions,omitempty"`
+	Context []string `yaml:"context,flow,omitempty" json:"context,omitempty"`
+}
+
+// The values each enumerated field accepts (design §2).
+var (
+	Kinds      = []string{"checklist", "pattern", "warning", "requirement", "note"}
+	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
+	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
+	Statuses   = []string{StatusCandidate, StatusActive, StatusArchived}
+	Origins    = []string{"manual", "transcript", "stop-hook", "fdrl", "gate", "llm"}
+)
+
+// Entry statuses.
+const (
+	StatusCandidate = "candidate" // waiting for a person's review; never served
+	StatusActive    = "active"
+	StatusArchived  = "archived" // kept for history; never served
+)
+
+// Limits on what an entry may hold, so that one entry cannot eat the
+// output budget of a hook or hide a second document in a field.
+const (
+	MaxSummary = 200
+	MaxListLen = 50
+	MaxItemLen = 200
+	MaxBody    = 64 * 1024
+	MaxFile    = 128 * 1024
+)
+
+// Defaults for keys a file leaves out.
+const (
+	DefaultKind     = "note"
+	DefaultPriority = "MEDIUM"
+	DefaultSource   = "manual"
+)
+
+// ParseError is a problem in an entry file, with the line it is on.
+type ParseError struct {
+	Path string
+	Line int // 1-based line in the file; 0 when it is about the whole file
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+}
+
+// ParseEntry reads an entry file. path names it in errors; the key, when
+// the front matter gives one, must be the file's own name without ".md".
+// Every problem is reported with its line; nothing is guessed.
+func ParseEntry(path string, data []byte) (*Entry, error) { return parseFile(path, data, true) }
+
+// ParseDraft reads an entry written anywhere (a draft given to `knowledge
+// add`): its file name says nothing about its key, which may be missing.
+func ParseDraft(path string, data []byte) (*Entry, error) { return parseFile(path, data, false) }
+
+func parseFile(path string, data []byte, named bool) (*Entry, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if len(data) > MaxFile {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), MaxFile)}
+	}
+	if !utf8.Valid(data) {
+		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
+	}
+	var node yaml.Node
+	var yamlText []byte
+	format := frontmatter.NewFormat("---", "---", func(b []byte, v any) error {
+		yamlText = b
+		return yaml.Unmarshal(b, v)
+	})
+	rest, err := frontmatter.MustParse(bytes.NewReader(data), &node, format)
+	offset := frontMatterOffset(data)
+	if errors.Is(err, frontmatter.ErrNotFound) {
+		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter: an entry starts with a '---' line, its YAML keys, and a closing '---' line"}
+	}
+	if err != nil {
+		_, msg := yamlLine(err)
+		return nil, &ParseError{Path: path, Line: offset + yamlErrorLine(yamlText, err) - 1, Msg: "not valid YAML: " + msg}
+	}
+	e := &Entry{}
+	keyLine, err := e.decodeWith(&node, path, offset, false)
+	if err != nil {
+		return nil, err
+	}
+	stem := strings.TrimSuffix(filepath.Base(path), ".md")
+	switch {
+	case !named:
+	case e.Key == "" && ValidKey(stem) == nil:
+		e.Key = stem
+	case e.Key == "":
+		return nil, &ParseError{Path: path, Line: offset, Msg: fmt.Sprintf("no key, and the file name %q is not a valid key: %v", stem, ValidKey(stem))}
+	case e.Key != stem:
+		return nil, &ParseError{Path: path, Line: keyLine, Msg: fmt.Sprintf("key %q is not the file's name (%s.md): rename the file or change the key", e.Key, stem)}
+	}
+	e.Body = normalizeBody(string(rest))
+	if len(e.Body) > MaxBody {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	}
+	return e, nil
+}
+
+// ParseBlock reads an entry written as one YAML mapping whose "body" key
+// holds the markdown, the shape of a [PROCESS_KNOWLEDGE] block in a
+// transcript. name labels errors; line numbers count from the block's
+// first line.
+func ParseBlock(name string, data []byte) (*Entry, error) {
+	if len(data) > MaxFile {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), MaxFile)}
+	}
+	if !utf8.Valid(data) {
+		return nil, &ParseError{Path: name, Msg: "not UTF-8 text"}
+	}
+	var node yaml.Node
+	if err := yaml.Unmarshal(data, &node); err != nil {
+		_, msg := yamlLine(err)
+		return nil, &ParseError{Path: name, Line: yamlErrorLine(data, err), Msg: "not valid YAML: " + msg}
+	}
+	e := &Entry{}
+	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
+		return nil, err
+	}
+	if len(e.Body) > MaxBody {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	}
+	return e, nil
+}
+
+// frontMatterOffset is the file line of the front matter's first YAML
+// line: the parser skips blank lines before the opening "---".
+func frontMatterOffset(data []byte) int {
+	line := 1
+	for len(data) > 0 {
+		l, rest, _ := bytes.Cut(data, []byte("\n"))
+		if len(bytes.TrimSpace(l)) != 0 {
+			return line + 1
+		}
+		data = rest
+		line++
+	}
+	return line + 1
+}
+
+// yamlLine splits a yaml.v3 error into its line and message. yaml.v3
+// reports some errors on the line before the one at fault (a flow list
+// left open gives the 0-based line of its start).
+func yamlLine(err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := strings.Cut(rest, ": "); ok {
+			if l, err := strconv.Atoi(n); err == nil {
+				return max(l, 1), after
+			}
+		}
+	}
+	return 1, msg
+}
+
+// yamlErrorLine finds the line a syntax error starts on: the first line
+// at which the text read so far fails with the same message. It corrects
+// yaml.v3's off-by-one reports; for long texts, or when no prefix fails
+// the same way, yaml.v3's own line stands.
+func yamlErrorLine(data []byte, err error) int {
+	line, msg := yamlLine(err)
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines) > 200 || len(data) > 16*1024 {
+		return line
+	}
+	var n yaml.Node
+	for k := 1; k <= len(lines); k++ {
+		perr := yaml.Unmarshal(bytes.Join(lines[:k], nil), &n)
+		if perr == nil {
+			continue
+		}
+		if _, m := yamlLine(perr); m == msg {
+			return k
+		}
+	}
+	return line
+}
+
+// decodeWith walks the front matter's mapping key by key, so that an
+// unknown key or a bad value is reported on its own line. It returns the
+// line of the key, if one is given.
+func (e *Entry) decodeWith(doc *yaml.Node, path string, offset int, withBody bool) (keyLine int, err error) {
+	keyLine = offset
+	err = e.decodeNode(doc, path, offset, withBody, &keyLine)
+	return keyLine, err
+}
+
+func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody bool, keyLine *int) error {
+	at := func(n *yaml.Node, format string, args ...any) error {
+		return &ParseError{Path: path, Line: offset + n.Line - 1, Msg: fmt.Sprintf(format, args...)}
+	}
+	m := doc
+	if m.Kind == yaml.DocumentNode && len(m.Content) == 1 {
+		m = m.Content[0]
+	}
+	if m.Kind == 0 {
+		return &ParseError{Path: path, Line: offset, Msg: "the front matter is empty: at least 'summary' is needed"}
+	}
+	if m.Kind != yaml.MappingNode {
+		return at(m, "the front matter must be YAML keys (key: value), not a %s", nodeKind(m))
+	}
+	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers"
+	if withBody {
+		allowed += ", body"
+	}
+	seen := map[string]bool{}
+	var summaryNode *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if seen[k.Value] {
+			return at(k, "key %q appears twice", k.Value)
+		}
+		seen[k.Value] = true
+		var err error
+		switch k.Value {
+		case "key":
+			*keyLine = offset + v.Line - 1
+			e.Key, err = scalar(v, at)
+			if err == nil && e.Key != "" {
+				if kerr := ValidKey(e.Key); kerr != nil {
+					err = at(v, "%v", kerr)
+				}
+			}
+		case "summary":
+			summaryNode = v
+			e.Summary, err = scalar(v, at)
+		case "kind":
+			e.Kind, err = enum(v, at, "kind", Kinds, false)
+		case "category":
+			e.Category, err = enum(v, at, "category", Categories, false)
+		case "priority":
+			e.Priority, err = enum(v, at, "priority", Priorities, true)
+		case "status":
+			e.Status, err = enum(v, at, "status", Statuses, false)
+		case "source":
+			e.Source, err = enum(v, at, "source", Origins, false)
+		case "observation":
+			e.Observation, err = scalar(v, at)
+			if err == nil && e.Observation != "" && !validObservation(e.Observation) {
+				err = at(v, "observation %q is not an observation id (obs_ and hex digits)", e.Observation)
+			}
+		case "ask":
+			if v.Kind != yaml.ScalarNode || (v.Value != "true" && v.Value != "false") {
+				err = at(v, "ask must be true or false")
+			}
+			e.Ask = v.Value == "true"
+		case "tags":
+			e.Tags, err = list(v, at, "tags")
+		case "triggers":
+			err = e.Triggers.decode(v, at)
+		case "body":
+			if withBody {
+				var b string
+				b, err = text(v, at)
+				e.Body = normalizeBody(b)
+				break
+			}
+			fallthrough
+		default:
+			err = at(k, "unknown key %q (allowed: %s)", k.Value, allowed)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if strings.TrimSpace(e.Summary) == "" {
+		n := m
+		if summaryNode != nil {
+			n = summaryNode
+		}
+		return at(n, "summary is missing: one line saying what the entry is about")
+	}
+	e.Summary = strings.TrimSpace(e.Summary)
+	if strings.ContainsAny(e.Summary, "\n\r") {
+		return at(summaryNode, "summary must be one line")
+	}
+	if utf8.RuneCountInString(e.Summary) > MaxSummary {
+		return at(summaryNode, "summary is %d characters; at most %d (put the rest in the body)", utf8.RuneCountInString(e.Summary), MaxSummary)
+	}
+	e.fillDefaults()
+	return nil
+}
+
+func (e *Entry) fillDefaults() {
+	if e.Kind == "" {
+		e.Kind = DefaultKind
+	}
+	if e.Priority == "" {
+		e.Priority = DefaultPriority
+	}
+	if e.Status == "" {
+		e.Status = StatusActive
+	}
+	if e.Source == "" {
+		e.Source = DefaultSource
+	}
+}
+
+func (t *Triggers) decode(v *yaml.Node, at func(*yaml.Node, string, ...any) error) error {
+	if v.Kind == yaml.ScalarNode && (v.Tag == "!!null" || v.Value == "") {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		return at(v, "triggers must be keys (tools, files, actions, context), not a %s", nodeKind(v))
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if seen[k.Value] {
+			return at(k, "key \"triggers.%s\" appears twice", k.Value)
+		}
+		seen[k.Value] = true
+		var err error
+		switch k.Value {
+		case "tools":
+			t.Tools, err = list(val, at, "triggers.tools")
+		case "files":
+			t.Files, err = list(val, at, "triggers.files")
+			for _, g := range t.Files {
+				if err == nil && !doublestar.ValidatePattern(g) {
+					err = at(val, "triggers.files: %q is not a valid glob (use * within a folder, ** across folders)", g)
+				}
+			}
+		case "actions":
+			t.Actions, err = keywords(val, at, "triggers.actions")
+		case "context":
+			t.Context, err = keywords(val, at, "triggers.context")
+		default:
+			err = at(k, "unknown key \"triggers.%s\" (allowed: tools, files, actions, context)", k.Value)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type atFunc = func(*yaml.Node, string, ...any) error
+
+func scalar(v *yaml.Node, at atFunc) (string, error) {
+	if v.Kind != yaml.ScalarNode {
+		return "", at(v, "want a single value, not a %s", nodeKind(v))
+	}
+	if v.Tag == "!!null" {
+		return "", nil
+	}
+	if strings.ContainsRune(v.Value, 0) {
+		return "", at(v, "value holds a NUL character")
+	}
+	return strings.TrimSpace(v.Value), nil
+}
+
+func text(v *yaml.Node, at atFunc) (string, error) {
+	if v.Kind != yaml.ScalarNode {
+		return "", at(v, "body must be text, not a %s", nodeKind(v))
+	}
+	return v.Value, nil
+}
+
+func enum(v *yaml.Node, at atFunc, key string, allowed []string, upper bool) (string, error) {
+	s, err := scalar(v, at)
+	if err != nil || s == "" {
+		return s, err
+	}
+	for _, a := range allowed {
+		if s == a || (upper && strings.EqualFold(s, a)) {
+			return a, nil
+		}
+	}
+	return "", at(v, "%s %q is not one of %s", key, s, strings.Join(allowed, ", "))
+}
+
+// list reads a YAML sequence of strings; a single value is a list of one.
+func list(v *yaml.Node, at atFunc, key string) ([]string, error) {
+	var items []*yaml.Node
+	switch v.Kind {
+	case yaml.SequenceNode:
+		items = v.Content
+	case yaml.ScalarNode:
+		if v.Tag == "!!null" || v.Value == "" {
+			return nil, nil
+		}
+		items = []*yaml.Node{v}
+	default:
+		return nil, at(v, "%s must be a list ([a, b]), not a %s", key, nodeKind(v))
+	}
+	if len(items) > MaxListLen {
+		return nil, at(v, "%s has %d items; at most %d", key, len(items), MaxListLen)
+	}
+	var out []string
+	for _, it := range items {
+		if it.Kind != yaml.ScalarNode {
+			return nil, at(it, "%s: each item must be a single value, not a %s", key, nodeKind(it))
+		}
+		s := strings.TrimSpace(it.Value)
+		if s == "" {
+			return nil, at(it, "%s: an item is empty", key)
+		}
+		if strings.ContainsAny(s, "\x00\n\r") {
+			return nil, at(it, "%s: an item must be one line", key)
+		}
+		if utf8.RuneCountInString(s) > MaxItemLen {
+			return nil, at(it, "%s: an item is longer than %d characters", key, MaxItemLen)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// keywords is a list whose items must hold at least one word: a keyword
+// of punctuation alone could never match.
+func keywords(v *yaml.Node, at atFunc, key string) ([]string, error) {
+	l, err := list(v, at, key)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range l {
+		if len(Words(k)) == 0 {
+			return nil, at(v, "%s: %q has no words to match", key, k)
+		}
+	}
+	return l, nil
+}
+
+func nodeKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "set of keys"
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.AliasNode:
+		return "alias"
+	}
+	return "value"
+}
+
+func validObservation(s string) bool {
+	hex, ok := strings.CutPrefix(s, "obs_")
+	if !ok || len(hex) < 6 || len(hex) > 64 {
+		return false
+	}
+	for _, c := range hex {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// normalizeBody drops the blank lines around the body and ends it with one
+// newline: the form it is stored and hashed in.
+func normalizeBody(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.Trim(s, "\n")
+	s = strings.TrimRight(s, " \t\n")
+	if s == "" {
+		return ""
+	}
+	return s + "\n"
+}
+
+// Validate checks an entry built in code (by `knowledge add` or from a
+// transcript block) against the same rules as a parsed file, and fills the
+// defaults of the keys left out.
+func (e *Entry) Validate() error {
+	data, err := e.Marshal()
+	if err != nil {
+		return err
+	}
+	back, err := ParseEntry(e.Key+".md", data)
+	if err != nil {
+		return err
+	}
+	*e = *back
+	return nil
+}
+
+// Marshal writes the entry file: front matter in a fixed key order, then
+// the body.
+func (e *Entry) Marshal() ([]byte, error) {
+	c := *e
+	c.fillDefaults()
+	var fm bytes.Buffer
+	enc := yaml.NewEncoder(&fm)
+	enc.SetIndent(2)
+	if err := enc.Encode(&c); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	b.Write(fm.Bytes())
+	b.WriteString("---\n")
+	b.WriteString(normalizeBody(c.Body))
+	return b.Bytes(), nil
+}
+
+// Active reports whether the entry is served (in the index and by
+// relevance): not a candidate waiting for review, not archived.
+func (e *Entry) Active() bool { return e.Status == StatusActive }
+
+// WithStatus returns an entry file with its status changed and every
+// other byte kept: a person's formatting and comments survive a promote
+// or an archive. The status line's value is replaced (a comment after it
+// stays); a file without one gets it before the closing "---".
+func WithStatus(path string, data []byte, status string) ([]byte, error) {
+	if !contains(Statuses, status) {
+		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
+	}
+	if _, err := ParseEntry(path, data); err != nil {
+		return nil, err
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	lines := strings.SplitAfter(text, "\n")
+	open, end := -1, -1
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if open < 0 {
+			if strings.TrimPrefix(t, "\ufeff") == "" {
+				continue
+			}
+			open = i
+			continue
+		}
+		if t == "---" {
+			end = i
+			break
+		}
+	}
+	if open < 0 || end < 0 {
+		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter"}
+	}
+	done := false
+	for i := open + 1; i < end && !done; i++ {
+		key, rest, ok := strings.Cut(lines[i], ":")
+		if !ok || key != "status" {
+			continue // only the top-level key, unindented
+		}
+		line := "status: " + status
+		if j := strings.Index(rest, " #"); j >= 0 {
+			// Keep the comment, in its column when the value allows.
+			col := len("status:") + j + 1
+			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+		}
+		lines[i] = line + "\n"
+		done = true
+	}
+	if !done {
+		lines = append(lines[:end], append([]string{"status: " + status + "\n"}, lines[end:]...)...)
+	}
+	out := []byte(strings.Join(lines, ""))
+	e, err := ParseEntry(path, out)
+	if err != nil {
+		return nil, err
+	}
+	if e.Status != status {
+		return nil, fmt.Errorf("%s: the status line could not be changed (is it written in an unusual form?)", path)
+	}
+	return out, nil
+}

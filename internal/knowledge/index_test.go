@@ -1,0 +1,111 @@
+package knowledge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/knowfile"
+)
+
+func sectionItems(t *testing.T, kind knowfile.Kind, text string) []*Item {
+	t.Helper()
+	var out []*Item
+	for _, s := range knowfile.Parse(kind, []byte(text)).Sections {
+		out = append(out, FromSection(kind, s, "f.md"))
+	}
+	return out
+}
+
+// devflow defect 4: machine-made ADRs showed "[unknown]" because
+// "Accepted" was not a known status. Every known status shows as itself.
+func TestIndexShowsEveryKnownStatus(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Architectural Decisions\n")
+	for i, st := range knowfile.KnownStatuses {
+		fmt.Fprintf(&b, "\n## ADR-%03d: Decision %s\n\n- **Status**: %s\n- **Source**: self-learning:obs_00000000000%d\n", i+1, st, st, i)
+	}
+	set := &Set{Items: sectionItems(t, knowfile.Decisions, b.String())}
+	ix := BuildIndex(set, IndexOptions{All: true})
+	for i, st := range knowfile.KnownStatuses {
+		want := fmt.Sprintf("- ADR-%03d [%s] Decision %s ~", i+1, st, st)
+		if !strings.Contains(ix.Text, want) {
+			t.Errorf("index lacks %q:\n%s", want, ix.Text)
+		}
+	}
+	if strings.Contains(ix.Text, "unknown") {
+		t.Fatalf("index says unknown:\n%s", ix.Text)
+	}
+	// Without --all, what is no longer in force is counted, not listed.
+	ix = BuildIndex(set, IndexOptions{})
+	if strings.Contains(ix.Text, "Deprecated]") || strings.Contains(ix.Text, "Superseded]") || ix.Inactive != 2 {
+		t.Fatalf("inactive listed or miscounted (%d):\n%s", ix.Inactive, ix.Text)
+	}
+	if !strings.Contains(ix.Text, "+2 not in force: `devlearn knowledge index --all`.") {
+		t.Fatalf("no note of the hidden ones:\n%s", ix.Text)
+	}
+}
+
+func TestIndexLines(t *testing.T) {
+	pf := sectionItems(t, knowfile.Pitfalls, "# Known Pitfalls\n\n## PF-001: "+strings.Repeat("Very long title ", 8)+"\n\n- **Area**: scripts/hooks/\n- **Status**: Active\n")
+	e := FromEntry(&Entry{Key: "version-bump-checklist", Summary: "Bumping a version means four files", Kind: "checklist", Priority: "CRITICAL", Status: "active", Body: strings.Repeat("x", 400)}, ScopeProject, "e.md")
+	g := FromEntry(&Entry{Key: "go-style", Summary: "Go style", Kind: "note", Priority: "LOW", Status: "active"}, ScopeGlobal, "/h/go-style.md")
+	ix := BuildIndex(&Set{Items: append(pf, g, e)}, IndexOptions{BudgetTokens: 1500})
+	want := "Project knowledge, 3 items (1 pitfall, 2 entries), most important first; `devlearn knowledge show ID` reads one.\n" +
+		"- version-bump-checklist [CRITICAL checklist] Bumping a version means four files ~119 tok\n" +
+		"- PF-001 [Active] Very long title Very long title Very long title Very long t… (area: scripts/hooks/) ~48 tok\n" +
+		"- go-style [LOW note, global] Go style ~12 tok\n" +
+		"(~94 tokens)\n"
+	if ix.Text != want {
+		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
+	}
+	if title := ix.Lines[1].Title; len([]rune(title)) != TitleWidth {
+		t.Fatalf("title cut to %d characters: %q", len([]rune(title)), title)
+	}
+}
+
+func TestIndexKeepsToItsBudget(t *testing.T) {
+	root := t.TempDir()
+	genEntries(t, root, 1000)
+	set := ReadAll(Sources{Root: root})
+	for _, budget := range []int{100, 500, 1500} {
+		ix := BuildIndex(set, IndexOptions{BudgetTokens: budget})
+		if ix.Tokens > budget || Tokens(ix.Text) > budget {
+			t.Fatalf("budget %d: index of %d tokens (%d measured)", budget, ix.Tokens, Tokens(ix.Text))
+		}
+		if ix.LeftOut == 0 || len(ix.Lines)+ix.LeftOut != 1000 {
+			t.Fatalf("budget %d: %d lines, %d left out", budget, len(ix.Lines), ix.LeftOut)
+		}
+		want := fmt.Sprintf("+%d more over the %d-token budget: `devlearn knowledge index --budget 0`.", ix.LeftOut, budget)
+		if !strings.Contains(ix.Text, want) {
+			t.Fatalf("no note of what was left out:\n%s", ix.Text)
+		}
+		// Most important first: the CRITICAL ones lead.
+		if ix.Items[0].Priority != "CRITICAL" {
+			t.Fatalf("first line %+v", ix.Lines[0])
+		}
+	}
+	if ix := BuildIndex(set, IndexOptions{}); ix.LeftOut != 0 || len(ix.Lines) != 1000 {
+		t.Fatalf("no budget: %d lines", len(ix.Lines))
+	}
+}
+
+func TestIndexOfNothing(t *testing.T) {
+	ix := BuildIndex(&Set{}, IndexOptions{BudgetTokens: 1500})
+	if ix.Text != "Project knowledge: nothing recorded yet.\n(~15 tokens)\n" {
+		t.Fatalf("%q", ix.Text)
+	}
+}
+
+func TestReadAllMatchesLoad(t *testing.T) {
+	root := t.TempDir()
+	genEntries(t, root, 50)
+	os.WriteFile(filepath.Join(root, ".memory/knowledge/decisions.md"), []byte("## ADR-001: x\n\n- **Status**: Accepted\n"), 0o644)
+	a := ReadAll(Sources{Root: root})
+	b, err := Load(Sources{Root: root}, filepath.Join(root, "c.bin"), Full)
+	if err != nil || BuildIndex(a, IndexOptions{}).Text != BuildIndex(b, IndexOptions{}).Text {
+		t.Fatalf("ReadAll and Load differ (%v)", err)
+	}
+}

@@ -1,0 +1,158 @@
+package knowledge
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Words splits text into the words keywords are matched on: lower case,
+// letters and digits only, a plural "s" dropped ("releases" matches
+// "release"). Matching whole words keeps "test" from firing on "latest".
+func Words(s string) []string {
+	var out []string
+	eachWord(s, func(w string) { out = append(out, w) })
+	return out
+}
+
+// Phrase is a keyword in matching form: its words joined by one space.
+func Phrase(keyword string) string { return strings.Join(Words(keyword), " ") }
+
+func eachWord(s string, fn func(string)) {
+	start := -1
+	lower := true
+	for i, r := range s {
+		word := unicode.IsLetter(r) || unicode.IsDigit(r)
+		if word {
+			if start < 0 {
+				start, lower = i, true
+			}
+			if r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && unicode.ToLower(r) != r {
+				lower = false
+			}
+			continue
+		}
+		if start >= 0 {
+			fn(stem(s[start:i], lower))
+			start = -1
+		}
+	}
+	if start >= 0 {
+		fn(stem(s[start:], lower))
+	}
+}
+
+func stem(w string, lower bool) string {
+	if !lower {
+		w = strings.ToLower(w)
+	}
+	if len(w) > 3 && w[len(w)-1] == 's' && w[len(w)-2] != 's' {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// Haystack is the text a tool call's keywords are looked for in (recent
+// prompts and the tool's input), indexed by word so that each keyword
+// costs a map lookup, whatever the number of entries.
+type Haystack struct {
+	pos map[string][]int32
+}
+
+// NewHaystack indexes texts. Words of different texts are never adjacent,
+// so a phrase cannot match across two prompts.
+func NewHaystack(texts ...string) *Haystack {
+	h := &Haystack{pos: map[string][]int32{}}
+	var n int32
+	for _, t := range texts {
+		eachWord(t, func(w string) {
+			h.pos[w] = append(h.pos[w], n)
+			n++
+		})
+		n += 2
+	}
+	return h
+}
+
+// Has reports whether a phrase (in Phrase form) occurs, its words in order
+// and adjacent.
+func (h *Haystack) Has(phrase string) bool {
+	if h == nil || phrase == "" {
+		return false
+	}
+	first, rest, multi := strings.Cut(phrase, " ")
+	starts := h.pos[first]
+	if !multi || len(starts) == 0 {
+		return len(starts) > 0
+	}
+	for _, p := range starts {
+		if h.follows(rest, p+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *Haystack) follows(rest string, at int32) bool {
+	for rest != "" {
+		var w string
+		w, rest, _ = strings.Cut(rest, " ")
+		if !contains32(h.pos[w], at) {
+			return false
+		}
+		at++
+	}
+	return true
+}
+
+func contains32(list []int32, x int32) bool {
+	for _, v := range list {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// Glob is a file trigger ready to match: the doublestar pattern and a
+// literal part every matching path must contain, checked first because a
+// substring test costs a fraction of a full match.
+type Glob struct {
+	Pattern string
+	Literal string
+}
+
+// CompileGlob prepares a pattern. Patterns are matched case-sensitively
+// against project-relative paths with forward slashes.
+func CompileGlob(pattern string) Glob {
+	g := Glob{Pattern: pattern}
+	if strings.ContainsAny(pattern, "{\\") {
+		return g // alternatives and escapes: no single literal is required
+	}
+	best := ""
+	for _, part := range strings.FieldsFunc(pattern, func(r rune) bool { return strings.ContainsRune("*?[]", r) }) {
+		if strings.Contains(part, "]") {
+			continue
+		}
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	// A class "[...]" was split on its brackets above; its inside is not
+	// literal. Only keep the literal when the pattern has no class at all.
+	if strings.ContainsAny(pattern, "[]") {
+		best = ""
+	}
+	g.Literal = strings.Trim(best, "/")
+	return g
+}
+
+// Match reports whether path matches.
+func (g Glob) Match(path string) bool {
+	if g.Literal != "" && !strings.Contains(path, g.Literal) {
+		return false
+	}
+	return doublestar.MatchUnvalidated(g.Pattern, path)
+}

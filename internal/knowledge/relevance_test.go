@@ -1,0 +1,226 @@
+package knowledge
+
+import (
+	"math"
+	"testing"
+)
+
+func entryItem(t *testing.T, src string) *Item {
+	t.Helper()
+	e, err := ParseEntry("x.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return FromEntry(e, ScopeProject, ".memory/knowledge/entries/x.md")
+}
+
+const versionBump = `---
+summary: Bumping a version means four files, not one
+kind: checklist
+priority: CRITICAL
+triggers:
+  tools: [Write, Edit]
+  files: ["**/plugin.json"]
+  actions: [version bump, release]
+---
+- [ ] plugin.json
+`
+
+// The scoring examples of the design this follows, as the issue states
+// them.
+func TestDesignScoringExamples(t *testing.T) {
+	prompts := NewHaystack("do the version bump to 0.8.0 and release it")
+	bump := entryItem(t, versionBump)
+	low := entryItem(t, `---
+summary: A low-priority hint
+priority: LOW
+triggers:
+  tools: [Write]
+  files: ["**/plugin.json"]
+  actions: [release]
+  context: [deploy]
+---
+`)
+	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+	for _, tc := range []struct {
+		name      string
+		item      *Item
+		call      Call
+		base      float64
+		score     float64
+		veto      bool
+		always    bool
+		injected  bool
+		component [4]float64
+	}{
+		{
+			name: "Write to plugin.json, both actions in the prompts",
+			item: bump,
+			call: Call{Tool: "Write", Paths: []string{".claude-plugin/plugin.json"}, FileScoped: true, Words: prompts},
+			base: 0.95, score: 1.9, always: true, injected: true,
+			component: [4]float64{0.4, 0.4, 0.1, 0.05},
+		},
+		{
+			name: "the same entry, Write to README.md: vetoed by its file trigger",
+			item: bump,
+			call: Call{Tool: "Write", Paths: []string{"README.md"}, FileScoped: true, Words: prompts},
+			veto: true,
+		},
+		{
+			name: "LOW entry with base 0.9: 0.45, not injected",
+			item: low,
+			call: Call{Tool: "Write", Paths: []string{"plugin.json"}, FileScoped: true, Words: prompts},
+			base: 0.9, score: 0.45,
+			component: [4]float64{0.4, 0.4, 0.1, 0},
+		},
+		{
+			name: "Bash git commit: no file in the call, tool misses, actions match",
+			item: bump,
+			call: Call{Tool: "Bash", Words: NewHaystack("git commit -m 'release 0.8.0'")},
+			base: 0.15, score: 0.3,
+			component: [4]float64{0, 0, 0.1, 0.05},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := Explain(tc.item, &tc.call, DefaultWeights)
+			if (b.Veto != "") != tc.veto {
+				t.Fatalf("veto %q, want vetoed=%v (%v)", b.Veto, tc.veto, b.Why)
+			}
+			got := Rank([]*Item{tc.item}, &tc.call, opts)
+			if (len(got) == 1) != tc.injected {
+				t.Fatalf("ranked %d items, want injected=%v (%+v)", len(got), tc.injected, b)
+			}
+			if tc.veto {
+				return
+			}
+			if !near(b.Base, tc.base) || !near(b.Score, tc.score) || b.Always != tc.always {
+				t.Fatalf("base %v score %v always %v, want %v %v %v (%v)", b.Base, b.Score, b.Always, tc.base, tc.score, tc.always, b.Why)
+			}
+			for i, got := range []float64{b.Tool, b.File, b.Action, b.Context} {
+				if !near(got, tc.component[i]) {
+					t.Fatalf("component %d = %v, want %v (%v)", i, got, tc.component[i], b.Why)
+				}
+			}
+		})
+	}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestCriticalToolAndFileMatchIsAlwaysServed(t *testing.T) {
+	// A CRITICAL entry with keywords nobody said still scores (0.4+0.4)×2,
+	// but with a threshold above any score it is served anyway.
+	bump := entryItem(t, versionBump)
+	call := &Call{Tool: "Edit", Paths: []string{"plugin.json"}, FileScoped: true, Words: NewHaystack("fix a typo")}
+	got := Rank([]*Item{bump}, call, Options{Weights: DefaultWeights, Threshold: 9})
+	if len(got) != 1 || !got[0].Always {
+		t.Fatalf("CRITICAL tool+file match not served: %+v", got)
+	}
+}
+
+func TestScoreThresholdIsInclusive(t *testing.T) {
+	// 0.2 + 0.4 + 0.05 + 0.05 in floating point is 0.7000000000000001 or
+	// 0.6999999999999998 depending on order; a MEDIUM pitfall-like entry
+	// with a matching file must pass a 0.7 threshold.
+	it := entryItem(t, "---\nsummary: s\ntriggers:\n  files: [\"a/**\"]\n---\n")
+	call := &Call{Tool: "Write", Paths: []string{"a/b.go"}, FileScoped: true, Words: NewHaystack()}
+	if got := Rank([]*Item{it}, call, Options{Weights: DefaultWeights, Threshold: 0.7}); len(got) != 1 {
+		t.Fatalf("score %v did not pass 0.7", Score(it, call, DefaultWeights).Score)
+	}
+}
+
+func TestKeywordsMatchWholeWordsAndPhrases(t *testing.T) {
+	h := NewHaystack("Please run the LATEST tests before releasing; then bump the Version.", "second prompt")
+	for _, tc := range []struct {
+		kw   string
+		want bool
+	}{
+		{"test", true},   // plural of a whole word
+		{"latest", true}, // case folded
+		{"late", false},  // not a prefix match
+		{"bump the version", true},
+		{"version bump", false}, // order matters
+		{"releasing", true},
+		{"prompt second", false}, // not across texts
+		{"then bump", true},
+		{"tests before", true},
+	} {
+		if got := h.Has(Phrase(tc.kw)); got != tc.want {
+			t.Errorf("%q: got %v, want %v", tc.kw, got, tc.want)
+		}
+	}
+	if NewHaystack("version", "bump").Has(Phrase("version bump")) {
+		t.Error("a phrase matched across two texts")
+	}
+}
+
+func TestGlobs(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"**/plugin.json", "plugin.json", true},
+		{"**/plugin.json", ".claude-plugin/plugin.json", true},
+		{"**/plugin.json", "plugin.json.bak", false},
+		{"**/*version*", "pkg/version.go", true},
+		{"src/**/*.go", "src/a/b/c.go", true},
+		{"src/**/*.go", "lib/src/a.go", false},
+		{"*.md", "docs/a.md", false},
+		{"**/*.{yml,yaml}", "ci/x.yaml", true},
+		{"[abc].txt", "b.txt", true},
+		{"scripts/hooks/**", "scripts/hooks/pre.sh", true},
+	} {
+		if got := CompileGlob(tc.pattern).Match(tc.path); got != tc.want {
+			t.Errorf("%s ~ %s: got %v, want %v", tc.pattern, tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestAreaGlobs(t *testing.T) {
+	for _, tc := range []struct {
+		area string
+		want []string
+	}{
+		{"scripts/hooks/", []string{"scripts/hooks/**"}},
+		{"`internal/observe/fold.go`, internal/jsonl", []string{"internal/observe/fold.go", "internal/observe/fold.go/**", "internal/jsonl", "internal/jsonl/**"}},
+		{"error handling, e.g. retries", nil},
+		{"config.yaml and **/*.sql", []string{"config.yaml", "config.yaml/**", "**/*.sql"}},
+		{"./Makefile", nil},
+		{"v1.2 release", nil},
+	} {
+		got := AreaGlobs(tc.area)
+		if len(got) != len(tc.want) {
+			t.Errorf("%q: got %q, want %q", tc.area, got, tc.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%q: got %q, want %q", tc.area, got, tc.want)
+			}
+		}
+	}
+}
+
+// The tool alone is no evidence for an item that sets more triggers, and
+// keywords of both kinds must agree when both are set.
+func TestEvidenceBeyondTheTool(t *testing.T) {
+	freeze := entryItem(t, "---\nsummary: No production deploys on Fridays\npriority: CRITICAL\ntriggers:\n  tools: [Bash]\n  actions: [deploy]\n  context: [production]\n---\n")
+	toolOnly := entryItem(t, "---\nsummary: Every Bash call\npriority: HIGH\ntriggers:\n  tools: [Bash]\n---\n")
+	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+	for _, tc := range []struct {
+		prompt string
+		item   *Item
+		served bool
+	}{
+		{"what changed?", freeze, false},       // (0.4+0.2+0+0)×2 = 1.2, tool alone
+		{"deploy to staging", freeze, false},   // action found, context not
+		{"deploy to production", freeze, true}, // both
+		{"production is down, look at logs", freeze, false},
+		{"anything", toolOnly, true}, // the author asked for every Bash call
+	} {
+		call := &Call{Tool: "Bash", Words: NewHaystack(tc.prompt, "kubectl apply -f k8s/app.yaml")}
+		if got := len(Rank([]*Item{tc.item}, call, o)) == 1; got != tc.served {
+			t.Errorf("%s / %q: served %v, want %v (%v)", tc.item.ID, tc.prompt, got, tc.served, Explain(tc.item, call, DefaultWeights).Why)
+		}
+	}
+}

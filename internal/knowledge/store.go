@@ -1,0 +1,267 @@
+package knowledge
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Sources are the places items are read from.
+type Sources struct {
+	Root      string // the project's working tree; "" for none
+	GlobalDir string // the global entries folder ($DEVLEARN_HOME/knowledge/entries); "" for none
+}
+
+// GlobalEntriesDir is the global entries folder under a devlearn home.
+func GlobalEntriesDir(home string) string {
+	if home == "" {
+		return ""
+	}
+	return filepath.Join(home, "knowledge", "entries")
+}
+
+// Set is every item of a project and the global store, with the problems
+// met while reading them: a broken entry is a problem, never a failure of
+// the others.
+type Set struct {
+	Items    []*Item
+	Problems []*ParseError
+	// Rebuilt: read from the files (some or all), not from the cache as
+	// it was.
+	Rebuilt bool
+}
+
+// Find returns the item with this id: an ADR or PF anchor, an
+// observation id, or an entry key. A project entry hides a global one with
+// the same key. scope "" looks in both.
+func (s *Set) Find(id, scope string) *Item {
+	for _, it := range s.Items {
+		if (scope == "" || it.Scope == scope) && (it.ID == id || (it.Observation != "" && it.Observation == id)) {
+			return it
+		}
+	}
+	return nil
+}
+
+// Count returns how many entries have the given status.
+func (s *Set) Count(status string) int {
+	n := 0
+	for _, it := range s.Items {
+		if it.Type == TypeEntry && it.Status == status {
+			n++
+		}
+	}
+	return n
+}
+
+// ReadAll reads every item from the files, without any cache.
+func ReadAll(src Sources) *Set {
+	set := &Set{Rebuilt: true}
+	readSections(src, set)
+	var seen map[string]bool
+	dirs := src.entryDirs()
+	for i, d := range dirs {
+		recs, problem := scanEntryDir(d, nil)
+		if problem != nil {
+			set.Problems = append(set.Problems, problem)
+		}
+		for _, r := range recs {
+			if r.problem != nil {
+				set.Problems = append(set.Problems, r.problem)
+			}
+		}
+		seen = addEntries(set, recs, seen, i < len(dirs)-1)
+	}
+	return set
+}
+
+// entryDir is one folder of entries and the scope of what it holds.
+type entryDir struct {
+	abs   string
+	scope string
+}
+
+func (src Sources) entryDirs() []entryDir {
+	var out []entryDir
+	if src.Root != "" {
+		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.EntriesDir)), ScopeProject})
+	}
+	if src.GlobalDir != "" {
+		out = append(out, entryDir{src.GlobalDir, ScopeGlobal})
+	}
+	return out
+}
+
+// readSections reads the ADR and pitfall sections of the project.
+func readSections(src Sources, set *Set) {
+	if src.Root == "" {
+		return
+	}
+	for _, f := range []struct {
+		rel  string
+		kind knowfile.Kind
+	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
+		data, err := os.ReadFile(filepath.Join(src.Root, filepath.FromSlash(f.rel)))
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				set.Problems = append(set.Problems, &ParseError{Path: f.rel, Msg: err.Error()})
+			}
+			continue
+		}
+		for _, s := range knowfile.Parse(f.kind, data).Sections {
+			if s.Anchor == "" {
+				continue
+			}
+			set.Items = append(set.Items, FromSection(f.kind, s, f.rel))
+		}
+	}
+}
+
+// record is an entry file as last read: its identity on disk and what it
+// gave, an item or a problem.
+type record struct {
+	name    string
+	size    int64
+	mtime   int64
+	ino     uint64
+	item    *Item
+	problem *ParseError
+}
+
+func (r *record) same(o *record) bool {
+	return o != nil && r.name == o.name && r.size == o.size && r.mtime == o.mtime && r.ino == o.ino
+}
+
+// scanEntryDir reads the entry files of a folder. Files whose name, size,
+// time and inode match a record of prev are not read again. Each file
+// gives a record holding its item or its problem; a folder that cannot be
+// read gives a problem of its own.
+func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) {
+	ents, err := os.ReadDir(d.abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ParseError{Path: d.abs, Msg: err.Error()}
+	}
+	var recs []*record
+	for _, de := range ents {
+		name := de.Name()
+		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
+			continue
+		}
+		path := filepath.Join(d.abs, name)
+		fi, err := os.Lstat(path)
+		if err != nil {
+			continue // gone since the listing
+		}
+		r := &record{name: name, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			// A link could get a file from outside the store served.
+			r.problem = &ParseError{Path: displayPath(d, name), Msg: "is a symbolic link; entries are plain files (skipped)"}
+		case !fi.Mode().IsRegular():
+			continue
+		case r.same(prev[name]):
+			r.item, r.problem = prev[name].item, prev[name].problem
+		default:
+			r.item, r.problem = readEntryItem(d, name, path, r)
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}
+
+func readEntryItem(d entryDir, name, path string, r *record) (*Item, *ParseError) {
+	shown := displayPath(d, name)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ParseError{Path: shown, Msg: err.Error()}
+	}
+	e, err := ParseEntry(shown, data)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
+		return nil, &ParseError{Path: shown, Msg: err.Error()}
+	}
+	return FromEntry(e, d.scope, shown), nil
+}
+
+// displayPath names an entry file the way the user finds it: relative to
+// the project for project entries, absolute for global ones.
+func displayPath(d entryDir, name string) string {
+	if d.scope == ScopeProject {
+		return project.EntriesDir + "/" + name
+	}
+	return filepath.Join(d.abs, name)
+}
+
+// addEntries appends the items of one folder in file name order, leaving
+// out keys an earlier folder (the project's) already has. more says a
+// later folder follows, which needs to know the keys seen so far.
+func addEntries(set *Set, recs []*record, seen map[string]bool, more bool) map[string]bool {
+	for _, r := range recs {
+		if r.item == nil || seen[r.item.ID] {
+			continue
+		}
+		set.Items = append(set.Items, r.item)
+		if more {
+			if seen == nil {
+				seen = make(map[string]bool, len(recs))
+			}
+			seen[r.item.ID] = true
+		}
+	}
+	return seen
+}
+
+func inode(fi fs.FileInfo) uint64 {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Ino)
+	}
+	return 0
+}
+
+// ReadEntry reads and parses one entry file.
+func ReadEntry(path, shown string) (*Entry, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseEntry(shown, data)
+}
+
+// AbsPath is where an item's file is on disk.
+func (src Sources) AbsPath(it *Item) string {
+	if filepath.IsAbs(it.Path) {
+		return it.Path
+	}
+	return filepath.Join(src.Root, filepath.FromSlash(it.Path))
+}
+
+// Current reads an entry item's file again and returns the item as the
+// file says now, with its body: what is shown or injected is never older
+// than the file, and a deleted, archived or broken entry is never served.
+func (src Sources) Current(it *Item) (*Item, *Entry, error) {
+	if it.Type != TypeEntry {
+		return it, nil, nil
+	}
+	e, err := ReadEntry(src.AbsPath(it), it.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.Key != it.ID {
+		return nil, nil, fmt.Errorf("%s: now holds key %q", it.Path, e.Key)
+	}
+	fresh := FromEntry(e, it.Scope, it.Path)
+	return fresh, e, nil
+}

@@ -1,0 +1,169 @@
+package knowledge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Store is one folder of entries and the way to write into it: a
+// project's through its audited writer (every project file devlearn
+// writes goes through evolve), the global one directly, atomically.
+type Store struct {
+	Scope  string
+	Proj   *project.Project // project scope
+	Writer *evolve.Writer   // project scope
+	Dir    string           // global scope: the absolute folder
+}
+
+// ProjectStore is the entries folder of a project.
+func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
+	return &Store{Scope: ScopeProject, Proj: p, Writer: w}
+}
+
+// GlobalStore is the global entries folder under a devlearn home.
+func GlobalStore(home string) *Store {
+	return &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home)}
+}
+
+// File returns the path of key's file: project-relative for a project
+// store (as the audit log records it), absolute for the global one. A key
+// that could name anything but a direct child of the folder is refused.
+func (s *Store) File(key string) (string, error) {
+	if s.Scope == ScopeProject {
+		return EntryFile(project.EntriesDir, key)
+	}
+	if s.Dir == "" {
+		return "", fmt.Errorf("no global store: set DEVLEARN_HOME or HOME")
+	}
+	return EntryFile(s.Dir, key)
+}
+
+func (s *Store) abs(rel string) string {
+	if s.Scope == ScopeProject {
+		return s.Proj.Path(rel)
+	}
+	return rel
+}
+
+// Read returns the entry with this key, or an error wrapping
+// fs.ErrNotExist when there is none.
+func (s *Store) Read(key string) (*Entry, string, error) {
+	rel, err := s.File(key)
+	if err != nil {
+		return nil, "", err
+	}
+	e, err := ReadEntry(s.abs(rel), rel)
+	return e, rel, err
+}
+
+// Exists reports whether key has a file.
+func (s *Store) Exists(key string) (bool, error) {
+	rel, err := s.File(key)
+	if err != nil {
+		return false, err
+	}
+	_, err = os.Lstat(s.abs(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Create writes a new entry, only if its key has no file yet; created is
+// false when one was there. The entry is validated first.
+func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	if err := e.Validate(); err != nil {
+		return "", false, err
+	}
+	rel, err := s.File(e.Key)
+	if err != nil {
+		return "", false, err
+	}
+	if ok, err := s.Exists(e.Key); err != nil || ok {
+		return rel, false, err
+	}
+	return rel, true, s.write(ctx, rel, e, why)
+}
+
+func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) error {
+	data, err := e.Marshal()
+	if err != nil {
+		return err
+	}
+	return s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string) error {
+	if s.Scope == ScopeProject {
+		var obs []string
+		if observation != "" {
+			obs = []string{observation}
+		}
+		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why, Observations: obs}, evolve.Change{Path: rel, Data: data})
+		return err
+	}
+	if fi, err := os.Lstat(rel); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("refusing to write %s: it is a symbolic link", rel)
+	}
+	if err := os.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+		return err
+	}
+	return jsonl.WriteFileAtomic(rel, data, 0o644)
+}
+
+// SaveCandidate records an entry found by a hook or an extractor for a
+// person to review: status candidate, keyed by its content hash, written
+// only if absent (contract 8), so the Stop hook and the worker seeing the
+// same block write one file between them.
+func (s *Store) SaveCandidate(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	c := *e
+	c.Status = StatusCandidate
+	c.Key = CandidateKey(&c)
+	return s.Create(ctx, &c, why)
+}
+
+// SetStatus changes the status of an entry, keeping every other byte of
+// its file, and returns the entry and the file as saved.
+func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
+	rel, err := s.File(key)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	data, err := os.ReadFile(s.abs(rel))
+	if err != nil {
+		return nil, nil, "", err
+	}
+	e, err := ParseEntry(rel, data)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if e.Status == status {
+		return e, data, rel, nil
+	}
+	if data, err = WithStatus(rel, data, status); err != nil {
+		return nil, nil, "", err
+	}
+	e.Status = status
+	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+// Copy writes an entry file's bytes under the same key in this store, only
+// if it has no such entry or has the same one (by content hash).
+func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (string, error) {
+	rel, err := s.File(e.Key)
+	if err != nil {
+		return "", err
+	}
+	if other, _, err := s.Read(e.Key); err == nil && ContentHash(other) != ContentHash(e) {
+		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+	}
+	return rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+}

@@ -1,0 +1,85 @@
+package knowledge
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+func projectStore(t *testing.T) (*Store, *project.Project) {
+	t.Helper()
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".memory"), 0o755)
+	p, err := project.Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ProjectStore(p, evolve.New(p, time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC), evolve.Trigger{Command: "hook stop"})), p
+}
+
+// Contract 8: the Stop hook and the worker may both see the same block;
+// between them they write one candidate file, keyed by its content.
+func TestSaveCandidateOnce(t *testing.T) {
+	st, p := projectStore(t)
+	block := []byte("summary: Run go generate before go test\nkind: checklist\npriority: HIGH\ntriggers:\n  tools: [Bash]\n  actions: [go test]\nbody: |\n  - go generate ./...\n")
+	fromHook, err := ParseBlock("stop hook", block)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromHook.Source = "stop-hook"
+	path, created, err := st.SaveCandidate(context.Background(), fromHook, "stop hook: a [PROCESS_KNOWLEDGE] block")
+	if err != nil || !created || !strings.HasPrefix(path, ".memory/knowledge/entries/run-go-generate-before-go-test-") {
+		t.Fatalf("first: %s %v %v", path, created, err)
+	}
+	fromWorker, _ := ParseBlock("worker", block)
+	fromWorker.Source = "transcript"
+	again, created, err := st.SaveCandidate(context.Background(), fromWorker, "worker")
+	if err != nil || created || again != path {
+		t.Fatalf("second: %s %v %v", again, created, err)
+	}
+	e, err := ReadEntry(p.Path(path), path)
+	if err != nil || e.Status != StatusCandidate || e.Source != "stop-hook" || e.Body != "- go generate ./...\n" {
+		t.Fatalf("%+v %v", e, err)
+	}
+	// Written through the audited writer.
+	log, _ := os.ReadFile(p.Path(evolve.LogPath))
+	if !strings.Contains(string(log), `"command":"hook stop"`) || strings.Count(string(log), "\n") != 1 {
+		t.Fatalf("audit log:\n%s", log)
+	}
+}
+
+func TestCreateNeverOverwrites(t *testing.T) {
+	st, p := projectStore(t)
+	e := &Entry{Key: "k", Summary: "first"}
+	if _, created, err := st.Create(context.Background(), e, "add"); err != nil || !created {
+		t.Fatal(created, err)
+	}
+	if _, created, err := st.Create(context.Background(), &Entry{Key: "k", Summary: "second"}, "add"); err != nil || created {
+		t.Fatal(created, err)
+	}
+	if got, _ := ReadEntry(p.Path(".memory/knowledge/entries/k.md"), "k.md"); got.Summary != "first" {
+		t.Fatalf("overwritten: %+v", got)
+	}
+	if _, _, err := st.Create(context.Background(), &Entry{Key: "../x", Summary: "s"}, "add"); err == nil {
+		t.Fatal("a hostile key was written")
+	}
+}
+
+func TestGlobalStoreRefusesALink(t *testing.T) {
+	home := t.TempDir()
+	g := GlobalStore(home)
+	os.MkdirAll(g.Dir, 0o755)
+	target := filepath.Join(t.TempDir(), "elsewhere.md")
+	os.WriteFile(target, []byte("---\nsummary: s\n---\n"), 0o644)
+	os.Symlink(target, filepath.Join(g.Dir, "k.md"))
+	if _, err := g.Copy(context.Background(), &Entry{Key: "k", Summary: "s"}, []byte("---\nsummary: s\n---\n"), "copy"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Fatalf("wrote through a link: %v", err)
+	}
+}
