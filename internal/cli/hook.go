@@ -14,11 +14,6 @@ import (
 	"github.com/devlearn/devlearn/internal/redact"
 )
 
-// Reconcile is what session start runs before serving; the reconcile
-// command's package sets it. Until then session start serves what is on
-// disk.
-var Reconcile func(ctx context.Context, p *project.Project) error
-
 // hookTimeout bounds a hook's own work (reconcile, at session start),
 // below the 10 seconds devlearn registers session start with.
 const hookTimeout = 8 * time.Second
@@ -96,6 +91,6 @@ func hookEnv(env *Env) hook.Env {
 		},
 		Silenced:  on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
 		Redact:    redact.Text,
-		Reconcile: Reconcile,
+		Reconcile: func(ctx context.Context, p *project.Project) error { return reconcileQuietly(ctx, env, p) },
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/reconcile"
 )
 
@@ -62,6 +65,29 @@ treated as deleted.`,
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts and details as JSON")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "find everything, record nothing")
 	return cmd
+}
+
+// reconcileQuietly is what session start runs before serving, so that what
+// it serves follows what people did to the artifacts since the last
+// session. Most of the time nothing changed and the quiet-run cache answers
+// in microseconds.
+func reconcileQuietly(ctx context.Context, env *Env, p *project.Project) error {
+	now, err := env.Now()
+	if err != nil {
+		return err
+	}
+	cfg, err := env.Config(p)
+	if err != nil {
+		return err
+	}
+	r := &reconcile.Reconciler{
+		Proj:   p,
+		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
+		Opts:   reconcile.Options{Now: now, Config: cfg.Config},
+	}
+	_, err = r.Run(ctx)
+	return err
 }
 
 func printReconciled(out io.Writer, res *reconcile.Result, dry bool) {
