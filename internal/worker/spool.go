@@ -1,0 +1,226 @@
+// Package worker keeps the SessionEnd worker's per-clone state and runs its
+// loop: the spool of ended sessions waiting for a batch, the daily run
+// counter, the lock that keeps one worker per clone, and the record of the
+// last run that `learn --status` shows. Everything lives in
+// <git-common-dir>/devlearn/worker/ (contract 2), shared by the clone's
+// worktrees and never committed:
+//
+//	spool/<session>.json    an ended session waiting for a batch
+//	claimed/<session>.json  taken by the running worker (left by a crash only)
+//	runs.json               {"day": "2026-05-10", "runs": 2}, for the daily cap
+//	last.json               the last run: started, finished, outcome, counts, error
+//	lock                    flock: one worker at a time
+//
+// The hook's side (Add, Due) costs a few file operations and no parsing,
+// so that SessionEnd returns in milliseconds; the worker's side (Runner)
+// does the rest under the lock.
+package worker
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// State is the worker's folder in the per-clone state.
+type State struct {
+	Dir string
+}
+
+// For returns the worker state of a project's clone.
+func For(p *project.Project) *State { return &State{Dir: p.StatePath("worker")} }
+
+func (s *State) spoolDir() string   { return filepath.Join(s.Dir, "spool") }
+func (s *State) claimedDir() string { return filepath.Join(s.Dir, "claimed") }
+
+// LockPath is the lock that keeps one worker per clone.
+func (s *State) LockPath() string { return filepath.Join(s.Dir, "lock") }
+
+// LastPath is the record of the last run (learn --status reads it).
+func (s *State) LastPath() string { return filepath.Join(s.Dir, "last.json") }
+
+func (s *State) runsPath() string { return filepath.Join(s.Dir, "runs.json") }
+
+// Entry is one ended session waiting to be ingested: what the SessionEnd
+// hook was told, and the working tree it ran in (a clone's worktrees share
+// the spool; each session is ingested into its own worktree's log).
+type Entry struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path,omitempty"`
+	Root           string `json:"root"`
+	Reason         string `json:"reason,omitempty"`
+	EndedAt        string `json:"ended_at"`
+	// Attempts counts the runs that failed to ingest it; at MaxAttempts it
+	// is dropped (and logged) rather than retried forever.
+	Attempts int `json:"attempts,omitempty"`
+}
+
+// MaxAttempts is how many runs may fail on one session before it is
+// dropped.
+const MaxAttempts = 3
+
+// Add puts an ended session in the spool. A session that ends twice (it
+// was resumed) has one entry, the latest. The write is a rename, so the
+// worker never reads half an entry; it is not synced: losing a spooled
+// session to a power cut costs one session's lessons, while a sync would
+// cost every SessionEnd hook its latency budget.
+func (s *State) Add(e Entry) error {
+	if e.SessionID == "" {
+		return errors.New("no session_id in the hook input: nothing to spool")
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	dir := s.spoolDir()
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return writeRename(filepath.Join(dir, FileName(e.SessionID)), append(data, '\n'))
+}
+
+// writeRename writes data to a fresh temporary file beside path and
+// renames it over path.
+func writeRename(path string, data []byte) error {
+	var r [6]byte
+	_, _ = rand.Read(r[:])
+	tmp := path + ".tmp-" + hex.EncodeToString(r[:])
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+// FileName is the spool file of a session: its id when that is a plain
+// name (Claude Code's are UUIDs), else a hash, so that no id from hook
+// input can name a file elsewhere.
+func FileName(id string) string {
+	ok := id != "" && len(id) <= 128 && id[0] != '.'
+	for i := 0; ok && i < len(id); i++ {
+		c := id[i]
+		ok = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
+	}
+	if !ok {
+		sum := sha256.Sum256([]byte(id))
+		id = "h-" + hex.EncodeToString(sum[:12])
+	}
+	return id + ".json"
+}
+
+// Waiting counts the sessions in the spool without reading them (the
+// hook's question).
+func (s *State) Waiting() (int, error) {
+	names, err := entryNames(s.spoolDir())
+	return len(names), err
+}
+
+// entryNames lists the entry files of a folder (not the temporary files
+// of a write in progress), sorted.
+func entryNames(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasSuffix(n, ".json") {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// queued is an entry and the file it was read from.
+type queued struct {
+	Entry
+	file   string
+	orphan bool // read from claimed/
+}
+
+// read returns the entries of a folder, oldest first. An entry that cannot
+// be read is removed and reported: it can never be ingested, and leaving it
+// would count it towards every batch.
+func readEntries(dir string, bad func(file string, err error)) ([]queued, error) {
+	names, err := entryNames(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []queued
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		data, err := os.ReadFile(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		var e Entry
+		if err == nil {
+			err = json.Unmarshal(data, &e)
+			if err == nil && e.SessionID == "" {
+				err = errors.New("no session_id")
+			}
+		}
+		if err != nil {
+			bad(p, err)
+			os.Remove(p)
+			continue
+		}
+		out = append(out, queued{Entry: e, file: n})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].EndedAt < out[j].EndedAt })
+	return out, nil
+}
+
+// Runs is the daily run counter.
+type Runs struct {
+	Day  string `json:"day"` // UTC date of the runs counted
+	Runs int    `json:"runs"`
+}
+
+// Day is the counter's day of t: the UTC date, so that the cap does not
+// depend on the machine's time zone (and DEVLEARN_NOW replays it exactly).
+func Day(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// RunsOn returns the runs counted on the day of now (0 on a new day).
+func (s *State) RunsOn(now time.Time) (int, error) {
+	data, err := os.ReadFile(s.runsPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	var r Runs
+	if err := json.Unmarshal(data, &r); err != nil {
+		return 0, fmt.Errorf("%s: %v (delete it to reset the daily count)", s.runsPath(), err)
+	}
+	if r.Day != Day(now) {
+		return 0, nil
+	}
+	return r.Runs, nil
+}
+
+func (s *State) setRuns(now time.Time, n int) error {
+	data, _ := json.Marshal(Runs{Day: Day(now), Runs: n})
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return err
+	}
+	return writeRename(s.runsPath(), append(data, '\n'))
+}
