@@ -1,0 +1,66 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// Entry sources for candidates (knowledge.Origins).
+const (
+	SourceTranscript = "transcript"
+	SourceStopHook   = "stop-hook"
+)
+
+// CandidateEntry turns a [PROCESS_KNOWLEDGE] block into the entry it
+// proposes, checked by the knowledge package's rules. The block's parsed
+// (and redacted) values are written back as YAML rather than its raw text:
+// redaction placeholders in the raw text could change what the YAML means.
+// The Stop hook and the worker both come through here, so the same block
+// gives the same entry, the same content hash and one candidate file
+// (contract 8).
+func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, error) {
+	data, err := yaml.Marshal(b.Entry)
+	if err != nil {
+		return nil, fmt.Errorf("knowledge block: %v", err)
+	}
+	e, err := knowledge.ParseBlock("[PROCESS_KNOWLEDGE] block", data)
+	if err != nil {
+		return nil, err
+	}
+	e.Source = source
+	return e, nil
+}
+
+// SavedCandidate is a candidate entry written (or found already there).
+type SavedCandidate struct {
+	Summary   string `json:"summary"`
+	Path      string `json:"path"`
+	Created   bool   `json:"created"` // false: the same block was saved before
+	SessionID string `json:"session_id,omitempty"`
+}
+
+// SaveCandidate saves one block as a candidate entry through store. In a
+// dry run (store nil) it says where the entry would go.
+func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.KnowledgeBlock, source, why string) (SavedCandidate, error) {
+	e, err := CandidateEntry(b, source)
+	if err != nil {
+		return SavedCandidate{}, err
+	}
+	if store == nil {
+		c := *e
+		c.Status = knowledge.StatusCandidate
+		path, err := knowledge.EntryFile(project.EntriesDir, knowledge.CandidateKey(&c))
+		return SavedCandidate{Summary: e.Summary, Path: path, Created: true}, err
+	}
+	path, created, err := store.SaveCandidate(ctx, e, why)
+	if err != nil {
+		return SavedCandidate{}, err
+	}
+	return SavedCandidate{Summary: e.Summary, Path: path, Created: created}, nil
+}

@@ -1,0 +1,144 @@
+package ingest
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// A request or a failure is "repeated" only across sessions, and sessions
+// are ingested one batch at a time, days apart: the history keeps each
+// recent session's normalised requests and failure signatures in the
+// per-clone state, so that a request seen in three sessions over three days
+// becomes a workflow observation although no batch held more than one of
+// them. It is bounded: the sessions of the last HistoryMaxAge, at most
+// HistoryMaxSessions of them, each with at most HistoryMaxRequests requests
+// and HistoryMaxFailures failures. It is per clone (like the spool), never
+// committed: what it derives is committed, as observations.
+const (
+	HistoryMaxSessions = 300
+	HistoryMaxAge      = 60 * 24 * time.Hour
+	HistoryMaxRequests = 50
+	HistoryMaxFailures = 30
+)
+
+// HistoryPath is where a clone keeps its history.
+func HistoryPath(p *project.Project) string { return p.StatePath("ingest", "history.json") }
+
+// History is the requests and failures of recent sessions.
+type History struct {
+	Version  int              `json:"version"`
+	Sessions []HistorySession `json:"sessions"`
+}
+
+// HistorySession is one session's part.
+type HistorySession struct {
+	ID       string            `json:"id"`
+	At       string            `json:"at"` // its latest record's time
+	Requests []extract.Request `json:"requests,omitempty"`
+	Failures []extract.Failure `json:"failures,omitempty"`
+}
+
+const historyVersion = 1
+
+// LoadHistory reads the history at path; a missing file is an empty
+// history. A file that cannot be read as one is reported and replaced by
+// an empty history: it only ever delays a repeated lesson.
+func LoadHistory(path string) (*History, error) {
+	h := &History{Version: historyVersion}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return h, nil
+	}
+	if err != nil {
+		return h, err
+	}
+	var got History
+	if err := json.Unmarshal(data, &got); err != nil || got.Version != historyVersion {
+		if err == nil {
+			err = fmt.Errorf("version %d, want %d", got.Version, historyVersion)
+		}
+		return h, fmt.Errorf("%s: %v (starting a new history)", path, err)
+	}
+	return &got, nil
+}
+
+// Put records a session's requests and failures, replacing what an earlier
+// ingestion of the same session recorded.
+func (h *History) Put(id string, at time.Time, reqs []extract.Request, fails []extract.Failure) {
+	s := HistorySession{
+		ID:       id,
+		At:       at.UTC().Format(time.RFC3339),
+		Requests: reqs[:min(len(reqs), HistoryMaxRequests)],
+		Failures: fails[:min(len(fails), HistoryMaxFailures)],
+	}
+	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
+		h.Sessions[i] = s
+		return
+	}
+	h.Sessions = append(h.Sessions, s)
+}
+
+// Requests returns every session's requests.
+func (h *History) Requests() []extract.Request {
+	var out []extract.Request
+	for _, s := range h.Sessions {
+		out = append(out, s.Requests...)
+	}
+	return out
+}
+
+// Failures returns every session's failures.
+func (h *History) Failures() []extract.Failure {
+	var out []extract.Failure
+	for _, s := range h.Sessions {
+		out = append(out, s.Failures...)
+	}
+	return out
+}
+
+// Prune keeps the sessions of the last HistoryMaxAge before now, the
+// newest HistoryMaxSessions of them, oldest first.
+func (h *History) Prune(now time.Time) {
+	cutoff := now.Add(-HistoryMaxAge).UTC().Format(time.RFC3339)
+	h.Sessions = slices.DeleteFunc(h.Sessions, func(s HistorySession) bool { return s.At < cutoff })
+	slices.SortStableFunc(h.Sessions, func(a, b HistorySession) int {
+		if a.At != b.At {
+			if a.At < b.At {
+				return -1
+			}
+			return 1
+		}
+		if a.ID < b.ID {
+			return -1
+		}
+		if a.ID > b.ID {
+			return 1
+		}
+		return 0
+	})
+	if n := len(h.Sessions); n > HistoryMaxSessions {
+		h.Sessions = h.Sessions[n-HistoryMaxSessions:]
+	}
+}
+
+// Save writes the history atomically. Callers hold the worker lock.
+func (h *History) Save(path string) error {
+	data, err := json.Marshal(h)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return jsonl.WriteFileAtomic(path, append(data, '\n'), 0o600)
+}

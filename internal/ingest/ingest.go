@@ -1,0 +1,383 @@
+// Package ingest is the capture pipeline: it reads Claude Code transcripts,
+// runs the extractors on them, keeps the per-clone history that makes
+// requests and failures "repeated" across sessions, and records what it
+// found: observation events and use counts in the log, [PROCESS_KNOWLEDGE]
+// blocks as candidate entries through the one writer. The SessionEnd
+// worker and `devlearn ingest` both run it.
+//
+// Ingesting is idempotent (contract 7): every event's id derives from its
+// session, record, extractor and observation, and an event the log already
+// holds (even folded by compaction) is not appended again, so the same
+// transcript ingested twice adds nothing; two sightings of one lesson in
+// one session are one source, so they count once.
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// Source is one session to ingest.
+type Source struct {
+	// SessionID is the session the caller expects (the hook's, --session);
+	// "" lets the transcript say.
+	SessionID string
+	// Files are the main transcript, then its subagents'.
+	Files []string
+}
+
+// Session is one transcript as the extractors get it.
+type Session struct {
+	ID       string
+	Channels *transcript.Channels
+	Rules    extract.Result // what the rule-based extractors found
+	// Existing are the observations already in the log, for an extractor
+	// that should not propose them again.
+	Existing []observe.Observation
+}
+
+// Extractor is an extractor beyond the rules (the LLM's): it gets each
+// session and returns observations in the extractors' shape.
+type Extractor struct {
+	Name    string
+	Extract func(ctx context.Context, s *Session) ([]extract.Observation, error)
+}
+
+// Pipeline ingests sessions into one project.
+type Pipeline struct {
+	Proj   *project.Project
+	Config *config.Config
+	Log    observe.Store
+	Now    time.Time
+	// Redact scrubs secrets from every text before it is stored.
+	Redact func(string) string
+	// HistoryPath is the cross-session history; "" keeps none (requests
+	// and failures then repeat only within one run).
+	HistoryPath string
+	// Writer writes candidate entries (the one writer); unused in a dry
+	// run.
+	Writer *evolve.Writer
+	// DryRun finds everything and stores nothing.
+	DryRun bool
+	// Extractors run after the rules, on every session.
+	Extractors []Extractor
+	// Logf reports what goes wrong without stopping the run.
+	Logf func(format string, args ...any)
+	// Progress is told after each session.
+	Progress func(done, total int)
+	// Transcript tunes the reader.
+	Transcript transcript.Options
+}
+
+// Result is what a run found and recorded.
+type Result struct {
+	DryRun       bool             `json:"dry_run"`
+	Sessions     []SessionReport  `json:"sessions"`
+	Observations []Observed       `json:"observations"`
+	Candidates   []SavedCandidate `json:"candidates"`
+	Uses         []Usage          `json:"uses"`
+	// Appended is the number of events written to the log (0 in a dry
+	// run; what would be written is every New observation and use).
+	Appended int      `json:"appended"`
+	Problems []string `json:"problems"`
+}
+
+// SessionReport is one source's outcome.
+type SessionReport struct {
+	ID           string `json:"id"`
+	File         string `json:"file"`
+	Observations int    `json:"observations"` // found in it (rules and other extractors)
+	Uses         int    `json:"uses"`
+	Skipped      int    `json:"skipped_lines,omitempty"` // unreadable lines
+	Error        string `json:"error,omitempty"`
+	Err          error  `json:"-"`
+}
+
+// Observed is an observation found, with its event id; New is false when
+// the log already held that sighting.
+type Observed struct {
+	extract.Observation
+	EID string `json:"eid"`
+	New bool   `json:"new"`
+}
+
+// NewCount is how many observations are new.
+func (r *Result) NewCount() int {
+	n := 0
+	for _, o := range r.Observations {
+		if o.New {
+			n++
+		}
+	}
+	return n
+}
+
+func (p *Pipeline) logf(format string, args ...any) {
+	if p.Logf != nil {
+		p.Logf(format, args...)
+	}
+}
+
+// Run ingests the sources. A source that cannot be read is reported in its
+// SessionReport and the others go on; the error is for the run as a whole
+// (the log or the history cannot be read or written).
+func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
+	log, err := p.Log.Load()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{DryRun: p.DryRun, Sessions: []SessionReport{}, Observations: []Observed{}, Candidates: []SavedCandidate{}, Uses: []Usage{}, Problems: []string{}}
+	problem := func(format string, args ...any) {
+		msg := fmt.Sprintf(format, args...)
+		res.Problems = append(res.Problems, msg)
+		p.logf("%s", msg)
+	}
+	hist := &History{Version: historyVersion}
+	if p.HistoryPath != "" {
+		h, err := LoadHistory(p.HistoryPath)
+		if err != nil {
+			problem("%v", err)
+		}
+		hist = h
+	}
+	artifacts := Artifacts(log, p.Now, p.Config)
+	var existing []observe.Observation
+	if len(p.Extractors) > 0 {
+		existing = log.Observations(p.Now, p.Config)
+	}
+	opt := extract.Options{Redact: p.Redact}
+
+	var found []extract.Observation
+	var usages []Usage
+	var cands []extract.Candidate
+	inBatch := map[string]bool{}
+	for i, src := range sources {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		rep := SessionReport{ID: src.SessionID}
+		if len(src.Files) > 0 {
+			rep.File = src.Files[0]
+		}
+		sess, err := p.read(src)
+		if err != nil {
+			rep.Err, rep.Error = err, err.Error()
+			res.Sessions = append(res.Sessions, rep)
+			p.logf("%v", err)
+			p.progress(i+1, len(sources))
+			continue
+		}
+		rep.ID = sess.ID
+		rep.Skipped = len(sess.Channels.Problems)
+		inBatch[sess.ID] = true
+		sess.Rules = extract.Session(sess.Channels, opt)
+		sess.Existing = existing
+		obs := sess.Rules.Observations
+		for _, x := range p.Extractors {
+			more, err := x.Extract(ctx, sess)
+			if err != nil {
+				problem("%s: %s extractor: %v", label(src, sess.ID), x.Name, err)
+				continue
+			}
+			for _, o := range more {
+				if o.Extractor == "" {
+					o.Extractor = x.Name
+				}
+				obs = append(obs, o)
+			}
+		}
+		for j := range obs {
+			if obs[j].SessionID == "" {
+				obs[j].SessionID = sess.ID
+			}
+			inBatch[obs[j].SessionID] = true
+		}
+		rep.Observations = len(obs)
+		found = append(found, obs...)
+		for _, msg := range sess.Rules.Problems {
+			problem("%s: %s", label(src, sess.ID), msg)
+		}
+		cands = append(cands, sess.Rules.Candidates...)
+		hist.Put(sess.ID, latest(sess.Channels, p.Now), sess.Rules.Requests, sess.Rules.Failures)
+
+		uses, err := ScanUses(src.Files)
+		if err != nil {
+			problem("%s: looking for artifacts in use: %v", label(src, sess.ID), err)
+		}
+		matched := Match(uses, artifacts, sess.ID)
+		rep.Uses = len(matched)
+		usages = append(usages, matched...)
+		res.Sessions = append(res.Sessions, rep)
+		p.progress(i+1, len(sources))
+	}
+	// The cross-session extractors see every session of the history, this
+	// run's included: a request made once in each of three batches is
+	// repeated. Sightings of earlier sessions that the log already holds
+	// are skipped below.
+	found = append(found, extract.RepeatedRequests(hist.Requests(), opt)...)
+	found = append(found, extract.RepeatedFailures(hist.Failures(), opt)...)
+
+	events := p.events(log, found, usages, inBatch, res, problem)
+
+	if !p.DryRun {
+		var store *knowledge.Store
+		if p.Writer != nil {
+			store = knowledge.ProjectStore(p.Proj, p.Writer)
+		}
+		for _, c := range cands {
+			if store == nil {
+				break
+			}
+			sc, err := SaveCandidate(ctx, store, c.KnowledgeBlock, SourceTranscript, "transcript of session "+c.SessionID+": a [PROCESS_KNOWLEDGE] block")
+			if err != nil {
+				problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
+				continue
+			}
+			sc.SessionID = c.SessionID
+			res.Candidates = append(res.Candidates, sc)
+		}
+		if len(events) > 0 {
+			if err := p.Log.Append(ctx, events...); err != nil {
+				return res, err
+			}
+			res.Appended = len(events)
+		}
+		if p.HistoryPath != "" {
+			hist.Prune(p.Now)
+			if err := hist.Save(p.HistoryPath); err != nil {
+				return res, err
+			}
+		}
+	} else {
+		for _, c := range cands {
+			sc, err := SaveCandidate(ctx, nil, c.KnowledgeBlock, SourceTranscript, "")
+			if err != nil {
+				problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
+				continue
+			}
+			sc.SessionID = c.SessionID
+			res.Candidates = append(res.Candidates, sc)
+		}
+	}
+	return res, nil
+}
+
+// events turns what was found into the log events not already there, and
+// fills res with the observations and uses to report.
+func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
+	var events []*observe.Event
+	seen := map[string]bool{}
+	for _, o := range found {
+		q := o.QualityOK
+		s := observe.Sighting{ID: o.ID, Type: o.Type, Pattern: o.Pattern, Details: o.Details, Evidence: o.Evidence, QualityOK: &q, Record: o.RecordUUID, Extractor: o.Extractor}
+		if err := s.Clean(log, p.Redact); err != nil {
+			problem("session %s, record %s: %s observation %q: %v", o.SessionID, o.RecordUUID, o.Extractor, o.Pattern, err)
+			continue
+		}
+		at := p.at(o.Timestamp)
+		e := observe.ObserveEvent(s, o.SessionID, at)
+		isNew := !seen[e.EID] && !log.Sighted(s.ID, o.SessionID, at)
+		if isNew {
+			seen[e.EID] = true
+			if err := log.Apply(e); err != nil {
+				problem("%v", err)
+				continue
+			}
+			events = append(events, e)
+		}
+		if isNew || inBatch[o.SessionID] {
+			o.ID, o.Pattern, o.Details, o.Evidence = s.ID, s.Pattern, s.Details, s.Evidence
+			res.Observations = append(res.Observations, Observed{Observation: o, EID: e.EID, New: isNew})
+		}
+	}
+	for _, u := range usages {
+		eid := UseEventID(u.SessionID, u.ID)
+		if seen[eid] || log.Counted(u.ID, Counter, eid) {
+			continue
+		}
+		seen[eid] = true
+		e := UseEvent(u, p.at(u.Timestamp))
+		if err := log.Apply(e); err != nil {
+			problem("%v", err)
+			continue
+		}
+		events = append(events, e)
+		res.Uses = append(res.Uses, u)
+	}
+	return events
+}
+
+// read reads a source's transcripts.
+func (p *Pipeline) read(src Source) (*Session, error) {
+	if len(src.Files) == 0 {
+		return nil, fmt.Errorf("session %s: %w", src.SessionID, transcript.ErrNoTranscript)
+	}
+	ch, err := transcript.ReadFiles(src.Files, p.Transcript)
+	if err != nil {
+		return nil, err
+	}
+	id := ch.SessionID
+	if id == "" {
+		id = src.SessionID
+	}
+	if id == "" {
+		id = strings.TrimSuffix(filepath.Base(src.Files[0]), ".jsonl")
+	}
+	return &Session{ID: id, Channels: ch}, nil
+}
+
+// at is when a sighting happened: its record's time, so that a transcript
+// ingested days later (or a backlog ingested at once) spreads its
+// sightings over the days they were made. A record without a readable
+// time, or from the future, counts as now.
+func (p *Pipeline) at(ts string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil || t.After(p.Now) {
+		return p.Now
+	}
+	return t.UTC().Truncate(time.Second)
+}
+
+func (p *Pipeline) progress(done, total int) {
+	if p.Progress != nil {
+		p.Progress(done, total)
+	}
+}
+
+// latest is the time of the session's last message, or now.
+func latest(ch *transcript.Channels, now time.Time) time.Time {
+	var last time.Time
+	see := func(ts string) {
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil && t.After(last) && !t.After(now) {
+			last = t
+		}
+	}
+	for _, s := range ch.UserSignals {
+		see(s.Timestamp)
+	}
+	for _, d := range ch.DialogPairs {
+		see(d.Timestamp)
+	}
+	if last.IsZero() {
+		return now
+	}
+	return last
+}
+
+func label(src Source, id string) string {
+	if len(src.Files) > 0 {
+		return src.Files[0]
+	}
+	return "session " + id
+}
