@@ -14,7 +14,7 @@ import (
 
 func TestScanUses(t *testing.T) {
 	s := newSession("f0000000-0000-4000-8000-000000000001", "/repo", now)
-	s.user("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>") // 2.0.x
+	s.user("<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>")                                                        // 2.0.x
 	s.record("user", map[string]any{"role": "user", "content": []map[string]any{text("<command-name>clear</command-name>\n<command-message>clear</command-message>")}}, nil) // 1.0.x
 	s.user("<command-name>/Self-Learning:Release-Checks</command-name><command-args>now</command-args>")
 	s.assistant(toolUse("s1", "Skill", map[string]any{"skill": "ms-office-suite:pdf"}), toolUse("s2", "Skill", map[string]any{"command": "review"}), toolUse("s3", "Bash", map[string]any{"command": "echo <command-name>/x</command-name>"}))
