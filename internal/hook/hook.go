@@ -26,6 +26,8 @@ const (
 	PreToolUse       = "pre-tool-use"
 	SessionStart     = "session-start"
 	UserPromptSubmit = "user-prompt-submit"
+	SessionEnd       = "session-end"
+	Stop             = "stop"
 )
 
 // eventNames are Claude Code's names, for hookEventName.
@@ -33,10 +35,12 @@ var eventNames = map[string]string{
 	PreToolUse:       "PreToolUse",
 	SessionStart:     "SessionStart",
 	UserPromptSubmit: "UserPromptSubmit",
+	SessionEnd:       "SessionEnd",
+	Stop:             "Stop",
 }
 
 // Events lists the events Run serves.
-func Events() []string { return []string{SessionStart, UserPromptSubmit, PreToolUse} }
+func Events() []string { return []string{SessionStart, UserPromptSubmit, PreToolUse, Stop, SessionEnd} }
 
 // MaxInput bounds what is read from stdin: a Write of a huge file is
 // still a tool call worth serving, a stream without end is not.
@@ -59,6 +63,9 @@ type Env struct {
 	// disk before session start serves anything (deletions, edits,
 	// healing). It must return at once when nothing changed. nil skips it.
 	Reconcile func(ctx context.Context, p *project.Project) error
+	// StartWorker starts the SessionEnd worker for p's clone, fully
+	// detached, and returns at once. nil starts none (the spool waits).
+	StartWorker func(p *project.Project) error
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
@@ -73,6 +80,11 @@ type Input struct {
 	ToolName       string          `json:"tool_name"`
 	ToolInput      json.RawMessage `json:"tool_input"`
 	ToolUseID      string          `json:"tool_use_id"`
+	// SessionEnd.
+	Reason string `json:"reason"`
+	// Stop.
+	StopHookActive       bool   `json:"stop_hook_active"`
+	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
 // Output is what a hook prints: the only shape that adds context for
@@ -164,6 +176,8 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		PreToolUse:       r.preToolUse,
 		SessionStart:     r.sessionStart,
 		UserPromptSubmit: r.userPromptSubmit,
+		SessionEnd:       r.sessionEnd,
+		Stop:             r.stop,
 	}[r.event]
 	if !ok {
 		return nil, fmt.Errorf("unknown hook event %q (known: %v)", r.event, Events())

@@ -46,8 +46,7 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 	}
 	if runs >= cfg.DailyCap {
 		d.Capped = true
-		d.Why = fmt.Sprintf("the daily cap of %s is reached: %s wait for the first session to end tomorrow (UTC)",
-			plural(cfg.DailyCap, "worker run", "worker runs"), plural(d.Waiting, "session", "sessions"))
+		d.Why = capped(cfg.DailyCap, d.Waiting)
 		return d, nil
 	}
 	unlock, free, err := jsonl.TryLock(s.LockPath())
@@ -170,8 +169,7 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 			return runs, err
 		}
 		if used >= r.Config.DailyCap {
-			r.logf("daily cap of %s reached: %s wait for tomorrow (UTC)",
-				plural(r.Config.DailyCap, "run", "runs"), plural(waiting, "session", "sessions"))
+			r.logf("%s", capped(r.Config.DailyCap, waiting))
 			return runs, nil
 		}
 		// Counted before the work: a run that crashes has still run, and
@@ -312,6 +310,20 @@ func (s *State) Last() (*Run, error) {
 		return nil, fmt.Errorf("%s: %v", s.LastPath(), err)
 	}
 	return &run, nil
+}
+
+// capped says why a due batch waits.
+func capped(cap, waiting int) string {
+	verb := "wait"
+	if waiting == 1 {
+		verb = "waits"
+	}
+	if cap == 0 {
+		return fmt.Sprintf("worker.daily_cap is 0, so no worker starts: %s %s ('devlearn ingest --session ID' ingests one by hand)",
+			plural(waiting, "session", "sessions"), verb)
+	}
+	return fmt.Sprintf("the daily cap of %s is reached: %s %s for the first session to end tomorrow (UTC)",
+		plural(cap, "worker run", "worker runs"), plural(waiting, "session", "sessions"), verb)
 }
 
 func plural(n int, one, many string) string {
