@@ -2,11 +2,14 @@ package main
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"testing"
 
+	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -18,7 +21,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits": cmdExits,
+			"exits":  cmdExits,
+			"expand": cmdExpand,
+			"lock":   cmdLock,
+			"unlock": cmdUnlock,
 		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
@@ -32,6 +38,12 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("NO_COLOR", "1")
+			// The real transcripts of testdata/transcripts, read in place.
+			transcripts, err := filepath.Abs("../../testdata/transcripts")
+			if err != nil {
+				return err
+			}
+			e.Setenv("TRANSCRIPTS", transcripts)
 			return nil
 		},
 	}
@@ -60,4 +72,60 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
 	}
+}
+
+// cmdExpand replaces $VAR and ${VAR} in files with the script's
+// environment, so that hook input and transcripts can name $WORK paths
+// the way Claude Code writes absolute ones: `expand in.json s1.jsonl`.
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, a := range args {
+		p := ts.MkAbs(a)
+		data, err := os.ReadFile(p)
+		ts.Check(err)
+		ts.Check(os.WriteFile(p, []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
+}
+
+// Locks the script holds, as another process would: `lock PATH` takes
+// the flock at PATH (a worker running, say) and `unlock PATH` releases it;
+// the script's end releases whatever is still held.
+var (
+	locksMu sync.Mutex
+	locks   = map[string]*flock.Flock{}
+)
+
+func cmdLock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: lock PATH")
+	}
+	p := ts.MkAbs(args[0])
+	ts.Check(os.MkdirAll(filepath.Dir(p), 0o755))
+	fl := flock.New(p)
+	ok, err := fl.TryLock()
+	ts.Check(err)
+	if !ok {
+		ts.Fatalf("lock %s: held by another process", p)
+	}
+	locksMu.Lock()
+	locks[p] = fl
+	locksMu.Unlock()
+	ts.Defer(func() { fl.Unlock() })
+}
+
+func cmdUnlock(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: unlock PATH")
+	}
+	p := ts.MkAbs(args[0])
+	locksMu.Lock()
+	fl := locks[p]
+	delete(locks, p)
+	locksMu.Unlock()
+	if fl == nil {
+		ts.Fatalf("unlock %s: not locked by this script", p)
+	}
+	ts.Check(fl.Unlock())
 }

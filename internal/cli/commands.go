@@ -7,6 +7,7 @@ import "github.com/spf13/cobra"
 func commands(env *Env) []*cobra.Command {
 	return []*cobra.Command{
 		newObserveCmd(env),
+		newIngestCmd(env),
 		newCompactCmd(env),
 		newLearnCmd(env),
 		newRenderReadyCmd(env),
@@ -23,5 +24,6 @@ func commands(env *Env) []*cobra.Command {
 		newDoctorCmd(env),
 		newKnowledgeCmd(env),
 		newHookCmd(env),
+		newWorkerCmd(env),
 	}
 }

@@ -35,11 +35,17 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        serves entries whose keywords it mentions
   pre-tool-use         serves the entries relevant to the tool call (at most
                        serve.max_items, each once per session and file)
+  stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
+                       message as candidate entries; never blocks
+  session-end          spools the session and, when worker.batch_size sessions
+                       wait and worker.daily_cap allows, starts 'devlearn
+                       worker' detached to ingest them
 
 A hook always exits 0 and prints nothing on error: the error goes to the
 worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
 DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
-{"enabled": false} stops injection only.`,
+{"enabled": false} stops injection only. DEVLEARN_WORKER=wait makes
+session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 		GroupID:            "setup",
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true,
@@ -91,6 +97,7 @@ func hookEnv(env *Env) hook.Env {
 		},
 		Silenced:  on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
 		Redact:    redact.Text,
-		Reconcile: func(ctx context.Context, p *project.Project) error { return reconcileQuietly(ctx, env, p) },
+		Reconcile:   func(ctx context.Context, p *project.Project) error { return reconcileQuietly(ctx, env, p) },
+		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -173,6 +174,13 @@ func printShow(env *Env, r *showResult) {
 		srcs = append(srcs, fmt.Sprintf("%s (%s)", s.Source, day10(s.Last)))
 	}
 	fmt.Fprintf(out, "Sources (%d): %s\n", len(r.Sources), strings.Join(srcs, ", "))
+	if len(o.Counters) > 0 {
+		var cs []string
+		for _, c := range slices.Sorted(maps.Keys(o.Counters)) {
+			cs = append(cs, fmt.Sprintf("%s %d", c, o.Counters[c]))
+		}
+		fmt.Fprintf(out, "Counters: %s\n", strings.Join(cs, ", "))
+	}
 	if len(o.Evidence) > 0 {
 		fmt.Fprintln(out, "Evidence:")
 		for _, e := range o.Evidence {

@@ -1,0 +1,298 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/transcript"
+	"github.com/devlearn/devlearn/internal/worker"
+)
+
+type ingestOptions struct {
+	sessions []string
+	all      bool
+	dryRun   bool
+	json     bool
+}
+
+func newIngestCmd(env *Env) *cobra.Command {
+	opts := &ingestOptions{}
+	cmd := &cobra.Command{
+		Use:   "ingest [FILE|DIR...] [--session ID]... [--all]",
+		Short: "Extract observations from Claude Code transcripts",
+		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
+does: the rule-based extractors, the history that makes a request or a
+failure "repeated" across sessions, uses of the artifacts already made, and
+[PROCESS_KNOWLEDGE] blocks as candidate entries.
+
+  FILE          a transcript, with its subagents' files beside it
+  DIR           every *.jsonl file below it, each on its own
+  --session ID  the session's transcript under the Claude config folder
+                ($CLAUDE_CONFIG_DIR, else ~/.claude)
+  --all         every session that ran in this working tree, found by the
+                cwd each transcript records
+
+Ingesting is idempotent: a transcript ingested again adds nothing, and a
+lesson seen twice in one session counts once. Nothing is rendered: run
+'devlearn render-ready' afterwards (the worker does both).`,
+		Example: `  devlearn ingest ~/.claude/projects/-home-me-repo/0b9f6e2c-....jsonl
+  devlearn ingest --all --dry-run`,
+		GroupID: "learn",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runIngest(env, opts, args)
+		},
+	}
+	cmd.Flags().StringArrayVar(&opts.sessions, "session", nil, "a session id to find under the Claude config folder (repeatable)")
+	cmd.Flags().BoolVar(&opts.all, "all", false, "every session of this working tree under the Claude config folder")
+	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be recorded; store nothing")
+	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
+	return cmd
+}
+
+// progressMin is the number of sessions from which a terminal shows
+// progress.
+const progressMin = 5
+
+func runIngest(env *Env, opts *ingestOptions, args []string) error {
+	if len(args) == 0 && len(opts.sessions) == 0 && !opts.all {
+		return exitcode.Usagef("name transcripts to ingest: FILE or DIR arguments, --session ID, or --all\nRun 'devlearn ingest --help' for usage.")
+	}
+	w, err := env.workspace()
+	if err != nil {
+		return err
+	}
+	sources, err := env.ingestSources(w.proj.Root, opts, args)
+	if err != nil {
+		return err
+	}
+	if len(sources) == 0 {
+		fmt.Fprintln(env.Out, "No transcripts to ingest.")
+		return nil
+	}
+	ctx := ctxBackground()
+	if !opts.dryRun {
+		// The history is the worker's too: one of them at a time.
+		unlock, err := env.workerLock(ctx, worker.For(w.proj).LockPath())
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	}
+	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(format string, args ...any) {})
+	if bar := env.progressBar(len(sources)); bar != nil {
+		pl.Progress = bar.update
+		defer bar.done()
+	}
+	res, err := pl.Run(ctx, sources)
+	if err != nil {
+		return err
+	}
+	failed := 0
+	for _, s := range res.Sessions {
+		if s.Err != nil {
+			failed++
+		}
+	}
+	if opts.json {
+		if err := printJSON(env.Out, res); err != nil {
+			return err
+		}
+	} else {
+		log, _ := w.log.Load()
+		printIngested(env.Out, res, log, w)
+	}
+	if failed > 0 {
+		if opts.json {
+			return exitcode.Silent{Code: exitcode.Error}
+		}
+		return fmt.Errorf("%s of %d could not be read; the others were ingested", plural(failed, "transcript", "transcripts"), len(res.Sessions))
+	}
+	return nil
+}
+
+// ingestSources turns the arguments into sessions to ingest.
+func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) ([]ingest.Source, error) {
+	var out []ingest.Source
+	for _, a := range args {
+		if !filepath.IsAbs(a) {
+			a = filepath.Join(env.Dir, a)
+		}
+		fi, err := os.Stat(a)
+		if err != nil {
+			return nil, exitcode.Usagef("%v", err)
+		}
+		if !fi.IsDir() {
+			f, err := transcript.FromPath(a)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ingest.Source{Files: f.All()})
+			continue
+		}
+		var files []string
+		err = filepath.WalkDir(a, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(files)
+		for _, f := range files {
+			out = append(out, ingest.Source{Files: []string{f}})
+		}
+	}
+	for _, id := range opts.sessions {
+		f, err := transcript.FindSession(env.claudeDir(), id)
+		if err != nil {
+			return nil, exitcode.WithHint(err, "set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere")
+		}
+		out = append(out, ingest.Source{SessionID: id, Files: f.All()})
+	}
+	if opts.all {
+		found, err := ingest.ProjectSessions(env.claudeDir(), root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			out = append(out, ingest.Source{Files: f.All()})
+		}
+	}
+	return out, nil
+}
+
+// workerLock takes the worker's lock, saying so when it has to wait.
+func (env *Env) workerLock(ctx context.Context, path string) (func() error, error) {
+	unlock, ok, err := jsonl.TryLock(path)
+	if err != nil || ok {
+		return unlock, err
+	}
+	fmt.Fprintln(env.Err, "devlearn: waiting for the worker to finish its batch…")
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
+	defer cancel()
+	return jsonl.Lock(ctx, path)
+}
+
+func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *workspace) {
+	read := 0
+	skipped, skippedIn := 0, 0
+	for _, s := range res.Sessions {
+		if s.Err == nil {
+			read++
+		}
+		if s.Skipped > 0 {
+			skipped += s.Skipped
+			skippedIn++
+		}
+	}
+	verb := "recorded"
+	if res.DryRun {
+		verb = "would record"
+	}
+	fmt.Fprintf(out, "Read %s; %s %s, %s, %s.\n", plural(read, "session", "sessions"), verb,
+		plural(res.NewCount(), "new observation", "new observations"),
+		plural(len(res.Uses), "use", "uses"),
+		plural(len(res.Candidates), "candidate entry", "candidate entries"))
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	for _, o := range res.Observations {
+		state := "already recorded"
+		if o.New {
+			state = "new"
+			if !res.DryRun && log != nil {
+				if v, ok := log.Observation(o.ID, w.now, w.cfg.Config); ok {
+					state = fmt.Sprintf("count %d, %s", v.Count, v.Status)
+				}
+			}
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", o.ID, o.Type, o.Extractor, ellipsis(o.Pattern, 60), state)
+	}
+	for _, u := range res.Uses {
+		fmt.Fprintf(tw, "  %s\tused\t%s\t%s\tsession %s\n", u.ID, u.How, u.Artifact, u.SessionID)
+	}
+	tw.Flush()
+	for _, c := range res.Candidates {
+		note := ""
+		if !c.Created {
+			note = " (saved before)"
+		}
+		fmt.Fprintf(out, "  candidate  %s  %s%s\n", c.Path, c.Summary, note)
+	}
+	if len(res.Candidates) > 0 {
+		fmt.Fprintln(out, "Candidate entries wait for review: 'devlearn knowledge list --status candidate'.")
+	}
+	if skipped > 0 {
+		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))
+	}
+	for _, p := range res.Problems {
+		fmt.Fprintf(out, "Problem: %s\n", p)
+	}
+	for _, s := range res.Sessions {
+		if s.Err != nil {
+			fmt.Fprintf(out, "Not read: %v\n", s.Err)
+		}
+	}
+	if !res.DryRun && log != nil {
+		ready := 0
+		for _, o := range log.Observations(w.now, w.cfg.Config) {
+			if o.Status == observe.Ready {
+				ready++
+			}
+		}
+		if ready > 0 {
+			fmt.Fprintf(out, "%s ready: 'devlearn render-ready' makes %s.\n", plural(ready, "observation is", "observations are"), map[bool]string{true: "its artifact", false: "their artifacts"}[ready == 1])
+		}
+	}
+}
+
+// progress is a one-line counter on a terminal's stderr, redrawn with a
+// carriage return.
+type progress struct {
+	w     io.Writer
+	total int
+	last  time.Time
+}
+
+// progressBar returns a progress line when stderr is a terminal and there
+// are enough sessions for it to help; nil otherwise (never on a file or a
+// pipe).
+func (env *Env) progressBar(total int) *progress {
+	f, ok := env.Err.(*os.File)
+	if total < progressMin || !ok || !isTerminal(f) {
+		return nil
+	}
+	return &progress{w: env.Err, total: total}
+}
+
+func (p *progress) update(done, total int) {
+	if done < total && time.Since(p.last) < 50*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	width := 30
+	fill := width * done / total
+	fmt.Fprintf(p.w, "\r[%s%s] %d/%d sessions", strings.Repeat("#", fill), strings.Repeat(" ", width-fill), done, total)
+}
+
+// done clears the line, so the summary starts on a clean one.
+func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
+

@@ -1,0 +1,202 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/transcript"
+	"github.com/devlearn/devlearn/internal/worker"
+)
+
+func newWorkerCmd(env *Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "worker",
+		Short: "Ingest the sessions waiting in the spool (the SessionEnd hook starts it)",
+		Long: `Ingest the ended sessions waiting in this clone's spool, then render what
+became ready, one run per batch while the daily cap allows. The SessionEnd
+hook starts it, detached, when a batch is due; one worker runs per clone at
+a time (a second one exits at once). It logs to
+<git-common-dir>/devlearn/logs/worker.log and records its last run in
+<git-common-dir>/devlearn/worker/last.json ('devlearn learn --status').`,
+		Hidden: true,
+		Args:   noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			return runWorker(env)
+		},
+	}
+}
+
+func runWorker(env *Env) error {
+	p, err := env.Project()
+	if err != nil {
+		return err
+	}
+	cfg, err := env.Config(p)
+	if err != nil {
+		return err
+	}
+	now := func() time.Time {
+		if t, err := env.Now(); err == nil {
+			return t
+		}
+		return env.Clock().UTC()
+	}
+	log := workerLog(p, now)
+	r := &worker.Runner{
+		State:  worker.For(p),
+		Config: cfg.Worker,
+		Now:    now,
+		Logf:   log.Printf,
+		Ingest: func(ctx context.Context, batch []worker.Entry) worker.Result {
+			return env.ingestBatch(ctx, batch, now(), log.Printf)
+		},
+	}
+	runs, err := r.Run(context.Background())
+	if err != nil {
+		log.Printf("%v", err)
+		return err
+	}
+	if env.OutTTY {
+		fmt.Fprintf(env.Out, "%s.\n", plural(runs, "worker run", "worker runs"))
+	}
+	return nil
+}
+
+// ingestBatch ingests a batch into the working trees its sessions ran in,
+// then renders what became ready in each.
+func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.Time, logf func(string, ...any)) worker.Result {
+	res := worker.Result{Errs: make([]error, len(batch))}
+	var roots []string
+	byRoot := map[string][]int{}
+	for i, e := range batch {
+		if _, ok := byRoot[e.Root]; !ok {
+			roots = append(roots, e.Root)
+		}
+		byRoot[e.Root] = append(byRoot[e.Root], i)
+	}
+	var errs []string
+	for _, root := range roots {
+		idx := byRoot[root]
+		fail := func(err error) {
+			for _, i := range idx {
+				if res.Errs[i] == nil {
+					res.Errs[i] = err
+				}
+			}
+		}
+		p, err := project.Find(root)
+		if err != nil || !p.HasMemory() {
+			fail(fmt.Errorf("working tree %s is gone or no longer set up for devlearn: %w", root, worker.ErrGone))
+			continue
+		}
+		cfg, err := env.Config(p)
+		if err != nil {
+			fail(err) // retried: the config may be fixed by then
+			continue
+		}
+		var sources []ingest.Source
+		var at []int
+		for _, i := range idx {
+			files, err := env.sessionFiles(batch[i])
+			if err != nil {
+				res.Errs[i] = err
+				continue
+			}
+			sources = append(sources, ingest.Source{SessionID: batch[i].SessionID, Files: files.All()})
+			at = append(at, i)
+		}
+		if len(sources) == 0 {
+			continue
+		}
+		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf)
+		out, err := pl.Run(ctx, sources)
+		if err != nil {
+			fail(err)
+			continue
+		}
+		for j, s := range out.Sessions {
+			if s.Err != nil {
+				res.Errs[at[j]] = goneIfMissing(s.Err)
+			}
+		}
+		res.Observations += out.NewCount()
+		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
+			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
+		}
+	}
+	if len(errs) > 0 {
+		res.Err = errors.New(strings.Join(errs, "; "))
+	}
+	return res
+}
+
+// sessionFiles finds a spooled session's transcripts: at the path the hook
+// was given, else by its id under the Claude config folder.
+func (env *Env) sessionFiles(e worker.Entry) (transcript.Files, error) {
+	if e.TranscriptPath != "" {
+		f, err := transcript.FromPath(e.TranscriptPath)
+		if err == nil {
+			return f, nil
+		}
+	}
+	f, err := transcript.FindSession(env.claudeDir(), e.SessionID)
+	return f, goneIfMissing(err)
+}
+
+// goneIfMissing marks a missing transcript as never to be retried.
+func goneIfMissing(err error) error {
+	if err != nil && (errors.Is(err, transcript.ErrNoTranscript) || errors.Is(err, fs.ErrNotExist)) {
+		return fmt.Errorf("%w (%w)", err, worker.ErrGone)
+	}
+	return err
+}
+
+// startWorker starts `devlearn worker` in the project's root, detached
+// (its own session, stdin from /dev/null, output to the worker log, the
+// environment passed through), and returns without waiting. With
+// DEVLEARN_WORKER=wait it waits for the worker to end (tests, debugging);
+// with DEVLEARN_WORKER=off it starts none and the spool waits.
+func startWorker(env *Env, p *project.Project) error {
+	mode := env.Getenv("DEVLEARN_WORKER")
+	if mode == "off" {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	logPath := p.StatePath("logs", "worker.log")
+	if err := os.MkdirAll(p.StatePath("logs"), 0o700); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	defer out.Close() // the worker has its own copy
+	cmd := &exec.Cmd{
+		Path:        exe,
+		Args:        []string{"devlearn", "worker"},
+		Dir:         p.Root,
+		Stdout:      out,
+		Stderr:      out,
+		SysProcAttr: detached(),
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if mode == "wait" {
+		return cmd.Wait()
+	}
+	return cmd.Process.Release()
+}
