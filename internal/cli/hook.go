@@ -95,8 +95,8 @@ func hookEnv(env *Env) hook.Env {
 			}
 			return env.Clock().UTC()
 		},
-		Silenced:  on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
-		Redact:    redact.Text,
+		Silenced:    on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
+		Redact:      redact.Text,
 		Reconcile:   func(ctx context.Context, p *project.Project) error { return reconcileQuietly(ctx, env, p) },
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
 	}

@@ -295,4 +295,3 @@ func (p *progress) update(done, total int) {
 
 // done clears the line, so the summary starts on a clean one.
 func (p *progress) done() { fmt.Fprint(p.w, "\r\033[K") }
-
