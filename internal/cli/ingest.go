@@ -237,7 +237,7 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		}
 		fmt.Fprintf(out, "  candidate  %s  %s%s\n", c.Path, c.Summary, note)
 	}
-	if len(res.Candidates) > 0 {
+	if len(res.Candidates) > 0 && !res.DryRun {
 		fmt.Fprintln(out, "Candidate entries wait for review: 'devlearn knowledge list --status candidate'.")
 	}
 	if skipped > 0 {
