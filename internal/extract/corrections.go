@@ -2,7 +2,6 @@ package extract
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -29,33 +28,33 @@ const apos = `['’]`
 
 var correctionRules = []struct {
 	kind correctionKind
-	re   *regexp.Regexp
+	re   *lazyRegexp
 }{
-	{remember, regexp.MustCompile(`(?:^[\s\-*+•\d.)_]*|, |\band |\bbut |\bso |\bthen )(?:(?:please|also|just|always|and|ok|okay|again)[, ]+)*(?:remember to|don` + apos + `?t forget(?: to)?|do not forget(?: to)?|never forget(?: to)?) (?P<x>.+)`)},
-	{didNot, regexp.MustCompile(`\bwhy (?:didn` + apos + `?t you|did you not) (?P<x>.+)`)},
-	{shouldNotHave, regexp.MustCompile(`\byou should(?:n` + apos + `?t| not) have (?P<x>.+)`)},
-	{shouldHave, regexp.MustCompile(`\byou should(?:` + apos + `ve| have) (?P<x>.+)`)},
-	{forgot, regexp.MustCompile(`\byou(?:` + apos + `ve| have)?(?: (?:just|also|again|totally|completely|always))? (?:forgot|forgotten|forget)(?P<to> to)? (?P<x>.+)`)},
-	{missed, regexp.MustCompile(`\byou(?:` + apos + `ve| have)?(?: (?:just|also|again|totally|completely))? (?:missed|skipped|overlooked|left out) (?P<x>.+)`)},
-	{didNot, regexp.MustCompile(`\byou (?:didn` + apos + `?t|did not) (?P<x>.+)`)},
-	{broke, regexp.MustCompile(`\byou(?:` + apos + `ve| have)?(?: just)? (?:broke|broken) (?P<x>.+)`)},
+	{remember, lazy(`(?:^[\s\-*+•\d.)_]*|, |\band |\bbut |\bso |\bthen )(?:(?:please|also|just|always|and|ok|okay|again)[, ]+)*(?:remember to|don` + apos + `?t forget(?: to)?|do not forget(?: to)?|never forget(?: to)?) (?P<x>.+)`)},
+	{didNot, lazy(`\bwhy (?:didn` + apos + `?t you|did you not) (?P<x>.+)`)},
+	{shouldNotHave, lazy(`\byou should(?:n` + apos + `?t| not) have (?P<x>.+)`)},
+	{shouldHave, lazy(`\byou should(?:` + apos + `ve| have) (?P<x>.+)`)},
+	{forgot, lazy(`\byou(?:` + apos + `ve| have)?(?: (?:just|also|again|totally|completely|always))? (?:forgot|forgotten|forget)(?P<to> to)? (?P<x>.+)`)},
+	{missed, lazy(`\byou(?:` + apos + `ve| have)?(?: (?:just|also|again|totally|completely))? (?:missed|skipped|overlooked|left out) (?P<x>.+)`)},
+	{didNot, lazy(`\byou (?:didn` + apos + `?t|did not) (?P<x>.+)`)},
+	{broke, lazy(`\byou(?:` + apos + `ve| have)?(?: just)? (?:broke|broken) (?P<x>.+)`)},
 }
 
 // hedge matches what, before a trigger, makes it not a correction: a
 // condition, a supposition, a denial, reported speech ("the log says: you
 // forgot..."), or a question ("did you forget to push?").
-var hedge = regexp.MustCompile(`\b(?:if|unless|whether|in case|when|whenever|maybe|perhaps|hopefully|hope|so that|as if|even though|before|not saying|not that|n` + apos + `?t say|not sure|i don` + apos + `?t think|doubt|wonder|fine that|ok that|okay that|glad|good that|great that|says|said|wrote|writes|reads|prints|printed)\b|(?:message|error|exception|warning|output|log|got|returned|shows):|\b(?:did|do|does|will|would|could|can|have|had)\s*$`)
+var hedge = lazy(`\b(?:if|unless|whether|in case|when|whenever|maybe|perhaps|hopefully|hope|so that|as if|even though|before|not saying|not that|n` + apos + `?t say|not sure|i don` + apos + `?t think|doubt|wonder|fine that|ok that|okay that|glad|good that|great that|says|said|wrote|writes|reads|prints|printed)\b|(?:message|error|exception|warning|output|log|got|returned|shows):|\b(?:did|do|does|will|would|could|can|have|had)\s*$`)
 
 // notLessons start a clause that follows a trigger without being an
 // omission: reassurance ("you didn't break anything"), excuses ("you didn't
 // need to"), double negation ("you didn't forget").
-var notLessons = regexp.MustCompile(`^(?:need|have to|has to|had to|mean|want|say|said|ask|know|realize|realise|forget|miss|answer|respond|reply|listen|tell me|explain|do anything|anything|nothing|everything|break anything|change anything|touch anything|do it wrong|do anything wrong|do that on purpose|have any|have a|have an|have the|have access|receive|received|get|got|gotten|see that coming)\b`)
+var notLessons = lazy(`^(?:need|have to|has to|had to|mean|want|say|said|ask|know|realize|realise|forget|miss|answer|respond|reply|listen|tell me|explain|do anything|anything|nothing|everything|break anything|change anything|touch anything|do it wrong|do anything wrong|do that on purpose|have any|have a|have an|have the|have access|receive|received|get|got|gotten|see that coming)\b`)
 
 // notReminded starts what follows "don't forget" when it is not a task.
-var notReminded = regexp.MustCompile(`^(?:me|us|him|her|them|you|about me|about us)\b`)
+var notReminded = lazy(`^(?:me|us|him|her|them|you|about me|about us)\b`)
 
 // clauseEnd cuts a lesson at the first word that starts another clause.
-var clauseEnd = regexp.MustCompile(`(?i)(?:,| - | – | — | but | because | since | so that | which | otherwise | and then | and now | this time| again| as well| too| either| yet| though| then)`)
+var clauseEnd = lazy(`(?i)(?:,| - | – | — | but | because | since | so that | which | otherwise | and then | and now | this time| again| as well| too| either| yet| though| then)`)
 
 // Corrections finds the person correcting the agent in ch's USER_SIGNALS.
 // A correction about an omission or a mistake becomes a pitfall when the
@@ -411,7 +410,7 @@ func distinct(ss []string, n int) []string {
 }
 
 var (
-	fileExt = regexp.MustCompile(`^[\w.-]*[\w-]\.(?:go|mod|sum|md|json|ya?ml|toml|ts|tsx|js|jsx|mjs|py|rb|rs|java|kt|c|h|cc|cpp|hpp|cs|sh|sql|html|css|scss|txt|lock|cfg|ini|env|xml|gradle|swift|php|proto|graphql|gql|tf|vue|svelte|dart|ex|exs|erl|hs|ml|lua|scala|clj|zig|nix|bzl|cmake|mk|csv|sqlite|ipynb)$`)
+	fileExt = lazy(`^[\w.-]*[\w-]\.(?:go|mod|sum|md|json|ya?ml|toml|ts|tsx|js|jsx|mjs|py|rb|rs|java|kt|c|h|cc|cpp|hpp|cs|sh|sql|html|css|scss|txt|lock|cfg|ini|env|xml|gradle|swift|php|proto|graphql|gql|tf|vue|svelte|dart|ex|exs|erl|hs|ml|lua|scala|clj|zig|nix|bzl|cmake|mk|csv|sqlite|ipynb)$`)
 	// Library names that look like files.
 	jsLibraries = map[string]bool{"node.js": true, "next.js": true, "vue.js": true, "react.js": true, "express.js": true, "nuxt.js": true, "d3.js": true, "three.js": true, "chart.js": true, "nest.js": true, "deno.js": true}
 	knownFiles  = map[string]bool{"Makefile": true, "Dockerfile": true, "Justfile": true, "Rakefile": true, "Gemfile": true, "CHANGELOG": true, "README": true, "LICENSE": true}

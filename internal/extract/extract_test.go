@@ -428,3 +428,15 @@ func checkObservation(t *testing.T, o Observation) {
 		t.Errorf("%d evidence quotes", len(o.Evidence))
 	}
 }
+
+// Every pattern compiles (they compile on first use, not at start).
+func TestPatternsCompile(t *testing.T) {
+	if len(patterns) < 25 {
+		t.Fatalf("only %d patterns registered", len(patterns))
+	}
+	for _, p := range patterns {
+		if p.get() == nil {
+			t.Fatalf("%q did not compile", p.src)
+		}
+	}
+}

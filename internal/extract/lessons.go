@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -12,20 +11,20 @@ import (
 // writes them in its summaries; "from now on" and "going forward" only from
 // the person, since in the agent's mouth they are promises, not lessons.
 var (
-	labelledLesson = regexp.MustCompile(`(?:^|[\s*_(\[-])(?:lessons? learned|note for (?:the )?future|for future reference|note to self|key takeaway)[*_]*\s*[:–—-]\s*(?P<x>.+)`)
-	fromNowOn      = regexp.MustCompile(`\bfrom now on\b`)
+	labelledLesson = lazy(`(?:^|[\s*_(\[-])(?:lessons? learned|note for (?:the )?future|for future reference|note to self|key takeaway)[*_]*\s*[:–—-]\s*(?P<x>.+)`)
+	fromNowOn      = lazy(`\bfrom now on\b`)
 	// "going forward" is also a plain verb ("going forward with the
 	// plan"): only the sentence-opening "Going forward," and the closing
 	// "... going forward." mark a lesson.
-	goingForwardStart = regexp.MustCompile(`^[\s\-*+•_]*going forward,\s*(?P<x>.+)`)
-	goingForwardEnd   = regexp.MustCompile(`^(?P<x>.+?),?\s+going forward[.!]?$`)
+	goingForwardStart = lazy(`^[\s\-*+•_]*going forward,\s*(?P<x>.+)`)
+	goingForwardEnd   = lazy(`^(?P<x>.+?),?\s+going forward[.!]?$`)
 
-	lessonHedge = regexp.MustCompile(`\b(?:if|unless|whether|what|should we|do we|can we|could we|maybe|perhaps|not sure|wonder)\b`)
+	lessonHedge = lazy(`\b(?:if|unless|whether|what|should we|do we|can we|could we|maybe|perhaps|not sure|wonder)\b`)
 
 	// choice marks a lesson that is a decision (one way chosen over
 	// another) rather than a procedure.
-	choice  = regexp.MustCompile(`\b(?:use|uses|using|prefer|prefers|instead of|rather than|switch to|switched to|stick (?:to|with)|go with|we(?:` + apos + `ll| will)? use|avoid|never use|don` + apos + `?t use|do not use|chose|choose|adopt)\b`)
-	because = regexp.MustCompile(`\s(?:because|since|as it|as they|so that|given that)\s`)
+	choice  = lazy(`\b(?:use|uses|using|prefer|prefers|instead of|rather than|switch to|switched to|stick (?:to|with)|go with|we(?:` + apos + `ll| will)? use|avoid|never use|don` + apos + `?t use|do not use|chose|choose|adopt)\b`)
+	because = lazy(`\s(?:because|since|as it|as they|so that|given that)\s`)
 )
 
 // Lessons finds explicit lessons in what the person wrote and in the
@@ -79,7 +78,7 @@ func matchLesson(sentence, low string, person bool) (string, bool) {
 		}
 		return cleanLesson(sentence[:loc[0]] + " " + sentence[loc[1]:])
 	}
-	for _, re := range []*regexp.Regexp{goingForwardStart, goingForwardEnd} {
+	for _, re := range []*lazyRegexp{goingForwardStart, goingForwardEnd} {
 		if loc := re.FindStringSubmatchIndex(low); loc != nil {
 			xi := re.SubexpIndex("x")
 			if lessonHedge.MatchString(low[:loc[2*xi]]) {
@@ -93,11 +92,11 @@ func matchLesson(sentence, low string, person bool) (string, bool) {
 
 // leadIn is what people put before an instruction and a lesson does not
 // need.
-var leadIn = regexp.MustCompile(`(?i)^(?:(?:ok|okay|so|and|also|but|please|then|alright|right|now)\b[,\s]*)+`)
+var leadIn = lazy(`(?i)^(?:(?:ok|okay|so|and|also|but|please|then|alright|right|now)\b[,\s]*)+`)
 
 // notLasting marks a clause that is not a rule for the future: a
 // concession ("sure, but for now...") or a one-off.
-var notLasting = regexp.MustCompile(`(?i)^(?:sure|yes|yeah|no|nope|maybe|perhaps|fine)\b|\bfor now\b|\bthis once\b|\bfor the moment\b|\bfor the time being\b`)
+var notLasting = lazy(`(?i)^(?:sure|yes|yeah|no|nope|maybe|perhaps|fine)\b|\bfor now\b|\bthis once\b|\bfor the moment\b|\bfor the time being\b`)
 
 func cleanLesson(x string) (string, bool) {
 	x = strings.Join(strings.Fields(x), " ")

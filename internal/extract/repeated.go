@@ -2,7 +2,6 @@ package extract
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -32,9 +31,9 @@ type Request struct {
 
 // politeness opens or closes a request without changing what is asked.
 var (
-	politeHead = regexp.MustCompile(`^(?:(?:hey|hi|hello) (?:claude|there)|thanks|thank you|great|perfect|nice|cool|awesome|good|please|pls|plz|can you|could you|would you|will you|can we|could we|would you mind|i(?:'d| would) like you to|i want you to|i need you to|go ahead and|now|ok|okay|so|and|also|then|lets|let's|just|kindly)\b\s*`)
-	politeTail = regexp.MustCompile(`\s*\b(?:please|pls|thanks|thank you|thx|for me|now|again)$`)
-	digits     = regexp.MustCompile(`\d+`)
+	politeHead = lazy(`^(?:(?:hey|hi|hello) (?:claude|there)|thanks|thank you|great|perfect|nice|cool|awesome|good|please|pls|plz|can you|could you|would you|will you|can we|could we|would you mind|i(?:'d| would) like you to|i want you to|i need you to|go ahead and|now|ok|okay|so|and|also|then|lets|let's|just|kindly)\b\s*`)
+	politeTail = lazy(`\s*\b(?:please|pls|thanks|thank you|thx|for me|now|again)$`)
+	digits     = lazy(`\d+`)
 )
 
 // acknowledgements are replies, not requests, however often they recur.
@@ -222,11 +221,11 @@ func failures(ch *transcript.Channels, opt Options) []Failure {
 }
 
 var (
-	cdPrefix  = regexp.MustCompile(`^cd\s+\S+\s*&&\s*`)
-	envPrefix = regexp.MustCompile(`^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+`)
-	hexRun    = regexp.MustCompile(`\b[0-9a-f]{6,}\b`)
-	quoted    = regexp.MustCompile("'[^']*'|\"[^\"]*\"|`[^`]*`")
-	pathish   = regexp.MustCompile(`(?:[\w.-]*/)+[\w.-]+`)
+	cdPrefix  = lazy(`^cd\s+\S+\s*&&\s*`)
+	envPrefix = lazy(`^(?:[A-Z_][A-Z0-9_]*=\S*\s+)+`)
+	hexRun    = lazy(`\b[0-9a-f]{6,}\b`)
+	quoted    = lazy("'[^']*'|\"[^\"]*\"|`[^`]*`")
+	pathish   = lazy(`(?:[\w.-]*/)+[\w.-]+`)
 )
 
 func failure(t transcript.ToolCall, opt Options) Failure {
