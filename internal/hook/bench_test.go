@@ -14,6 +14,10 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/worker"
 )
 
 // benchRoot is a project with n entries, one of which applies to a Write
@@ -81,7 +85,8 @@ func BenchmarkPreToolUse(b *testing.B) {
 }
 
 // BenchmarkHookProcess is what Claude Code waits for: the whole process of
-// `devlearn hook pre-tool-use`, spawned with the hook JSON on stdin, beside
+// `devlearn hook pre-tool-use` (and session-end), spawned with the hook
+// JSON on stdin, beside
 // a Go program that does nothing. It reports the median and the 95th
 // percentile of b.N spawns. It builds both binaries, so it runs only when
 // DEVLEARN_BENCH_PROCESS is set (scripts/bench.sh sets it, with 200 spawns).
@@ -149,6 +154,84 @@ func BenchmarkHookProcess(b *testing.B) {
 			spawn(b, hook, nil, func(i int) []byte { return benchInput(root, i) }, true)
 		})
 	}
+
+	// SessionEnd: the session is spooled, the batch checked (its budget
+	// is about 1.5 s, shared by every SessionEnd hook; devlearn aims at
+	// under 10 ms).
+	end := []string{devlearn, "hook", "session-end"}
+	// Each session is new and finds the spool empty, as most do: a spool
+	// holds fewer sessions than a batch. (Emptied between spawns, outside
+	// the time measured.)
+	b.Run("session-end/spooled", func(b *testing.B) {
+		root := sessionEndRoot(b, `{"worker": {"batch_size": 1000}}`)
+		spawn(b, end, nil, func(i int) []byte { emptySpool(b, root); return sessionEndInput(root, i) }, false)
+	})
+	// A batch is due at every session end: the hook also starts the
+	// worker, detached, and returns without waiting for it. The workers
+	// find no transcript (they drop the sessions and exit); they run
+	// beside the hooks being timed, as they would on a person's machine.
+	b.Run("session-end/starts-worker", func(b *testing.B) {
+		root := sessionEndRoot(b, `{"worker": {"batch_size": 1, "daily_cap": 1000}}`)
+		spawn(b, end, nil, func(i int) []byte { return sessionEndInput(root, i) }, false)
+		waitForWorkers(b, root)
+	})
+}
+
+// sessionEndRoot is a project set up for devlearn with this config.
+func sessionEndRoot(b *testing.B, config string) string {
+	root := benchRoot(b, 0)
+	if err := os.WriteFile(filepath.Join(root, ".memory", "learning.json"), []byte(config), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	return root
+}
+
+// sessionEndInput is SessionEnd's input for session i.
+func sessionEndInput(root string, i int) []byte {
+	id := fmt.Sprintf("8f6c1d2e-1234-4abc-9def-%012d", i)
+	in, _ := json.Marshal(map[string]any{
+		"session_id": id, "transcript_path": filepath.Join(root, "no-such-dir", id+".jsonl"), "cwd": root,
+		"hook_event_name": "SessionEnd", "reason": "prompt_input_exit", "permission_mode": "default",
+	})
+	return in
+}
+
+// emptySpool removes the spooled sessions.
+func emptySpool(b *testing.B, root string) {
+	p, err := project.Find(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(worker.For(p).Dir, "spool")); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// waitForWorkers waits until the workers the hooks started are done: the
+// spool is empty and the lock has stayed free for a while, so that none
+// outlives the benchmark.
+func waitForWorkers(b *testing.B, root string) {
+	p, err := project.Find(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := worker.For(p)
+	quiet := 0
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		n, _ := st.Waiting()
+		unlock, free, _ := jsonl.TryLock(st.LockPath())
+		if free {
+			unlock()
+		}
+		if n == 0 && free {
+			if quiet++; quiet == 4 {
+				return
+			}
+		} else {
+			quiet = 0
+		}
+	}
+	b.Fatalf("the workers started by the hooks did not finish within 30 s")
 }
 
 // runOnce spawns one process with the input on stdin and times it until it

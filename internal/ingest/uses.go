@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -53,9 +54,13 @@ type Use struct {
 	Timestamp string `json:"timestamp,omitempty"`
 }
 
+// The patterns compile on first use: every hook process links this
+// package, and only the worker and `ingest` scan for uses.
 var (
-	commandName = regexp.MustCompile(`<command-name>\s*([^<\s]+)\s*</command-name>`)
-	citation    = regexp.MustCompile(`\b(ADR|PF)-0*(\d{1,5})\b`)
+	commandName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`<command-name>\s*([^<\s]+)\s*</command-name>`)
+	})
+	citation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(ADR|PF)-0*(\d{1,5})\b`) })
 )
 
 // ScanUses reads transcript files for commands run, skills loaded and
@@ -77,7 +82,7 @@ func ScanUses(paths []string) ([]Use, error) {
 			return transcript.ParseBlocks(r.Content, func(b *transcript.Block) error {
 				switch {
 				case user && b.Type.Is("text"):
-					for _, m := range commandName.FindAllStringSubmatch(b.Text.String(), -1) {
+					for _, m := range commandName().FindAllStringSubmatch(b.Text.String(), -1) {
 						u := base
 						u.Kind, u.Name = UseCommand, unqualified(m[1])
 						out = append(out, u)
@@ -89,7 +94,7 @@ func ScanUses(paths []string) ([]Use, error) {
 						out = append(out, u)
 					}
 				case assistant && b.Type.Is("text"):
-					for _, m := range citation.FindAllStringSubmatch(b.Text.String(), -1) {
+					for _, m := range citation().FindAllStringSubmatch(b.Text.String(), -1) {
 						n, _ := strconv.Atoi(m[2])
 						u := base
 						u.Kind, u.Name = UseCitation, m[1]+"-"+strconv.Itoa(n)
