@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark COUNT times and prints medians with benchstat.
-# The whole-process hook benchmark spawns `devlearn hook pre-tool-use` as
-# Claude Code does, SPAWNS times per run (median and p95 of each run).
+# The whole-process hook benchmark spawns `devlearn hook pre-tool-use` and
+# `devlearn hook session-end` as Claude Code does, SPAWNS times per run
+# (median and p95 of each run).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 count=${COUNT:-6}
@@ -9,7 +10,7 @@ out=${BENCH_OUT:-bench.txt}
 go test -run '^$' -bench "${BENCH:-.}" -benchmem -count "$count" ./... | tee "$out"
 if [[ "${BENCH:-.}" == "." || "${BENCH:-}" == *HookProcess* ]]; then
   echo
-  echo "== whole process: devlearn hook pre-tool-use, ${SPAWNS:-200} spawns per run"
+  echo "== whole process: devlearn hook pre-tool-use and session-end, ${SPAWNS:-200} spawns per run"
   DEVLEARN_BENCH_PROCESS=1 go test -run '^$' -bench 'HookProcess' -benchtime "${SPAWNS:-200}x" \
     -count "$count" ./internal/hook | tee -a "$out"
 fi
