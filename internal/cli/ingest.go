@@ -94,11 +94,14 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 		defer unlock()
 	}
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(format string, args ...any) {})
-	if bar := env.progressBar(len(sources)); bar != nil {
+	bar := env.progressBar(len(sources))
+	if bar != nil {
 		pl.Progress = bar.update
-		defer bar.done()
 	}
 	res, err := pl.Run(ctx, sources)
+	if bar != nil {
+		bar.done()
+	}
 	if err != nil {
 		return err
 	}
