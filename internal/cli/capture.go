@@ -43,26 +43,9 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
-	env.addExtractors(pl, p, cfg, logf)
+	// The LLM extractor (internal/llm, another branch) is appended to
+	// pl.Extractors here once it is on main, behind llm.Permit.
 	return pl
-}
-
-// addExtractors appends the extractors beyond the rules that may run here.
-// The LLM extractor's command runs only from the global config or a
-// trusted project config (contract 4); why not is logged.
-func (env *Env) addExtractors(pl *ingest.Pipeline, p *project.Project, cfg *config.Config, logf func(string, ...any)) {
-	ok, why, err := ingest.LLMGate(cfg, env.Home(), p.Path(project.ConfigFile))
-	switch {
-	case err != nil:
-		logf("LLM extractor not run: %v", err)
-	case !cfg.Extractor.LLM:
-	case !ok:
-		logf("LLM extractor not run: %s", why)
-	default:
-		// internal/llm (another branch) is not in this build yet; its
-		// runner is appended to pl.Extractors here once it is.
-		logf("LLM extractor allowed (%s) but not in this build: rules only", why)
-	}
 }
 
 // renderReady renders what ingestion made ready, as `render-ready` does.
