@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/worker"
+)
+
+// The SessionEnd hook returns, and its output closes, while the worker it
+// started is still running: Claude Code waits for the hook's stdout to
+// close, so a worker that kept it open would hold the session's exit for
+// the whole batch. The test keeps the worker busy by holding the
+// observation log's lock, checks the hook is long gone, then lets the
+// worker finish and waits for it, so that nothing outlives the test.
+func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the worker detaches with setsid")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".home")
+	claude := filepath.Join(home, ".claude")
+	env := []string{
+		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + claude,
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH"),
+	}
+	run := func(stdin string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Dir, cmd.Env, cmd.Stdin = dir, env, strings.NewReader(stdin)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, out)
+		}
+	}
+	run("", "git", "init", "-q")
+	run("", bin, "init")
+	os.WriteFile(filepath.Join(dir, ".memory/learning.json"), []byte(`{"worker": {"batch_size": 1}}`), 0o644)
+	id := "0d7e3f1a-2b4c-4d6e-8f01-23456789abcd"
+	tr := filepath.Join(claude, "projects", "p", id+".jsonl")
+	os.MkdirAll(filepath.Dir(tr), 0o755)
+	rec := func(n int, typ, content string) string {
+		return fmt.Sprintf(`{"type":%q,"uuid":"u%d","sessionId":%q,"cwd":%q,"timestamp":"2026-05-10T09:00:0%dZ","message":{"role":%q,"content":%q}}`, typ, n, id, dir, n, typ, content)
+	}
+	os.WriteFile(tr, []byte(rec(1, "user", "Add the flag")+"\n"+rec(2, "assistant", "Added.")+"\n"+rec(3, "user", "You forgot to update CHANGELOG.md.")+"\n"), 0o644)
+
+	p, err := project.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlockLog, ok, err := jsonl.TryLock(p.LockPath(project.LogFile))
+	if err != nil || !ok {
+		t.Fatal(ok, err)
+	}
+	released := false
+	release := func() {
+		if !released {
+			released = true
+			unlockLog()
+		}
+	}
+	defer release()
+	st := worker.For(p)
+
+	hook := exec.Command(bin, "hook", "session-end")
+	hook.Dir, hook.Env = dir, env
+	hook.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":%q,"transcript_path":%q,"cwd":%q,"hook_event_name":"SessionEnd","reason":"other"}`, id, tr, dir))
+	stdout, err := hook.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	hook.Stderr = &stderr
+	start := time.Now()
+	if err := hook.Start(); err != nil {
+		t.Fatal(err)
+	}
+	read := make(chan []byte, 1)
+	go func() { b, _ := io.ReadAll(stdout); read <- b }() // EOF only once every holder of the pipe is gone
+	var out []byte
+	select {
+	case out = <-read:
+	case <-time.After(10 * time.Second):
+		release() // let the worker finish, so that nothing outlives the test
+		<-read
+		t.Fatal("the hook's stdout stayed open: the worker holds it")
+	}
+	if err := hook.Wait(); err != nil {
+		t.Fatalf("hook: %v: %s", err, stderr.String())
+	}
+	took := time.Since(start)
+	if len(out) != 0 || stderr.Len() != 0 {
+		t.Fatalf("the hook printed %q / %q", out, stderr.String())
+	}
+	// The worker is running: it holds its lock, waiting for the log's.
+	busy := false
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		unlock, free, _ := jsonl.TryLock(st.LockPath())
+		if !free {
+			busy = true
+			break
+		}
+		unlock()
+	}
+	if !busy {
+		log, _ := os.ReadFile(p.StatePath("logs", "worker.log"))
+		t.Fatalf("no worker started (took %v); worker log: %s", took, log)
+	}
+	if took > 2*time.Second {
+		t.Fatalf("the hook took %v", took)
+	}
+	if _, err := os.Stat(st.LastPath()); err == nil {
+		t.Fatal("the worker finished while the log was locked")
+	}
+
+	release()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker did not finish")
+		}
+		if _, err := os.Stat(st.LastPath()); err != nil {
+			continue
+		}
+		if unlock, free, _ := jsonl.TryLock(st.LockPath()); free {
+			unlock()
+			break
+		}
+	}
+	last, err := st.Last()
+	if err != nil || last.Outcome != "ok" || last.Sessions != 1 || last.Observations == 0 {
+		t.Fatalf("last run: %+v %v", last, err)
+	}
+}
