@@ -230,44 +230,37 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 
 	events := p.events(log, found, usages, inBatch, res, problem)
 
-	if !p.DryRun {
-		var store *knowledge.Store
-		if p.Writer != nil {
-			store = knowledge.ProjectStore(p.Proj, p.Writer)
+	// Candidate entries: written through the one writer, or, in a dry
+	// run, only named.
+	var store *knowledge.Store
+	if !p.DryRun && p.Writer != nil {
+		store = knowledge.ProjectStore(p.Proj, p.Writer)
+	}
+	for _, c := range cands {
+		if store == nil && !p.DryRun {
+			break // no writer: candidates are not this run's to save
 		}
-		for _, c := range cands {
-			if store == nil {
-				break
-			}
-			sc, err := SaveCandidate(ctx, store, c.KnowledgeBlock, SourceTranscript, "transcript of session "+c.SessionID+": a [PROCESS_KNOWLEDGE] block")
-			if err != nil {
-				problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
-				continue
-			}
-			sc.SessionID = c.SessionID
-			res.Candidates = append(res.Candidates, sc)
+		sc, err := SaveCandidate(ctx, store, c.KnowledgeBlock, SourceTranscript, "transcript of session "+c.SessionID+": a [PROCESS_KNOWLEDGE] block")
+		if err != nil {
+			problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
+			continue
 		}
-		if len(events) > 0 {
-			if err := p.Log.Append(ctx, events...); err != nil {
-				return res, err
-			}
-			res.Appended = len(events)
+		sc.SessionID = c.SessionID
+		res.Candidates = append(res.Candidates, sc)
+	}
+	if p.DryRun {
+		return res, nil
+	}
+	if len(events) > 0 {
+		if err := p.Log.Append(ctx, events...); err != nil {
+			return res, err
 		}
-		if p.HistoryPath != "" {
-			hist.Prune(p.Now)
-			if err := hist.Save(p.HistoryPath); err != nil {
-				return res, err
-			}
-		}
-	} else {
-		for _, c := range cands {
-			sc, err := SaveCandidate(ctx, nil, c.KnowledgeBlock, SourceTranscript, "")
-			if err != nil {
-				problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
-				continue
-			}
-			sc.SessionID = c.SessionID
-			res.Candidates = append(res.Candidates, sc)
+		res.Appended = len(events)
+	}
+	if p.HistoryPath != "" {
+		hist.Prune(p.Now)
+		if err := hist.Save(p.HistoryPath); err != nil {
+			return res, err
 		}
 	}
 	return res, nil
@@ -279,6 +272,18 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 	var events []*observe.Event
 	seen := map[string]bool{}
 	for _, o := range found {
+		// The cross-session extractors find every earlier session's
+		// sightings again on every run; those the log holds are skipped
+		// before the cost of cleaning (and redacting) them.
+		if !inBatch[o.SessionID] {
+			id := o.ID
+			if id == "" {
+				id = observe.ID(o.Type, o.Pattern)
+			}
+			if log.Sighted(id, o.SessionID, p.at(o.Timestamp)) {
+				continue
+			}
+		}
 		q := o.QualityOK
 		s := observe.Sighting{ID: o.ID, Type: o.Type, Pattern: o.Pattern, Details: o.Details, Evidence: o.Evidence, QualityOK: &q, Record: o.RecordUUID, Extractor: o.Extractor}
 		if err := s.Clean(log, p.Redact); err != nil {
