@@ -115,7 +115,7 @@ func (r *Runner) logf(format string, args ...any) {
 // error when another worker holds the lock or nothing is due.
 func (r *Runner) Run(ctx context.Context) (int, error) {
 	total := 0
-	for {
+	for round := 0; ; round++ {
 		unlock, ok, err := jsonl.TryLock(r.State.LockPath())
 		if err != nil {
 			return total, err
@@ -127,8 +127,8 @@ func (r *Runner) Run(ctx context.Context) (int, error) {
 		n, err := r.batches(ctx)
 		total += n
 		unlock()
-		if err != nil || ctx.Err() != nil {
-			return total, err
+		if err != nil || ctx.Err() != nil || round > 0 && n == 0 {
+			return total, err // (a look again that found nothing to run ends the loop)
 		}
 		// A session that ended after the last look, while the lock was
 		// still held, started no worker: look once more now that it is
@@ -172,17 +172,15 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 			r.logf("%s", capped(r.Config.DailyCap, waiting))
 			return runs, nil
 		}
+		batch, err := r.claim(append(orphans, spooled...))
+		if err != nil || len(batch) == 0 {
+			return runs, err
+		}
 		// Counted before the work: a run that crashes has still run, and
-		// the cap bounds how many start.
+		// the cap bounds how many start. (A crash before this line leaves
+		// the batch claimed and uncounted: the next run takes it.)
 		if err := r.State.setRuns(now, used+1); err != nil {
 			return runs, err
-		}
-		batch, err := r.claim(append(orphans, spooled...))
-		if err != nil {
-			return runs, err
-		}
-		if len(batch) == 0 {
-			return runs, nil
 		}
 		runs++
 		run := Run{Started: now.UTC().Format(time.RFC3339)}
