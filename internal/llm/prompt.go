@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // Bounds of the prompt. A session can be megabytes; the model needs the
@@ -78,49 +79,57 @@ func buildPrompt(req Request, redact func(string) string, limit int) ([]byte, bo
 	b.WriteString("\n\nThe session, as JSON (\"user_signals\" are the person's own words; \"dialog_pairs\" are an agent turn, its end only, and the person's reply to it):\n")
 	budget := limit - b.Len() - len(`{"existing_observations":[],"user_signals":[],"dialog_pairs":[]}`) - 1
 
-	var s session
+	// Which items there are is decided on the raw text; each is redacted
+	// and cut only when its turn comes, newest first, so a long session
+	// costs the redaction of what fits, not of everything it holds.
 	replies := map[string]bool{}
-	var pairs []pair
+	var pairs []transcript.DialogPair
 	for _, p := range req.Pairs {
-		if p.Reply == nil {
+		if p.Reply == nil || strings.TrimSpace(p.Reply.Text) == "" {
 			continue // the agent's words alone: the rule-based lesson extractor reads those
 		}
-		text := clipStart(redact(p.Reply.Text), maxSignal)
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
 		replies[p.Reply.UUID] = true
-		pairs = append(pairs, pair{Assistant: clipEnd(redact(p.Assistant), maxAssistant), Reply: text})
+		pairs = append(pairs, p)
 	}
-	var signals []signal
+	var signals []transcript.UserSignal
 	for _, u := range req.Signals {
-		if u.UUID != "" && replies[u.UUID] {
-			continue // already in a pair, with what it answers
+		if (u.UUID != "" && replies[u.UUID]) || strings.TrimSpace(u.Text) == "" {
+			continue // a reply is already in its pair, with what it answers
 		}
-		text := clipStart(redact(u.Text), maxSignal)
-		if strings.TrimSpace(text) == "" {
-			continue
-		}
-		signals = append(signals, signal{Text: text, AfterInterrupt: u.AfterInterrupt, Rejection: u.Rejection})
+		signals = append(signals, u)
 	}
 	if len(signals) == 0 && len(pairs) == 0 {
 		return nil, false
 	}
 
-	// The existing observations are few and short; the rest of the budget
-	// goes to the session, the person's own words first.
+	// The existing observations are few and short and get an eighth of the
+	// budget; the rest goes to the session, the person's own words first:
+	// six tenths, and whatever the pairs will not need of their four.
+	var s session
+	existingBudget := budget / 8
 	for _, o := range req.Existing {
 		if len(s.Existing) == MaxExisting {
 			break
 		}
 		e := existing{ID: o.ID, Type: o.Type, Pattern: clipStart(redact(o.Pattern), maxExistText), Count: o.Count}
-		if n := encodedLen(e) + 1; n <= budget/8 {
+		if n := encodedLen(e) + 1; n <= existingBudget {
 			s.Existing = append(s.Existing, e)
+			existingBudget -= n
 			budget -= n
 		}
 	}
-	s.Signals, budget = newestWithin(signals, budget*6/10+max(0, budget*4/10-pairsLen(pairs)))
-	s.Pairs, _ = newestWithin(pairs, budget)
+	pairsNeed := 0
+	for _, p := range pairs {
+		pairsNeed += min(len(p.Assistant), maxAssistant) + min(len(p.Reply.Text), maxSignal) + 32
+	}
+	s.Signals, budget = newestWithin(len(signals), budget*6/10+max(0, budget*4/10-pairsNeed), budget, func(i int) signal {
+		u := signals[i]
+		return signal{Text: clipStart(redact(u.Text), maxSignal), AfterInterrupt: u.AfterInterrupt, Rejection: u.Rejection}
+	})
+	s.Pairs, _ = newestWithin(len(pairs), budget, budget, func(i int) pair {
+		p := pairs[i]
+		return pair{Assistant: clipEnd(redact(p.Assistant), maxAssistant), Reply: clipStart(redact(p.Reply.Text), maxSignal)}
+	})
 	if s.Existing == nil {
 		s.Existing = []existing{}
 	}
@@ -136,29 +145,27 @@ func buildPrompt(req Request, redact func(string) string, limit int) ([]byte, bo
 	return b.Bytes(), true
 }
 
-// newestWithin keeps the latest items whose encoded size fits budget, in
-// their original order, and returns the budget left. Later messages are
-// kept first: corrections come after what they correct.
-func newestWithin[T any](items []T, budget int) ([]T, int) {
+// newestWithin prepares items n-1, n-2, ... and keeps those whose encoded
+// size fits share, in their original order; it returns them and what is
+// left of total once they are taken. Later messages are kept first:
+// corrections come after what they correct.
+func newestWithin[T any](n, share, total int, prepare func(int) T) ([]T, int) {
 	var kept []T
-	for i := len(items) - 1; i >= 0; i-- {
-		n := encodedLen(items[i]) + 1
-		if n > budget {
-			continue // a shorter, older one may still fit
+	misses := 0
+	for i := n - 1; i >= 0 && share > 0 && misses < 20; i-- {
+		item := prepare(i)
+		size := encodedLen(item) + 1
+		if size > share {
+			misses++ // a shorter, older one may still fit
+			continue
 		}
-		kept = append(kept, items[i])
-		budget -= n
+		misses = 0
+		kept = append(kept, item)
+		share -= size
+		total -= size
 	}
 	slices.Reverse(kept)
-	return kept, budget
-}
-
-func pairsLen(pairs []pair) int {
-	n := 0
-	for _, p := range pairs {
-		n += encodedLen(p) + 1
-	}
-	return n
+	return kept, total
 }
 
 func encodedLen(v any) int {
