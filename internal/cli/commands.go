@@ -23,5 +23,6 @@ func commands(env *Env) []*cobra.Command {
 		newDoctorCmd(env),
 		newKnowledgeCmd(env),
 		newHookCmd(env),
+		newLLMExtractCmd(env),
 	}
 }
