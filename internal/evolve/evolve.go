@@ -314,9 +314,7 @@ func (w *Writer) files(p pending) []string {
 	for i, fc := range p.Entry.Files {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {
-			if _, err := os.Stat(w.ObjectPath(fc.Before)); err == nil {
-				out = append(out, w.ObjectPath(fc.Before))
-			}
+			out = append(out, w.ObjectPath(fc.Before))
 		}
 	}
 	return out
