@@ -24,5 +24,6 @@ func commands(env *Env) []*cobra.Command {
 		newKnowledgeCmd(env),
 		newHookCmd(env),
 		newLLMExtractCmd(env),
+		newRedactCmd(env),
 	}
 }
