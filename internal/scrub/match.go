@@ -3,6 +3,7 @@ package scrub
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 
@@ -190,10 +191,10 @@ func (m *Matcher) jsonValue(data []byte) (out []byte, count int, ok bool) {
 				return nil, 0, false
 			}
 			end := int(dec.InputOffset())
-			s, err := jsontext.AppendUnquote(nil, raw)
-			if err != nil {
-				return nil, 0, false
-			}
+			// The decoder has checked the string; the one error left is
+			// invalid UTF-8, replaced by U+FFFD in what is returned, which
+			// is what a match is looked for in.
+			s, _ := jsontext.AppendUnquote(nil, raw)
 			clean, c := m.Text(string(s))
 			if c == 0 {
 				continue
@@ -287,10 +288,30 @@ func (m *Matcher) yaml(fm []byte) ([]byte, bool) {
 	if err := yaml.Unmarshal(fm, &doc); err != nil || doc.Kind != yaml.DocumentNode {
 		return nil, false
 	}
+	// Anchor names and tags cannot hold a placeholder's characters: one
+	// that holds a match is renamed, the same way wherever it is used.
+	renamed := map[string]string{}
+	rename := func(name string) string {
+		if m.Count(name) == 0 {
+			return name
+		}
+		if _, ok := renamed[name]; !ok {
+			renamed[name] = fmt.Sprintf("redacted%d", len(renamed)+1)
+		}
+		return renamed[name]
+	}
 	var walk func(n *yaml.Node)
 	walk = func(n *yaml.Node) {
 		for _, c := range []*string{&n.HeadComment, &n.LineComment, &n.FootComment} {
 			*c, _ = m.Text(*c)
+		}
+		n.Anchor = rename(n.Anchor)
+		if n.Kind == yaml.AliasNode {
+			n.Value = rename(n.Value)
+			return // its target is walked where it is defined
+		}
+		if m.Count(n.Tag) > 0 {
+			n.Tag = ""
 		}
 		if n.Kind == yaml.ScalarNode {
 			if v, c := m.Text(n.Value); c > 0 {
