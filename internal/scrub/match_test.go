@@ -138,6 +138,36 @@ func TestMarkdownFrontMatterStaysYAML(t *testing.T) {
 }
 
 func BenchmarkJSONLines(b *testing.B) {
+	data := benchLog()
+	m := literal(b, secret)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := m.JSONLines(data); res.count != 1 {
+			b.Fatal(res.count)
+		}
+	}
+}
+
+// BenchmarkJSONLinesPattern: a pattern cannot skip a line unread; every
+// string of every line is decoded and searched.
+func BenchmarkJSONLinesPattern(b *testing.B) {
+	data := benchLog()
+	m, err := NewMatcher(redact.Extra{Patterns: []string{`hunter2-[a-z]+-horse`}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if res := m.JSONLines(data); res.count != 1 {
+			b.Fatal(res.count)
+		}
+	}
+}
+
+// benchLog is a 5,000-line observation log with the secret on one line.
+func benchLog() []byte {
 	var sb strings.Builder
 	for i := range 5000 {
 		sb.WriteString(`{"op":"observe","eid":"e_0123456789abcdef","at":"2026-04-01T09:00:00Z","src":"sess-`)
@@ -148,13 +178,5 @@ func BenchmarkJSONLines(b *testing.B) {
 			sb.WriteString(`{"op":"observe","id":"obs_b","details":"` + secret + `"}` + "\n")
 		}
 	}
-	data := []byte(sb.String())
-	m := literal(b, secret)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if res := m.JSONLines(data); res.count != 1 {
-			b.Fatal(res.count)
-		}
-	}
+	return []byte(sb.String())
 }
