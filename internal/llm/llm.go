@@ -192,16 +192,18 @@ func hasFlag(argv []string, flag string) bool {
 	return false
 }
 
-// env is the base environment with the guard set. CLAUDECODE, which Claude
-// Code sets in the sessions it runs and which a hook (and so the worker)
-// inherits, is dropped: Claude Code refuses to start a nested session
-// while it is set, and this one is not nested, only started from one.
+// env is the base environment with the guard set. What Claude Code sets
+// in the sessions it runs, and a hook (and so the worker) inherits, is
+// dropped: with CLAUDECODE set it refuses to start ("cannot be launched
+// inside another Claude Code session"), and with the parent's entry point
+// and session token it starts but prints nothing. This session is not
+// nested, only started from one, and the parent's token is not its to use.
 func (r *Runner) env() []string {
 	out := make([]string, 0, len(r.Env)+2)
 	for _, kv := range r.Env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case GuardEnv, "CLAUDECODE", "DEVLEARN_LLM_MODEL":
+		case GuardEnv, "DEVLEARN_LLM_MODEL", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SESSION_ACCESS_TOKEN":
 			continue
 		}
 		out = append(out, kv)

@@ -79,7 +79,7 @@ func runner(t *testing.T, mode, answerFile string) (*Runner, rec, *bytes.Buffer)
 	r := rec{dir: t.TempDir()}
 	var log bytes.Buffer
 	env := []string{"PATH=" + os.Getenv("PATH"), "FAKE_LLM=" + mode, "FAKE_LLM_RECORD=" + r.dir,
-		"CLAUDECODE=1", "DEVLEARN_INTERNAL=0"}
+		"CLAUDECODE=1", "CLAUDE_CODE_ENTRYPOINT=cli", "CLAUDE_CODE_SESSION_ACCESS_TOKEN=parent-token", "DEVLEARN_INTERNAL=0"}
 	if answerFile != "" {
 		env = append(env, "FAKE_LLM_ANSWER="+answer(t, answerFile))
 	}
@@ -128,7 +128,7 @@ func TestExtractGood(t *testing.T) {
 		t.Errorf("the prompt was not redacted:\n%s", stdin)
 	}
 	env := rec.read(t, "env")
-	for _, want := range []string{"DEVLEARN_INTERNAL=1\n", "CLAUDECODE=\n", "DEVLEARN_LLM_MODEL=sonnet\n", "PWD=" + run.Dir + "\n"} {
+	for _, want := range []string{"DEVLEARN_INTERNAL=1\n", "CLAUDECODE=\n", "CLAUDE_CODE_ENTRYPOINT=\n", "CLAUDE_CODE_SESSION_ACCESS_TOKEN=\n", "DEVLEARN_LLM_MODEL=sonnet\n", "PWD=" + run.Dir + "\n"} {
 		if !strings.Contains(env, want) {
 			t.Errorf("environment lacks %q:\n%s", want, env)
 		}
