@@ -137,7 +137,7 @@ func printRedacted(out io.Writer, res *scrub.Result) {
 	if reported {
 		fmt.Fprintln(out, "What is reported was left as it is: do what its line says.")
 	}
-	fmt.Fprintln(out, "A committed secret stays in git history, and whatever saw it may keep it: rotate it. Not searched: $DEVLEARN_HOME and Claude Code's transcripts.")
+	fmt.Fprintln(out, "A committed secret stays in git history, and whatever saw it may keep it: rotate it. Not searched: other worktrees of this clone (run it in each), $DEVLEARN_HOME, Claude Code's transcripts.")
 }
 
 // lineList shows the first few line numbers.
