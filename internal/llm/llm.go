@@ -91,6 +91,11 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 	if len(r.Command) == 0 || r.Command[0] == "" {
 		return nil, errors.New("llm: no extractor command configured (extractor.command)")
 	}
+	if slices.Contains(r.Env, GuardEnv+"=1") {
+		// Asked from inside a session the extractor started: the model's
+		// own session must never feed the extractor again.
+		return nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
+	}
 	prompt, ok := buildPrompt(req, r.redact(), r.maxPrompt())
 	if !ok {
 		return nil, nil

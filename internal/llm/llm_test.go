@@ -328,6 +328,16 @@ func TestExtractFailures(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 	})
+	t.Run("inside a session devlearn started", func(t *testing.T) {
+		run, rec, _ := runner(t, "answer", "good.json")
+		run.Env = append(run.Env, "DEVLEARN_INTERNAL=1")
+		if _, err := run.Extract(context.Background(), sampleRequest()); err == nil || !strings.Contains(err.Error(), "refusing to run inside a session devlearn started") {
+			t.Fatalf("got %v", err)
+		}
+		if _, err := os.Stat(filepath.Join(rec.dir, "argv")); err == nil {
+			t.Error("the command ran")
+		}
+	})
 	t.Run("no command", func(t *testing.T) {
 		if _, err := (&Runner{}).Extract(context.Background(), sampleRequest()); err == nil || !strings.Contains(err.Error(), "extractor.command") {
 			t.Fatalf("got %v", err)
