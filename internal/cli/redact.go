@@ -87,6 +87,9 @@ func runRedact(env *Env, opts *redactOptions, args []string) error {
 	if err != nil {
 		return exitcode.UsageError(errors.New(strings.TrimPrefix(err.Error(), "redact: ")))
 	}
+	if w := m.Structural(); w != "" {
+		return exitcode.Usagef("what you asked to scrub also matches %q, a word devlearn's own files are made of: scrubbing it would break them, and nothing it replaces is kept; give the whole secret, or a narrower --pattern", w)
+	}
 	now, err := env.Now()
 	if err != nil {
 		return err

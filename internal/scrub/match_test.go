@@ -180,3 +180,37 @@ func benchLog() []byte {
 	}
 	return []byte(sb.String())
 }
+
+func TestStructural(t *testing.T) {
+	for _, tc := range []struct {
+		extra redact.Extra
+		want  string
+	}{
+		{redact.Extra{Literals: []string{secret}}, ""},
+		{redact.Extra{Literals: []string{"observe-token-7f3a9c21"}}, ""},
+		{redact.Extra{Patterns: []string{`corp-[0-9a-f]{16}`}}, ""},
+		{redact.Extra{Literals: []string{"serv"}}, "observe"},
+		{redact.Extra{Literals: []string{"pattern"}}, "pattern"},
+		{redact.Extra{Literals: []string{"quality"}}, "quality_ok"},
+		{redact.Extra{Literals: []string{"Status"}}, "Status"},
+		{redact.Extra{Literals: []string{"self-learn"}}, "self-learning:"},
+		{redact.Extra{Literals: []string{"contentHash"}}, "contentHash"},
+		{redact.Extra{Literals: []string{"triggers"}}, "triggers"},
+		{redact.Extra{Patterns: []string{`[a-z]+`}}, "actions"},
+	} {
+		m, err := NewMatcher(tc.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := m.Structural()
+		if (tc.want == "") != (got == "") || (got != "" && m.Count(got) == 0) {
+			t.Errorf("%+v: %q, want a word like %q", tc.extra, got, tc.want)
+		}
+		if tc.want != "" && !slices.Contains(structuralWords(), tc.want) {
+			t.Errorf("%q is not a structural word", tc.want)
+		}
+	}
+	if n := len(structuralWords()); n < 80 {
+		t.Errorf("only %d structural words: %v", n, structuralWords())
+	}
+}
