@@ -15,6 +15,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
 	"github.com/devlearn/devlearn/internal/review"
@@ -129,23 +130,14 @@ func Artifacts(p *project.Project) (*Plan, error) {
 	return plan, nil
 }
 
+// entrySource is who made an entry ("manual" when its file says nothing),
+// read by the knowledge package's parser.
 func entrySource(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	e, err := knowledge.ReadEntry(path, path)
 	if err != nil {
 		return "", err
 	}
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(s, "---\n")
-	if !ok {
-		return "", nil
-	}
-	fm, _, _ := strings.Cut(rest, "\n---")
-	for _, line := range strings.Split(fm, "\n") {
-		if v, ok := strings.CutPrefix(line, "source:"); ok {
-			return strings.Trim(strings.TrimSpace(v), `"'`), nil
-		}
-	}
-	return "", nil
+	return e.Source, nil
 }
 
 // RemoveEmptyDirs removes the folders a cleanup left empty (a skill's

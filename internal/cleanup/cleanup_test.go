@@ -22,8 +22,8 @@ func TestArtifactsAreOnlyWhatDevlearnMade(t *testing.T) {
 		".claude/skills/mine/SKILL.md":              "---\nname: mine\n---\n",
 		project.DecisionsFile:                       "# Architectural Decisions\n\n## ADR-001: Mine\n\n- **Status**: Accepted\n\n## ADR-002: Made\n\n- **Source**: self-learning:obs_4\n",
 		project.PitfallsFile:                        "# Known Pitfalls\n\n## PF-001: Made\n\n- **Source**: self-learning:obs_5\n",
-		project.EntriesDir + "/learned.md":          "---\nkey: learned\nsource: transcript\n---\n",
-		project.EntriesDir + "/manual.md":           "---\nkey: manual\nsource: manual\n---\n",
+		project.EntriesDir + "/learned.md":          "---\nkey: learned\nsummary: learned from a transcript\nsource: transcript\n---\n",
+		project.EntriesDir + "/manual.md":           "---\nkey: manual\nsummary: written by a person\nsource: manual\n---\n",
 		project.ManifestFile:                        `{"schemaVersion":2,"entries":[]}`,
 	} {
 		p := filepath.Join(dir, filepath.FromSlash(rel))

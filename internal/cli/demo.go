@@ -113,7 +113,10 @@ func (d *demoRun) step(at time.Time, s demo.Step) error {
 		return os.Remove(filepath.Join(d.repo, filepath.FromSlash(s.Delete)))
 	}
 	line := "$ devlearn " + strings.Join(s.Args, " ")
-	if s.Stdin != "" {
+	s.Stdin = strings.ReplaceAll(s.Stdin, "@REPO@", d.repo)
+	if len(s.Args) > 0 && s.Args[0] == "hook" {
+		line += "   # the hook JSON Claude Code sends, on stdin"
+	} else if s.Stdin != "" {
 		var in struct{ Observations []json.RawMessage }
 		_ = json.Unmarshal([]byte(s.Stdin), &in)
 		line += fmt.Sprintf("   # %s on stdin", plural(len(in.Observations), "observation", "observations"))

@@ -124,5 +124,9 @@ func Days() []Day {
 			{Args: []string{"render-ready"}},
 			{Args: []string{"reconcile"}},
 		}},
+		{9, "A new session. At its start the agent gets the index of what was learned; when it is about to edit CHANGELOG.md, Claude Code asks devlearn first, and the pitfall (as the user edited it) is put in front of the agent.", []Step{
+			{Args: []string{"knowledge", "index"}},
+			{Args: []string{"hook", "pre-tool-use"}, Stdin: `{"session_id":"session-7","transcript_path":"@REPO@/.claude-session-7.jsonl","cwd":"@REPO@","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"@REPO@/CHANGELOG.md","old_string":"## 0.7.2","new_string":"## 0.8.0\n- New notes API.\n\n## 0.7.2"},"tool_use_id":"toolu_01"}`},
+		}},
 	}
 }

@@ -55,7 +55,7 @@ var notLessons = regexp.MustCompile(`^(?:need|have to|has to|had to|mean|want|sa
 var notReminded = regexp.MustCompile(`^(?:me|us|him|her|them|you|about me|about us)\b`)
 
 // clauseEnd cuts a lesson at the first word that starts another clause.
-var clauseEnd = regexp.MustCompile(`(?:,| - | – | — | but | because | since | so that | which | otherwise | and then | and now | this time| again| as well| too| either| yet| though| then)`)
+var clauseEnd = regexp.MustCompile(`(?i)(?:,| - | – | — | but | because | since | so that | which | otherwise | and then | and now | this time| again| as well| too| either| yet| though| then)`)
 
 // Corrections finds the person correcting the agent in ch's USER_SIGNALS.
 // A correction about an omission or a mistake becomes a pitfall when the
@@ -171,7 +171,10 @@ func participle(w string) bool {
 // lesson cleans the clause after a trigger: cut at the next clause, without
 // trailing punctuation or markup, at most 14 words.
 func lesson(x string) string {
-	if loc := clauseEnd.FindStringIndex(strings.ToLower(x)); loc != nil {
+	// Matched case-insensitively on x itself: lower-casing can change the
+	// length of text that is not valid UTF-8, and the index would cut
+	// elsewhere (found by FuzzExtractText).
+	if loc := clauseEnd.FindStringIndex(x); loc != nil {
 		x = x[:loc[0]]
 	}
 	x = strings.Trim(x, " \t*_.!?:;,'\"“”()[]")

@@ -87,7 +87,7 @@ func TestCacheFollowsTheFiles(t *testing.T) {
 	}
 	// A candidate entry appears.
 	os.MkdirAll(p.Path(project.EntriesDir), 0o755)
-	os.WriteFile(p.Path(project.EntriesDir+"/k.md"), []byte("---\nkey: k\nstatus: candidate\n---\nx\n"), 0o644)
+	os.WriteFile(p.Path(project.EntriesDir+"/k.md"), []byte("---\nkey: k\nsummary: a candidate\nstatus: candidate\n---\nx\n"), 0o644)
 	if c, _ := Cached(p, "cfg1", counting, now); c.NeedsReview != 5 {
 		t.Fatalf("after a candidate: %+v", c)
 	}

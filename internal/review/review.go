@@ -7,13 +7,11 @@
 package review
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -22,6 +20,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -312,71 +311,21 @@ type Candidate struct {
 	Path    string `json:"path"` // relative to the root
 }
 
-var fmLine = regexp.MustCompile(`^([a-z_]+):\s*(.*?)\s*$`)
-
-// Candidates reads the front matter of every entry file cheaply: only the
-// top-level scalar keys review needs, line by line.
+// Candidates lists the project's knowledge entries as review needs them,
+// read by the knowledge package's parser (an entry that does not parse is
+// left to 'devlearn knowledge list', which names its line).
 func Candidates(p *project.Project) ([]Candidate, error) {
-	dir := p.Path(project.EntriesDir)
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+	set := knowledge.ReadAll(knowledge.Sources{Root: p.Root})
 	var out []Candidate
-	for _, de := range ents {
-		if de.IsDir() || !strings.HasSuffix(de.Name(), ".md") {
+	for _, it := range set.Items {
+		if it.Type != "entry" || it.Scope != knowledge.ScopeProject {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, de.Name()))
-		if err != nil {
-			return nil, err
-		}
-		c := Candidate{Key: strings.TrimSuffix(de.Name(), ".md"), Path: project.EntriesDir + "/" + de.Name()}
-		fm, ok := frontMatter(data)
-		if !ok {
-			continue
-		}
-		for _, line := range strings.Split(fm, "\n") {
-			m := fmLine.FindStringSubmatch(line)
-			if m == nil {
-				continue
-			}
-			v := strings.Trim(m[2], `"'`)
-			switch m[1] {
-			case "key":
-				c.Key = v
-			case "summary":
-				c.Summary = v
-			case "kind":
-				c.Kind = v
-			case "status":
-				c.Status = v
-			}
-		}
-		out = append(out, c)
+		out = append(out, Candidate{Key: it.ID, Summary: it.Title, Kind: it.Kind, Status: it.Status, Path: it.Path})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
 }
-
-// frontMatter returns the text between the leading "---" lines.
-func frontMatter(data []byte) (string, bool) {
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
-	rest, ok := strings.CutPrefix(s, "---\n")
-	if !ok {
-		return "", false
-	}
-	end := strings.Index(rest, "\n---")
-	if end < 0 {
-		return "", false
-	}
-	return rest[:end+1], true
-}
-
-var fmStatus = regexp.MustCompile(`(?m)^status:[^\n]*$`)
 
 func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Outcome, error) {
 	cands, err := Candidates(r.Proj)
@@ -400,20 +349,8 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		out.Note = "already " + want
 		return out, nil
 	}
-	data, err := os.ReadFile(r.Proj.Path(c.Path))
-	if err != nil {
-		return nil, err
-	}
-	fm, _ := frontMatter(data)
-	var newFM string
-	if fmStatus.MatchString(fm) {
-		newFM = fmStatus.ReplaceAllLiteralString(fm, "status: "+want)
-	} else {
-		newFM = fm + "status: " + want + "\n"
-	}
-	updated := bytes.Replace(bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n")), []byte(fm), []byte(newFM), 1)
-	reason := evolve.Reason{Text: fmt.Sprintf("review: %s %s (%s)", action, id, out.Note)}
-	if _, err := r.Writer.Apply(ctx, reason, evolve.Change{Path: c.Path, Data: updated}); err != nil {
+	reason := fmt.Sprintf("review: %s %s (%s)", action, id, out.Note)
+	if _, _, _, err := knowledge.ProjectStore(r.Proj, r.Writer).SetStatus(ctx, c.Key, want, reason); err != nil {
 		return nil, err
 	}
 	out.Files = append(out.Files, c.Path)
