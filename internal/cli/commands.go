@@ -25,5 +25,7 @@ func commands(env *Env) []*cobra.Command {
 		newKnowledgeCmd(env),
 		newHookCmd(env),
 		newWorkerCmd(env),
+		newLLMExtractCmd(env),
+		newRedactCmd(env),
 	}
 }

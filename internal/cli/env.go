@@ -21,7 +21,10 @@ type Env struct {
 	Out    io.Writer
 	Err    io.Writer
 	Getenv func(string) string
-	Dir    string
+	// Environ is the whole environment, for the commands devlearn starts
+	// (the LLM extractor); nil starts them with an empty one.
+	Environ func() []string
+	Dir     string
 	// Clock is the real clock; Now() applies DEVLEARN_NOW over it.
 	Clock func() time.Time
 	// OutTTY reports whether Out is a terminal (colour, progress, prompts).
@@ -33,10 +36,11 @@ func SystemEnv() *Env {
 	dir, _ := os.Getwd()
 	return &Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
-		Getenv: os.Getenv,
-		Dir:    dir,
-		Clock:  time.Now,
-		OutTTY: isTerminal(os.Stdout),
+		Getenv:  os.Getenv,
+		Environ: os.Environ,
+		Dir:     dir,
+		Clock:   time.Now,
+		OutTTY:  isTerminal(os.Stdout),
 	}
 }
 

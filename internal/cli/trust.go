@@ -63,6 +63,7 @@ Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
 func configCommands(data []byte) []string {
 	var raw struct {
 		Extractor struct {
+			LLM     *bool    `json:"llm"`
 			Command []string `json:"command"`
 		} `json:"extractor"`
 	}
@@ -72,6 +73,11 @@ func configCommands(data []byte) []string {
 	var out []string
 	if len(raw.Extractor.Command) > 0 {
 		out = append(out, "extractor.command = "+strings.Join(raw.Extractor.Command, " "))
+	}
+	if raw.Extractor.LLM != nil && *raw.Extractor.LLM {
+		// Turning the extractor on starts a command too (the default one,
+		// or the global config's), and sends it the sessions.
+		out = append(out, "extractor.llm = true (the LLM extractor's command runs after sessions end)")
 	}
 	return out
 }

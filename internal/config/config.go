@@ -58,7 +58,7 @@ type Knowledge struct {
 type Extractor struct {
 	LLM            bool     `json:"llm" doc:"Also run the LLM extractor (its command runs only from trusted config, contract 4)."`
 	Command        []string `json:"command" doc:"The LLM extractor command and its arguments; the prompt is sent on stdin."`
-	Model          string   `json:"model" doc:"The model the default command asks for."`
+	Model          string   `json:"model" doc:"The model: passed as --model to Claude Code (unless the command sets it), as $DEVLEARN_LLM_MODEL to another command."`
 	TimeoutSeconds int      `json:"timeout_seconds" min:"1" max:"3600" doc:"The LLM extractor is killed, with its process group, after this long."`
 }
 

@@ -187,9 +187,11 @@ func configValid(in Inputs) Check {
 	return ok(name, project.ConfigFile+" is valid; its commands are "+why)
 }
 
-// namesCommand reports whether a project config sets a command to run.
+// namesCommand reports whether a project config sets a command to run, or
+// sets the extractor (turning it on starts its command: llm.Permit asks
+// for trust then too).
 func namesCommand(data []byte) bool {
-	return bytes.Contains(data, []byte(`"command"`))
+	return bytes.Contains(data, []byte(`"command"`)) || bytes.Contains(data, []byte(`"extractor"`))
 }
 
 func logReadable(in Inputs) Check {

@@ -55,3 +55,18 @@ func TestOnPathAndStateChecks(t *testing.T) {
 		t.Fatalf("%+v", c)
 	}
 }
+
+// A project file that only turns the extractor on needs trust too: it
+// starts a command that sends the sessions to a model (llm.Permit).
+func TestNamesCommand(t *testing.T) {
+	for body, want := range map[string]bool{
+		`{"serve": {"enabled": false}}`:                    false,
+		`{"extractor": {"llm": true}}`:                     true,
+		`{"extractor": {"command": ["tool"]}}`:             true,
+		`{"gates": [{"stage": "pre", "command": "make"}]}`: true,
+	} {
+		if got := namesCommand([]byte(body)); got != want {
+			t.Errorf("%s: %v, want %v", body, got, want)
+		}
+	}
+}

@@ -66,6 +66,10 @@ type Change struct {
 	Path   string // relative to the project root, forward slashes
 	Data   []byte
 	Remove bool
+	// Forget leaves the replaced content out of the kept copies: it holds
+	// what must not survive (devlearn redact), so this change can never be
+	// reverted to it.
+	Forget bool
 }
 
 // Writer writes a project's files. Create one per command run.
@@ -118,6 +122,11 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	p := pending{Entry: Entry{Time: w.now.Format(time.RFC3339), Trigger: w.trigger, Reason: reason}}
 	var writes []Change
 	for _, c := range changes {
+		if c.Path == LogPath {
+			// Apply appends its entry to the audit log and then moves its
+			// files into place: a new log content would lose that entry.
+			return nil, fmt.Errorf("refusing to write %s through Apply: use RewriteLog", LogPath)
+		}
 		abs, err := w.safePath(c.Path)
 		if err != nil {
 			return nil, err
@@ -132,8 +141,10 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 			// What is replaced is kept, for revert; what is written needs no
 			// copy: its temporary file is synced before the commit point.
 			fc.Before = BlobHash(before)
-			if err := w.keep(fc.Before, before); err != nil {
-				return nil, err
+			if !c.Forget {
+				if err := w.keep(fc.Before, before); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if !c.Remove {
@@ -381,6 +392,61 @@ func writeJSON(path string, v any) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
+}
+
+// RewriteLog replaces the audit log with what rewrite makes of it, and
+// records that as an entry at the end of the new log, in one atomic
+// replacement under the writer's lock: a crash leaves the old log or the
+// new one with its entry, never one without the other. The entry's After
+// is the rewritten content before the entry was appended. The replaced
+// content is not kept: a rewrite scrubs what must not survive (devlearn
+// redact), so it cannot be reverted. A rewrite that changes nothing
+// records nothing and returns nil.
+func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old []byte) ([]byte, error)) (*Entry, error) {
+	unlock, err := jsonl.Lock(ctx, w.lockPath())
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := w.recover(); err != nil {
+		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
+	}
+	path := w.proj.Path(LogPath)
+	old, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	data, err := rewrite(old)
+	if err != nil {
+		return nil, err
+	}
+	if bytes.Equal(old, data) {
+		return nil, nil
+	}
+	e := Entry{Time: w.now.Format(time.RFC3339), Trigger: w.trigger, Reason: reason,
+		Files: []FileChange{{Path: LogPath, Before: BlobHash(old), After: BlobHash(data)}}}
+	e.ID = entryID(&e)
+	line, err := json.Marshal(e)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(data)+len(line)+2)
+	out = append(out, data...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	out = append(append(out, line...), '\n')
+	perm := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		perm = fi.Mode().Perm()
+	}
+	if err := jsonl.WriteFileAtomic(path, out, perm); err != nil {
+		return nil, err
+	}
+	return &e, nil
 }
 
 // ReadLog returns every entry of the audit log, oldest first.

@@ -83,3 +83,74 @@ func TestApplyRefusesPathsThatLeaveTheProject(t *testing.T) {
 		t.Fatalf("something was written outside: %v", entries)
 	}
 }
+
+func TestForgetKeepsNoCopy(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(p.Path("a.md"), []byte("secret\n"), 0o644)
+	w := New(p, now, Trigger{Command: "redact"})
+	e, err := w.Apply(context.Background(), Reason{Text: "scrub"}, Change{Path: "a.md", Data: []byte("[REDACTED:literal]\n"), Forget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Files[0].Before != BlobHash([]byte("secret\n")) {
+		t.Fatalf("entry %+v", e)
+	}
+	if _, err := os.Stat(w.ObjectPath(e.Files[0].Before)); !os.IsNotExist(err) {
+		t.Fatalf("the scrubbed content was kept: %v", err)
+	}
+	if got, _ := os.ReadFile(p.Path("a.md")); string(got) != "[REDACTED:literal]\n" {
+		t.Fatalf("a.md = %q", got)
+	}
+}
+
+func TestApplyRefusesTheAuditLog(t *testing.T) {
+	p := newProject(t)
+	w := New(p, now, Trigger{Command: "test"})
+	if _, err := w.Apply(context.Background(), Reason{}, Change{Path: LogPath, Data: []byte("x\n")}); err == nil || !strings.Contains(err.Error(), "RewriteLog") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestRewriteLog(t *testing.T) {
+	p := newProject(t)
+	w := New(p, now, Trigger{Command: "redact"})
+	if e, err := w.RewriteLog(context.Background(), Reason{Text: "nothing yet"}, func(b []byte) ([]byte, error) { return b, nil }); e != nil || err != nil {
+		t.Fatalf("no log: %+v %v", e, err)
+	}
+	if _, err := w.Apply(context.Background(), Reason{Text: "render hunter2-secret"}, Change{Path: "a.md", Data: []byte("a\n")}); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(p.Path(LogPath))
+	scrub := func(b []byte) ([]byte, error) {
+		return []byte(strings.ReplaceAll(string(b), "hunter2-secret", "[REDACTED:literal]")), nil
+	}
+	e, err := w.RewriteLog(context.Background(), Reason{Text: "redact: scrubbed"}, scrub)
+	if err != nil || e == nil {
+		t.Fatal(e, err)
+	}
+	after, _ := os.ReadFile(p.Path(LogPath))
+	if strings.Contains(string(after), "hunter2") || !strings.Contains(string(after), "render [REDACTED:literal]") {
+		t.Fatalf("log after:\n%s", after)
+	}
+	entries, problems, err := ReadLog(p)
+	if err != nil || len(problems) > 0 || len(entries) != 2 || entries[1].ID != e.ID {
+		t.Fatalf("entries %+v %v %v", entries, problems, err)
+	}
+	if f := e.Files[0]; f.Path != LogPath || f.Before != BlobHash(before) {
+		t.Fatalf("file change %+v", f)
+	}
+	if _, err := os.Stat(w.ObjectPath(e.Files[0].Before)); !os.IsNotExist(err) {
+		t.Fatal("the scrubbed log was kept")
+	}
+	// Nothing left to scrub: no entry.
+	if e, err := w.RewriteLog(context.Background(), Reason{Text: "again"}, scrub); e != nil || err != nil {
+		t.Fatalf("second rewrite: %+v %v", e, err)
+	}
+	// Apply after a rewrite appends to the rewritten log.
+	if _, err := w.Apply(context.Background(), Reason{Text: "later"}, Change{Path: "a.md", Data: []byte("b\n")}); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _, _ := ReadLog(p); len(entries) != 3 {
+		t.Fatalf("%d entries", len(entries))
+	}
+}

@@ -1,0 +1,153 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// promptSession decodes the JSON document at the end of a prompt.
+func promptSession(t *testing.T, p []byte) session {
+	t.Helper()
+	i := bytes.LastIndex(p, []byte("\n{\"existing_observations\""))
+	if i < 0 {
+		t.Fatalf("no session document in the prompt:\n%s", p)
+	}
+	var s session
+	dec := json.NewDecoder(bytes.NewReader(p[i+1:]))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("session document: %v", err)
+	}
+	return s
+}
+
+func bigRequest(n int) Request {
+	req := Request{Session: "s"}
+	for i := range n {
+		ts := fmt.Sprintf("2026-03-01T10:%02d:%02dZ", i/60%60, i%60)
+		u := transcript.UserSignal{Meta: transcript.Meta{UUID: fmt.Sprint("u", i), Timestamp: ts, Line: 2*i + 1},
+			Text: fmt.Sprintf("message %d: %s", i, strings.Repeat("please keep the tests fast ", 60))}
+		if i%2 == 0 {
+			req.Signals = append(req.Signals, u)
+			continue
+		}
+		reply := u
+		req.Signals = append(req.Signals, u)
+		req.Pairs = append(req.Pairs, transcript.DialogPair{Assistant: strings.Repeat("I changed the handler and ran the suite. ", 80), Timestamp: ts, Reply: &reply})
+	}
+	for i := range 50 {
+		req.Existing = append(req.Existing, observe.Observation{ID: fmt.Sprintf("obs_%012d", i), Type: "pitfall", Pattern: strings.Repeat("p", 400), Count: 1})
+	}
+	return req
+}
+
+func TestPromptBounded(t *testing.T) {
+	req := bigRequest(400)
+	for _, limit := range []int{16 << 10, DefaultMaxPrompt, 200 << 10} {
+		p, ok := buildPrompt(req, redact.Text, limit)
+		if !ok {
+			t.Fatal("nothing to ask")
+		}
+		if len(p) > limit {
+			t.Errorf("limit %d: prompt is %d bytes", limit, len(p))
+		}
+		s := promptSession(t, p)
+		if len(s.Signals) == 0 || len(s.Pairs) == 0 {
+			t.Errorf("limit %d: %d signals, %d pairs", limit, len(s.Signals), len(s.Pairs))
+		}
+		if len(s.Existing) > MaxExisting {
+			t.Errorf("%d existing observations", len(s.Existing))
+		}
+		// The newest are kept.
+		last := s.Signals[len(s.Signals)-1].Text
+		if !strings.HasPrefix(last, "message 398:") {
+			t.Errorf("limit %d: last signal kept is %.20q", limit, last)
+		}
+		if !strings.HasPrefix(s.Pairs[len(s.Pairs)-1].Reply, "message 399:") {
+			t.Errorf("limit %d: last pair kept answers %.20q", limit, s.Pairs[len(s.Pairs)-1].Reply)
+		}
+		for _, sig := range s.Signals {
+			if len(sig.Text) > maxSignal {
+				t.Fatalf("a signal of %d bytes", len(sig.Text))
+			}
+			if strings.HasPrefix(sig.Text, "message 1:") || strings.HasPrefix(sig.Text, "message 3:") {
+				t.Fatalf("a pair's reply is also a signal: %.20q", sig.Text)
+			}
+		}
+		for _, p := range s.Pairs {
+			if len(p.Assistant) > maxAssistant || !strings.HasPrefix(p.Assistant, "…") {
+				t.Fatalf("an agent turn of %d bytes, or not its end: %.20q", len(p.Assistant), p.Assistant)
+			}
+		}
+	}
+}
+
+// TestPromptRedactsBeforeCutting: a secret straddling a length limit is
+// redacted whole; cutting first would leave its first half.
+func TestPromptRedactsBeforeCutting(t *testing.T) {
+	key := "AKIAIOSFODNN7EXAMPLF"
+	text := strings.Repeat("a", maxSignal-10) + " " + key + " and more"
+	req := Request{Signals: []transcript.UserSignal{{Text: text}},
+		Pairs: []transcript.DialogPair{{Assistant: key + " " + strings.Repeat("b", maxAssistant), Reply: &transcript.UserSignal{Text: "ok " + key}}}}
+	p, _ := buildPrompt(req, redact.Text, DefaultMaxPrompt)
+	if bytes.Contains(p, []byte("AKIAIOSF")) {
+		t.Errorf("part of the secret is in the prompt:\n%s", p)
+	}
+	if !bytes.Contains(p, []byte("[REDACTED:aws-access-token]")) {
+		t.Error("no placeholder in the prompt")
+	}
+}
+
+func TestPromptNothingToAsk(t *testing.T) {
+	for _, req := range []Request{
+		{},
+		{Pairs: []transcript.DialogPair{{Assistant: "done"}}},
+		{Signals: []transcript.UserSignal{{Text: "  \n "}}},
+	} {
+		if _, ok := buildPrompt(req, redact.Text, DefaultMaxPrompt); ok {
+			t.Errorf("%+v: a prompt for nothing", req)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	s := strings.Repeat("é", 100) // 2 bytes each
+	for n := 4; n < 60; n++ {
+		a, b := clipStart(s, n), clipEnd(s, n)
+		if len(a) > n || len(b) > n || !utf8.ValidString(a) || !utf8.ValidString(b) {
+			t.Fatalf("n=%d: %q (%d) %q (%d)", n, a, len(a), b, len(b))
+		}
+	}
+	if clipStart("short", 10) != "short" || clipEnd("short", 10) != "short" {
+		t.Error("short text changed")
+	}
+}
+
+func TestStrongest(t *testing.T) {
+	obs := []observe.Observation{
+		{ID: "obs_a", Confidence: 0.2, Status: observe.Observing},
+		{ID: "obs_b", Confidence: 0.9, Status: observe.Deprecated},
+		{ID: "obs_c", Confidence: 0.8, Status: observe.Created},
+		{ID: "obs_d", Confidence: 0.5, Status: observe.Ready},
+	}
+	got := Strongest(obs, 2)
+	if len(got) != 2 || got[0].ID != "obs_c" || got[1].ID != "obs_d" {
+		t.Errorf("got %+v", got)
+	}
+}
+
+func BenchmarkBuildPrompt(b *testing.B) {
+	req := bigRequest(400)
+	b.ReportAllocs()
+	for b.Loop() {
+		buildPrompt(req, redact.Text, DefaultMaxPrompt)
+	}
+}
