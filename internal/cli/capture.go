@@ -2,13 +2,17 @@ package cli
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
@@ -30,8 +34,9 @@ func workerLog(p *project.Project, now func() time.Time) *hook.Log {
 }
 
 // pipeline is the capture pipeline for one project, as the worker and
-// `devlearn ingest` run it.
-func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, trigger string, dryRun bool, logf func(string, ...any)) *ingest.Pipeline {
+// `devlearn ingest` run it. logf gets the problems of the run; note what
+// the LLM extractor has to say (why it does not run, what it dropped).
+func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, trigger string, dryRun bool, logf, note func(string, ...any)) *ingest.Pipeline {
 	pl := &ingest.Pipeline{
 		Proj:        p,
 		Config:      cfg,
@@ -43,9 +48,64 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
-	// The LLM extractor (internal/llm, another branch) is appended to
-	// pl.Extractors here once it is on main, behind llm.Permit.
+	if x := env.llmExtractor(p, cfg, note); x != nil {
+		pl.Extractors = append(pl.Extractors, *x)
+	}
 	return pl
+}
+
+// llmExtractor is the LLM extractor, when it may run: extractor.llm on,
+// and its command from the global config or a trusted project config
+// (llm.Permit, contract 4). Otherwise note says why, and the rules run
+// alone.
+func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(string, ...any)) *ingest.Extractor {
+	if !cfg.Extractor.LLM {
+		return nil
+	}
+	ok, why, err := llm.Permit(cfg, env.Home(), p.Path(project.ConfigFile))
+	if err != nil {
+		note("LLM extractor not run: %v", err)
+		return nil
+	}
+	if !ok {
+		note("LLM extractor not run: %s", why)
+		return nil
+	}
+	// A folder of its own, so the model is not pointed at the project.
+	dir := p.StatePath("llm")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		note("LLM extractor not run: %v", err)
+		return nil
+	}
+	var environ []string
+	if env.Environ != nil {
+		environ = env.Environ()
+	}
+	runner := llm.FromConfig(cfg.Extractor, environ, dir, lineWriter(note))
+	return &ingest.Extractor{
+		Name: llm.Name,
+		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			return runner.Extract(ctx, llm.Request{
+				Session:  s.ID,
+				Signals:  s.Channels.UserSignals,
+				Pairs:    s.Channels.DialogPairs,
+				Existing: llm.Strongest(s.Existing, llm.MaxExisting),
+			})
+		},
+	}
+}
+
+// lineWriter passes what is written to it, line by line, to a log
+// function.
+type lineWriter func(string, ...any)
+
+func (w lineWriter) Write(b []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			w("%s", l)
+		}
+	}
+	return len(b), nil
 }
 
 // renderReady renders what ingestion made ready, as `render-ready` does.

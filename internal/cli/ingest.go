@@ -93,7 +93,10 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 		}
 		defer unlock()
 	}
-	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(format string, args ...any) {})
+	// Problems are in the result, printed with it; the LLM extractor's
+	// notes go to stderr as they come.
+	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
+	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
 	bar := env.progressBar(len(sources))
 	if bar != nil {
 		pl.Progress = bar.update

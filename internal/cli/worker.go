@@ -118,7 +118,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		if len(sources) == 0 {
 			continue
 		}
-		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf)
+		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf, logf)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {
 			fail(err)
