@@ -28,9 +28,12 @@ func (env *Env) claudeDir() string {
 	return filepath.Join(env.Getenv("HOME"), ".claude")
 }
 
-// workerLog is the worker's log in the per-clone state.
+// workerLogPath is the worker's log in the per-clone state.
+func workerLogPath(p *project.Project) string { return p.StatePath("logs", "worker.log") }
+
+// workerLog writes the worker's log lines.
 func workerLog(p *project.Project, now func() time.Time) *hook.Log {
-	return &hook.Log{Path: p.StatePath("logs", "worker.log"), Event: "worker", Now: now}
+	return &hook.Log{Path: workerLogPath(p), Event: "worker", Now: now}
 }
 
 // pipeline is the capture pipeline for one project, as the worker and

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -175,8 +176,8 @@ func startWorker(env *Env, p *project.Project) error {
 	if err != nil {
 		return err
 	}
-	logPath := p.StatePath("logs", "worker.log")
-	if err := os.MkdirAll(p.StatePath("logs"), 0o700); err != nil {
+	logPath := workerLogPath(p)
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return err
 	}
 	out, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
