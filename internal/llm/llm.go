@@ -178,7 +178,7 @@ func (r *Runner) argv() []string {
 		argv = append(argv, "--model", r.Model)
 	}
 	if !hasFlag(argv, "--json-schema") {
-		argv = append(argv, "--json-schema", string(schema().text))
+		argv = append(argv, "--json-schema", string(schemaText()))
 	}
 	return argv
 }

@@ -75,7 +75,7 @@ func buildPrompt(req Request, redact func(string) string, limit int) ([]byte, bo
 	var b bytes.Buffer
 	b.WriteString(instructions)
 	b.WriteString("\n\nThe answer must validate against this JSON Schema:\n")
-	b.Write(schema().text)
+	b.Write(schemaText())
 	b.WriteString("\n\nThe session, as JSON (\"user_signals\" are the person's own words; \"dialog_pairs\" are an agent turn, its end only, and the person's reply to it):\n")
 	budget := limit - b.Len() - len(`{"existing_observations":[],"user_signals":[],"dialog_pairs":[]}`) - 1
 
