@@ -79,34 +79,31 @@ func Artifacts(p *project.Project) (*Plan, error) {
 	}); err != nil {
 		return nil, err
 	}
-	for _, kf := range []struct {
-		rel  string
-		kind knowfile.Kind
-	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
-		data, err := os.ReadFile(p.Path(kf.rel))
+	for _, kind := range knowfile.Kinds {
+		data, err := os.ReadFile(p.Path(kind.Path))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		doc := knowfile.Parse(kf.kind, data)
+		doc := knowfile.Parse(kind, data)
 		var kept []*knowfile.Section
 		for _, s := range doc.Sections {
 			if s.Source() != "" {
-				plan.Removed = append(plan.Removed, kf.rel+" "+s.Anchor)
+				plan.Removed = append(plan.Removed, kind.Path+" "+s.Anchor)
 				continue
 			}
 			kept = append(kept, s)
-			plan.Kept = append(plan.Kept, strings.TrimSpace(kf.rel+" "+s.Anchor))
+			plan.Kept = append(plan.Kept, strings.TrimSpace(kind.Path+" "+s.Anchor))
 		}
 		switch {
 		case len(kept) == len(doc.Sections):
 		case len(kept) == 0:
-			plan.Changes = append(plan.Changes, evolve.Change{Path: kf.rel, Remove: true})
+			plan.Changes = append(plan.Changes, evolve.Change{Path: kind.Path, Remove: true})
 		default:
 			doc.Sections = kept
-			plan.Changes = append(plan.Changes, evolve.Change{Path: kf.rel, Data: doc.Bytes()})
+			plan.Changes = append(plan.Changes, evolve.Change{Path: kind.Path, Data: doc.Bytes()})
 		}
 	}
 	cands, err := review.Candidates(p)

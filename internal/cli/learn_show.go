@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
@@ -32,7 +33,7 @@ type showSource struct {
 	Last   string `json:"last_seen"`
 }
 
-var anchorArg = regexp.MustCompile(`^(ADR|PF)-\d+$`)
+var anchorArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(ADR|PF)-\d+$`) })
 
 func runLearnShow(env *Env, opts *learnOptions) error {
 	w, err := env.workspace()
@@ -107,16 +108,17 @@ func resolveShowArg(env *Env, p *project.Project, man *manifest.Manifest, arg st
 	if strings.HasPrefix(arg, "obs_") {
 		return arg, nil
 	}
-	if anchorArg.MatchString(arg) {
+	if anchorArg().MatchString(arg) {
 		for _, e := range man.Entries {
 			if e.AnchorID == arg {
 				return e.ObservationID, nil
 			}
 		}
-		rel, kind := project.DecisionsFile, knowfile.Decisions
-		if strings.HasPrefix(arg, "PF") {
-			rel, kind = project.PitfallsFile, knowfile.Pitfalls
+		kind := knowfile.Decisions
+		if strings.HasPrefix(arg, knowfile.Pitfalls.Prefix) {
+			kind = knowfile.Pitfalls
 		}
+		rel := kind.Path
 		data, _ := os.ReadFile(p.Path(rel))
 		if s := knowfile.Parse(kind, data).ByAnchor(arg); s != nil {
 			if id := s.Source(); id != "" {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
 )
@@ -230,7 +231,7 @@ func describe(s *knowfile.Section) string {
 	return s.Anchor + " (hand-written)"
 }
 
-var anchorRe = regexp.MustCompile(`^## (ADR|PF)-\d+:`)
+var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-\d+:`) })
 
 // withAnchor returns a section's text with its heading renumbered.
 func withAnchor(body, anchor string) string {
@@ -238,7 +239,7 @@ func withAnchor(body, anchor string) string {
 	if i < 0 {
 		i = len(body)
 	}
-	return anchorRe.ReplaceAllLiteralString(body[:i], "## "+anchor+":") + body[i:]
+	return anchorRe().ReplaceAllLiteralString(body[:i], "## "+anchor+":") + body[i:]
 }
 
 // sameRendering reports whether two sections differ at most in their
@@ -259,10 +260,10 @@ func withoutDate(body string) string {
 	return strings.Join(out, "\n")
 }
 
-var fieldKeyRe = regexp.MustCompile(`^\s*[-*]\s+\*\*([^*]+)\*\*:`)
+var fieldKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*]\s+\*\*([^*]+)\*\*:`) })
 
 func fieldLine(l string) string {
-	if m := fieldKeyRe.FindStringSubmatch(l); m != nil {
+	if m := fieldKeyRe().FindStringSubmatch(l); m != nil {
 		return strings.TrimSpace(m[1])
 	}
 	return ""

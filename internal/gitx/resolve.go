@@ -302,11 +302,8 @@ func settle(proj *project.Project, res *ResolveResult, results map[string][]byte
 		return nil // not readable: reconcile reports it
 	}
 	docs := map[string]*knowfile.Doc{}
-	for _, k := range []struct {
-		path string
-		kind knowfile.Kind
-	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
-		data, ok, err := read(k.path)
+	for _, k := range knowfile.Kinds {
+		data, ok, err := read(k.Path)
 		if err != nil {
 			return err
 		}
@@ -314,7 +311,7 @@ func settle(proj *project.Project, res *ResolveResult, results map[string][]byte
 			return nil
 		}
 		if data != nil {
-			docs[k.path] = knowfile.Parse(k.kind, data)
+			docs[k.Path] = knowfile.Parse(k, data)
 		}
 	}
 	res.Anchors = SettleAnchors(m, docs)

@@ -9,14 +9,21 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // Kind is one of the two knowledge files.
 type Kind struct {
+	Path   string // slash-separated, relative to the project root
 	Prefix string // "ADR" or "PF"
 	Title  string // the file's heading
 	Noun   string // for the TL;DR line: "decision"/"decisions"
@@ -27,9 +34,27 @@ type Kind struct {
 
 // The two kinds.
 var (
-	Decisions = Kind{Prefix: "ADR", Title: "# Architectural Decisions", Noun: "decision", Nouns: "decisions", Active: "Accepted"}
-	Pitfalls  = Kind{Prefix: "PF", Title: "# Known Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"}
+	Decisions = Kind{Path: project.DecisionsFile, Prefix: "ADR", Title: "# Architectural Decisions", Noun: "decision", Nouns: "decisions", Active: "Accepted"}
+	Pitfalls  = Kind{Path: project.PitfallsFile, Prefix: "PF", Title: "# Known Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"}
+
+	// Kinds lists both, decisions first, for whatever walks every
+	// knowledge file.
+	Kinds = []Kind{Decisions, Pitfalls}
 )
+
+// ReadAll reads and parses both knowledge files of the project, keyed by
+// path; a file that does not exist yet is an empty Doc.
+func ReadAll(p *project.Project) (map[string]*Doc, error) {
+	docs := make(map[string]*Doc, len(Kinds))
+	for _, k := range Kinds {
+		data, err := os.ReadFile(p.Path(k.Path))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		docs[k.Path] = Parse(k, data)
+	}
+	return docs, nil
+}
 
 // SourcePrefix marks a section as machine-made; what follows is the
 // observation id.
@@ -64,10 +89,12 @@ type Section struct {
 // Field is one "- **Key**: value" line.
 type Field struct{ Key, Value string }
 
+// The patterns compile on first use: every devlearn process links this
+// package, and compiling them at start cost each hook about 0.15 ms.
 var (
-	headingRe = regexp.MustCompile(`^## (ADR|PF)-(\d+):\s*(.*?)\s*$`)
-	fieldRe   = regexp.MustCompile(`^\s*[-*]\s+\*\*([^*]+)\*\*:\s?(.*)$`)
-	tldrRe    = regexp.MustCompile(`^<!--\s*TL;DR:.*-->\s*$`)
+	headingRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-(\d+):\s*(.*?)\s*$`) })
+	fieldRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*[-*]\s+\*\*([^*]+)\*\*:\s?(.*)$`) })
+	tldrRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^<!--\s*TL;DR:.*-->\s*$`) })
 )
 
 // Parse reads a knowledge file. It never fails on content: text it does not
@@ -92,7 +119,7 @@ func Parse(kind Kind, data []byte) *Doc {
 			cur = &strings.Builder{}
 		}
 		if cur == nil {
-			if i == 0 && tldrRe.MatchString(strings.TrimRight(line, "\n")) {
+			if i == 0 && tldrRe().MatchString(strings.TrimRight(line, "\n")) {
 				continue // rebuilt on every write
 			}
 			pre.WriteString(line)
@@ -108,7 +135,7 @@ func Parse(kind Kind, data []byte) *Doc {
 func parseSection(raw string) *Section {
 	s := &Section{Body: trimBlank(raw)}
 	first, _, _ := strings.Cut(s.Body, "\n")
-	if m := headingRe.FindStringSubmatch(first); m != nil {
+	if m := headingRe().FindStringSubmatch(first); m != nil {
 		s.Number, _ = strconv.Atoi(m[2])
 		s.Anchor = fmt.Sprintf("%s-%03d", m[1], s.Number)
 		s.Title = m[3]
@@ -116,7 +143,7 @@ func parseSection(raw string) *Section {
 		s.Title = strings.TrimSpace(strings.TrimPrefix(first, "## "))
 	}
 	for _, line := range strings.Split(s.Body, "\n")[1:] {
-		if m := fieldRe.FindStringSubmatch(line); m != nil {
+		if m := fieldRe().FindStringSubmatch(line); m != nil {
 			s.Fields = append(s.Fields, Field{Key: strings.TrimSpace(m[1]), Value: strings.TrimSpace(m[2])})
 		}
 	}

@@ -104,22 +104,19 @@ func readSections(src Sources, set *Set) {
 	if src.Root == "" {
 		return
 	}
-	for _, f := range []struct {
-		rel  string
-		kind knowfile.Kind
-	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
-		data, err := os.ReadFile(filepath.Join(src.Root, filepath.FromSlash(f.rel)))
+	for _, kind := range knowfile.Kinds {
+		data, err := os.ReadFile(filepath.Join(src.Root, filepath.FromSlash(kind.Path)))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {
-				set.Problems = append(set.Problems, &ParseError{Path: f.rel, Msg: err.Error()})
+				set.Problems = append(set.Problems, &ParseError{Path: kind.Path, Msg: err.Error()})
 			}
 			continue
 		}
-		for _, s := range knowfile.Parse(f.kind, data).Sections {
+		for _, s := range knowfile.Parse(kind, data).Sections {
 			if s.Anchor == "" {
 				continue
 			}
-			set.Items = append(set.Items, FromSection(f.kind, s, f.rel))
+			set.Items = append(set.Items, FromSection(kind, s, kind.Path))
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -19,7 +18,7 @@ import (
 const MaxItems = 20
 
 // idPattern is the observation id shape of contract 6, as observe accepts it.
-const idPattern = `^obs_[a-z0-9]{6,40}$`
+const idPattern = observe.IDPattern
 
 // schemaDoc is the JSON Schema of an answer. It is built from observe's
 // own limits and types, so that what the model is told, what is validated
@@ -89,8 +88,6 @@ type item struct {
 	QualityOK bool     `json:"quality_ok"`
 }
 
-var idRe = regexp.MustCompile(idPattern)
-
 // validateItem checks one raw item against the schema of schemaDoc and
 // decodes it. The checks are written out rather than run by a JSON Schema
 // library: the one that passed the official suite compiles its
@@ -159,7 +156,7 @@ func validateItem(raw json.RawMessage) (item, error) {
 			bad(fmt.Sprintf("/evidence/%d", i), fmt.Sprintf("longer than %d characters", observe.MaxEvidenceRunes))
 		}
 	}
-	if in.ID != nil && !idRe.MatchString(*in.ID) {
+	if in.ID != nil && !observe.ValidID(*in.ID) {
 		bad("/id", "does not match "+idPattern)
 	}
 	if len(problems) > 0 {

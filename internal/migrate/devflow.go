@@ -64,12 +64,12 @@ func DetectDevflow(p *project.Project) (*Devflow, error) {
 			}
 		}
 	}
-	for _, kf := range knowledgeFiles {
-		data, err := os.ReadFile(p.Path(kf.path))
+	for _, kf := range knowfile.Kinds {
+		data, err := os.ReadFile(p.Path(kf.Path))
 		if err != nil {
 			continue
 		}
-		for _, s := range knowfile.Parse(kf.kind, data).Sections {
+		for _, s := range knowfile.Parse(kf, data).Sections {
 			if s.Anchor == "" {
 				continue
 			}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
@@ -126,52 +127,45 @@ func devflowHooksOff(c *Context) (*Outcome, error) {
 // the devflow command that produced the entry, in backticks
 // ("`/implement #99`", "`/code-review feat/x`"). Learned entries carry
 // "self-learning:<id>" instead, and people's own entries carry neither.
-var devflowV1Source = regexp.MustCompile("^`/[a-z][a-z0-9:-]*(\\s[^`]*)?`$")
+var devflowV1Source = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("^`/[a-z][a-z0-9:-]*(\\s[^`]*)?`$") })
 
 // DevflowV1 reports whether a knowledge section is recognisably one that
 // devflow's pre-v2 extractor wrote, by its content.
 func DevflowV1(s *knowfile.Section) bool {
-	return s.Anchor != "" && devflowV1Source.MatchString(strings.TrimSpace(s.Field("Source")))
+	return s.Anchor != "" && devflowV1Source().MatchString(strings.TrimSpace(s.Field("Source")))
 }
 
-var conflictMarker = regexp.MustCompile(`(?m)^(<<<<<<<|>>>>>>>)( |$)`)
-
-type knowledgeFile struct {
-	path string
-	kind knowfile.Kind
-}
-
-var knowledgeFiles = []knowledgeFile{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}}
+var conflictMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(<<<<<<<|>>>>>>>)( |$)`) })
 
 // purgeSections removes the sections drop selects from both knowledge
 // files, and says what it removed and which hand-written entries it kept.
 func purgeSections(c *Context, o *Outcome, drop func(*knowfile.Section) bool, reportKept func(*knowfile.Section) bool) error {
-	for _, kf := range knowledgeFiles {
-		data, err := c.ReadFile(kf.path)
+	for _, kf := range knowfile.Kinds {
+		data, err := c.ReadFile(kf.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if conflictMarker.Match(data) {
-			return fmt.Errorf("%s has conflict markers: resolve them first ('devlearn resolve', or by hand), then run 'devlearn init' again", kf.path)
+		if conflictMarker().Match(data) {
+			return fmt.Errorf("%s has conflict markers: resolve them first ('devlearn resolve', or by hand), then run 'devlearn init' again", kf.Path)
 		}
-		doc := knowfile.Parse(kf.kind, data)
+		doc := knowfile.Parse(kf, data)
 		var kept []*knowfile.Section
 		for _, s := range doc.Sections {
 			if drop(s) {
-				o.Did = append(o.Did, fmt.Sprintf("removed %s %q from %s (written by devflow's pre-v2 extractor: Source %s)", s.Anchor, s.Title, kf.path, s.Field("Source")))
+				o.Did = append(o.Did, fmt.Sprintf("removed %s %q from %s (written by devflow's pre-v2 extractor: Source %s)", s.Anchor, s.Title, kf.Path, s.Field("Source")))
 				continue
 			}
 			kept = append(kept, s)
 			if reportKept(s) {
-				o.Kept = append(o.Kept, fmt.Sprintf("%s %q in %s: no Source line, so it is yours", s.Anchor, s.Title, kf.path))
+				o.Kept = append(o.Kept, fmt.Sprintf("%s %q in %s: no Source line, so it is yours", s.Anchor, s.Title, kf.Path))
 			}
 		}
 		if len(kept) < len(doc.Sections) {
 			doc.Sections = kept
-			o.Changes = append(o.Changes, evolve.Change{Path: kf.path, Data: doc.Bytes()})
+			o.Changes = append(o.Changes, evolve.Change{Path: kf.Path, Data: doc.Bytes()})
 		}
 	}
 	return nil
@@ -213,7 +207,7 @@ func purgeV3(c *Context) (*Outcome, error) {
 // ProjectPatternsFile is the pattern file early devflow versions generated.
 const ProjectPatternsFile = ".memory/PROJECT-PATTERNS.md"
 
-var discovered = regexp.MustCompile(`\(discovered: \d{4}-\d{2}-\d{2}\)\.?\s*$`)
+var discovered = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\(discovered: \d{4}-\d{2}-\d{2}\)\.?\s*$`) })
 
 // DevflowPatterns reports whether PROJECT-PATTERNS.md is the file devflow
 // generated: every bullet ends with devflow's "(discovered: YYYY-MM-DD)"
@@ -226,7 +220,7 @@ func DevflowPatterns(data []byte) bool {
 			continue
 		}
 		bullets++
-		if !discovered.Match(t) {
+		if !discovered().Match(t) {
 			return false
 		}
 	}

@@ -28,6 +28,26 @@ const (
 // Types lists the observation types in their display order.
 var Types = []string{Workflow, Procedural, Decision, Pitfall}
 
+// IDPattern is the shape of an observation id a caller may give (contract
+// 6 computes obs_ and 12 hex digits; devflow and people wrote others).
+const IDPattern = `^obs_[a-z0-9]{6,40}$`
+
+// ValidID reports whether id matches IDPattern. It is written out because
+// the bounded repetition compiles into forty states, which every process
+// paid for at start-up although only observe and the extractors check ids.
+func ValidID(id string) bool {
+	rest, ok := strings.CutPrefix(id, "obs_")
+	if !ok || len(rest) < 6 || len(rest) > 40 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // ValidType reports whether t is an observation type.
 func ValidType(t string) bool {
 	for _, x := range Types {

@@ -1,6 +1,10 @@
 package observe
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 // The ids below are golden: they are stored in every log and artifact, so a
 // change to ID or Normalize would orphan every existing observation. If this
@@ -36,4 +40,17 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// ValidID is IDPattern written out; the regexp is the specification.
+func FuzzValidID(f *testing.F) {
+	for _, s := range []string{"obs_5c370eb6abf0", "obs_abcde", "obs_abcdef", "obs_" + strings.Repeat("a", 40), "obs_" + strings.Repeat("a", 41), "OBS_abcdef", "obs_ABCDEF", "obs_abc-ef", "obs_abcdef\n", ""} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(IDPattern)
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := ValidID(id), re.MatchString(id); got != want {
+			t.Fatalf("ValidID(%q) = %v, the pattern says %v", id, got, want)
+		}
+	})
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -81,8 +80,6 @@ func DecodeSightings(r io.Reader) ([]Sighting, []Rejected, error) {
 	return ok, rejected, nil
 }
 
-var idPattern = regexp.MustCompile(`^obs_[a-z0-9]{6,40}$`)
-
 // Clean redacts, trims and checks a sighting against the log and sets its
 // id. redact may be nil.
 func (s *Sighting) Clean(log *Log, redact func(string) string) error {
@@ -119,7 +116,7 @@ func (s *Sighting) Clean(log *Log, redact func(string) string) error {
 	if s.ID == "" {
 		s.ID = computed
 	}
-	if !idPattern.MatchString(s.ID) {
+	if !ValidID(s.ID) {
 		return fmt.Errorf("id %q is not an observation id (obs_ and 6 to 40 lower-case letters or digits; omit it to let devlearn compute it)", s.ID)
 	}
 	if log != nil {

@@ -104,22 +104,15 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
 	}
-	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, docs: map[string]*knowfile.Doc{}, refsChecked: map[string]bool{}}
+	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
 	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
 		u.obs[o.ID] = o
 	}
 	if u.sparse, err = sparseFilter(r.Proj); err != nil {
 		return nil, err
 	}
-	for _, f := range []struct {
-		path string
-		kind knowfile.Kind
-	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
-		data, err := os.ReadFile(r.Proj.Path(f.path))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		u.docs[f.path] = knowfile.Parse(f.kind, data)
+	if u.docs, err = knowfile.ReadAll(r.Proj); err != nil {
+		return nil, err
 	}
 
 	// After a merge renumbered entries, the manifest still has their old

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync"
 	"text/template"
 	"time"
 	"unicode"
@@ -15,9 +16,13 @@ import (
 	"github.com/devlearn/devlearn/templates"
 )
 
-var tmpl = template.Must(template.New("").Funcs(template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
-}).ParseFS(templates.Render, "render/*.tmpl"))
+// tmpl parses on first use: every devlearn process links this package,
+// hooks included, and only render-ready and the demo write artifacts.
+var tmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{
+		"inc": func(i int) int { return i + 1 },
+	}).ParseFS(templates.Render, "render/*.tmpl"))
+})
 
 // artifactData is what a template sees: learned text, already made safe
 // for where it goes (one line in headings and fields, escaped YAML in
@@ -117,7 +122,7 @@ func sourceOf(id string) string { return "self-learning:" + id }
 
 func execute(name string, d artifactData) []byte {
 	var buf bytes.Buffer
-	if err := tmpl.ExecuteTemplate(&buf, name, d); err != nil {
+	if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
 		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
 	}
 	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n')

@@ -3,9 +3,7 @@ package render
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -91,22 +89,14 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	}
 	p := &plan{
 		r: r, man: man,
-		docs:    map[string]*knowfile.Doc{},
 		changed: map[string]bool{},
 		files:   map[string][]byte{},
 		claimed: map[string]string{},
 		seq:     map[string]int{},
 		res:     &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
-	for _, f := range []struct {
-		path string
-		kind knowfile.Kind
-	}{{project.DecisionsFile, knowfile.Decisions}, {project.PitfallsFile, knowfile.Pitfalls}} {
-		data, err := os.ReadFile(r.Proj.Path(f.path))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		p.docs[f.path] = knowfile.Parse(f.kind, data)
+	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
+		return nil, err
 	}
 
 	var ready []observe.Observation

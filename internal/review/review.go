@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -226,10 +227,11 @@ func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *O
 	case e == nil && o.Type != observe.Decision && o.Type != observe.Pitfall:
 		return nil, nil
 	case o.Type == observe.Decision || o.Type == observe.Pitfall:
-		rel, kind := project.DecisionsFile, knowfile.Decisions
+		kind := knowfile.Decisions
 		if o.Type == observe.Pitfall {
-			rel, kind = project.PitfallsFile, knowfile.Pitfalls
+			kind = knowfile.Pitfalls
 		}
+		rel := kind.Path
 		data, err := os.ReadFile(r.Proj.Path(rel))
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -279,13 +281,13 @@ func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *O
 	return changes, nil
 }
 
-var statusLine = regexp.MustCompile(`(?m)^(\s*[-*]\s+\*\*Status\*\*:\s?).*$`)
+var statusLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(\s*[-*]\s+\*\*Status\*\*:\s?).*$`) })
 
 // setStatus sets a section's Status field, adding one after the heading's
 // fields if it has none.
 func setStatus(body, status string) string {
-	if statusLine.MatchString(body) {
-		return statusLine.ReplaceAllString(body, "${1}"+status)
+	if statusLine().MatchString(body) {
+		return statusLine().ReplaceAllString(body, "${1}"+status)
 	}
 	lines := strings.SplitAfter(body, "\n")
 	last := 0

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -67,21 +68,21 @@ type Entry struct {
 func IsDevlearn(cmd string) bool { return strings.Contains(cmd, Marker) }
 
 var (
-	devflowRe         = regexp.MustCompile(`(?i)devflow|/run-hook\b|self-learning`)
-	devflowLearningRe = regexp.MustCompile(`(?i)learn|knowledge|decisions`)
+	devflowRe         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)devflow|/run-hook\b|self-learning`) })
+	devflowLearningRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)learn|knowledge|decisions`) })
 )
 
 // IsDevflow reports whether a hook command is devflow's (devflow-kit
 // installs them as `<dir>/.devflow/scripts/hooks/run-hook <name>` or
 // scripts named after its self-learning feature).
-func IsDevflow(cmd string) bool { return !IsDevlearn(cmd) && devflowRe.MatchString(cmd) }
+func IsDevflow(cmd string) bool { return !IsDevlearn(cmd) && devflowRe().MatchString(cmd) }
 
 // IsDevflowLearning reports whether a hook command is one of devflow's
 // learning hooks, whose background job rewrites the observation log and
 // the knowledge files devlearn now owns. devflow's other hooks (working
 // memory, ambient mode) do not touch them.
 func IsDevflowLearning(cmd string) bool {
-	return IsDevflow(cmd) && devflowLearningRe.MatchString(cmd)
+	return IsDevflow(cmd) && devflowLearningRe().MatchString(cmd)
 }
 
 // File is a parsed settings file.
