@@ -28,8 +28,9 @@ func newHudCmd(env *Env) *cobra.Command {
 
 Nothing is printed when nothing has been learned and nothing needs review,
 or outside a repository set up with 'devlearn init'. The answer is cached
-in the per-clone state until the log, the manifest, the knowledge entries
-or the config change, so it is cheap to run every second.
+in the per-clone state until the log, the manifest, the knowledge entries'
+folder or the config change, and for a minute at most (an entry edited in
+place), so it is cheap to run every second.
 
 --stdin reads Claude Code's status line JSON on stdin and reports on the
 session's folder ('devlearn init --statusline' registers it that way).`,

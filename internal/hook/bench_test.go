@@ -175,6 +175,23 @@ func BenchmarkHookProcess(b *testing.B) {
 		spawn(b, end, nil, func(i int) []byte { return sessionEndInput(root, i) }, false)
 		waitForWorkers(b, root)
 	})
+
+	// The status line: Claude Code runs `devlearn hud --stdin` about once a
+	// second (target: median under 10 ms). 1,000 entries and a log of
+	// 10,000 observation lines; the counts come from the cache after the
+	// warm-up, as they do between two changes.
+	b.Run("hud", func(b *testing.B) {
+		root := benchRoot(b, 1000)
+		var log bytes.Buffer
+		for i := 0; i < 10000; i++ {
+			fmt.Fprintf(&log, `{"op":"observe","eid":"e%d","at":"2026-11-01T10:00:00Z","src":"s%d","id":"obs_%012x","type":"pitfall","pattern":"pattern %d","quality_ok":true}`+"\n", i, i%50, i%2000, i%2000)
+		}
+		if err := os.WriteFile(filepath.Join(root, ".memory", "learning-log.jsonl"), log.Bytes(), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		in, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": root, "workspace": map[string]any{"current_dir": root}})
+		spawn(b, []string{devlearn, "hud", "--stdin"}, nil, func(int) []byte { return in }, false)
+	})
 }
 
 // sessionEndRoot is a project set up for devlearn with this config.

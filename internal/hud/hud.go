@@ -1,15 +1,14 @@
 // Package hud computes devlearn's one-line summary for a status bar:
 // what has been learned (the artifacts, by kind) and how much needs a
 // person's review. A status line runs it every second or so, so the
-// answer is cached in the per-clone state and recomputed only when one of
-// the files it depends on changed (by size and modification time).
+// answer is cached in the per-clone state and recomputed when one of the
+// files it depends on changed (by size and modification time) or a minute
+// has passed (an entry edited in place; decay).
 package hud
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -110,35 +109,41 @@ func CachePath(p *project.Project) string {
 }
 
 type cached struct {
-	Key    string `json:"key"`
-	Counts Counts `json:"counts"`
+	Key    string    `json:"key"`
+	At     time.Time `json:"at"`
+	Counts Counts    `json:"counts"`
 }
 
-// Key describes, by size and modification time, every file the counts
-// depend on; it changes whenever one of them may have.
+// Key describes, by size and modification time, the files the counts
+// depend on; it changes whenever one of them may have. The entries are
+// stamped by their folder, which changes when one is added, removed or
+// replaced (devlearn and most editors write a new file and rename it):
+// stamping each of a thousand entries was a third of the process's time.
+// An entry edited in place changes no folder; MaxAge bounds how long
+// that goes unseen.
 func Key(p *project.Project, configKey string) string {
-	var b strings.Builder
-	b.WriteString(configKey)
-	stamp := func(path string) {
-		fi, err := os.Stat(path)
-		if err != nil {
-			b.WriteString("|-")
-			return
-		}
-		fmt.Fprintf(&b, "|%d.%d", fi.Size(), fi.ModTime().UnixNano())
+	b := make([]byte, 0, 128)
+	b = append(b, configKey...)
+	for _, rel := range []string{project.LogFile, project.ManifestFile, project.EntriesDir} {
+		b = appendStamp(b, p.Path(rel))
 	}
-	stamp(p.Path(project.LogFile))
-	stamp(p.Path(project.ManifestFile))
-	dir := p.Path(project.EntriesDir)
-	stamp(dir)
-	if ents, err := os.ReadDir(dir); err == nil {
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), ".md") {
-				stamp(filepath.Join(dir, e.Name()))
-			}
-		}
+	return string(b)
+}
+
+// MaxAge is how long cached counts are trusted whatever the stamps say.
+const MaxAge = time.Minute
+
+// appendStamp appends the size and modification time of a file, or "-"
+// if it cannot be stat'ed.
+func appendStamp(b []byte, path string) []byte {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return append(b, "-|"...)
 	}
-	return b.String()
+	b = strconv.AppendInt(b, fi.Size(), 10)
+	b = append(b, '.')
+	b = strconv.AppendInt(b, fi.ModTime().UnixNano(), 10)
+	return append(b, '|')
 }
 
 // Cached returns the counts, from the cache when nothing they depend on
@@ -149,7 +154,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 	path := CachePath(p)
 	if data, err := os.ReadFile(path); err == nil {
 		var c cached
-		if json.Unmarshal(data, &c) == nil && c.Key == key {
+		if json.Unmarshal(data, &c) == nil && c.Key == key && now.Sub(c.At) < MaxAge && !now.Before(c.At) {
 			return c.Counts, nil
 		}
 	}
@@ -162,7 +167,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 		return Counts{}, err
 	}
 	// A cache that cannot be written only costs speed.
-	if data, err := json.Marshal(cached{Key: key, Counts: counts}); err == nil {
+	if data, err := json.Marshal(cached{Key: key, At: now, Counts: counts}); err == nil {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
 			tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
 			if os.WriteFile(tmp, data, 0o644) == nil {
@@ -178,14 +183,9 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 // StampFiles is the stamp part of Key for arbitrary files (the config
 // files), for the configKey argument.
 func StampFiles(paths ...string) string {
-	var b strings.Builder
+	var b []byte
 	for _, path := range paths {
-		fi, err := os.Stat(path)
-		if errors.Is(err, fs.ErrNotExist) || err != nil {
-			b.WriteString("-|")
-			continue
-		}
-		fmt.Fprintf(&b, "%d.%d|", fi.Size(), fi.ModTime().UnixNano())
+		b = appendStamp(b, path)
 	}
-	return b.String()
+	return string(b)
 }

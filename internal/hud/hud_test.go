@@ -96,6 +96,19 @@ func TestCacheFollowsTheFiles(t *testing.T) {
 	if calls != 3 {
 		t.Fatalf("%d calls", calls)
 	}
+	// The candidate accepted by an edit in place: its folder is unchanged,
+	// so the counts stand until MaxAge has passed.
+	os.WriteFile(p.Path(project.EntriesDir+"/k.md"), []byte("---\nkey: k\nsummary: a candidate\nstatus: active\n---\nx\n"), 0o644)
+	if c, _ := Cached(p, "cfg2", counting, now.Add(MaxAge-time.Second)); c.NeedsReview != 5 || calls != 3 {
+		t.Fatalf("within MaxAge: %+v, %d calls", c, calls)
+	}
+	if c, _ := Cached(p, "cfg2", counting, now.Add(MaxAge)); c.NeedsReview != 4 || calls != 4 {
+		t.Fatalf("after MaxAge: %+v, %d calls", c, calls)
+	}
+	// A clock set back does not make old counts fresh.
+	if Cached(p, "cfg2", counting, now); calls != 5 {
+		t.Fatalf("clock set back: %d calls", calls)
+	}
 }
 
 func BenchmarkHudCached(b *testing.B) {
