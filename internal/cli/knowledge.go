@@ -16,7 +16,7 @@ import (
 func newKnowledgeCmd(env *Env) *cobra.Command {
 	cmd := asParent(&cobra.Command{
 		Use:   "knowledge",
-		Short: "Decisions, pitfalls and knowledge entries: index, show, search, add, review",
+		Short: "Decisions, pitfalls and knowledge entries: index, show, list, search, add, promote, archive, why",
 		Long: `What devlearn serves back to the agent: the ADR sections of
 .memory/knowledge/decisions.md, the PF sections of pitfalls.md, and
 knowledge entries, one markdown file each with YAML front matter, in

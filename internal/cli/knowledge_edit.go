@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -89,6 +90,11 @@ hash of its content. An existing entry is never overwritten.`,
 			if e.Summary == "" {
 				return exitcode.Usagef("add needs --summary (one line saying what the entry is about), or --from FILE")
 			}
+			if from == "" {
+				if err := checkEntryFlags(&e); err != nil {
+					return err
+				}
+			}
 			w, err := env.knowledgeWS(!global)
 			if err != nil {
 				return err
@@ -126,7 +132,7 @@ hash of its content. An existing entry is never overwritten.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&e.Key, "key", "", "the entry's key and file name (default: the slug of the summary)")
+	f.StringVar(&e.Key, "key", "", "the entry's key and file name (default: the slug of the summary; a candidate's, the slug and a hash)")
 	f.StringVar(&e.Summary, "summary", "", "one line saying what the entry is about")
 	f.StringVar(&e.Kind, "kind", "", "checklist, pattern, warning, requirement or note (default note)")
 	f.StringVar(&e.Category, "category", "", "business_rule, architecture, api_quirk, lesson_learned or convention")
@@ -287,4 +293,34 @@ func (w *knowledgeWS) locate(key string, global bool, command string) (*knowledg
 		return st, e, nil
 	}
 	return nil, nil, fmt.Errorf("no entry %q: %w (list them with 'devlearn knowledge list')", key, errNoEntry)
+}
+
+// checkEntryFlags names the flag that holds a bad value, not the file the
+// entry would have become.
+func checkEntryFlags(e *knowledge.Entry) error {
+	for _, f := range []struct {
+		flag, value string
+		allowed     []string
+	}{
+		{"kind", e.Kind, knowledge.Kinds},
+		{"category", e.Category, knowledge.Categories},
+		{"priority", e.Priority, knowledge.Priorities},
+		{"status", e.Status, knowledge.Statuses},
+		{"source", e.Source, knowledge.Origins},
+	} {
+		if f.value == "" {
+			continue
+		}
+		ok := false
+		for _, a := range f.allowed {
+			// Priorities are accepted in any case, as in an entry file.
+			if f.value == a || (f.flag == "priority" && strings.EqualFold(f.value, a)) {
+				ok = true
+			}
+		}
+		if !ok {
+			return exitcode.Usagef("--%s %q is not one of %s", f.flag, f.value, strings.Join(f.allowed, ", "))
+		}
+	}
+	return nil
 }

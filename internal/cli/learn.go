@@ -15,8 +15,9 @@ import (
 
 // statusAction is what --status holds when given without a value: the
 // --status action. With a value (--status=ready, or --list --status
-// ready) it filters --list, as it always has.
-const statusAction = "\x00status"
+// ready) it filters --list, as it always has. It is a word, because the
+// help prints it (--status string[="summary"]).
+const statusAction = "summary"
 
 type learnOptions struct {
 	list   bool
@@ -82,7 +83,7 @@ func newLearnCmd(env *Env) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.BoolVar(&opts.list, "list", false, "list observations by confidence")
-	f.StringVar(&opts.status, "status", "", "alone: show the state of learning here; with --list: only this status (observing, ready, created, deprecated)")
+	f.StringVar(&opts.status, "status", "", "alone: a summary of learning here; with --list: only this status (observing, ready, created, deprecated)")
 	f.Lookup("status").NoOptDefVal = statusAction
 	f.StringVar(&opts.show, "show", "", "show the provenance of an observation (obs_…) or an artifact (path)")
 	f.BoolVar(&opts.review, "review", false, "review what needs attention")
@@ -221,8 +222,9 @@ func runLearnList(env *Env, opts *learnOptions) error {
 	if err != nil {
 		return err
 	}
+	all := log.Observations(w.now, w.cfg.Config)
 	obs := []observe.Observation{}
-	for _, o := range log.Observations(w.now, w.cfg.Config) {
+	for _, o := range all {
 		if (opts.typ == "" || o.Type == opts.typ) && (opts.status == "" || o.Status == opts.status) {
 			obs = append(obs, o)
 		}
@@ -230,8 +232,19 @@ func runLearnList(env *Env, opts *learnOptions) error {
 	if opts.json {
 		return printJSON(env.Out, map[string]any{"observations": obs})
 	}
-	if len(obs) == 0 {
+	switch {
+	case len(all) == 0:
 		fmt.Fprintln(env.Out, "No observations yet. They come from 'devlearn observe' and, once set up, from your sessions.")
+		return nil
+	case len(obs) == 0:
+		var filter []string
+		if opts.typ != "" {
+			filter = append(filter, "type "+opts.typ)
+		}
+		if opts.status != "" {
+			filter = append(filter, "status "+opts.status)
+		}
+		fmt.Fprintf(env.Out, "No observation has %s (%d in all); 'devlearn learn --list' shows them all.\n", strings.Join(filter, " and "), len(all))
 		return nil
 	}
 	printObservationTable(env.Out, obs)
