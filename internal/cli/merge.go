@@ -35,8 +35,9 @@ sets of lines, other text files line by line. The base ref moves only by a
 compare-and-swap, and the worktree that has the base checked out gets the
 changed files. The task's linked worktree is removed when it is clean.
 
-On a conflict nothing is changed, the task is recorded as blocked with the
-conflicting paths, and the exit code is 3.`,
+On a conflict no branch or file is changed, the task is recorded as blocked
+with the conflicting paths in its log (.memory/tasks/<task>.jsonl, in the
+task's worktree when it has one), and the exit code is 3.`,
 		Example: `  devlearn merge task/login-form
   devlearn merge ../wt-login --into develop
   devlearn merge task/login-form --dry-run --json`,

@@ -391,12 +391,16 @@ func (m *merger) blocked(ctx context.Context) error {
 	for i, c := range res.Conflicts {
 		paths[i] = c.Path
 	}
-	hint := fmt.Sprintf("nothing was changed; resolve with 'git merge %s' in the worktree of %s (or rebase the task onto %s), then run devlearn merge again", res.Branch, res.Base, res.Base)
 	if !m.opts.DryRun {
 		if err := m.record(ctx, TaskEvent{Op: OpMergeBlocked, Conflicts: res.Conflicts}); err != nil {
 			return err
 		}
 	}
+	changed := "no branch or file was changed"
+	if res.TaskLog != "" {
+		changed += fmt.Sprintf(" but the task's log, %s in %s, which records the block", res.TaskLog, res.TaskLogIn)
+	}
+	hint := fmt.Sprintf("%s; resolve with 'git merge %s' in the worktree of %s (or rebase the task onto %s), then run devlearn merge again", changed, res.Branch, res.Base, res.Base)
 	return refusef(hint, paths, "merging %s into %s conflicts", res.Branch, res.Base)
 }
 

@@ -102,7 +102,7 @@ func TestMergeConflictSameLine(t *testing.T) {
 	if res.Kind != KindConflict || len(res.Conflicts) != 1 || res.Conflicts[0].Path != "f.txt" {
 		t.Fatalf("want one conflict on f.txt, got %+v", res.Conflicts)
 	}
-	if !slices.Equal(r.Paths, []string{"f.txt"}) || !strings.Contains(r.Hint, "nothing was changed") {
+	if !slices.Equal(r.Paths, []string{"f.txt"}) || !strings.Contains(r.Hint, "no branch or file was changed") {
 		t.Fatalf("refusal %+v", r)
 	}
 	if g.git("rev-parse", "main") != before || g.read(g.dir, "f.txt") != "1\nBASE\n3\n" {
@@ -345,6 +345,10 @@ func TestMergeUpToDateAndErrors(t *testing.T) {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if _, err := Merge(bg, g.opts("no-such-branch")); err == nil || !strings.Contains(err.Error(), "neither a worktree folder nor a local branch") {
+		t.Fatalf("err %v", err)
+	}
+	// The main branch named as the task: said so, not "no main branch".
+	if _, err := Merge(bg, g.opts("main")); err == nil || !strings.Contains(err.Error(), "main is the main branch itself") {
 		t.Fatalf("err %v", err)
 	}
 	o := g.opts("task/old")

@@ -270,21 +270,31 @@ func (r *repo) branchHash(branch string) (plumbing.Hash, error) {
 // defaultBase is the repository's main branch: the one origin/HEAD names,
 // else main, else master, else the main worktree's branch.
 func (r *repo) defaultBase(task string) (string, error) {
+	isMain := false
 	if ref, err := r.Reference("refs/remotes/origin/HEAD", false); err == nil && ref.Type() == plumbing.SymbolicReference {
 		name := strings.TrimPrefix(ref.Target().String(), "refs/remotes/origin/")
-		if _, err := r.branchHash(name); err == nil && name != task {
-			return name, nil
+		if _, err := r.branchHash(name); err == nil {
+			if name != task {
+				return name, nil
+			}
+			isMain = true
 		}
 	}
 	for _, name := range []string{"main", "master"} {
-		if _, err := r.branchHash(name); err == nil && name != task {
-			return name, nil
+		if _, err := r.branchHash(name); err == nil {
+			if name != task {
+				return name, nil
+			}
+			isMain = true
 		}
 	}
 	for _, w := range r.worktrees {
 		if !w.Linked && w.Branch != "" && w.Branch != task {
 			return w.Branch, nil
 		}
+	}
+	if isMain {
+		return "", fmt.Errorf("%s is the main branch itself: name a task branch or worktree to merge into it", task)
 	}
 	return "", fmt.Errorf("no main branch found (no main, master or origin/HEAD)")
 }
