@@ -131,6 +131,9 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 		for _, k := range purge.Kept {
 			res.Steps = append(res.Steps, step{Action: "kept", Path: k, Note: "yours"})
 		}
+		if _, err := os.Stat(p.Path(evolve.LogPath)); err == nil {
+			res.Steps = append(res.Steps, step{Action: "removed", Path: evolve.LogPath, Note: "the audit trail, removed last"})
+		}
 	}
 
 	if !opts.dryRun {
