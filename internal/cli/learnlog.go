@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -52,7 +53,27 @@ func (w *workspace) loadLog(env *Env) (*observe.Log, error) {
 }
 
 func warnProblems(env *Env, rel string, problems []jsonl.Problem) {
+	markers := false
 	for _, p := range problems {
+		if isConflictMarker(p.Text) {
+			markers = true
+			continue
+		}
 		fmt.Fprintf(env.Err, "devlearn: %s:%d: %v (skipped; run 'devlearn learn --purge' to drop it)\n", rel, p.Line, p.Err)
 	}
+	if markers {
+		// Purging would drop the markers and keep both sides' lines, but
+		// resolve also records the merge in git's index.
+		fmt.Fprintf(env.Err, "devlearn: %s has merge conflict markers (skipped); run 'devlearn resolve' to merge both sides' lines, and 'devlearn init' to let git merge it by itself next time\n", rel)
+	}
+}
+
+// isConflictMarker reports whether a line is one of git's conflict markers.
+func isConflictMarker(line string) bool {
+	for _, m := range []string{"<<<<<<<", "|||||||", "=======", ">>>>>>>"} {
+		if rest, ok := strings.CutPrefix(line, m); ok && (rest == "" || rest[0] == ' ') {
+			return true
+		}
+	}
+	return false
 }
