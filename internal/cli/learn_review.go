@@ -96,7 +96,7 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	for _, it := range items {
 		printItem(env, it)
 	}
-	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable), or run 'devlearn learn --review' on a terminal.")
+	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it), or run 'devlearn learn --review' on a terminal.")
 	return nil
 }
 
@@ -137,7 +137,7 @@ func pastTense(action string) string {
 // editItem opens the artifact of an observation or entry in the editor.
 func editItem(env *Env, w *workspace, id string) error {
 	path := ""
-	if key, ok := strings.CutPrefix(id, "entry:"); ok {
+	if key, ok := review.EntryKey(id); ok {
 		cands, err := review.Candidates(w.proj)
 		if err != nil {
 			return err

@@ -110,7 +110,7 @@ func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item,
 	}
 	for _, c := range cands {
 		if c.Status == "candidate" {
-			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: make it active or archive it"}, Artifact: c.Path})
+			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: keep makes it active, deprecate archives it"}, Artifact: c.Path})
 		}
 	}
 	return items, nil
@@ -129,10 +129,19 @@ type Outcome struct {
 // knowledge entry of the project.
 var ErrUnknown = errors.New("not an observation or knowledge entry of this project")
 
+// EntryKey returns the knowledge entry key an id names: "entry:<key>" as
+// the review lists it, or the bare key (observation ids start with obs_).
+func EntryKey(id string) (string, bool) {
+	if key, ok := strings.CutPrefix(id, "entry:"); ok {
+		return key, true
+	}
+	return id, !strings.HasPrefix(id, "obs_")
+}
+
 // Decide records one decision ("keep", "deprecate" or "restore") about id.
 func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, error) {
-	if key, ok := strings.CutPrefix(id, "entry:"); ok {
-		return r.decideEntry(ctx, action, id, key)
+	if key, ok := EntryKey(id); ok {
+		return r.decideEntry(ctx, action, "entry:"+key, key)
 	}
 	log, err := r.Log.Load()
 	if err != nil {
