@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -33,7 +34,7 @@ type showSource struct {
 	Last   string `json:"last_seen"`
 }
 
-var anchorArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(ADR|PF)-\d+$`) })
+var anchorArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(ADR|PF)-0*(\d{1,6})$`) })
 
 func runLearnShow(env *Env, opts *learnOptions) error {
 	w, err := env.workspace()
@@ -108,15 +109,18 @@ func resolveShowArg(env *Env, p *project.Project, man *manifest.Manifest, arg st
 	if strings.HasPrefix(arg, "obs_") {
 		return arg, nil
 	}
-	if anchorArg().MatchString(arg) {
+	if m := anchorArg().FindStringSubmatch(arg); m != nil {
+		// ADR-1, adr-001 and ADR-001 name the same section.
+		kind := knowfile.Decisions
+		if strings.EqualFold(m[1], knowfile.Pitfalls.Prefix) {
+			kind = knowfile.Pitfalls
+		}
+		n, _ := strconv.Atoi(m[2])
+		arg = kind.Anchor(n)
 		for _, e := range man.Entries {
 			if e.AnchorID == arg {
 				return e.ObservationID, nil
 			}
-		}
-		kind := knowfile.Decisions
-		if strings.HasPrefix(arg, knowfile.Pitfalls.Prefix) {
-			kind = knowfile.Pitfalls
 		}
 		rel := kind.Path
 		data, _ := os.ReadFile(p.Path(rel))
@@ -151,8 +155,24 @@ func resolveShowArg(env *Env, p *project.Project, man *manifest.Manifest, arg st
 	if id := render.SourceOf(data); id != "" {
 		return id, nil
 	}
-	if rel == project.DecisionsFile || rel == project.PitfallsFile {
-		return "", exitcode.Usagef("%s holds many entries: name one, e.g. 'devlearn learn --show ADR-003'", rel)
+	for _, kind := range knowfile.Kinds {
+		if rel != kind.Path {
+			continue
+		}
+		var anchors []string
+		for _, s := range knowfile.Parse(kind, data).Sections {
+			if s.Anchor != "" {
+				anchors = append(anchors, s.Anchor)
+			}
+		}
+		if len(anchors) == 0 {
+			return "", fmt.Errorf("%s holds no %s yet", rel, kind.Nouns)
+		}
+		list := strings.Join(anchors, ", ")
+		if len(anchors) > 4 {
+			list = fmt.Sprintf("%s … %s, %d in all", strings.Join(anchors[:3], ", "), anchors[len(anchors)-1], len(anchors))
+		}
+		return "", exitcode.Usagef("%s is a file of %s (%s): name one, e.g. 'devlearn learn --show %s'", rel, kind.Nouns, list, anchors[0])
 	}
 	return "", fmt.Errorf("%s carries no observation id: it is not an artifact devlearn made", rel)
 }
