@@ -58,10 +58,13 @@ func runDoctor(env *Env, asJSON bool) error {
 		Schema:    templates.ConfigSchema,
 		Git:       register.ExecGit,
 	})
-	failed := 0
+	failed, notes := 0, 0
 	for _, c := range checks {
-		if !c.OK {
+		switch {
+		case !c.OK:
 			failed++
+		case c.Note:
+			notes++
 		}
 	}
 	if asJSON {
@@ -71,19 +74,25 @@ func runDoctor(env *Env, asJSON bool) error {
 	} else {
 		t := newTable(env.Out)
 		for _, c := range checks {
-			mark := env.colour(green, "ok")
-			if !c.OK {
+			mark, fix := env.colour(green, "ok"), "fix: "
+			switch {
+			case !c.OK:
 				mark = env.colour(red, "FAIL")
+			case c.Note:
+				mark, fix = env.colour(yellow, "note"), "next: "
 			}
 			t.row("  "+mark, c.Name, c.Detail)
 			if c.Fix != "" {
-				t.row("", "", "fix: "+c.Fix)
+				t.row("", "", fix+c.Fix)
 			}
 		}
 		t.flush()
-		if failed == 0 {
+		switch {
+		case failed == 0 && notes > 0:
+			fmt.Fprintf(env.Out, "All %d checks passed (%s).\n", len(checks), plural(notes, "note", "notes"))
+		case failed == 0:
 			fmt.Fprintf(env.Out, "All %d checks passed.\n", len(checks))
-		} else {
+		default:
 			fmt.Fprintf(env.Out, "%s of %d failed.\n", plural(failed, "check", "checks"), len(checks))
 		}
 	}

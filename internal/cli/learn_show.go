@@ -41,9 +41,9 @@ func runLearnShow(env *Env, opts *learnOptions) error {
 	if err != nil {
 		return err
 	}
-	man, _, err := manifest.Load(w.proj.Path(project.ManifestFile), w.proj.Root)
+	man, _, err := manifest.LoadProject(w.proj)
 	if err != nil {
-		return fmt.Errorf("%s: %w", project.ManifestFile, err)
+		return err
 	}
 	id, err := resolveShowArg(env, w.proj, man, opts.show)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonpos"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -275,10 +276,8 @@ func kindName(t reflect.Type) string {
 
 // lineAt turns a byte offset into a 1-based line number.
 func lineAt(data []byte, off int64) int {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1
+	line, _ := jsonpos.At(data, off)
+	return line
 }
 
 // keyLines maps every dotted key of a JSON document to the line it is on.

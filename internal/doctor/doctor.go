@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -29,6 +30,9 @@ type Check struct {
 	OK     bool   `json:"ok"`
 	Detail string `json:"detail"`
 	Fix    string `json:"fix,omitempty"`
+	// Note marks a passed check that has something to say, with Fix as the
+	// next step: nothing is wrong yet (no session has run here, say).
+	Note bool `json:"note,omitempty"`
 }
 
 // Inputs is everything the checks look at; nothing is read from the
@@ -55,6 +59,7 @@ func Run(in Inputs) []Check {
 		routes(in),
 		configValid(in),
 		logReadable(in),
+		manifestReadable(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
 		transcripts(in),
@@ -63,6 +68,9 @@ func Run(in Inputs) []Check {
 }
 
 func ok(name, detail string) Check { return Check{Name: name, OK: true, Detail: detail} }
+func note(name, detail, next string) Check {
+	return Check{Name: name, OK: true, Note: true, Detail: detail, Fix: next}
+}
 func fail(name, detail, fix string) Check {
 	return Check{Name: name, Detail: detail, Fix: fix}
 }
@@ -80,7 +88,7 @@ func onPath(in Inputs) Check {
 func hooks(in Inputs) Check {
 	const name = "hooks registered"
 	var notes, problems []string
-	registered := false
+	registered, unreadable := false, false
 	for _, f := range []struct{ path, display string }{
 		{in.Proj.Path(project.SettingsFile), project.SettingsFile},
 		{filepath.Join(in.ClaudeDir, "settings.json"), filepath.Join(in.ClaudeDir, "settings.json")},
@@ -96,6 +104,7 @@ func hooks(in Inputs) Check {
 		s, err := settings.Parse(f.display, data)
 		if err != nil {
 			problems = append(problems, err.Error())
+			unreadable = true
 			continue
 		}
 		for _, e := range s.Devflow() {
@@ -116,6 +125,9 @@ func hooks(in Inputs) Check {
 		notes = append(notes, f.display)
 	}
 	switch {
+	case unreadable:
+		// learn --enable cannot edit a file it cannot read.
+		return fail(name, strings.Join(problems, "; "), "fix the JSON at the place named, then run devlearn doctor again")
 	case len(problems) > 0:
 		return fail(name, strings.Join(problems, "; "), "devlearn learn --enable (or --global); for devflow's hooks: devlearn init")
 	case !registered:
@@ -214,6 +226,15 @@ func logReadable(in Inputs) Check {
 	return ok(name, fmt.Sprintf("%d %s, %d %s", l.Lines, pluralWord(l.Lines, "line", "lines"), len(l.IDs()), pluralWord(len(l.IDs()), "observation", "observations")))
 }
 
+func manifestReadable(in Inputs) Check {
+	const name = "artifact manifest readable"
+	m, _, err := manifest.LoadProject(in.Proj)
+	if err != nil {
+		return fail(name, err.Error(), "git checkout -- "+project.ManifestFile+" (or fix the JSON at the place named)")
+	}
+	return ok(name, fmt.Sprintf("%d %s", len(m.Entries), pluralWord(len(m.Entries), "artifact", "artifacts")))
+}
+
 func schemaAndMigrations(in Inputs) Check {
 	const name = "schema and migrations"
 	var problems []string
@@ -268,7 +289,7 @@ func transcripts(in Inputs) Check {
 	const name = "Claude Code transcripts"
 	dirs, err := filepath.Glob(filepath.Join(in.ClaudeDir, "projects", "*"))
 	if err != nil || len(dirs) == 0 {
-		return fail(name, "no sessions under "+filepath.Join(in.ClaudeDir, "projects"), "run a Claude Code session in this repository (set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere)")
+		return note(name, "no sessions under "+filepath.Join(in.ClaudeDir, "projects")+" yet", "run a Claude Code session in this repository (set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere)")
 	}
 	sessions := 0
 	for _, d := range dirs {
@@ -289,7 +310,7 @@ func transcripts(in Inputs) Check {
 		}
 	}
 	if sessions == 0 {
-		return fail(name, "none of the sessions under "+filepath.Join(in.ClaudeDir, "projects")+" ran in this repository", "run a Claude Code session here; devlearn learns from them when they end")
+		return note(name, "none of the sessions under "+filepath.Join(in.ClaudeDir, "projects")+" ran in this repository yet", "run a Claude Code session here; devlearn learns from them when they end")
 	}
 	return ok(name, fmt.Sprintf("%d %s for this repository", sessions, pluralWord(sessions, "session", "sessions")))
 }

@@ -18,6 +18,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/devlearn/devlearn/internal/jsonpos"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // SchemaVersion 2 is devlearn's: relative paths and sha256 hashes.
@@ -62,6 +65,16 @@ func Load(path, root string) (*Manifest, []Migration, error) {
 	return Parse(data, root)
 }
 
+// LoadProject loads the manifest of a project; its error names the file
+// and what to do about it.
+func LoadProject(p *project.Project) (*Manifest, []Migration, error) {
+	m, migrated, err := Load(p.Path(project.ManifestFile), p.Root)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w (fix it, or take git's copy back: git checkout -- %s)", project.ManifestFile, err, project.ManifestFile)
+	}
+	return m, migrated, nil
+}
+
 // Parse reads manifest bytes (see Load).
 func Parse(data []byte, root string) (*Manifest, []Migration, error) {
 	m := &Manifest{}
@@ -69,7 +82,10 @@ func Parse(data []byte, root string) (*Manifest, []Migration, error) {
 		return &Manifest{SchemaVersion: SchemaVersion}, nil, nil
 	}
 	if err := json.Unmarshal(data, m); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", "manifest", err)
+		if line, col, ok := jsonpos.Of(data, err); ok {
+			return nil, nil, fmt.Errorf("line %d, column %d: not valid JSON: %w", line, col, err)
+		}
+		return nil, nil, fmt.Errorf("not a manifest: %w", err)
 	}
 	var migrated []Migration
 	for i := range m.Entries {

@@ -5,8 +5,8 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonpos"
 	"io"
 	"strings"
 	"time"
@@ -56,10 +56,8 @@ func DecodeSightings(r io.Reader) ([]Sighting, []Rejected, error) {
 		Observations *[]json.RawMessage `json:"observations"`
 	}
 	if err := json.Unmarshal(data, &in); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			line, col := lineCol(data, se.Offset)
-			return nil, nil, fmt.Errorf("input:%d:%d: not JSON: %v", line, col, se)
+		if line, col, ok := jsonpos.Of(data, err); ok {
+			return nil, nil, fmt.Errorf("input:%d:%d: not JSON: %v", line, col, err)
 		}
 		return nil, nil, fmt.Errorf("input: want {\"observations\": [...]}: %s", jsonMsg(err))
 	}
@@ -205,19 +203,4 @@ func cut(s string, max int) string {
 	}
 	r := []rune(s)
 	return strings.TrimSpace(string(r[:max-1])) + "…"
-}
-
-// lineCol turns a decoder's offset (just after the offending byte) into the
-// line and column of that byte.
-func lineCol(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	if off > 0 {
-		off--
-	}
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }

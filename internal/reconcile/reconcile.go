@@ -100,9 +100,9 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	man, migrated, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	man, migrated, err := manifest.LoadProject(r.Proj)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
+		return nil, err
 	}
 	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
 	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {

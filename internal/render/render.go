@@ -83,9 +83,9 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	if err := r.checkFolders(); err != nil {
 		return nil, err
 	}
-	man, _, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	man, _, err := manifest.LoadProject(r.Proj)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w (fix or remove it; devlearn rebuilds entries from the artifacts)", project.ManifestFile, err)
+		return nil, err
 	}
 	p := &plan{
 		r: r, man: man,

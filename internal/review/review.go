@@ -226,9 +226,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 // section gets Status: Deprecated; a restored section gets its status back.
 // The manifest follows, so reconcile sees no edit and no deletion.
 func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *Outcome) ([]evolve.Change, error) {
-	man, _, err := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
+	man, _, err := manifest.LoadProject(r.Proj)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", project.ManifestFile, err)
+		return nil, err
 	}
 	e := man.Get(o.ID)
 	var changes []evolve.Change

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonpos"
 	"io"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -80,7 +81,7 @@ func parseObject(name string, data []byte) (*object, error) {
 	}
 	o.close = int(dec.InputOffset()) - 1
 	if rest := bytes.TrimLeft(data[o.close+1:], " \t\r\n"); len(rest) > 0 {
-		line, col := lineCol(data, int64(len(data)-len(rest)))
+		line, col := jsonpos.At(data, int64(len(data)-len(rest)))
 		return nil, &SyntaxError{File: name, Line: line, Col: col, Msg: "more than one JSON value in the file"}
 	}
 	return o, nil
@@ -98,7 +99,7 @@ func jsonUnquote(raw jsontext.Value, dst *string) error {
 func syntaxError(name string, data []byte, err error) error {
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		line, col := lineCol(data, se.ByteOffset)
+		line, col := jsonpos.At(data, se.ByteOffset)
 		msg := se.Err.Error()
 		if errors.Is(se.Err, io.ErrUnexpectedEOF) {
 			msg = "the file ends too early"
@@ -106,21 +107,10 @@ func syntaxError(name string, data []byte, err error) error {
 		return &SyntaxError{File: name, Line: line, Col: col, Msg: "not valid JSON: " + msg}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-		line, col := lineCol(data, int64(len(data)))
+		line, col := jsonpos.At(data, int64(len(data)))
 		return &SyntaxError{File: name, Line: line, Col: col, Msg: "not valid JSON: the file ends too early"}
 	}
 	return &SyntaxError{File: name, Msg: "not valid JSON: " + err.Error()}
-}
-
-// lineCol turns a byte offset into a 1-based line and column.
-func lineCol(data []byte, off int64) (int, int) {
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	before := data[:off]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := int(off) - bytes.LastIndexByte(before, '\n')
-	return line, col
 }
 
 func (o *object) get(key string) (jsontext.Value, bool) {

@@ -11,6 +11,7 @@ package settings
 
 import (
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonpos"
 	"regexp"
 	"strings"
 	"sync"
@@ -128,7 +129,7 @@ func Parse(name string, data []byte) (*File, error) {
 func (f *File) shapeError(key, msg string) error {
 	for _, m := range f.obj.members {
 		if m.key == key {
-			line, col := lineCol(f.obj.data, int64(m.keyStart))
+			line, col := jsonpos.At(f.obj.data, int64(m.keyStart))
 			return &SyntaxError{File: f.name, Line: line, Col: col, Msg: msg}
 		}
 	}
