@@ -39,7 +39,7 @@ var errAborted = exitcode.Silent{Code: exitcode.Error}
 // says which flag does it without asking.
 func (e *Env) confirm(question, flag string) (bool, error) {
 	if !e.interactive() {
-		return false, exitcode.Usagef("%s\nThis asks for confirmation: run it on a terminal, or add %s.", question, flag)
+		return false, exitcode.Usagef("not done: this asks first (%q), and there is no terminal to ask on; run it on a terminal, or add %s", question, flag)
 	}
 	ok := false
 	err := e.form(huh.NewGroup(huh.NewConfirm().Title(question).Affirmative("Yes").Negative("No").Value(&ok)))

@@ -65,6 +65,7 @@ the agent through Claude Code hooks.`,
 // cobra, left to itself, would print help and exit 0.
 func asParent(c *cobra.Command) *cobra.Command {
 	c.Args = noArgs
+	c.SuggestionsMinimumDistance = 2 // a typo of a subcommand's name gets "Did you mean"
 	c.RunE = func(c *cobra.Command, args []string) error { return c.Help() }
 	return c
 }
@@ -76,7 +77,11 @@ func noArgs(c *cobra.Command, args []string) error {
 		return nil
 	}
 	if c.HasSubCommands() {
-		return exitcode.Usagef("unknown command %q for %q\nRun '%s --help' for usage.", args[0], c.CommandPath(), c.CommandPath())
+		hint := ""
+		if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+			hint = "\nDid you mean " + strings.Join(s, " or ") + "?"
+		}
+		return exitcode.Usagef("unknown command %q for %q%s\nRun '%s --help' for usage.", args[0], c.CommandPath(), hint, c.CommandPath())
 	}
 	return exitcode.Usagef("%s takes no arguments (got %q)", c.CommandPath(), strings.Join(args, " "))
 }

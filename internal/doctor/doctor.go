@@ -80,7 +80,7 @@ func onPath(in Inputs) Check {
 	p, err := in.LookPath("devlearn")
 	if err != nil {
 		return fail(name, "not found on the PATH the hooks run with: every hook silently does nothing",
-			"install devlearn on the PATH (e.g. 'go install github.com/devlearn/devlearn/cmd/devlearn@latest'), or start Claude Code from a shell whose PATH has it")
+			"install devlearn on the PATH ('go install ./cmd/devlearn' in devlearn's source, as its README says), or start Claude Code from a shell whose PATH has it")
 	}
 	return ok(name, p)
 }

@@ -55,6 +55,9 @@ func DecodeSightings(r io.Reader) ([]Sighting, []Rejected, error) {
 	var in struct {
 		Observations *[]json.RawMessage `json:"observations"`
 	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil, fmt.Errorf("input is empty: want {\"observations\": [{\"type\", \"pattern\", ...}]} on stdin")
+	}
 	if err := json.Unmarshal(data, &in); err != nil {
 		if line, col, ok := jsonpos.Of(data, err); ok {
 			return nil, nil, fmt.Errorf("input:%d:%d: not JSON: %v", line, col, err)
