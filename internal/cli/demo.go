@@ -177,7 +177,7 @@ func (d *demoRun) showMoves(at time.Time) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(d.env.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "  what moved:")
+	fmt.Fprintln(tw, "what moved today:")
 	now := map[string]observe.Observation{}
 	moved := 0
 	for _, o := range list.Observations {
