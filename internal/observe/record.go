@@ -193,11 +193,19 @@ func stripControl(s string, keepNewlines bool) string {
 		if r == '\t' || r == '\n' || r == '\r' {
 			return ' '
 		}
-		if unicode.IsControl(r) || r == utf8.RuneError {
+		if unicode.IsControl(r) || r == utf8.RuneError || isFormat(r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+// isFormat reports an invisible formatting character: bidirectional
+// overrides and isolates, which make text read other than it is
+// ("Trojan Source"), zero-width spaces and marks. The zero-width joiner
+// stays: emoji sequences are made of it.
+func isFormat(r rune) bool {
+	return r != '\u200d' && unicode.Is(unicode.Cf, r)
 }
 
 func cut(s string, max int) string {

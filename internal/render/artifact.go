@@ -72,8 +72,46 @@ func frontMatter(pairs ...string) string {
 	return buf.String()
 }
 
+// defuse makes learned text inert where Claude Code reads a file as a
+// prompt (slash commands and skills): !`cmd` would run cmd when the command
+// or skill is used, and @path would pull a file into the context. A space
+// after the ! and a full-width ＠ keep the text readable and inert.
+// Invisible formatting characters (bidirectional overrides) are dropped.
+func defuse(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	prev := ' '
+	for _, r := range s {
+		switch {
+		case r == '`' && prev == '!':
+			b.WriteString(" `")
+		case r == '@' && (unicode.IsSpace(prev) || strings.ContainsRune("([{\"'<,;:", prev)):
+			b.WriteRune('＠')
+		case r != '\u200d' && unicode.Is(unicode.Cf, r):
+			continue
+		default:
+			b.WriteRune(r)
+		}
+		prev = r
+	}
+	// A fence opened as ```! is a shell block in the same files.
+	return strings.ReplaceAll(b.String(), "```!", "``` !")
+}
+
+// defused is the observation with its learned text made inert (defuse).
+func defused(o observe.Observation) observe.Observation {
+	o.Pattern, o.Details = defuse(o.Pattern), defuse(o.Details)
+	ev := make([]string, len(o.Evidence))
+	for i, e := range o.Evidence {
+		ev[i] = defuse(e)
+	}
+	o.Evidence = ev
+	return o
+}
+
 // renderCommand is a workflow's slash command.
 func renderCommand(o observe.Observation, now time.Time) []byte {
+	o = defused(o)
 	d := newData(o, now)
 	d.FrontMatter = frontMatter("description", d.Pattern, "source", sourceOf(o.ID))
 	d.Body = bodyText(o.Details, d.Pattern)
@@ -82,6 +120,7 @@ func renderCommand(o observe.Observation, now time.Time) []byte {
 
 // renderSkill is a procedural observation's skill.
 func renderSkill(o observe.Observation, slug string, now time.Time) []byte {
+	o = defused(o)
 	d := newData(o, now)
 	d.FrontMatter = frontMatter(
 		"name", slug,
