@@ -99,6 +99,13 @@ const tailBytes = 1 << 20
 // LastAssistantText returns the text of the last assistant turn of the
 // transcript at path, read from its last tailBytes.
 func LastAssistantText(path string) (string, error) {
+	// Opening a FIFO waits for a writer, for ever: only a regular file is
+	// opened (the worker's transcript.FromPath does the same).
+	if fi, err := os.Stat(path); err != nil {
+		return "", err
+	} else if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("transcript %s is not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

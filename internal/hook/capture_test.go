@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
@@ -223,6 +224,19 @@ func TestStopQuietCases(t *testing.T) {
 	}
 	if !strings.Contains(p.log(), "missing.jsonl") {
 		t.Fatalf("a missing transcript was not logged: %q", p.log())
+	}
+	// A FIFO as the transcript: opening it would wait for a writer for ever.
+	if fifo := filepath.Join(t.TempDir(), "fifo.jsonl"); mkfifo(fifo) == nil {
+		done := make(chan struct{})
+		go func() { p.run(Stop, stopInput(p, "", fifo, false)); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatal("the stop hook hangs on a FIFO transcript")
+		}
+		if !strings.Contains(p.log(), "not a regular file") {
+			t.Fatalf("not logged: %q", p.log())
+		}
 	}
 	p.run(Stop, stopInput(p, "[PROCESS_KNOWLEDGE]\nsummary: [unclosed\n[/PROCESS_KNOWLEDGE]", "", false))
 	if got := p.candidates(); len(got) != 0 || !strings.Contains(p.log(), "knowledge block at line 1") {

@@ -229,6 +229,29 @@ func TestPromptKeywordsServeAndAreRecorded(t *testing.T) {
 	}
 }
 
+// A prompt of megabytes (a pasted log) is redacted only as far as it is
+// stored, plus a margin: a secret across where it is cut is still caught.
+func TestLongPromptsAreRedactedAsFarAsStored(t *testing.T) {
+	p := newProj(t)
+	longest := 0
+	p.env.Redact = func(s string) string {
+		longest = max(longest, len(s))
+		return strings.ReplaceAll(s, "hunter2hunter2", "[REDACTED:password]")
+	}
+	// The secret starts two runes before the stored prompt ends.
+	prompt := strings.Repeat("x", MaxPromptRunes-2) + "hunter2hunter2" + strings.Repeat(" log line", 1<<20)
+	p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "prompt": prompt})
+	if longest == 0 || longest > MaxPromptRunes*4+promptRedactMargin {
+		t.Fatalf("redacted %d bytes of a %d-byte prompt", longest, len(prompt))
+	}
+	got := SessionOf(mustFind(t, p.root), "s").Prompts(1)
+	// Redacted before it was cut: the stored end is the placeholder's
+	// start, not the secret's.
+	if len(got) != 1 || !strings.HasSuffix(got[0], "xx[R") {
+		t.Fatalf("recorded %d bytes ending %q", len(got[0]), got[0][max(0, len(got[0])-10):])
+	}
+}
+
 func mustFind(t *testing.T, dir string) *project.Project {
 	p, err := project.Find(dir)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
@@ -40,7 +41,12 @@ func (r *run) userPromptSubmit() (*Output, error) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
-	stored := r.in.Prompt
+	// A pasted log can make a prompt megabytes long, and redacting costs
+	// microseconds a byte on text dense with key words. Only the start is
+	// stored, so only the start is redacted, with a margin wide enough for
+	// a secret (a private key block) that crosses where it is cut.
+	prompt := cutUTF8(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
+	stored := prompt
 	if r.env.Redact != nil {
 		stored = r.env.Redact(stored)
 	}
@@ -50,7 +56,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	if !r.cfg.Serve.Enabled {
 		return nil, errQuiet
 	}
-	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(r.in.Prompt)}
+	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(cutUTF8(r.in.Prompt, promptMatchBytes))}
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	if len(ranked) == 0 {
 		return nil, errQuiet
@@ -268,4 +274,24 @@ func commandPaths(root, cwd, cmd string) []string {
 		}
 	}
 	return out
+}
+
+const (
+	// promptRedactMargin is how far past what is stored a prompt is
+	// redacted.
+	promptRedactMargin = 16 << 10
+	// promptMatchBytes is how much of a prompt is searched for keywords:
+	// what a person types is far shorter; a pasted log is not a request.
+	promptMatchBytes = 64 << 10
+)
+
+// cutUTF8 returns at most max bytes of s, not splitting a character.
+func cutUTF8(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
 }
