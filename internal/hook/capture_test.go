@@ -247,3 +247,15 @@ func TestStopQuietCases(t *testing.T) {
 func ingestStore(p *project.Project) *knowledge.Store {
 	return knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: "worker"}))
 }
+
+// Error lines quote learned text; a secret in it is redacted before the
+// line reaches the log.
+func TestTheLogIsRedacted(t *testing.T) {
+	p := newProj(t)
+	p.env.Redact = redact.Text
+	p.run(Stop, stopInput(p, "[PROCESS_KNOWLEDGE]\nsummary: deploy keys\nAKIA454ML6LG4TJFCZ4K: 1\n[/PROCESS_KNOWLEDGE]", "", false))
+	log := p.log()
+	if !strings.Contains(log, "unknown key") || strings.Contains(log, "AKIA454ML6LG4TJFCZ4K") {
+		t.Fatalf("log: %q", log)
+	}
+}

@@ -131,7 +131,7 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		return
 	}
 	r := &run{ctx: ctx, event: event, env: env}
-	r.log = &Log{Path: fallbackLog(env.Home), Event: event}
+	r.log = &Log{Path: fallbackLog(env.Home), Fallback: fallbackLog(env.Home), Event: event, Redact: env.Redact}
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Printf("panic: %v\n%s", p, debug.Stack())

@@ -252,6 +252,12 @@ type Log struct {
 	Path  string
 	Event string
 	Now   func() time.Time
+	// Redact scrubs a line before it is written: error messages quote
+	// learned text (a YAML key, a value), which may hold a secret.
+	Redact func(string) string
+	// Fallback is where lines go when Path cannot be written (the
+	// per-clone state folder is not writable): $DEVLEARN_HOME's log.
+	Fallback string
 }
 
 // MaxLogBytes bounds the worker log (and its one old copy).
@@ -266,16 +272,26 @@ func (l *Log) Printf(format string, args ...any) {
 	if l == nil || l.Path == "" {
 		return
 	}
-	if fi, err := os.Stat(l.Path); err == nil && fi.Size() > MaxLogBytes {
-		os.Rename(l.Path, l.Path+".1")
-	}
-	if err := os.MkdirAll(filepath.Dir(l.Path), 0o700); err != nil {
-		return
-	}
 	now := time.Now
 	if l.Now != nil {
 		now = l.Now
 	}
 	msg := strings.ReplaceAll(fmt.Sprintf(format, args...), "\n", " | ")
-	appendLine(l.Path, []byte(fmt.Sprintf("%s %s: %s", now().UTC().Format(time.RFC3339), l.Event, msg)), 0o600)
+	if l.Redact != nil {
+		msg = l.Redact(msg)
+	}
+	line := []byte(fmt.Sprintf("%s %s: %s", now().UTC().Format(time.RFC3339), l.Event, msg))
+	if writeLog(l.Path, line) != nil && l.Fallback != "" && l.Fallback != l.Path {
+		writeLog(l.Fallback, line)
+	}
+}
+
+func writeLog(path string, line []byte) error {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxLogBytes {
+		os.Rename(path, path+".1")
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return appendLine(path, line, 0o600)
 }

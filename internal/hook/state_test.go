@@ -111,3 +111,19 @@ func TestLogStaysBounded(t *testing.T) {
 		t.Fatalf("last line %.80q", got)
 	}
 }
+
+// When the per-clone log cannot be written, the line goes to the fallback
+// ($DEVLEARN_HOME's log) rather than nowhere.
+func TestLogFallsBack(t *testing.T) {
+	dir := t.TempDir()
+	blocked := filepath.Join(dir, "state")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil { // a file where the folder should be
+		t.Fatal(err)
+	}
+	l := &Log{Path: filepath.Join(blocked, "logs", "hooks.log"), Fallback: filepath.Join(dir, "home", "logs", "hooks.log"), Event: "Stop"}
+	l.Printf("it broke: %s", "why")
+	data, err := os.ReadFile(l.Fallback)
+	if err != nil || !strings.Contains(string(data), "Stop: it broke: why") {
+		t.Fatalf("%q %v", data, err)
+	}
+}
