@@ -155,10 +155,33 @@ func (r *Redactor) Text(s string) string {
 		if len(found) == 0 {
 			return s
 		}
+		var echoes []Finding // Rule holds the secret's text here
+		for _, f := range found {
+			if f.End-f.Start >= minEcho {
+				echoes = append(echoes, Finding{Rule: f.Rule, Start: f.Start, End: f.End})
+			}
+		}
+		// Longest first, so that a secret inside another is not replaced
+		// within it first.
+		slices.SortStableFunc(echoes, func(a, b Finding) int { return (b.End - b.Start) - (a.End - a.Start) })
+		texts := make([]string, len(echoes))
+		for i, f := range echoes {
+			texts[i] = s[f.Start:f.End]
+		}
 		s = replace(s, found)
+		// The rules recognise a secret by what stands around it
+		// (password=…); the same secret elsewhere in the text, alone, is
+		// still that secret.
+		for i, f := range echoes {
+			s = strings.ReplaceAll(s, texts[i], Placeholder(f.Rule))
+		}
 	}
 	return s
 }
+
+// minEcho is the shortest secret that is also replaced where it stands
+// alone: shorter ones could be ordinary words.
+const minEcho = 8
 
 func replace(s string, found []Finding) string {
 	var b strings.Builder

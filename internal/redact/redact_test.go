@@ -390,3 +390,16 @@ func TestConcurrentFirstUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A secret the rules find by its context (password=…) is replaced where
+// it stands alone in the same text too.
+func TestASecretIsReplacedWhereverItStands(t *testing.T) {
+	in := "summary: deploy needs the pw hunter2Xy9Qp\nbody: set password=hunter2Xy9Qp in the env"
+	out := Text(in)
+	if strings.Contains(out, "hunter2Xy9Qp") {
+		t.Fatalf("%q", out)
+	}
+	if Text(out) != out {
+		t.Fatalf("not idempotent: %q", Text(out))
+	}
+}
