@@ -184,6 +184,14 @@ func (p *plan) addFile(o observe.Observation) error {
 		if p.claimed[path] != "" {
 			continue
 		}
+		// A skill's own folder may be a link leading outside the
+		// repository: that one artifact is skipped, the rest rendered.
+		if o.Type == observe.Procedural {
+			if err := evolve.InsideRoot(p.r.Proj.Root, p.r.Proj.Path(strings.TrimSuffix(path, "/SKILL.md"))); err != nil {
+				p.skip(o.ID, "refusing to render: "+err.Error())
+				return nil
+			}
+		}
 		switch src := sourceOfFile(p.r.Proj.Path(path)); {
 		case src == o.ID:
 			return p.adopt(o, path, "")
