@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"path/filepath"
 	"runtime/debug"
@@ -182,15 +183,18 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown hook event %q (known: %v)", r.event, Events())
 	}
-	data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading the hook input: %w", err)
-	}
-	if len(data) > MaxInput {
+	// One JSON value is read, not everything up to the end of the input: a
+	// writer that leaves stdin open after the object does not hold the
+	// hook past its budget.
+	lr := &io.LimitedReader{R: stdin, N: MaxInput + 1}
+	data, err := jsontext.NewDecoder(lr).ReadValue()
+	switch {
+	case lr.N <= 0:
 		return nil, fmt.Errorf("hook input over %d bytes: ignored", MaxInput)
-	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	case errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("empty hook input (Claude Code sends a JSON object on stdin)")
+	case err != nil:
+		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
 	}
 	if err := json.Unmarshal(data, &r.in); err != nil {
 		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -421,5 +422,30 @@ func TestOutputKeepsToASmallBudgetWithManyLeftOut(t *testing.T) {
 		if sp := decode(t, out); !strings.Contains(sp.AdditionalContext, "more. Read") {
 			t.Fatalf("%s: the left-out count is missing:\n%s", ev, sp.AdditionalContext)
 		}
+	}
+}
+
+// A writer that leaves stdin open after the hook's JSON object does not
+// hold the hook: it reads one value and answers.
+func TestStdinLeftOpen(t *testing.T) {
+	p := newProj(t)
+	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	in, _ := json.Marshal(p.write("plugin.json", "s"))
+	r, w := io.Pipe()
+	defer w.Close()
+	go w.Write(in) // and never closed
+	done := make(chan string)
+	go func() {
+		var out bytes.Buffer
+		Run(context.Background(), PreToolUse, p.env, r, &out)
+		done <- out.String()
+	}()
+	select {
+	case out := <-done:
+		if !strings.Contains(out, "version-bump-checklist") {
+			t.Fatalf("not served: %q", out)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the hook waits for stdin to close")
 	}
 }
