@@ -68,6 +68,9 @@ func (st Store) Compact(ctx context.Context, now time.Time, cfg *config.Config) 
 	if err != nil {
 		return nil, err
 	}
+	if log.Lines == 0 {
+		return &CompactStats{}, nil // nothing to fold, and no file to create
+	}
 	var stats *CompactStats
 	err = jsonl.WriteAtomic(st.Path, 0o644, func(w *bufio.Writer) error {
 		stats, err = log.WriteCompacted(w, now, cfg)
