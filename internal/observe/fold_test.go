@@ -230,3 +230,49 @@ func TestDecoderAgreesWithEncodingJSON(t *testing.T) {
 		}
 	}
 }
+
+// A branch that forgot a weak observation (compact over log.max_observing)
+// and a branch that went on sighting it, and rendered it, merge without
+// losing the second branch's work: the tombstone forgets what the first
+// branch knew, not everything older than the moment it compacted.
+func TestForgettingOnOneBranchKeepsTheOthersSightings(t *testing.T) {
+	line := func(op, eid, day, src, id, extra string) []byte {
+		return []byte(fmt.Sprintf(`{"op":%q,"eid":%q,"at":"2026-05-%sT09:00:00Z","src":%q,"id":%q%s}`, op, eid, day, src, id, extra))
+	}
+	obs := func(eid, day, src, id, pattern string) []byte {
+		return line("observe", eid, day, src, id, fmt.Sprintf(`,"type":"workflow","pattern":%q,"quality_ok":true`, pattern))
+	}
+	var base [][]byte
+	for i := range 3 {
+		id := fmt.Sprintf("obs_strong%06d", i)
+		base = append(base, obs(fmt.Sprintf("s%da", i), "01", "base1", id, fmt.Sprintf("strong %d", i)), obs(fmt.Sprintf("s%db", i), "02", "base2", id, fmt.Sprintf("strong %d", i)))
+	}
+	const weak = "obs_weak00000001"
+	base = append(base, obs("w1", "01", "base1", weak, "weak one"))
+
+	// Ours compacts on day 10 with room for three observing observations.
+	cfg := config.Default()
+	cfg.Log.MaxObserving = 3
+	var compacted bytes.Buffer
+	stats, err := fold(t, base).WriteCompacted(&compacted, time.Date(2026, 5, 10, 12, 0, 0, 0, time.UTC), cfg)
+	if err != nil || len(stats.Forgotten) != 1 || stats.Forgotten[0] != weak {
+		t.Fatalf("forgotten %v, %v", stats.Forgotten, err)
+	}
+	// Theirs, meanwhile: two more sessions on days 8 and 9, then rendered.
+	theirs := [][]byte{
+		obs("w2", "08", "b2", weak, "weak one"),
+		obs("w3", "09", "b3", weak, "weak one"),
+		line("created", "w4", "09", "render", weak, `,"path":".claude/commands/self-learning/weak-one.md"`),
+	}
+	merged := append(bytes.Split(bytes.TrimSpace(compacted.Bytes()), []byte("\n")), theirs...)
+	now := time.Date(2026, 5, 11, 9, 0, 0, 0, time.UTC)
+	var got *Observation
+	for _, o := range fold(t, merged).Observations(now, config.Default()) {
+		if o.ID == weak {
+			got = &o
+		}
+	}
+	if got == nil || got.Status != Created || got.Count != 2 {
+		t.Fatalf("after the merge: %+v", got)
+	}
+}

@@ -127,6 +127,27 @@ func (s *State) join(o *State) {
 	}
 }
 
+// latest is the time of the most recent thing the state knows.
+func (s *State) latest() int64 {
+	t := max(s.text.at, s.details.at, s.quality.at, s.legacy.last, s.tomb)
+	for _, at := range s.sources {
+		t = max(t, at)
+	}
+	for _, e := range s.evidence {
+		t = max(t, e.at)
+	}
+	for _, m := range s.marks {
+		t = max(t, m.at)
+	}
+	for _, m := range s.penalties {
+		t = max(t, m.at)
+	}
+	for _, m := range s.flags {
+		t = max(t, m.at)
+	}
+	return t
+}
+
 func joinSpan(a, b span) span {
 	if b.first != 0 && (a.first == 0 || b.first < a.first) {
 		a.first = b.first

@@ -124,7 +124,12 @@ func (l *Log) forgetWeakest(now time.Time, cfg *config.Config) []string {
 	SortByConfidence(observing)
 	var gone []string
 	for _, o := range observing[cfg.Log.MaxObserving:] {
-		l.states[o.ID].join(&State{ID: o.ID, tomb: now.Unix()})
+		// The tombstone forgets what this log knew of the observation, up
+		// to its latest event, not up to now: a branch that went on
+		// sighting it (or rendered it) meanwhile keeps what it added when
+		// the two merge.
+		st := l.states[o.ID]
+		st.join(&State{ID: o.ID, tomb: st.latest()})
 		gone = append(gone, o.ID)
 	}
 	sort.Strings(gone)
