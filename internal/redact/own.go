@@ -170,10 +170,18 @@ func pickPassword(s string, m []int) (int, int, bool) {
 	if len(v) < 4 || isPlaceholder(v) {
 		return 0, 0, false
 	}
-	if g == 4 && looksLikeCode(s, v, end) {
+	// A shell or .env assignment (PGPASSWORD=value) holds a literal,
+	// whatever it looks like; elsewhere a bare value may be code.
+	if g == 4 && !isEnvAssignment(s[m[0]:name], s[name:start]) && looksLikeCode(s, v, end) {
 		return 0, 0, false
 	}
 	return start, end, true
+}
+
+// isEnvAssignment reports NAME=value: an upper-case name and an = with no
+// space around it.
+func isEnvAssignment(name, between string) bool {
+	return between == "=" && name == strings.ToUpper(name) && strings.ContainsAny(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 }
 
 func isNameByte(c byte) bool {
@@ -229,7 +237,9 @@ func looksLikeCode(s, v string, end int) bool {
 				camel = true
 			}
 		case unicode.IsDigit(c):
-			if i == 0 {
+			// A digit inside a word (Passw0rd, s3cret) is how passwords
+			// are made, not how code names things.
+			if i == 0 || i+1 < len(v) && isLetter(v[i-1]) && isLetter(v[i+1]) {
 				ident = false
 			}
 		default:
@@ -318,3 +328,5 @@ func isLowerWord(v string) bool {
 	}
 	return v != ""
 }
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
