@@ -103,13 +103,18 @@ func printMerge(w io.Writer, r *gitx.Result) {
 	if len(r.Learned) > 0 {
 		fmt.Fprintf(w, "learned: %s %scommitted on %s (%s)\n", plural(len(r.Learned), "file", "files"), would, r.Branch, r.LearnedCommit[:12])
 	}
+	refused := r.Refused != nil && r.Kind != gitx.KindConflict
 	switch r.Kind {
 	case gitx.KindUpToDate:
 		fmt.Fprintf(w, "%s is already merged into %s\n", r.Branch, r.Base)
 	case gitx.KindFastForward:
-		fmt.Fprintf(w, "%s %sfast-forwarded to %s (%s)\n", r.Base, would, r.Branch, r.BaseTo[:12])
+		if refused {
+			fmt.Fprintf(w, "%s could be fast-forwarded to %s, but was not: %s\n", r.Base, r.Branch, r.Refused.Reason)
+		} else {
+			fmt.Fprintf(w, "%s %sfast-forwarded to %s (%s)\n", r.Base, would, r.Branch, r.BaseTo[:12])
+		}
 	case gitx.KindMerge:
-		if r.BaseTo == "" {
+		if refused || r.BaseTo == "" {
 			// Refused after the merge was computed (local changes, base moved).
 			fmt.Fprintf(w, "%s merges cleanly into %s, but was not merged\n", r.Branch, r.Base)
 		} else {

@@ -77,6 +77,10 @@ type Result struct {
 	// in the worktree named by TaskLogIn).
 	TaskLog   string `json:"task_log,omitempty"`
 	TaskLogIn string `json:"task_log_in,omitempty"`
+	// Refused is set when the merge was not made (a conflict, local
+	// changes in the way, a base that moved): Kind and BaseTo then say what
+	// it would have been.
+	Refused *Refused `json:"refused,omitempty"`
 }
 
 // ErrNotFound is wrapped by the errors for a task or base that does not
@@ -86,7 +90,13 @@ var ErrNotFound = errors.New("no such task or base")
 // Merge merges a finished task into its base branch. A conflict, a base
 // that moved, local changes in the way or a repository go-git cannot
 // handle safely return a *Refused error together with the Result.
-func Merge(ctx context.Context, opts Options) (*Result, error) {
+func Merge(ctx context.Context, opts Options) (res *Result, err error) {
+	defer func() {
+		var refused *Refused
+		if res != nil && errors.As(err, &refused) {
+			res.Refused = refused
+		}
+	}()
 	r, err := openRepo(opts.Dir)
 	if err != nil {
 		return nil, err
@@ -95,7 +105,7 @@ func Merge(ctx context.Context, opts Options) (*Result, error) {
 	if mergers == nil {
 		mergers = DefaultMergers()
 	}
-	res := &Result{DryRun: opts.DryRun}
+	res = &Result{DryRun: opts.DryRun}
 
 	// The task: a worktree folder or a branch.
 	var taskWT *Worktree
@@ -397,6 +407,9 @@ func (m *merger) blocked(ctx context.Context) error {
 		}
 	}
 	changed := "no branch or file was changed"
+	if len(res.Learned) > 0 && !m.opts.DryRun {
+		changed = fmt.Sprintf("%s and its files were not changed (the task's learning was committed on %s first)", res.Base, res.Branch)
+	}
 	if res.TaskLog != "" {
 		changed += fmt.Sprintf(" but the task's log, %s in %s, which records the block", res.TaskLog, res.TaskLogIn)
 	}

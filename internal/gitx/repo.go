@@ -19,9 +19,9 @@ import (
 // base that moved, local changes in the way, or something go-git cannot do
 // safely. The command layer turns it into exit code 3.
 type Refused struct {
-	Reason string   // what stopped the merge
-	Hint   string   // what to do next
-	Paths  []string // the paths concerned, if any
+	Reason string   `json:"reason"`          // what stopped the merge
+	Hint   string   `json:"hint"`            // what to do next
+	Paths  []string `json:"paths,omitempty"` // the paths concerned, if any
 }
 
 func (r *Refused) Error() string {
