@@ -8,6 +8,7 @@
 package extract
 
 import (
+	"github.com/devlearn/devlearn/internal/redact"
 	"slices"
 	"strings"
 	"unicode"
@@ -166,11 +167,11 @@ func clip(s string, n int) string {
 		return s
 	}
 	r := []rune(s)[:n-1]
-	cut := string(r)
+	cut := redact.WholePlaceholders(string(r))
 	if i := strings.LastIndexByte(cut, ' '); i > len(cut)/2 {
 		cut = cut[:i]
 	}
-	return strings.TrimRight(cut, " ,;:-") + "…"
+	return strings.TrimRight(cut, " ,;:-=") + "…"
 }
 
 // capitalize upper-cases the first letter.

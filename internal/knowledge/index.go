@@ -3,6 +3,7 @@ package knowledge
 import (
 	"cmp"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/redact"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -202,5 +203,5 @@ func Cut(s string, n int) string {
 		return s
 	}
 	r := []rune(s)
-	return strings.TrimRight(string(r[:n-1]), " ") + "…"
+	return strings.TrimRight(redact.WholePlaceholders(string(r[:n-1])), " ") + "…"
 }

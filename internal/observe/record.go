@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/devlearn/devlearn/internal/jsonpos"
+	"github.com/devlearn/devlearn/internal/redact"
 	"io"
 	"strings"
 	"time"
@@ -213,5 +214,5 @@ func cut(s string, max int) string {
 		return s
 	}
 	r := []rune(s)
-	return strings.TrimSpace(string(r[:max-1])) + "…"
+	return strings.TrimSpace(redact.WholePlaceholders(string(r[:max-1]))) + "…"
 }

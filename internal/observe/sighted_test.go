@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,5 +57,17 @@ func TestSightedAndCounted(t *testing.T) {
 	}
 	if !c.Sighted(s.ID, "s9", day(4)) || c.Sighted(s.ID, "s9", day(6)) {
 		t.Fatal("tombstone")
+	}
+}
+
+// Evidence cut at MaxEvidenceRunes never ends in half a placeholder.
+func TestCutKeepsPlaceholdersWhole(t *testing.T) {
+	long := strings.Repeat("word ", (MaxEvidenceRunes-8)/5) + "KEY=[REDACTED:generic-api-key] and more words"
+	s := Sighting{Type: Pitfall, Pattern: "keys in evidence", Evidence: []string{long}}
+	if err := s.Clean(nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Evidence[0]; !strings.HasSuffix(got, "KEY=…") {
+		t.Fatalf("evidence ends %q", got[len(got)-30:])
 	}
 }

@@ -487,3 +487,22 @@ func better(a, b candidate) candidate {
 	}
 	return b
 }
+
+// WholePlaceholders returns prefix, the start of a redacted text cut at
+// some length, without the placeholder the cut split: "key=[REDACTED:gen"
+// becomes "key=". A cut placeholder reads as garbage, and a reader could
+// not tell it from text.
+func WholePlaceholders(prefix string) string {
+	i := strings.LastIndexByte(prefix, '[')
+	if i < 0 {
+		return prefix
+	}
+	tail := prefix[i:]
+	if strings.Contains(tail, "]") {
+		return prefix
+	}
+	if strings.HasPrefix(tail, placeholderOpen) || strings.HasPrefix(placeholderOpen, tail) {
+		return prefix[:i]
+	}
+	return prefix
+}

@@ -403,3 +403,19 @@ func TestASecretIsReplacedWhereverItStands(t *testing.T) {
 		t.Fatalf("not idempotent: %q", Text(out))
 	}
 }
+
+func TestWholePlaceholders(t *testing.T) {
+	for in, want := range map[string]string{
+		"export KEY=[REDACTED:generic-api-key":    "export KEY=",
+		"export KEY=[REDAC":                       "export KEY=",
+		"export KEY=[":                            "export KEY=",
+		"a [REDACTED:aws-access-token] and [REDA": "a [REDACTED:aws-access-token] and ",
+		"a [REDACTED:aws-access-token] done":      "a [REDACTED:aws-access-token] done",
+		"see [the docs":                           "see [the docs",
+		"no bracket":                              "no bracket",
+	} {
+		if got := WholePlaceholders(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
