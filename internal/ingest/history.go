@@ -46,6 +46,11 @@ type HistorySession struct {
 	At       string            `json:"at"` // its latest record's time
 	Requests []extract.Request `json:"requests,omitempty"`
 	Failures []extract.Failure `json:"failures,omitempty"`
+	// Extracted maps an extractor beyond the rules (the LLM's) to the At
+	// it last read this session at: asked again about the same records, a
+	// model words its answer differently, and every rewording would be a
+	// new observation.
+	Extracted map[string]string `json:"extracted,omitempty"`
 }
 
 const historyVersion = 1
@@ -82,10 +87,31 @@ func (h *History) Put(id string, at time.Time, reqs []extract.Request, fails []e
 		Failures: fails[:min(len(fails), HistoryMaxFailures)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
+		s.Extracted = h.Sessions[i].Extracted
 		h.Sessions[i] = s
 		return
 	}
 	h.Sessions = append(h.Sessions, s)
+}
+
+// ExtractedAt is the At at which extractor name last read session id, or "".
+func (h *History) ExtractedAt(id, name string) string {
+	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
+		return h.Sessions[i].Extracted[name]
+	}
+	return ""
+}
+
+// MarkExtracted records that extractor name read session id at its At;
+// the session must have been Put.
+func (h *History) MarkExtracted(id, name string) {
+	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
+		s := &h.Sessions[i]
+		if s.Extracted == nil {
+			s.Extracted = map[string]string{}
+		}
+		s.Extracted[name] = s.At
+	}
 }
 
 // Requests returns every session's requests.

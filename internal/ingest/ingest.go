@@ -184,12 +184,18 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		sess.Rules = extract.Session(sess.Channels, opt)
 		sess.Existing = existing
 		obs := sess.Rules.Observations
+		at := latest(sess.Channels, p.Now)
+		var extracted []string
 		for _, x := range p.Extractors {
+			if hist.ExtractedAt(sess.ID, x.Name) == at.UTC().Format(time.RFC3339) {
+				continue // read already, up to the same record: nothing new to ask
+			}
 			more, err := x.Extract(ctx, sess)
 			if err != nil {
 				problem("%s: %s extractor: %v", label(src, sess.ID), x.Name, err)
 				continue
 			}
+			extracted = append(extracted, x.Name)
 			for _, o := range more {
 				if o.Extractor == "" {
 					o.Extractor = x.Name
@@ -209,7 +215,10 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
 		cands = append(cands, sess.Rules.Candidates...)
-		hist.Put(sess.ID, latest(sess.Channels, p.Now), sess.Rules.Requests, sess.Rules.Failures)
+		hist.Put(sess.ID, at, sess.Rules.Requests, sess.Rules.Failures)
+		for _, name := range extracted {
+			hist.MarkExtracted(sess.ID, name)
+		}
 
 		uses, err := ScanUses(src.Files)
 		if err != nil {
