@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/worker"
 	"io/fs"
 	"os"
 	"strings"
@@ -202,6 +203,8 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	switch w := s.Worker; {
 	case w == nil:
 		fmt.Fprintln(out, "Worker: never run.")
+	case w.Outcome == worker.OutcomeRunning:
+		fmt.Fprintf(out, "Worker: the run started %s has not finished: running now, or stopped before the end (the next run retries its %s).\n", w.Started, plural(w.Sessions, "session", "sessions"))
 	case w.Error != "" || (w.Outcome != "" && w.Outcome != "ok"):
 		fmt.Fprintf(out, "Worker: last run %s, %s: %s\n", w.Started, w.Outcome, w.Error)
 	default:

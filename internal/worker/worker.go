@@ -77,10 +77,14 @@ type Result struct {
 
 // Run is the record of one worker run, <state>/worker/last.json: exactly
 // the shape `learn --status` reads.
+// OutcomeRunning is the outcome of a run that has not finished: running
+// now, or stopped before it could say (its sessions are retried).
+const OutcomeRunning = "running"
+
 type Run struct {
 	Started      string `json:"started"`
 	Finished     string `json:"finished"`
-	Outcome      string `json:"outcome"` // ok | partial | failed
+	Outcome      string `json:"outcome"` // running | ok | partial | failed
 	Sessions     int    `json:"sessions"`
 	Observations int    `json:"observations"`
 	Error        string `json:"error"`
@@ -184,6 +188,11 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		}
 		runs++
 		run := Run{Started: now.UTC().Format(time.RFC3339)}
+		// Written before the work too: a worker killed mid-batch leaves
+		// "running" behind, not the previous run's outcome.
+		if err := writeLast(r.State.LastPath(), Run{Started: run.Started, Outcome: OutcomeRunning, Sessions: len(batch)}); err != nil {
+			return runs, err
+		}
 		entries := make([]Entry, len(batch))
 		for i, q := range batch {
 			entries[i] = q.Entry
@@ -222,6 +231,21 @@ func (r *Runner) claim(waiting []queued) ([]queued, error) {
 		}
 		seen[q.file] = true
 		dst := filepath.Join(r.State.claimedDir(), q.file)
+		if q.orphan {
+			// The run that claimed it never finished: that was a failed
+			// attempt too, or a session that kills the worker would be
+			// retried first in every batch for ever.
+			q.Attempts++
+			if q.Attempts >= MaxAttempts {
+				r.logf("session %s dropped: %d runs stopped before finishing it", q.SessionID, q.Attempts)
+				os.Remove(dst)
+				continue
+			}
+			data, _ := json.Marshal(q.Entry)
+			if err := writeRename(dst, append(data, '\n')); err != nil {
+				return out, err
+			}
+		}
 		if _, err := os.Stat(dst); err != nil {
 			if err := os.Rename(filepath.Join(r.State.spoolDir(), q.file), dst); err != nil {
 				return out, err

@@ -368,3 +368,54 @@ func TestUnreadableEntriesAreDropped(t *testing.T) {
 		t.Fatalf("batches %v, %d waiting", r.batches, r.waiting(t))
 	}
 }
+
+// A worker killed mid-batch: last.json says a run started and did not
+// finish (not the run before's outcome), and a session whose runs keep
+// stopping before the end is dropped after MaxAttempts, not retried first
+// in every batch for ever.
+func TestKilledRunsShowAndCount(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 10}, c)
+	var seen *Run
+	r.during = func() { seen, _ = r.State.Last() }
+	r.add(t, "k")
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if seen == nil || seen.Outcome != OutcomeRunning || seen.Sessions != 1 {
+		t.Fatalf("last.json during the run: %+v", seen)
+	}
+
+	// "k" again, each time left claimed as if the worker had been killed.
+	r.during = nil
+	r.add(t, "k")
+	os.MkdirAll(r.State.claimedDir(), 0o700)
+	os.Rename(filepath.Join(r.State.spoolDir(), "k.json"), filepath.Join(r.State.claimedDir(), "k.json"))
+	for kill := 1; kill < MaxAttempts; kill++ {
+		// Simulate the kill: the batch is claimed, then the run stops
+		// before settling (the claimed file stays).
+		batch, err := r.claim(mustRead(t, r.State.claimedDir()))
+		if err != nil || len(batch) != 1 || batch[0].Attempts != kill {
+			t.Fatalf("kill %d: batch %+v, %v", kill, batch, err)
+		}
+	}
+	batch, err := r.claim(mustRead(t, r.State.claimedDir()))
+	if err != nil || len(batch) != 0 {
+		t.Fatalf("after %d stopped runs: batch %+v, %v", MaxAttempts, batch, err)
+	}
+	if names, _ := entryNames(r.State.claimedDir()); len(names) != 0 {
+		t.Fatalf("still claimed: %v", names)
+	}
+}
+
+func mustRead(t *testing.T, dir string) []queued {
+	t.Helper()
+	qs, err := readEntries(dir, func(f string, err error) { t.Fatalf("%s: %v", f, err) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range qs {
+		qs[i].orphan = true
+	}
+	return qs
+}
