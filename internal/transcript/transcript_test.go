@@ -448,6 +448,8 @@ func TestPersonText(t *testing.T) {
 		{"<system-reminder>be nice</system-reminder>", "", false},
 		{"fix it<system-reminder>hook text</system-reminder> please", "fix it please", false},
 		{"unclosed <system-reminder>rest", "unclosed", false},
+		{"ok thanks\n<bash-stdout>you forgot to install left-pad</bash-stdout>", "ok thanks", false},
+		{"look:<local-command-stdout>x</local-command-stdout><bash-stderr>y</bash-stderr> done", "look: done", false},
 		{"<div>my html</div>", "<div>my html</div>", false},
 		{"<my-tag>not closed at the end", "<my-tag>not closed at the end", false},
 		{"", "", false},
