@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -176,8 +175,8 @@ func (d *demoRun) showMoves(at time.Time) error {
 	if err := json.Unmarshal(buf.Bytes(), &list); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(d.env.Out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "what moved today:")
+	t := newTable(d.env.Out)
+	t.row("what moved today:")
 	now := map[string]observe.Observation{}
 	moved := 0
 	for _, o := range list.Observations {
@@ -207,13 +206,13 @@ func (d *demoRun) showMoves(at time.Time) error {
 			why = "deprecated: " + o.DeprecatedReason
 		}
 		count := fmt.Sprintf("seen %d×", o.Count)
-		fmt.Fprintf(tw, "    %s\t%s\t%s\t%s\t%s\t%s\n", o.Type, ellipsis(o.Pattern, 44), count, conf, status, why)
+		t.row("    "+o.Type, ellipsis(o.Pattern, 44), count, conf, status, why)
 	}
 	if moved == 0 {
-		fmt.Fprintln(tw, "    nothing: the state is the same as before")
+		t.row("    nothing: the state is the same as before")
 	}
 	d.prev = now
-	return tw.Flush()
+	return t.flush()
 }
 
 func indent(s, prefix string) string {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -252,16 +251,16 @@ func runLearnList(env *Env, opts *learnOptions) error {
 }
 
 func printObservationTable(out io.Writer, obs []observe.Observation) {
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTYPE\tCONF\tCOUNT\tSTATUS\tNOT READY BECAUSE\tPATTERN")
+	t := newTable(out)
+	t.row("ID", "TYPE", "CONF", "COUNT", "STATUS", "NOT READY BECAUSE", "PATTERN")
 	for _, o := range obs {
 		why := strings.Join(o.Why, "; ")
 		if why == "" {
 			why = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%d\t%s\t%s\t%s\n", o.ID, o.Type, o.Confidence, o.Count, statusLabel(o), why, ellipsis(o.Pattern, 50))
+		t.row(o.ID, o.Type, fmt.Sprintf("%.2f", o.Confidence), fmt.Sprint(o.Count), statusLabel(o), why, ellipsis(o.Pattern, 50))
 	}
-	tw.Flush()
+	t.flush()
 }
 
 // statusLabel adds to the status what a person should know at a glance.

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -62,16 +61,16 @@ func runMigrate(env *Env, opts *migrateOptions) error {
 		if opts.json {
 			return printJSON(env.Out, map[string]any{"migrations": res})
 		}
-		tw := tabwriter.NewWriter(env.Out, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "STATUS\tSCOPE\tID\tWHAT")
+		t := newTable(env.Out)
+		t.row("STATUS", "SCOPE", "ID", "WHAT")
 		for _, m := range res {
 			status := "applied"
 			if m.Status == migrate.Pending {
 				status = "pending"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", status, m.Scope, m.ID, m.Description)
+			t.row(status, string(m.Scope), m.ID, m.Description)
 		}
-		return tw.Flush()
+		return t.flush()
 	}
 	res, err := r.Run(ctxBackground())
 	if err != nil {

@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,11 +126,11 @@ func runObserve(env *Env, opts *observeOptions) error {
 
 func printObserved(out io.Writer, res observeResult) {
 	fmt.Fprintf(out, "Recorded %s.\n", plural(len(res.Recorded), "observation", "observations"))
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	t := newTable(out)
 	for _, r := range res.Recorded {
-		fmt.Fprintf(tw, "  %s\t%s\tcount %d\t%.2f\t%s\t%s\n", r.ID, r.Type, r.Count, r.Confidence, r.Status, ellipsis(r.Pattern, 60))
+		t.row("  "+r.ID, r.Type, fmt.Sprintf("count %d", r.Count), fmt.Sprintf("%.2f", r.Confidence), r.Status, ellipsis(r.Pattern, 60))
 	}
-	tw.Flush()
+	t.flush()
 	for _, r := range res.Rejected {
 		fmt.Fprintf(out, "Rejected item %d: %s\n", r.Index, r.Reason)
 	}
