@@ -40,7 +40,7 @@ failure "repeated" across sessions, uses of the artifacts already made, and
 [PROCESS_KNOWLEDGE] blocks as candidate entries.
 
   FILE          a transcript, with its subagents' files beside it
-  DIR           every *.jsonl file below it, each on its own
+  DIR           every session's transcript below it, with its subagents'
   --session ID  the session's transcript under the Claude config folder
                 ($CLAUDE_CONFIG_DIR, else ~/.claude)
   --all         every session that ran in this working tree, found by the
@@ -155,7 +155,11 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
+			// <session>/subagents/ (2.1.x) comes with its session.
+			if d.IsDir() && d.Name() == "subagents" && path != a {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && ingest.IsMainTranscript(d.Name()) {
 				files = append(files, path)
 			}
 			return nil
@@ -164,8 +168,12 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, err
 		}
 		sort.Strings(files)
-		for _, f := range files {
-			out = append(out, ingest.Source{Files: []string{f}})
+		for _, p := range files {
+			f, err := transcript.FromPath(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ingest.Source{Files: f.All()})
 		}
 	}
 	for _, id := range opts.sessions {
