@@ -119,8 +119,7 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 			return err
 		}
 	} else {
-		log, _ := w.log.Load()
-		printIngested(env.Out, res, log, w)
+		printIngested(env.Out, res, res.Log, w)
 	}
 	if failed > 0 {
 		if opts.json {
