@@ -329,7 +329,7 @@ func (s *State) Last() (*Run, error) {
 	}
 	var run Run
 	if err := json.Unmarshal(data, &run); err != nil {
-		return nil, fmt.Errorf("%s: %v", s.LastPath(), err)
+		return nil, fmt.Errorf("%s: %w", s.LastPath(), err)
 	}
 	return &run, nil
 }
