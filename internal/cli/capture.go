@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // claudeDir is Claude Code's config folder: $CLAUDE_CONFIG_DIR, else
@@ -65,36 +67,53 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(s
 	if !cfg.Extractor.LLM {
 		return nil
 	}
-	ok, why, err := llm.Permit(cfg, env.Home(), p.Path(project.ConfigFile))
+	runner, why, err := env.llmRunner(p, cfg, lineWriter(note))
 	if err != nil {
 		note("LLM extractor not run: %v", err)
 		return nil
 	}
-	if !ok {
+	if runner == nil {
 		note("LLM extractor not run: %s", why)
 		return nil
 	}
-	// A folder of its own, so the model is not pointed at the project.
+	return &ingest.Extractor{
+		Name: llm.Name,
+		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			return runner.Extract(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+		},
+	}
+}
+
+// llmRunner is the LLM extractor's runner, or nil and why it may not run
+// (llm.Permit, contract 4). The pipeline and 'devlearn llm-extract' both
+// take it from here, so what one tries is what the other runs.
+func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer) (*llm.Runner, string, error) {
+	ok, why, err := llm.Permit(cfg, env.Home(), p.Path(project.ConfigFile))
+	if err != nil || !ok {
+		return nil, why, err
+	}
+	// A folder of its own, so the model is not pointed at the project;
+	// private like the rest of the per-clone state, since the model's
+	// command may leave what it was shown there.
 	dir := p.StatePath("llm")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		note("LLM extractor not run: %v", err)
-		return nil
+		return nil, "", err
 	}
 	var environ []string
 	if env.Environ != nil {
 		environ = env.Environ()
 	}
-	runner := llm.FromConfig(cfg.Extractor, environ, dir, lineWriter(note))
-	return &ingest.Extractor{
-		Name: llm.Name,
-		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
-			return runner.Extract(ctx, llm.Request{
-				Session:  s.ID,
-				Signals:  s.Channels.UserSignals,
-				Pairs:    s.Channels.DialogPairs,
-				Existing: llm.Strongest(s.Existing, llm.MaxExisting),
-			})
-		},
+	return llm.FromConfig(cfg.Extractor, environ, dir, log), "", nil
+}
+
+// llmRequest asks the LLM extractor about one session, showing it the
+// strongest observations already known so it does not propose them again.
+func llmRequest(session string, ch *transcript.Channels, existing []observe.Observation) llm.Request {
+	return llm.Request{
+		Session:  session,
+		Signals:  ch.UserSignals,
+		Pairs:    ch.DialogPairs,
+		Existing: llm.Strongest(existing, llm.MaxExisting),
 	}
 }
 

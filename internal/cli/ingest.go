@@ -40,7 +40,7 @@ failure "repeated" across sessions, uses of the artifacts already made, and
 [PROCESS_KNOWLEDGE] blocks as candidate entries.
 
   FILE          a transcript, with its subagents' files beside it
-  DIR           every *.jsonl file below it, each on its own
+  DIR           every session's transcript below it, with its subagents'
   --session ID  the session's transcript under the Claude config folder
                 ($CLAUDE_CONFIG_DIR, else ~/.claude)
   --all         every session that ran in this working tree, found by the
@@ -119,8 +119,7 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 			return err
 		}
 	} else {
-		log, _ := w.log.Load()
-		printIngested(env.Out, res, log, w)
+		printIngested(env.Out, res, res.Log, w)
 	}
 	if failed > 0 {
 		if opts.json {
@@ -155,7 +154,11 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if err != nil {
 				return err
 			}
-			if d.Type().IsRegular() && strings.HasSuffix(d.Name(), ".jsonl") {
+			// <session>/subagents/ (2.1.x) comes with its session.
+			if d.IsDir() && d.Name() == "subagents" && path != a {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() && ingest.IsMainTranscript(d.Name()) {
 				files = append(files, path)
 			}
 			return nil
@@ -164,8 +167,12 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, err
 		}
 		sort.Strings(files)
-		for _, f := range files {
-			out = append(out, ingest.Source{Files: []string{f}})
+		for _, p := range files {
+			f, err := transcript.FromPath(p)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ingest.Source{Files: f.All()})
 		}
 	}
 	for _, id := range opts.sessions {

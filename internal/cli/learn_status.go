@@ -4,14 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/worker"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
+	"github.com/devlearn/devlearn/internal/worker"
 )
 
 type hookState struct {
@@ -20,21 +18,6 @@ type hookState struct {
 	Problems   []string `json:"problems"`
 	Error      string   `json:"error,omitempty"`
 }
-
-// workerRun is the SessionEnd worker's record of its last run,
-// <state>/worker/last.json.
-type workerRun struct {
-	Started      string `json:"started"`
-	Finished     string `json:"finished"`
-	Outcome      string `json:"outcome"`
-	Sessions     int    `json:"sessions"`
-	Observations int    `json:"observations"`
-	Error        string `json:"error"`
-}
-
-// WorkerLastFile is where the worker records its last run, in the
-// per-clone state.
-var workerLastFile = []string{"worker", "last.json"}
 
 type learnStatusResult struct {
 	Enabled      bool                      `json:"enabled"`
@@ -46,7 +29,7 @@ type learnStatusResult struct {
 	NeedsReview  int                       `json:"needs_review"`
 	Review       []review.Item             `json:"review"`
 	CorruptLines int                       `json:"corrupt_lines"`
-	Worker       *workerRun                `json:"worker"`
+	Worker       *worker.Run               `json:"worker"`
 }
 
 func runLearnStatus(env *Env, opts *learnOptions) error {
@@ -78,13 +61,18 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 		res.Why = append(res.Why, `"serve": {"enabled": false}: learning goes on, nothing is injected`)
 	}
 
+	log, err := w.log.Load()
+	if err != nil {
+		return err
+	}
+	obs := log.Observations(w.now, w.cfg.Config)
 	r := &review.Reviewer{Proj: w.proj, Log: w.log, Now: w.now, Config: w.cfg.Config}
-	items, log, err := r.Items()
+	items, err := r.ItemsOf(log, obs)
 	if err != nil {
 		return err
 	}
 	res.CorruptLines = len(log.Problems)
-	for _, o := range log.Observations(w.now, w.cfg.Config) {
+	for _, o := range obs {
 		if res.Observations[o.Type] == nil {
 			res.Observations[o.Type] = map[string]int{}
 		}
@@ -98,14 +86,12 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 		res.Review = items
 	}
 	res.NeedsReview = len(items)
-	data, err := os.ReadFile(w.proj.StatePath(workerLastFile...))
-	switch {
-	case err == nil:
-		var run workerRun
-		if err := json.Unmarshal(data, &run); err == nil {
-			res.Worker = &run
-		}
-	case !errors.Is(err, fs.ErrNotExist):
+	// A last.json that does not decode reads as no run, as a missing one
+	// does: the status is still worth printing.
+	res.Worker, err = worker.For(w.proj).Last()
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &syntax) && !errors.As(err, &typ) {
 		return err
 	}
 

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,11 +47,11 @@ func runLLMExtract(env *Env, path, session string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	ok, why, err := llm.Permit(w.cfg.Config, env.Home(), w.proj.Path(project.ConfigFile))
+	runner, why, err := env.llmRunner(w.proj, w.cfg.Config, env.Err)
 	if err != nil {
 		return err
 	}
-	if !ok {
+	if runner == nil {
 		hint := "read " + project.ConfigFile + ", then run 'devlearn trust'"
 		if !w.cfg.Extractor.LLM || len(w.cfg.Extractor.Command) == 0 {
 			hint = "devlearn learn --configure --set extractor.llm=true"
@@ -73,21 +72,7 @@ func runLLMExtract(env *Env, path, session string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	dir := w.proj.StatePath("llm")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	var environ []string
-	if env.Environ != nil {
-		environ = env.Environ()
-	}
-	runner := llm.FromConfig(w.cfg.Extractor, environ, dir, env.Err)
-	obs, err := runner.Extract(ctxBackground(), llm.Request{
-		Session:  session,
-		Signals:  ch.UserSignals,
-		Pairs:    ch.DialogPairs,
-		Existing: llm.Strongest(log.Observations(w.now, w.cfg.Config), llm.MaxExisting),
-	})
+	obs, err := runner.Extract(ctxBackground(), llmRequest(session, ch, log.Observations(w.now, w.cfg.Config)))
 	if err != nil {
 		return err
 	}

@@ -110,9 +110,8 @@ func (o Options) minSessions() int {
 }
 
 const (
-	maxEvidence = 10
-	maxQuote    = 160 // runes in one evidence quote
-	maxPattern  = 100 // runes in a pattern
+	maxQuote   = 160 // runes in one evidence quote
+	maxPattern = 100 // runes in a pattern
 )
 
 // dedupe keeps the first observation of each Key and folds the evidence of
@@ -125,7 +124,7 @@ func dedupe(obs []Observation) []Observation {
 		o.ID = observe.ID(o.Type, o.Pattern)
 		k := o.ID
 		if i, ok := seen[k]; ok {
-			out[i].Evidence = mergeEvidence(out[i].Evidence, o.Evidence)
+			out[i].Evidence = MergeEvidence(out[i].Evidence, o.Evidence)
 			out[i].QualityOK = out[i].QualityOK || o.QualityOK
 			continue
 		}
@@ -135,19 +134,15 @@ func dedupe(obs []Observation) []Observation {
 	return out
 }
 
-func mergeEvidence(a, b []string) []string {
+// MergeEvidence adds to a the pieces of b it lacks, up to the evidence an
+// observation keeps (observe.MaxEvidence): every extractor folds two
+// sightings of one lesson the same way.
+func MergeEvidence(a, b []string) []string {
 	for _, e := range b {
-		if len(a) >= maxEvidence {
+		if len(a) >= observe.MaxEvidence {
 			break
 		}
-		dup := false
-		for _, x := range a {
-			if x == e {
-				dup = true
-				break
-			}
-		}
-		if !dup {
+		if !slices.Contains(a, e) {
 			a = append(a, e)
 		}
 	}

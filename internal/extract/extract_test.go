@@ -424,7 +424,7 @@ func checkObservation(t *testing.T, o Observation) {
 	if !strings.HasPrefix(o.Details, prefix) {
 		t.Errorf("details %q do not follow the %s convention", o.Details, o.Type)
 	}
-	if len(o.Evidence) == 0 || len(o.Evidence) > maxEvidence {
+	if len(o.Evidence) == 0 || len(o.Evidence) > observe.MaxEvidence {
 		t.Errorf("%d evidence quotes", len(o.Evidence))
 	}
 }

@@ -140,7 +140,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 		}
 		var evidence []string
 		for _, r := range g {
-			if len(evidence) < maxEvidence {
+			if len(evidence) < observe.MaxEvidence {
 				evidence = append(evidence, "user: "+clip(r.Text, maxQuote))
 			}
 		}
@@ -385,7 +385,7 @@ func RepeatedFailures(fails []Failure, opt Options) []Observation {
 			var evidence []string
 			resolved := ""
 			for _, f := range g {
-				if len(evidence) < maxEvidence {
+				if len(evidence) < observe.MaxEvidence {
 					evidence = append(evidence, "tool: "+clip(f.Tool+" "+f.Area+" → "+f.Error, maxQuote))
 				}
 				if resolved == "" {

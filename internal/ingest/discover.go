@@ -42,13 +42,10 @@ func ProjectSessions(configDir, root string) ([]transcript.Files, error) {
 			return nil, err
 		}
 		for _, e := range ents {
-			name := e.Name()
-			// agent-<id>.jsonl files are subagents (2.0.x): they come with
-			// their session.
-			if !e.Type().IsRegular() || !strings.HasSuffix(name, ".jsonl") || strings.HasPrefix(name, "agent-") {
+			if !e.Type().IsRegular() || !IsMainTranscript(e.Name()) {
 				continue
 			}
-			p := filepath.Join(dir, name)
+			p := filepath.Join(dir, e.Name())
 			cwd, err := firstCwd(p)
 			if err != nil || !insideAny(cwd, roots) {
 				continue
@@ -62,6 +59,14 @@ func ProjectSessions(configDir, root string) ([]transcript.Files, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Main < out[j].Main })
 	return out, nil
+}
+
+// IsMainTranscript reports whether a file, by its name, is a session's main
+// transcript. agent-<id>.jsonl files are subagents (2.0.x), which carry
+// their parent's session id: read on their own they would pass for that
+// session, so they come only with it (transcript.FromPath).
+func IsMainTranscript(name string) bool {
+	return strings.HasSuffix(name, ".jsonl") && !strings.HasPrefix(name, "agent-")
 }
 
 // maxCwdRecords bounds the records read to find a cwd: the first user or

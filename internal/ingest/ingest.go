@@ -91,6 +91,10 @@ type Result struct {
 	// run; what would be written is every New observation and use).
 	Appended int      `json:"appended"`
 	Problems []string `json:"problems"`
+	// Log is the log with this run's events applied (in a dry run too,
+	// though none is stored), so a caller can report from it without
+	// reading and folding the file again.
+	Log *observe.Log `json:"-"`
 }
 
 // SessionReport is one source's outcome.
@@ -137,7 +141,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{DryRun: p.DryRun, Sessions: []SessionReport{}, Observations: []Observed{}, Candidates: []SavedCandidate{}, Uses: []Usage{}, Problems: []string{}}
+	res := &Result{DryRun: p.DryRun, Sessions: []SessionReport{}, Observations: []Observed{}, Candidates: []SavedCandidate{}, Uses: []Usage{}, Problems: []string{}, Log: log}
 	problem := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		res.Problems = append(res.Problems, msg)
@@ -151,11 +155,8 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		hist = h
 	}
-	artifacts := Artifacts(log, p.Now, p.Config)
-	var existing []observe.Observation
-	if len(p.Extractors) > 0 {
-		existing = log.Observations(p.Now, p.Config)
-	}
+	existing := log.Observations(p.Now, p.Config)
+	artifacts := Artifacts(existing)
 	opt := extract.Options{Redact: p.Redact}
 
 	var found []extract.Observation

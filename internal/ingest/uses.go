@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -145,9 +144,9 @@ type Artifact struct {
 }
 
 // Artifacts lists the observations whose artifact is in force.
-func Artifacts(log *observe.Log, now time.Time, cfg *config.Config) []Artifact {
+func Artifacts(obs []observe.Observation) []Artifact {
 	var out []Artifact
-	for _, o := range log.Observations(now, cfg) {
+	for _, o := range obs {
 		if o.Status == observe.Created && o.Artifact != "" {
 			out = append(out, Artifact{ID: o.ID, Type: o.Type, Path: o.Artifact, Anchor: o.Anchor})
 		}

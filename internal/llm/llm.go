@@ -259,7 +259,7 @@ func (r *Runner) accept(items []json.RawMessage, req Request) []extract.Observat
 			}
 		}
 		if j, dup := index[s.ID]; dup {
-			out[j].Evidence = mergeEvidence(out[j].Evidence, s.Evidence)
+			out[j].Evidence = extract.MergeEvidence(out[j].Evidence, s.Evidence)
 			out[j].QualityOK = out[j].QualityOK || q
 			continue
 		}
@@ -286,18 +286,6 @@ func recordUUID(session string, s observe.Sighting) string {
 		h.Write([]byte{0})
 	}
 	return session + ":" + Name + "-" + hex.EncodeToString(h.Sum(nil)[:8])
-}
-
-func mergeEvidence(a, b []string) []string {
-	for _, e := range b {
-		if len(a) >= observe.MaxEvidence {
-			break
-		}
-		if !slices.Contains(a, e) {
-			a = append(a, e)
-		}
-	}
-	return a
 }
 
 // lastTime is the time of the latest record the request holds: when what

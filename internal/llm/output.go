@@ -30,12 +30,13 @@ func decodeOutput(out []byte) ([]json.RawMessage, error) {
 	if err := checkDepth(out); err != nil {
 		return nil, err
 	}
-	var top any
-	if err := json.Unmarshal(out, &top); err != nil {
-		return nil, fmt.Errorf("not JSON (%s)", shortJSONError(err))
-	}
-	if list, ok := top.([]any); ok {
-		raw, err := lastResult(out, len(list))
+	// One decode: the first byte tells a list of messages from an object.
+	if out[0] == '[' {
+		var msgs []json.RawMessage
+		if err := json.Unmarshal(out, &msgs); err != nil {
+			return nil, fmt.Errorf("not JSON (%s)", shortJSONError(err))
+		}
+		raw, err := lastResult(msgs)
 		if err != nil {
 			return nil, err
 		}
@@ -49,6 +50,12 @@ func decodeOutput(out []byte) ([]json.RawMessage, error) {
 		Subtype          string          `json:"subtype"`
 	}
 	if err := json.Unmarshal(out, &env); err != nil {
+		// Unmarshal checks the whole text before it decodes: a syntax
+		// error is text that is no JSON at all.
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) {
+			return nil, fmt.Errorf("not JSON (%s)", shortJSONError(err))
+		}
 		return nil, fmt.Errorf("not a JSON object (%s)", shortJSONError(err))
 	}
 	switch {
@@ -73,11 +80,7 @@ func decodeOutput(out []byte) ([]json.RawMessage, error) {
 }
 
 // lastResult picks the last {"type": "result"} message of a list.
-func lastResult(out []byte, n int) ([]byte, error) {
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(out, &msgs); err != nil || len(msgs) != n {
-		return nil, errors.New("not a list of messages")
-	}
+func lastResult(msgs []json.RawMessage) ([]byte, error) {
 	for i := len(msgs) - 1; i >= 0; i-- {
 		var m struct {
 			Type string `json:"type"`

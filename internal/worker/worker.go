@@ -36,17 +36,11 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 		return Decision{}, err
 	}
 	d := Decision{Waiting: n + len(orphans)}
-	if d.Waiting == 0 || d.Waiting < cfg.BatchSize && len(orphans) == 0 {
-		d.Why = fmt.Sprintf("%d of %d sessions for a batch", d.Waiting, cfg.BatchSize)
-		return d, nil
-	}
-	runs, err := s.RunsOn(now)
+	_, d.Why, d.Capped, err = s.batchDue(now, cfg, d.Waiting, len(orphans))
 	if err != nil {
 		return Decision{}, err
 	}
-	if runs >= cfg.DailyCap {
-		d.Capped = true
-		d.Why = capped(cfg.DailyCap, d.Waiting)
+	if d.Why != "" {
 		return d, nil
 	}
 	unlock, free, err := jsonl.TryLock(s.LockPath())
@@ -60,6 +54,25 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 	unlock()
 	d.Start = true
 	return d, nil
+}
+
+// batchDue is the one rule for "is a batch due, and does the daily cap
+// allow it", shared by the hook's Due and the worker's loop so they never
+// disagree: a batch is BatchSize waiting sessions, or any left claimed by
+// a crashed run (part of a due batch already). why is "" when it may run,
+// isCapped says the cap holds a due batch back, and used is today's runs.
+func (s *State) batchDue(now time.Time, cfg config.Worker, waiting, orphans int) (used int, why string, isCapped bool, err error) {
+	if waiting == 0 || waiting < cfg.BatchSize && orphans == 0 {
+		return 0, fmt.Sprintf("%d of %d sessions for a batch", waiting, cfg.BatchSize), false, nil
+	}
+	used, err = s.RunsOn(now)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if used >= cfg.DailyCap {
+		return used, capped(cfg.DailyCap, waiting), true, nil
+	}
+	return used, "", false, nil
 }
 
 // ErrGone marks a session that can never be ingested (its transcript or
@@ -163,17 +176,15 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		if err != nil {
 			return runs, err
 		}
-		waiting := len(orphans) + len(spooled)
-		if waiting == 0 || waiting < r.Config.BatchSize && len(orphans) == 0 {
-			return runs, nil
-		}
 		now := r.Now()
-		used, err := r.State.RunsOn(now)
+		used, why, isCapped, err := r.State.batchDue(now, r.Config, len(orphans)+len(spooled), len(orphans))
 		if err != nil {
 			return runs, err
 		}
-		if used >= r.Config.DailyCap {
-			r.logf("%s", capped(r.Config.DailyCap, waiting))
+		if why != "" {
+			if isCapped {
+				r.logf("%s", why)
+			}
 			return runs, nil
 		}
 		batch, err := r.claim(append(orphans, spooled...))
@@ -329,7 +340,7 @@ func (s *State) Last() (*Run, error) {
 	}
 	var run Run
 	if err := json.Unmarshal(data, &run); err != nil {
-		return nil, fmt.Errorf("%s: %v", s.LastPath(), err)
+		return nil, fmt.Errorf("%s: %w", s.LastPath(), err)
 	}
 	return &run, nil
 }
