@@ -298,14 +298,9 @@ func (w *Writer) keep(h string, data []byte) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	// A fixed temporary name would let two writers keeping the same
+	// content at once tear each other's copy.
+	return jsonl.WriteFileRename(path, data, 0o644)
 }
 
 // files lists every path a batch touches, for the sync fallback.
