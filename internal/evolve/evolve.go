@@ -316,8 +316,9 @@ func (w *Writer) files(p pending) []string {
 }
 
 // safePath resolves a project-relative path and refuses any that would
-// leave the project: "..", absolute paths, or a folder on the way that is
-// a symbolic link to somewhere outside.
+// leave the project or reach into its git folder: "..", absolute paths, a
+// .git component, or a folder on the way that is a symbolic link to
+// somewhere outside.
 func (w *Writer) safePath(rel string) (string, error) {
 	if rel == "" || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
 		return "", fmt.Errorf("refusing to write %q: not a path inside the project", rel)
@@ -325,6 +326,14 @@ func (w *Writer) safePath(rel string) (string, error) {
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("refusing to write %q: it leaves the project", rel)
+	}
+	// Manifest paths are committed, so a crafted entry reaches Apply: a
+	// write or removal under .git would change the repository itself.
+	// EqualFold, as git does, for case-insensitive file systems.
+	for _, part := range strings.Split(clean, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return "", fmt.Errorf("refusing to write %q: it is inside .git", rel)
+		}
 	}
 	abs := filepath.Join(w.proj.Root, clean)
 	if err := InsideRoot(w.proj.Root, filepath.Dir(abs)); err != nil {
