@@ -138,20 +138,22 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 		fc := FileChange{Path: c.Path}
 		if exists {
-			// What is replaced is kept, for revert; what is written needs no
-			// copy: its temporary file is synced before the commit point.
 			fc.Before = BlobHash(before)
-			if !c.Forget {
-				if err := w.keep(fc.Before, before); err != nil {
-					return nil, err
-				}
-			}
 		}
 		if !c.Remove {
 			fc.After = BlobHash(c.Data)
 		}
 		if fc.Before == fc.After {
 			continue
+		}
+		// What is replaced is kept, for revert; what is written needs no
+		// copy: its temporary file is synced before the commit point. An
+		// unchanged file is not replaced, and a copy of it would be kept
+		// by no entry.
+		if exists && !c.Forget {
+			if err := w.keep(fc.Before, before); err != nil {
+				return nil, err
+			}
 		}
 		p.Entry.Files = append(p.Entry.Files, fc)
 		writes = append(writes, c)

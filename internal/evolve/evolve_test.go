@@ -108,6 +108,18 @@ func TestApplyRefusesPathsIntoGit(t *testing.T) {
 	}
 }
 
+func TestUnchangedFileKeepsNoCopy(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(p.Path("a.md"), []byte("same\n"), 0o644)
+	w := New(p, now, Trigger{Command: "test"})
+	if e, err := w.Apply(context.Background(), Reason{Text: "no-op"}, Change{Path: "a.md", Data: []byte("same\n")}); err != nil || e != nil {
+		t.Fatalf("no-op apply: %+v %v", e, err)
+	}
+	if _, err := os.Stat(w.ObjectPath(BlobHash([]byte("same\n")))); !os.IsNotExist(err) {
+		t.Fatalf("an unchanged file left a copy no entry names: %v", err)
+	}
+}
+
 func TestForgetKeepsNoCopy(t *testing.T) {
 	p := newProject(t)
 	os.WriteFile(p.Path("a.md"), []byte("secret\n"), 0o644)
