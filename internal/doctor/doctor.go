@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -186,8 +187,8 @@ func configValid(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
-	if !namesCommand(data) {
-		return ok(name, project.ConfigFile+" is valid and names no command: nothing to trust")
+	if !llm.ConfigNeedsTrust(data) {
+		return ok(name, project.ConfigFile+" is valid and sets no extractor key: nothing to trust")
 	}
 	trusted, why, err := trust.Check(in.Home, path)
 	if err != nil {
@@ -197,13 +198,6 @@ func configValid(in Inputs) Check {
 		return fail(name, why, "read "+project.ConfigFile+", then run 'devlearn trust'")
 	}
 	return ok(name, project.ConfigFile+" is valid; its commands are "+why)
-}
-
-// namesCommand reports whether a project config sets a command to run, or
-// sets the extractor (turning it on starts its command: llm.Permit asks
-// for trust then too).
-func namesCommand(data []byte) bool {
-	return bytes.Contains(data, []byte(`"command"`)) || bytes.Contains(data, []byte(`"extractor"`))
 }
 
 func logReadable(in Inputs) Check {
