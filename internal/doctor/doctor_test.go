@@ -82,3 +82,28 @@ func TestConfigValidAsksWhatPermitEnforces(t *testing.T) {
 		}
 	}
 }
+
+// Doctor counts what ingest reads: a subagent's agent-*.jsonl comes with
+// its session and is no session of its own, and a repository opened
+// through a symlink is found by the resolved folder Claude Code records.
+func TestTranscriptsCountWhatIngestReads(t *testing.T) {
+	real := t.TempDir()
+	os.MkdirAll(filepath.Join(real, ".git"), 0o755)
+	real, _ = filepath.EvalSymlinks(real)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	p, _ := project.Find(link)
+	claude := t.TempDir()
+	write := func(rel, body string) {
+		path := filepath.Join(claude, "projects", rel)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(body), 0o644)
+	}
+	write("b/s1.jsonl", `{"type":"user","cwd":"`+real+`"}`+"\n")
+	write("b/agent-1.jsonl", `{"type":"user","cwd":"`+real+`"}`+"\n")
+	if c := transcripts(Inputs{Proj: p, ClaudeDir: claude}); !c.OK || c.Note || c.Detail != "1 session for this repository" {
+		t.Fatalf("%+v", c)
+	}
+}
