@@ -119,8 +119,15 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 	if took > 2*time.Second {
 		t.Fatalf("the hook took %v", took)
 	}
-	if last, _ := st.Last(); last != nil && last.Outcome != worker.OutcomeRunning {
-		t.Fatalf("the worker finished while the log was locked: %+v", last)
+	// last.json is written before the worker asks for the log, so it must
+	// appear while the log is locked, and say running: a missing file
+	// passing here would hide a worker that never records its run.
+	var last *worker.Run
+	for deadline := time.Now().Add(10 * time.Second); last == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		last, _ = st.Last()
+	}
+	if last == nil || last.Outcome != worker.OutcomeRunning {
+		t.Fatalf("while the log was locked, last.json said %+v", last)
 	}
 
 	release()
@@ -136,7 +143,7 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 			break
 		}
 	}
-	last, err := st.Last()
+	last, err = st.Last()
 	if err != nil || last.Outcome != "ok" || last.Sessions != 1 || last.Observations == 0 {
 		t.Fatalf("last run: %+v %v", last, err)
 	}

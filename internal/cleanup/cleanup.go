@@ -79,15 +79,13 @@ func Artifacts(p *project.Project) (*Plan, error) {
 	}); err != nil {
 		return nil, err
 	}
+	docs, err := knowfile.ReadAll(p)
+	if err != nil {
+		return nil, err
+	}
 	for _, kind := range knowfile.Kinds {
-		data, err := os.ReadFile(p.Path(kind.Path))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		doc := knowfile.Parse(kind, data)
+		// A missing file reads as no sections: nothing to remove or keep.
+		doc := docs[kind.Path]
 		var kept []*knowfile.Section
 		for _, s := range doc.Sections {
 			if s.Source() != "" {

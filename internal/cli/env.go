@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -103,10 +103,6 @@ func printJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// plural returns "1 observation" or "3 observations".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+// plural returns "1 observation" or "3 observations"; the short name
+// keeps the many messages that count things readable.
+func plural(n int, one, many string) string { return knowledge.Plural(n, one, many) }

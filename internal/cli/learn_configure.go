@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -63,8 +64,14 @@ func runLearnConfigure(env *Env, opts *learnOptions) error {
 		fmt.Fprintf(env.Out, "%s: %s → %s\n", c.Key, c.Before, c.After)
 	}
 	fmt.Fprintf(env.Out, "Saved %s.\n", project.ConfigFile)
-	if mentionsCommand(changes) {
-		fmt.Fprintln(env.Out, "It names a command now: run 'devlearn trust' once you have read it, or it will not run.")
+	// Any extractor key in the file makes llm.Permit ask for trust, and a
+	// changed file is untrusted again until trusted anew.
+	if llm.ConfigNeedsTrust(data) {
+		if setsCommand(changes) {
+			fmt.Fprintln(env.Out, "It names a command now: run 'devlearn trust' once you have read it, or it will not run.")
+		} else {
+			fmt.Fprintln(env.Out, "It sets the LLM extractor: run 'devlearn trust' once you have read it, or the extractor will not run.")
+		}
 	}
 	return nil
 }
@@ -106,7 +113,9 @@ func writeConfig(w *workspace, data []byte, changes []configChange) error {
 	return err
 }
 
-func mentionsCommand(changes []configChange) bool {
+// setsCommand reports whether extractor.command is among the changes, to
+// word the hint: the file's whole content decides whether trust is needed.
+func setsCommand(changes []configChange) bool {
 	for _, c := range changes {
 		if c.Key == "extractor.command" {
 			return true

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -55,7 +55,7 @@ func (w *workspace) loadLog(env *Env) (*observe.Log, error) {
 func warnProblems(env *Env, rel string, problems []jsonl.Problem) {
 	markers := false
 	for _, p := range problems {
-		if isConflictMarker(p.Text) {
+		if gitx.IsMarkerLine([]byte(p.Text)) {
 			markers = true
 			continue
 		}
@@ -66,14 +66,4 @@ func warnProblems(env *Env, rel string, problems []jsonl.Problem) {
 		// resolve also records the merge in git's index.
 		fmt.Fprintf(env.Err, "devlearn: %s has merge conflict markers (skipped); run 'devlearn resolve' to merge both sides' lines, and 'devlearn init' to let git merge it by itself next time\n", rel)
 	}
-}
-
-// isConflictMarker reports whether a line is one of git's conflict markers.
-func isConflictMarker(line string) bool {
-	for _, m := range []string{"<<<<<<<", "|||||||", "=======", ">>>>>>>"} {
-		if rest, ok := strings.CutPrefix(line, m); ok && (rest == "" || rest[0] == ' ') {
-			return true
-		}
-	}
-	return false
 }

@@ -70,27 +70,15 @@ func printSteps(w io.Writer, steps []step, dry bool) {
 	t.flush()
 }
 
-func failedSteps(steps []step) int {
-	n := 0
-	for _, s := range steps {
-		if s.Action == "failed" {
-			n++
-		}
-	}
-	return n
-}
-
 // settingsDoc is a Claude Code settings file read for editing.
 type settingsDoc struct {
-	path    string // absolute
-	display string // what the person is shown
-	before  []byte
-	exists  bool
-	file    *settings.File
+	before []byte
+	exists bool
+	file   *settings.File
 }
 
 func readSettings(path, display string) (*settingsDoc, error) {
-	d := &settingsDoc{path: path, display: display}
+	d := &settingsDoc{}
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -1,17 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/trust"
 )
@@ -58,26 +61,45 @@ Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
 	return cmd
 }
 
-// configCommands lists the keys of a project config that name commands to
-// run, with their values, so a person sees what they are trusting.
+// configCommands lists the extractor keys a project config sets, with
+// their values, so a person sees what they are trusting: every key
+// llm.ConfigNeedsTrust counts, since Permit honours none of them untrusted.
 func configCommands(data []byte) []string {
+	if !llm.ConfigNeedsTrust(data) {
+		return nil
+	}
 	var raw struct {
-		Extractor struct {
-			LLM     *bool    `json:"llm"`
-			Command []string `json:"command"`
-		} `json:"extractor"`
+		Extractor map[string]json.RawMessage `json:"extractor"`
 	}
 	if json.Unmarshal(data, &raw) != nil {
 		return nil
 	}
-	var out []string
-	if len(raw.Extractor.Command) > 0 {
-		out = append(out, "extractor.command = "+strings.Join(raw.Extractor.Command, " "))
+	keys := make([]string, 0, len(raw.Extractor))
+	for k := range raw.Extractor {
+		keys = append(keys, k)
 	}
-	if raw.Extractor.LLM != nil && *raw.Extractor.LLM {
-		// Turning the extractor on starts a command too (the default one,
-		// or the global config's), and sends it the sessions.
-		out = append(out, "extractor.llm = true (the LLM extractor's command runs after sessions end)")
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		v := raw.Extractor[k]
+		switch k {
+		case "command":
+			var cmd []string
+			if json.Unmarshal(v, &cmd) == nil {
+				out = append(out, "extractor.command = "+strings.Join(cmd, " "))
+				continue
+			}
+		case "llm":
+			var on bool
+			if json.Unmarshal(v, &on) == nil && on {
+				// Turning the extractor on starts a command too (the
+				// default one, or the global config's), and sends it the
+				// sessions.
+				out = append(out, "extractor.llm = true (the LLM extractor's command runs after sessions end)")
+				continue
+			}
+		}
+		out = append(out, "extractor."+k+" = "+string(bytes.TrimSpace(v)))
 	}
 	return out
 }
@@ -115,7 +137,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 	if len(cmds) == 0 {
 		fmt.Fprintln(env.Out, "It names no commands; the defaults and your global config apply.")
 	} else {
-		fmt.Fprintln(env.Out, "These commands may now run on this machine:")
+		fmt.Fprintln(env.Out, "These extractor settings may now take effect on this machine:")
 		for _, c := range cmds {
 			fmt.Fprintf(env.Out, "  %s\n", c)
 		}

@@ -3,18 +3,18 @@
 package doctor
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -186,8 +186,8 @@ func configValid(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
-	if !namesCommand(data) {
-		return ok(name, project.ConfigFile+" is valid and names no command: nothing to trust")
+	if !llm.ConfigNeedsTrust(data) {
+		return ok(name, project.ConfigFile+" is valid and sets no extractor key: nothing to trust")
 	}
 	trusted, why, err := trust.Check(in.Home, path)
 	if err != nil {
@@ -197,13 +197,6 @@ func configValid(in Inputs) Check {
 		return fail(name, why, "read "+project.ConfigFile+", then run 'devlearn trust'")
 	}
 	return ok(name, project.ConfigFile+" is valid; its commands are "+why)
-}
-
-// namesCommand reports whether a project config sets a command to run, or
-// sets the extractor (turning it on starts its command: llm.Permit asks
-// for trust then too).
-func namesCommand(data []byte) bool {
-	return bytes.Contains(data, []byte(`"command"`)) || bytes.Contains(data, []byte(`"extractor"`))
 }
 
 func logReadable(in Inputs) Check {
@@ -282,64 +275,24 @@ func stateWritable(in Inputs) Check {
 	return ok(name, dir)
 }
 
-// transcripts finds this project's Claude Code sessions by the folder each
-// transcript names in its records, never by computing the folder name
-// (contract 12): one file is read per project folder, and only its start.
+// transcripts counts this project's Claude Code sessions as ingest finds
+// them, so doctor's count is the sessions 'devlearn ingest --all' reads.
 func transcripts(in Inputs) Check {
 	const name = "Claude Code transcripts"
-	dirs, err := filepath.Glob(filepath.Join(in.ClaudeDir, "projects", "*"))
+	projects := filepath.Join(in.ClaudeDir, "projects")
+	dirs, err := filepath.Glob(filepath.Join(projects, "*"))
 	if err != nil || len(dirs) == 0 {
-		return note(name, "no sessions under "+filepath.Join(in.ClaudeDir, "projects")+" yet", "run a Claude Code session in this repository (set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere)")
+		return note(name, "no sessions under "+projects+" yet", "run a Claude Code session in this repository (set $CLAUDE_CONFIG_DIR if Claude Code keeps its files elsewhere)")
 	}
-	sessions := 0
-	for _, d := range dirs {
-		files, _ := filepath.Glob(filepath.Join(d, "*.jsonl"))
-		if len(files) == 0 {
-			continue
-		}
-		slices.Sort(files)
-		matched := false
-		for _, f := range files[:min(len(files), 3)] {
-			if cwd := firstCwd(f); cwd != "" && within(cwd, in.Proj.Root) {
-				matched = true
-				break
-			}
-		}
-		if matched {
-			sessions += len(files)
-		}
+	files, err := ingest.ProjectSessions(in.ClaudeDir, in.Proj.Root)
+	if err != nil {
+		return fail(name, err.Error(), "")
 	}
+	sessions := len(files)
 	if sessions == 0 {
-		return note(name, "none of the sessions under "+filepath.Join(in.ClaudeDir, "projects")+" ran in this repository yet", "run a Claude Code session here; devlearn learns from them when they end")
+		return note(name, "none of the sessions under "+projects+" ran in this repository yet", "run a Claude Code session here; devlearn learns from them when they end")
 	}
 	return ok(name, fmt.Sprintf("%d %s for this repository", sessions, pluralWord(sessions, "session", "sessions")))
-}
-
-func firstCwd(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 64*1024), 4<<20)
-	for i := 0; i < 50 && sc.Scan(); i++ {
-		line := sc.Bytes()
-		k := bytes.Index(line, []byte(`"cwd":"`))
-		if k < 0 {
-			continue
-		}
-		rest := line[k+len(`"cwd":"`):]
-		if end := bytes.IndexByte(rest, '"'); end > 0 {
-			return strings.ReplaceAll(string(rest[:end]), `\\`, `\`)
-		}
-	}
-	return ""
-}
-
-func within(dir, root string) bool {
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 func pluralWord(n int, one, many string) string {

@@ -57,17 +57,53 @@ func TestOnPathAndStateChecks(t *testing.T) {
 	}
 }
 
-// A project file that only turns the extractor on needs trust too: it
-// starts a command that sends the sessions to a model (llm.Permit).
-func TestNamesCommand(t *testing.T) {
-	for body, want := range map[string]bool{
-		`{"serve": {"enabled": false}}`:                    false,
-		`{"extractor": {"llm": true}}`:                     true,
-		`{"extractor": {"command": ["tool"]}}`:             true,
-		`{"gates": [{"stage": "pre", "command": "make"}]}`: true,
+// Doctor asks llm.Permit's own question: any extractor key needs trust,
+// not only a command, or doctor would call a file fine that Permit refuses.
+func TestConfigValidAsksWhatPermitEnforces(t *testing.T) {
+	for body, needs := range map[string]bool{
+		`{"enabled": true}`:                           false,
+		`{"serve": {"enabled": false}}`:               false,
+		`{"serve": {"read_only_tools": ["command"]}}`: false,
+		`{"extractor": {"llm": true}}`:                true,
+		`{"extractor": {"command": ["tool"]}}`:        true,
+		`{"extractor": {"model": "haiku"}}`:           true,
 	} {
-		if got := namesCommand([]byte(body)); got != want {
-			t.Errorf("%s: %v, want %v", body, got, want)
+		root := t.TempDir()
+		os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+		p, _ := project.Find(root)
+		os.MkdirAll(p.Path(".memory"), 0o755)
+		os.WriteFile(p.Path(project.ConfigFile), []byte(body), 0o644)
+		c := configValid(Inputs{Proj: p, Home: t.TempDir()})
+		if needs && (c.OK || !strings.Contains(c.Detail, "never been trusted")) {
+			t.Errorf("%s: %+v, want untrusted", body, c)
 		}
+		if !needs && (!c.OK || !strings.Contains(c.Detail, "nothing to trust")) {
+			t.Errorf("%s: %+v, want nothing to trust", body, c)
+		}
+	}
+}
+
+// Doctor counts what ingest reads: a subagent's agent-*.jsonl comes with
+// its session and is no session of its own, and a repository opened
+// through a symlink is found by the resolved folder Claude Code records.
+func TestTranscriptsCountWhatIngestReads(t *testing.T) {
+	real := t.TempDir()
+	os.MkdirAll(filepath.Join(real, ".git"), 0o755)
+	real, _ = filepath.EvalSymlinks(real)
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip(err)
+	}
+	p, _ := project.Find(link)
+	claude := t.TempDir()
+	write := func(rel, body string) {
+		path := filepath.Join(claude, "projects", rel)
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, []byte(body), 0o644)
+	}
+	write("b/s1.jsonl", `{"type":"user","cwd":"`+real+`"}`+"\n")
+	write("b/agent-1.jsonl", `{"type":"user","cwd":"`+real+`"}`+"\n")
+	if c := transcripts(Inputs{Proj: p, ClaudeDir: claude}); !c.OK || c.Note || c.Detail != "1 session for this repository" {
+		t.Fatalf("%+v", c)
 	}
 }

@@ -138,20 +138,22 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 		fc := FileChange{Path: c.Path}
 		if exists {
-			// What is replaced is kept, for revert; what is written needs no
-			// copy: its temporary file is synced before the commit point.
 			fc.Before = BlobHash(before)
-			if !c.Forget {
-				if err := w.keep(fc.Before, before); err != nil {
-					return nil, err
-				}
-			}
 		}
 		if !c.Remove {
 			fc.After = BlobHash(c.Data)
 		}
 		if fc.Before == fc.After {
 			continue
+		}
+		// What is replaced is kept, for revert; what is written needs no
+		// copy: its temporary file is synced before the commit point. An
+		// unchanged file is not replaced, and a copy of it would be kept
+		// by no entry.
+		if exists && !c.Forget {
+			if err := w.keep(fc.Before, before); err != nil {
+				return nil, err
+			}
 		}
 		p.Entry.Files = append(p.Entry.Files, fc)
 		writes = append(writes, c)
@@ -298,14 +300,9 @@ func (w *Writer) keep(h string, data []byte) error {
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	// A fixed temporary name would let two writers keeping the same
+	// content at once tear each other's copy.
+	return jsonl.WriteFileRename(path, data, 0o644)
 }
 
 // files lists every path a batch touches, for the sync fallback.
@@ -321,8 +318,9 @@ func (w *Writer) files(p pending) []string {
 }
 
 // safePath resolves a project-relative path and refuses any that would
-// leave the project: "..", absolute paths, or a folder on the way that is
-// a symbolic link to somewhere outside.
+// leave the project or reach into its git folder: "..", absolute paths, a
+// .git component, or a folder on the way that is a symbolic link to
+// somewhere outside.
 func (w *Writer) safePath(rel string) (string, error) {
 	if rel == "" || strings.ContainsRune(rel, 0) || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") {
 		return "", fmt.Errorf("refusing to write %q: not a path inside the project", rel)
@@ -330,6 +328,14 @@ func (w *Writer) safePath(rel string) (string, error) {
 	clean := filepath.Clean(filepath.FromSlash(rel))
 	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("refusing to write %q: it leaves the project", rel)
+	}
+	// Manifest paths are committed, so a crafted entry reaches Apply: a
+	// write or removal under .git would change the repository itself.
+	// EqualFold, as git does, for case-insensitive file systems.
+	for _, part := range strings.Split(clean, string(filepath.Separator)) {
+		if strings.EqualFold(part, ".git") {
+			return "", fmt.Errorf("refusing to write %q: it is inside .git", rel)
+		}
 	}
 	abs := filepath.Join(w.proj.Root, clean)
 	if err := InsideRoot(w.proj.Root, filepath.Dir(abs)); err != nil {

@@ -84,6 +84,42 @@ func TestApplyRefusesPathsThatLeaveTheProject(t *testing.T) {
 	}
 }
 
+func TestApplyRefusesPathsIntoGit(t *testing.T) {
+	p := newProject(t)
+	os.MkdirAll(p.Path(".git"), 0o755)
+	os.WriteFile(p.Path(".git/config"), []byte("[core]\n"), 0o644)
+	w := New(p, now, Trigger{Command: "test"})
+	for _, c := range []Change{
+		{Path: ".git/config", Remove: true},
+		{Path: ".git/config", Data: []byte("x")},
+		{Path: "sub/.GIT/hooks/pre-commit", Data: []byte("x")},
+		{Path: "a/../.git/HEAD", Data: []byte("x")},
+	} {
+		if _, err := w.Apply(context.Background(), Reason{}, c); err == nil || !strings.Contains(err.Error(), "refusing") {
+			t.Errorf("%q: %v", c.Path, err)
+		}
+	}
+	if b, err := os.ReadFile(p.Path(".git/config")); err != nil || string(b) != "[core]\n" {
+		t.Fatalf(".git/config changed: %q %v", b, err)
+	}
+	// Names that merely begin with .git are ordinary files.
+	if _, err := w.Apply(context.Background(), Reason{}, Change{Path: ".gitignore", Data: []byte("x\n")}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUnchangedFileKeepsNoCopy(t *testing.T) {
+	p := newProject(t)
+	os.WriteFile(p.Path("a.md"), []byte("same\n"), 0o644)
+	w := New(p, now, Trigger{Command: "test"})
+	if e, err := w.Apply(context.Background(), Reason{Text: "no-op"}, Change{Path: "a.md", Data: []byte("same\n")}); err != nil || e != nil {
+		t.Fatalf("no-op apply: %+v %v", e, err)
+	}
+	if _, err := os.Stat(w.ObjectPath(BlobHash([]byte("same\n")))); !os.IsNotExist(err) {
+		t.Fatalf("an unchanged file left a copy no entry names: %v", err)
+	}
+}
+
 func TestForgetKeepsNoCopy(t *testing.T) {
 	p := newProject(t)
 	os.WriteFile(p.Path("a.md"), []byte("secret\n"), 0o644)

@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -308,33 +309,10 @@ func (c *checkout) writeFile(abs string, e entry) error {
 	if e.Mode == filemode.Executable {
 		perm = 0o755
 	}
-	return writeReplace(abs, data, perm)
-}
-
-// writeReplace writes data beside abs and renames it over abs, so that a
-// reader sees the old file or the new one. Like git's checkout it does not
-// sync each file: a merge of a thousand files would otherwise spend its
-// time in fsync. The index, written last, is synced.
-func writeReplace(abs string, data []byte, perm os.FileMode) error {
-	f, err := os.CreateTemp(filepath.Dir(abs), ".devlearn-merge-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, abs)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	// Like git's checkout it does not sync each file: a merge of a
+	// thousand files would otherwise spend its time in fsync. The index,
+	// written last, is synced.
+	return jsonl.WriteFileRename(abs, data, perm)
 }
 
 // indexEntry describes the file just written at abs as an index entry,

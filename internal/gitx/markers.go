@@ -177,6 +177,18 @@ func HasMarkers(data []byte) bool {
 	return false
 }
 
+// IsMarkerLine reports whether line is one of git's conflict marker lines
+// (<<<<<<<, |||||||, =======, >>>>>>>, of any marker size), for callers
+// that meet a file line by line, such as a log reader's skipped lines.
+func IsMarkerLine(line []byte) bool {
+	for _, c := range []byte("<|=>") {
+		if markerRun(line, c, 0) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // markerRun returns the length of the run of c that opens line when it is
 // a marker: at least 7 long (exactly size when size > 0), then a space or
 // the end of the line.

@@ -239,8 +239,8 @@ func Resolve(ctx context.Context, opts ResolveOptions) (*ResolveResult, error) {
 // conflict but that hold conflict markers.
 func markedFiles(proj *project.Project, stages map[string]*[4]*index.Entry) ([]string, error) {
 	var candidates []string
-	for _, pattern := range []string{".memory/*.jsonl", project.TasksDir + "/*.jsonl", project.EvolutionLog, project.ManifestFile, project.DecisionsFile, project.PitfallsFile} {
-		matches, err := filepath.Glob(proj.Path(pattern))
+	for _, r := range fileRules {
+		matches, err := filepath.Glob(proj.Path(r.pattern))
 		if err != nil {
 			return nil, err
 		}

@@ -69,3 +69,34 @@ func SyncDir(dir string) error {
 	}
 	return nil
 }
+
+// WriteFileRename replaces the file at path through a temporary file beside
+// it and a rename, so that a reader sees the old file or the new one, never
+// a part. Unlike WriteFileAtomic it does not sync: it is for what can be
+// rebuilt or lost (caches, copies), where an fsync per file costs more than
+// a crash could.
+func WriteFileRename(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(perm)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}

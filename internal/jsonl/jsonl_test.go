@@ -130,6 +130,32 @@ func TestWriteFileAtomicReplacesWhole(t *testing.T) {
 	}
 }
 
+func TestWriteFileRename(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "f")
+	if err := WriteFileRename(path, []byte("one"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileRename(path, []byte("two"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	fi, _ := os.Stat(path)
+	if string(b) != "two" || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("got %q %v", b, fi.Mode())
+	}
+	// A rename onto a folder fails: the temporary file must not stay.
+	target := filepath.Join(dir, "sub", "d")
+	os.MkdirAll(filepath.Join(target, "x"), 0o755)
+	if err := WriteFileRename(target, []byte("x"), 0o644); err == nil {
+		t.Fatal("renamed over a non-empty folder")
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, "sub"))
+	if len(entries) != 2 {
+		t.Fatalf("temporary files left behind: %v", entries)
+	}
+}
+
 func TestLockTimesOut(t *testing.T) {
 	lock := filepath.Join(t.TempDir(), "l.lock")
 	unlock, err := Lock(context.Background(), lock)

@@ -7,8 +7,6 @@ package knowfile
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -197,10 +196,10 @@ func (s *Section) Active() bool {
 // reconcile compares.
 func (s *Section) Hash() string { return HashText(s.Body) }
 
-// HashText hashes section text in its stored form.
+// HashText hashes section text in its stored form. Reconcile compares it
+// with the manifest's hashes (manifest.Matches), so it is manifest.Hash.
 func HashText(body string) string {
-	sum := sha256.Sum256([]byte(trimBlank(body)))
-	return hex.EncodeToString(sum[:])
+	return manifest.Hash([]byte(trimBlank(body)))
 }
 
 // BySource finds the section made from an observation (the first, if a

@@ -40,7 +40,7 @@ func Permit(cfg *config.Config, home, projectConfigPath string) (ok bool, why st
 	return true, "the project config is " + why, nil
 }
 
-// setsExtractor reports whether the config file sets any extractor key.
+// setsExtractor reports whether the config file at path needs trust.
 func setsExtractor(path string) (bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -49,15 +49,23 @@ func setsExtractor(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
+	return ConfigNeedsTrust(data), nil
+}
+
+// ConfigNeedsTrust reports whether a project config's content sets any
+// extractor key, and so is honoured by Permit only once trusted. It is
+// the one answer: doctor, trust and configure ask it too, so that none of
+// them tells a person a file needs no trust that Permit then refuses.
+func ConfigNeedsTrust(data []byte) bool {
 	var raw struct {
 		Extractor map[string]json.RawMessage `json:"extractor"`
 	}
 	if json.Unmarshal(data, &raw) != nil {
 		// Unreadable: config.Load has refused it already; count it as
 		// setting everything, so only trust lets it run anything.
-		return true, nil
+		return true
 	}
-	return len(raw.Extractor) > 0, nil
+	return len(raw.Extractor) > 0
 }
 
 // FromConfig returns the runner the config describes. env is the

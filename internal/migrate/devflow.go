@@ -64,12 +64,12 @@ func DetectDevflow(p *project.Project) (*Devflow, error) {
 			}
 		}
 	}
-	for _, kf := range knowfile.Kinds {
-		data, err := os.ReadFile(p.Path(kf.Path))
-		if err != nil {
-			continue
-		}
-		for _, s := range knowfile.Parse(kf, data).Sections {
+	docs, err := knowfile.ReadAll(p)
+	if err != nil {
+		return nil, err
+	}
+	for _, doc := range docs {
+		for _, s := range doc.Sections {
 			if s.Anchor == "" {
 				continue
 			}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
@@ -135,8 +136,6 @@ func DevflowV1(s *knowfile.Section) bool {
 	return s.Anchor != "" && devflowV1Source().MatchString(strings.TrimSpace(s.Field("Source")))
 }
 
-var conflictMarker = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^(<<<<<<<|>>>>>>>)( |$)`) })
-
 // purgeSections removes the sections drop selects from both knowledge
 // files, and says what it removed and which hand-written entries it kept.
 func purgeSections(c *Context, o *Outcome, drop func(*knowfile.Section) bool, reportKept func(*knowfile.Section) bool) error {
@@ -148,7 +147,7 @@ func purgeSections(c *Context, o *Outcome, drop func(*knowfile.Section) bool, re
 		if err != nil {
 			return err
 		}
-		if conflictMarker().Match(data) {
+		if gitx.HasMarkers(data) {
 			return fmt.Errorf("%s has conflict markers: resolve them first ('devlearn resolve', or by hand), then run 'devlearn init' again", kf.Path)
 		}
 		doc := knowfile.Parse(kf, data)

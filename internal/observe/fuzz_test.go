@@ -19,6 +19,7 @@ func FuzzDecodeEvent(f *testing.F) {
 		`{"op":"flag","id":"obs_aaaaaa","flag":"stale","on":false,"at":"2026-04-01T09:00:00Z"}`,
 		`{"op":"tombstone","id":"obs_aaaaaa","at":"2026-04-01T09:00:00Z"}`,
 		`{"op":"count","id":"entry:k","counter":"used","eid":"c"}`,
+		`{"op":"snapshot","id":"obs_x","type":"decision","pattern":"d","marks":{"created":null},"flags":{"stale":null}}`,
 		`{"evidence":[1,2]}`, `[]`, `null`, `{"id":""}`,
 	} {
 		f.Add([]byte(s))

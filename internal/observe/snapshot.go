@@ -171,6 +171,11 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		s.addEvidence(ev.Text, at)
 	}
 	for k, m := range e.Marks {
+		// "marks":{"k":null} decodes to a nil entry, as encoding/json
+		// reads it; a null records nothing, so it is skipped.
+		if m == nil {
+			continue
+		}
 		dm, err := decodeMark(m)
 		if err != nil {
 			return nil, err
@@ -193,6 +198,9 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		s.addPenalty(dm)
 	}
 	for k, m := range e.Flags {
+		if m == nil {
+			continue
+		}
 		dm, err := decodeMark(m)
 		if err != nil {
 			return nil, err

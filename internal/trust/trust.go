@@ -10,8 +10,6 @@ package trust
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +21,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/manifest"
 )
 
 // FileName is the trust store inside $DEVLEARN_HOME.
@@ -43,12 +42,6 @@ type Store struct {
 
 // Path is the trust store of home.
 func Path(home string) string { return filepath.Join(home, FileName) }
-
-// Hash is the content hash trust is recorded by.
-func Hash(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
 
 // Load reads the trust store; a missing one is empty.
 func Load(home string) (*Store, error) {
@@ -127,7 +120,7 @@ func Check(home, projectConfigPath string) (trusted bool, why string, err error)
 	switch {
 	case e == nil:
 		return false, fmt.Sprintf("%s has never been trusted on this machine: read it, then run 'devlearn trust'", projectConfigPath), nil
-	case e.SHA256 != Hash(data):
+	case e.SHA256 != manifest.Hash(data):
 		return false, fmt.Sprintf("%s changed since you trusted it on %s: read it, then run 'devlearn trust'", projectConfigPath, day(e.TrustedAt)), nil
 	}
 	return true, fmt.Sprintf("trusted on %s", day(e.TrustedAt)), nil
@@ -151,7 +144,7 @@ func Trust(ctx context.Context, home, path string, now time.Time) (*Entry, error
 	if err != nil {
 		return nil, err
 	}
-	e := Entry{Path: c, SHA256: Hash(data), TrustedAt: now.UTC().Format(time.RFC3339)}
+	e := Entry{Path: c, SHA256: manifest.Hash(data), TrustedAt: now.UTC().Format(time.RFC3339)}
 	err = update(ctx, home, func(s *Store) {
 		s.Trusted = slices.DeleteFunc(s.Trusted, func(x Entry) bool { return x.Path == c })
 		s.Trusted = append(s.Trusted, e)
