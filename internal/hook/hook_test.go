@@ -449,3 +449,19 @@ func TestStdinLeftOpen(t *testing.T) {
 		t.Fatal("the hook waits for stdin to close")
 	}
 }
+
+// A tool's input of an unexpected shape (an MCP tool's list-valued
+// command, a non-object input) is served on what is known, as before.
+func TestOddToolInputIsStillServed(t *testing.T) {
+	p := newProj(t)
+	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	in := p.write("plugin.json", "s")
+	in["tool_input"] = map[string]any{"file_path": filepath.Join(p.root, "plugin.json"), "command": []string{"ls"}, "query": 3, "content": map[string]any{"a": "b"}}
+	if out := p.run(PreToolUse, in); !strings.Contains(out, "version-bump-checklist") {
+		t.Fatalf("not served: %q\n%s", out, p.log())
+	}
+	in["tool_input"] = "plugin.json"
+	if out := p.run(PreToolUse, in); out != "" || p.log() != "" {
+		t.Fatalf("a string tool_input printed %q or logged:\n%s", out, p.log())
+	}
+}
