@@ -84,6 +84,23 @@ func BenchmarkPreToolUse(b *testing.B) {
 	}
 }
 
+// BenchmarkPreToolUseServed is a Write of a file whose knowledge was
+// already served in the session: the usual case, where nothing is new.
+func BenchmarkPreToolUseServed(b *testing.B) {
+	root := benchRoot(b, 1000)
+	env := Env{Dir: root, Now: time.Now}
+	Run(context.Background(), SessionStart, env, bytes.NewReader([]byte(`{"cwd":"`+root+`"}`)), io.Discard)
+	Run(context.Background(), PreToolUse, env, bytes.NewReader(benchInput(root, 0)), io.Discard)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out bytes.Buffer
+		Run(context.Background(), PreToolUse, env, bytes.NewReader(benchInput(root, 0)), &out)
+		if out.Len() > 0 {
+			b.Fatalf("served twice: %q", out.String())
+		}
+	}
+}
+
 // BenchmarkPreToolUseLargeWrite is a Write of a 1 MB file: its content
 // is never matched, so it should cost no more than reading it once.
 func BenchmarkPreToolUseLargeWrite(b *testing.B) {

@@ -80,6 +80,9 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if len(chosen) >= opts.MaxItems && !s.Always {
 			break
 		}
+		if sess.Claimed(s.Item.Ref(), pathKey) {
+			continue
+		}
 		fresh, entry, err := src.Current(s.Item)
 		if err != nil {
 			r.log.Printf("%s changed since it was indexed: %v (not served)", s.Item.ID, err)
