@@ -64,8 +64,10 @@ type Env struct {
 	Redact func(string) string
 	// Reconcile brings the observation log in line with the artifacts on
 	// disk before session start serves anything (deletions, edits,
-	// healing). It must return at once when nothing changed. nil skips it.
-	Reconcile func(ctx context.Context, p *project.Project) error
+	// healing). It must return at once when nothing changed. It is given
+	// the config and clock the hook has already read, so that session
+	// start reads them once. nil skips it.
+	Reconcile func(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error
 	// StartWorker starts the SessionEnd worker for p's clone, fully
 	// detached, and returns at once. nil starts none (the spool waits).
 	StartWorker func(p *project.Project) error

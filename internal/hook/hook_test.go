@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -290,7 +291,7 @@ func TestFailuresPrintNothing(t *testing.T) {
 func TestPanicIsRecoveredAndLogged(t *testing.T) {
 	p := newProj(t)
 	p.entry("a", "summary: a\npriority: CRITICAL", "")
-	p.env.Reconcile = func(context.Context, *project.Project) error { panic("reconcile exploded") }
+	p.env.Reconcile = func(context.Context, *project.Project, *config.Config, time.Time) error { panic("reconcile exploded") }
 	out := p.run(SessionStart, map[string]any{"session_id": "s", "cwd": p.root, "source": "startup"})
 	if out != "" {
 		t.Fatalf("printed %q", out)
@@ -299,7 +300,9 @@ func TestPanicIsRecoveredAndLogged(t *testing.T) {
 		t.Fatalf("log:\n%s", l)
 	}
 	// A failing reconcile is logged and session start goes on.
-	p.env.Reconcile = func(context.Context, *project.Project) error { return fmt.Errorf("disk on fire") }
+	p.env.Reconcile = func(context.Context, *project.Project, *config.Config, time.Time) error {
+		return fmt.Errorf("disk on fire")
+	}
 	if out := p.run(SessionStart, map[string]any{"session_id": "s", "cwd": p.root}); !strings.Contains(out, "CRITICAL") {
 		t.Fatalf("session start after a failed reconcile: %q", out)
 	}
