@@ -19,7 +19,7 @@ import (
 // the time nobody touched anything. When a full run finds nothing to
 // record, it keeps the stat fingerprint (size, mtime, inode, existence) of
 // every file its answer depends on: the log, the manifest, the knowledge
-// files, each artifact, the artifact folders (a new file changes their
+// files, the project's config, each artifact, the artifact folders (a new file changes their
 // mtime), every code reference it checked and the git index and config.
 // If none of them changed, the next run's answer is the same, and it is
 // given without reading a single file: what git does with its index.
@@ -52,6 +52,8 @@ func (u *run) watched() []string {
 	set := map[string]bool{
 		project.LogFile: true, project.ManifestFile: true, project.DecisionsFile: true, project.PitfallsFile: true,
 		project.CommandsDir: true, project.SkillsDir: true,
+		// Its thresholds decide orphan adoption and staleness.
+		project.ConfigFile: true,
 	}
 	for _, e := range u.man.Entries {
 		set[e.Path] = true
