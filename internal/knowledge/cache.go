@@ -3,9 +3,9 @@ package knowledge
 import (
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // The cache keeps the parsed items of a working tree in the per-clone
@@ -32,11 +32,6 @@ const (
 	Full
 )
 
-// racyWindow: a folder changed this close to the time the cache was
-// written may have changed again within the same timestamp, so the cache
-// is not trusted for it (git's "racy" rule).
-const racyWindow = 2 * time.Second
-
 // CachePath is the cache file of a working tree in the per-clone state.
 func CachePath(p *project.Project) string {
 	return p.StatePath("cache", "knowledge-"+p.WorktreeID()+".bin")
@@ -56,7 +51,7 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 		old = nil
 	}
 	fresh := func(i int) bool {
-		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].racy(cacheTime)
+		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].Racy(cacheTime)
 	}
 	dirs := src.entryDirs()
 	if old != nil && mode == Quick {
@@ -152,7 +147,7 @@ func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
 		return nil, false
 	}
 	for i := range stamps {
-		if stamps[i] != meta.stamps[i] || stamps[i].racy(fi.ModTime()) {
+		if stamps[i] != meta.stamps[i] || stamps[i].Racy(fi.ModTime()) {
 			return nil, false
 		}
 	}
@@ -163,46 +158,25 @@ func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
 	return &Set{Items: items}, true
 }
 
-// stamp is what identifies a version of a folder or file without reading
-// it.
-type stamp struct {
-	exists bool
-	size   int64
-	mtime  int64
-	ino    uint64
-}
-
-func stampOf(path string) stamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return stamp{}
-	}
-	return stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
-}
-
-func (s stamp) racy(cacheTime time.Time) bool {
-	return s.exists && time.Unix(0, s.mtime).After(cacheTime.Add(-racyWindow))
-}
-
 // stamps are the entry folders, then decisions.md and pitfalls.md.
-func (src Sources) stamps() []stamp {
-	var out []stamp
+func (src Sources) stamps() []stamp.Stamp {
+	var out []stamp.Stamp
 	for _, d := range src.entryDirs() {
-		out = append(out, stampOf(d.abs))
+		out = append(out, stamp.Of(d.abs))
 	}
 	for _, rel := range []string{project.DecisionsFile, project.PitfallsFile} {
 		if src.Root == "" {
-			out = append(out, stamp{})
+			out = append(out, stamp.Stamp{})
 			continue
 		}
-		out = append(out, stampOf(filepath.Join(src.Root, filepath.FromSlash(rel))))
+		out = append(out, stamp.Of(filepath.Join(src.Root, filepath.FromSlash(rel))))
 	}
 	return out
 }
 
 type cacheData struct {
 	root, global    string
-	stamps          []stamp
+	stamps          []stamp.Stamp
 	sections        []*Item
 	sectionProblems []*ParseError
 	dirs            [][]*record

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // The cache file:
@@ -80,10 +82,10 @@ func encodeCache(c *cacheData) []byte {
 	m.s(c.global)
 	m.u(uint64(len(c.stamps)))
 	for _, st := range c.stamps {
-		m.bool(st.exists)
-		m.i(st.size)
-		m.i(st.mtime)
-		m.u(st.ino)
+		m.bool(st.Exists)
+		m.i(st.Size)
+		m.i(st.Mtime)
+		m.u(st.Ino)
 	}
 	p := &sec[secProblems]
 	p.u(uint64(len(c.sectionProblems)))
@@ -273,7 +275,7 @@ func (f *file) meta() (*cacheData, error) {
 	c := &cacheData{root: d.str(), global: d.str()}
 	ns := d.n(16)
 	for i := 0; i < ns && d.err == nil; i++ {
-		c.stamps = append(c.stamps, stamp{exists: d.bool(), size: d.i(), mtime: d.i(), ino: d.u()})
+		c.stamps = append(c.stamps, stamp.Stamp{Exists: d.bool(), Size: d.i(), Mtime: d.i(), Ino: d.u()})
 	}
 	return c, d.done()
 }
