@@ -3,6 +3,7 @@ package knowledge
 import (
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/stamp"
@@ -47,6 +48,12 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 	}
 	stamps := src.stamps()
 	old, cacheTime := readCache(cachePath)
+	return load(src, cachePath, mode, stamps, old, cacheTime)
+}
+
+// load is Load with the stamps of src and the cache (nil if unreadable)
+// already read.
+func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *cacheData, cacheTime time.Time) (*Set, error) {
 	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
 		old = nil
 	}
@@ -116,46 +123,50 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 // pick, decoded in full; else, after rebuilding the cache, every item. The
 // error is only about the cache.
 func Candidates(src Sources, cachePath string, c *Call) (*Set, error) {
-	if cachePath != "" {
-		if set, ok := candidates(src, cachePath, c); ok {
-			return set, nil
-		}
+	if cachePath == "" {
+		return ReadAll(src), nil
 	}
-	return Load(src, cachePath, Quick)
+	stamps := src.stamps()
+	set, old, cacheTime := candidates(src, cachePath, c, stamps)
+	if set != nil {
+		return set, nil
+	}
+	return load(src, cachePath, Quick, stamps, old, cacheTime)
 }
 
-func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
+// candidates answers from the cache's index when the cache is still good.
+// When it is not, it returns the cache decoded in full (nil if it cannot
+// be) and the time it was written, for load to reuse: a stale cache is
+// read and src stamped once.
+func candidates(src Sources, cachePath string, c *Call, stamps []stamp.Stamp) (*Set, *cacheData, time.Time) {
 	fh, err := os.Open(cachePath)
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	f, err := openFile(fh, fi.Size())
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	meta, err := f.meta()
 	if err != nil || meta.root != src.Root || meta.global != src.GlobalDir {
-		return nil, false
+		return nil, nil, time.Time{} // load could reuse nothing of it
 	}
-	stamps := src.stamps()
-	if len(stamps) != len(meta.stamps) {
-		return nil, false
+	good := len(stamps) == len(meta.stamps)
+	for i := 0; good && i < len(stamps); i++ {
+		good = stamps[i] == meta.stamps[i] && !stamps[i].Racy(fi.ModTime())
 	}
-	for i := range stamps {
-		if stamps[i] != meta.stamps[i] || stamps[i].Racy(fi.ModTime()) {
-			return nil, false
+	if good {
+		if items, err := f.candidates(c); err == nil {
+			return &Set{Items: items}, nil, time.Time{}
 		}
 	}
-	items, err := f.candidates(c)
-	if err != nil {
-		return nil, false
-	}
-	return &Set{Items: items}, true
+	old, cacheTime := readCacheFrom(fh, fi)
+	return nil, old, cacheTime
 }
 
 // stamps are the entry folders, then decisions.md and pitfalls.md.

@@ -512,12 +512,23 @@ func (it *Item) clone() *Item {
 
 // readCache reads the whole cache (the commands' path, and a rebuild's).
 func readCache(path string) (*cacheData, time.Time) {
-	data, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, time.Time{}
 	}
-	fi, err := os.Stat(path)
+	defer fh.Close()
+	fi, err := fh.Stat()
 	if err != nil {
+		return nil, time.Time{}
+	}
+	return readCacheFrom(fh, fi)
+}
+
+// readCacheFrom decodes the whole of an open cache file, fi being its
+// own stat: the time returned is the one of the bytes decoded.
+func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
+	data := make([]byte, fi.Size())
+	if _, err := fh.ReadAt(data, 0); err != nil {
 		return nil, time.Time{}
 	}
 	// The bytes are never written again: decoded strings point into them.
