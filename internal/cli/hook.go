@@ -97,7 +97,7 @@ func hookEnv(env *Env) hook.Env {
 		},
 		Silenced:    on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
 		Redact:      redact.Text,
-		Reconcile:   func(ctx context.Context, p *project.Project) error { return reconcileQuietly(ctx, env, p) },
+		Reconcile:   reconcileQuietly,
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -71,22 +73,14 @@ treated as deleted.`,
 // it serves follows what people did to the artifacts since the last
 // session. Most of the time nothing changed and the quiet-run cache answers
 // in microseconds.
-func reconcileQuietly(ctx context.Context, env *Env, p *project.Project) error {
-	now, err := env.Now()
-	if err != nil {
-		return err
-	}
-	cfg, err := env.Config(p)
-	if err != nil {
-		return err
-	}
+func reconcileQuietly(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error {
 	r := &reconcile.Reconciler{
 		Proj:   p,
 		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
-		Opts:   reconcile.Options{Now: now, Config: cfg.Config},
+		Opts:   reconcile.Options{Now: now, Config: cfg},
 	}
-	_, err = r.Run(ctx)
+	_, err := r.Run(ctx)
 	return err
 }
 

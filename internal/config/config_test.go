@@ -106,3 +106,18 @@ func TestSchemaFileIsCurrent(t *testing.T) {
 		t.Fatalf("%s is out of date: run go test ./internal/config -update", path)
 	}
 }
+
+// BenchmarkLoad is what every hook pays for a project with both files.
+func BenchmarkLoad(b *testing.B) {
+	dir := b.TempDir()
+	g, p := filepath.Join(dir, "config.json"), filepath.Join(dir, "learning.json")
+	os.WriteFile(g, []byte("{\n  \"serve\": {\n    \"max_items\": 3,\n    \"threshold\": 0.4\n  },\n  \"worker\": {\n    \"batch_size\": 2\n  }\n}\n"), 0o644)
+	os.WriteFile(p, []byte("{\n  \"serve\": {\n    \"budget_chars\": 6000,\n    \"read_only_tools\": [\"Read\", \"Grep\", \"Glob\"]\n  },\n  \"knowledge\": {\n    \"index_budget_tokens\": 800\n  }\n}\n"), 0o644)
+	if _, err := Load(g, p); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Load(g, p)
+	}
+}

@@ -44,7 +44,14 @@ func (e *Error) Error() string {
 type Source struct {
 	Path string
 	Data []byte
-	keys map[string]int // dotted key -> line
+}
+
+// line is the line of a dotted key in the file. Only an error needs it,
+// and walking the file for it costs as much as the rest of the load, so
+// it is found when asked for.
+func (s Source) line(key string) (int, bool) {
+	line, ok := keyLines(s.Data)[key]
+	return line, ok
 }
 
 // Loaded is a Config and the files it came from, global first.
@@ -79,7 +86,7 @@ func Load(globalPath, projectPath string) (*Loaded, error) {
 		// Blame the last file that set the key: that is the value in force.
 		first := errs[0]
 		for i := len(l.Sources) - 1; i >= 0; i-- {
-			if line, ok := l.Sources[i].keys[first.Key]; ok {
+			if line, ok := l.Sources[i].line(first.Key); ok {
 				first.File, first.Line = l.Sources[i].Path, line
 				break
 			}
@@ -115,7 +122,8 @@ func Parse(path string, data []byte) (*Config, error) {
 	}
 	if errs := c.Validate(); len(errs) > 0 {
 		e := errs[0]
-		e.File, e.Line = path, src.keys[e.Key]
+		e.File = path
+		e.Line, _ = src.line(e.Key)
 		return nil, e
 	}
 	return c, nil
@@ -137,9 +145,9 @@ func apply(c *Config, path string, data []byte) (Source, error) {
 	if !ok {
 		return src, &Error{File: path, Line: 1, Msg: "must be a JSON object ({...})"}
 	}
-	src.keys = keyLines(data)
 	if err := checkKeys(reflect.TypeOf(Config{}), obj, ""); err != nil {
-		err.File, err.Line = path, src.keys[err.Key]
+		err.File = path
+		err.Line, _ = src.line(err.Key)
 		return src, err
 	}
 	if err := json.Unmarshal(data, c); err != nil {

@@ -84,6 +84,47 @@ func BenchmarkPreToolUse(b *testing.B) {
 	}
 }
 
+// BenchmarkPreToolUseServed is a Write of a file whose knowledge was
+// already served in the session: the usual case, where nothing is new.
+func BenchmarkPreToolUseServed(b *testing.B) {
+	root := benchRoot(b, 1000)
+	env := Env{Dir: root, Now: time.Now}
+	Run(context.Background(), SessionStart, env, bytes.NewReader([]byte(`{"cwd":"`+root+`"}`)), io.Discard)
+	Run(context.Background(), PreToolUse, env, bytes.NewReader(benchInput(root, 0)), io.Discard)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out bytes.Buffer
+		Run(context.Background(), PreToolUse, env, bytes.NewReader(benchInput(root, 0)), &out)
+		if out.Len() > 0 {
+			b.Fatalf("served twice: %q", out.String())
+		}
+	}
+}
+
+// BenchmarkPreToolUseLargeWrite is a Write of a 1 MB file: its content
+// is never matched, so it should cost no more than reading it once.
+func BenchmarkPreToolUseLargeWrite(b *testing.B) {
+	root := benchRoot(b, 1000)
+	env := Env{Dir: root, Now: time.Now}
+	Run(context.Background(), SessionStart, env, bytes.NewReader([]byte(`{"cwd":"`+root+`"}`)), io.Discard)
+	content := strings.Repeat("release the deploy of package x\n", 1<<20/32)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		in, _ := json.Marshal(map[string]any{
+			"session_id": "8f6c1d2e-1234-4abc-9def-0123456789ab", "cwd": root, "hook_event_name": "PreToolUse",
+			"tool_name": "Write", "tool_use_id": fmt.Sprintf("toolu_%d", i),
+			"tool_input": map[string]any{"file_path": filepath.Join(root, fmt.Sprintf("src/module5/f%d.go", i)), "content": content},
+		})
+		b.StartTimer()
+		var out bytes.Buffer
+		Run(context.Background(), PreToolUse, env, bytes.NewReader(in), &out)
+		if !bytes.Contains(out.Bytes(), []byte("src/module5/**")) {
+			b.Fatalf("nothing served: %q", out.String())
+		}
+	}
+}
+
 // BenchmarkHookProcess is what Claude Code waits for: the whole process of
 // `devlearn hook pre-tool-use` (and session-end), spawned with the hook
 // JSON on stdin, beside

@@ -11,11 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/go-json-experiment/json/jsontext"
 	"io"
 	"path/filepath"
 	"runtime/debug"
 	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -62,8 +64,10 @@ type Env struct {
 	Redact func(string) string
 	// Reconcile brings the observation log in line with the artifacts on
 	// disk before session start serves anything (deletions, edits,
-	// healing). It must return at once when nothing changed. nil skips it.
-	Reconcile func(ctx context.Context, p *project.Project) error
+	// healing). It must return at once when nothing changed. It is given
+	// the config and clock the hook has already read, so that session
+	// start reads them once. nil skips it.
+	Reconcile func(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error
 	// StartWorker starts the SessionEnd worker for p's clone, fully
 	// detached, and returns at once. nil starts none (the spool waits).
 	StartWorker func(p *project.Project) error
@@ -72,15 +76,20 @@ type Env struct {
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
 // ignored; every field may be missing.
 type Input struct {
-	SessionID      string          `json:"session_id"`
-	TranscriptPath string          `json:"transcript_path"`
-	Cwd            string          `json:"cwd"`
-	HookEventName  string          `json:"hook_event_name"`
-	Source         string          `json:"source"`
-	Prompt         string          `json:"prompt"`
-	ToolName       string          `json:"tool_name"`
-	ToolInput      json.RawMessage `json:"tool_input"`
-	ToolUseID      string          `json:"tool_use_id"`
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	Source         string `json:"source"`
+	Prompt         string `json:"prompt"`
+	ToolName       string `json:"tool_name"`
+	// Tool is all of tool_input that is read: a Write's content is
+	// skipped as it is decoded, never copied.
+	Tool ToolArgs `json:"tool_input"`
+	// ToolInput, when set, is read by ToolCall in place of Tool, for a
+	// caller that holds a tool's input as JSON.
+	ToolInput json.RawMessage `json:"-"`
+	ToolUseID string          `json:"tool_use_id"`
 	// SessionEnd.
 	Reason string `json:"reason"`
 	// Stop.
@@ -185,18 +194,16 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	}
 	// One JSON value is read, not everything up to the end of the input: a
 	// writer that leaves stdin open after the object does not hold the
-	// hook past its budget.
+	// hook past its budget. It is decoded as it is read, in one pass, so
+	// that a large Write costs one scan of its content.
 	lr := &io.LimitedReader{R: stdin, N: MaxInput + 1}
-	data, err := jsontext.NewDecoder(lr).ReadValue()
+	err := jsonv2.UnmarshalDecode(jsontext.NewDecoder(lr), &r.in)
 	switch {
 	case lr.N <= 0:
 		return nil, fmt.Errorf("hook input over %d bytes: ignored", MaxInput)
 	case errors.Is(err, io.EOF):
 		return nil, fmt.Errorf("empty hook input (Claude Code sends a JSON object on stdin)")
 	case err != nil:
-		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
-	}
-	if err := json.Unmarshal(data, &r.in); err != nil {
 		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
 	}
 	dir := r.in.Cwd

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -290,7 +291,7 @@ func TestFailuresPrintNothing(t *testing.T) {
 func TestPanicIsRecoveredAndLogged(t *testing.T) {
 	p := newProj(t)
 	p.entry("a", "summary: a\npriority: CRITICAL", "")
-	p.env.Reconcile = func(context.Context, *project.Project) error { panic("reconcile exploded") }
+	p.env.Reconcile = func(context.Context, *project.Project, *config.Config, time.Time) error { panic("reconcile exploded") }
 	out := p.run(SessionStart, map[string]any{"session_id": "s", "cwd": p.root, "source": "startup"})
 	if out != "" {
 		t.Fatalf("printed %q", out)
@@ -299,7 +300,9 @@ func TestPanicIsRecoveredAndLogged(t *testing.T) {
 		t.Fatalf("log:\n%s", l)
 	}
 	// A failing reconcile is logged and session start goes on.
-	p.env.Reconcile = func(context.Context, *project.Project) error { return fmt.Errorf("disk on fire") }
+	p.env.Reconcile = func(context.Context, *project.Project, *config.Config, time.Time) error {
+		return fmt.Errorf("disk on fire")
+	}
 	if out := p.run(SessionStart, map[string]any{"session_id": "s", "cwd": p.root}); !strings.Contains(out, "CRITICAL") {
 		t.Fatalf("session start after a failed reconcile: %q", out)
 	}
@@ -447,5 +450,21 @@ func TestStdinLeftOpen(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the hook waits for stdin to close")
+	}
+}
+
+// A tool's input of an unexpected shape (an MCP tool's list-valued
+// command, a non-object input) is served on what is known, as before.
+func TestOddToolInputIsStillServed(t *testing.T) {
+	p := newProj(t)
+	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	in := p.write("plugin.json", "s")
+	in["tool_input"] = map[string]any{"file_path": filepath.Join(p.root, "plugin.json"), "command": []string{"ls"}, "query": 3, "content": map[string]any{"a": "b"}}
+	if out := p.run(PreToolUse, in); !strings.Contains(out, "version-bump-checklist") {
+		t.Fatalf("not served: %q\n%s", out, p.log())
+	}
+	in["tool_input"] = "plugin.json"
+	if out := p.run(PreToolUse, in); out != "" || p.log() != "" {
+		t.Fatalf("a string tool_input printed %q or logged:\n%s", out, p.log())
 	}
 }

@@ -1,13 +1,15 @@
 package hook
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
@@ -77,6 +79,9 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 	for _, s := range ranked {
 		if len(chosen) >= opts.MaxItems && !s.Always {
 			break
+		}
+		if sess.Claimed(s.Item.Ref(), pathKey) {
+			continue
 		}
 		fresh, entry, err := src.Current(s.Item)
 		if err != nil {
@@ -205,35 +210,83 @@ func decision(chosen []chosenItem, tool string) (string, string) {
 // inputText lists the fields of a tool's input whose words count as
 // keywords. File contents (content, new_string, old_string) are left out:
 // code mentions "release" or "deploy" far too often to mean anything.
-var inputText = []string{"command", "description", "prompt", "query", "url", "skill", "subagent_type"}
+var inputText = [...]string{"command", "description", "prompt", "query", "url", "skill", "subagent_type"}
+
+// ToolArgs are the fields of a tool's input that ToolCall reads.
+type ToolArgs struct {
+	FilePath, NotebookPath string
+	Text                   [len(inputText)]string // in inputText's order
+}
+
+func (a *ToolArgs) field(k string) *string {
+	switch k {
+	case "file_path":
+		return &a.FilePath
+	case "notebook_path":
+		return &a.NotebookPath
+	}
+	if i := slices.Index(inputText[:], k); i >= 0 {
+		return &a.Text[i]
+	}
+	return nil
+}
+
+// UnmarshalJSONFrom keeps the string fields ToolCall reads and skips the
+// rest unread. A tool's input that is not an object, or a field that is
+// not a string (an MCP tool's "command" may be a list), is ignored rather
+// than failing the hook: the call is still served on what is known.
+func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() != jsontext.KindBeginObject {
+		return dec.SkipValue()
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	for dec.PeekKind() != jsontext.KindEndObject {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		dst := a.field(name.String())
+		if dst == nil || dec.PeekKind() != jsontext.KindString {
+			if err := dec.SkipValue(); err != nil {
+				return err
+			}
+			continue
+		}
+		v, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*dst = v.String()
+	}
+	_, err := dec.ReadToken()
+	return err
+}
 
 // ToolCall turns a PreToolUse input into a call to score: the tool, the
 // files it touches (relative to root), and the words of the recent prompts
 // and of its input.
 func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	c := &knowledge.Call{Tool: in.ToolName}
-	var fields map[string]json.RawMessage
-	json.Unmarshal(in.ToolInput, &fields)
-	str := func(k string) string {
-		var s string
-		if raw, ok := fields[k]; ok {
-			json.Unmarshal(raw, &s)
-		}
-		return s
+	args := in.Tool
+	if in.ToolInput != nil {
+		args = ToolArgs{}
+		json.Unmarshal(in.ToolInput, &args)
 	}
-	for _, k := range []string{"file_path", "notebook_path"} {
-		if p := str(k); p != "" {
+	for _, p := range []string{args.FilePath, args.NotebookPath} {
+		if p != "" {
 			c.Paths = append(c.Paths, projectPath(root, in.Cwd, p))
 			c.FileScoped = true
 		}
 	}
 	texts := append([]string(nil), prompts...)
-	for _, k := range inputText {
-		if s := str(k); s != "" {
+	for _, s := range args.Text {
+		if s != "" {
 			texts = append(texts, s)
 		}
 	}
-	if cmd := str("command"); cmd != "" && !c.FileScoped {
+	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
 	}
 	c.Words = knowledge.NewHaystack(texts...)

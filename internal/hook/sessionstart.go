@@ -12,7 +12,7 @@ import (
 // waiting for a person's review.
 func (r *run) sessionStart() (*Output, error) {
 	if r.env.Reconcile != nil {
-		if err := r.env.Reconcile(r.ctx, r.proj); err != nil {
+		if err := r.env.Reconcile(r.ctx, r.proj, r.cfg, r.now); err != nil {
 			r.log.Printf("reconcile: %v (serving what is on disk)", err)
 		}
 	}

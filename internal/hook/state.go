@@ -182,12 +182,10 @@ func (s Session) ServedDir() string { return filepath.Join(s.Dir, "served") }
 // item serve it once; the record is that file's one line, so serving costs
 // one file, and reading what was served never needs a lock either.
 func (s Session) Claim(rec Served) (bool, error) {
-	dir := s.ServedDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(s.ServedDir(), 0o700); err != nil {
 		return false, err
 	}
-	sum := sha256.Sum256([]byte(rec.Ref + "\x00" + rec.Path))
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:12])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(s.claimPath(rec.Ref, rec.Path), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}
@@ -200,6 +198,19 @@ func (s Session) Claim(rec Served) (bool, error) {
 		werr = cerr
 	}
 	return true, werr
+}
+
+// Claimed reports whether ref was already served for path in this
+// session: one stat, so that an item Claim would refuse is not read,
+// scored and rendered first. Claim still decides.
+func (s Session) Claimed(ref, path string) bool {
+	_, err := os.Lstat(s.claimPath(ref, path))
+	return err == nil
+}
+
+func (s Session) claimPath(ref, path string) string {
+	sum := sha256.Sum256([]byte(ref + "\x00" + path))
+	return filepath.Join(s.ServedDir(), hex.EncodeToString(sum[:12]))
 }
 
 // ServedIn lists what was served in the session, oldest first. A record

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // The cache keeps the parsed items of a working tree in the per-clone
@@ -32,11 +33,6 @@ const (
 	Full
 )
 
-// racyWindow: a folder changed this close to the time the cache was
-// written may have changed again within the same timestamp, so the cache
-// is not trusted for it (git's "racy" rule).
-const racyWindow = 2 * time.Second
-
 // CachePath is the cache file of a working tree in the per-clone state.
 func CachePath(p *project.Project) string {
 	return p.StatePath("cache", "knowledge-"+p.WorktreeID()+".bin")
@@ -52,11 +48,17 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 	}
 	stamps := src.stamps()
 	old, cacheTime := readCache(cachePath)
+	return load(src, cachePath, mode, stamps, old, cacheTime)
+}
+
+// load is Load with the stamps of src and the cache (nil if unreadable)
+// already read.
+func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *cacheData, cacheTime time.Time) (*Set, error) {
 	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
 		old = nil
 	}
 	fresh := func(i int) bool {
-		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].racy(cacheTime)
+		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].Racy(cacheTime)
 	}
 	dirs := src.entryDirs()
 	if old != nil && mode == Quick {
@@ -121,88 +123,71 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 // pick, decoded in full; else, after rebuilding the cache, every item. The
 // error is only about the cache.
 func Candidates(src Sources, cachePath string, c *Call) (*Set, error) {
-	if cachePath != "" {
-		if set, ok := candidates(src, cachePath, c); ok {
-			return set, nil
-		}
+	if cachePath == "" {
+		return ReadAll(src), nil
 	}
-	return Load(src, cachePath, Quick)
+	stamps := src.stamps()
+	set, old, cacheTime := candidates(src, cachePath, c, stamps)
+	if set != nil {
+		return set, nil
+	}
+	return load(src, cachePath, Quick, stamps, old, cacheTime)
 }
 
-func candidates(src Sources, cachePath string, c *Call) (*Set, bool) {
+// candidates answers from the cache's index when the cache is still good.
+// When it is not, it returns the cache decoded in full (nil if it cannot
+// be) and the time it was written, for load to reuse: a stale cache is
+// read and src stamped once.
+func candidates(src Sources, cachePath string, c *Call, stamps []stamp.Stamp) (*Set, *cacheData, time.Time) {
 	fh, err := os.Open(cachePath)
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	f, err := openFile(fh, fi.Size())
 	if err != nil {
-		return nil, false
+		return nil, nil, time.Time{}
 	}
 	meta, err := f.meta()
 	if err != nil || meta.root != src.Root || meta.global != src.GlobalDir {
-		return nil, false
+		return nil, nil, time.Time{} // load could reuse nothing of it
 	}
-	stamps := src.stamps()
-	if len(stamps) != len(meta.stamps) {
-		return nil, false
+	good := len(stamps) == len(meta.stamps)
+	for i := 0; good && i < len(stamps); i++ {
+		good = stamps[i] == meta.stamps[i] && !stamps[i].Racy(fi.ModTime())
 	}
-	for i := range stamps {
-		if stamps[i] != meta.stamps[i] || stamps[i].racy(fi.ModTime()) {
-			return nil, false
+	if good {
+		if items, err := f.candidates(c); err == nil {
+			return &Set{Items: items}, nil, time.Time{}
 		}
 	}
-	items, err := f.candidates(c)
-	if err != nil {
-		return nil, false
-	}
-	return &Set{Items: items}, true
-}
-
-// stamp is what identifies a version of a folder or file without reading
-// it.
-type stamp struct {
-	exists bool
-	size   int64
-	mtime  int64
-	ino    uint64
-}
-
-func stampOf(path string) stamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return stamp{}
-	}
-	return stamp{exists: true, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
-}
-
-func (s stamp) racy(cacheTime time.Time) bool {
-	return s.exists && time.Unix(0, s.mtime).After(cacheTime.Add(-racyWindow))
+	old, cacheTime := readCacheFrom(fh, fi)
+	return nil, old, cacheTime
 }
 
 // stamps are the entry folders, then decisions.md and pitfalls.md.
-func (src Sources) stamps() []stamp {
-	var out []stamp
+func (src Sources) stamps() []stamp.Stamp {
+	var out []stamp.Stamp
 	for _, d := range src.entryDirs() {
-		out = append(out, stampOf(d.abs))
+		out = append(out, stamp.Of(d.abs))
 	}
 	for _, rel := range []string{project.DecisionsFile, project.PitfallsFile} {
 		if src.Root == "" {
-			out = append(out, stamp{})
+			out = append(out, stamp.Stamp{})
 			continue
 		}
-		out = append(out, stampOf(filepath.Join(src.Root, filepath.FromSlash(rel))))
+		out = append(out, stamp.Of(filepath.Join(src.Root, filepath.FromSlash(rel))))
 	}
 	return out
 }
 
 type cacheData struct {
 	root, global    string
-	stamps          []stamp
+	stamps          []stamp.Stamp
 	sections        []*Item
 	sectionProblems []*ParseError
 	dirs            [][]*record

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unsafe"
+
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // The cache file:
@@ -80,10 +82,10 @@ func encodeCache(c *cacheData) []byte {
 	m.s(c.global)
 	m.u(uint64(len(c.stamps)))
 	for _, st := range c.stamps {
-		m.bool(st.exists)
-		m.i(st.size)
-		m.i(st.mtime)
-		m.u(st.ino)
+		m.bool(st.Exists)
+		m.i(st.Size)
+		m.i(st.Mtime)
+		m.u(st.Ino)
 	}
 	p := &sec[secProblems]
 	p.u(uint64(len(c.sectionProblems)))
@@ -273,7 +275,7 @@ func (f *file) meta() (*cacheData, error) {
 	c := &cacheData{root: d.str(), global: d.str()}
 	ns := d.n(16)
 	for i := 0; i < ns && d.err == nil; i++ {
-		c.stamps = append(c.stamps, stamp{exists: d.bool(), size: d.i(), mtime: d.i(), ino: d.u()})
+		c.stamps = append(c.stamps, stamp.Stamp{Exists: d.bool(), Size: d.i(), Mtime: d.i(), Ino: d.u()})
 	}
 	return c, d.done()
 }
@@ -510,12 +512,23 @@ func (it *Item) clone() *Item {
 
 // readCache reads the whole cache (the commands' path, and a rebuild's).
 func readCache(path string) (*cacheData, time.Time) {
-	data, err := os.ReadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return nil, time.Time{}
 	}
-	fi, err := os.Stat(path)
+	defer fh.Close()
+	fi, err := fh.Stat()
 	if err != nil {
+		return nil, time.Time{}
+	}
+	return readCacheFrom(fh, fi)
+}
+
+// readCacheFrom decodes the whole of an open cache file, fi being its
+// own stat: the time returned is the one of the bytes decoded.
+func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
+	data := make([]byte, fi.Size())
+	if _, err := fh.ReadAt(data, 0); err != nil {
 		return nil, time.Time{}
 	}
 	// The bytes are never written again: decoded strings point into them.

@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // Sources are the places items are read from.
@@ -159,7 +159,8 @@ func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) 
 		if err != nil {
 			continue // gone since the listing
 		}
-		r := &record{name: name, size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi)}
+		st := stamp.Info(fi)
+		r := &record{name: name, size: st.Size, mtime: st.Mtime, ino: st.Ino}
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			// A link could get a file from outside the store served.
@@ -219,13 +220,6 @@ func addEntries(set *Set, recs []*record, seen map[string]bool, more bool) map[s
 		}
 	}
 	return seen
-}
-
-func inode(fi fs.FileInfo) uint64 {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return uint64(st.Ino)
-	}
-	return 0
 }
 
 // ReadEntry reads and parses one entry file.

@@ -13,13 +13,14 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // The quiet-run cache. Reconcile runs at every session start, and most of
 // the time nobody touched anything. When a full run finds nothing to
 // record, it keeps the stat fingerprint (size, mtime, inode, existence) of
 // every file its answer depends on: the log, the manifest, the knowledge
-// files, each artifact, the artifact folders (a new file changes their
+// files, the project's config, each artifact, the artifact folders (a new file changes their
 // mtime), every code reference it checked and the git index and config.
 // If none of them changed, the next run's answer is the same, and it is
 // given without reading a single file: what git does with its index.
@@ -28,20 +29,6 @@ const cacheVersion = "devlearn-reconcile-cache 1"
 // cacheMaxAge bounds what time alone could change (a ready observation
 // fading below its threshold): past it, a full run happens anyway.
 const cacheMaxAge = 6 * time.Hour
-
-type fingerprint struct {
-	size, mtime int64
-	ino         uint64
-	exists      bool
-}
-
-func stat(path string) fingerprint {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return fingerprint{}
-	}
-	return fingerprint{size: fi.Size(), mtime: fi.ModTime().UnixNano(), ino: inode(fi), exists: true}
-}
 
 func cachePath(p *project.Project) string {
 	return p.StatePath("cache", p.WorktreeID(), "reconcile")
@@ -52,6 +39,8 @@ func (u *run) watched() []string {
 	set := map[string]bool{
 		project.LogFile: true, project.ManifestFile: true, project.DecisionsFile: true, project.PitfallsFile: true,
 		project.CommandsDir: true, project.SkillsDir: true,
+		// Its thresholds decide orphan adoption and staleness.
+		project.ConfigFile: true,
 	}
 	for _, e := range u.man.Entries {
 		set[e.Path] = true
@@ -75,28 +64,23 @@ func gitFiles(p *project.Project) []string {
 	return []string{filepath.Join(p.GitDir, "index"), filepath.Join(p.CommonDir, "config"), filepath.Join(p.GitDir, "config.worktree")}
 }
 
-// racyWindow is how close to the present a file's mtime may be before its
-// fingerprint is not trusted: a change in the same clock tick, with the
-// same size, would otherwise go unseen (git's "racy" entries).
-const racyWindow = 2 * time.Second
-
 // saveCache records a quiet run. Errors are ignored: the cache only ever
 // saves time.
 func (u *run) saveCache() {
 	p := u.r.Proj
-	racy := time.Now().Add(-racyWindow).UnixNano()
+	written := time.Now()
 	var b bytes.Buffer
 	res, _ := json.Marshal(u.res)
 	fmt.Fprintf(&b, "%s %d\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), res)
 	fresh := false
 	write := func(abs, name string) {
-		f := stat(abs)
-		fresh = fresh || f.mtime > racy
+		f := stamp.OfLink(abs)
+		fresh = fresh || f.Racy(written)
 		ex := 0
-		if f.exists {
+		if f.Exists {
 			ex = 1
 		}
-		fmt.Fprintf(&b, "%d %d %d %d %s\n", f.size, f.mtime, f.ino, ex, name)
+		fmt.Fprintf(&b, "%d %d %d %d %s\n", f.Size, f.Mtime, f.Ino, ex, name)
 	}
 	for _, rel := range u.watched() {
 		write(p.Path(rel), rel)
@@ -149,9 +133,9 @@ func cached(p *project.Project, now time.Time) *Result {
 		if strings.HasPrefix(name, "!") {
 			abs = name[1:]
 		}
-		cur := stat(abs)
-		if strconv.FormatInt(cur.size, 10) != string(fields[0]) || strconv.FormatInt(cur.mtime, 10) != string(fields[1]) ||
-			strconv.FormatUint(cur.ino, 10) != string(fields[2]) || (cur.exists != (string(fields[3]) == "1")) {
+		cur := stamp.OfLink(abs)
+		if strconv.FormatInt(cur.Size, 10) != string(fields[0]) || strconv.FormatInt(cur.Mtime, 10) != string(fields[1]) ||
+			strconv.FormatUint(cur.Ino, 10) != string(fields[2]) || (cur.Exists != (string(fields[3]) == "1")) {
 			return nil
 		}
 	}

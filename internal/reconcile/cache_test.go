@@ -85,3 +85,20 @@ func TestQuietRunCacheNeverHidesAChange(t *testing.T) {
 		})
 	}
 }
+
+// The project's config sets the thresholds of adoption and staleness:
+// after it changes, the cache must not answer.
+func TestQuietRunCacheFollowsTheProjectConfig(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	quickRun(t, p)
+	if cached(p, benchNow) == nil {
+		t.Fatal("the cache must answer the next run")
+	}
+	if err := os.WriteFile(p.Path(project.ConfigFile), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := cached(p, benchNow); r != nil {
+		t.Fatalf("the cache answered after the config changed: %+v", r)
+	}
+}

@@ -274,16 +274,6 @@ func (o orderedObj) set(key string, val jsontext.Value) orderedObj {
 	return append(o, kv{key, val})
 }
 
-func (o orderedObj) del(key string) orderedObj {
-	out := o[:0:0]
-	for _, m := range o {
-		if m.key != key {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
 func (o orderedObj) encode() jsontext.Value {
 	var b []byte
 	b = append(b, '{')

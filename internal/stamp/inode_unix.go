@@ -1,6 +1,6 @@
 //go:build unix
 
-package reconcile
+package stamp
 
 import (
 	"os"
