@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"io"
 	"io/fs"
 	"os"
@@ -111,11 +112,7 @@ func (s Session) trimPrompts(path string) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b.Bytes(), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return jsonl.WriteFileRename(path, b.Bytes(), 0o600)
 }
 
 // Prompts returns the latest n prompts, oldest first, reading only the

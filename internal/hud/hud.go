@@ -9,8 +9,8 @@ package hud
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -168,14 +168,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 	}
 	// A cache that cannot be written only costs speed.
 	if data, err := json.Marshal(cached{Key: key, At: now, Counts: counts}); err == nil {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			tmp := fmt.Sprintf("%s.%d.tmp", path, os.Getpid())
-			if os.WriteFile(tmp, data, 0o644) == nil {
-				if os.Rename(tmp, path) != nil {
-					os.Remove(tmp)
-				}
-			}
-		}
+		_ = jsonl.WriteFileRename(path, data, 0o644)
 	}
 	return counts, nil
 }

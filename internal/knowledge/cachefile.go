@@ -4,10 +4,10 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -544,27 +544,7 @@ func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
 }
 
 func writeCache(path string, c *cacheData) error {
-	data := encodeCache(c)
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, ".knowledge-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-	}
-	return werr
+	return jsonl.WriteFileRename(path, encodeCache(c), 0o600)
 }
 
 // The field encoding: uvarint-length strings and varints.

@@ -17,12 +17,12 @@
 package worker
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,20 +90,11 @@ func (s *State) Add(e Entry) error {
 	return writeRename(filepath.Join(dir, FileName(e.SessionID)), append(data, '\n'))
 }
 
-// writeRename writes data to a fresh temporary file beside path and
-// renames it over path.
+// writeRename replaces path whole: a reader sees the old entry or the new,
+// never half of one. No fsync: a spool entry lost in a power cut is one
+// session not learned from.
 func writeRename(path string, data []byte) error {
-	var r [6]byte
-	_, _ = rand.Read(r[:])
-	tmp := path + ".tmp-" + hex.EncodeToString(r[:])
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
+	return jsonl.WriteFileRename(path, data, 0o600)
 }
 
 // FileName is the spool file of a session: its id when that is a plain
