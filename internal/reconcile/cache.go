@@ -3,8 +3,11 @@ package reconcile
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/config"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -24,7 +27,7 @@ import (
 // mtime), every code reference it checked and the git index and config.
 // If none of them changed, the next run's answer is the same, and it is
 // given without reading a single file: what git does with its index.
-const cacheVersion = "devlearn-reconcile-cache 1"
+const cacheVersion = "devlearn-reconcile-cache 2"
 
 // cacheMaxAge bounds what time alone could change (a ready observation
 // fading below its threshold): past it, a full run happens anyway.
@@ -39,8 +42,6 @@ func (u *run) watched() []string {
 	set := map[string]bool{
 		project.LogFile: true, project.ManifestFile: true, project.DecisionsFile: true, project.PitfallsFile: true,
 		project.CommandsDir: true, project.SkillsDir: true,
-		// Its thresholds decide orphan adoption and staleness.
-		project.ConfigFile: true,
 	}
 	for _, e := range u.man.Entries {
 		set[e.Path] = true
@@ -71,7 +72,7 @@ func (u *run) saveCache() {
 	written := time.Now()
 	var b bytes.Buffer
 	res, _ := json.Marshal(u.res)
-	fmt.Fprintf(&b, "%s %d\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), res)
+	fmt.Fprintf(&b, "%s %d %s\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), configKey(u.r.Opts.Config), res)
 	fresh := false
 	write := func(abs, name string) {
 		f := stamp.OfLink(abs)
@@ -95,9 +96,18 @@ func (u *run) saveCache() {
 	_ = jsonl.WriteFileAtomic(cachePath(p), b.Bytes(), 0o644)
 }
 
+// configKey names the config in force, project and global files alike:
+// its thresholds decide orphan adoption and staleness, so an answer given
+// under other thresholds is not this config's.
+func configKey(cfg *config.Config) string {
+	data, _ := json.Marshal(cfg)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
 // cached returns the answer of the last quiet run if nothing it depended
 // on changed since.
-func cached(p *project.Project, now time.Time) *Result {
+func cached(p *project.Project, now time.Time, cfg *config.Config) *Result {
 	f, err := os.Open(cachePath(p))
 	if err != nil {
 		return nil
@@ -109,7 +119,7 @@ func cached(p *project.Project, now time.Time) *Result {
 		return nil
 	}
 	head := strings.Fields(sc.Text())
-	if len(head) != 3 || head[0]+" "+head[1] != cacheVersion {
+	if len(head) != 4 || head[0]+" "+head[1] != cacheVersion || head[3] != configKey(cfg) {
 		return nil
 	}
 	at, err := strconv.ParseInt(head[2], 10, 64)

@@ -75,7 +75,7 @@ func TestQuietRunCacheNeverHidesAChange(t *testing.T) {
 			if _, err := os.Stat(cachePath(p)); err != nil {
 				t.Fatal("a quiet run on old files must leave the cache")
 			}
-			if r := cached(p, benchNow); r == nil || r.Unchanged != 8 {
+			if r := cached(p, benchNow, config.Default()); r == nil || r.Unchanged != 8 {
 				t.Fatalf("the cache must answer the next run: %+v", r)
 			}
 			tc.change(p)
@@ -86,19 +86,20 @@ func TestQuietRunCacheNeverHidesAChange(t *testing.T) {
 	}
 }
 
-// The project's config sets the thresholds of adoption and staleness:
-// after it changes, the cache must not answer.
-func TestQuietRunCacheFollowsTheProjectConfig(t *testing.T) {
+// The config (the project's file or the global one) sets the thresholds of
+// adoption and staleness: under other thresholds the cache must not answer.
+func TestQuietRunCacheFollowsTheConfig(t *testing.T) {
 	p := benchProjectT(t, 8)
 	age(t, p.Root)
 	quickRun(t, p)
-	if cached(p, benchNow) == nil {
+	if cached(p, benchNow, config.Default()) == nil {
 		t.Fatal("the cache must answer the next run")
 	}
-	if err := os.WriteFile(p.Path(project.ConfigFile), []byte("{}\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if r := cached(p, benchNow); r != nil {
-		t.Fatalf("the cache answered after the config changed: %+v", r)
+	lower := config.Default()
+	th := lower.Thresholds.Workflow
+	th.Required--
+	lower.Thresholds.Workflow = th
+	if r := cached(p, benchNow, lower); r != nil {
+		t.Fatalf("the cache answered under other thresholds: %+v", r)
 	}
 }

@@ -92,7 +92,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return res, nil
 	}
 	if !r.Opts.DryRun && !r.Opts.Full {
-		if res := cached(r.Proj, r.Opts.Now); res != nil {
+		if res := cached(r.Proj, r.Opts.Now, r.Opts.Config); res != nil {
 			return res, nil
 		}
 	}
