@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -56,17 +55,13 @@ score, and whether the item would be served. Keywords are matched against
 			if input != "" {
 				ti["command"] = input
 			}
-			raw, _ := json.Marshal(ti)
-			cwd, _ := filepath.Abs(env.Dir)
+			in := hook.Input{ToolName: tool, Tool: hook.ToolArgsOf(ti)}
+			in.Cwd, _ = filepath.Abs(env.Dir)
 			if session != "" {
 				prompts = append(hook.SessionOf(w.proj, session).Prompts(hook.RecentPrompts), prompts...)
 			}
-			call := hook.ToolCall(w.proj.Root, hook.Input{ToolName: tool, ToolInput: raw, Cwd: cwd}, prompts)
-			cfg := w.cfg.Serve
-			opts := knowledge.Options{
-				Weights:   knowledge.Weights{Tool: cfg.Weights.Tool, File: cfg.Weights.File, Action: cfg.Weights.Action, Context: cfg.Weights.Context},
-				Threshold: cfg.Threshold, MaxItems: cfg.MaxItems,
-			}
+			call := hook.ToolCall(w.proj.Root, in, prompts)
+			opts := hook.ServeOptions(w.cfg.Serve)
 			var rows []explained
 			var scored []knowledge.Scored
 			for _, it := range w.load().Items {

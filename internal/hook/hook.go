@@ -85,11 +85,8 @@ type Input struct {
 	ToolName       string `json:"tool_name"`
 	// Tool is all of tool_input that is read: a Write's content is
 	// skipped as it is decoded, never copied.
-	Tool ToolArgs `json:"tool_input"`
-	// ToolInput, when set, is read by ToolCall in place of Tool, for a
-	// caller that holds a tool's input as JSON.
-	ToolInput json.RawMessage `json:"-"`
-	ToolUseID string          `json:"tool_use_id"`
+	Tool      ToolArgs `json:"tool_input"`
+	ToolUseID string   `json:"tool_use_id"`
 	// SessionEnd.
 	Reason string `json:"reason"`
 	// Stop.
@@ -268,12 +265,16 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	return set
 }
 
-func (r *run) options() knowledge.Options {
-	w := r.cfg.Serve.Weights
+func (r *run) options() knowledge.Options { return ServeOptions(r.cfg.Serve) }
+
+// ServeOptions are the ranking options the hooks serve with, for whatever
+// must rank exactly as they do ('knowledge why').
+func ServeOptions(s config.Serve) knowledge.Options {
+	w := s.Weights
 	return knowledge.Options{
 		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context},
-		Threshold: r.cfg.Serve.Threshold,
-		MaxItems:  r.cfg.Serve.MaxItems,
+		Threshold: s.Threshold,
+		MaxItems:  s.MaxItems,
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -218,6 +217,19 @@ type ToolArgs struct {
 	Text                   [len(inputText)]string // in inputText's order
 }
 
+// ToolArgsOf is the arguments ToolCall reads, from a tool's input given as
+// fields (file_path, command, ...) rather than JSON; other fields are
+// ignored, as the hook ignores them.
+func ToolArgsOf(fields map[string]string) ToolArgs {
+	var a ToolArgs
+	for k, v := range fields {
+		if p := a.field(k); p != nil {
+			*p = v
+		}
+	}
+	return a
+}
+
 func (a *ToolArgs) field(k string) *string {
 	switch k {
 	case "file_path":
@@ -270,10 +282,6 @@ func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	c := &knowledge.Call{Tool: in.ToolName}
 	args := in.Tool
-	if in.ToolInput != nil {
-		args = ToolArgs{}
-		json.Unmarshal(in.ToolInput, &args)
-	}
 	for _, p := range []string{args.FilePath, args.NotebookPath} {
 		if p != "" {
 			c.Paths = append(c.Paths, projectPath(root, in.Cwd, p))
