@@ -11,6 +11,15 @@ import (
 // temporary file beside it, synced, renamed over path, and the folder
 // synced, so that a crash leaves either the old file or the new one, whole.
 func WriteAtomic(path string, perm os.FileMode, write func(w *bufio.Writer) error) error {
+	if err := replace(path, perm, write, true); err != nil {
+		return err
+	}
+	return SyncDir(filepath.Dir(path))
+}
+
+// replace writes a temporary file beside path, synced when durable, and
+// renames it over path; on failure the temporary file goes.
+func replace(path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -36,8 +45,10 @@ func WriteAtomic(path string, perm os.FileMode, write func(w *bufio.Writer) erro
 	if err := tmp.Chmod(perm); err != nil {
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", path, err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("sync %s: %w", path, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return err
@@ -46,15 +57,12 @@ func WriteAtomic(path string, perm os.FileMode, write func(w *bufio.Writer) erro
 		return err
 	}
 	done = true
-	return SyncDir(dir)
+	return nil
 }
 
 // WriteFileAtomic is WriteAtomic for bytes already in memory.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return WriteAtomic(path, perm, func(w *bufio.Writer) error {
-		_, err := w.Write(data)
-		return err
-	})
+	return WriteAtomic(path, perm, writeBytes(data))
 }
 
 // SyncDir makes a rename in dir durable.
@@ -76,27 +84,12 @@ func SyncDir(dir string) error {
 // rebuilt or lost (caches, copies), where an fsync per file costs more than
 // a crash could.
 func WriteFileRename(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return replace(path, perm, writeBytes(data), false)
+}
+
+func writeBytes(data []byte) func(w *bufio.Writer) error {
+	return func(w *bufio.Writer) error {
+		_, err := w.Write(data)
 		return err
 	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(perm)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
 }
