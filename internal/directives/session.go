@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -266,3 +267,26 @@ func (s Session) prepare() error {
 // localIgnore is .memory/.local/.gitignore: everything in it, itself
 // included.
 const localIgnore = "# devlearn: per-working-tree session state, never committed\n*\n"
+
+// GitignoreFile is where init lists LocalDir, beside the self-ignoring
+// .gitignore inside it: either one keeps session state out of git.
+const GitignoreFile = project.MemoryDir + "/.gitignore"
+
+// gitignoreLine is LocalDir as .memory/.gitignore names it.
+const gitignoreLine = "/.local/"
+
+// WithLocalIgnored returns the content of .memory/.gitignore with LocalDir
+// listed, every other line kept, and whether it had to be added.
+func WithLocalIgnored(data []byte) ([]byte, bool) {
+	for _, l := range strings.Split(string(data), "\n") {
+		switch strings.TrimSpace(l) {
+		case gitignoreLine, ".local/", ".local", "/.local", ".local/*", "/.local/*":
+			return data, false
+		}
+	}
+	out := string(data)
+	if out != "" && !strings.HasSuffix(out, "\n") {
+		out += "\n"
+	}
+	return []byte(out + "# devlearn: session state of this working tree, never committed\n" + gitignoreLine + "\n"), true
+}
