@@ -68,7 +68,7 @@ func Compare(file, submitted string) Comparison {
 			continue
 		}
 		if len(want) != len(got) {
-			p.Why += fmt.Sprintf(" (the submission has %d lines, the file %d: a line was added or dropped here or before the next box)", len(got), len(want))
+			p.Why += fmt.Sprintf(" (the submission has %d lines, the file %d)", len(got), len(want))
 			c.Problems = append(c.Problems, *p)
 			break
 		}

@@ -157,7 +157,12 @@ func startLevel(root, p string) (string, error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", &ErrOutside{Path: p, Root: root}
 	}
-	return filepath.ToSlash(rel), nil
+	// A directive being read or edited is about the folder it directs.
+	l := filepath.ToSlash(rel)
+	for l == DirName || strings.HasSuffix(l, "/"+DirName) {
+		l = parentLevel(l)
+	}
+	return l, nil
 }
 
 func parentLevel(l string) string {
