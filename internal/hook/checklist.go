@@ -72,6 +72,22 @@ func (r *run) checklistGate(o *Output) *Output {
 	return o
 }
 
+// sessionEndAndDirectives is the SessionEnd hook: the spool first
+// (sessionEnd, capture.go), then the end-of-session mention of the
+// directive files created in a session that ended without a Stop the
+// agent was let through (interrupted, /clear).
+func (r *run) sessionEndAndDirectives() (*Output, error) {
+	o, err := r.sessionEnd()
+	if sess := r.directiveSession(); r.cfg.Directives.Enabled && sess.Exists() {
+		if uerr := sess.Update(r.ctx, r.now, func(st *directives.State) ([]directives.Record, error) {
+			return r.mentionNew(st), nil
+		}); uerr != nil {
+			r.log.Printf("directives at session end: %v", uerr)
+		}
+	}
+	return o, err
+}
+
 func withBlock(o *Output, reason string) *Output {
 	if o == nil {
 		o = &Output{}

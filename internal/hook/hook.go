@@ -192,7 +192,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		PostToolUse:      r.postToolUse,
 		SessionStart:     r.sessionStart,
 		UserPromptSubmit: r.userPromptSubmit,
-		SessionEnd:       r.sessionEnd,
+		SessionEnd:       r.sessionEndAndDirectives,
 		Stop:             r.stopAndChecklists,
 	}[r.event]
 	if !ok {
