@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
@@ -24,8 +25,8 @@ const hookMemoryLimit = 256 << 20
 
 func newHookCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "hook EVENT",
-		Short: "Serve a Claude Code hook event: JSON on stdin, JSON out",
+		Use:   "hook [AGENT] EVENT",
+		Short: "Serve an agent's hook event: JSON on stdin, JSON out",
 		Long: `Serve a Claude Code hook event. Claude Code runs these; they read the hook
 JSON on stdin and print the one output shape Claude Code honours, or nothing:
 
@@ -47,6 +48,12 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them
 
+Other agents name themselves first: devlearn hook codex|gemini|cursor|copilot
+EVENT, with the same event names. Each agent's input is read as devlearn's
+one request and the answer printed in the shape that agent honours, or
+nothing where it honours none (see docs/agents.md; 'devlearn init --agent'
+registers them).
+
 A hook always exits 0 and prints nothing on error: the error goes to the
 worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
 DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
@@ -59,6 +66,13 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 			if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
 				return c.Help()
 			}
+			if a, ok := agent.Lookup(args[0]); ok {
+				if len(args) < 2 {
+					fmt.Fprintf(env.Err, "devlearn: hook %s needs an event (%s); nothing done\n", a.Name, strings.Join(a.Events(), ", "))
+					return nil
+				}
+				return runAgentHook(env, a, args[1])
+			}
 			return runHook(env, args[0])
 		},
 	}
@@ -66,7 +80,22 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 
 // runHook never returns an error: a hook's failure must not reach the
 // agent (an exit code of 2 would even block the tool call).
-func runHook(env *Env, event string) error {
+func runHook(env *Env, event string) error { return serveHook(env, event, hookEnv(env)) }
+
+// runAgentHook serves another agent's hook through its adapter. An event
+// devlearn does not register for that agent does nothing: the agent
+// could not show what would be served.
+func runAgentHook(env *Env, a *agent.Agent, event string) error {
+	if !a.Serves(event) {
+		fmt.Fprintf(env.Err, "devlearn: %s has no %q hook here (served: %s); nothing done\n", a.Title, event, strings.Join(a.Events(), ", "))
+		return nil
+	}
+	he := hookEnv(env)
+	he.Codec = a.Codec
+	return serveHook(env, event, he)
+}
+
+func serveHook(env *Env, event string, he hook.Env) error {
 	known := false
 	for _, e := range hook.Events() {
 		known = known || e == event
@@ -83,7 +112,7 @@ func runHook(env *Env, event string) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
-	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
+	hook.Run(ctx, event, he, env.In, env.Out)
 	return nil
 }
 
