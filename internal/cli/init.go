@@ -25,6 +25,7 @@ type initOptions struct {
 	json              bool
 	statusLine        bool
 	replaceStatusLine bool
+	agents            []string
 }
 
 func newInitCmd(env *Env) *cobra.Command {
@@ -50,11 +51,17 @@ nothing lost: its log, manifest, knowledge files and skills keep working,
 the manifest is rewritten with relative paths, and devflow's learning hooks
 are disabled. Run with --dry-run first to see the plan.
 
+--agent codex|gemini|cursor|copilot|all also registers devlearn's hooks
+for those agents, in their own files (.codex/hooks.json,
+.gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json),
+merged the same way; see docs/agents.md for what each agent is served.
+
 --statusline also shows devlearn's one-line summary (devlearn hud) in
 Claude Code's status line, in your user settings (~/.claude/settings.json).`,
 		Example: `  devlearn init --dry-run
   devlearn init
-  devlearn init --statusline`,
+  devlearn init --statusline
+  devlearn init --agent codex --agent cursor`,
 		GroupID: "setup",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -66,6 +73,7 @@ Claude Code's status line, in your user settings (~/.claude/settings.json).`,
 	f.BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	f.BoolVar(&opts.statusLine, "statusline", false, "show 'devlearn hud' in Claude Code's status line (user settings)")
 	f.BoolVar(&opts.replaceStatusLine, "replace-statusline", false, "with --statusline: replace a status line that is not devlearn's")
+	f.StringSliceVar(&opts.agents, "agent", nil, "also register devlearn's hooks for `AGENT`: codex, gemini, cursor, copilot or all (repeatable)")
 	return cmd
 }
 
@@ -96,6 +104,10 @@ func runInit(env *Env, opts *initOptions) error {
 	if opts.replaceStatusLine && !opts.statusLine {
 		return exitcode.Usagef("--replace-statusline goes with --statusline")
 	}
+	agents, err := agentsNamed(opts.agents)
+	if err != nil {
+		return err
+	}
 	now, err := env.Now()
 	if err != nil {
 		return err
@@ -116,6 +128,9 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planAttributes(p)
 	res.planLocalIgnore(p)
 	res.planHooks(p)
+	for _, a := range agents {
+		res.planAgentHooks(p, a)
+	}
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}

@@ -27,7 +27,9 @@ func newUninstallCmd(env *Env) *cobra.Command {
 		Short: "Undo init: hooks, merge driver, .gitattributes lines",
 		Long: `Undo 'devlearn init' in this repository: devlearn's hooks leave
 .claude/settings.json, its lines leave .gitattributes, and the merge driver
-leaves this clone's git config. Everything else in those files is kept.
+leaves this clone's git config; so do devlearn's hooks in the other agents'
+files (.codex/hooks.json, .gemini/settings.json, .cursor/hooks.json,
+.github/hooks/devlearn.json). Everything else in those files is kept.
 
 What devlearn learned stays (.memory/ and the artifacts) unless
 --purge-knowledge is given: then the observation log, the manifest, the
@@ -82,6 +84,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 	} else {
 		res.Steps = append(res.Steps, step{Action: "unchanged", Path: project.SettingsFile, Note: "no devlearn hooks"})
 	}
+	res.uninstallAgentHooks(p)
 	if opts.global {
 		res.uninstallUser(env)
 	}
@@ -152,7 +155,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 				return err
 			}
 		}
-		cleanup.RemoveEmptyDirs(p, []string{project.SettingsFile})
+		cleanup.RemoveEmptyDirs(p, append([]string{project.SettingsFile}, agentHookFiles()...))
 		if purge != nil {
 			// The audit log goes last: it recorded the removals above, and
 			// the copies of what they removed stay in the per-clone objects.
