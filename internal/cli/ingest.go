@@ -14,6 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -33,7 +35,7 @@ func newIngestCmd(env *Env) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE|DIR...] [--session ID]... [--all]",
-		Short: "Extract observations from Claude Code transcripts",
+		Short: "Extract observations from agents' session transcripts",
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
@@ -44,7 +46,13 @@ failure "repeated" across sessions, uses of the artifacts already made, and
   --session ID  the session's transcript under the Claude config folder
                 ($CLAUDE_CONFIG_DIR, else ~/.claude)
   --all         every session that ran in this working tree, found by the
-                cwd each transcript records
+                cwd each transcript records: Claude Code's, and Codex CLI's
+                rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
+                compressed ones too)
+
+A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) too:
+each is recognised by its first line and read into the same channels, so
+every lesson found in a Claude Code session is found in a Codex one.
 
 Ingesting is idempotent: a transcript ingested again adds nothing, and a
 lesson seen twice in one session counts once. Nothing is rendered: run
@@ -142,6 +150,10 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, exitcode.Usagef("%v", err)
 		}
 		if !fi.IsDir() {
+			if read := sessions.ReaderFor(a); read != nil {
+				out = append(out, ingest.Source{Files: []string{a}, Read: read})
+				continue
+			}
 			f, err := transcript.FromPath(a)
 			if err != nil {
 				return nil, err
@@ -158,7 +170,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && ingest.IsMainTranscript(d.Name()) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed)) {
 				files = append(files, path)
 			}
 			return nil
@@ -168,6 +180,13 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		}
 		sort.Strings(files)
 		for _, p := range files {
+			if read := sessions.ReaderFor(p); read != nil {
+				out = append(out, ingest.Source{Files: []string{p}, Read: read})
+				continue
+			}
+			if !ingest.IsMainTranscript(filepath.Base(p)) {
+				continue
+			}
 			f, err := transcript.FromPath(p)
 			if err != nil {
 				return nil, err
@@ -184,11 +203,18 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 	}
 	if opts.all {
 		found, err := ingest.ProjectSessions(env.claudeDir(), root)
-		if err != nil {
+		others, oerr := sessions.Find(env.Getenv, root)
+		switch {
+		case oerr != nil:
+			return nil, oerr
+		case err != nil && len(others) == 0:
 			return nil, err
 		}
 		for _, f := range found {
 			out = append(out, ingest.Source{Files: f.All()})
+		}
+		for _, l := range others {
+			out = append(out, ingest.Source{Files: []string{l.Path}, Read: l.Read})
 		}
 	}
 	return out, nil

@@ -1,0 +1,44 @@
+// Package sessions finds and recognises the session logs of the agents
+// other than Claude Code, for ingest: each comes with the reader that
+// turns it into the channels the extractors read.
+package sessions
+
+import (
+	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// Reader reads one session log into the extractors' channels.
+type Reader func(path string, opt transcript.Options) (*transcript.Channels, error)
+
+// Log is one session log found.
+type Log struct {
+	Agent string
+	Path  string
+	Read  Reader
+}
+
+// ReaderFor is the reader of the file at path when it is another agent's
+// session log, nil when it is not (a Claude Code transcript, say).
+func ReaderFor(path string) Reader {
+	if rollout.IsRollout(path) {
+		return rollout.ReadFile
+	}
+	return nil
+}
+
+// Find lists the session logs of every agent that ran in the working
+// tree root, getenv giving the agents' folders ($CODEX_HOME, $HOME).
+func Find(getenv func(string) string, root string) ([]Log, error) {
+	var out []Log
+	if home := rollout.Home(getenv); home != "" {
+		files, err := rollout.Find(home, root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out = append(out, Log{Agent: "codex", Path: f, Read: rollout.ReadFile})
+		}
+	}
+	return out, nil
+}
