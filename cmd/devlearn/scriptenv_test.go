@@ -25,6 +25,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"expand": cmdExpand,
 			"lock":   cmdLock,
 			"unlock": cmdUnlock,
+			"schema": cmdSchema,
+			"zstd":   cmdZstd,
 		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
@@ -44,6 +46,12 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				return err
 			}
 			e.Setenv("TRANSCRIPTS", transcripts)
+			// Codex's published hook schemas (vendored test data).
+			schemas, err := filepath.Abs("../../internal/agent/codex/testdata/schema")
+			if err != nil {
+				return err
+			}
+			e.Setenv("CODEX_SCHEMAS", schemas)
 			return nil
 		},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -108,6 +109,15 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		var sources []ingest.Source
 		var at []int
 		for _, i := range idx {
+			// Another agent's session log (a Codex rollout) spooled by
+			// that agent's session-end hook.
+			if tp := batch[i].TranscriptPath; tp != "" {
+				if read := sessions.ReaderFor(tp); read != nil {
+					sources = append(sources, ingest.Source{SessionID: batch[i].SessionID, Files: []string{tp}, Read: read})
+					at = append(at, i)
+					continue
+				}
+			}
 			files, err := env.sessionFiles(batch[i])
 			if err != nil {
 				res.Errs[i] = err
