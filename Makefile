@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
 BIN     := bin/devlearn
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build test demo bench fuzz fmt clean
+.PHONY: all build test demo bench fuzz fmt clean plugin
 
 all: build
 
@@ -17,6 +17,12 @@ test:
 	@out=$$(gofmt -l $(GOFILES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# The Claude Code plugin (plugin/) and its marketplace file, rebuilt from
+# devlearn's hooks; 'make test' fails while they are not current.
+plugin:
+	$(GO) test -count=1 ./internal/plugin -update
+	$(GO) test -count=1 ./internal/plugin
 
 # devlearn's main job, on the sample project embedded in the binary.
 demo: build
