@@ -25,8 +25,9 @@ import (
 )
 
 type ingestOptions struct {
-	sessions []string
-	all      bool
+	sessions   []string
+	all        bool
+	autoMemory bool
 	dryRun   bool
 	json     bool
 }
@@ -54,11 +55,18 @@ A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) too:
 each is recognised by its first line and read into the same channels, so
 every lesson found in a Claude Code session is found in a Codex one.
 
+--auto-memory reads Claude Code's own auto memory for this working tree
+(<config>/projects/<project>/memory/*.md, found through the transcripts
+that ran here) and records each memory as an observation, redacted:
+feedback as a pitfall, project as a decision; user memories (about the
+person) and reference ones are not recorded. Claude's files are only read.
+
 Ingesting is idempotent: a transcript ingested again adds nothing, and a
 lesson seen twice in one session counts once. Nothing is rendered: run
 'devlearn render-ready' afterwards (the worker does both).`,
 		Example: `  devlearn ingest ~/.claude/projects/-home-me-repo/0b9f6e2c-....jsonl
-  devlearn ingest --all --dry-run`,
+  devlearn ingest --all --dry-run
+  devlearn ingest --auto-memory`,
 		GroupID: "learn",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -67,6 +75,7 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 	}
 	cmd.Flags().StringArrayVar(&opts.sessions, "session", nil, "a session id to find under the Claude config folder (repeatable)")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "every session of this working tree under the Claude config folder")
+	cmd.Flags().BoolVar(&opts.autoMemory, "auto-memory", false, "record Claude Code's auto memory of this working tree (feedback, project) as observations")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be recorded; store nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
@@ -77,6 +86,12 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 const progressMin = 5
 
 func runIngest(env *Env, opts *ingestOptions, args []string) error {
+	if opts.autoMemory {
+		if len(args) > 0 || len(opts.sessions) > 0 || opts.all {
+			return exitcode.Usagef("--auto-memory reads Claude Code's memory files, not transcripts: run it on its own")
+		}
+		return runAutoMemory(env, opts)
+	}
 	if len(args) == 0 && len(opts.sessions) == 0 && !opts.all {
 		return exitcode.Usagef("name transcripts to ingest: FILE or DIR arguments, --session ID, or --all\nRun 'devlearn ingest --help' for usage.")
 	}
