@@ -172,4 +172,3 @@ func Observation(m Memory) (extract.Observation, error) {
 		Timestamp:  m.Modified.Format(time.RFC3339),
 	}, nil
 }
-

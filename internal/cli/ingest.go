@@ -28,8 +28,8 @@ type ingestOptions struct {
 	sessions   []string
 	all        bool
 	autoMemory bool
-	dryRun   bool
-	json     bool
+	dryRun     bool
+	json       bool
 }
 
 func newIngestCmd(env *Env) *cobra.Command {
