@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
 	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -49,11 +50,13 @@ failure "repeated" across sessions, uses of the artifacts already made, and
   --all         every session that ran in this working tree, found by the
                 cwd each transcript records: Claude Code's, and Codex CLI's
                 rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
-                compressed ones too)
+                compressed ones too) and Gemini CLI's chats
+                (~/.gemini/tmp/<project>/chats)
 
-A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) too:
+A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
+Gemini CLI chats (session-*.jsonl, session-*.json) too:
 each is recognised by its first line and read into the same channels, so
-every lesson found in a Claude Code session is found in a Codex one.
+every lesson found in a Claude Code session is found in theirs.
 
 --auto-memory reads Claude Code's own auto memory for this working tree
 (<config>/projects/<project>/memory/*.md, found through the transcripts
@@ -185,7 +188,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed)) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path)) {
 				files = append(files, path)
 			}
 			return nil

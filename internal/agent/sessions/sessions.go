@@ -5,6 +5,7 @@ package sessions
 
 import (
 	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -21,14 +22,18 @@ type Log struct {
 // ReaderFor is the reader of the file at path when it is another agent's
 // session log, nil when it is not (a Claude Code transcript, say).
 func ReaderFor(path string) Reader {
-	if rollout.IsRollout(path) {
+	switch {
+	case rollout.IsRollout(path):
 		return rollout.ReadFile
+	case chat.IsChat(path):
+		return chat.ReadFile
 	}
 	return nil
 }
 
 // Find lists the session logs of every agent that ran in the working
-// tree root, getenv giving the agents' folders ($CODEX_HOME, $HOME).
+// tree root, getenv giving the agents' folders ($CODEX_HOME, $HOME):
+// Codex rollouts and Gemini CLI chats.
 func Find(getenv func(string) string, root string) ([]Log, error) {
 	var out []Log
 	if home := rollout.Home(getenv); home != "" {
@@ -38,6 +43,15 @@ func Find(getenv func(string) string, root string) ([]Log, error) {
 		}
 		for _, f := range files {
 			out = append(out, Log{Agent: "codex", Path: f, Read: rollout.ReadFile})
+		}
+	}
+	if home := chat.Home(getenv); home != "" {
+		files, err := chat.Find(home, root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out = append(out, Log{Agent: "gemini", Path: f, Read: chat.ReadFile})
 		}
 	}
 	return out, nil
