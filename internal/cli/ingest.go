@@ -50,11 +50,13 @@ failure "repeated" across sessions, uses of the artifacts already made, and
   --all         every session that ran in this working tree, found by the
                 cwd each transcript records: Claude Code's, and Codex CLI's
                 rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
-                compressed ones too) and Gemini CLI's chats
-                (~/.gemini/tmp/<project>/chats)
+                compressed ones too), Gemini CLI's chats
+                (~/.gemini/tmp/<project>/chats) and Cursor's agent
+                transcripts (~/.cursor/projects/<workspace>/agent-transcripts)
 
 A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
-Gemini CLI chats (session-*.jsonl, session-*.json) too:
+Gemini CLI chats (session-*.jsonl, session-*.json) and Cursor agent
+transcripts too:
 each is recognised by its first line and read into the same channels, so
 every lesson found in a Claude Code session is found in theirs.
 

@@ -5,6 +5,7 @@ package sessions
 
 import (
 	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/cursor/transcripts"
 	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -27,13 +28,15 @@ func ReaderFor(path string) Reader {
 		return rollout.ReadFile
 	case chat.IsChat(path):
 		return chat.ReadFile
+	case transcripts.IsTranscript(path):
+		return transcripts.ReadFile
 	}
 	return nil
 }
 
 // Find lists the session logs of every agent that ran in the working
 // tree root, getenv giving the agents' folders ($CODEX_HOME, $HOME):
-// Codex rollouts and Gemini CLI chats.
+// Codex rollouts, Gemini CLI chats and Cursor agent transcripts.
 func Find(getenv func(string) string, root string) ([]Log, error) {
 	var out []Log
 	if home := rollout.Home(getenv); home != "" {
@@ -52,6 +55,15 @@ func Find(getenv func(string) string, root string) ([]Log, error) {
 		}
 		for _, f := range files {
 			out = append(out, Log{Agent: "gemini", Path: f, Read: chat.ReadFile})
+		}
+	}
+	if home := transcripts.Home(getenv); home != "" {
+		files, err := transcripts.Find(home, root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out = append(out, Log{Agent: "cursor", Path: f, Read: transcripts.ReadFile})
 		}
 	}
 	return out, nil
