@@ -34,7 +34,8 @@ var Profile = settings.Profile{
 		{Event: "postToolUse", Sub: hook.PreToolUse, Matcher: "bash|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PostToolUse, Matcher: "view|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "agentStop", Sub: hook.Stop, Timeout: 10},
-		{Event: "sessionEnd", Sub: hook.SessionEnd, Timeout: 5},
+		// No sessionEnd: it would spool a session for the worker, which
+		// does not read Copilot's session logs yet.
 	},
 	CommandKey: "bash",
 	TimeoutKey: "timeoutSec",
