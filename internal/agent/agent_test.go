@@ -124,3 +124,29 @@ func TestCopilotRegistersNoPreToolUse(t *testing.T) {
 		}
 	}
 }
+
+// Each agent's adapter runs on every hook of that agent: decoding its
+// input and encoding the answer must cost next to nothing beside the
+// hook's own work.
+func BenchmarkAdapters(b *testing.B) {
+	inputs := map[string]string{
+		"codex":   `{"session_id":"s","transcript_path":null,"cwd":"/r","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":"go test ./..."},"tool_use_id":"c","turn_id":"t"}`,
+		"gemini":  `{"session_id":"s","transcript_path":"","cwd":"/r","hook_event_name":"AfterTool","timestamp":"2026-05-10T09:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":"go test ./..."},"tool_response":{"llmContent":"ok"}}`,
+		"cursor":  `{"conversation_id":"c","generation_id":"g","hook_event_name":"sessionStart","workspace_roots":["/r"],"session_id":"c","is_background_agent":false}`,
+		"copilot": `{"sessionId":"s","timestamp":1,"cwd":"/r","toolName":"bash","toolArgs":"{\"command\":\"go test ./...\"}"}`,
+	}
+	events := map[string]string{"codex": hook.PreToolUse, "gemini": hook.PreToolUse, "cursor": hook.SessionStart, "copilot": hook.PreToolUse}
+	o := &hook.Output{HookSpecificOutput: hook.Specific{HookEventName: "PreToolUse", AdditionalContext: strings.Repeat("devlearn: knowledge ", 100)}}
+	for name, in := range inputs {
+		a, _ := Lookup(name)
+		b.Run(name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				var req hook.Input
+				if err := a.Codec.Decode(events[name], jsontext.NewDecoder(strings.NewReader(in)), &req); err != nil {
+					b.Fatal(err)
+				}
+				a.Codec.Encode(events[name], o)
+			}
+		})
+	}
+}
