@@ -58,7 +58,7 @@ var all = []*Agent{
 	{
 		Name: copilot.Name, Title: "GitHub Copilot CLI", Codec: copilot.Codec{},
 		HookFile: copilot.HookFile, Profile: copilot.Profile, Own: true,
-		Cannot: "no context before a tool call or at a prompt: knowledge for a call is served after it (postToolUse); some versions drop sessionStart's context; devlearn registers no preToolUse, where a failing hook denies the call; its sessions are not spooled (its session logs are not read yet)",
+		Cannot: "no context before a tool call or at a prompt: knowledge for a call is served after it (postToolUse); some versions drop sessionStart's context; devlearn registers no preToolUse, where a failing hook denies the call; its sessions are not spooled at their end (its sessionEnd names no log): 'devlearn ingest --all' reads them",
 	},
 }
 

@@ -51,12 +51,13 @@ failure "repeated" across sessions, uses of the artifacts already made, and
                 cwd each transcript records: Claude Code's, and Codex CLI's
                 rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
                 compressed ones too), Gemini CLI's chats
-                (~/.gemini/tmp/<project>/chats) and Cursor's agent
+                (~/.gemini/tmp/<project>/chats), Cursor's agent
                 transcripts (~/.cursor/projects/<workspace>/agent-transcripts)
+                and Copilot CLI's session logs ($COPILOT_HOME/session-state)
 
 A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
-Gemini CLI chats (session-*.jsonl, session-*.json) and Cursor agent
-transcripts too:
+Gemini CLI chats (session-*.jsonl, session-*.json), Cursor agent
+transcripts and Copilot CLI session logs too:
 each is recognised by its first line and read into the same channels, so
 every lesson found in a Claude Code session is found in theirs.
 

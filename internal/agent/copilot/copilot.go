@@ -34,8 +34,8 @@ var Profile = settings.Profile{
 		{Event: "postToolUse", Sub: hook.PreToolUse, Matcher: "bash|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PostToolUse, Matcher: "view|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "agentStop", Sub: hook.Stop, Timeout: 10},
-		// No sessionEnd: it would spool a session for the worker, which
-		// does not read Copilot's session logs yet.
+		// No sessionEnd: its input names no session log, so the worker
+		// could not read what it spools; 'ingest --all' finds them.
 	},
 	CommandKey: "bash",
 	TimeoutKey: "timeoutSec",

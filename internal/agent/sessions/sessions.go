@@ -5,6 +5,7 @@ package sessions
 
 import (
 	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/copilot/events"
 	"github.com/devlearn/devlearn/internal/agent/cursor/transcripts"
 	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -30,13 +31,16 @@ func ReaderFor(path string) Reader {
 		return chat.ReadFile
 	case transcripts.IsTranscript(path):
 		return transcripts.ReadFile
+	case events.IsLog(path):
+		return events.ReadFile
 	}
 	return nil
 }
 
 // Find lists the session logs of every agent that ran in the working
 // tree root, getenv giving the agents' folders ($CODEX_HOME, $HOME):
-// Codex rollouts, Gemini CLI chats and Cursor agent transcripts.
+// Codex rollouts, Gemini CLI chats, Cursor agent transcripts and Copilot
+// CLI session logs.
 func Find(getenv func(string) string, root string) ([]Log, error) {
 	var out []Log
 	if home := rollout.Home(getenv); home != "" {
@@ -64,6 +68,15 @@ func Find(getenv func(string) string, root string) ([]Log, error) {
 		}
 		for _, f := range files {
 			out = append(out, Log{Agent: "cursor", Path: f, Read: transcripts.ReadFile})
+		}
+	}
+	if home := events.Home(getenv); home != "" {
+		files, err := events.Find(home, root)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out = append(out, Log{Agent: "copilot", Path: f, Read: events.ReadFile})
 		}
 	}
 	return out, nil
