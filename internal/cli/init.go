@@ -54,7 +54,8 @@ are disabled. Run with --dry-run first to see the plan.
 --agent codex|gemini|cursor|copilot|all also registers devlearn's hooks
 for those agents, in their own files (.codex/hooks.json,
 .gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json),
-merged the same way; see docs/agents.md for what each agent is served.
+merged the same way; see docs/agents.md for what each agent is served. An
+agent installed before is kept current by every 'devlearn init'.
 
 --statusline also shows devlearn's one-line summary (devlearn hud) in
 Claude Code's status line, in your user settings (~/.claude/settings.json).`,
@@ -128,7 +129,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planAttributes(p)
 	res.planLocalIgnore(p)
 	res.planHooks(p)
-	for _, a := range agents {
+	for _, a := range withInstalled(p, agents) {
 		res.planAgentHooks(p, a)
 	}
 	if opts.statusLine {

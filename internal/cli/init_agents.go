@@ -36,6 +36,20 @@ func agentsNamed(names []string) ([]*agent.Agent, error) {
 	return out, nil
 }
 
+// withInstalled adds the agents whose hook files already hold devlearn's
+// hooks, so that a plain 'devlearn init' keeps them current too.
+func withInstalled(p *project.Project, agents []*agent.Agent) []*agent.Agent {
+	for _, a := range agent.All() {
+		if slices.Contains(agents, a) {
+			continue
+		}
+		if d, err := readHookFile(p.Path(a.HookFile), a.HookFile, a.Profile); err == nil && d.file.Any() {
+			agents = append(agents, a)
+		}
+	}
+	return agents
+}
+
 // planAgentHooks registers devlearn's hooks in an agent's hook file,
 // merged into what is there, exactly as for Claude Code's settings.
 func (r *initResult) planAgentHooks(p *project.Project, a *agent.Agent) {
