@@ -109,8 +109,8 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		var sources []ingest.Source
 		var at []int
 		for _, i := range idx {
-			// Another agent's session log (a Codex rollout) spooled by
-			// that agent's session-end hook.
+			// Another agent's session log (a Codex rollout, a Gemini chat,
+			// a Cursor transcript), spooled by that agent's session-end hook.
 			if tp := batch[i].TranscriptPath; tp != "" {
 				if read := sessions.ReaderFor(tp); read != nil {
 					sources = append(sources, ingest.Source{SessionID: batch[i].SessionID, Files: []string{tp}, Read: read})
