@@ -6,6 +6,7 @@
 package agent
 
 import (
+	"path/filepath"
 	"slices"
 
 	"github.com/devlearn/devlearn/internal/agent/codex"
@@ -58,12 +59,25 @@ var all = []*Agent{
 	{
 		Name: copilot.Name, Title: "GitHub Copilot CLI", Codec: copilot.Codec{},
 		HookFile: copilot.HookFile, Profile: copilot.Profile, Own: true,
-		Cannot: "no context before a tool call or at a prompt: knowledge for a call is served after it (postToolUse); some versions drop sessionStart's context; devlearn registers no preToolUse, where a failing hook denies the call; its sessions are not spooled at their end (its sessionEnd names no log): 'devlearn ingest --all' reads them",
+		Cannot: "no context before a tool call or at a prompt: knowledge for a call is served after it (postToolUse); some versions drop sessionStart's context; devlearn registers no preToolUse, where a failing hook denies the call",
 	},
 }
 
 // All lists the agents, in the order init --agent all installs them.
 func All() []*Agent { return all }
+
+// For is the agent's adapter as it runs on this machine: getenv gives
+// the folders an agent's input does not name (Copilot's session logs).
+func (a *Agent) For(getenv func(string) string) hook.Codec {
+	if a.Name == copilot.Name {
+		home := getenv("COPILOT_HOME")
+		if h := getenv("HOME"); home == "" && h != "" {
+			home = filepath.Join(h, ".copilot")
+		}
+		return copilot.Codec{Home: home}
+	}
+	return a.Codec
+}
 
 // Lookup finds an agent by its command-line name.
 func Lookup(name string) (*Agent, bool) {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -148,5 +149,27 @@ func BenchmarkAdapters(b *testing.B) {
 				a.Codec.Encode(events[name], o)
 			}
 		})
+	}
+}
+
+// Copilot's input names no session log: the adapter names the session's,
+// inside Copilot's folder, and none for an id that would leave it.
+func TestCopilotSessionLog(t *testing.T) {
+	a, _ := Lookup("copilot")
+	env := map[string]string{"HOME": "/home/dev"}
+	c := a.For(func(k string) string { return env[k] })
+	var in hook.Input
+	if err := c.Decode(hook.SessionEnd, jsontext.NewDecoder(strings.NewReader(`{"sessionId":"abc-1","cwd":"/r","reason":"complete"}`)), &in); err != nil {
+		t.Fatal(err)
+	}
+	if in.TranscriptPath != "/home/dev/.copilot/session-state/abc-1/events.jsonl" {
+		t.Errorf("transcript %q", in.TranscriptPath)
+	}
+	for _, id := range []string{"../../etc", "a/b", ".hidden", ""} {
+		in = hook.Input{}
+		c.Decode(hook.SessionEnd, jsontext.NewDecoder(strings.NewReader(`{"sessionId":`+strconv.Quote(id)+`}`)), &in)
+		if in.TranscriptPath != "" {
+			t.Errorf("id %q gave %q", id, in.TranscriptPath)
+		}
 	}
 }

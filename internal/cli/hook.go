@@ -91,7 +91,7 @@ func runAgentHook(env *Env, a *agent.Agent, event string) error {
 		return nil
 	}
 	he := hookEnv(env)
-	he.Codec = a.Codec
+	he.Codec = a.For(env.Getenv)
 	return serveHook(env, event, he)
 }
 

@@ -9,6 +9,8 @@
 package copilot
 
 import (
+	"path/filepath"
+
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
@@ -34,8 +36,7 @@ var Profile = settings.Profile{
 		{Event: "postToolUse", Sub: hook.PreToolUse, Matcher: "bash|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PostToolUse, Matcher: "view|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "agentStop", Sub: hook.Stop, Timeout: 10},
-		// No sessionEnd: its input names no session log, so the worker
-		// could not read what it spools; 'ingest --all' finds them.
+		{Event: "sessionEnd", Sub: hook.SessionEnd, Timeout: 5},
 	},
 	CommandKey: "bash",
 	TimeoutKey: "timeoutSec",
@@ -59,11 +60,22 @@ type input struct {
 // tools maps Copilot's tool names to Claude Code's.
 var tools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
 
-// Codec is the adapter.
-type Codec struct{}
+// Codec is the adapter. Home is Copilot's folder ($COPILOT_HOME, else
+// ~/.copilot), where its session logs are: Copilot's input names none,
+// and session end spools the session with its log for the worker.
+type Codec struct{ Home string }
+
+// SessionLog is where Copilot keeps the log of session id under home, ""
+// for an id that cannot name a folder.
+func SessionLog(home, id string) string {
+	if home == "" || hook.SafeName(id) != id {
+		return ""
+	}
+	return filepath.Join(home, "session-state", id, "events.jsonl")
+}
 
 // Decode maps Copilot's input to devlearn's.
-func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
+func (x Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 	var c input
 	if err := jsonv2.UnmarshalDecode(dec, &c); err != nil {
 		return err
@@ -80,6 +92,9 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 	}
 	if t, ok := tools[c.ToolName]; ok {
 		in.ToolName = t
+	}
+	if in.TranscriptPath == "" {
+		in.TranscriptPath = SessionLog(x.Home, c.SessionID)
 	}
 	args := c.ToolArgs
 	if args.Kind() == '"' {
