@@ -1,11 +1,14 @@
 package doctor
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/BurntSushi/toml"
 
 	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/project"
@@ -40,6 +43,10 @@ func agents(in Inputs) []Check {
 			out = append(out, fail(name, a.HookFile+": "+strings.Join(p, "; "), "devlearn init --agent "+a.Name))
 			continue
 		}
+		if off, fix := switchedOff(in, a.Name, data); off != "" {
+			out = append(out, fail(name, off, fix))
+			continue
+		}
 		detail := fmt.Sprintf("in %s, guarded; cannot inject: %s", a.HookFile, a.Cannot)
 		next := a.Enable
 		if a.Name == "copilot" && claudeHooksRegistered(in) {
@@ -63,4 +70,48 @@ func claudeHooksRegistered(in Inputs) bool {
 	}
 	f, err := settings.Parse(project.SettingsFile, data)
 	return err == nil && f.Any()
+}
+
+// switchedOff names a project setting that keeps the agent from running
+// any hook, with its fix: Gemini CLI's hooksConfig.enabled false (or
+// devlearn's hooks in hooksConfig.disabled), Codex's [features] hooks (or
+// codex_hooks) false in .codex/config.toml.
+func switchedOff(in Inputs, agentName string, hookFile []byte) (string, string) {
+	switch agentName {
+	case "gemini":
+		var s struct {
+			HooksConfig struct {
+				Enabled  *bool    `json:"enabled"`
+				Disabled []string `json:"disabled"`
+			} `json:"hooksConfig"`
+		}
+		if json.Unmarshal(hookFile, &s) != nil {
+			return "", ""
+		}
+		if e := s.HooksConfig.Enabled; e != nil && !*e {
+			return ".gemini/settings.json sets hooksConfig.enabled to false: Gemini CLI runs no hook", "remove it, or set it to true"
+		}
+		for _, d := range s.HooksConfig.Disabled {
+			if strings.HasPrefix(d, "devlearn-") {
+				return fmt.Sprintf(".gemini/settings.json disables %s (hooksConfig.disabled)", d), "take devlearn's hooks out of hooksConfig.disabled, or '/hooks enable' them in Gemini CLI"
+			}
+		}
+	case "codex":
+		data, err := os.ReadFile(in.Proj.Path(".codex/config.toml"))
+		if err != nil {
+			return "", ""
+		}
+		var c struct {
+			Features map[string]any `toml:"features"`
+		}
+		if _, err := toml.Decode(string(data), &c); err != nil {
+			return "", ""
+		}
+		for _, k := range []string{"hooks", "codex_hooks"} {
+			if v, ok := c.Features[k].(bool); ok && !v {
+				return fmt.Sprintf(".codex/config.toml sets [features] %s = false: Codex runs no hook", k), "remove it, or set it to true"
+			}
+		}
+	}
+	return "", ""
 }
