@@ -20,6 +20,7 @@ import (
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/trust"
 )
@@ -263,15 +264,15 @@ func schemaAndMigrations(in Inputs) Check {
 func stateWritable(in Inputs) Check {
 	const name = "per-clone state writable"
 	dir := in.Proj.StateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fail(name, err.Error(), "make "+dir+" writable by you")
+	f, err := safefile.CreateTemp(in.Proj.CommonDir, dir, ".doctor-*")
+	if errors.Is(err, safefile.ErrLink) {
+		return fail(name, err.Error(), "remove the link and run devlearn doctor again")
 	}
-	f, err := os.CreateTemp(dir, ".doctor-*")
 	if err != nil {
 		return fail(name, err.Error(), "make "+dir+" writable by you")
 	}
 	f.Close()
-	os.Remove(f.Name())
+	safefile.Remove(in.Proj.CommonDir, f.Name())
 	return ok(name, dir)
 }
 
