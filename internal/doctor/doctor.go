@@ -54,6 +54,7 @@ type Inputs struct {
 // Run runs every check in order.
 func Run(in Inputs) []Check {
 	checks := []Check{
+		links(in),
 		onPath(in),
 		hooks(in),
 		driver(in),
@@ -75,6 +76,25 @@ func note(name, detail, next string) Check {
 func fail(name, detail, fix string) Check {
 	return Check{Name: name, Detail: detail, Fix: fix}
 }
+
+// links names every symbolic link where devlearn writes: every write
+// refuses them, so each stops devlearn's learning there; one committed to
+// a repository may be an attempt to make devlearn write elsewhere.
+func links(in Inputs) Check {
+	const name = "no symbolic links where devlearn writes"
+	found := in.Proj.Links()
+	if len(found) == 0 {
+		return ok(name, "none in .memory, .claude, .gitattributes or the per-clone state")
+	}
+	var where []string
+	for _, le := range found {
+		where = append(where, le.Where())
+	}
+	return fail(name, strings.Join(where, "; ")+": devlearn refuses to write through them", LinksFix)
+}
+
+// LinksFix is what to do about links where devlearn writes.
+const LinksFix = "remove each link ('git rm PATH' for a committed one; check where it pointed first) and commit; devlearn then writes a real file there"
 
 func onPath(in Inputs) Check {
 	const name = "devlearn on the PATH"

@@ -41,7 +41,7 @@ type LinkError struct {
 
 func (e *LinkError) Error() string {
 	what := "a real file"
-	if e.Link != e.Path {
+	if e.Link != e.Path || e.Op == "create" { // a folder on the way, or one being made
 		what = "a real folder"
 	}
 	to := ""
@@ -59,11 +59,23 @@ func (e *LinkError) display(p string) string {
 		if _, err := os.Lstat(filepath.Join(e.Root, ".git")); err == nil {
 			return filepath.ToSlash(r)
 		}
+		if filepath.Base(e.Root) == ".git" { // a clone's own git folder
+			return ".git/" + filepath.ToSlash(r)
+		}
 	}
 	return p
 }
 
 func (e *LinkError) Unwrap() error { return ErrLink }
+
+// Where names the link as a person finds it, and where it points:
+// ".memory/learning-log.jsonl -> ../../.bashrc".
+func (e *LinkError) Where() string {
+	if e.Target == "" {
+		return e.display(e.Link)
+	}
+	return e.display(e.Link) + " -> " + e.Target
+}
 
 // rel checks that path lies below root and returns its components.
 func rel(root, path string) ([]string, error) {

@@ -131,6 +131,11 @@ type Runner struct {
 	// while the cap held it back is worked through over several runs.
 	// 0 means DefaultMaxBatch.
 	MaxBatch int
+
+	// retried are the spool files of sessions that failed in this Run:
+	// they wait for the next worker rather than spending the
+	// daily cap on a retry that would fail the same way at once.
+	retried map[string]bool
 }
 
 // DefaultMaxBatch is the most sessions one run takes.
@@ -146,6 +151,7 @@ func (r *Runner) logf(format string, args ...any) {
 // allows, under the lock. It returns the number of runs made; 0 with no
 // error when another worker holds the lock or nothing is due.
 func (r *Runner) Run(ctx context.Context) (int, error) {
+	r.retried = nil
 	total := 0
 	for round := 0; ; round++ {
 		unlock, ok, err := jsonl.TryLock(r.State.LockPath())
@@ -207,6 +213,7 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		if err != nil {
 			return runs, err
 		}
+		spooled = slices.DeleteFunc(spooled, func(q queued) bool { return r.retried[q.file] })
 		now := r.Now()
 		used, why, isCapped, err := r.State.batchDue(now, r.Config, len(orphans)+len(spooled), len(orphans))
 		if err != nil {
@@ -366,6 +373,10 @@ func (r *Runner) settle(batch []queued, res Result, run *Run, now time.Time) {
 			if werr := r.State.writeRename(spooled, append(data, '\n')); werr != nil {
 				r.logf("session %s: cannot put it back in the spool: %v", q.SessionID, werr)
 			}
+			if r.retried == nil {
+				r.retried = map[string]bool{}
+			}
+			r.retried[q.file] = true
 		}
 		safefile.Remove(r.State.Root, claimed)
 	}
