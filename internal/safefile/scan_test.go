@@ -24,7 +24,7 @@ var writers = map[string]map[string]bool{
 		"Truncate": true, "Chmod": true, "Chown": true, "Lchown": true, "Chtimes": true,
 		"OpenRoot": true, "CopyFS": true,
 	},
-	"io/ioutil": {"WriteFile": true, "TempFile": true, "TempDir": true},
+	"io/ioutil":              {"WriteFile": true, "TempFile": true, "TempDir": true},
 	"github.com/gofrs/flock": {"New": true},
 }
 
