@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -25,6 +26,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"expand": cmdExpand,
 			"lock":   cmdLock,
 			"unlock": cmdUnlock,
+			"waitfile": cmdWaitFile,
 		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
@@ -86,6 +88,23 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 		data, err := os.ReadFile(p)
 		ts.Check(err)
 		ts.Check(os.WriteFile(p, []byte(os.Expand(string(data), ts.Getenv)), 0o644))
+	}
+}
+
+// cmdWaitFile waits (up to 60 s) until a file exists: a background
+// command's progress, such as a fake model that is now hanging.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	p := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(p); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfile: %s never appeared", p)
+		}
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
@@ -23,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/trust"
+	"github.com/devlearn/devlearn/internal/worker"
 )
 
 // Check is the outcome of one check.
@@ -62,8 +64,10 @@ func Run(in Inputs) []Check {
 		configValid(in),
 		logReadable(in),
 		manifestReadable(in),
+		knowledgeReadable(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
+		dropped(in),
 		transcripts(in),
 	}
 	return checks
@@ -247,6 +251,42 @@ func manifestReadable(in Inputs) Check {
 		return fail(name, err.Error(), "git checkout -- "+project.ManifestFile+" (or fix the JSON at the place named)")
 	}
 	return ok(name, fmt.Sprintf("%d %s", len(m.Entries), pluralWord(len(m.Entries), "artifact", "artifacts")))
+}
+
+// knowledgeReadable reports the entry files (and decisions.md, pitfalls.md)
+// that every command skips with a warning: the agent is never served them.
+func knowledgeReadable(in Inputs) Check {
+	const name = "knowledge entries readable"
+	set := knowledge.ReadAll(knowledge.Sources{Root: in.Proj.Root, GlobalDir: knowledge.GlobalEntriesDir(in.Home)})
+	if n := len(set.Problems); n > 0 {
+		var msgs []string
+		for _, p := range set.Problems {
+			msgs = append(msgs, p.Error())
+		}
+		return fail(name, fmt.Sprintf("%d %s skipped, never served: %s", n, pluralWord(n, "file is", "files are"), strings.Join(msgs, "; ")),
+			"fix each file at the line named ('devlearn knowledge show KEY' reads one back), or remove it")
+	}
+	return ok(name, fmt.Sprintf("%d %s", len(set.Items), pluralWord(len(set.Items), "item", "items")))
+}
+
+// dropped names the sessions the worker gave up on: their lessons are
+// not learned until someone retries them.
+func dropped(in Inputs) Check {
+	const name = "no session dropped by the worker"
+	d, err := worker.For(in.Proj).Dropped()
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if len(d) == 0 {
+		return ok(name, "every ended session was ingested or waits for a batch")
+	}
+	var ids, cmds []string
+	for _, s := range d {
+		ids = append(ids, s.SessionID+" ("+s.Why+")")
+		cmds = append(cmds, "devlearn ingest --session "+s.SessionID)
+	}
+	return fail(name, fmt.Sprintf("%d %s dropped: %s", len(d), pluralWord(len(d), "session", "sessions"), strings.Join(ids, "; ")),
+		"retry each: "+strings.Join(cmds, "; "))
 }
 
 func schemaAndMigrations(in Inputs) Check {
