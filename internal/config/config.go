@@ -18,6 +18,12 @@ type Config struct {
 	Extractor  Extractor  `json:"extractor" doc:"How lessons are extracted from transcripts."`
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
+	Redact     Redact     `json:"redact" doc:"What is redacted from learned text before it is stored (credentials always are)."`
+}
+
+// Redact configures redaction beyond credentials, which are always redacted.
+type Redact struct {
+	PersonalData bool `json:"personal_data" doc:"Also redact e-mail addresses and phone numbers (true by default)."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -106,6 +112,7 @@ func Default() *Config {
 			TimeoutSeconds: 120,
 		},
 		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Redact: Redact{PersonalData: true},
 		Serve: Serve{
 			Enabled:       true,
 			Threshold:     0.7,
