@@ -22,10 +22,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  cmdExits,
-			"expand": cmdExpand,
-			"lock":   cmdLock,
-			"unlock": cmdUnlock,
+			"exits":    cmdExits,
+			"expand":   cmdExpand,
+			"lock":     cmdLock,
+			"unlock":   cmdUnlock,
 			"waitfile": cmdWaitFile,
 		},
 		Setup: func(e *testscript.Env) error {

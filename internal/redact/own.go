@@ -134,8 +134,8 @@ var ownRules = []ownRule{
 		// E-mail addresses are personal data. git@host (an SSH remote)
 		// and package@version are not addresses.
 		ruleSpec: ruleSpec{
-			ID:       "email",
-			Regex:    `(?i)(?:^|[^A-Za-z0-9._%+/:-])([A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24})\b`,
+			ID:    "email",
+			Regex: `(?i)(?:^|[^A-Za-z0-9._%+/:-])([A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24})\b`,
 			// "@" and the domain's first character: the index wants two
 			// bytes.
 			Keywords: withEach("@", "abcdefghijklmnopqrstuvwxyz0123456789", ""),
