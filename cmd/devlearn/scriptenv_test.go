@@ -148,3 +148,19 @@ func cmdUnlock(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Check(fl.Unlock())
 }
+
+// isolateHome points $HOME and $DEVLEARN_HOME at a folder of the test
+// run's own, so that a test that forgets to set them (a binary started
+// with os.Environ(), say) never reaches the real ~/.devlearn or ~/.claude.
+func isolateHome() {
+	dir, err := os.MkdirTemp("", "devlearn-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range map[string]string{
+		"HOME": dir, "DEVLEARN_HOME": filepath.Join(dir, ".devlearn"), "CLAUDE_CONFIG_DIR": filepath.Join(dir, ".claude"),
+		"GIT_CONFIG_GLOBAL": filepath.Join(dir, ".gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
+	} {
+		os.Setenv(k, v)
+	}
+}
