@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -35,7 +35,7 @@ func workerLogPath(p *project.Project) string { return p.StatePath("logs", "work
 
 // workerLog writes the worker's log lines.
 func workerLog(p *project.Project, now func() time.Time) *hook.Log {
-	return &hook.Log{Path: workerLogPath(p), Event: "worker", Now: now}
+	return &hook.Log{Root: p.CommonDir, Path: workerLogPath(p), Event: "worker", Now: now}
 }
 
 // pipeline is the capture pipeline for one project, as the worker and
@@ -45,9 +45,9 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 	pl := &ingest.Pipeline{
 		Proj:        p,
 		Config:      cfg,
-		Log:         observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:         observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Now:         now,
-		Redact:      redact.Text,
+		Redact:      redact.For(cfg.Redact.PersonalData),
 		HistoryPath: ingest.HistoryPath(p),
 		Writer:      evolve.New(p, now, evolve.Trigger{Command: trigger}),
 		DryRun:      dryRun,
@@ -96,7 +96,7 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 	// private like the rest of the per-clone state, since the model's
 	// command may leave what it was shown there.
 	dir := p.StatePath("llm")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(p.CommonDir, dir, 0o700); err != nil {
 		return nil, "", err
 	}
 	var environ []string
@@ -134,7 +134,7 @@ func (w lineWriter) Write(b []byte) (int, error) {
 func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*render.Result, error) {
 	r := &render.Renderer{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}),
 		Opts:   render.Options{Now: now, Config: cfg},
 	}

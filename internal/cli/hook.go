@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -18,12 +19,19 @@ import (
 // below the 10 seconds devlearn registers session start with.
 const hookTimeout = 8 * time.Second
 
+// hookStdinBudget bounds the wait for the hook's input: Claude Code writes
+// it at once, so a writer that sends no complete object within this and
+// never closes stdin is not coming; the hook gives up, logs why and exits
+// 0, well within the shortest timeout devlearn registers a hook with (5 s).
+const hookStdinBudget = 3 * time.Second
+
 // hookMemoryLimit is where a hook's garbage collector, off otherwise,
 // starts.
 const hookMemoryLimit = 256 << 20
 
 func newHookCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var cmd *cobra.Command
+	cmd = &cobra.Command{
 		Use:   "hook EVENT",
 		Short: "Serve a Claude Code hook event: JSON on stdin, JSON out",
 		Long: `Serve a Claude Code hook event. Claude Code runs these; they read the hook
@@ -56,12 +64,27 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+			// Flags are not parsed (a hook never fails on them), so help is
+			// looked for by hand: `hook session-end --help` must print it,
+			// not wait for hook input.
+			for _, a := range args {
+				if a == "--help" || a == "-h" || a == "help" {
+					return c.Help()
+				}
+			}
+			if len(args) == 0 {
 				return c.Help()
 			}
 			return runHook(env, args[0])
 		},
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return hook.Events(), cobra.ShellCompDirectiveNoFileComp
+		},
 	}
+	return cmd
 }
 
 // runHook never returns an error: a hook's failure must not reach the
@@ -83,7 +106,7 @@ func runHook(env *Env, event string) error {
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
 	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
 	defer cancel()
-	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
+	hook.Run(ctx, event, hookEnv(env), &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
 	return nil
 }
 
@@ -105,5 +128,61 @@ func hookEnv(env *Env) hook.Env {
 		Redact:      redact.Text,
 		Reconcile:   reconcileQuietly,
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
+	}
+}
+
+// deadlineReader gives up reading when the budget since the first Read has
+// passed without the input's end: a pipe whose writer never closes it (and
+// never completes the object) would otherwise hold the hook for ever. The
+// read it gave up on is left to the process's exit.
+type deadlineReader struct {
+	r       io.Reader
+	budget  time.Duration
+	expires time.Time
+	pending chan readResult
+	rest    []byte
+	err     error
+}
+
+type readResult struct {
+	data []byte
+	err  error
+}
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	if len(d.rest) > 0 {
+		n := copy(p, d.rest)
+		d.rest = d.rest[n:]
+		return n, nil
+	}
+	if d.err != nil {
+		return 0, d.err
+	}
+	if d.expires.IsZero() {
+		d.expires = time.Now().Add(d.budget)
+	}
+	if d.pending == nil {
+		ch := make(chan readResult, 1)
+		buf := make([]byte, len(p))
+		go func() {
+			n, err := d.r.Read(buf)
+			ch <- readResult{buf[:n], err}
+		}()
+		d.pending = ch
+	}
+	t := time.NewTimer(time.Until(d.expires))
+	defer t.Stop()
+	select {
+	case res := <-d.pending:
+		d.pending = nil
+		n := copy(p, res.data)
+		d.rest = res.data[n:]
+		if len(d.rest) > 0 {
+			d.err = res.err // after what is left
+			return n, nil
+		}
+		return n, res.err
+	case <-t.C:
+		return 0, fmt.Errorf("no complete hook input on stdin within %s, and stdin was not closed: gave up (Claude Code writes the whole object at once)", d.budget)
 	}
 }

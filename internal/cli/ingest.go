@@ -109,9 +109,19 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 		return err
 	}
 	failed := 0
+	var done []string
 	for _, s := range res.Sessions {
 		if s.Err != nil {
 			failed++
+		} else {
+			done = append(done, s.ID)
+		}
+	}
+	if !opts.dryRun && len(done) > 0 {
+		// A session the worker had given up on is ingested now: no
+		// longer listed as dropped.
+		if err := worker.For(w.proj).Forget(done...); err != nil {
+			note("%v", err)
 		}
 	}
 	if opts.json {

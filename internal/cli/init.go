@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/doctor"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/migrate"
@@ -90,7 +91,7 @@ const defaultConfig = `{
 `
 
 // SchemaFile is the config's JSON Schema, beside it for editors.
-const SchemaFile = ".memory/learning.schema.json"
+const SchemaFile = project.SchemaFile
 
 func runInit(env *Env, opts *initOptions) error {
 	if opts.replaceStatusLine && !opts.statusLine {
@@ -103,6 +104,15 @@ func runInit(env *Env, opts *initOptions) error {
 	p, err := env.Project()
 	if err != nil {
 		return err
+	}
+	// A link where devlearn writes would stop every write there, or carry
+	// it out of the repository: refused before anything is written.
+	if found := p.Links(); len(found) > 0 {
+		var where []string
+		for _, le := range found {
+			where = append(where, "  "+le.Where())
+		}
+		return exitcode.RefusedError(fmt.Errorf("not set up: this repository has symbolic links where devlearn writes, and devlearn never writes through one (a link can carry its writes out of the repository):\n%s", strings.Join(where, "\n")), doctor.LinksFix+"; then run devlearn init again")
 	}
 	res := &initResult{Project: p.Root, DryRun: opts.dryRun, Steps: []step{}, Migrations: []migrate.Result{}, Problems: []string{}, outside: map[string][]byte{}}
 	if df, err := migrate.DetectDevflow(p); err != nil {

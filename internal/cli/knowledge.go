@@ -63,7 +63,7 @@ func (env *Env) knowledgeWS(needProject bool) (*knowledgeWS, error) {
 	w.cfg = l.Config
 	w.src = knowledge.Sources{GlobalDir: knowledge.GlobalEntriesDir(w.home)}
 	if w.proj != nil {
-		w.src.Root = w.proj.Root
+		w.src.Root, w.src.State = w.proj.Root, w.proj.CommonDir
 	}
 	return w, nil
 }

@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/charmbracelet/huh"
+	huh "charm.land/huh/v2"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/huh"
+	huh "charm.land/huh/v2"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"

@@ -36,7 +36,7 @@ func (env *Env) workspace() (*workspace, error) {
 	return &workspace{
 		proj: p,
 		cfg:  cfg,
-		log:  observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		log:  observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		now:  now,
 	}, nil
 }

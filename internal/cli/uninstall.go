@@ -14,6 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 type uninstallOptions struct {
@@ -156,7 +157,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 		if purge != nil {
 			// The audit log goes last: it recorded the removals above, and
 			// the copies of what they removed stay in the per-clone objects.
-			os.Remove(p.Path(evolve.LogPath))
+			safefile.Remove(p.Root, p.Path(evolve.LogPath))
 			cleanup.RemoveEmptyDirs(p, append(purge.Removed, evolve.LogPath))
 			if _, err := cleanup.ClearState(p); err != nil {
 				return err

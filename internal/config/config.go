@@ -19,6 +19,12 @@ type Config struct {
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
 	Directives Directives `json:"directives" doc:"The .directives/ files: discovery, what the agent is given, the checklist gate, where learned pitfalls and decisions go."`
+	Redact     Redact     `json:"redact" doc:"What is redacted from learned text before it is stored (credentials always are)."`
+}
+
+// Redact configures redaction beyond credentials, which are always redacted.
+type Redact struct {
+	PersonalData bool `json:"personal_data" doc:"Also redact e-mail addresses and phone numbers (true by default)."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -118,6 +124,7 @@ func Default() *Config {
 			TimeoutSeconds: 120,
 		},
 		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Redact: Redact{PersonalData: true},
 		Serve: Serve{
 			Enabled:       true,
 			Threshold:     0.7,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Kinds of merge.
@@ -584,7 +585,7 @@ func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing
 func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
 	name := plumbing.NewBranchReferenceName(branch)
 	lock := filepath.Join(m.r.common, filepath.FromSlash(name.String())+".lock")
-	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := safefile.OpenFile(m.r.common, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
@@ -592,7 +593,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
 		return err
 	}
 	f.Close()
-	defer os.Remove(lock)
+	defer safefile.Remove(m.r.common, lock)
 	err = m.r.Storer.CheckAndSetReference(plumbing.NewHashReference(name, next), plumbing.NewHashReference(name, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		now, _ := m.r.branchHash(branch)

@@ -146,7 +146,7 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		return
 	}
 	r := &run{ctx: ctx, event: event, env: env}
-	r.log = &Log{Path: fallbackLog(env.Home), Fallback: fallbackLog(env.Home), Event: event, Redact: env.Redact}
+	r.log = &Log{Root: env.Home, Path: fallbackLog(env.Home), FallbackRoot: env.Home, Fallback: fallbackLog(env.Home), Event: event, Redact: env.Redact}
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Printf("panic: %v\n%s", p, debug.Stack())
@@ -163,7 +163,7 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 			// Failed before the input named its project: log where the
 			// person will look, the project around the process's folder.
 			if p, perr := project.Find(r.env.Dir); perr == nil && p.HasMemory() {
-				r.log.Path = LogPath(p)
+				r.log.Root, r.log.Path = p.CommonDir, LogPath(p)
 			}
 		}
 		r.log.Printf("%v", err)
@@ -224,7 +224,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		return nil, nil // devlearn is not set up here
 	}
 	r.proj = p
-	r.log.Path = LogPath(p)
+	r.log.Root, r.log.Path = p.CommonDir, LogPath(p)
 	if r.in.SessionID != "" {
 		r.log.Event = r.event + " " + SafeName(r.in.SessionID)
 	}
@@ -244,7 +244,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 }
 
 func (r *run) sources() knowledge.Sources {
-	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home)}
+	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home), State: r.proj.CommonDir}
 }
 
 // load reads every item through the cache (session start).

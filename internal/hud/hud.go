@@ -168,7 +168,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 	}
 	// A cache that cannot be written only costs speed.
 	if data, err := json.Marshal(cached{Key: key, At: now, Counts: counts}); err == nil {
-		_ = jsonl.WriteFileRename(path, data, 0o644)
+		_ = jsonl.WriteFileRename(p.CommonDir, path, data, 0o644)
 	}
 	return counts, nil
 }

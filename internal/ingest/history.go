@@ -13,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // A request or a failure is "repeated" only across sessions, and sessions
@@ -157,14 +158,15 @@ func (h *History) Prune(now time.Time) {
 	}
 }
 
-// Save writes the history atomically. Callers hold the worker lock.
-func (h *History) Save(path string) error {
+// Save writes the history atomically, below root (the clone's git folder).
+// Callers hold the worker lock.
+func (h *History) Save(root, path string) error {
 	data, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return jsonl.WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return jsonl.WriteFileAtomic(root, path, append(data, '\n'), 0o600)
 }

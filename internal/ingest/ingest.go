@@ -269,7 +269,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	}
 	if p.HistoryPath != "" {
 		hist.Prune(p.Now)
-		if err := hist.Save(p.HistoryPath); err != nil {
+		if err := hist.Save(p.Proj.CommonDir, p.HistoryPath); err != nil {
 			return res, err
 		}
 	}

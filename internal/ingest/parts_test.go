@@ -134,7 +134,7 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Fatalf("newest: %s", last.ID)
 	}
 	path := filepath.Join(t.TempDir(), "h", "history.json")
-	if err := h.Save(path); err != nil {
+	if err := h.Save(filepath.Dir(filepath.Dir(path)), path); err != nil {
 		t.Fatal(err)
 	}
 	back, err := LoadHistory(path)

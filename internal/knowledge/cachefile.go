@@ -543,8 +543,8 @@ func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
 	return c, fi.ModTime()
 }
 
-func writeCache(path string, c *cacheData) error {
-	return jsonl.WriteFileRename(path, encodeCache(c), 0o600)
+func writeCache(root, path string, c *cacheData) error {
+	return jsonl.WriteFileRename(root, path, encodeCache(c), 0o600)
 }
 
 // The field encoding: uvarint-length strings and varints.

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Store is one folder of entries and the way to write into it: a
@@ -110,13 +110,12 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why, Observations: obs}, evolve.Change{Path: rel, Data: data})
 		return err
 	}
-	if fi, err := os.Lstat(rel); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("refusing to write %s: it is a symbolic link", rel)
-	}
-	if err := os.MkdirAll(filepath.Dir(rel), 0o755); err != nil {
+	// The global folder is the person's: links above it are theirs, links
+	// below it are refused like the project's.
+	if err := safefile.MkdirRoot(s.Dir, 0o755); err != nil {
 		return err
 	}
-	return jsonl.WriteFileAtomic(rel, data, 0o644)
+	return jsonl.WriteFileAtomic(s.Dir, rel, data, 0o644)
 }
 
 // SaveCandidate records an entry found by a hook or an extractor for a

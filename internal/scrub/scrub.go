@@ -30,6 +30,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // What was done where something was found.
@@ -335,7 +336,7 @@ func (s *run) stateIn(root string) error {
 			}
 			s.add(Found{Path: shown, Lines: lines, Count: n, Action: s.action(Deleted), Note: note})
 			if !s.o.DryRun {
-				if err := os.Remove(path); err != nil {
+				if err := safefile.Remove(s.o.Proj.CommonDir, path); err != nil {
 					return err
 				}
 			}
@@ -354,7 +355,7 @@ func (s *run) stateIn(root string) error {
 				if err != nil {
 					return err
 				}
-				if err := jsonl.WriteFileAtomic(path, res.data, fi.Mode().Perm()); err != nil {
+				if err := jsonl.WriteFileAtomic(s.o.Proj.CommonDir, path, res.data, fi.Mode().Perm()); err != nil {
 					return err
 				}
 			}
