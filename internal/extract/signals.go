@@ -268,7 +268,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	at := -1
 	for _, tt := range lang.Tables() {
 		for _, m := range tt.Find(x, lang.Reject, 0, len(low)) {
-			if m.Start == 0 || tt.Only(x, 0, m.Start, lang.Filler) {
+			if skipSpacePunct(low, 0, m.Start) == m.Start || tt.Only(x, 0, m.Start, lang.Filler) {
 				if at < 0 || m.Start < at {
 					tb, at = tt, m.Start
 				}
