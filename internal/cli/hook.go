@@ -36,7 +36,9 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
   pre-tool-use         serves the entries relevant to the tool call (at most
                        serve.max_items, each once per session and file)
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; never blocks
+                       message as draft entries (served at once, below active
+                       ones, until a person promotes or archives them); never
+                       blocks
   session-end          spools the session and, when worker.batch_size sessions
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them

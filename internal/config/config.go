@@ -76,6 +76,7 @@ type Serve struct {
 	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
 	Weights       Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
 	ReadOnlyTools []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
+	Drafts        bool     `json:"drafts" doc:"Serve drafts (lessons the agent wrote in [PROCESS_KNOWLEDGE] blocks) at once, marked as drafts and ranked below active entries; false serves them only once a person promotes them."`
 }
 
 // Weights of the relevance components; they need not sum to 1.
@@ -113,6 +114,7 @@ func Default() *Config {
 			BudgetChars:   9000,
 			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
 			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+			Drafts:        true,
 		},
 	}
 }

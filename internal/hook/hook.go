@@ -262,6 +262,9 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 			r.log.Printf("%v (skipped; the other entries are served)", p)
 		}
 	}
+	if !r.cfg.Serve.Drafts {
+		set = set.WithoutDrafts()
+	}
 	return set
 }
 

@@ -54,11 +54,11 @@ func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.Knowle
 	}
 	if store == nil {
 		c := *e
-		c.Status = knowledge.StatusCandidate
+		c.Status = knowledge.StatusDraft
 		path, err := knowledge.EntryFile(project.EntriesDir, knowledge.CandidateKey(&c))
 		return SavedCandidate{Summary: e.Summary, Path: path, Created: true}, err
 	}
-	path, created, err := store.SaveCandidate(ctx, e, why)
+	path, created, err := store.SaveDraft(ctx, e, why)
 	if err != nil {
 		return SavedCandidate{}, err
 	}

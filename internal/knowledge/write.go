@@ -119,13 +119,14 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 	return jsonl.WriteFileAtomic(rel, data, 0o644)
 }
 
-// SaveCandidate records an entry found by a hook or an extractor for a
-// person to review: status candidate, keyed by its content hash, written
-// only if absent (contract 8), so the Stop hook and the worker seeing the
-// same block write one file between them.
-func (s *Store) SaveCandidate(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+// SaveDraft records a lesson the agent wrote about itself (a
+// [PROCESS_KNOWLEDGE] block): status draft, served at once below active
+// entries until a person promotes or archives it, keyed by its content
+// hash and written only if absent (contract 8), so the Stop hook and the
+// worker seeing the same block write one file between them.
+func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
 	c := *e
-	c.Status = StatusCandidate
+	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
 	return s.Create(ctx, &c, why)
 }
