@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -34,6 +35,7 @@ func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, 
 		return nil, err
 	}
 	e.Source = source
+	infer.Complete(e, b.Entry)
 	return e, nil
 }
 
