@@ -34,10 +34,10 @@ func TestPriorityFollowsTheSeed(t *testing.T) {
 
 func TestKindFollowsTheSeed(t *testing.T) {
 	for lesson, want := range map[string]string{
-		"You also need to update marketplace.json":           "checklist",
-		"Always run the formatter before committing":         "pattern",
-		"Be careful: the migration might drop the column":    "warning",
-		"Every public function must have an example":         "requirement",
+		"You also need to update marketplace.json":        "checklist",
+		"Always run the formatter before committing":      "pattern",
+		"Be careful: the migration might drop the column": "warning",
+		"Every public function must have an example":      "requirement",
 		"Use uv, not pip":                                    "pattern",
 		"Bump the version and tag the release":               "pattern",
 		"Don't forget CHANGELOG.md when bumping the version": "checklist",
