@@ -138,7 +138,7 @@ hash of its content. An existing entry is never overwritten.`,
 	f.StringVar(&e.Category, "category", "", "business_rule, architecture, api_quirk, lesson_learned or convention")
 	f.StringVar(&e.Priority, "priority", "", "CRITICAL, HIGH, MEDIUM or LOW (default MEDIUM)")
 	f.StringVar(&e.Status, "status", "", "candidate, draft, active or archived (default active)")
-	f.StringVar(&e.Source, "source", "", "manual, transcript, stop-hook, fdrl, gate or llm (default manual)")
+	f.StringVar(&e.Source, "source", "", "manual, prompt, transcript, stop-hook, fdrl, gate or llm (default manual)")
 	f.BoolVar(&e.Ask, "ask", false, "ask the person before the tool runs when this entry is served")
 	f.StringSliceVar(&e.Tags, "tag", nil, "a tag (repeat, or comma-separate)")
 	f.StringArrayVar(&e.Triggers.Tools, "tool", nil, "trigger: a tool name such as Write (repeat)")

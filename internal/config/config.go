@@ -60,12 +60,16 @@ type Extractor struct {
 	Command        []string `json:"command" doc:"The LLM extractor command and its arguments; the prompt is sent on stdin."`
 	Model          string   `json:"model" doc:"The model: passed as --model to Claude Code (unless the command sets it), as $DEVLEARN_LLM_MODEL to another command."`
 	TimeoutSeconds int      `json:"timeout_seconds" min:"1" max:"3600" doc:"The LLM extractor is killed, with its process group, after this long."`
+	Agent          bool     `json:"agent" doc:"The agent as extractor: session start teaches it the [PROCESS_KNOWLEDGE] block, and a prompt that may be a correction asks it to end its reply with one."`
+	Debug          bool     `json:"debug" doc:"Keep each extractor's input and output, redacted, in <git-common-dir>/devlearn/debug/ for a person to read."`
 }
 
 // Worker configures the SessionEnd batch worker.
 type Worker struct {
-	BatchSize int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
-	DailyCap  int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	BatchSize       int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
+	LargeBatchSize  int `json:"large_batch_size" min:"1" max:"1000" doc:"The batch once the log holds large_batch_after observations: a project that has learned much waits for more sessions per run."`
+	LargeBatchAfter int `json:"large_batch_after" min:"0" max:"1000000" doc:"Observations in the log from which a batch is large_batch_size sessions; 0 never."`
+	DailyCap        int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
 }
 
 // Serve configures injection into the agent's context.
@@ -105,8 +109,9 @@ func Default() *Config {
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
 			TimeoutSeconds: 120,
+			Agent:          true,
 		},
-		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Worker: Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5},
 		Serve: Serve{
 			Enabled:       true,
 			Threshold:     0.7,

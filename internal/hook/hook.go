@@ -182,7 +182,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	handler, ok := map[string]func() (*Output, error){
 		PreToolUse:       r.preToolUse,
 		SessionStart:     r.sessionStart,
-		UserPromptSubmit: r.userPromptSubmit,
+		UserPromptSubmit: r.promptSubmit,
 		SessionEnd:       r.sessionEnd,
 		Stop:             r.stop,
 	}[r.event]

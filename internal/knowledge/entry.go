@@ -51,7 +51,7 @@ var (
 	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
 	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
 	Statuses   = []string{StatusCandidate, StatusDraft, StatusActive, StatusArchived}
-	Origins    = []string{"manual", "transcript", "stop-hook", "fdrl", "gate", "llm"}
+	Origins    = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm"}
 )
 
 // Entry statuses.
@@ -570,6 +570,21 @@ func WithStatus(path string, data []byte, status string) ([]byte, error) {
 	if !contains(Statuses, status) {
 		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
 	}
+	return withTopValue(path, data, "status", status, func(e *Entry) string { return e.Status })
+}
+
+// WithPriority is WithStatus for the priority: an escalation keeps every
+// other byte of the file.
+func WithPriority(path string, data []byte, priority string) ([]byte, error) {
+	if !contains(Priorities, priority) {
+		return nil, fmt.Errorf("priority %q is not one of %s", priority, strings.Join(Priorities, ", "))
+	}
+	return withTopValue(path, data, "priority", priority, func(e *Entry) string { return e.Priority })
+}
+
+// withTopValue sets a top-level front matter key to value, keeping every
+// other byte; got reads the key back from the parsed result.
+func withTopValue(path string, data []byte, key, value string, got func(*Entry) string) ([]byte, error) {
 	if _, err := ParseEntry(path, data); err != nil {
 		return nil, err
 	}
@@ -595,29 +610,29 @@ func WithStatus(path string, data []byte, status string) ([]byte, error) {
 	}
 	done := false
 	for i := open + 1; i < end && !done; i++ {
-		key, rest, ok := strings.Cut(lines[i], ":")
-		if !ok || key != "status" {
+		k, rest, ok := strings.Cut(lines[i], ":")
+		if !ok || k != key {
 			continue // only the top-level key, unindented
 		}
-		line := "status: " + status
+		line := key + ": " + value
 		if j := strings.Index(rest, " #"); j >= 0 {
 			// Keep the comment, in its column when the value allows.
-			col := len("status:") + j + 1
+			col := len(key) + 1 + j + 1
 			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
 		}
 		lines[i] = line + "\n"
 		done = true
 	}
 	if !done {
-		lines = append(lines[:end], append([]string{"status: " + status + "\n"}, lines[end:]...)...)
+		lines = append(lines[:end], append([]string{key + ": " + value + "\n"}, lines[end:]...)...)
 	}
 	out := []byte(strings.Join(lines, ""))
 	e, err := ParseEntry(path, out)
 	if err != nil {
 		return nil, err
 	}
-	if e.Status != status {
-		return nil, fmt.Errorf("%s: the status line could not be changed (is it written in an unusual form?)", path)
+	if got(e) != value {
+		return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, key)
 	}
 	return out, nil
 }

@@ -134,6 +134,16 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 // SetStatus changes the status of an entry, keeping every other byte of
 // its file, and returns the entry and the file as saved.
 func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, status, func(e *Entry) *string { return &e.Status }, WithStatus)
+}
+
+// SetPriority changes the priority of an entry (an escalation), keeping
+// every other byte of its file.
+func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, priority, func(e *Entry) *string { return &e.Priority }, WithPriority)
+}
+
+func (s *Store) setTop(ctx context.Context, key, why, value string, field func(*Entry) *string, with func(string, []byte, string) ([]byte, error)) (*Entry, []byte, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, nil, "", err
@@ -146,13 +156,13 @@ func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry,
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if e.Status == status {
+	if *field(e) == value {
 		return e, data, rel, nil
 	}
-	if data, err = WithStatus(rel, data, status); err != nil {
+	if data, err = with(rel, data, value); err != nil {
 		return nil, nil, "", err
 	}
-	e.Status = status
+	*field(e) = value
 	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why)
 }
 
