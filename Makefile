@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
 BIN     := bin/devlearn
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build test demo bench fuzz fmt clean
+.PHONY: all build test demo bench fuzz eval fmt clean
 
 all: build
 
@@ -29,6 +29,10 @@ bench:
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:
 	@./scripts/fuzz.sh
+
+# Capture measured on the labelled set (testdata/eval): recall and noise, dev and holdout.
+eval:
+	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
 
 fmt:
 	gofmt -w $(GOFILES)
