@@ -3,6 +3,7 @@ package hook
 import (
 	"strings"
 
+	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
 )
 
@@ -17,8 +18,9 @@ import (
 // context.
 const NudgeNote = "devlearn: this prompt may correct you or teach you something about this project. If it holds a lesson for later sessions, end your reply with a [PROCESS_KNOWLEDGE] block stating it (type, label: the lesson as one sentence, trigger_conditions, and its checklist, pattern, warning or requirement); if it does not, ignore this note."
 
-// mayBeCorrection is the detector the nudge uses.
-var mayBeCorrection = keep.MayBeCorrection
+// mayBeCorrection is the detector the nudge uses: capture's per-language
+// tables (negation, contrast, rejection, "remember").
+var mayBeCorrection = lang.MayBeCorrection
 
 // promptSubmit is UserPromptSubmit: the prompt recorded and the entries
 // its keywords call for served (userPromptSubmit), then what the prompt

@@ -1,7 +1,8 @@
 // Package keep finds the lessons a person explicitly asks an agent to keep
 // ("remember that...", "from now on...", "always...", "never...", "add this
-// to CLAUDE.md", in every language of markers.yaml) and states each as the
-// sentence a future agent acts on. Such a lesson is the person's own
+// to CLAUDE.md", in every language of capture's phrase tables,
+// internal/extract/lang) and states each as the sentence a future agent
+// acts on. Such a lesson is the person's own
 // decision: devlearn makes it an active knowledge entry at once, with no
 // promotion to wait for.
 //
@@ -15,10 +16,13 @@ package keep
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
 )
 
 // Request is one lesson a person asked to keep.
@@ -50,12 +54,11 @@ func Find(prompt string) []Request {
 	if notPerson(prompt) {
 		return nil
 	}
-	t := markers()
 	var out []Request
 	seen := map[string]bool{}
 	prev := ""
 	for _, s := range sentences(stripCode(prompt)) {
-		r, ok := t.request(s)
+		r, ok := request(s)
 		if !ok {
 			if !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "？") {
 				prev = s
@@ -140,94 +143,121 @@ func sentences(s string) []string {
 // clauseBreak separates a sentence's clauses; compiled on first use.
 var clauseBreak = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[,;:，；：、—–]|\s-\s`) })
 
-// request reads one sentence.
-func (t *tables) request(s string) (Request, bool) {
+// request reads one sentence: a request to remember (the table's
+// [remember] phrases), else a clause that starts with a standing word
+// ("always", "never"; standing.yaml).
+func request(s string) (Request, bool) {
 	trimmed := strings.TrimRight(s, " \t")
 	if strings.HasSuffix(trimmed, "?") || strings.HasSuffix(trimmed, "？") || strings.HasPrefix(trimmed, "¿") {
 		return Request{}, false
 	}
-	low := lowerSameLength(s)
-	for _, l := range t.langs {
-		if l.anyIn(low, l.notLasting) {
-			return Request{}, false
+	t := lang.Fold(s)
+	n := len(t.Low())
+	for _, tb := range lang.Tables() {
+		if tb.Has(t, lang.Temporary, 0, n) {
+			return Request{}, false // "for now", "this time": not lasting
 		}
 	}
-	for _, l := range t.langs {
-		if r, ok := l.remember(s, low); ok {
+	xs := extrasByCode()
+	for _, tb := range lang.Tables() {
+		if r, ok := remember(s, t, tb, xs[tb.Code]); ok {
 			return r, true
 		}
 	}
-	for _, l := range t.langs {
-		if r, ok := l.rule(s, low); ok {
-			return r, true
+	for _, tb := range lang.Tables() {
+		if x := xs[tb.Code]; x != nil {
+			if r, ok := standing(s, tb, x); ok {
+				return r, true
+			}
 		}
 	}
 	return Request{}, false
 }
 
-// remember finds a remember phrase in a sentence and takes it out.
-func (l *lang) remember(s, low string) (Request, bool) {
-	for _, m := range l.rememberers {
-		start, end, ok := m.find(low, l)
-		if !ok {
+// remember finds a request to remember and takes it out: what is left is
+// the lesson.
+func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) {
+	low := t.Low()
+	for _, m := range tb.Find(t, lang.Remember, 0, len(low)) {
+		// "do you remember", "if you remember", "I don't remember": no
+		// request.
+		cs := clauseStartOf(low, m.Start)
+		if tb.Has(t, lang.Hedge, cs, m.Start) || tb.Has(t, lang.NotRule, cs, m.End) {
 			continue
 		}
-		// "do you remember", "I don't remember": no request.
-		before := strings.TrimSpace(low[:start])
-		if i := lastBreak(before); i >= 0 {
-			before = strings.TrimSpace(before[i:])
-		}
-		if l.endsWithAny(before, l.notBefore) {
-			continue
-		}
-		rest := strings.TrimSpace(s[:start]) + " " + strings.TrimSpace(s[end:])
-		rest = cleanLesson(rest, l)
-		if l.isRef(rest) {
-			return Request{Evidence: s, Marker: m.text, Lang: l.name}, true
+		rest := cleanLesson(t.Span(0, m.Start)+" "+t.Span(m.End, len(low)), tb, x)
+		if x != nil && x.isRef(rest) || x == nil && rest == "" {
+			return Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
 		}
 		if !enough(rest) {
 			continue
 		}
-		return Request{Lesson: sentence(rest), Evidence: s, Marker: m.text, Lang: l.name}, true
+		return Request{Lesson: sentence(rest), Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
 	}
 	return Request{}, false
 }
 
-// rule finds a clause that starts with a rule word: the clause is the
-// lesson.
-func (l *lang) rule(s, low string) (Request, bool) {
+// standing finds a clause that starts with a standing word: the clause is
+// the lesson.
+func standing(s string, tb *lang.Table, x *extra) (Request, bool) {
 	for _, c := range clauses(s) {
-		clause := strings.TrimSpace(c)
+		clause := stripLeads(strings.TrimSpace(c), tb, x)
 		lc := lowerSameLength(clause)
-		// Drop the lead-ins ("please", "you should"), as often as they
-		// come.
-		for changed := true; changed; {
-			changed = false
-			for _, lead := range l.leads {
-				if rest, ok := cutPrefixWord(lc, lead); ok {
-					clause = strings.TrimSpace(clause[len(clause)-len(rest):])
-					lc = strings.TrimSpace(rest)
-					clause = strings.TrimSpace(clause)
-					changed = true
-				}
-			}
-		}
-		for _, m := range l.rules {
-			end, ok := m.prefix(lc, l)
+		for _, m := range x.standing {
+			end, ok := m.prefix(lc)
 			if !ok {
 				continue
 			}
-			next := firstWord(lc[end:])
-			if next == "" || l.has(l.notAfter, next) {
+			if next := firstWord(lc[end:]); next == "" || slices.Contains(x.notAfter, next) {
 				continue
+			}
+			if ct := lang.Fold(clause); tb.Has(ct, lang.NotRule, 0, len(ct.Low())) {
+				continue // "never been", "as always"
 			}
 			if !enough(clause) {
 				continue
 			}
-			return Request{Lesson: sentence(clause), Evidence: s, Marker: m.text, Lang: l.name}, true
+			return Request{Lesson: sentence(clause), Evidence: s, Marker: m.text, Lang: tb.Code}, true
 		}
 	}
 	return Request{}, false
+}
+
+// stripLeads drops what a clause opens with before its point: the
+// table's fillers ("please", "and"), and the leads of standing.yaml ("you
+// should"), as often as they come.
+func stripLeads(clause string, tb *lang.Table, x *extra) string {
+	for {
+		before := clause
+		clause = strings.TrimLeft(clause, " ,;:-—–，；：、")
+		ct := lang.Fold(clause)
+		for _, m := range tb.Find(ct, lang.Filler, 0, len(ct.Low())) {
+			if m.Start == 0 {
+				clause = strings.TrimSpace(ct.Span(m.End, len(ct.Low())))
+			}
+			break
+		}
+		if x != nil {
+			lc := lowerSameLength(clause)
+			for _, lead := range x.leads {
+				if rest, ok := cutPrefixWord(lc, lead); ok {
+					clause = strings.TrimSpace(clause[len(clause)-len(rest):])
+					break
+				}
+			}
+		}
+		if clause == before {
+			return clause
+		}
+	}
+}
+
+// clauseStartOf is where the clause holding i starts.
+func clauseStartOf(low string, i int) int {
+	if j := lastBreak(low[:i]); j >= 0 {
+		return j
+	}
+	return 0
 }
 
 func clauses(s string) []string {
@@ -256,7 +286,7 @@ func lastBreak(s string) int {
 // that X", "X, from now on", "add to CLAUDE.md: X".
 var connectors = []string{"that", "to", "this", "que", "de", "dass", "das", "of", "isto", "isso", "ça", "esto", "eso", "y", "and", "also"}
 
-func cleanLesson(s string, l *lang) string {
+func cleanLesson(s string, tb *lang.Table, x *extra) string {
 	s = strings.TrimSpace(s)
 	for {
 		before := s
@@ -266,11 +296,7 @@ func cleanLesson(s string, l *lang) string {
 				s = strings.TrimSpace(s[len(s)-len(rest):])
 			}
 		}
-		for _, lead := range l.leads {
-			if rest, ok := cutPrefixWord(lowerSameLength(s), lead); ok {
-				s = strings.TrimSpace(s[len(s)-len(rest):])
-			}
-		}
+		s = stripLeads(s, tb, x)
 		if s == before {
 			return s
 		}
@@ -289,8 +315,10 @@ func enough(s string) bool {
 // sentence makes a lesson read as one: a capital letter, and an end.
 func sentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	r, n := utf8.DecodeRuneInString(s)
-	s = string(unicode.ToUpper(r)) + s[n:]
+	if strings.IndexFunc(s, cjk) < 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
 	last, _ := utf8.DecodeLastRuneInString(s)
 	switch {
 	case strings.ContainsRune(".!。！", last):

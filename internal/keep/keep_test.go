@@ -1,8 +1,9 @@
 package keep
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
 )
 
 // Requests to keep a lesson, in every language of the tables, and the
@@ -18,7 +19,7 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"That's wrong. I told you: never edit generated files", "Never edit generated files."},
 		{"Please always add a test for each bug fix.", "Always add a test for each bug fix."},
 		{"Add to CLAUDE.md: migrations need a down step", "Migrations need a down step."},
-		{"Add this rule to CLAUDE.md that the API returns snake_case", "The API returns snake_case."},
+		{"Add to CLAUDE.md that the API returns snake_case", "The API returns snake_case."},
 		{"save this in your memory: the staging db is read-only", "The staging db is read-only."},
 		{"You should never touch vendor/ by hand", "Never touch vendor/ by hand."},
 		// zh
@@ -28,7 +29,7 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"把这个写进 CLAUDE.md：接口返回 snake_case", "接口返回 snake_case。"},
 		// ja
 		{"覚えておいて：コミット前に必ず npm test を実行すること", "コミット前に必ず npm test を実行すること。"},
-		{"今後は pnpm を使ってください", "Pnpm を使ってください。"},
+		{"今後は pnpm を使ってください", "pnpm を使ってください。"},
 		{"絶対に main に直接プッシュしないで", "絶対に main に直接プッシュしないで。"},
 		// es
 		{"Recuerda que usamos pnpm, no npm", "Usamos pnpm, no npm."},
@@ -98,44 +99,27 @@ func TestFindReferringRequest(t *testing.T) {
 	}
 }
 
-func TestMarkersParse(t *testing.T) {
-	tb, err := parseTables(markersYAML)
+func TestStandingParses(t *testing.T) {
+	xs, err := parseExtras(standingYAML)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, l := range tb.langs {
-		if len(l.rememberers) == 0 || len(l.rules) == 0 {
-			t.Errorf("%s: no remember or rule markers", l.name)
+	for _, tb := range lang.Tables() {
+		x := xs[tb.Code]
+		if x == nil || len(x.standing) == 0 {
+			t.Errorf("%s: a phrase table without standing words in standing.yaml", tb.Code)
 		}
-		for _, m := range append(l.rememberers, l.rules...) {
+	}
+	for code, x := range xs {
+		if lang.Get(code) == nil {
+			t.Errorf("standing.yaml: %s is no phrase table's code", code)
+		}
+		for _, m := range x.standing {
 			for _, p := range m.pieces {
-				if p == "" || strings.TrimSpace(p) != p {
-					t.Errorf("%s: marker %q has an empty or padded piece", l.name, m.text)
+				if p == "" {
+					t.Errorf("%s: standing %q has an empty piece", code, m.text)
 				}
 			}
-		}
-	}
-}
-
-func TestMayBeCorrection(t *testing.T) {
-	for _, p := range []string{
-		"no, use the other one", "That's wrong", "Use pnpm, not npm", "don't touch that file",
-		"stop adding comments", "remember: tabs", "不要自己运行 git", "違う、そうじゃない",
-		"nein, nicht so", "non, pas comme ça", "não faça isso", "no, así no",
-		"never run git yourself",
-	} {
-		if !MayBeCorrection(p) {
-			t.Errorf("%q not flagged", p)
-		}
-	}
-	for _, p := range []string{
-		"add a --json flag to the list command", "yes", "continue", "Thanks, looks good",
-		"<command-name>/clear</command-name>", "refactor the parser into two files",
-		"实现登录页面", "ログイン画面を作って", "añade un flag --json", "füge ein --json Flag hinzu",
-		"ajoute une option --json", "adicione uma opção --json",
-	} {
-		if MayBeCorrection(p) {
-			t.Errorf("%q flagged", p)
 		}
 	}
 }
