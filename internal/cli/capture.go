@@ -53,8 +53,15 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
-	if x := env.llmExtractor(p, cfg, note); x != nil {
-		pl.Extractors = append(pl.Extractors, *x)
+	switch {
+	case dryRun && cfg.Extractor.LLM:
+		// A dry run spends nothing and writes nothing: a model call is
+		// both (its tokens, and whatever its command leaves behind).
+		note("LLM extractor not run: a dry run spends nothing (run without --dry-run to ask the model)")
+	case !dryRun:
+		if x := env.llmExtractor(p, cfg, note); x != nil {
+			pl.Extractors = append(pl.Extractors, *x)
+		}
 	}
 	return pl
 }
@@ -106,14 +113,15 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 	return llm.FromConfig(cfg.Extractor, environ, dir, log), "", nil
 }
 
-// llmRequest asks the LLM extractor about one session, showing it the
-// strongest observations already known so it does not propose them again.
+// llmRequest asks the LLM extractor about the turns of one session the
+// offline stage nominates, showing it the strongest observations already
+// known so it does not propose them again. A session with no candidate
+// costs no call.
 func llmRequest(session string, ch *transcript.Channels, existing []observe.Observation) llm.Request {
 	return llm.Request{
-		Session:  session,
-		Signals:  ch.UserSignals,
-		Pairs:    ch.DialogPairs,
-		Existing: llm.Strongest(existing, llm.MaxExisting),
+		Session:    session,
+		Candidates: llm.Nominate(ch),
+		Existing:   llm.Strongest(existing, llm.MaxExisting),
 	}
 }
 

@@ -72,12 +72,15 @@ type Runner struct {
 	MaxPrompt, MaxOutput int
 }
 
-// Request is what one extraction is about.
+// Request is what one extraction is about: the turns the offline stage
+// nominated (Candidates, see Nominate), or, when none is given, the
+// session's whole channels (Signals and Pairs).
 type Request struct {
-	Session  string
-	Signals  []transcript.UserSignal
-	Pairs    []transcript.DialogPair
-	Existing []observe.Observation // the strongest existing ones, for the model to re-sight rather than duplicate
+	Session    string
+	Candidates []Candidate
+	Signals    []transcript.UserSignal
+	Pairs      []transcript.DialogPair
+	Existing   []observe.Observation // the strongest existing ones, for the model to re-sight rather than duplicate
 }
 
 // Extract asks the model for the observations of one session. It returns
@@ -96,7 +99,11 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 		// own session must never feed the extractor again.
 		return nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
 	}
-	prompt, ok := buildPrompt(req, r.redact(), r.maxPrompt())
+	build := buildPrompt
+	if req.Candidates != nil {
+		build = buildCandidatePrompt
+	}
+	prompt, ok := build(req, r.redact(), r.maxPrompt())
 	if !ok {
 		return nil, nil
 	}
@@ -124,7 +131,14 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 		r.logStderr(name, res.stderr)
 		return nil, fmt.Errorf("llm: %s failed (%v); its output was dropped", name, res.waitErr)
 	}
-	answer, err := decodeOutput(res.stdout)
+	return r.Answer(res.stdout, req, name)
+}
+
+// Answer reads what the command printed for req, as Extract does: a
+// recorded answer is read exactly as a live one (make eval replays them;
+// name labels the errors).
+func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Observation, error) {
+	answer, err := decodeOutput(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s's output was dropped: %w", name, err)
 	}
@@ -292,6 +306,9 @@ func recordUUID(session string, s observe.Sighting) string {
 // the model read was said, which is what an extracted event records.
 func lastTime(req Request) string {
 	last := ""
+	for _, c := range req.Candidates {
+		last = max(last, c.Timestamp)
+	}
 	for _, s := range req.Signals {
 		last = max(last, s.Timestamp)
 	}
