@@ -247,8 +247,12 @@ func (r *run) saveBlock(store *knowledge.Store, b extract.KnowledgeBlock, kept b
 	if err != nil {
 		return err
 	}
+	// The entries whose lesson the block states (most of their telling
+	// words are in it): this session is counted on them, and one given in
+	// an earlier session is escalated. The block is kept all the same, as
+	// a draft: it may say more than what the person asked to keep.
 	for _, other := range r.entriesAbout(e.Summary) {
-		if other.Key == knowledge.CandidateKey(e) || !keep.About(other.Summary, e.Summary) {
+		if other.Key == knowledge.CandidateKey(e) {
 			continue
 		}
 		if _, err := r.taught(store, other); err != nil {

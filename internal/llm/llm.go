@@ -99,11 +99,7 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 		// own session must never feed the extractor again.
 		return nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
 	}
-	build := buildPrompt
-	if req.Candidates != nil {
-		build = buildCandidatePrompt
-	}
-	prompt, ok := build(req, r.redact(), r.maxPrompt())
+	prompt, ok := r.Prompt(req)
 	if !ok {
 		return nil, nil
 	}
@@ -143,6 +139,16 @@ func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Obse
 		return nil, fmt.Errorf("llm: %s's output was dropped: %w", name, err)
 	}
 	return r.accept(answer, req), nil
+}
+
+// Prompt is what the command is sent on stdin for req, and false when
+// nothing would be sent (no candidate, nothing the person said): what a
+// call costs, and what the debug setting keeps.
+func (r *Runner) Prompt(req Request) ([]byte, bool) {
+	if req.Candidates != nil {
+		return buildCandidatePrompt(req, r.redact(), r.maxPrompt())
+	}
+	return buildPrompt(req, r.redact(), r.maxPrompt())
 }
 
 func (r *Runner) redact() func(string) string {
