@@ -75,6 +75,7 @@ func (r *run) stop() (*Output, error) {
 	for _, err := range errs {
 		r.log.Printf("the agent's last message: %v (skipped)", err)
 	}
+	r.debugKeep("stop", map[string]any{"last_assistant_message": text}, map[string]any{"blocks": blocks, "problems": fmt.Sprint(errs)})
 	if len(blocks) == 0 {
 		return nil, errQuiet
 	}

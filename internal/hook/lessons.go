@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/infer"
@@ -100,6 +101,21 @@ func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
 	}
 	_ = path
 	return fmt.Sprintf(keptNote, e.Key, e.Summary), nil
+}
+
+// debugKeep keeps what a hook's extractor read and made of it, redacted,
+// when extractor.debug is on (docs/capture.md).
+func (r *run) debugKeep(extractor string, in, out any) {
+	if !r.cfg.Extractor.Debug {
+		return
+	}
+	red := r.env.Redact
+	if red == nil {
+		red = func(s string) string { return s }
+	}
+	if err := debugdump.Keep(debugdump.Dir(r.proj), SafeName(r.in.SessionID), extractor, r.now, in, out, red); err != nil {
+		r.log.Printf("debug: %v", err)
+	}
 }
 
 // evidenceBody keeps the person's words with the entry.

@@ -65,12 +65,16 @@ func (r *run) learnFromPrompt() []string {
 	if r.env.Redact != nil {
 		prompt = r.env.Redact(prompt)
 	}
-	if reqs := keep.Find(prompt); len(reqs) > 0 {
-		return r.keepRequests(reqs, prompt)
+	reqs := keep.Find(prompt)
+	var notes []string
+	if len(reqs) > 0 {
+		notes = r.keepRequests(reqs, prompt)
+	} else {
+		notes = r.escalateCorrection(prompt)
+		if r.cfg.Extractor.Agent {
+			notes = append(notes, NudgeNote)
+		}
 	}
-	notes := r.escalateCorrection(prompt)
-	if r.cfg.Extractor.Agent {
-		notes = append(notes, NudgeNote)
-	}
+	r.debugKeep("prompt", map[string]any{"prompt": prompt}, map[string]any{"requests": reqs, "notes": notes})
 	return notes
 }

@@ -70,6 +70,9 @@ type Runner struct {
 	// MaxPrompt and MaxOutput bound stdin and stdout in bytes; 0 means
 	// DefaultMaxPrompt and DefaultMaxOutput.
 	MaxPrompt, MaxOutput int
+	// Keep, when set, is given each prompt and what the command printed
+	// (the extractor.debug setting keeps them, redacted).
+	Keep func(prompt, stdout []byte)
 }
 
 // Request is what one extraction is about: the turns the offline stage
@@ -114,6 +117,9 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 	res, err := run(ctx, argv, r.env(), r.Dir, prompt, r.maxOutput())
 	if err != nil {
 		return nil, fmt.Errorf("llm: cannot run %s: %w", name, err)
+	}
+	if r.Keep != nil {
+		r.Keep(prompt, res.stdout)
 	}
 	switch {
 	case res.timedOut:
