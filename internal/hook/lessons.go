@@ -200,12 +200,14 @@ func (r *run) entryStore(command string) *knowledge.Store {
 }
 
 // entriesAbout lists the project's entries in force (active or draft)
-// whose lesson text is about.
+// whose lesson text is about. Their summaries come from the knowledge
+// cache; only the entries that match are read from their files.
 func (r *run) entriesAbout(text string) []*knowledge.Entry {
 	var out []*knowledge.Entry
-	src := knowledge.Sources{Root: r.proj.Root}
-	for _, it := range knowledge.ReadAll(src).Items {
-		if it.Type != knowledge.TypeEntry || !it.Active || !keep.About(text, it.Title) {
+	src := r.sources()
+	told := keep.Tell(text)
+	for _, it := range r.load(knowledge.Quick).Items {
+		if it.Type != knowledge.TypeEntry || it.Scope != knowledge.ScopeProject || !it.Active || !told.About(it.Title) {
 			continue
 		}
 		_, e, err := src.Current(it)

@@ -10,15 +10,24 @@ import (
 // an entry states: most of the lesson's telling words are in it, two at
 // least. Words every lesson uses ("never", "please", "the") tell nothing;
 // Chinese and Japanese are compared two characters at a time.
-func About(text, lesson string) bool {
+func About(text, lesson string) bool { return Tell(text).About(lesson) }
+
+// Text is a text's telling words, read once to be compared with many
+// lessons.
+type Text struct{ words map[string]bool }
+
+// Tell reads a text's telling words.
+func Tell(text string) Text { return Text{telling(text)} }
+
+// About is the package's About, for this text.
+func (t Text) About(lesson string) bool {
 	l := telling(lesson)
 	if len(l) == 0 {
 		return false
 	}
-	tx := telling(text)
 	shared := 0
 	for w := range l {
-		if tx[w] {
+		if t.words[w] {
 			shared++
 		}
 	}
