@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -202,8 +204,9 @@ func KnowledgeCandidates(ch *transcript.Channels, opt Options) ([]Candidate, []e
 	return out, errs
 }
 
-// looseLine is a "key: value" or "- value" line of a block.
-var looseLine = lazy(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*)$`)
+// looseLine is a "key: value" or "- value" line of a block, compiled on
+// first use (every devlearn process links this package).
+var looseLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*)$`) })
 
 // quoteLoose quotes the plain values of a block's lines that YAML would
 // misread: a value holding ": " or " #", or starting with a character
@@ -212,7 +215,7 @@ var looseLine = lazy(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*
 func quoteLoose(y string) string {
 	lines := strings.Split(y, "\n")
 	for i, l := range lines {
-		m := looseLine.FindStringSubmatchIndex(l)
+		m := looseLine().FindStringSubmatchIndex(l)
 		if m == nil {
 			continue
 		}

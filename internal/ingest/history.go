@@ -15,20 +15,20 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 )
 
-// A request or a failure is "repeated" only across sessions, and sessions
-// are ingested one batch at a time, days apart: the history keeps each
-// recent session's normalised requests and failure signatures in the
-// per-clone state, so that a request seen in three sessions over three days
-// becomes a workflow observation although no batch held more than one of
-// them. It is bounded: the sessions of the last HistoryMaxAge, at most
-// HistoryMaxSessions of them, each with at most HistoryMaxRequests requests
-// and HistoryMaxFailures failures. It is per clone (like the spool), never
-// committed: what it derives is committed, as observations.
+// A request is "repeated" only across sessions, and sessions are ingested
+// one batch at a time, days apart: the history keeps each recent session's
+// normalised requests in the per-clone state, so that a request seen in
+// three sessions over three days becomes a workflow observation although
+// no batch held more than one of them. It is bounded: the sessions of the
+// last HistoryMaxAge, at most HistoryMaxSessions of them, each with at most
+// HistoryMaxRequests requests. It is per clone (like the spool), never
+// committed: what it derives is committed, as observations. (A failure and
+// its fix are learned within one session; their recurrence is the
+// observation's count.)
 const (
 	HistoryMaxSessions = 300
 	HistoryMaxAge      = 60 * 24 * time.Hour
 	HistoryMaxRequests = 50
-	HistoryMaxFailures = 30
 )
 
 // HistoryPath is where a clone keeps its history.
@@ -45,7 +45,6 @@ type HistorySession struct {
 	ID       string            `json:"id"`
 	At       string            `json:"at"` // its latest record's time
 	Requests []extract.Request `json:"requests,omitempty"`
-	Failures []extract.Failure `json:"failures,omitempty"`
 	// Extracted maps an extractor beyond the rules (the LLM's) to the At
 	// it last read this session at: asked again about the same records, a
 	// model words its answer differently, and every rewording would be a
@@ -77,14 +76,13 @@ func LoadHistory(path string) (*History, error) {
 	return &got, nil
 }
 
-// Put records a session's requests and failures, replacing what an earlier
-// ingestion of the same session recorded.
-func (h *History) Put(id string, at time.Time, reqs []extract.Request, fails []extract.Failure) {
+// Put records a session's requests, replacing what an earlier ingestion
+// of the same session recorded.
+func (h *History) Put(id string, at time.Time, reqs []extract.Request) {
 	s := HistorySession{
 		ID:       id,
 		At:       at.UTC().Format(time.RFC3339),
 		Requests: reqs[:min(len(reqs), HistoryMaxRequests)],
-		Failures: fails[:min(len(fails), HistoryMaxFailures)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
 		s.Extracted = h.Sessions[i].Extracted
@@ -119,15 +117,6 @@ func (h *History) Requests() []extract.Request {
 	var out []extract.Request
 	for _, s := range h.Sessions {
 		out = append(out, s.Requests...)
-	}
-	return out
-}
-
-// Failures returns every session's failures.
-func (h *History) Failures() []extract.Failure {
-	var out []extract.Failure
-	for _, s := range h.Sessions {
-		out = append(out, s.Failures...)
 	}
 	return out
 }

@@ -36,7 +36,7 @@ func TestRoutesFloors(t *testing.T) {
 		check(set+": turns flagged in cases without a lesson", ratio(n.NoiseFlagged, n.NoiseTurns), 0.15, false)
 		check(set+": kept at once, noise rate", n.Kept.NoiseRate(), 0.10, false)
 		m := rt.Nomination[set]
-		check(set+": lessons a candidate shows", ratio(m.Covered, m.Lessons), 0.90, true)
+		check(set+": lessons a candidate shows", ratio(m.Covered, m.Lessons), floor, true)
 	}
 	a := rt.Agent.Sets[Dev].All
 	check("agent replay: recall", a.Recall(), 0.80, true)

@@ -24,7 +24,8 @@ import (
 // Kinds of phrases: the sections of a table.
 const (
 	Remember    = "remember"    // a request to keep a rule
-	Rule        = "rule"        // a prohibition, or what holds always
+	Rule        = "rule"        // a prohibition, an imperative rule
+	Always      = "always"      // a rule for always: never, always
 	NotRule     = "not_rule"    // holds a rule word but states something
 	Reproach    = "reproach"    // what the agent failed to do
 	Contrast    = "contrast"    // one way chosen over another
@@ -37,10 +38,11 @@ const (
 	ThisFile    = "this_file"   // points at the file the agent worked on
 	Acknowledge = "acknowledge" // the agent owning up
 	Intent      = "intent"      // the agent stating its plan: {x}
+	Because     = "because"     // introduces the reason: the rationale is what follows
 	Template    = "template"    // how a lesson reads: key: text with {x}
 )
 
-var kinds = []string{Remember, Rule, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Intent, Template}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Intent, Because, Template}
 
 // Templates every table gives.
 const (
@@ -68,9 +70,10 @@ type Table struct {
 
 // phrase is one line of a table, folded.
 type phrase struct {
-	text  string // folded, without ^ and {x}
-	start bool   // ^: only at the start of a clause
-	slot  int    // 0: none; 1: {x} after the text; -1: {x} before it
+	text     string // folded, without ^ and {x}
+	start    bool   // ^: only at the start of a clause
+	slot     int    // 0: none; 1: {x} after the text; -1: {x} before it
+	template string // [soften]: how {x} reads as a lesson ("Do not {x}"); "" is "{x}"
 }
 
 //go:embed *.phrases
@@ -173,7 +176,7 @@ func Parse(name, data string) (*Table, error) {
 			}
 			t.templates[strings.TrimSpace(k)] = strings.TrimSpace(v)
 		default:
-			p, err := parsePhrase(line, section == Soften || section == Intent)
+			p, err := parsePhrase(line, section)
 			if err != nil {
 				return nil, bad("%v", err)
 			}
@@ -192,8 +195,18 @@ func Parse(name, data string) (*Table, error) {
 	return t, nil
 }
 
-func parsePhrase(line string, slotted bool) (phrase, error) {
+// slotted tells, for each section, whether its phrases take {x}: always
+// (soften, intent), or may (reproach: "you forgot to {x} => {x}").
+var slotted = map[string]string{Soften: "always", Intent: "always", Reproach: "may"}
+
+func parsePhrase(line, section string) (phrase, error) {
 	var p phrase
+	if l, tmpl, ok := strings.Cut(line, "=>"); ok {
+		if slotted[section] == "" || !strings.Contains(tmpl, "{x}") {
+			return p, fmt.Errorf("=> only in [soften], [intent] and [reproach], followed by a text with {x}")
+		}
+		line, p.template = strings.TrimSpace(l), strings.TrimSpace(tmpl)
+	}
 	if rest, ok := strings.CutPrefix(line, "^"); ok {
 		p.start, line = true, rest
 	}
@@ -206,11 +219,11 @@ func parsePhrase(line string, slotted bool) (phrase, error) {
 	if strings.Contains(line, "{x}") {
 		return p, fmt.Errorf("{x} only at the start or the end of a phrase")
 	}
-	if slotted != (p.slot != 0) {
-		if slotted {
-			return p, fmt.Errorf("want {x} at the start or the end")
-		}
-		return p, fmt.Errorf("{x} only in [soften] and [intent]")
+	switch {
+	case slotted[section] == "always" && p.slot == 0:
+		return p, fmt.Errorf("want {x} at the start or the end")
+	case slotted[section] == "" && p.slot != 0:
+		return p, fmt.Errorf("{x} only in [soften], [intent] and [reproach]")
 	}
 	p.text = strings.Map(foldRune, strings.TrimSpace(line))
 	if p.text == "" {
@@ -300,7 +313,20 @@ type Match struct {
 	XStart, XEnd  int
 	Phrase        string
 	AtClauseStart bool
+	template      string
 }
+
+// Lesson returns how the slot reads as a lesson: the phrase's template
+// ("i don't think we need to {x} => Do not {x}") with x, or x itself.
+func (m Match) Lesson(x string) string {
+	if m.template == "" {
+		return x
+	}
+	return strings.Replace(m.template, "{x}", x, 1)
+}
+
+// Templated reports a phrase that states its lesson through a template.
+func (m Match) Templated() bool { return m.template != "" && m.XEnd > m.XStart }
 
 // X returns the slot's original text, trimmed.
 func (m Match) X(t *Text) string {
@@ -370,10 +396,10 @@ func (tb *Table) Find(t *Text, kind string, from, to int) []Match {
 	var out []Match
 	last := -1
 	tb.scan(t, from, to, func(k string) bool { return k == kind }, func(_ string, p *phrase, i, j int) bool {
-		if i < last {
-			return true // inside a longer match
+		if n := len(out); i < last && !(n > 0 && out[n-1].Start == i) {
+			return true // inside an earlier match
 		}
-		m := Match{Table: tb, Kind: kind, Start: i, End: j, Phrase: p.text, AtClauseStart: clauseStart(t.low, i)}
+		m := Match{Table: tb, Kind: kind, Start: i, End: j, Phrase: p.text, AtClauseStart: clauseStart(t.low, i), template: p.template}
 		if p.slot != 0 {
 			m.XStart, m.XEnd = slot(t.low, i, j, p.slot)
 			if m.XEnd <= m.XStart {
@@ -538,7 +564,7 @@ func MayBeCorrection(text string) bool {
 const maxAnswer = 80
 
 func correctionKind(k string) bool {
-	return k == Remember || k == Rule || k == Reproach || k == Contrast || k == Reject
+	return k == Remember || k == Rule || k == Always || k == Reproach || k == Contrast || k == Reject
 }
 
 // Acknowledges reports whether the start of an agent's reply owns up to a

@@ -30,7 +30,7 @@ func TestTablesParse(t *testing.T) {
 func TestParseErrorsNameTheLine(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
 		{"code: xx\n[nope]\n", "x.phrases:2: unknown section [nope]"},
-		{"code: xx\n[rule]\nnever {x}\n", "x.phrases:3: {x} only in [soften] and [intent]"},
+		{"code: xx\n[rule]\nnever {x}\n", "x.phrases:3: {x} only in [soften], [intent] and [reproach]"},
 		{"code: xx\n[intent]\ni will\n", "x.phrases:3: want {x} at the start or the end"},
 		{"[rule]\nnever\n", "x.phrases: no code"},
 		{"code: xx\n[template]\ndont: No\n", "x.phrases:3: want key: text with {x}"},
