@@ -206,7 +206,9 @@ func KnowledgeCandidates(ch *transcript.Channels, opt Options) ([]Candidate, []e
 
 // looseLine is a "key: value" or "- value" line of a block, compiled on
 // first use (every devlearn process links this package).
-var looseLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*)$`) })
+var looseLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*)$`)
+})
 
 // quoteLoose quotes the plain values of a block's lines that YAML would
 // misread: a value holding ": " or " #", or starting with a character
