@@ -106,7 +106,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		Detail: &Detail{
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
-			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Body) + 40,
+			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
 		},
 	}
 }
