@@ -102,7 +102,7 @@ func read(t *turn) (found []finding, back bool) {
 		return []finding{f}, false
 	}
 	if ack {
-		if f, ok := acknowledged(x, own, sents); ok {
+		if f, ok := acknowledged(x, own, sents, lang.OwnsUp(t.after)); ok {
 			return []finding{f}, false
 		}
 	}
@@ -268,7 +268,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	at := -1
 	for _, tt := range lang.Tables() {
 		for _, m := range tt.Find(x, lang.Reject, 0, len(low)) {
-			if m.Start == 0 || tt.Only(x, 0, m.Start, lang.Filler) {
+			if skipSpacePunct(low, 0, m.Start) == m.Start || tt.Only(x, 0, m.Start, lang.Filler) {
 				if at < 0 || m.Start < at {
 					tb, at = tt, m.Start
 				}
@@ -279,9 +279,14 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	if tb == nil {
 		return f, false
 	}
-	// What the person said after the "no", if it is more than more "no".
+	// What the person said after the "no", if it is more than more "no",
+	// and the "no" stood apart ("no, use pnpm"): "Para o servidor" is
+	// an instruction, not a rejection.
 	rest := restAfter(x, tb, at)
-	if rest < len(low) && !onlyAnswers(x, rest, len(low)) && words(low[rest:]) >= 2 {
+	if rest < len(low) && !onlyAnswers(x, rest, len(low)) {
+		if words(low[rest:]) < 2 || !standsApart(x, tb, at) {
+			return f, false
+		}
 		f.lesson = cleanLesson(x, own, rest, len(low), lastEdit(t.acted))
 		f.area = namedPath(f.lesson)
 		f.choice = hasKind(x, lang.Contrast, rest, len(low))
@@ -311,13 +316,17 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 // acknowledged reads a turn the agent owned up to right after, without a
 // marker of its own: a soft suggestion read as the instruction it is, or
 // the first thing the person stated.
-func acknowledged(x *lang.Text, own string, sents []span) (finding, bool) {
+func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding, bool) {
 	low := x.Low()
-	if words(low) < 3 || onlyAnswers(x, 0, len(low)) {
+	// How things stand ("it still fails") is reported, not taught.
+	if words(low) < 3 || onlyAnswers(x, 0, len(low)) || hasKind(x, lang.Report, 0, len(low)) {
 		return finding{}, false
 	}
 	f := finding{class: ClassAcknowledged, said: own, choice: hasKind(x, lang.Contrast, 0, len(low))}
 	for _, s := range sents {
+		if question(low, s) && !ownsUp {
+			continue // "Can you also add a test?" "Good point": a request
+		}
 		for _, tb := range lang.Tables() {
 			for _, m := range tb.Find(x, lang.Soften, s.start, s.end) {
 				if !leads(x, tb, s.start, m.Start) {
@@ -404,6 +413,15 @@ func restAfter(x *lang.Text, tb *lang.Table, i int) int {
 		}
 		i = next
 	}
+}
+
+// standsApart reports a rejection at i followed by punctuation: "no,",
+// "¡No!", "不对，".
+func standsApart(x *lang.Text, tb *lang.Table, i int) bool {
+	for _, m := range tb.Find(x, lang.Reject, i, len(x.Low())) {
+		return punctAfter(x.Low(), m.End, len(x.Low()))
+	}
+	return false
 }
 
 // onlyAnswers reports a text made only of answers and fillers, in any

@@ -74,6 +74,9 @@ func (t Turn) check() error {
 	if n != 1 {
 		return fmt.Errorf("want exactly one of user, agent, interrupt, compact, hook")
 	}
+	if len(t.Tools) > 0 && t.Agent == nil {
+		return fmt.Errorf("tools only in an agent's turn")
+	}
 	for i, tl := range t.Tools {
 		k := 0
 		for _, s := range []string{tl.Bash, tl.Edit, tl.Write, tl.Read, tl.Name} {

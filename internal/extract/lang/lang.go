@@ -39,10 +39,12 @@ const (
 	Acknowledge = "acknowledge" // the agent owning up
 	Intent      = "intent"      // the agent stating its plan: {x}
 	Because     = "because"     // introduces the reason: the rationale is what follows
+	Report      = "report"      // how things stand ("it still fails"): no lesson
+	Compliment  = "compliment"  // the agent approving: owns up to nothing by itself
 	Template    = "template"    // how a lesson reads: key: text with {x}
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Intent, Because, Template}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template}
 
 // Templates every table gives.
 const (
@@ -568,8 +570,15 @@ func correctionKind(k string) bool {
 }
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
-// mistake ("You're right", "抱歉", "Tienes razón"), in any language.
-func Acknowledges(reply string) bool {
+// mistake ("You're right", "抱歉", "Tienes razón") or approves of what the
+// person said ("Good point"), in any language.
+func Acknowledges(reply string) bool { return acknowledges(reply, true) }
+
+// OwnsUp reports whether the start of an agent's reply owns up to a
+// mistake; approval alone ("Good point") does not.
+func OwnsUp(reply string) bool { return acknowledges(reply, false) }
+
+func acknowledges(reply string, compliments bool) bool {
 	t := fold(reply)
 	end := len(t.low)
 	if end > 200 {
@@ -579,7 +588,7 @@ func Acknowledges(reply string) bool {
 		}
 	}
 	for _, tb := range Tables() {
-		if tb.Has(&t, Acknowledge, 0, end) {
+		if tb.Has(&t, Acknowledge, 0, end) || compliments && tb.Has(&t, Compliment, 0, end) {
 			return true
 		}
 	}

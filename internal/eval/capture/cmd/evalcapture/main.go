@@ -22,7 +22,15 @@ func main() {
 	save := flag.String("save", "", "write the figures as JSON to this file")
 	details := flag.Bool("v", false, "list, case by case, the lessons missed and the noise kept")
 	asJSON := flag.Bool("json", false, "print the figures as JSON")
+	write := flag.String("write", "", "write each hand-written session as a Claude Code transcript under this folder (SET/CASE/SESSION.jsonl), and stop")
 	flag.Parse()
+	if *write != "" {
+		if err := writeTranscripts(*dir, *write); err != nil {
+			fmt.Fprintln(os.Stderr, "evalcapture:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dir, *root, *before, *save, *details, *asJSON); err != nil {
 		fmt.Fprintln(os.Stderr, "evalcapture:", err)
 		os.Exit(1)
@@ -70,4 +78,25 @@ func run(dir, root, beforePath, save string, details, asJSON bool) error {
 		return err
 	}
 	return routes(cases, dir, root)
+}
+
+// writeTranscripts renders every hand-written session, for a person to
+// read or to ingest (devlearn ingest DIR).
+func writeTranscripts(dir, out string) error {
+	cases, err := capture.Load(dir)
+	if err != nil {
+		return err
+	}
+	for _, c := range cases {
+		for i, s := range c.Sessions {
+			d := filepath.Join(out, c.Set, c.Name)
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(d, capture.SessionID(c, &s)+".jsonl"), capture.Transcript(c, i), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
