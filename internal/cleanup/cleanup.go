@@ -200,7 +200,7 @@ func ClearState(p *project.Project) ([]string, error) {
 	}
 	// The working tree's session state (directives) is state too.
 	if _, err := os.Lstat(p.Path(directives.LocalDir)); err == nil {
-		if err := os.RemoveAll(p.Path(directives.LocalDir)); err != nil {
+		if err := safefile.RemoveAll(p.Root, p.Path(directives.LocalDir)); err != nil {
 			return removed, fmt.Errorf("removing %s: %w", directives.LocalDir, err)
 		}
 		removed = append(removed, directives.LocalDir)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
@@ -53,8 +54,18 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
-	if x := env.llmExtractor(p, cfg, note); x != nil {
-		pl.Extractors = append(pl.Extractors, *x)
+	if cfg.Extractor.Debug && !dryRun {
+		pl.Extractors = append(pl.Extractors, rulesDebug(p, now, logf))
+	}
+	switch {
+	case dryRun && cfg.Extractor.LLM:
+		// A dry run spends nothing and writes nothing: a model call is
+		// both (its tokens, and whatever its command leaves behind).
+		note("LLM extractor not run: a dry run spends nothing (run without --dry-run to ask the model)")
+	case !dryRun:
+		if x := env.llmExtractor(p, cfg, now, note); x != nil {
+			pl.Extractors = append(pl.Extractors, *x)
+		}
 	}
 	return pl
 }
@@ -63,7 +74,7 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 // and its command from the global config or a trusted project config
 // (llm.Permit, contract 4). Otherwise note says why, and the rules run
 // alone.
-func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(string, ...any)) *ingest.Extractor {
+func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Time, note func(string, ...any)) *ingest.Extractor {
 	if !cfg.Extractor.LLM {
 		return nil
 	}
@@ -79,7 +90,30 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(s
 	return &ingest.Extractor{
 		Name: llm.Name,
 		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			if cfg.Extractor.Debug {
+				runner.Keep = func(prompt, answer []byte) {
+					err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, llm.Name, now, string(prompt), string(answer), redact.Text)
+					if err != nil {
+						note("debug: %v", err)
+					}
+				}
+			}
 			return runner.Extract(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+		},
+	}
+}
+
+// rulesDebug is a stand-in extractor that finds nothing: with
+// extractor.debug on, it keeps what the rule-based extractors read (the
+// session's channels) and what they found, redacted.
+func rulesDebug(p *project.Project, now time.Time, logf func(string, ...any)) ingest.Extractor {
+	return ingest.Extractor{
+		Name: "rules-debug",
+		Extract: func(_ context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			if err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, "rules", now, s.Channels, s.Rules, redact.Text); err != nil {
+				logf("debug: %v", err)
+			}
+			return nil, nil
 		},
 	}
 }
@@ -106,14 +140,15 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 	return llm.FromConfig(cfg.Extractor, environ, dir, log), "", nil
 }
 
-// llmRequest asks the LLM extractor about one session, showing it the
-// strongest observations already known so it does not propose them again.
+// llmRequest asks the LLM extractor about the turns of one session the
+// offline stage nominates, showing it the strongest observations already
+// known so it does not propose them again. A session with no candidate
+// costs no call.
 func llmRequest(session string, ch *transcript.Channels, existing []observe.Observation) llm.Request {
 	return llm.Request{
-		Session:  session,
-		Signals:  ch.UserSignals,
-		Pairs:    ch.DialogPairs,
-		Existing: llm.Strongest(existing, llm.MaxExisting),
+		Session:    session,
+		Candidates: llm.Nominate(ch),
+		Existing:   llm.Strongest(existing, llm.MaxExisting),
 	}
 }
 

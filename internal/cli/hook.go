@@ -47,10 +47,11 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        read or an edit named that the session has not seen
                        (core types in full, others by name), each once
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; then blocks once while a
-                       CHECKLIST.md of an area the session changed waits for
-                       'devlearn directives check', and names new directive
-                       files in the nearest AGENTS.md
+                       message as draft entries (served at once, below active
+                       ones, until a person promotes or archives them); then
+                       blocks once while a CHECKLIST.md of an area the session
+                       changed waits for 'devlearn directives check', and
+                       names new directive files in the nearest AGENTS.md
   session-end          spools the session and, when worker.batch_size sessions
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them

@@ -37,7 +37,7 @@ func newIngestCmd(env *Env) *cobra.Command {
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
-[PROCESS_KNOWLEDGE] blocks as candidate entries.
+[PROCESS_KNOWLEDGE] blocks as draft entries.
 
   FILE          a transcript, with its subagents' files beside it
   DIR           every session's transcript below it, with its subagents'
@@ -235,7 +235,7 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	fmt.Fprintf(out, "Read %s; %s %s, %s, %s.\n", plural(read, "session", "sessions"), verb,
 		plural(res.NewCount(), "new observation", "new observations"),
 		plural(len(res.Uses), "use", "uses"),
-		plural(len(res.Candidates), "candidate entry", "candidate entries"))
+		plural(len(res.Candidates), "draft entry", "draft entries"))
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, o := range res.Observations {
 		state := "already recorded"
@@ -258,10 +258,10 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		if !c.Created {
 			note = " (saved before)"
 		}
-		fmt.Fprintf(out, "  candidate  %s  %s%s\n", c.Path, c.Summary, note)
+		fmt.Fprintf(out, "  draft  %s  %s%s\n", c.Path, c.Summary, note)
 	}
 	if len(res.Candidates) > 0 && !res.DryRun {
-		fmt.Fprintln(out, "Candidate entries wait for review: 'devlearn knowledge list --status candidate'.")
+		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
 	if skipped > 0 {
 		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))

@@ -137,8 +137,8 @@ hash of its content. An existing entry is never overwritten.`,
 	f.StringVar(&e.Kind, "kind", "", "checklist, pattern, warning, requirement or note (default note)")
 	f.StringVar(&e.Category, "category", "", "business_rule, architecture, api_quirk, lesson_learned or convention")
 	f.StringVar(&e.Priority, "priority", "", "CRITICAL, HIGH, MEDIUM or LOW (default MEDIUM)")
-	f.StringVar(&e.Status, "status", "", "candidate, active or archived (default active)")
-	f.StringVar(&e.Source, "source", "", "manual, transcript, stop-hook, fdrl, gate or llm (default manual)")
+	f.StringVar(&e.Status, "status", "", "candidate, draft, active or archived (default active)")
+	f.StringVar(&e.Source, "source", "", "manual, prompt, transcript, stop-hook, fdrl, gate or llm (default manual)")
 	f.BoolVar(&e.Ask, "ask", false, "ask the person before the tool runs when this entry is served")
 	f.StringSliceVar(&e.Tags, "tag", nil, "a tag (repeat, or comma-separate)")
 	f.StringArrayVar(&e.Triggers.Tools, "tool", nil, "trigger: a tool name such as Write (repeat)")
@@ -175,8 +175,8 @@ func newKnowledgePromoteCmd(env *Env) *cobra.Command {
 	var global, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "promote KEY",
-		Short: "Accept a candidate entry: its status becomes active",
-		Long: `Accept a candidate entry after review: its status becomes active, so it is
+		Short: "Accept a draft or candidate entry: its status becomes active",
+		Long: `Accept a draft or candidate entry after review: its status becomes active, so it is
 listed in the index and served by relevance. The project's entry is
 promoted, or the global one when the project has none. --global also
 copies the entry to the global store, for every project on this machine.`,
@@ -192,7 +192,7 @@ copies the entry to the global store, for every project on this machine.`,
 			}
 			out := written{Key: e.Key, Scope: st.Scope, Status: knowledge.StatusActive, Changed: e.Status != knowledge.StatusActive}
 			if e.Status == knowledge.StatusArchived {
-				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote restores candidates only; edit the file's status to bring an archived entry back")
+				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote accepts drafts and candidates only; edit the file's status to bring an archived entry back")
 			}
 			saved, data, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
 			if err != nil {

@@ -125,7 +125,7 @@ func newKnowledgeListCmd(env *Env) *cobra.Command {
 		Use:   "list",
 		Short: "List knowledge entries, with their status",
 		Long: `List the knowledge entries of the project and the global store: key,
-priority, kind, status and summary. --status candidate lists what waits for
+priority, kind, status and summary. --status draft (or candidate) lists what waits for
 review. Broken entry files are named on stderr with their line.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -171,7 +171,7 @@ review. Broken entry files are named on stderr with their line.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&status, "status", "", "only entries with this status (candidate, active, archived)")
+	cmd.Flags().StringVar(&status, "status", "", "only entries with this status (candidate, draft, active, archived)")
 	cmd.Flags().BoolVar(&global, "global", false, "only the global store")
 	cmd.Flags().BoolVar(&project, "project", false, "only the project's entries")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON")

@@ -150,6 +150,9 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 			}
 		}
 		res.Observations += out.NewCount()
+		if out.Log != nil {
+			res.Known = max(res.Known, len(out.Log.Observations(now, cfg.Config)))
+		}
 		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}

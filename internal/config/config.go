@@ -67,12 +67,16 @@ type Extractor struct {
 	Command        []string `json:"command" doc:"The LLM extractor command and its arguments; the prompt is sent on stdin."`
 	Model          string   `json:"model" doc:"The model: passed as --model to Claude Code (unless the command sets it), as $DEVLEARN_LLM_MODEL to another command."`
 	TimeoutSeconds int      `json:"timeout_seconds" min:"1" max:"3600" doc:"The LLM extractor is killed, with its process group, after this long."`
+	Agent          bool     `json:"agent" doc:"The agent as extractor: session start teaches it the [PROCESS_KNOWLEDGE] block, and a prompt that may be a correction asks it to end its reply with one."`
+	Debug          bool     `json:"debug" doc:"Keep each extractor's input and output, redacted, in <git-common-dir>/devlearn/debug/ for a person to read."`
 }
 
 // Worker configures the SessionEnd batch worker.
 type Worker struct {
-	BatchSize int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
-	DailyCap  int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	BatchSize       int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
+	LargeBatchSize  int `json:"large_batch_size" min:"1" max:"1000" doc:"The batch once the log holds large_batch_after observations: a project that has learned much waits for more sessions per run."`
+	LargeBatchAfter int `json:"large_batch_after" min:"0" max:"1000000" doc:"Observations in the log from which a batch is large_batch_size sessions; 0 never."`
+	DailyCap        int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
 }
 
 // Serve configures injection into the agent's context.
@@ -83,6 +87,7 @@ type Serve struct {
 	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
 	Weights       Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
 	ReadOnlyTools []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
+	Drafts        bool     `json:"drafts" doc:"Serve drafts (lessons the agent wrote in [PROCESS_KNOWLEDGE] blocks) at once, marked as drafts and ranked below active entries; false serves them only once a person promotes them."`
 }
 
 // Weights of the relevance components; they need not sum to 1.
@@ -122,8 +127,9 @@ func Default() *Config {
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
 			TimeoutSeconds: 120,
+			Agent:          true,
 		},
-		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Worker: Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5},
 		Redact: Redact{PersonalData: true},
 		Serve: Serve{
 			Enabled:       true,
@@ -132,6 +138,7 @@ func Default() *Config {
 			BudgetChars:   9000,
 			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
 			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+			Drafts:        true,
 		},
 		Directives: Directives{
 			Enabled:       true,

@@ -191,7 +191,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		PreToolUse:       r.preToolUseAndDirectives,
 		PostToolUse:      r.postToolUse,
 		SessionStart:     r.sessionStart,
-		UserPromptSubmit: r.userPromptSubmit,
+		UserPromptSubmit: r.promptSubmit,
 		SessionEnd:       r.sessionEndAndDirectives,
 		Stop:             r.stopAndChecklists,
 	}[r.event]
@@ -270,6 +270,9 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 		for _, p := range set.Problems {
 			r.log.Printf("%v (skipped; the other entries are served)", p)
 		}
+	}
+	if !r.cfg.Serve.Drafts {
+		set = set.WithoutDrafts()
 	}
 	return set
 }

@@ -157,13 +157,22 @@ type chosenItem struct {
 	text string
 }
 
-// render is an item in full, as injected.
+// render is an item in full, as injected: an entry's type-specific
+// content (a checklist's items, a pattern's when and do, a warning's risk,
+// a requirement's constraint) before its body, and a draft said to be one.
 func render(it *knowledge.Item, e *knowledge.Entry) string {
 	if e == nil {
 		return strings.TrimRight(it.Text, "\n")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s [%s]: %s", it.ID, it.Label(), e.Summary)
+	if it.Draft() {
+		b.WriteString("\n\n" + knowledge.DraftNote)
+	}
+	if text := e.Process.Text(); text != "" {
+		b.WriteString("\n\n")
+		b.WriteString(text)
+	}
 	if body := strings.TrimRight(e.Body, "\n"); body != "" {
 		b.WriteString("\n\n")
 		b.WriteString(body)

@@ -29,13 +29,17 @@ func (r *run) sessionStart() (*Output, error) {
 			active++
 		}
 	}
+	teaching := r.teaching(set)
 	if active == 0 && candidates == 0 {
-		return nil, errQuiet
+		if teaching == "" {
+			return nil, errQuiet
+		}
+		return r.output(teaching, "", ""), nil
 	}
-	text := SessionContext(r.sources(), set, r.cfg.Knowledge.IndexBudgetTokens, r.cfg.Serve.BudgetChars, func(s string) int {
+	text := SessionContext(r.sources(), set, r.cfg.Knowledge.IndexBudgetTokens, r.cfg.Serve.BudgetChars-len([]rune(teaching))-2, func(s string) int {
 		return size(r.output(s, "", ""))
 	})
-	return r.output(text, "", ""), nil
+	return r.output(withTeaching(text, teaching), "", ""), nil
 }
 
 // SessionContext is the text given at session start: the index within

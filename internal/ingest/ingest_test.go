@@ -312,7 +312,7 @@ func TestCandidatesFromTranscript(t *testing.T) {
 		t.Fatalf("candidates: %+v", res.Candidates)
 	}
 	data, err := os.ReadFile(p.Path(res.Candidates[0].Path))
-	if err != nil || !strings.Contains(string(data), "status: candidate") || !strings.Contains(string(data), "source: transcript") {
+	if err != nil || !strings.Contains(string(data), "status: draft") || !strings.Contains(string(data), "source: transcript") {
 		t.Fatalf("%s: %v", data, err)
 	}
 	again := runOnce(t, pipeline(p, now), f)

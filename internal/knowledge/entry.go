@@ -6,6 +6,7 @@ package knowledge
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -31,7 +32,8 @@ type Entry struct {
 	Ask         bool     `yaml:"ask,omitempty" json:"ask,omitempty"`
 	Tags        []string `yaml:"tags,flow,omitempty" json:"tags,omitempty"`
 	Triggers    Triggers `yaml:"triggers,omitempty" json:"triggers"`
-	Body        string   `yaml:"-" json:"body"`
+	Process     `yaml:",inline"`
+	Body        string `yaml:"-" json:"body"`
 }
 
 // Triggers say when an entry is relevant to a tool call. A trigger left
@@ -48,15 +50,19 @@ var (
 	Kinds      = []string{"checklist", "pattern", "warning", "requirement", "note"}
 	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
 	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
-	Statuses   = []string{StatusCandidate, StatusActive, StatusArchived}
-	Origins    = []string{"manual", "transcript", "stop-hook", "fdrl", "gate", "llm"}
+	Statuses   = []string{StatusCandidate, StatusDraft, StatusActive, StatusArchived}
+	Origins    = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm"}
 )
 
 // Entry statuses.
 const (
 	StatusCandidate = "candidate" // waiting for a person's review; never served
-	StatusActive    = "active"
-	StatusArchived  = "archived" // kept for history; never served
+	// StatusDraft is a lesson the agent wrote about itself: served at once,
+	// marked as a draft and ranked below active entries, until a person
+	// promotes or archives it (triads seed, ADR-004 Option 3).
+	StatusDraft    = "draft"
+	StatusActive   = "active"
+	StatusArchived = "archived" // kept for history; never served
 )
 
 // Limits on what an entry may hold, so that one entry cannot eat the
@@ -160,6 +166,7 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 		_, msg := yamlLine(err)
 		return nil, &ParseError{Path: name, Line: yamlErrorLine(data, err), Msg: "not valid YAML: " + msg}
 	}
+	fromTriads(&node)
 	e := &Entry{}
 	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
 		return nil, err
@@ -246,7 +253,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 	if m.Kind != yaml.MappingNode {
 		return at(m, "the front matter must be YAML keys (key: value), not a %s", nodeKind(m))
 	}
-	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers"
+	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, " + strings.Join(processKeys, ", ")
 	if withBody {
 		allowed += ", body"
 	}
@@ -295,6 +302,8 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 			e.Tags, err = list(v, at, "tags")
 		case "triggers":
 			err = e.Triggers.decode(v, at)
+		case "checklist", "pattern", "warning", "requirement":
+			err = e.Process.decode(k.Value, v, at)
 		case "body":
 			if withBody {
 				var b string
@@ -309,6 +318,10 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 		if err != nil {
 			return err
 		}
+	}
+	if strings.TrimSpace(e.Summary) == "" && withBody {
+		// A block may say what it is about in its content alone.
+		e.Summary = Cut(e.Process.Title(), MaxSummary)
 	}
 	if strings.TrimSpace(e.Summary) == "" {
 		n := m
@@ -330,7 +343,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 
 func (e *Entry) fillDefaults() {
 	if e.Kind == "" {
-		e.Kind = DefaultKind
+		e.Kind = cmp.Or(e.Process.Kind(), DefaultKind)
 	}
 	if e.Priority == "" {
 		e.Priority = DefaultPriority
@@ -545,8 +558,9 @@ func (e *Entry) Marshal() ([]byte, error) {
 }
 
 // Active reports whether the entry is served (in the index and by
-// relevance): not a candidate waiting for review, not archived.
-func (e *Entry) Active() bool { return e.Status == StatusActive }
+// relevance): active, or a draft; not a candidate waiting for review, not
+// archived.
+func (e *Entry) Active() bool { return e.Status == StatusActive || e.Status == StatusDraft }
 
 // WithStatus returns an entry file with its status changed and every
 // other byte kept: a person's formatting and comments survive a promote
@@ -556,6 +570,21 @@ func WithStatus(path string, data []byte, status string) ([]byte, error) {
 	if !contains(Statuses, status) {
 		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
 	}
+	return withTopValue(path, data, "status", status, func(e *Entry) string { return e.Status })
+}
+
+// WithPriority is WithStatus for the priority: an escalation keeps every
+// other byte of the file.
+func WithPriority(path string, data []byte, priority string) ([]byte, error) {
+	if !contains(Priorities, priority) {
+		return nil, fmt.Errorf("priority %q is not one of %s", priority, strings.Join(Priorities, ", "))
+	}
+	return withTopValue(path, data, "priority", priority, func(e *Entry) string { return e.Priority })
+}
+
+// withTopValue sets a top-level front matter key to value, keeping every
+// other byte; got reads the key back from the parsed result.
+func withTopValue(path string, data []byte, key, value string, got func(*Entry) string) ([]byte, error) {
 	if _, err := ParseEntry(path, data); err != nil {
 		return nil, err
 	}
@@ -581,29 +610,29 @@ func WithStatus(path string, data []byte, status string) ([]byte, error) {
 	}
 	done := false
 	for i := open + 1; i < end && !done; i++ {
-		key, rest, ok := strings.Cut(lines[i], ":")
-		if !ok || key != "status" {
+		k, rest, ok := strings.Cut(lines[i], ":")
+		if !ok || k != key {
 			continue // only the top-level key, unindented
 		}
-		line := "status: " + status
+		line := key + ": " + value
 		if j := strings.Index(rest, " #"); j >= 0 {
 			// Keep the comment, in its column when the value allows.
-			col := len("status:") + j + 1
+			col := len(key) + 1 + j + 1
 			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
 		}
 		lines[i] = line + "\n"
 		done = true
 	}
 	if !done {
-		lines = append(lines[:end], append([]string{"status: " + status + "\n"}, lines[end:]...)...)
+		lines = append(lines[:end], append([]string{key + ": " + value + "\n"}, lines[end:]...)...)
 	}
 	out := []byte(strings.Join(lines, ""))
 	e, err := ParseEntry(path, out)
 	if err != nil {
 		return nil, err
 	}
-	if e.Status != status {
-		return nil, fmt.Errorf("%s: the status line could not be changed (is it written in an unusual form?)", path)
+	if got(e) != value {
+		return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, key)
 	}
 	return out, nil
 }

@@ -66,6 +66,9 @@ func Ordered(items []*Item) []*Item {
 			}
 			return 1
 		}
+		if c := cmp.Compare(draftRank(a), draftRank(b)); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(PriorityRank(a.Priority), PriorityRank(b.Priority)); c != 0 {
 			return c
 		}

@@ -106,7 +106,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		Detail: &Detail{
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
-			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Body) + 40,
+			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
 		},
 	}
 }
@@ -159,7 +159,7 @@ func AreaGlobs(area string) []string {
 		w = strings.TrimPrefix(w, "./")
 		w = strings.TrimLeft(w, "/")
 		w = strings.TrimRight(w, ".:")
-		if w == "" || !pathLike(w) {
+		if w == "" || !PathLike(w) {
 			continue
 		}
 		var globs []string
@@ -180,7 +180,9 @@ func AreaGlobs(area string) []string {
 	return out
 }
 
-func pathLike(w string) bool {
+// PathLike reports whether a word looks like a path or a file name
+// ("scripts/hooks/", "config.yaml"), not a version or an abbreviation.
+func PathLike(w string) bool {
 	if strings.ContainsAny(w, "/*") {
 		return true
 	}

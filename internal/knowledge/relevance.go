@@ -269,11 +269,14 @@ func (b *Breakdown) Serve(c *Call, threshold float64) bool {
 	return b.Evidence && b.Score >= threshold
 }
 
-// SortScored orders candidates: always-served first, then by score, then
-// by priority, then by id so that equal scores come out the same way every
-// time.
+// SortScored orders candidates: active items before drafts, then
+// always-served first, then by score, then by priority, then by id so
+// that equal scores come out the same way every time.
 func SortScored(s []Scored) {
 	slices.SortStableFunc(s, func(a, b Scored) int {
+		if c := cmp.Compare(draftRank(a.Item), draftRank(b.Item)); c != 0 {
+			return c
+		}
 		if a.Always != b.Always {
 			if a.Always {
 				return -1

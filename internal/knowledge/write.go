@@ -118,13 +118,14 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 	return jsonl.WriteFileAtomic(s.Dir, rel, data, 0o644)
 }
 
-// SaveCandidate records an entry found by a hook or an extractor for a
-// person to review: status candidate, keyed by its content hash, written
-// only if absent (contract 8), so the Stop hook and the worker seeing the
-// same block write one file between them.
-func (s *Store) SaveCandidate(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+// SaveDraft records a lesson the agent wrote about itself (a
+// [PROCESS_KNOWLEDGE] block): status draft, served at once below active
+// entries until a person promotes or archives it, keyed by its content
+// hash and written only if absent (contract 8), so the Stop hook and the
+// worker seeing the same block write one file between them.
+func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
 	c := *e
-	c.Status = StatusCandidate
+	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
 	return s.Create(ctx, &c, why)
 }
@@ -132,6 +133,16 @@ func (s *Store) SaveCandidate(ctx context.Context, e *Entry, why string) (path s
 // SetStatus changes the status of an entry, keeping every other byte of
 // its file, and returns the entry and the file as saved.
 func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, status, func(e *Entry) *string { return &e.Status }, WithStatus)
+}
+
+// SetPriority changes the priority of an entry (an escalation), keeping
+// every other byte of its file.
+func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, priority, func(e *Entry) *string { return &e.Priority }, WithPriority)
+}
+
+func (s *Store) setTop(ctx context.Context, key, why, value string, field func(*Entry) *string, with func(string, []byte, string) ([]byte, error)) (*Entry, []byte, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, nil, "", err
@@ -144,13 +155,13 @@ func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry,
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if e.Status == status {
+	if *field(e) == value {
 		return e, data, rel, nil
 	}
-	if data, err = WithStatus(rel, data, status); err != nil {
+	if data, err = with(rel, data, value); err != nil {
 		return nil, nil, "", err
 	}
-	e.Status = status
+	*field(e) = value
 	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why)
 }
 

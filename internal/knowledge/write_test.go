@@ -25,8 +25,8 @@ func projectStore(t *testing.T) (*Store, *project.Project) {
 }
 
 // Contract 8: the Stop hook and the worker may both see the same block;
-// between them they write one candidate file, keyed by its content.
-func TestSaveCandidateOnce(t *testing.T) {
+// between them they write one draft file, keyed by its content.
+func TestSaveDraftOnce(t *testing.T) {
 	st, p := projectStore(t)
 	block := []byte("summary: Run go generate before go test\nkind: checklist\npriority: HIGH\ntriggers:\n  tools: [Bash]\n  actions: [go test]\nbody: |\n  - go generate ./...\n")
 	fromHook, err := ParseBlock("stop hook", block)
@@ -34,18 +34,18 @@ func TestSaveCandidateOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromHook.Source = "stop-hook"
-	path, created, err := st.SaveCandidate(context.Background(), fromHook, "stop hook: a [PROCESS_KNOWLEDGE] block")
+	path, created, err := st.SaveDraft(context.Background(), fromHook, "stop hook: a [PROCESS_KNOWLEDGE] block")
 	if err != nil || !created || !strings.HasPrefix(path, ".memory/knowledge/entries/run-go-generate-before-go-test-") {
 		t.Fatalf("first: %s %v %v", path, created, err)
 	}
 	fromWorker, _ := ParseBlock("worker", block)
 	fromWorker.Source = "transcript"
-	again, created, err := st.SaveCandidate(context.Background(), fromWorker, "worker")
+	again, created, err := st.SaveDraft(context.Background(), fromWorker, "worker")
 	if err != nil || created || again != path {
 		t.Fatalf("second: %s %v %v", again, created, err)
 	}
 	e, err := ReadEntry(p.Path(path), path)
-	if err != nil || e.Status != StatusCandidate || e.Source != "stop-hook" || e.Body != "- go generate ./...\n" {
+	if err != nil || e.Status != StatusDraft || e.Source != "stop-hook" || e.Body != "- go generate ./...\n" {
 		t.Fatalf("%+v %v", e, err)
 	}
 	// Written through the audited writer.

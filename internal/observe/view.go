@@ -262,7 +262,15 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 	return o, true
 }
 
-// whyNotReady lists the unmet conditions of devflow's promotion rule.
+// MinSources is the fewest sources (sessions) whose evidence makes an
+// observation ready, whatever its thresholds say: what one session shows
+// may be that session's accident, and promotion is for what recurs. A
+// lesson the person asks to keep is not promoted at all: it becomes an
+// active entry at once.
+const MinSources = 2
+
+// whyNotReady lists the unmet conditions of devflow's promotion rule, and
+// devlearn's own floor: evidence from more than one session.
 func whyNotReady(o Observation, th config.Threshold, base float64) []string {
 	var why []string
 	if !o.QualityOK {
@@ -281,6 +289,9 @@ func whyNotReady(o Observation, th config.Threshold, base float64) []string {
 	spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24
 	if spread < th.SpreadDays-1e-9 {
 		why = append(why, fmt.Sprintf("spread %s of %s days", trimFloat(spread), trimFloat(th.SpreadDays)))
+	}
+	if o.Count < MinSources && base >= th.Promote-1e-9 {
+		why = append(why, fmt.Sprintf("seen in %d session; ready needs at least %d, whatever the thresholds", o.Count, MinSources))
 	}
 	return why
 }

@@ -109,8 +109,11 @@ func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item,
 		return nil, err
 	}
 	for _, c := range cands {
-		if c.Status == "candidate" {
+		switch c.Status {
+		case knowledge.StatusCandidate:
 			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: keep makes it active, deprecate archives it"}, Artifact: c.Path})
+		case knowledge.StatusDraft:
+			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"draft the agent wrote, already served below active entries: keep makes it active, deprecate archives it"}, Artifact: c.Path})
 		}
 	}
 	return items, nil

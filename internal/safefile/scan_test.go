@@ -36,6 +36,9 @@ var allowed = map[string]string{
 	"internal/jsonl/lock.go": "lock files",
 	// Built only with the devlearn_crash tag, for the crash tests.
 	"internal/crashpoint/crashpoint_crash.go": "test build",
+	// A developer's tool that writes the eval's labelled files where it
+	// is told, never run by devlearn itself.
+	"internal/eval/capture/cmd/evalcapture/main.go": "eval tool",
 }
 
 // Every file devlearn writes goes through this package: the module's

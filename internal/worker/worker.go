@@ -65,8 +65,8 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 // a crashed run (part of a due batch already). why is "" when it may run,
 // isCapped says the cap holds a due batch back, and used is today's runs.
 func (s *State) batchDue(now time.Time, cfg config.Worker, waiting, orphans int) (used int, why string, isCapped bool, err error) {
-	if waiting == 0 || waiting < cfg.BatchSize && orphans == 0 {
-		return 0, fmt.Sprintf("%d of %d sessions for a batch", waiting, cfg.BatchSize), false, nil
+	if size := s.BatchSize(cfg); waiting == 0 || waiting < size && orphans == 0 {
+		return 0, fmt.Sprintf("%d of %d sessions for a batch", waiting, size), false, nil
 	}
 	used, err = s.RunsOn(now)
 	if err != nil {
@@ -76,6 +76,22 @@ func (s *State) batchDue(now time.Time, cfg config.Worker, waiting, orphans int)
 		return used, capped(cfg.DailyCap, waiting), true, nil
 	}
 	return used, "", false, nil
+}
+
+// BatchSize is how many ended sessions make a batch: worker.batch_size,
+// and worker.large_batch_size once the log holds worker.large_batch_after
+// observations (devflow: 3 sessions, 5 from 15 observations), as the last
+// run counted them. A project that has learned much gains less from each
+// session, so it waits for more of them per run.
+func (s *State) BatchSize(cfg config.Worker) int {
+	if cfg.LargeBatchAfter <= 0 || cfg.LargeBatchSize <= 0 {
+		return cfg.BatchSize
+	}
+	last, err := s.Last()
+	if err != nil || last == nil || last.Known < cfg.LargeBatchAfter {
+		return cfg.BatchSize
+	}
+	return cfg.LargeBatchSize
 }
 
 // ErrGone marks a session that can never be ingested (its transcript or
@@ -93,6 +109,7 @@ type Result struct {
 	// Errs has one error per entry of the batch, nil for each ingested.
 	Errs         []error
 	Observations int   // observation events recorded
+	Known        int   // observations the log holds after the run (the most of the batch's working trees)
 	Err          error // a failure after ingestion (rendering); the sessions stay ingested
 }
 
@@ -113,6 +130,9 @@ type Run struct {
 	// the one to blame if the run never finishes. "" while the batch as a
 	// whole is stored and rendered (then no one session is to blame).
 	Current string `json:"current,omitempty"`
+	// Known is the number of observations the log held after the run,
+	// which sets the next batch's size (BatchSize).
+	Known int `json:"known_observations,omitempty"`
 }
 
 // Runner is the worker's loop.
@@ -237,10 +257,14 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		}
 		runs++
 		run := Run{Started: now.UTC().Format(time.RFC3339)}
+		known := 0
+		if prev, err := r.State.Last(); err == nil && prev != nil {
+			known = prev.Known
+		}
 		// Written before the work too, and again before each session: a
 		// worker killed mid-batch leaves "running" behind, with the session
 		// it was on, not the previous run's outcome.
-		running := Run{Started: run.Started, Outcome: OutcomeRunning, Sessions: len(batch)}
+		running := Run{Started: run.Started, Outcome: OutcomeRunning, Sessions: len(batch), Known: known}
 		if err := r.State.writeLast(running); err != nil {
 			return runs, err
 		}
@@ -267,6 +291,7 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 			}
 		}
 		res := r.Ingest(ctx, entries, begin)
+		run.Known = known
 		r.settle(batch, res, &run, now)
 		run.Finished = r.Now().UTC().Format(time.RFC3339)
 		if err := r.State.writeLast(run); err != nil {
@@ -381,6 +406,9 @@ func (r *Runner) settle(batch []queued, res Result, run *Run, now time.Time) {
 		safefile.Remove(r.State.Root, claimed)
 	}
 	run.Observations = res.Observations
+	if res.Known > 0 {
+		run.Known = res.Known // else the count before the run stands
+	}
 	if res.Err != nil {
 		errs = append(errs, res.Err.Error())
 	}

@@ -74,7 +74,10 @@ func run(dir, root, beforePath, save string, details, asJSON bool) error {
 		fmt.Println()
 	}
 	fmt.Printf("Capture on the labelled set (%s): the offline extractors alone\n\n", filepath.ToSlash(dir))
-	return capture.WriteText(os.Stdout, rep, before)
+	if err := capture.WriteText(os.Stdout, rep, before); err != nil {
+		return err
+	}
+	return routes(cases, dir, root)
 }
 
 // writeTranscripts renders every hand-written session, for a person to
