@@ -49,5 +49,3 @@ func cloneDerived(dst, src *Match, cl func([]string) []string) {
 	}
 	dst.Topics = cl(src.Topics)
 }
-
-

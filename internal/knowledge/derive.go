@@ -42,11 +42,11 @@ const maxDerived = 24
 
 // unit is a word of prose or a span in backticks.
 type unit struct {
-	text   string // trimmed of punctuation (a word), or the span's inside
-	lower  string
-	code   bool
-	end    bool // a clause ends after it
-	title  bool
+	text  string // trimmed of punctuation (a word), or the span's inside
+	lower string
+	code  bool
+	end   bool // a clause ends after it
+	title bool
 }
 
 // deriveTriggers reads the title (a pitfall's or decision's heading, an
