@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -68,6 +69,7 @@ func Corrections(ch *transcript.Channels, opt Options) []Observation {
 
 func corrections(ch *transcript.Channels, opt Options) []Observation {
 	ctx := newContext(ch)
+	ctx.root = opt.Root
 	var out []Observation
 	for i, s := range ch.UserSignals {
 		m := mask(s.Text)
@@ -250,6 +252,7 @@ func lowerFirst(s string) string {
 // context indexes a session for the questions a correction asks: what did
 // the agent just say, which files did it touch around this message.
 type context struct {
+	root  string // the repository, for paths (Options.Root)
 	ch    *transcript.Channels
 	tools []transcript.ToolCall // main conversation only, in line order
 	pairs map[string]string     // reply uuid -> the assistant text it answers
@@ -310,7 +313,7 @@ var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, 
 // before.
 func (c *context) area(i int, s transcript.UserSignal, sentence string) string {
 	if p := namedPath(sentence); p != "" {
-		return p
+		return relative(c.root, p, s.Cwd)
 	}
 	prev, next := c.lines(i)
 	for _, w := range [][]transcript.ToolCall{c.window(s.Line, next), c.window(prev, s.Line)} {
@@ -318,7 +321,7 @@ func (c *context) area(i int, s transcript.UserSignal, sentence string) string {
 		for _, t := range w {
 			if editTools[t.Name] {
 				for _, p := range t.Paths {
-					files = append(files, relative(p, t.Cwd))
+					files = append(files, relative(c.root, p, t.Cwd))
 				}
 			}
 		}
@@ -361,21 +364,12 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// relative shows p relative to the session's folder when it is inside,
-// else by its last two elements, so that home folders stay out of what is
-// stored.
-func relative(p, cwd string) string {
-	if cwd != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(cwd, "/")+"/"); ok {
-			return rel
-		}
-	}
-	if !path.IsAbs(p) {
-		return p
-	}
-	dir, file := path.Split(p)
-	return path.Join(path.Base(dir), file)
-}
+// relative shows p as lessons store it (repopath.Stored): relative to the
+// repository root, else to the session's folder (another clone), else by
+// its last two elements, so that home folders stay out of what is stored;
+// with forward slashes whatever the system, so that a lesson learned on
+// Windows fires on Linux.
+func relative(root, p, cwd string) string { return repopath.Stored(root, cwd, p) }
 
 // commonArea is the one file, or the deepest folder holding all files, or
 // when they share none, the first few of them.
@@ -426,6 +420,9 @@ func namedPath(s string) string {
 		w = strings.TrimRight(w, "`'\"”)]}>,;:!?*.")
 		if w == "" || strings.Contains(w, "://") {
 			continue
+		}
+		if strings.Contains(w, `\`) {
+			w = repopath.Slash(w) // a Windows path
 		}
 		if strings.Contains(w, "/") {
 			if quoted || strings.Contains(w, ".") || strings.HasSuffix(w, "/") || strings.Count(w, "/") >= 2 {

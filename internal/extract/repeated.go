@@ -106,7 +106,7 @@ func steps(calls []transcript.ToolCall, opt Options) []string {
 		case t.Command != "":
 			s = t.Name + ": " + firstWords(opt.redact(t.Command), 8)
 		case editTools[t.Name] && len(t.Paths) > 0:
-			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
+			s = t.Name + " " + relative(opt.Root, t.Paths[0], t.Cwd)
 		default:
 			continue
 		}
@@ -250,7 +250,7 @@ func failure(t transcript.ToolCall, opt Options) Failure {
 			f.CommandKey = name + " " + observe.Normalize(f.Area)
 		}
 	case len(t.Paths) > 0:
-		f.Area = opt.redact(relative(t.Paths[0], t.Cwd))
+		f.Area = opt.redact(relative(opt.Root, t.Paths[0], t.Cwd))
 		f.CommandKey = name + " " + f.Area
 	default:
 		f.Area = name // only its error signature can identify it

@@ -148,7 +148,7 @@ func (p *plan) add(o observe.Observation) error {
 	case observe.Decision:
 		return p.addSection(o, project.DecisionsFile, renderADR)
 	case observe.Pitfall:
-		return p.addSection(o, project.PitfallsFile, renderPitfall)
+		return p.addSection(withStoredArea(o, p.r.Proj.Root), project.PitfallsFile, renderPitfall)
 	}
 	p.skip(o.ID, "unknown type "+o.Type)
 	return nil

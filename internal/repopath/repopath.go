@@ -120,16 +120,23 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // names the file: matching takes a stored path as a tail that may sit
 // under any folder.
 func Stored(root, cwd, p string) string {
+	folder := ""
+	if strings.HasSuffix(Slash(p), "/") {
+		folder = "/" // "scripts/hooks/" stays a folder
+	}
 	r := Rel(root, cwd, p)
 	if !IsAbs(r) {
-		return r
+		if r == "." {
+			return r
+		}
+		return r + folder
 	}
 	if c, ok := Under(cwd, r); ok && c != "." {
-		return c
+		return c + folder
 	}
 	parts := strings.Split(strings.TrimSuffix(r, "/"), "/")
 	if len(parts) > 2 {
 		parts = parts[len(parts)-2:]
 	}
-	return strings.Join(parts, "/")
+	return strings.Join(parts, "/") + folder
 }

@@ -44,6 +44,8 @@ func TestStored(t *testing.T) {
 		{"/work/shop", "/work/shop", "/home/alice/shop/internal/orders/checkout.go", "orders/checkout.go"},
 		{"", `C:\Users\bob\shop`, `C:\Users\bob\shop\web\src\A.tsx`, "web/src/A.tsx"},
 		{"", "", `C:\Users\bob\shop\web\src\A.tsx`, "src/A.tsx"},
+		{"/work/shop", "/work/shop", "scripts/hooks/", "scripts/hooks/"},
+		{"/work/shop", "/work/shop", `C:\Users\bob\shop\scripts\hooks\`, "scripts/hooks/"},
 	} {
 		if got := Stored(tc.root, tc.cwd, tc.p); got != tc.want {
 			t.Errorf("Stored(%q, %q, %q) = %q, want %q", tc.root, tc.cwd, tc.p, got, tc.want)
