@@ -5,7 +5,7 @@ LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
 BIN     := bin/devlearn
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build test demo bench fuzz fmt clean
+.PHONY: all build test demo bench eval fuzz fmt clean
 
 all: build
 
@@ -25,6 +25,11 @@ demo: build
 # Benchmarks of every hot path; see docs/benchmarks.md for what each measures.
 bench:
 	@./scripts/bench.sh
+
+# Measured figures of what devlearn learns and serves; see docs/serve.md
+# ("Replays") for the replay report.
+eval:
+	$(GO) run ./internal/eval/replay/cmd/replay
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:

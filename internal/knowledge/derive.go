@@ -22,7 +22,8 @@ import (
 // en.json" or "the Go code in internal/db/queries" make triggers, "copy
 // go.mod and go.sum first" (a step inside a Dockerfile) does not. A
 // command is a trigger when the text warns against it ("not npm", "never
-// `kubectl apply`") or reports it as what went wrong (in backticks), not
+// `kubectl apply`") or reports it as what went wrong (in backticks, or in
+// the title: "go test fails in CI"), not
 // when it is the remedy ("run `make generate`", "use pnpm"): serving a
 // lesson while the agent already does the right thing is noise.
 //
@@ -83,7 +84,9 @@ func deriveTriggers(title, body string) derived {
 			} else if ambiguousVerbs[c.Verb] {
 				continue
 			}
-			if polarity(units, i) == warned {
+			// In prose a command counts when warned against, or when the
+			// title reports it ("go test fails in CI").
+			if p := polarity(units, i); p == warned || u.title && p == neutral {
 				d.commands = uniqueCommands(d.commands, c)
 			}
 		case u.lower == "package" || u.lower == "module":
@@ -128,7 +131,7 @@ func splitUnits(text string, title bool) []unit {
 		for _, w := range strings.Fields(prose) {
 			t := strings.TrimLeft(w, "([{<\"'“‘*_")
 			t = strings.TrimRight(t, ")]}>\"'”’*_,;:!?")
-			end := strings.ContainsAny(w[len(w)-1:], ".;:!?")
+			end := strings.ContainsAny(w[len(w)-1:], ".;!?")
 			if strings.HasSuffix(t, ".") && !strings.HasSuffix(t, "/.") {
 				t = strings.TrimRight(t, ".")
 				end = true
@@ -299,11 +302,20 @@ func identifierLike(w string) bool {
 	return inner && upper < len(w)/2
 }
 
-// codeName: an identifier that is not a plain word (CartButton, go-git,
-// order_items): what a title names when it is about one thing in code.
+// codeName: a name in code, not a word of prose or a brand: CartButton,
+// order_items, useEffect; not "re-render", "GitHub" or "TypeScript".
 func codeName(w string) bool {
-	return identifierLike(w) && w != strings.ToLower(w) || identifierLike(w) && strings.ContainsAny(w, "-_") && !strings.HasPrefix(w, "-")
+	if !identifierLike(w) || strings.Contains(w, "-") || brands[strings.ToLower(w)] {
+		return false
+	}
+	return w != strings.ToLower(w) && w != strings.ToUpper(w) || strings.Contains(strings.Trim(w, "_"), "_")
 }
+
+// brands are names written in CamelCase that are not the project's code.
+var brands = setOf(`github gitlab bitbucket javascript typescript postgresql mysql sqlite mongodb dynamodb
+openapi graphql macos ios iphone ipad youtube linkedin paypal wordpress devops nodejs vscode intellij
+powershell bigquery cloudflare digitalocean openai chatgpt claude anthropic webpack nextjs dockerhub
+circleci jenkins grafana opentelemetry elasticsearch rabbitmq kafka redis postgres npm pnpm`)
 
 // fileExts are the endings that make a word of prose a file name.
 var fileExts = setOf(`go mod sum md mdx json jsonc yaml yml toml ts tsx mts cts js jsx mjs cjs py pyi rb
@@ -382,7 +394,7 @@ func textGlobs(w string) []string {
 	switch {
 	case folder:
 		globs = []string{w + "/**"}
-	case strings.ContainsAny(w[3:], "*?[") || strings.Contains(w[strings.LastIndexByte(w, '/')+1:], "."):
+	case strings.ContainsAny(w[3:], "*?[") || strings.Contains(w[strings.LastIndexByte(w, '/')+1:], ".") || knownFiles[strings.ToLower(w[strings.LastIndexByte(w, '/')+1:])]:
 		globs = []string{w}
 	default:
 		globs = []string{w, w + "/**"}
