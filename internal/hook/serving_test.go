@@ -99,4 +99,3 @@ func TestWindowsPathsInToolCalls(t *testing.T) {
 		t.Fatalf("%+v", c.Commands)
 	}
 }
-
