@@ -135,6 +135,10 @@ type Result struct {
 	At     string `json:"at,omitempty"`
 	Rank   int    `json:"rank,omitempty"`
 	Lesson string `json:"lesson,omitempty"`
+	// RelevantAt and RelevantRank are the same for the first event that
+	// served a lesson by relevance (a prompt or a tool call), if any.
+	RelevantAt   string `json:"relevant_at,omitempty"`
+	RelevantRank int    `json:"relevant_rank,omitempty"`
 	// Top3: a lesson was served before the repeat within the first three
 	// items of its event.
 	Top3 bool `json:"top3"`
@@ -259,7 +263,9 @@ func Run(ctx context.Context, r *Replay, o Options) (*Result, error) {
 					res.Served, res.At, res.Rank, res.Lesson = true, ev.Label(), rank+1, id
 				}
 				res.Top3 = res.Top3 || rank < 3
-				res.JustInTime = res.JustInTime || c.event != hook.SessionStart
+				if c.event != hook.SessionStart && !res.JustInTime {
+					res.JustInTime, res.RelevantAt, res.RelevantRank = true, ev.Label(), rank+1
+				}
 			}
 		}
 		res.Events = append(res.Events, ev)

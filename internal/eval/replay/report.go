@@ -106,7 +106,7 @@ var Sets = []string{"tune", "heldout"}
 // Report prints one line per replay and a summary per set; verbose adds
 // every event that served something.
 func Report(w io.Writer, results []*Result, verbose bool) {
-	fmt.Fprintf(w, "%-8s %-26s %-27s %-6s %-44s %4s %9s %9s\n", "set", "replay", "class", "served", "first served at", "rank", "tok<=rep", "unrelated")
+	fmt.Fprintf(w, "%-8s %-26s %-27s %-6s %-44s %4s %9s %9s\n", "set", "replay", "class", "served", "served by relevance at (else at start)", "rank", "tok<=rep", "unrelated")
 	for _, r := range results {
 		served := "no"
 		switch {
@@ -119,7 +119,10 @@ func Report(w io.Writer, results []*Result, verbose bool) {
 			served += "!"
 		}
 		at, rank := "-", "-"
-		if r.Served {
+		switch {
+		case r.JustInTime:
+			at, rank = r.Lesson+" at "+r.RelevantAt, fmt.Sprint(r.RelevantRank)
+		case r.Served:
 			at, rank = r.Lesson+" at "+r.At, fmt.Sprint(r.Rank)
 		}
 		fmt.Fprintf(w, "%-8s %-26s %-27s %-6s %-44s %4s %9d %5d/%-3d\n", r.Set, cut(r.Name, 26), cut(r.Class, 27), served, cut(at, 44), rank, r.TokensBefore, len(r.Unrelated), r.ServedItems)
