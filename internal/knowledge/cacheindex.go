@@ -26,7 +26,7 @@ import "strings"
 // itemKeys lists an item's keys; "" means the item is always scored.
 func itemKeys(it *Item) []string {
 	m := &it.Match
-	if len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 && len(m.Commands) == 0 && len(m.Topics) == 0 {
+	if len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 && len(m.Commands) == 0 && len(m.Topics) == 0 || toolsOnly(m) {
 		return []string{""}
 	}
 	var keys []string

@@ -337,7 +337,10 @@ nest.js deno.js ember.js backbone.js angular.js socket.io`)
 // ending, a folder's closing slash, or two slashes. In backticks any path
 // shape will do.
 func pathWord(w string, quoted bool) bool {
-	if w == "" || len(w) > 200 || strings.Contains(w, "://") || strings.ContainsAny(w, " \t=(){}<>|;,\"'") {
+	if !strings.ContainsAny(w, `/.\*`) {
+		return knownFiles[strings.ToLower(w)] // most words of prose: no path shape at all
+	}
+	if len(w) > 200 || strings.Contains(w, "://") || strings.ContainsAny(w, " \t=(){}<>|;,\"'") {
 		return false
 	}
 	w = repopath.Slash(w)

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -191,4 +193,36 @@ func sectionOf(t *testing.T, text string) *knowfile.Section {
 		t.Fatalf("%d sections in %q", len(doc.Sections), text)
 	}
 	return doc.Sections[0]
+}
+
+// BenchmarkDerive is what reading a lesson's text costs when the cache is
+// built (a hook never pays it): a pitfall section of the usual length.
+func BenchmarkDerive(b *testing.B) {
+	title := "Forgot to bump the version in the marketplace file when changing the plugin file"
+	body := "- **Issue**: plugin.json was changed (a new command) and the version in marketplace.json was left as it was, so nobody received the update\n" +
+		"- **Impact**: the release had to be redone\n" +
+		"- **Resolution**: every change to .claude-plugin/plugin.json bumps the version in .claude-plugin/marketplace.json too; never run `npm publish` by hand\n"
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		deriveTriggers(title, body)
+	}
+}
+
+// An entry whose author set only tools is served on every call of them,
+// whatever its text names; the cache's index must not narrow it to what
+// the text names.
+func TestToolsOnlyEntryStaysAlwaysScored(t *testing.T) {
+	s := newStore(t)
+	os.MkdirAll(s.dir(), 0o755)
+	os.WriteFile(filepath.Join(s.dir(), "every-bash.md"), []byte("---\nsummary: Shell commands run in the dev container\npriority: HIGH\ntriggers:\n  tools: [Bash]\n---\nNever run `npm publish` from it; edit web/src/api/client.ts in the editor.\n"), 0o644)
+	s.age()
+	s.load(Full)
+	call := &Call{Tool: "Bash", Commands: Segments("ls -la"), Words: NewHaystack("ls -la")}
+	set, err := Candidates(s.src, s.cache, call)
+	if err != nil || set.Rebuilt {
+		t.Fatalf("not from the index: %v", err)
+	}
+	if got := Rank(set.Items, call, Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}); len(got) != 1 || got[0].File != 0.2 {
+		t.Fatalf("a tools-only entry was not served on a Bash call: %+v", got)
+	}
 }

@@ -159,6 +159,9 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	paths := c.FoldedPaths()
 	var hit *Glob
 	hitPath := ""
+	// The files the text of a tools-only entry names can only add: its
+	// author asked for every call of its tools.
+	filesSet := len(m.Files) > 0 && !toolsOnly(m)
 	if len(m.Files) > 0 {
 		broadOnly = true
 	paths:
@@ -191,7 +194,7 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		if explain {
 			why("file: none named by the request matches (half: not known before a tool is chosen)")
 		}
-	case len(m.Files) == 0:
+	case !filesSet:
 		b.File = w.File / 2
 		if explain {
 			why("file: no trigger (half)")
