@@ -213,20 +213,29 @@ const (
 
 var (
 	warnCues      = setOf(`never not don't dont avoid instead rather stop without forbid forbidden`)
+	momentCues    = setOf(`before after when whenever while`)
 	recommendCues = setOf(`use uses using run runs running with then always prefer via through by start`)
 )
 
+// runVerbs say a command is run: "before running go test".
+var runVerbs = setOf(`run runs ran running execute executes executing invoke invoking call calling`)
+
 // polarity is how the text speaks of the command at i: warned against
-// ("never", "not", "instead of" within three words before it),
-// recommended ("use", "run", "with" just before it), or neither.
+// ("never", "not", "instead of" within three words before it) or named as
+// the moment the lesson applies ("before `terraform apply`", "when
+// running go test"; in prose the run must be said, since "came before go
+// mod download" describes, it does not warn), both triggers; recommended
+// ("use", "run", "with" just before it), or neither.
 func polarity(units []unit, i int) tone {
+	ran := false
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		if units[j].end {
 			break
 		}
-		if warnCues[units[j].lower] {
+		if warnCues[units[j].lower] || momentCues[units[j].lower] && (units[i].code || ran) {
 			return warned
 		}
+		ran = ran || runVerbs[units[j].lower]
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		if units[j].end {
