@@ -38,13 +38,16 @@ demo: build
 bench:
 	@./scripts/bench.sh
 
+# Measured figures of what devlearn learns and serves: capture on the
+# labelled set (testdata/eval: recall and noise, dev and holdout, per class;
+# docs/capture.md), then the serving replays (docs/serve.md, "Replays").
+eval:
+	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
+	$(GO) run ./internal/eval/replay/cmd/replay
+
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:
 	@./scripts/fuzz.sh
-
-# Capture measured on the labelled set (testdata/eval): recall and noise, dev and holdout.
-eval:
-	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
 
 fmt:
 	gofmt -w $(GOFILES)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,7 +60,9 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
 A hook always exits 0 and prints nothing on error: the error goes to the
 worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
 DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
-{"enabled": false} stops injection only. DEVLEARN_WORKER=wait makes
+{"enabled": false} or DISABLE_EXPERIENCE_INJECTION=1 stops injection only.
+A call slower than 100 ms (DEVLEARN_SLOW_HOOK_MS) says so in the log and on
+stderr. DEVLEARN_WORKER=wait makes
 session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 		GroupID:            "setup",
 		Args:               cobra.ArbitraryArgs,
@@ -111,6 +114,19 @@ func runHook(env *Env, event string) error {
 	return nil
 }
 
+// slowAfter reads DEVLEARN_SLOW_HOOK_MS, the milliseconds a hook call may
+// take before it warns (default hook.SlowHook).
+func slowAfter(v string) time.Duration {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || ms < 0 {
+		return 0
+	}
+	if ms == 0 {
+		return time.Nanosecond // every call: for seeing the warning
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
 func hookEnv(env *Env) hook.Env {
 	on := func(k string) bool {
 		v := strings.ToLower(strings.TrimSpace(env.Getenv(k)))
@@ -126,6 +142,9 @@ func hookEnv(env *Env) hook.Env {
 			return env.Clock().UTC()
 		},
 		Silenced:    on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
+		NoInjection: on("DISABLE_EXPERIENCE_INJECTION"),
+		Stderr:      env.Err,
+		SlowAfter:   slowAfter(env.Getenv("DEVLEARN_SLOW_HOOK_MS")),
 		Redact:      redact.Text,
 		Reconcile:   reconcileQuietly,
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },

@@ -67,6 +67,9 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	if res.Enabled && !w.cfg.Serve.Enabled {
 		res.Why = append(res.Why, `"serve": {"enabled": false}: learning goes on, nothing is injected`)
 	}
+	if res.Enabled && env.Getenv("DISABLE_EXPERIENCE_INJECTION") == "1" {
+		res.Why = append(res.Why, "DISABLE_EXPERIENCE_INJECTION=1 in this environment: learning goes on, nothing is injected")
+	}
 
 	log, err := w.log.Load()
 	if err != nil {

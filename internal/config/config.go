@@ -81,13 +81,17 @@ type Worker struct {
 
 // Serve configures injection into the agent's context.
 type Serve struct {
-	Enabled       bool     `json:"enabled" doc:"false stops injection only; capture and learning go on (contract 5)."`
-	Threshold     float64  `json:"threshold" min:"0" max:"10" doc:"Minimum relevance score for an entry to be injected."`
-	MaxItems      int      `json:"max_items" min:"0" max:"50" doc:"Entries injected per tool call at most."`
-	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
-	Weights       Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
-	ReadOnlyTools []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
-	Drafts        bool     `json:"drafts" doc:"Serve drafts (lessons the agent wrote in [PROCESS_KNOWLEDGE] blocks) at once, marked as drafts and ranked below active entries; false serves them only once a person promotes them."`
+	Enabled     bool    `json:"enabled" doc:"false stops injection only; capture and learning go on (contract 5)."`
+	Threshold   float64 `json:"threshold" min:"0" max:"10" doc:"Minimum relevance score for an entry to be injected."`
+	MaxItems    int     `json:"max_items" min:"0" max:"50" doc:"Entries injected per tool call at most."`
+	BudgetChars int     `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
+	// The prompt's own limits: what a request names is served before any
+	// tool runs, so it is kept shorter than a tool call's.
+	PromptMaxItems    int      `json:"prompt_max_items" min:"0" max:"50" doc:"Items injected at most when the person's request names them (user-prompt-submit)."`
+	PromptBudgetChars int      `json:"prompt_budget_chars" min:"500" max:"9000" doc:"Characters of user-prompt-submit's output at most."`
+	Weights           Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
+	ReadOnlyTools     []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
+	Drafts            bool     `json:"drafts" doc:"Serve drafts (lessons the agent wrote in [PROCESS_KNOWLEDGE] blocks) at once, marked as drafts and ranked below active entries; false serves them only once a person promotes them."`
 }
 
 // Weights of the relevance components; they need not sum to 1.
@@ -96,6 +100,11 @@ type Weights struct {
 	File    float64 `json:"file" min:"0" max:"1"`
 	Action  float64 `json:"action" min:"0" max:"1"`
 	Context float64 `json:"context" min:"0" max:"1"`
+	// Command: a command the item names is run (or named by the request).
+	Command float64 `json:"command" min:"0" max:"1"`
+	// FileMiss is taken off when the item's file triggers all miss the
+	// file a Write or Edit acts on.
+	FileMiss float64 `json:"file_miss" min:"0" max:"1"`
 }
 
 // Directives configures the .directives/ files of a project (see
@@ -132,13 +141,15 @@ func Default() *Config {
 		Worker: Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5},
 		Redact: Redact{PersonalData: true},
 		Serve: Serve{
-			Enabled:       true,
-			Threshold:     0.7,
-			MaxItems:      3,
-			BudgetChars:   9000,
-			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
-			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
-			Drafts:        true,
+			Enabled:           true,
+			Threshold:         0.7,
+			MaxItems:          3,
+			BudgetChars:       9000,
+			PromptMaxItems:    3,
+			PromptBudgetChars: 4000,
+			Weights:           Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1, Command: 0.4, FileMiss: 0.4},
+			ReadOnlyTools:     []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+			Drafts:            true,
 		},
 		Directives: Directives{
 			Enabled:       true,

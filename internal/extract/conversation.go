@@ -2,7 +2,10 @@ package extract
 
 import (
 	"path"
+	"slices"
 	"strings"
+
+	"github.com/devlearn/devlearn/internal/repopath"
 
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -17,7 +20,10 @@ type conversation struct {
 
 // turn is one message of the person, in context.
 type turn struct {
-	sig *transcript.UserSignal
+	// root is the repository (Options.Root): a path the person names is
+	// stored relative to it.
+	root string
+	sig  *transcript.UserSignal
 	// before is the agent's text the turn answers; after, the agent's
 	// reply to it.
 	before, after string
@@ -134,18 +140,33 @@ func firstWords(s string, n int) string {
 	return strings.Join(f, " ")
 }
 
-// relative shows p relative to the session's folder when it is inside,
-// else by its last two elements, so that home folders stay out of what is
-// stored.
-func relative(p, cwd string) string {
-	if cwd != "" {
-		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(cwd, "/")+"/"); ok {
-			return rel
+// relative shows p as lessons store it (repopath.Stored): relative to the
+// session's folder when it is inside, else by its last two elements, so
+// that home folders stay out of what is stored; with forward slashes
+// whatever the system, so that a lesson learned on Windows fires on
+// Linux. Session has already re-based the tool calls' paths on the
+// repository (rooted).
+func relative(p, cwd string) string { return repopath.Stored("", cwd, p) }
+
+// rooted is ch with its tool calls' paths stored relative to the
+// repository root (repopath.Stored), so that a lesson learned in one
+// clone, or in a sub-folder, names the file as every clone finds it.
+// ch itself is left as it was.
+func rooted(ch *transcript.Channels, root string) *transcript.Channels {
+	if root == "" {
+		return ch
+	}
+	c := *ch
+	c.Tools = slices.Clone(ch.Tools)
+	for i := range c.Tools {
+		t := &c.Tools[i]
+		if len(t.Paths) == 0 {
+			continue
+		}
+		t.Paths = slices.Clone(t.Paths)
+		for j, p := range t.Paths {
+			t.Paths[j] = repopath.Stored(root, t.Cwd, p)
 		}
 	}
-	if !path.IsAbs(p) {
-		return p
-	}
-	dir, file := path.Split(p)
-	return path.Join(path.Base(dir), file)
+	return &c
 }

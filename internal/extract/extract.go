@@ -87,6 +87,10 @@ type Options struct {
 	// MinSessions is how many distinct sessions make a request "repeated".
 	// 0 means 2.
 	MinSessions int
+	// Root is the repository the sessions belong to: the files a lesson
+	// names are stored relative to it ("" keeps them relative to the
+	// session's folder).
+	Root string
 }
 
 func (o Options) redact(s string) string {

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
 // The lesson is the person's own sentence, made to stand on its own: what
@@ -174,6 +175,9 @@ func namedPath(s string) string {
 		w = strings.TrimRight(w, "`'\"”」)）]}>,，、;；:：!！?？*.。")
 		if w == "" || strings.Contains(w, "://") || strings.IndexFunc(w, isCJK) >= 0 {
 			continue
+		}
+		if strings.Contains(w, `\`) {
+			w = repopath.Slash(w) // a Windows path
 		}
 		if strings.Contains(w, "/") {
 			if strings.Contains(w, ".") || strings.HasSuffix(w, "/") || strings.Count(w, "/") >= 2 {

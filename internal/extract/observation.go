@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
 // lessons reads every turn of the person and makes an observation of each
@@ -72,6 +73,9 @@ func observation(t *turn, f finding) Observation {
 	case f.area != "":
 		o.Type = Pitfall
 		area := f.area
+		if strings.Contains(area, `\`) || repopath.IsAbs(area) {
+			area = repopath.Stored(t.root, t.sig.Cwd, area) // a path the person named
+		}
 		issue := "the person had to point it out"
 		if f.action != "" {
 			issue = "the agent " + field(f.action)

@@ -21,7 +21,11 @@ type Result struct {
 // by the transcript reader, which redacted them).
 func Session(ch *transcript.Channels, opt Options) Result {
 	var r Result
+	ch = rooted(ch, opt.Root)
 	c := newConversation(ch)
+	for i := range c.turns {
+		c.turns[i].root = opt.Root
+	}
 	lessons := c.lessons() // before requests: a correction is not a request
 	r.Observations = dedupe(append(lessons, failureFixes(ch)...))
 	var errs []error

@@ -63,6 +63,18 @@ type Env struct {
 	Now func() time.Time
 	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (contract 5).
 	Silenced bool
+	// NoInjection: DISABLE_EXPERIENCE_INJECTION=1, the triads design's
+	// switch: nothing is injected, as with "serve": {"enabled": false};
+	// prompts are still recorded and lessons still captured.
+	NoInjection bool
+	// Stderr receives the warning of a slow hook call; nil writes none.
+	Stderr io.Writer
+	// SlowAfter is how long a hook call may take before it warns, in the
+	// hooks log and on Stderr (0: SlowHook).
+	SlowAfter time.Duration
+	// Clock measures the call's duration; nil is the system's. Now is
+	// the clock of what is recorded, which tests freeze.
+	Clock func() time.Time
 	// Redact scrubs secrets from a prompt before it is stored; nil keeps
 	// it as it is.
 	Redact func(string) string
@@ -157,6 +169,12 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 	}
 	r.log.Now = r.env.Now
 	r.now = r.env.Now()
+	clock := r.env.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	start := clock()
+	defer r.warnIfSlow(clock, start)
 	o, err := r.serve(stdin)
 	if err != nil {
 		if r.proj == nil {
@@ -175,6 +193,36 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		}
 	}
 }
+
+// SlowHook is how long a hook call may take before it warns: the triads
+// design's budget for its query (devlearn's own work is a millisecond).
+const SlowHook = 100 * time.Millisecond
+
+// warnIfSlow says, in the hooks log and on stderr, that the call took
+// longer than its budget. stderr of a hook that exits 0 reaches only the
+// person (Claude Code's transcript view), never the agent.
+func (r *run) warnIfSlow(clock func() time.Time, start time.Time) {
+	limit := r.env.SlowAfter
+	if limit <= 0 {
+		limit = SlowHook
+	}
+	took := clock().Sub(start)
+	if took <= limit {
+		return
+	}
+	msg := fmt.Sprintf("slow hook: %s took %d ms (over %d ms)", r.event, took.Milliseconds(), limit.Milliseconds())
+	r.log.Printf("%s", msg)
+	if r.env.Stderr != nil {
+		where := ""
+		if r.log.Path != "" {
+			where = "; see " + r.log.Path
+		}
+		fmt.Fprintf(r.env.Stderr, "devlearn: %s%s\n", msg, where)
+	}
+}
+
+// serving reports whether anything may be injected.
+func (r *run) serving() bool { return r.cfg.Serve.Enabled && !r.env.NoInjection }
 
 func fallbackLog(home string) string {
 	if home == "" {
@@ -284,7 +332,7 @@ func (r *run) options() knowledge.Options { return ServeOptions(r.cfg.Serve) }
 func ServeOptions(s config.Serve) knowledge.Options {
 	w := s.Weights
 	return knowledge.Options{
-		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context},
+		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context, Command: w.Command, FileMiss: w.FileMiss},
 		Threshold: s.Threshold,
 		MaxItems:  s.MaxItems,
 	}

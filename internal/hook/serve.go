@@ -2,7 +2,6 @@ package hook
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,11 +10,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
 // preToolUse serves the entries relevant to the tool call about to run.
 func (r *run) preToolUse() (*Output, error) {
-	if !r.cfg.Serve.Enabled || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
+	if !r.serving() || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
@@ -36,7 +36,9 @@ func (r *run) preToolUse() (*Output, error) {
 }
 
 // userPromptSubmit records the prompt for keyword matching, then serves
-// the entries whose action or context keywords it mentions.
+// what the request names: the items whose files or commands it names, or
+// whose keywords or topics it mentions, within the prompt's own limits
+// (serve.prompt_max_items, serve.prompt_budget_chars).
 func (r *run) userPromptSubmit() (*Output, error) {
 	if strings.TrimSpace(r.in.Prompt) == "" {
 		return nil, errQuiet
@@ -54,10 +56,10 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	if err := sess.AddPrompt(r.now, stored); err != nil {
 		r.log.Printf("recording the prompt: %v", err)
 	}
-	if !r.cfg.Serve.Enabled {
+	if !r.serving() {
 		return nil, errQuiet
 	}
-	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(cutUTF8(r.in.Prompt, promptMatchBytes))}
+	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, cutUTF8(r.in.Prompt, promptMatchBytes))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	if len(ranked) == 0 {
 		return nil, errQuiet
@@ -71,6 +73,9 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 	src := r.sources()
 	opts := r.options()
 	budget := r.cfg.Serve.BudgetChars
+	if call.Prompt {
+		opts.MaxItems, budget = r.cfg.Serve.PromptMaxItems, r.cfg.Serve.PromptBudgetChars
+	}
 	var (
 		chosen  []chosenItem
 		leftOut []string
@@ -286,8 +291,9 @@ func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 // ToolCall turns a PreToolUse input into a call to score: the tool, the
-// files it touches (relative to root), and the words of the recent prompts
-// and of its input.
+// files it touches (relative to root, whatever the slashes and case they
+// are written with), the commands of a Bash call, and the words of the
+// recent prompts and of its input.
 func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	c := &knowledge.Call{Tool: in.ToolName}
 	args := in.Tool
@@ -305,28 +311,16 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
+		c.Commands = knowledge.Segments(cutUTF8(cmd, maxCommandBytes))
 	}
 	c.Words = knowledge.NewHaystack(texts...)
 	return c
 }
 
 // projectPath makes a tool's path relative to the project root, with
-// forward slashes, as file triggers are written; a path outside the
-// project stays absolute.
-func projectPath(root, cwd, p string) string {
-	if !filepath.IsAbs(p) {
-		base := cwd
-		if base == "" {
-			base = root
-		}
-		p = filepath.Join(base, p)
-	}
-	p = filepath.Clean(p)
-	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(p)
-}
+// forward slashes, as file triggers are written, whichever system wrote
+// it; a path outside the project stays absolute.
+func projectPath(root, cwd, p string) string { return repopath.Rel(root, cwd, p) }
 
 // commandPaths picks the words of a shell command that look like paths
 // ("sed -i s/a/b/ plugin.json"), so that a file trigger can match a file
@@ -335,8 +329,11 @@ func commandPaths(root, cwd, cmd string) []string {
 	var out []string
 	for _, w := range strings.Fields(cmd) {
 		w = strings.Trim(w, `'";|&()<>`)
-		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || !strings.ContainsAny(w, "./") {
+		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || !strings.ContainsAny(w, `./\`) {
 			continue
+		}
+		if strings.LastIndexByte(w, '/') == 0 && !strings.Contains(w, ".") {
+			continue // "/changelog" in a commit message: a slash command, or outside the project anyway
 		}
 		out = append(out, projectPath(root, cwd, w))
 		if len(out) == 50 {
@@ -353,6 +350,9 @@ const (
 	// promptMatchBytes is how much of a prompt is searched for keywords:
 	// what a person types is far shorter; a pasted log is not a request.
 	promptMatchBytes = 64 << 10
+	// maxCommandBytes is how much of a Bash command is read for the
+	// programs it runs: a heredoc of a whole file is not a command.
+	maxCommandBytes = 16 << 10
 )
 
 // cutUTF8 returns at most max bytes of s, not splitting a character.

@@ -169,6 +169,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	existing := log.Observations(p.Now, p.Config)
 	artifacts := Artifacts(existing)
 	opt := extract.Options{Redact: p.redact()}
+	if p.Proj != nil {
+		opt.Root = p.Proj.Root
+	}
 
 	var found []extract.Observation
 	var usages []Usage

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strings"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
@@ -80,6 +82,7 @@ func (s *Store) Exists(key string) (bool, error) {
 // Create writes a new entry, only if its key has no file yet; created is
 // false when one was there. The entry is validated first.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	e = s.storedFiles(e)
 	if err := e.Validate(); err != nil {
 		return "", false, err
 	}
@@ -91,6 +94,38 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 		return rel, false, err
 	}
 	return rel, true, s.write(ctx, rel, e, why)
+}
+
+// storedFiles is the entry with its file triggers as lessons store paths
+// (repopath.Stored): a glob written with backslashes, or as an absolute
+// path of this project (an agent's block often names files that way),
+// becomes relative to the root with forward slashes, so that it matches
+// in every clone. Globs are otherwise kept as written.
+func (s *Store) storedFiles(e *Entry) *Entry {
+	root := ""
+	if s.Scope == ScopeProject && s.Proj != nil {
+		root = s.Proj.Root
+	}
+	var files []string
+	changed := false
+	for _, g := range e.Triggers.Files {
+		n := g
+		if strings.Contains(g, `\`) || repopath.IsAbs(g) && root != "" {
+			if repopath.IsAbs(g) {
+				n = repopath.Rel(root, root, g)
+			} else {
+				n = repopath.Slash(g)
+			}
+		}
+		changed = changed || n != g
+		files = append(files, n)
+	}
+	if !changed {
+		return e
+	}
+	c := *e
+	c.Triggers.Files = files
+	return &c
 }
 
 func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) error {

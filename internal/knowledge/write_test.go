@@ -83,3 +83,21 @@ func TestGlobalStoreRefusesALink(t *testing.T) {
 		t.Fatalf("wrote through a link: %v", err)
 	}
 }
+
+// File triggers are stored relative to the root with forward slashes,
+// whoever wrote them: an agent on Windows, or one naming absolute paths.
+func TestCreateStoresFileTriggersRelative(t *testing.T) {
+	st, p := projectStore(t)
+	e := &Entry{Key: "paths", Summary: "Paths as written", Kind: "note", Priority: "HIGH", Status: StatusActive, Source: "manual",
+		Triggers: Triggers{Files: []string{`web\src\stores\**`, filepath.Join(p.Root, "internal", "billing", "*.go"), "**/plugin.json"}}}
+	if _, _, err := st.Create(context.Background(), e, "test"); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := st.Read("paths")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"web/src/stores/**", "internal/billing/*.go", "**/plugin.json"}; strings.Join(got.Triggers.Files, " ") != strings.Join(want, " ") {
+		t.Fatalf("stored %q, want %q", got.Triggers.Files, want)
+	}
+}

@@ -36,9 +36,6 @@ var allowed = map[string]string{
 	"internal/jsonl/lock.go": "lock files",
 	// Built only with the devlearn_crash tag, for the crash tests.
 	"internal/crashpoint/crashpoint_crash.go": "test build",
-	// A developer's tool that writes the eval's labelled files where it
-	// is told, never run by devlearn itself.
-	"internal/eval/capture/cmd/evalcapture/main.go": "eval tool",
 }
 
 // Every file devlearn writes goes through this package: the module's
@@ -60,7 +57,10 @@ func TestNoOtherPackageWritesFilesItself(t *testing.T) {
 			}
 			rel, _ := filepath.Rel(root, path)
 			rel = filepath.ToSlash(rel)
-			if strings.HasPrefix(rel, "internal/safefile/") || allowed[rel] != "" {
+			// internal/eval measures devlearn (make eval): it builds scratch
+			// projects in temporary folders and writes reports where a
+			// developer tells it; devlearn itself never runs it.
+			if strings.HasPrefix(rel, "internal/safefile/") || strings.HasPrefix(rel, "internal/eval/") || allowed[rel] != "" {
 				return nil
 			}
 			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
