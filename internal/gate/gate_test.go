@@ -234,7 +234,7 @@ func TestPresets(t *testing.T) {
 	}
 	var c struct {
 		Serve struct{ Threshold json.Number } `json:"serve"`
-		Gates config.Gates                  `json:"gates"`
+		Gates config.Gates                    `json:"gates"`
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
 	dec.UseNumber()
