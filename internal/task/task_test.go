@@ -238,11 +238,11 @@ func TestNamesAndStages(t *testing.T) {
 
 func TestFirstSentence(t *testing.T) {
 	for in, want := range map[string]string{
-		"Tests are missing. Add them.":        "Tests are missing.",
+		"Tests are missing. Add them.":         "Tests are missing.",
 		"\n\n  Use v1.2.3 of the API! Then go": "Use v1.2.3 of the API!",
-		"no period at all\nsecond line":       "no period at all",
-		"":                                    "Rejected without a reason given",
-		strings.Repeat("word ", 60):           knowledge.Cut(strings.Repeat("word ", 60), 200),
+		"no period at all\nsecond line":        "no period at all",
+		"":                                     "Rejected without a reason given",
+		strings.Repeat("word ", 60):            knowledge.Cut(strings.Repeat("word ", 60), 200),
 	} {
 		if got := FirstSentence(in); got != want {
 			t.Errorf("%q: %q", in, got)
