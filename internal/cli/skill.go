@@ -2,8 +2,8 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
