@@ -218,7 +218,10 @@ func newGateListCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "The gates in force here, and whether the project's are trusted",
-		Args:  noArgs,
+		Long: `List the gates that would run here, list by list (pre.<stage>,
+post.<stage>, stop): the project's when its config is trusted, else the
+global config's, with a note saying why the project's are not in force.`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			w, err := env.taskWS("gate list")
 			if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // hookTimeout bounds a hook's own work (reconcile, at session start),
@@ -36,7 +37,9 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
   pre-tool-use         serves the entries relevant to the tool call (at most
                        serve.max_items, each once per session and file)
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; never blocks
+                       message as candidate entries, and runs the stop gates:
+                       a required failure blocks the stop with its output
+                       (see 'devlearn gate --help')
   session-end          spools the session and, when worker.batch_size sessions
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them
@@ -75,7 +78,13 @@ func runHook(env *Env, event string) error {
 	// The memory limit still starts a collection should a hook run away.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
-	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	timeout := hookTimeout
+	if event == hook.Stop {
+		// The stop gates' budget, and the rest of the hook, within the
+		// timeout registered for Stop.
+		timeout = time.Duration(settings.StopTimeout)*time.Second - 5*time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
 	return nil
@@ -99,5 +108,7 @@ func hookEnv(env *Env) hook.Env {
 		Redact:      redact.Text,
 		Reconcile:   reconcileQuietly,
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
+		Task:        env.Getenv("DEVLEARN_TASK"),
+		Environ:     env.environ(),
 	}
 }

@@ -29,6 +29,7 @@ then the core; the addendum is never cut.
 The prompt goes to stdout, for a pipeline to hand to its agent; the token
 estimate of each part goes to stderr (all of it with --json).`,
 		Example: `  devlearn prompt --stage implement --task auth-fix > prompt.md`,
+		GroupID: "learn",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := checkStage(stage, false); err != nil {

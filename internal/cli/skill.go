@@ -69,7 +69,11 @@ func newSkillListCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Every skill, the stages that use it, and the size of each tier",
-		Args:  noArgs,
+		Long: `List the skills of $DEVLEARN_HOME/skills (the defaults are seeded first):
+the stages whose prompt gets each one (skills.stages), the size of its core
+and extended tiers in tokens, and whether you edited it. A stage pointing at
+a skill that does not exist is named.`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			home, err := env.seededSkills()
 			if err != nil {
@@ -150,7 +154,10 @@ func newSkillShowCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show NAME",
 		Short: "Print a skill's core (what its stage is given), or with --extended its detail",
-		Args:  argsRange(1, 1),
+		Long: `Print a skill's core (its description and the body a stage's prompt
+includes), or with --extended its extended.md, what fetch_skill_detail gives
+an agent.`,
+		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := skills.ValidName(args[0]); err != nil {
 				return exitcode.UsageError(err)
@@ -184,6 +191,7 @@ func newSkillShowCmd(env *Env) *cobra.Command {
 
 func newSkillEditCmd(env *Env) *cobra.Command {
 	var tier, from string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "edit NAME --tier core|extended [--from FILE|-]",
 		Short: "Change a skill's core or extended part, in your editor or from a file, checked first",
@@ -226,10 +234,14 @@ editor's text is kept in a file named in the error.`,
 			if err != nil {
 				return exitcode.WithHint(err, "nothing was saved; fix the text and run it again")
 			}
+			if asJSON {
+				return printJSON(env.Out, map[string]string{"skill": name, "tier": tier, "path": path})
+			}
 			fmt.Fprintf(env.Out, "Saved %s.\n", path)
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was saved as JSON")
 	cmd.Flags().StringVar(&tier, "tier", "", "core or extended")
 	cmd.Flags().StringVar(&from, "from", "", "take the text from FILE (- for stdin) instead of an editor")
 	return cmd

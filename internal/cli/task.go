@@ -166,10 +166,14 @@ letters, digits, '.', '_' and '-'.`,
 }
 
 func newTaskStageCmd(env *Env) *cobra.Command {
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "stage TASK STAGE",
 		Short: "Record that a task moved to a stage",
-		Args:  argsRange(2, 2),
+		Long: `Record that a task moved to a stage: its strikes, its attempts and its
+two-strike addendum are counted per stage. 'gate pre|post --task' and 'task
+reject' record the stage they are about too.`,
+		Args: argsRange(2, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := task.ValidName(args[0]); err != nil {
 				return exitcode.UsageError(err)
@@ -184,10 +188,14 @@ func newTaskStageCmd(env *Env) *cobra.Command {
 			if err := w.store.EnterStage(ctxBackground(), args[0], args[1]); err != nil {
 				return err
 			}
+			if asJSON {
+				return printJSON(env.Out, map[string]string{"task": args[0], "stage": args[1]})
+			}
 			fmt.Fprintf(env.Out, "Task %s is at %s.\n", args[0], args[1])
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
 
@@ -315,7 +323,13 @@ func newTaskStatusCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status TASK",
 		Short: "A task's stage, attempts, strikes, gates, lessons and merge",
-		Args:  argsRange(1, 1),
+		Long: `Print a task's state as its log says: its stage, the attempt under way
+and the strikes (rejections at the stage since it last resumed), its
+status (blocked by the circuit breaker or a merge conflict, and what to do),
+its branch and base, its last run of gates, its lessons and their review
+status, its merge, and whether the next attempt gets the Two-Strike
+Protocol.`,
+		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := task.ValidName(args[0]); err != nil {
 				return exitcode.UsageError(err)
@@ -449,7 +463,10 @@ func newTaskListCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "Every task with a log here, most recently changed first",
-		Args:  noArgs,
+		Long: `List the tasks of .memory/tasks/: stage, status (active, blocked, done,
+merged), the attempt under way at the stage, the lessons saved, and the time
+of the last event.`,
+		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			w, err := env.taskWS("task list")
 			if err != nil {
@@ -483,6 +500,7 @@ func newTaskListCmd(env *Env) *cobra.Command {
 
 func newTaskResumeCmd(env *Env) *cobra.Command {
 	var reason string
+	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "resume TASK",
 		Short: "Let a task blocked by the circuit breaker go on: its strikes start again",
@@ -508,11 +526,15 @@ again, and its gates run again.`,
 			if err := w.store.Resume(ctxBackground(), args[0], reason); err != nil {
 				return exitcode.UsageError(err)
 			}
+			if asJSON {
+				return printJSON(env.Out, map[string]any{"task": args[0], "resumed": true})
+			}
 			fmt.Fprintf(env.Out, "Task %s resumed: its strikes start again.\n", args[0])
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "what the person decided")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
 }
 

@@ -71,6 +71,11 @@ type Env struct {
 	// StartWorker starts the SessionEnd worker for p's clone, fully
 	// detached, and returns at once. nil starts none (the spool waits).
 	StartWorker func(p *project.Project) error
+	// Task is the task this session works on (DEVLEARN_TASK); "" makes
+	// the session its own task for the Stop gates.
+	Task string
+	// Environ is the environment the Stop gates start from.
+	Environ []string
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
@@ -98,6 +103,8 @@ type Input struct {
 // these events.
 type Output struct {
 	HookSpecificOutput Specific `json:"hookSpecificOutput"`
+	// Stop, when set, is printed instead: the Stop event's own shape.
+	Stop *StopOutput `json:"-"`
 }
 
 // Specific is the event-specific part of Output.
@@ -114,7 +121,11 @@ func (o *Output) Encode() []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.Encode(o)
+	if o.Stop != nil {
+		enc.Encode(o.Stop)
+	} else {
+		enc.Encode(o)
+	}
 	return b.Bytes()
 }
 
