@@ -147,7 +147,7 @@ func blockReason(feedback string, o *task.Outcome) string {
 		tail = "\n\n" + o.TwoStrike
 	}
 	room := maxReason - utf8.RuneCountInString(head) - utf8.RuneCountInString(tail)
-	return head + cutMiddle(feedback, room) + tail
+	return head + cutMiddle(strings.TrimRight(feedback, "\n"), room) + tail
 }
 
 // cutMiddle keeps the start and the end of s within n characters.
