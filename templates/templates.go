@@ -33,3 +33,9 @@ var GatePresets embed.FS
 //
 //go:embed skills
 var Skills embed.FS
+
+// Directives holds the templates `devlearn directives init` writes, one
+// per directive type, named after the type (AGENTS.md, CHECKLIST.md, ...).
+//
+//go:embed directives/*.md
+var Directives embed.FS

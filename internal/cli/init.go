@@ -115,6 +115,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planConfig(p)
 	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
 	res.planAttributes(p)
+	res.planLocalIgnore(p)
 	res.planHooks(p)
 	res.planMCP(p)
 	if opts.statusLine {

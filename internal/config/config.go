@@ -25,6 +25,7 @@ type Config struct {
 	Skills     Skills     `json:"skills" doc:"Tiered skills ($DEVLEARN_HOME/skills): which one each stage gets."`
 	Prompt     Prompt     `json:"prompt" doc:"What 'devlearn prompt' assembles for an agent at a stage."`
 	MCP        MCP        `json:"mcp" doc:"The agent tools of 'devlearn mcp'."`
+	Directives Directives `json:"directives" doc:"The .directives/ files: discovery, what the agent is given, the checklist gate, where learned pitfalls and decisions go."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -214,6 +215,17 @@ type MCPTools struct {
 	Pipeline []string `json:"pipeline" enum:"fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill" doc:"Tools of a pipeline agent: read, and propose candidates."`
 }
 
+// Directives configures the .directives/ files of a project (see
+// docs/directives.md).
+type Directives struct {
+	Enabled       bool     `json:"enabled" doc:"Discover .directives/ files around what the agent touches and give it the ones it has not seen in the session (post-tool-use)."`
+	Ignore        []string `json:"ignore" doc:"Folder names in which directives are never collected (node_modules, vendor, .git, ...)."`
+	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output for directives given in full (the core types); what does not fit is named."`
+	ChecklistGate bool     `json:"checklist_gate" doc:"The Stop hook blocks until the CHECKLIST.md of an area the session changed is submitted ticked with 'devlearn directives check'."`
+	AskAfterEdits int      `json:"ask_after_edits" min:"0" max:"1000" doc:"Ask the person before the Nth edit in folders whose directives the agent was never shown; 0 never asks."`
+	Learned       string   `json:"learned" enum:"central,directives" doc:"Where a learned pitfall or decision with an area is rendered: central (.memory/knowledge) or directives (PITFALLS.md / INVARIANTS.md of the area's nearest .directives/ folder)."`
+}
+
 // Default returns the configuration used where no file sets a key. The
 // thresholds are devflow's table, so migrated projects behave as before.
 func Default() *Config {
@@ -254,6 +266,13 @@ func Default() *Config {
 				Workshop: strings.Split(MCPToolNames, ","),
 				Pipeline: []string{"fetch_knowledge", "save_knowledge", "fetch_skill_detail"},
 			},
+		},
+		Directives: Directives{
+			Enabled:       true,
+			Ignore:        []string{".git", ".hg", ".svn", "node_modules", "vendor", ".venv", "venv", "__pycache__", "dist", "build", "target"},
+			BudgetChars:   6000,
+			ChecklistGate: true,
+			Learned:       "central",
 		},
 	}
 }

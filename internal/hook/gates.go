@@ -12,15 +12,6 @@ import (
 	"github.com/devlearn/devlearn/internal/task"
 )
 
-// StopOutput is the Stop event's own output shape (Claude Code's hook
-// contract): "decision": "block" with a reason keeps the agent working;
-// a systemMessage alone shows the person a line and lets the stop happen.
-type StopOutput struct {
-	Decision      string `json:"decision,omitempty"`
-	Reason        string `json:"reason,omitempty"`
-	SystemMessage string `json:"systemMessage,omitempty"`
-}
-
 // stopReserve is the part of the Stop hook's registered timeout kept for
 // everything but the gates: reading the input, the block capture, the
 // records, the output.
@@ -53,11 +44,15 @@ func (r *run) stopGates(o **Output, err *error) {
 		r.log.Printf("%v", *err)
 	}
 	*err = nil
-	if *o != nil && (*o).Stop != nil && (*o).Stop.Decision == "block" && out.Decision == "block" {
-		// Another step blocks too: the agent hears of both.
-		out.Reason = (*o).Stop.Reason + "\n\n" + out.Reason
+	if out.Decision == "block" {
+		// Another step may have blocked too: the agent hears of both.
+		*o = withBlock(*o, out.Reason)
+		return
 	}
-	*o = &Output{Stop: out}
+	if *o == nil {
+		*o = &Output{}
+	}
+	(*o).SystemMessage = strings.TrimLeft((*o).SystemMessage+"\n"+out.SystemMessage, "\n")
 }
 
 // SessionTask is the task a session's stop gates record to: the one
@@ -73,7 +68,7 @@ func SessionTask(named, sessionID string) string {
 	return "session-" + id
 }
 
-func (r *run) gateStop() *StopOutput {
+func (r *run) gateStop() *Output {
 	in, err := gate.Trusted(r.env.Home, r.proj.Root, r.cfg)
 	if err != nil {
 		r.log.Printf("stop gates: %v (not run)", err)
@@ -96,7 +91,7 @@ func (r *run) gateStop() *StopOutput {
 		r.log.Printf("%v", p)
 	}
 	if store.Blocked(st) != nil {
-		return &StopOutput{SystemMessage: fmt.Sprintf("devlearn: the stop gates of task %s are paused: its circuit breaker tripped. Review its lessons ('devlearn learn --review'), then 'devlearn task resume %s'.", name, name)}
+		return &Output{SystemMessage: fmt.Sprintf("devlearn: the stop gates of task %s are paused: its circuit breaker tripped. Review its lessons ('devlearn learn --review'), then 'devlearn task resume %s'.", name, name)}
 	}
 	stage := st.Stage
 	if stage == "" {
@@ -131,9 +126,9 @@ func (r *run) gateStop() *StopOutput {
 		if len(o.Candidates) > 0 {
 			msg += fmt.Sprintf(" Lessons waiting for review: %s ('devlearn learn --review').", strings.Join(o.Candidates, ", "))
 		}
-		return &StopOutput{SystemMessage: msg + fmt.Sprintf(" 'devlearn task resume %s' turns the gates back on.", name)}
+		return &Output{SystemMessage: msg + fmt.Sprintf(" 'devlearn task resume %s' turns the gates back on.", name)}
 	}
-	return &StopOutput{Decision: "block", Reason: blockReason(fb, o)}
+	return &Output{Decision: "block", Reason: blockReason(fb, o)}
 }
 
 // blockReason is what the agent reads: why it may not stop, the failing
