@@ -436,7 +436,7 @@ func printStatus(out io.Writer, w *taskWS, st *task.State, lessons []lessonState
 	}
 	if m := st.Merge; m != nil {
 		switch m.Kind {
-		case gitx.KindConflict:
+		case task.KindConflict:
 			var paths []string
 			for _, c := range m.Conflicts {
 				paths = append(paths, c.Path)
@@ -567,20 +567,28 @@ task's log, and its lessons still waiting for review are listed.`,
 				fmt.Fprintf(env.Err, "devlearn: %s\n", in.Untrusted)
 			}
 			post, _ := in.Gates.Post.For("done")
-			id, err := gitx.ResolveIdentity(env.Dir, env.Getenv)
-			if err != nil {
-				return err
-			}
 			res, err := w.store.Done(c.Context(), args[0], task.DoneOptions{
 				Gates:       post,
 				GateOptions: gate.Options{Project: w.proj.Root, Worktree: w.proj.Root, Env: env.environ(), Redact: redact.Text},
-				Merge:       gitx.Options{Dir: env.Dir, Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree},
 				DefaultBase: w.cfg.Tasks.Base,
 				AutoMerge:   w.cfg.Tasks.AutoMerge,
 			})
+			var merged *gitx.Result
+			if err == nil && res.Merge {
+				// devlearn merge's code: one merge into a base at a time,
+				// the outcome recorded in the task's log.
+				id, ierr := gitx.ResolveIdentity(env.Dir, env.Getenv)
+				if ierr != nil {
+					return ierr
+				}
+				merged, err = gitx.Merge(c.Context(), gitx.Options{
+					Dir: env.Dir, Target: res.Target, Into: res.Into, Task: args[0],
+					Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree,
+				})
+			}
 			if res != nil {
 				if asJSON {
-					if perr := printJSON(env.Out, res); perr != nil {
+					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged}); perr != nil {
 						return perr
 					}
 				} else {
@@ -590,8 +598,8 @@ task's log, and its lessons still waiting for review are listed.`,
 					if res.Reject != nil {
 						printOutcome17(env.Out, res.Reject)
 					}
-					if res.Merge != nil {
-						printMerge(env.Out, res.Merge)
+					if merged != nil {
+						printMerge(env.Out, merged)
 					}
 					if res.Kept != "" {
 						fmt.Fprintf(env.Out, "Task %s is done; %s.\n", args[0], res.Kept)

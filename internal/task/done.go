@@ -7,7 +7,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/gate"
-	"github.com/devlearn/devlearn/internal/gitx"
 )
 
 // ErrBreaker is wrapped by the error of a task the circuit breaker has
@@ -39,29 +38,28 @@ func (s *Store) Blocked(st *State) error {
 // DoneOptions is how a task is finished.
 type DoneOptions struct {
 	// Gates are the post gates of the done stage (trusted config only);
-	// GateOptions where they run.
+	// GateOptions where they run (the task's worktree fills Worktree).
 	Gates       []config.Gate
 	GateOptions gate.Options
-	// Merge is the merge's options with where and as whom filled in;
-	// Done fills in the task, its branch or worktree and its base.
-	Merge gitx.Options
-	// DefaultBase is the base when the task names none (tasks.base).
+	// DefaultBase is the base when the task names none (tasks.base);
+	// AutoMerge the project's default (tasks.auto_merge), a task's own
+	// setting winning.
 	DefaultBase string
-	// AutoMerge is the project's default (tasks.auto_merge); a task's
-	// own setting wins.
-	AutoMerge bool
+	AutoMerge   bool
 }
 
-// DoneResult is what finishing did.
+// DoneResult is what finishing did, and what is left to merge.
 type DoneResult struct {
 	Task   string       `json:"task"`
 	Gates  *gate.Report `json:"gates"`
 	Reject *Outcome     `json:"rejection,omitempty"`
-	// Merged is false when the task keeps its branch (auto_merge off) or
-	// the merge was refused.
-	Merged bool         `json:"merged"`
-	Kept   string       `json:"kept_because,omitempty"`
-	Merge  *gitx.Result `json:"merge,omitempty"`
+	// Merge is true when the task is to be merged: Target (its worktree,
+	// else its branch, else its name) into Into ("" for the repository's
+	// main branch). Kept says why not, when it keeps its branch.
+	Merge  bool   `json:"merge"`
+	Target string `json:"target,omitempty"`
+	Into   string `json:"into,omitempty"`
+	Kept   string `json:"kept_because,omitempty"`
 	// Candidates are the task's lessons still waiting for review (seed
 	// 000 §2: reviewed at completion).
 	Candidates []string `json:"candidates"`
@@ -71,10 +69,12 @@ type DoneResult struct {
 var ErrGateFailed = errors.New("a required gate failed")
 
 // Done finishes a task (seed 000 §6): the done stage's post gates run (a
-// required failure is a rejection, as anywhere), then the task's branch is
-// merged into its base with devlearn's merge (one merge per base at a
-// time; a conflict blocks the task with the paths), unless the task keeps
-// its branch. The merge commit is recorded in the task's log by the merge.
+// required failure is a rejection, as anywhere); when they pass, the task
+// is recorded done and the result says what to merge where. The merge
+// itself is devlearn merge's (gitx.Merge, one merge per base at a time;
+// it records the merge commit, or the conflict that blocks the task, in
+// this log); the caller runs it, so that this package, which the Stop hook
+// links, never links go-git's transports.
 func (s *Store) Done(ctx context.Context, name string, o DoneOptions) (*DoneResult, error) {
 	st, _, err := s.Load(name)
 	if err != nil {
@@ -104,27 +104,19 @@ func (s *Store) Done(ctx context.Context, name string, o DoneOptions) (*DoneResu
 		}
 		return res, ErrGateFailed
 	}
-	auto := st.Merges(o.AutoMerge)
 	if err := s.record(ctx, name, func(*State, []*Event) ([]*Event, error) {
 		return []*Event{{Op: OpDone, Stage: "done"}}, nil
 	}); err != nil {
 		return nil, err
 	}
 	res.Candidates = s.OpenCandidates(st)
-	if !auto {
+	if !st.Merges(o.AutoMerge) {
 		res.Kept = "auto_merge is off: the branch stays for you (a pull request, say)"
 		return res, nil
 	}
-	m := o.Merge
-	m.Task = name
-	m.Target = firstOf(st.Worktree, firstOf(st.Branch, name))
-	m.Into = firstOf(st.Base, o.DefaultBase)
-	mr, err := gitx.Merge(ctx, m)
-	res.Merge = mr
-	if err != nil {
-		return res, err
-	}
-	res.Merged = mr.Kind != gitx.KindUpToDate || mr.BaseTo != ""
+	res.Merge = true
+	res.Target = firstOf(st.Worktree, firstOf(st.Branch, name))
+	res.Into = firstOf(st.Base, o.DefaultBase)
 	return res, nil
 }
 

@@ -24,13 +24,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
 // Operations of the task log. merged and merge-blocked are written by the
-// merge (gitx), the rest here.
+// merge (gitx.OpMerged, gitx.OpMergeBlocked; a test holds them equal),
+// the rest here. The package does not import gitx: the Stop hook records
+// rejections through it, and the hook never links go-git's root package.
 const (
 	OpStart         = "start"
 	OpStage         = "stage"
@@ -41,8 +42,8 @@ const (
 	OpResume        = "resume"
 	OpDone          = "done"
 	OpSuggestGlobal = "suggest-global"
-	OpMerged        = gitx.OpMerged
-	OpMergeBlocked  = gitx.OpMergeBlocked
+	OpMerged        = "merged"
+	OpMergeBlocked  = "merge-blocked"
 )
 
 // StopStage is the stage of what the Stop hook's gates find when the task
@@ -84,9 +85,15 @@ type Event struct {
 	// resume, done
 	Reason string `json:"reason,omitempty"`
 	// merged, merge-blocked (gitx.TaskEvent)
-	Kind      string          `json:"kind,omitempty"`
-	Commit    string          `json:"commit,omitempty"`
-	Conflicts []gitx.Conflict `json:"conflicts,omitempty"`
+	Kind      string     `json:"kind,omitempty"`
+	Commit    string     `json:"commit,omitempty"`
+	Conflicts []Conflict `json:"conflicts,omitempty"`
+}
+
+// Conflict is a path a merge could not merge, as gitx.Conflict records it.
+type Conflict struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // GateRecord is one gate's result as the log keeps it: the end of its
@@ -107,8 +114,9 @@ type GateRecord struct {
 const MaxName = 100
 
 // ValidName checks a task name: it names a file, so it holds only ASCII
-// letters, digits, '.', '_' and '-', and does not start with a dot.
-// Anything else is refused, never mapped, so two names never share a log.
+// letters, digits, '.', '_' and '-', and does not start with a dot (the
+// names gitx.TaskName makes of branches). Anything else is refused, never
+// mapped, so two names never share a log.
 func ValidName(name string) error {
 	if name == "" {
 		return errors.New("task name is empty")
@@ -116,14 +124,18 @@ func ValidName(name string) error {
 	if len(name) > MaxName {
 		return fmt.Errorf("task name is %d characters; at most %d", len(name), MaxName)
 	}
-	if gitx.TaskName(name) != name {
-		return fmt.Errorf("task name %q may hold only letters, digits, '.', '_' and '-', and may not start with '.'", name)
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') || i == 0 && c == '.' {
+			return fmt.Errorf("task name %q may hold only letters, digits, '.', '_' and '-', and may not start with '.'", name)
+		}
 	}
 	return nil
 }
 
-// LogRel is the project-relative path of a task's log.
-func LogRel(name string) string { return gitx.TaskLogRel(name) }
+// LogRel is the project-relative path of a task's log (gitx.TaskLogRel
+// for a valid name).
+func LogRel(name string) string { return project.TasksDir + "/" + name + ".jsonl" }
 
 // stamp fills in an event's time, source and id: the id is a hash of the
 // rest, so appending the same event twice is recognised.

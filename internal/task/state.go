@@ -1,7 +1,5 @@
 package task
 
-import "github.com/devlearn/devlearn/internal/gitx"
-
 // Task statuses.
 const (
 	StatusActive  = "active"
@@ -9,6 +7,9 @@ const (
 	StatusDone    = "done"   // finished, its branch kept (auto_merge off)
 	StatusMerged  = "merged" // finished and merged into its base
 )
+
+// KindConflict is a merge refused for its conflicts (gitx.KindConflict).
+const KindConflict = "conflict"
 
 // Why a task is blocked (seed 000: pause_reason).
 const (
@@ -86,11 +87,11 @@ type Rejection struct {
 
 // Merge is the outcome of the task's merge.
 type Merge struct {
-	Kind      string          `json:"kind"`
-	Commit    string          `json:"commit,omitempty"`
-	Base      string          `json:"base,omitempty"`
-	At        string          `json:"at"`
-	Conflicts []gitx.Conflict `json:"conflicts,omitempty"`
+	Kind      string     `json:"kind"`
+	Commit    string     `json:"commit,omitempty"`
+	Base      string     `json:"base,omitempty"`
+	At        string     `json:"at"`
+	Conflicts []Conflict `json:"conflicts,omitempty"`
 }
 
 // Fold computes a task's state from its events, in order. A task with no
@@ -151,7 +152,7 @@ func Fold(name string, evs []*Event) *State {
 			s.Merge = &Merge{Kind: ev.Kind, Commit: ev.Commit, Base: ev.Base, At: ev.At}
 		case OpMergeBlocked:
 			s.Status, s.BlockedBy = StatusBlocked, BlockedConflict
-			s.Merge = &Merge{Kind: gitx.KindConflict, Base: ev.Base, At: ev.At, Conflicts: ev.Conflicts}
+			s.Merge = &Merge{Kind: KindConflict, Base: ev.Base, At: ev.At, Conflicts: ev.Conflicts}
 		}
 	}
 	s.Strikes = len(s.strikes[s.Stage])

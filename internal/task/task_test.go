@@ -2,6 +2,7 @@ package task
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -13,11 +14,12 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/gate"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
-func newStore(t *testing.T) *Store {
+func newStore(t testing.TB) *Store {
 	t.Helper()
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
@@ -247,5 +249,28 @@ func TestFirstSentence(t *testing.T) {
 		if got := FirstSentence(in); got != want {
 			t.Errorf("%q: %q", in, got)
 		}
+	}
+}
+
+// The task log is written by the merge too: the package's names for what
+// the merge writes must be the merge's, though it does not link gitx.
+func TestMergeNamesMatchGitx(t *testing.T) {
+	if OpMerged != gitx.OpMerged || OpMergeBlocked != gitx.OpMergeBlocked || KindConflict != gitx.KindConflict {
+		t.Fatal("op names differ from gitx's")
+	}
+	for _, name := range []string{"task-42", "a.b_c", "x"} {
+		if ValidName(name) != nil || gitx.TaskName(name) != name || LogRel(name) != gitx.TaskLogRel(name) {
+			t.Errorf("%s: names differ from gitx's", name)
+		}
+	}
+	for _, branch := range []string{"task/auth", ".hidden", "a b"} {
+		if ValidName(branch) == nil || ValidName(gitx.TaskName(branch)) != nil {
+			t.Errorf("%s: gitx names a task devlearn refuses, or the reverse", branch)
+		}
+	}
+	data, _ := json.Marshal(gitx.Conflict{Path: "a", Reason: "b"})
+	var c Conflict
+	if json.Unmarshal(data, &c) != nil || c.Path != "a" || c.Reason != "b" {
+		t.Fatal(string(data))
 	}
 }
