@@ -112,7 +112,7 @@ func has(list []string, s string) bool {
 
 func TestNormalizeMessage(t *testing.T) {
 	for in, want := range map[string]string{
-		"--- fail: testtotal (0.01s)":                 "--- fail: testtotal (#)",
+		"--- fail: testtotal (0.01s)":                  "--- fail: testtotal (#)",
 		"cart_test.go:42: total = 10.04,   want 10.05": "cart_test.go:#: total = #, want #",
 		"panic at 0xc000123abc in goroutine 7":         "panic at # in goroutine #",
 		"coverage 42% of v2 in sha256":                 "coverage # of v2 in sha256",
