@@ -2,6 +2,8 @@ package task
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -334,9 +336,16 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 }
 
 // saveCandidate saves the feedback as a candidate entry, as seed 000's
-// Trigger 1 says: keyed by task and stage, the first sentence as summary,
-// category lesson_learned, source fdrl, source_id the task, tagged with
-// the stage and the task's keywords.
+// Trigger 1 says: keyed by task title, stage and rejection number, the
+// first sentence as summary, category lesson_learned, source fdrl,
+// source_id the task, tagged with the stage and the task's keywords.
+//
+// The key ends with six hex digits of the rejection (its task, stage,
+// number, time and feedback): two branches that each reach rejection 1 of
+// a task write two files, not one file twice with different content, so
+// merging them never conflicts (entries are one per file for that
+// reason). The same rejection written again (a retry after a crash at the
+// same time) lands in the same file.
 func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, feedback, summary string, n int) (key, path string, err error) {
 	title := st.Title
 	if title == "" {
@@ -346,9 +355,10 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 	if base == "" {
 		base = "task"
 	}
-	suffix := fmt.Sprintf("-%s-rejection-%d", render.Slug(in.Stage), n)
-	if len(base)+len(suffix) > knowledge.MaxKey-9 {
-		base = strings.TrimRight(base[:knowledge.MaxKey-9-len(suffix)], "-")
+	id := sha256.Sum256([]byte(strings.Join([]string{in.Task, in.Stage, fmt.Sprint(n), s.Now.UTC().Format(time.RFC3339), feedback}, "\x00")))
+	suffix := fmt.Sprintf("-%s-rejection-%d-%s", render.Slug(in.Stage), n, hex.EncodeToString(id[:3]))
+	if len(base)+len(suffix) > knowledge.MaxKey {
+		base = strings.TrimRight(base[:knowledge.MaxKey-len(suffix)], "-")
 	}
 	e := &knowledge.Entry{
 		Key:      base + suffix,
@@ -370,14 +380,8 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 		return "", "", err
 	}
 	if !created {
-		if old, _, err := store.Read(e.Key); err == nil && knowledge.ContentHash(old) == knowledge.ContentHash(e) {
-			return e.Key, p, nil // saved by a run that stopped before its log line
-		}
-		// The key is taken (two branches both reached this number, say):
-		// the entry's content names it apart.
-		e.Key = base + suffix + "-" + knowledge.ContentHash(e)[:6]
-		if p, _, err = store.Create(ctx, e, why); err != nil {
-			return "", "", err
+		if old, _, err := store.Read(e.Key); err != nil || knowledge.ContentHash(old) != knowledge.ContentHash(e) {
+			return "", "", fmt.Errorf("%s already holds another entry: the rejection was not recorded", p)
 		}
 	}
 	return e.Key, p, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -45,7 +46,7 @@ func TestRejectTwoStrikeBreaker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o1.Candidate != "auth-fix-plan-rejection-1" || o1.Strike != 1 || o1.TwoStrike != "" || o1.Breaker {
+	if !candidateKey(o1.Candidate, "auth-fix-plan-rejection-1") || o1.Strike != 1 || o1.TwoStrike != "" || o1.Breaker {
 		t.Fatalf("%+v", o1)
 	}
 	e, err := knowledge.ReadEntry(s.Proj.Path(o1.CandidatePath), o1.CandidatePath)
@@ -78,7 +79,8 @@ func TestRejectTwoStrikeBreaker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !o3.Breaker || o3.TwoStrike != "" || strings.Join(o3.Candidates, ",") != "auth-fix-plan-rejection-1,auth-fix-plan-rejection-2,auth-fix-plan-rejection-3" {
+	if !o3.Breaker || o3.TwoStrike != "" || len(o3.Candidates) != 3 || !candidateKey(o3.Candidates[0], "auth-fix-plan-rejection-1") ||
+		!candidateKey(o3.Candidates[1], "auth-fix-plan-rejection-2") || !candidateKey(o3.Candidates[2], "auth-fix-plan-rejection-3") {
 		t.Fatalf("%+v", o3)
 	}
 	st, _, _ = s.Load("auth-fix")
@@ -98,7 +100,7 @@ func TestRejectTwoStrikeBreaker(t *testing.T) {
 		t.Fatalf("%+v", st)
 	}
 	o4, _ := s.Reject(ctx, RejectInput{Task: "auth-fix", Stage: "plan", Feedback: "Flag missing again."})
-	if o4.Strike != 1 || o4.Candidate != "auth-fix-plan-rejection-4" {
+	if o4.Strike != 1 || !candidateKey(o4.Candidate, "auth-fix-plan-rejection-4") {
 		t.Fatalf("numbers never repeat: %+v", o4)
 	}
 }
@@ -155,6 +157,51 @@ func TestRestartLosesNothing(t *testing.T) {
 	st, probs, _ := again.Load("t2")
 	if len(st.Rejections) != 2 || len(probs) != 1 || probs[0].Line != 2 {
 		t.Fatalf("%+v %+v", st, probs)
+	}
+}
+
+// candidateKey tells whether key is prefix followed by the six hex digits
+// that name the rejection apart.
+func candidateKey(key, prefix string) bool {
+	return candidateKeyRE.MatchString(key) && key[:len(key)-7] == prefix
+}
+
+var candidateKeyRE = regexp.MustCompile(`^[a-z0-9-]+-rejection-[0-9]+-[0-9a-f]{6}$`)
+
+// Two branches that each reach rejection 1 of a task name their candidates
+// apart (a merge of the two never conflicts on one file); the same
+// rejection saved again is the same entry; a long title still gives a key
+// that fits.
+func TestCandidateKeys(t *testing.T) {
+	a, b := newStore(t), newStore(t)
+	b.Now = a.Now.Add(time.Hour)
+	ctx := context.Background()
+	oa, err := a.Reject(ctx, RejectInput{Task: "cart", Stage: "implement", Feedback: "Rounds half down."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ob, err := b.Reject(ctx, RejectInput{Task: "cart", Stage: "implement", Feedback: "Rounds half down."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !candidateKey(oa.Candidate, "cart-implement-rejection-1") || !candidateKey(ob.Candidate, "cart-implement-rejection-1") || oa.Candidate == ob.Candidate {
+		t.Fatalf("%q %q", oa.Candidate, ob.Candidate)
+	}
+	st, _, _ := a.Load("cart")
+	key, path, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Rounds half down.", oa.Summary, 1)
+	if err != nil || key != oa.Candidate || path != oa.CandidatePath {
+		t.Fatalf("saved again: %q %q %v", key, path, err)
+	}
+	long := strings.Repeat("very long title words ", 10)
+	if _, err := a.Start(ctx, "long", StartOptions{Title: long, Stage: "code_review"}); err != nil {
+		t.Fatal(err)
+	}
+	ol, err := a.Reject(ctx, RejectInput{Task: "long", Stage: "code_review", Feedback: "Too long."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ol.Candidate) > knowledge.MaxKey || !candidateKeyRE.MatchString(ol.Candidate) || !strings.HasPrefix(ol.Candidate, "very-long-title") {
+		t.Fatalf("%q", ol.Candidate)
 	}
 }
 
