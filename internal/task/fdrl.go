@@ -345,7 +345,9 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 // a task write two files, not one file twice with different content, so
 // merging them never conflicts (entries are one per file for that
 // reason). The same rejection written again (a retry after a crash at the
-// same time) lands in the same file.
+// same time) lands in the same file, and so does one retried later: a
+// candidate of this task, stage and number with the same feedback is taken
+// as saved by a run that stopped before its log line.
 func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, feedback, summary string, n int) (key, path string, err error) {
 	title := st.Title
 	if title == "" {
@@ -356,9 +358,15 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 		base = "task"
 	}
 	id := sha256.Sum256([]byte(strings.Join([]string{in.Task, in.Stage, fmt.Sprint(n), s.Now.UTC().Format(time.RFC3339), feedback}, "\x00")))
-	suffix := fmt.Sprintf("-%s-rejection-%d-%s", render.Slug(in.Stage), n, hex.EncodeToString(id[:3]))
+	rest := fmt.Sprintf("-%s-rejection-%d-", render.Slug(in.Stage), n)
+	suffix := rest + hex.EncodeToString(id[:3])
 	if len(base)+len(suffix) > knowledge.MaxKey {
 		base = strings.TrimRight(base[:knowledge.MaxKey-len(suffix)], "-")
+	}
+	w := evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src, Task: in.Task, Session: in.Session})
+	store := knowledge.ProjectStore(s.Proj, w)
+	if key, path, ok := s.savedBefore(store, base+rest, in.Task, feedback); ok {
+		return key, path, nil
 	}
 	e := &knowledge.Entry{
 		Key:      base + suffix,
@@ -372,8 +380,6 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 		Evidence: []string{knowledge.Cut(fmt.Sprintf("task %s, stage %s, rejection %d, from %s", in.Task, in.Stage, n, in.From), knowledge.MaxItemLen)},
 		Body:     feedback,
 	}
-	w := evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src, Task: in.Task, Session: in.Session})
-	store := knowledge.ProjectStore(s.Proj, w)
 	why := fmt.Sprintf("%s: task %s rejected at %s (%d)", s.Src, in.Task, in.Stage, n)
 	p, created, err := store.Create(ctx, e, why)
 	if err != nil {
@@ -385,6 +391,21 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 		}
 	}
 	return e.Key, p, nil
+}
+
+// savedBefore finds the candidate a stopped run saved for this rejection:
+// the number is taken under the log's lock, so a file with its stem, task
+// and feedback is that run's.
+func (s *Store) savedBefore(store *knowledge.Store, stem, task, feedback string) (key, path string, ok bool) {
+	names, _ := filepath.Glob(filepath.Join(s.Proj.Path(project.EntriesDir), stem+"*.md"))
+	for _, name := range names {
+		k := strings.TrimSuffix(filepath.Base(name), ".md")
+		if e, p, err := store.Read(k); err == nil && e.Source == "fdrl" && e.SourceID == task &&
+			strings.TrimSpace(e.Body) == strings.TrimSpace(feedback) {
+			return k, p, true
+		}
+	}
+	return "", "", false
 }
 
 // openCandidates keeps the keys whose entries are still candidates.

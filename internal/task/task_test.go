@@ -192,6 +192,22 @@ func TestCandidateKeys(t *testing.T) {
 	if err != nil || key != oa.Candidate || path != oa.CandidatePath {
 		t.Fatalf("saved again: %q %q %v", key, path, err)
 	}
+	// A run that saved rejection 2's candidate and stopped before its log
+	// line; the retry, an hour later, takes that file as its own.
+	st, _, _ = a.Load("cart")
+	stopped, _, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Still rounds half down.", "Still rounds half down.", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry := *a
+	retry.Now = a.Now.Add(time.Hour)
+	or, err := retry.Reject(ctx, RejectInput{Task: "cart", Stage: "implement", Feedback: "Still rounds half down."})
+	if err != nil || or.Candidate != stopped {
+		t.Fatalf("retry saved %q, the stopped run %q: %v", or.Candidate, stopped, err)
+	}
+	if names, _ := filepath.Glob(a.Proj.Path(".memory/knowledge/entries/cart-implement-rejection-2-*.md")); len(names) != 1 {
+		t.Fatalf("%v", names)
+	}
 	long := strings.Repeat("very long title words ", 10)
 	if _, err := a.Start(ctx, "long", StartOptions{Title: long, Stage: "code_review"}); err != nil {
 		t.Fatal(err)
