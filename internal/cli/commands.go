@@ -28,5 +28,10 @@ func commands(env *Env) []*cobra.Command {
 		newWorkerCmd(env),
 		newLLMExtractCmd(env),
 		newRedactCmd(env),
+		newGateCmd(env),
+		newTaskCmd(env),
+		newSkillCmd(env),
+		newPromptCmd(env),
+		newMCPCmd(env),
 	}
 }

@@ -156,6 +156,9 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
+		if err := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); err != nil {
+			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, err))
+		}
 	}
 	if len(errs) > 0 {
 		res.Err = errors.New(strings.Join(errs, "; "))

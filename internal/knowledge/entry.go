@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -32,8 +33,20 @@ type Entry struct {
 	Ask         bool     `yaml:"ask,omitempty" json:"ask,omitempty"`
 	Tags        []string `yaml:"tags,flow,omitempty" json:"tags,omitempty"`
 	Triggers    Triggers `yaml:"triggers,omitempty" json:"triggers"`
-	Process     `yaml:",inline"`
-	Body        string `yaml:"-" json:"body"`
+	// SourceID is the session or task that made the entry (seed 000 §1).
+	SourceID string `yaml:"source_id,omitempty" json:"source_id,omitempty"`
+	// Evidence is what made it: one line each (a task's rejection, a
+	// failed gate, a session).
+	Evidence []string `yaml:"evidence,omitempty" json:"evidence,omitempty"`
+	// TokenEstimate is the body's size in tokens (characters / 4), set
+	// whenever devlearn writes the file.
+	TokenEstimate int `yaml:"token_estimate,omitempty" json:"token_estimate,omitempty"`
+	// CreatedAt and UpdatedAt are RFC 3339 times (UTC), set by devlearn's
+	// writes; a candidate ages from CreatedAt.
+	CreatedAt string `yaml:"created_at,omitempty" json:"created_at,omitempty"`
+	UpdatedAt string `yaml:"updated_at,omitempty" json:"updated_at,omitempty"`
+	Process   `yaml:",inline"`
+	Body      string `yaml:"-" json:"body"`
 }
 
 // Triggers say when an entry is relevant to a tool call. A trigger left
@@ -51,7 +64,9 @@ var (
 	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
 	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
 	Statuses   = []string{StatusCandidate, StatusDraft, StatusActive, StatusArchived}
-	Origins    = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm"}
+	// Origins: seed 000's sources (workshop, pipeline, manual, fdrl) and
+	// devlearn's own (prompt, transcript, stop-hook, gate, llm).
+	Origins = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm", "workshop", "pipeline"}
 )
 
 // Entry statuses.
@@ -147,6 +162,9 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	if len(e.Body) > MaxBody {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
 	}
+	// Derived, whatever the file says: a body edited by hand is measured
+	// as it is now.
+	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
 }
 
@@ -174,6 +192,7 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 	if len(e.Body) > MaxBody {
 		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
 	}
+	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
 }
 
@@ -253,7 +272,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 	if m.Kind != yaml.MappingNode {
 		return at(m, "the front matter must be YAML keys (key: value), not a %s", nodeKind(m))
 	}
-	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, " + strings.Join(processKeys, ", ")
+	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, " + strings.Join(processKeys, ", ")
 	if withBody {
 		allowed += ", body"
 	}
@@ -304,6 +323,26 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 			err = e.Triggers.decode(v, at)
 		case "checklist", "pattern", "warning", "requirement":
 			err = e.Process.decode(k.Value, v, at)
+		case "source_id":
+			e.SourceID, err = scalar(v, at)
+			if err == nil && (strings.ContainsAny(e.SourceID, "\n\r") || utf8.RuneCountInString(e.SourceID) > MaxItemLen) {
+				err = at(v, "source_id must be one line of at most %d characters", MaxItemLen)
+			}
+		case "evidence":
+			e.Evidence, err = list(v, at, "evidence")
+		case "token_estimate":
+			var s string
+			if s, err = scalar(v, at); err == nil && s != "" {
+				n, cerr := strconv.Atoi(s)
+				if cerr != nil || n < 0 {
+					err = at(v, "token_estimate must be a whole number of tokens, not %q", s)
+				}
+				e.TokenEstimate = n
+			}
+		case "created_at":
+			e.CreatedAt, err = timestamp(v, at, "created_at")
+		case "updated_at":
+			e.UpdatedAt, err = timestamp(v, at, "updated_at")
 		case "body":
 			if withBody {
 				var b string
@@ -396,6 +435,22 @@ func (t *Triggers) decode(v *yaml.Node, at func(*yaml.Node, string, ...any) erro
 }
 
 type atFunc = func(*yaml.Node, string, ...any) error
+
+// timestamp reads an RFC 3339 time and keeps it in UTC.
+func timestamp(v *yaml.Node, at atFunc, key string) (string, error) {
+	s, err := scalar(v, at)
+	if err != nil || s == "" {
+		return s, err
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return "", at(v, "%s %q is not an RFC 3339 time (such as 2026-05-10T09:00:00Z)", key, s)
+	}
+	return FormatTime(t), nil
+}
+
+// FormatTime is how entry times are written: RFC 3339, UTC, seconds.
+func FormatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func scalar(v *yaml.Node, at atFunc) (string, error) {
 	if v.Kind != yaml.ScalarNode {
@@ -539,6 +594,13 @@ func (e *Entry) Validate() error {
 // the body.
 func (e *Entry) Marshal() ([]byte, error) {
 	c := *e
+	c.TokenEstimate = Tokens(normalizeBody(c.Body))
+	return c.marshal()
+}
+
+// marshal writes the entry as it is, with no derived field filled in.
+func (e *Entry) marshal() ([]byte, error) {
+	c := *e
 	c.fillDefaults()
 	var fm bytes.Buffer
 	enc := yaml.NewEncoder(&fm)
@@ -564,27 +626,50 @@ func (e *Entry) Active() bool { return e.Status == StatusActive || e.Status == S
 
 // WithStatus returns an entry file with its status changed and every
 // other byte kept: a person's formatting and comments survive a promote
-// or an archive. The status line's value is replaced (a comment after it
-// stays); a file without one gets it before the closing "---".
+// or an archive.
 func WithStatus(path string, data []byte, status string) ([]byte, error) {
-	if !contains(Statuses, status) {
-		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
+	return WithFields(path, data, Field{"status", status})
+}
+
+// Field is one top-level front matter key and its new one-line value.
+type Field struct{ Key, Value string }
+
+// yaml is the value as the line holds it: a time quoted, as yaml.v3 writes
+// it, so the file reads the same whichever way it was last written.
+func (f Field) yaml() string {
+	if f.Key == "created_at" || f.Key == "updated_at" {
+		return strconv.Quote(f.Value)
 	}
-	return withTopValue(path, data, "status", status, func(e *Entry) string { return e.Status })
+	return f.Value
+}
+
+// WithFields returns an entry file with some top-level one-line values
+// set and every other byte kept. A key's line has its value replaced (a
+// comment after it stays); a key without a line gets one before the
+// closing "---". The result must parse, and say what was set.
+func WithFields(path string, data []byte, fields ...Field) ([]byte, error) {
+	for _, f := range fields {
+		if f.Key == "status" && !contains(Statuses, f.Value) {
+			return nil, fmt.Errorf("status %q is not one of %s", f.Value, strings.Join(Statuses, ", "))
+		}
+		if f.Key == "priority" && !contains(Priorities, f.Value) {
+			return nil, fmt.Errorf("priority %q is not one of %s", f.Value, strings.Join(Priorities, ", "))
+		}
+		if strings.ContainsAny(f.Value, "\n\r#:\"'") && f.Key != "created_at" && f.Key != "updated_at" {
+			return nil, fmt.Errorf("%s: %q cannot be written on one line as it is", f.Key, f.Value)
+		}
+	}
+	return withFields(path, data, fields)
 }
 
 // WithPriority is WithStatus for the priority: an escalation keeps every
 // other byte of the file.
 func WithPriority(path string, data []byte, priority string) ([]byte, error) {
-	if !contains(Priorities, priority) {
-		return nil, fmt.Errorf("priority %q is not one of %s", priority, strings.Join(Priorities, ", "))
-	}
-	return withTopValue(path, data, "priority", priority, func(e *Entry) string { return e.Priority })
+	return WithFields(path, data, Field{"priority", priority})
 }
 
-// withTopValue sets a top-level front matter key to value, keeping every
-// other byte; got reads the key back from the parsed result.
-func withTopValue(path string, data []byte, key, value string, got func(*Entry) string) ([]byte, error) {
+// withFields is WithFields once the values are checked.
+func withFields(path string, data []byte, fields []Field) ([]byte, error) {
 	if _, err := ParseEntry(path, data); err != nil {
 		return nil, err
 	}
@@ -608,31 +693,40 @@ func withTopValue(path string, data []byte, key, value string, got func(*Entry) 
 	if open < 0 || end < 0 {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter"}
 	}
-	done := false
-	for i := open + 1; i < end && !done; i++ {
-		k, rest, ok := strings.Cut(lines[i], ":")
-		if !ok || k != key {
-			continue // only the top-level key, unindented
+	var missing []string
+	for _, f := range fields {
+		done := false
+		for i := open + 1; i < end && !done; i++ {
+			key, rest, ok := strings.Cut(lines[i], ":")
+			if !ok || key != f.Key {
+				continue // only the top-level key, unindented
+			}
+			line := f.Key + ": " + f.yaml()
+			if j := strings.Index(rest, " #"); j >= 0 {
+				// Keep the comment, in its column when the value allows.
+				col := len(f.Key+":") + j + 1
+				line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+			}
+			lines[i] = line + "\n"
+			done = true
 		}
-		line := key + ": " + value
-		if j := strings.Index(rest, " #"); j >= 0 {
-			// Keep the comment, in its column when the value allows.
-			col := len(key) + 1 + j + 1
-			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+		if !done {
+			missing = append(missing, f.Key+": "+f.yaml()+"\n")
 		}
-		lines[i] = line + "\n"
-		done = true
 	}
-	if !done {
-		lines = append(lines[:end], append([]string{key + ": " + value + "\n"}, lines[end:]...)...)
+	if len(missing) > 0 {
+		lines = append(lines[:end], append(missing, lines[end:]...)...)
 	}
 	out := []byte(strings.Join(lines, ""))
 	e, err := ParseEntry(path, out)
 	if err != nil {
 		return nil, err
 	}
-	if got(e) != value {
-		return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, key)
+	for _, f := range fields {
+		got := map[string]string{"status": e.Status, "priority": e.Priority, "updated_at": e.UpdatedAt, "created_at": e.CreatedAt, "summary": e.Summary, "category": e.Category}[f.Key]
+		if got != f.Value {
+			return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, f.Key)
+		}
 	}
 	return out, nil
 }

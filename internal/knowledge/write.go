@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -23,11 +24,15 @@ type Store struct {
 	Proj   *project.Project // project scope
 	Writer *evolve.Writer   // project scope
 	Dir    string           // global scope: the absolute folder
+	// Now stamps created_at and updated_at; the zero time leaves them as
+	// they are.
+	Now time.Time
 }
 
-// ProjectStore is the entries folder of a project.
+// ProjectStore is the entries folder of a project, stamped with the
+// writer's clock.
 func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
-	return &Store{Scope: ScopeProject, Proj: p, Writer: w}
+	return &Store{Scope: ScopeProject, Proj: p, Writer: w, Now: w.Now()}
 }
 
 // GlobalStore is the global entries folder under a devlearn home.
@@ -83,6 +88,12 @@ func (s *Store) Exists(key string) (bool, error) {
 // false when one was there. The entry is validated first.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
 	e = s.storedFiles(e)
+	if e.CreatedAt == "" && !s.Now.IsZero() {
+		e.CreatedAt = FormatTime(s.Now)
+	}
+	if e.UpdatedAt == "" {
+		e.UpdatedAt = e.CreatedAt
+	}
 	if err := e.Validate(); err != nil {
 		return "", false, err
 	}
@@ -168,16 +179,19 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 // SetStatus changes the status of an entry, keeping every other byte of
 // its file, and returns the entry and the file as saved.
 func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
-	return s.setTop(ctx, key, why, status, func(e *Entry) *string { return &e.Status }, WithStatus)
+	return s.setTop(ctx, key, why, "status", status, func(e *Entry) *string { return &e.Status })
 }
 
 // SetPriority changes the priority of an entry (an escalation), keeping
 // every other byte of its file.
 func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*Entry, []byte, string, error) {
-	return s.setTop(ctx, key, why, priority, func(e *Entry) *string { return &e.Priority }, WithPriority)
+	return s.setTop(ctx, key, why, "priority", priority, func(e *Entry) *string { return &e.Priority })
 }
 
-func (s *Store) setTop(ctx context.Context, key, why, value string, field func(*Entry) *string, with func(string, []byte, string) ([]byte, error)) (*Entry, []byte, string, error) {
+// setTop sets the top-level front matter key name of an entry to value
+// (and updated_at), keeping every other byte of its file; field is the
+// parsed entry's own copy of it.
+func (s *Store) setTop(ctx context.Context, key, why, name, value string, field func(*Entry) *string) (*Entry, []byte, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, nil, "", err
@@ -193,7 +207,12 @@ func (s *Store) setTop(ctx context.Context, key, why, value string, field func(*
 	if *field(e) == value {
 		return e, data, rel, nil
 	}
-	if data, err = with(rel, data, value); err != nil {
+	fields := []Field{{name, value}}
+	if !s.Now.IsZero() {
+		e.UpdatedAt = FormatTime(s.Now)
+		fields = append(fields, Field{"updated_at", e.UpdatedAt})
+	}
+	if data, err = WithFields(rel, data, fields...); err != nil {
 		return nil, nil, "", err
 	}
 	*field(e) = value
@@ -211,4 +230,26 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
 	}
 	return rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+// Update rewrites an existing entry with new content: the key, created_at
+// and the file's name stay, updated_at is stamped. The entry is validated
+// first; a key with no file is an error wrapping fs.ErrNotExist.
+func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error) {
+	old, rel, err := s.Read(e.Key)
+	if err != nil {
+		return rel, err
+	}
+	c := *e
+	if c.CreatedAt == "" {
+		c.CreatedAt = old.CreatedAt
+	}
+	if !s.Now.IsZero() {
+		c.UpdatedAt = FormatTime(s.Now)
+	}
+	if err := c.Validate(); err != nil {
+		return rel, err
+	}
+	*e = c
+	return rel, s.write(ctx, rel, &c, why)
 }
