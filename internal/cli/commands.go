@@ -27,5 +27,7 @@ func commands(env *Env) []*cobra.Command {
 		newWorkerCmd(env),
 		newLLMExtractCmd(env),
 		newRedactCmd(env),
+		newHistoryCmd(env),
+		newRevertCmd(env),
 	}
 }

@@ -97,6 +97,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 	if err != nil {
 		return nil, err
 	}
+	//devlearn:triggers "knowledge add" "knowledge promote" "knowledge archive"
 	return knowledge.ProjectStore(w.proj, evolve.New(w.proj, now, evolve.Trigger{Command: command})), nil
 }
 

@@ -18,6 +18,10 @@ type Config struct {
 	Extractor  Extractor  `json:"extractor" doc:"How lessons are extracted from transcripts."`
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
+	History    History    `json:"history" doc:"The copies of replaced files behind 'devlearn history' and 'devlearn revert'."`
+	Curator    Curator    `json:"curator" doc:"The curated section devlearn keeps in the instruction files every agent reads (AGENTS.md, CLAUDE.md)."`
+	Counters   Counters   `json:"counters" doc:"The helpfulness counters of every knowledge item: applied, helpful, harmful (docs/evolution.md)."`
+	Classify   Classify   `json:"classify" doc:"Session classification from the first request: bug, feedback, feature, enhancement, chore."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -66,6 +70,34 @@ type Extractor struct {
 type Worker struct {
 	BatchSize int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
 	DailyCap  int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	// DebounceSeconds is seed 002's debounce.
+	DebounceSeconds int `json:"debounce_seconds" min:"0" max:"3600" doc:"A worker waits until no session has ended for this many seconds, so sessions that end together make one pass; 0 does not wait."`
+}
+
+// History bounds the copies the one writer keeps of what it replaces.
+type History struct {
+	SnapshotMaxAgeDays int `json:"snapshot_max_age_days" min:"0" max:"36500" doc:"Copies last needed by a change older than this are pruned (never the newest copy of a file); 0 keeps them whatever their age."`
+	SnapshotBudgetMB   int `json:"snapshot_budget_mb" min:"0" max:"100000" doc:"Size budget of all copies, in MiB: over it, the oldest are pruned first (never the newest copy of a file); 0 is no budget."`
+}
+
+// Curator configures the curated section (seed 002, Stage 4 branch A).
+type Curator struct {
+	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
+	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
+	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one."`
+}
+
+// Counters configures the helpfulness counters.
+type Counters struct {
+	HelpfulAfter    int     `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
+	ReviewAfterDays int     `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
+	Relevance       float64 `json:"relevance" min:"0" max:"1" doc:"How much helpful and harmful counts move an item's relevance score when it is served (0 = not at all: off until measured)."`
+}
+
+// Classify configures session classification (seed 002, Stage 2).
+type Classify struct {
+	LLM    bool `json:"llm" doc:"Ask the LLM extractor's model (extractor.command, trusted config only) when the offline rules cannot tell."`
+	Weight int  `json:"weight" min:"1" max:"5" doc:"A lesson seen in a bug or feedback session counts as this many sessions toward its thresholds."`
 }
 
 // Serve configures injection into the agent's context.
@@ -105,7 +137,11 @@ func Default() *Config {
 			Model:          "sonnet",
 			TimeoutSeconds: 120,
 		},
-		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Worker:   Worker{BatchSize: 3, DailyCap: 5, DebounceSeconds: 30},
+		History:  History{SnapshotMaxAgeDays: 90, SnapshotBudgetMB: 100},
+		Curator:  Curator{Files: []string{}, MaxPromptBullets: 50, Similarity: 0.6},
+		Counters: Counters{HelpfulAfter: 3, ReviewAfterDays: 60},
+		Classify: Classify{Weight: 2},
 		Serve: Serve{
 			Enabled:       true,
 			Threshold:     0.7,

@@ -198,16 +198,7 @@ func (u *run) entry(e manifest.Entry) error {
 		}
 		u.res.Deletions++
 		u.note(Outcome{ID: e.ObservationID, Path: e.Path, Anchor: e.AnchorID, What: "deleted", Note: "penalised and deprecated: a 'no' that sticks until restored"})
-		// Event ids are derived from the artifact, so finding the same deletion
-		// twice (a crash before the manifest was written) counts once.
-		key := e.ObservationID + "|" + e.Path + "|" + e.AnchorID + "|" + e.RenderedAt
-		u.events = append(u.events,
-			withEID(observe.NewEvent(observe.OpPenalize, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
-				ev.Factor, ev.Reason, ev.Seq = PenaltyFactor, "deleted", o.NextSeq()
-			}), "penalize|"+key),
-			withEID(observe.NewEvent(observe.OpDeprecate, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
-				ev.Reason, ev.Seq = "deleted", o.NextSeq()
-			}), "deprecate|"+key))
+		u.events = append(u.events, Refusal(o, e, u.r.Opts.Now, "reconcile", "deleted")...)
 		return nil
 	}
 
@@ -233,6 +224,24 @@ func hashOf(sec *knowfile.Section, current []byte) string {
 		return sec.Hash()
 	}
 	return manifest.Hash(current)
+}
+
+// Refusal is a person's "no" to the artifact e of observation o: a
+// penalty and a deprecation, which stick until a restore. src says who
+// found it, reason how ("deleted", "reverted"). Event ids are derived from
+// the artifact, so finding the same "no" twice (a crash before the
+// manifest was written, or a revert that reconcile sees again) counts
+// once.
+func Refusal(o observe.Observation, e manifest.Entry, now time.Time, src, reason string) []*observe.Event {
+	key := e.ObservationID + "|" + e.Path + "|" + e.AnchorID + "|" + e.RenderedAt
+	return []*observe.Event{
+		withEID(observe.NewEvent(observe.OpPenalize, e.ObservationID, now, src, func(ev *observe.Event) {
+			ev.Factor, ev.Reason, ev.Seq = PenaltyFactor, reason, o.NextSeq()
+		}), "penalize|"+key),
+		withEID(observe.NewEvent(observe.OpDeprecate, e.ObservationID, now, src, func(ev *observe.Event) {
+			ev.Reason, ev.Seq = reason, o.NextSeq()
+		}), "deprecate|"+key),
+	}
 }
 
 func withEID(e *observe.Event, key string) *observe.Event {
