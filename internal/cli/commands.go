@@ -29,5 +29,6 @@ func commands(env *Env) []*cobra.Command {
 		newRedactCmd(env),
 		newHistoryCmd(env),
 		newRevertCmd(env),
+		newCurateCmd(env),
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -282,13 +283,17 @@ after each run; this prunes now.`,
 
 // pruneSnapshots prunes the kept copies within the config's limits.
 func pruneSnapshots(w *workspace, dryRun bool) (*evolve.PruneResult, error) {
-	h := w.cfg.Config.History
-	return evolve.Prune(ctxBackground(), w.proj, evolve.PruneOptions{
-		Now:      w.now,
+	return evolve.Prune(ctxBackground(), w.proj, pruneOptions(w.cfg.Config, w.now, dryRun))
+}
+
+func pruneOptions(cfg *config.Config, now time.Time, dryRun bool) evolve.PruneOptions {
+	h := cfg.History
+	return evolve.PruneOptions{
+		Now:      now,
 		MaxAge:   time.Duration(h.SnapshotMaxAgeDays) * 24 * time.Hour,
 		MaxBytes: int64(h.SnapshotBudgetMB) << 20,
 		DryRun:   dryRun,
-	})
+	}
 }
 
 func bytesText(n int64) string {

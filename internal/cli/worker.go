@@ -134,6 +134,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
+		afterPass(ctx, p, cfg.Config, now, logf)
 	}
 	if len(errs) > 0 {
 		res.Err = errors.New(strings.Join(errs, "; "))

@@ -122,6 +122,9 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
 	}
 	for _, e := range slices.Clone(man.Entries) {
+		if e.IsCurated() {
+			continue // the curator reconciles its own bullets
+		}
 		if err := u.entry(e); err != nil {
 			return nil, err
 		}
