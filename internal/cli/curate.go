@@ -2,9 +2,14 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
+
+	"github.com/charmbracelet/huh"
 
 	"github.com/spf13/cobra"
 
@@ -124,4 +129,44 @@ func afterPass(ctx context.Context, p *project.Project, cfg *config.Config, now 
 	if _, err := evolve.Prune(ctx, p, pruneOptions(cfg, now, false)); err != nil {
 		logf("pruning the kept copies in %s: %v", p.Root, err)
 	}
+}
+
+// curatorChoices are the instruction files init offers to curate: the
+// ones every agent reads.
+var curatorChoices = []string{"AGENTS.md", "CLAUDE.md"}
+
+// offerCurator asks, on a terminal, which instruction files should get a
+// curated section, when init is about to create the config: the answer
+// goes into it as curator.files. An existing config is the person's and
+// is not asked about ('devlearn learn --configure' sets it).
+func (r *initResult) offerCurator(env *Env) error {
+	i := slices.IndexFunc(r.changes, func(c evolve.Change) bool { return c.Path == project.ConfigFile })
+	if i < 0 {
+		return nil
+	}
+	var files []string
+	var opts []huh.Option[string]
+	for _, f := range curatorChoices {
+		opts = append(opts, huh.NewOption(f, f))
+	}
+	err := env.form(huh.NewGroup(huh.NewMultiSelect[string]().
+		Title("Keep a curated section of what devlearn learns in these instruction files?").
+		Description("Agents without devlearn's hooks (Codex, Cursor, Gemini CLI) read AGENTS.md; Claude Code reads CLAUDE.md.\n" +
+			"devlearn writes only between two marker lines; space selects, enter confirms, none is fine.").
+		Options(opts...).Value(&files)))
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	cfg := map[string]any{}
+	if err := json.Unmarshal(r.changes[i].Data, &cfg); err != nil {
+		return err
+	}
+	cfg["curator"] = map[string]any{"files": files}
+	data, err := json.MarshalIndent(cfg, "", "  ")
+	if err != nil {
+		return err
+	}
+	r.changes[i].Data = append(data, '\n')
+	r.Steps[len(r.Steps)-1].Note += "; curator.files: " + strings.Join(files, ", ")
+	return nil
 }
