@@ -33,6 +33,7 @@ knowledge entries, one markdown file each with YAML front matter, in
 		newKnowledgePromoteCmd(env),
 		newKnowledgeArchiveCmd(env),
 		newKnowledgeWhyCmd(env),
+		newKnowledgeStatsCmd(env),
 	)
 	return cmd
 }

@@ -120,10 +120,15 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			continue
 		}
 		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf, logf)
+		classes := &sessionClasses{}
+		classes.watch(pl)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {
 			fail(err)
 			continue
+		}
+		if _, err := env.afterIngest(ctx, p, cfg.Config, now, out, classes); err != nil {
+			logf("counters and classes in %s: %v", root, err)
 		}
 		for j, s := range out.Sessions {
 			if s.Err != nil {

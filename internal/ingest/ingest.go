@@ -78,6 +78,9 @@ type Pipeline struct {
 	Progress func(done, total int)
 	// Transcript tunes the reader.
 	Transcript transcript.Options
+	// OnSession, when set, is shown each session once it is read and the
+	// rules have run (the classifier reads its first request there).
+	OnSession func(s *Session)
 }
 
 // Result is what a run found and recorded.
@@ -184,6 +187,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
 		sess.Existing = existing
+		if p.OnSession != nil {
+			p.OnSession(sess)
+		}
 		obs := sess.Rules.Observations
 		at := latest(sess.Channels, p.Now)
 		var extracted []string

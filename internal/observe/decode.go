@@ -244,6 +244,17 @@ func (d *decoder) field(key []byte, e *Event) (err error) {
 			e.Counters[name] = list
 			return err
 		})
+	case "counted":
+		if d.null() {
+			return nil
+		}
+		e.Counted = map[string]string{}
+		err = d.object(func(k []byte) error {
+			name := string(k)
+			v, err := d.str("counted")
+			e.Counted[name] = v
+			return err
+		})
 	case "forgotten":
 		e.Forgotten, err = d.str("forgotten")
 	case "confidence":

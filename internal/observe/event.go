@@ -65,6 +65,7 @@ type Event struct {
 	Penalties   []Mark              `json:"penalties,omitempty"`
 	Flags       map[string]*Mark    `json:"flags,omitempty"`
 	Counters    map[string][]string `json:"counters,omitempty"`  // counter -> event ids
+	Counted     map[string]string   `json:"counted,omitempty"`   // counter -> time of its latest event
 	Forgotten   string              `json:"forgotten,omitempty"` // latest tombstone time
 
 	// devflow snapshot fields (no op).

@@ -95,7 +95,7 @@ func state(l *Log) string {
 		b.WriteByte('\n')
 	}
 	for _, id := range l.IDs() {
-		fmt.Fprintf(&b, "%s %v\n", id, l.Counters(id))
+		fmt.Fprintf(&b, "%s %v %v\n", id, l.Counters(id), l.LastCounted(id, "used"))
 	}
 	return b.String()
 }

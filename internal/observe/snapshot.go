@@ -99,6 +99,12 @@ func (s *State) snapshot() *Event {
 		sort.Strings(list)
 		e.Counters[c] = list
 	}
+	for c, at := range s.counted {
+		if e.Counted == nil {
+			e.Counted = map[string]string{}
+		}
+		e.Counted[c] = formatTime(at)
+	}
 	e.Forgotten = formatTime(s.tomb)
 	e.At = formatTime(latest)
 	// The event id is the hash of the content, so compacting twice writes the
@@ -214,6 +220,13 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		for _, eid := range eids {
 			s.count(c, eid)
 		}
+	}
+	for c, t := range e.Counted {
+		at, err := parseTime(t)
+		if err != nil {
+			return nil, err
+		}
+		s.countedAt(c, at)
 	}
 	tomb, err := parseTime(e.Forgotten)
 	if err != nil {

@@ -74,6 +74,7 @@ type State struct {
 	penalties     []mark // by penaltyKey, one each
 	flags         map[string]mark
 	counters      map[string]map[string]struct{} // counter -> event ids
+	counted       map[string]int64               // counter -> time of its latest event
 	tomb          int64
 }
 
@@ -121,6 +122,9 @@ func (s *State) join(o *State) {
 		for eid := range eids {
 			s.count(c, eid)
 		}
+	}
+	for c, at := range o.counted {
+		s.countedAt(c, at)
 	}
 	if o.tomb > s.tomb {
 		s.tomb = o.tomb
@@ -270,6 +274,20 @@ func (s *State) count(counter, eid string) {
 	set[eid] = struct{}{}
 }
 
+// countedAt keeps the time of a counter's latest event (a max, so it
+// joins like everything else): when an item was last applied.
+func (s *State) countedAt(counter string, at int64) {
+	if at <= 0 {
+		return
+	}
+	if s.counted == nil {
+		s.counted = map[string]int64{}
+	}
+	if at > s.counted[counter] {
+		s.counted[counter] = at
+	}
+}
+
 // fromEvent turns one decoded line into the state it contributes. lineEID
 // names lines that carry no event id of their own (devflow's).
 func fromEvent(e *Event, lineEID string) (*State, error) {
@@ -332,6 +350,7 @@ func fromEvent(e *Event, lineEID string) (*State, error) {
 			return nil, fmt.Errorf("count event without counter name")
 		}
 		s.count(e.Counter, eid)
+		s.countedAt(e.Counter, at)
 	case OpTombstone:
 		s.tomb = at
 	default:

@@ -106,6 +106,16 @@ func (l *Log) Counters(subject string) map[string]int {
 	return s.counterView()
 }
 
+// LastCounted is the time of the latest event of a subject's counter
+// (when an item was last applied); zero when it has none.
+func (l *Log) LastCounted(subject, counter string) time.Time {
+	s, ok := l.states[subject]
+	if !ok || s.counted[counter] == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s.counted[counter], 0).UTC()
+}
+
 func (s *State) counterView() map[string]int {
 	if len(s.counters) == 0 {
 		return nil

@@ -464,9 +464,17 @@ func (u *run) staleness() {
 			what = "fresh"
 		}
 		u.note(Outcome{ID: o.ID, Path: o.Artifact, Anchor: o.Anchor, What: what, Note: reason})
-		u.events = append(u.events, observe.NewEvent(observe.OpFlag, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+		flag := observe.NewEvent(observe.OpFlag, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
 			ev.Flag, ev.On, ev.Reason, ev.Seq = observe.FlagStale, &on, reason, o.NextSeq()
-		}))
+		})
+		u.events = append(u.events, flag)
+		if on {
+			// The stale counter (contract 8) counts the times an item went
+			// stale; the flag says whether it is now.
+			u.events = append(u.events, withEID(observe.NewEvent(observe.OpCount, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+				ev.Counter, ev.Reason = "stale", reason
+			}), "stale|"+flag.EID))
+		}
 	}
 	slices.SortFunc(u.res.Details, func(a, b Outcome) int {
 		return strings.Compare(a.What+a.Path+a.Anchor+a.ID, b.What+b.Path+b.Anchor+b.ID)

@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/classify"
+	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// sessionClasses classifies the sessions a capture pipeline reads, and
+// keeps them in the clone's store once the run is done.
+type sessionClasses struct {
+	mu   sync.Mutex
+	seen map[string]classify.Session
+}
+
+// watch makes pl classify every session it reads.
+func (sc *sessionClasses) watch(pl *ingest.Pipeline) {
+	sc.seen = map[string]classify.Session{}
+	pl.OnSession = func(s *ingest.Session) {
+		c := classifySession(s.Channels, pl.Now)
+		sc.mu.Lock()
+		sc.seen[s.ID] = c
+		sc.mu.Unlock()
+	}
+}
+
+// save records what was classified (not in a dry run).
+func (sc *sessionClasses) save(ctx context.Context, p *project.Project) error {
+	return classify.StoreOf(p).Put(ctx, sc.seen)
+}
+
+// classifySession classifies a session by its first request.
+func classifySession(ch *transcript.Channels, now time.Time) classify.Session {
+	var msgs []string
+	at := ""
+	for _, s := range ch.UserSignals {
+		msgs = append(msgs, s.Text)
+		if s.Timestamp > at {
+			at = s.Timestamp
+		}
+	}
+	if t, err := time.Parse(time.RFC3339Nano, at); err == nil {
+		at = t.UTC().Format(time.RFC3339)
+	} else {
+		at = now.UTC().Format(time.RFC3339)
+	}
+	req := classify.FirstRequest(msgs)
+	c := classify.Session{Result: classify.Rules(req), At: at}
+	c.Request = redact.Text(cutRunes(req, 120))
+	return c
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
