@@ -63,3 +63,11 @@ func cutRunes(s string, n int) string {
 	}
 	return string(r[:n]) + "…"
 }
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -116,7 +117,9 @@ func curateProject(ctx context.Context, p *project.Project, cfg *config.Config, 
 // afterPass is what the worker does once a pass has rendered: the curated
 // sections follow the lessons, and the kept copies are pruned within
 // history.*. Neither stops the worker: what goes wrong is logged.
-func afterPass(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, logf func(string, ...any)) {
+// It returns the number of instruction files curated.
+func afterPass(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, logf func(string, ...any)) int {
+	curated := 0
 	res, err := curateProject(ctx, p, cfg, now, "worker")
 	switch {
 	case err != nil:
@@ -125,10 +128,12 @@ func afterPass(ctx context.Context, p *project.Project, cfg *config.Config, now 
 		for _, pr := range res.Problems {
 			logf("curate: %s", pr)
 		}
+		curated = len(res.Files)
 	}
 	if _, err := evolve.Prune(ctx, p, pruneOptions(cfg, now, false)); err != nil {
 		logf("pruning the kept copies in %s: %v", p.Root, err)
 	}
+	return curated
 }
 
 // curatorChoices are the instruction files init offers to curate: the
@@ -169,4 +174,8 @@ func (r *initResult) offerCurator(env *Env) error {
 	r.changes[i].Data = append(data, '\n')
 	r.Steps[len(r.Steps)-1].Note += "; curator.files: " + strings.Join(files, ", ")
 	return nil
+}
+
+func savedNew(cands []ingest.SavedCandidate) bool {
+	return slices.ContainsFunc(cands, func(c ingest.SavedCandidate) bool { return c.Created })
 }

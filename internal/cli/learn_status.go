@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -30,6 +32,7 @@ type learnStatusResult struct {
 	Review       []review.Item             `json:"review"`
 	CorruptLines int                       `json:"corrupt_lines"`
 	Worker       *worker.Run               `json:"worker"`
+	Sessions     map[string]int            `json:"sessions"` // class -> sessions ingested on this clone
 }
 
 func runLearnStatus(env *Env, opts *learnOptions) error {
@@ -94,6 +97,12 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	if err != nil && !errors.As(err, &syntax) && !errors.As(err, &typ) {
 		return err
 	}
+
+	classes, err := classify.StoreOf(w.proj).Load()
+	if err != nil {
+		return err
+	}
+	res.Sessions = classify.Counts(classes, time.Time{})
 
 	if opts.json {
 		return printJSON(env.Out, res)
@@ -185,6 +194,9 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	}
 	if s.CorruptLines > 0 {
 		fmt.Fprintf(out, "Log: %s skipped; run 'devlearn learn --purge' to drop them.\n", plural(s.CorruptLines, "corrupt line", "corrupt lines"))
+	}
+	if n := sum(s.Sessions); n > 0 {
+		fmt.Fprintf(out, "Sessions: %s ingested on this clone, by their first request: %s.\n", plural(n, "session", "sessions"), classify.Summary(s.Sessions))
 	}
 	switch w := s.Worker; {
 	case w == nil:

@@ -61,6 +61,12 @@ func runWorker(env *Env) error {
 		Ingest: func(ctx context.Context, batch []worker.Entry) worker.Result {
 			return env.ingestBatch(ctx, batch, now(), log.Printf)
 		},
+		Wall: env.Clock,
+	}
+	// A worker the hook waits for (tests, debugging) runs at once: there
+	// is nobody else for it to wait for.
+	if env.Getenv("DEVLEARN_WORKER") != "wait" {
+		r.Debounce = time.Duration(cfg.Worker.DebounceSeconds) * time.Second
 	}
 	runs, err := r.Run(context.Background())
 	if err != nil {
@@ -127,7 +133,8 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			fail(err)
 			continue
 		}
-		if _, err := env.afterIngest(ctx, p, cfg.Config, now, out, classes); err != nil {
+		counted, err := env.afterIngest(ctx, p, cfg.Config, now, out, classes)
+		if err != nil {
 			logf("counters and classes in %s: %v", root, err)
 		}
 		for j, s := range out.Sessions {
@@ -136,10 +143,14 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			}
 		}
 		res.Observations += out.NewCount()
-		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
+		rendered, err := renderReady(ctx, p, cfg.Config, now, "worker")
+		if err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
-		afterPass(ctx, p, cfg.Config, now, logf)
+		curated := afterPass(ctx, p, cfg.Config, now, logf)
+		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
+			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)
+		}
 	}
 	if len(errs) > 0 {
 		res.Err = errors.New(strings.Join(errs, "; "))
