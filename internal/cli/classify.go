@@ -19,7 +19,8 @@ type sessionClasses struct {
 	seen map[string]classify.Session
 }
 
-// watch makes pl classify every session it reads.
+// watch makes pl classify every session it reads, and weigh the
+// sightings of bug and feedback sessions by classify.weight.
 func (sc *sessionClasses) watch(pl *ingest.Pipeline) {
 	sc.seen = map[string]classify.Session{}
 	pl.OnSession = func(s *ingest.Session) {
@@ -27,6 +28,25 @@ func (sc *sessionClasses) watch(pl *ingest.Pipeline) {
 		sc.mu.Lock()
 		sc.seen[s.ID] = c
 		sc.mu.Unlock()
+	}
+	weight := pl.Config.Classify.Weight
+	var stored map[string]classify.Session
+	pl.Weight = func(session string) int {
+		sc.mu.Lock()
+		c, ok := sc.seen[session]
+		sc.mu.Unlock()
+		if !ok {
+			// A session of an earlier batch (a request repeated across
+			// sessions): as it was classified then.
+			if stored == nil {
+				stored, _ = classify.StoreOf(pl.Proj).Load()
+			}
+			c, ok = stored[session]
+		}
+		if ok && classify.Weighs(c.Class) {
+			return weight
+		}
+		return 1
 	}
 }
 

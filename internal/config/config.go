@@ -90,9 +90,8 @@ type Curator struct {
 
 // Counters configures the helpfulness counters.
 type Counters struct {
-	HelpfulAfter    int     `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
-	ReviewAfterDays int     `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
-	Relevance       float64 `json:"relevance" min:"0" max:"1" doc:"How much helpful and harmful counts move an item's relevance score when it is served (0 = not at all: off until measured)."`
+	HelpfulAfter    int `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
+	ReviewAfterDays int `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
 }
 
 // Classify configures session classification (seed 002, Stage 2).

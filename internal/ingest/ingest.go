@@ -81,6 +81,9 @@ type Pipeline struct {
 	// OnSession, when set, is shown each session once it is read and the
 	// rules have run (the classifier reads its first request there).
 	OnSession func(s *Session)
+	// Weight, when set, is what a session's sightings count toward the
+	// thresholds (above 1 for a bug or feedback session); nil: 1.
+	Weight func(session string) int
 }
 
 // Result is what a run found and recorded.
@@ -308,6 +311,11 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 		}
 		at := p.at(o.Timestamp)
 		e := observe.ObserveEvent(s, o.SessionID, at)
+		if p.Weight != nil {
+			if w := p.Weight(o.SessionID); w > 1 {
+				e.Weight = w
+			}
+		}
 		isNew := !seen[e.EID] && !log.Sighted(s.ID, o.SessionID, at)
 		if isNew {
 			seen[e.EID] = true
