@@ -97,7 +97,7 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	// notes go to stderr as they come.
 	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
-	classes := &sessionClasses{}
+	classes := &sessionClasses{ask: env.askModel(w.proj, w.cfg.Config)}
 	classes.watch(pl)
 	bar := env.progressBar(len(sources))
 	if bar != nil {

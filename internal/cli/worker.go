@@ -126,7 +126,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			continue
 		}
 		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf, logf)
-		classes := &sessionClasses{}
+		classes := &sessionClasses{ask: env.askModel(p, cfg.Config)}
 		classes.watch(pl)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {

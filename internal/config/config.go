@@ -96,7 +96,7 @@ type Counters struct {
 
 // Classify configures session classification (seed 002, Stage 2).
 type Classify struct {
-	LLM    bool `json:"llm" doc:"Ask the LLM extractor's model (extractor.command, trusted config only) when the offline rules cannot tell."`
+	LLM    bool `json:"llm" doc:"When the offline rules cannot tell, ask the LLM extractor's model; only while the LLM extractor itself may run (extractor.llm on, from the global config or a trusted project config)."`
 	Weight int  `json:"weight" min:"1" max:"5" doc:"A lesson seen in a bug or feedback session counts as this many sessions toward its thresholds."`
 }
 
