@@ -31,5 +31,10 @@ func commands(env *Env) []*cobra.Command {
 		newHistoryCmd(env),
 		newRevertCmd(env),
 		newCurateCmd(env),
+		newGateCmd(env),
+		newTaskCmd(env),
+		newSkillCmd(env),
+		newPromptCmd(env),
+		newMCPCmd(env),
 	}
 }

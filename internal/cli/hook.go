@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // hookTimeout bounds a hook's own work (reconcile, at session start),
@@ -39,7 +40,9 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        read or an edit named that the session has not seen
                        (core types in full, others by name), each once
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; then blocks once while a
+                       message as candidate entries; runs the stop gates (a
+                       required failure blocks the stop with its output, see
+                       'devlearn gate --help'); then blocks once while a
                        CHECKLIST.md of an area the session changed waits for
                        'devlearn directives check', and names new directive
                        files in the nearest AGENTS.md
@@ -81,7 +84,13 @@ func runHook(env *Env, event string) error {
 	// The memory limit still starts a collection should a hook run away.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
-	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	timeout := hookTimeout
+	if event == hook.Stop {
+		// The stop gates' budget, and the rest of the hook, within the
+		// timeout registered for Stop.
+		timeout = time.Duration(settings.StopTimeout)*time.Second - 5*time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
 	return nil
@@ -105,5 +114,7 @@ func hookEnv(env *Env) hook.Env {
 		Redact:      redact.Text,
 		Reconcile:   reconcileQuietly,
 		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
+		Task:        env.Getenv("DEVLEARN_TASK"),
+		Environ:     env.environ(),
 	}
 }

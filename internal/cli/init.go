@@ -17,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -121,6 +122,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planAttributes(p)
 	res.planLocalIgnore(p)
 	res.planHooks(p)
+	res.planMCP(p)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}
@@ -280,6 +282,35 @@ func (r *initResult) planHooks(p *project.Project) {
 	r.Steps = append(r.Steps, step{Action: d.action(), Path: project.SettingsFile, Note: note})
 }
 
+// planMCP registers devlearn's MCP server (the agent tools) in the
+// project's .mcp.json, keeping every other server.
+func (r *initResult) planMCP(p *project.Project) {
+	data, err := os.ReadFile(p.Path(settings.MCPFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.fail(settings.MCPFile, err)
+		return
+	}
+	f, err := settings.ParseMCP(settings.MCPFile, data)
+	if err != nil {
+		r.fail(settings.MCPFile, fmt.Errorf("%w (left untouched; fix it, then run 'devlearn init' again)", err))
+		return
+	}
+	changed, kept := f.Register()
+	switch {
+	case kept:
+		r.Steps = append(r.Steps, step{Action: "kept", Path: settings.MCPFile, Note: "a server named devlearn that is not devlearn's is there; devlearn's agent tools are not registered"})
+	case !changed:
+		r.Steps = append(r.Steps, step{Action: "unchanged", Path: settings.MCPFile, Note: "devlearn's MCP server already registered"})
+	default:
+		action := "updated"
+		if data == nil {
+			action = "created"
+		}
+		r.changes = append(r.changes, evolve.Change{Path: settings.MCPFile, Data: f.Bytes()})
+		r.Steps = append(r.Steps, step{Action: action, Path: settings.MCPFile, Note: "devlearn's MCP server (the agent tools: 'devlearn mcp'), other servers kept"})
+	}
+}
+
 func (r *initResult) planStatusLine(env *Env, replace bool) {
 	path, err := env.userSettingsPath()
 	if err != nil {
@@ -322,7 +353,7 @@ func (r *initResult) print(w io.Writer) {
 		if r.changedNothing() {
 			fmt.Fprintln(w, "Nothing to do: devlearn is set up here.")
 		} else {
-			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes and .claude/settings.json; 'devlearn doctor' checks the whole installation.")
+			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes, .claude/settings.json and .mcp.json; 'devlearn doctor' checks the whole installation.")
 		}
 	}
 }

@@ -20,6 +20,7 @@ func (w *workspace) reviewer() *review.Reviewer {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --review"}),
 		Now:    w.now,
 		Config: w.cfg.Config,
+		Home:   w.home,
 	}
 }
 
@@ -41,6 +42,16 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	}
 	for _, id := range opts.restore {
 		decisions = append(decisions, decision{"restore", id})
+	}
+	for _, id := range opts.promoteGlobal {
+		decisions = append(decisions, decision{"global", id})
+	}
+	// Candidates past their review window are archived first, so what is
+	// listed is what still waits.
+	if err := ageCandidates(ctxBackground(), w.proj, w.cfg.Config, w.now, "learn --review", func(format string, args ...any) {
+		fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...)
+	}); err != nil {
+		return err
 	}
 	if len(opts.edit) > 0 {
 		if !env.interactive() {
@@ -96,7 +107,7 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	for _, it := range items {
 		printItem(env, it)
 	}
-	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it), or run 'devlearn learn --review' on a terminal.")
+	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it, --promote-global KEY makes it active here and copies it to every project), or run 'devlearn learn --review' on a terminal.")
 	return nil
 }
 
@@ -130,6 +141,8 @@ func pastTense(action string) string {
 		return "Deprecated"
 	case "restore":
 		return "Restored"
+	case "global":
+		return "Promoted to global"
 	}
 	return action
 }

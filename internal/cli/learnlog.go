@@ -18,6 +18,7 @@ type workspace struct {
 	cfg  *config.Loaded
 	log  observe.Store
 	now  time.Time
+	home string
 }
 
 func (env *Env) workspace() (*workspace, error) {
@@ -38,6 +39,7 @@ func (env *Env) workspace() (*workspace, error) {
 		cfg:  cfg,
 		log:  observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		now:  now,
+		home: env.Home(),
 	}, nil
 }
 

@@ -52,6 +52,7 @@ func (env *Env) assessOutcomes(p *project.Project, cfg *config.Config, now time.
 	if res == nil || res.Log == nil {
 		return nil, nil
 	}
+	set, _ := knowledge.Load(knowledge.Sources{Root: p.Root, GlobalDir: knowledge.GlobalEntriesDir(env.Home())}, knowledge.CachePath(p), knowledge.Full)
 	var uses []outcome.Use
 	for _, s := range res.Sessions {
 		if s.Err != nil || s.ID == "" {
@@ -60,6 +61,24 @@ func (env *Env) assessOutcomes(p *project.Project, cfg *config.Config, now time.
 		served, err := servedIn(p, s.ID)
 		if err == nil {
 			uses = append(uses, served...)
+		}
+		if s.File == "" || set == nil {
+			continue
+		}
+		fetched, err := outcome.Fetches([]string{s.File})
+		if err != nil {
+			continue
+		}
+		for _, f := range fetched {
+			it := set.Find(f.ID, "")
+			if it == nil {
+				continue
+			}
+			sess := f.Session
+			if sess == "" {
+				sess = s.ID
+			}
+			uses = append(uses, outcome.Use{Subject: outcome.Subject(it.Ref()), Session: sess, At: f.At, How: outcome.Fetched})
 		}
 	}
 	for _, u := range res.Uses {
@@ -81,7 +100,6 @@ func (env *Env) assessOutcomes(p *project.Project, cfg *config.Config, now time.
 	for _, o := range res.Log.Observations(now, cfg) {
 		items[o.ID] = outcome.Item{Subject: o.ID, Observation: o.ID, Text: o.Pattern}
 	}
-	set, _ := knowledge.Load(knowledge.Sources{Root: p.Root, GlobalDir: knowledge.GlobalEntriesDir(env.Home())}, knowledge.CachePath(p), knowledge.Full)
 	if set != nil {
 		for _, it := range set.Items {
 			subj := outcome.Subject(it.Ref())

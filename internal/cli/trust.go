@@ -14,7 +14,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
-	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/trust"
 )
@@ -61,11 +60,13 @@ Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
 	return cmd
 }
 
-// configCommands lists the extractor keys a project config sets, with
-// their values, so a person sees what they are trusting: every key
-// llm.ConfigNeedsTrust counts, since Permit honours none of them untrusted.
+// configCommands lists what a project config sets that needs trust, with
+// the values, so a person sees what they are trusting: every extractor key
+// and every gate trust.ConfigSets counts, since nothing of them is
+// honoured untrusted.
 func configCommands(data []byte) []string {
-	if !llm.ConfigNeedsTrust(data) {
+	sets := trust.ConfigSets(data)
+	if !sets.Any() {
 		return nil
 	}
 	var raw struct {
@@ -100,6 +101,22 @@ func configCommands(data []byte) []string {
 			}
 		}
 		out = append(out, "extractor."+k+" = "+string(bytes.TrimSpace(v)))
+	}
+	if sets.Gates {
+		if c, err := config.Parse(project.ConfigFile, data); err == nil {
+			gate := func(list string, gates []config.Gate) {
+				for _, g := range gates {
+					out = append(out, fmt.Sprintf("gates.%s: %s = %s", list, g.Name, g.Command))
+				}
+			}
+			for _, s := range config.Stages {
+				pre, _ := c.Gates.Pre.For(s)
+				gate("pre."+s, pre)
+				post, _ := c.Gates.Post.For(s)
+				gate("post."+s, post)
+			}
+			gate("stop", c.Gates.Stop)
+		}
 	}
 	return out
 }
@@ -137,7 +154,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 	if len(cmds) == 0 {
 		fmt.Fprintln(env.Out, "It names no commands; the defaults and your global config apply.")
 	} else {
-		fmt.Fprintln(env.Out, "These extractor settings may now take effect on this machine:")
+		fmt.Fprintln(env.Out, "These extractor settings and gate commands may now take effect on this machine:")
 		for _, c := range cmds {
 			fmt.Fprintf(env.Out, "  %s\n", c)
 		}

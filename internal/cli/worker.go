@@ -147,6 +147,9 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
+		if aerr := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); aerr != nil {
+			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
+		}
 		curated := afterPass(ctx, p, cfg.Config, now, logf)
 		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
 			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)

@@ -7,6 +7,8 @@
 // from them, so the three can never disagree.
 package config
 
+import "strings"
+
 // Config is everything a user can set. Keys are snake_case in the files.
 type Config struct {
 	Schema     string     `json:"$schema,omitempty" doc:"The JSON Schema of this file, for editors."`
@@ -22,6 +24,11 @@ type Config struct {
 	Curator    Curator    `json:"curator" doc:"The curated section devlearn keeps in the instruction files every agent reads (AGENTS.md, CLAUDE.md)."`
 	Counters   Counters   `json:"counters" doc:"The helpfulness counters of every knowledge item: applied, helpful, harmful (docs/evolution.md)."`
 	Classify   Classify   `json:"classify" doc:"Session classification from the first request: bug, feedback, feature, enhancement, chore."`
+	Gates      Gates      `json:"gates" doc:"Quality gates: commands a person wrote, run at stage boundaries ('devlearn gate') and when the agent stops (the Stop hook); from a project file only once it is trusted (contract 4)."`
+	Tasks      Tasks      `json:"tasks" doc:"Failure-driven learning: rejections, two-strike, the circuit breaker and the merge of 'devlearn task done'."`
+	Skills     Skills     `json:"skills" doc:"Tiered skills ($DEVLEARN_HOME/skills): which one each stage gets."`
+	Prompt     Prompt     `json:"prompt" doc:"What 'devlearn prompt' assembles for an agent at a stage."`
+	MCP        MCP        `json:"mcp" doc:"The agent tools of 'devlearn mcp'."`
 	Directives Directives `json:"directives" doc:"The .directives/ files: discovery, what the agent is given, the checklist gate, where learned pitfalls and decisions go."`
 }
 
@@ -57,6 +64,8 @@ type Log struct {
 type Knowledge struct {
 	SoftCap           int `json:"soft_cap" min:"1" max:"100000" doc:"Active entries per knowledge file before new ones are held for review."`
 	IndexBudgetTokens int `json:"index_budget_tokens" min:"100" max:"100000" doc:"Token budget of the knowledge index shown to the agent."`
+	// CandidateMaxAgeDays is seed 000 §2's review window.
+	CandidateMaxAgeDays int `json:"candidate_max_age_days" min:"0" max:"3650" doc:"Candidate entries not promoted within this many days are archived (kept, never deleted); 0 lets them wait for ever."`
 }
 
 // Extractor configures lesson extraction.
@@ -118,6 +127,125 @@ type Weights struct {
 	Context float64 `json:"context" min:"0" max:"1"`
 }
 
+// Stages are the stages a task moves through (seed 000), in order.
+var Stages = []string{"brainstorm", "design_review", "plan", "implement", "code_review", "verify", "done"}
+
+// Gates are the quality gates (seed 000 §3). Pre gates run before a stage
+// starts, post gates after it, stop gates when a Claude Code agent stops.
+type Gates struct {
+	Pre  StageGates `json:"pre" doc:"Gates run before a stage starts: a required failure keeps it from starting."`
+	Post StageGates `json:"post" doc:"Gates run after a stage: a required failure is a rejection, with the gate's output as its feedback."`
+	Stop []Gate     `json:"stop" doc:"Gates run by the Stop hook when the agent wants to stop: a required failure blocks the stop with the gate's output."`
+}
+
+// StageGates holds one list of gates per stage.
+type StageGates struct {
+	Brainstorm   []Gate `json:"brainstorm"`
+	DesignReview []Gate `json:"design_review"`
+	Plan         []Gate `json:"plan"`
+	Implement    []Gate `json:"implement"`
+	CodeReview   []Gate `json:"code_review"`
+	Verify       []Gate `json:"verify"`
+	Done         []Gate `json:"done"`
+}
+
+// For returns the gates of a stage; false for a stage devlearn does not know.
+func (s *StageGates) For(stage string) ([]Gate, bool) {
+	switch stage {
+	case "brainstorm":
+		return s.Brainstorm, true
+	case "design_review":
+		return s.DesignReview, true
+	case "plan":
+		return s.Plan, true
+	case "implement":
+		return s.Implement, true
+	case "code_review":
+		return s.CodeReview, true
+	case "verify":
+		return s.Verify, true
+	case "done":
+		return s.Done, true
+	}
+	return nil, false
+}
+
+// Gate is one validation command, as seed 000 §3 writes it.
+type Gate struct {
+	Name     string `json:"name" nonempty:"true" doc:"What the gate checks, as reports name it."`
+	Command  string `json:"command" nonempty:"true" doc:"The command, run with sh -c; {{project_path}} and {{worktree}} stand for those folders (passed as quoted shell variables, never pasted into the text)."`
+	Cwd      string `json:"cwd" doc:"The folder it runs in: {{project_path}}, {{worktree}}, or a path relative to the task's worktree; empty: the task's worktree."`
+	Timeout  int    `json:"timeout" min:"0" max:"3600000" doc:"Milliseconds before the gate and its whole process group are killed; 0 means 60000."`
+	Required bool   `json:"required" doc:"true: a failure blocks (exit 3, a rejection, a blocked stop); false: a warning."`
+}
+
+// Tasks configures failure-driven learning (seed 000 §2, §4, §6).
+type Tasks struct {
+	Similarity   float64 `json:"similarity" min:"0" max:"1" doc:"Two-strike: two rejections at a stage are similar when more than this share of their terms (error messages, file paths, key nouns) is shared."`
+	BreakerAfter int     `json:"breaker_after" min:"2" max:"100" doc:"Rejections at one stage that trip the circuit breaker: the task is blocked until a person has looked."`
+	GlobalAfter  int     `json:"global_after" min:"2" max:"100" doc:"The same gate failing on this many different tasks suggests a global lesson."`
+	Base         string  `json:"base" doc:"The branch 'devlearn task done' merges into; empty: the repository's main branch."`
+	AutoMerge    bool    `json:"auto_merge" doc:"'devlearn task done' merges the task's branch into the base; a task can keep its branch with 'task start --no-auto-merge'."`
+}
+
+// Skills configures the tiered skills (seed 000 §5).
+type Skills struct {
+	Stages SkillStages `json:"stages" doc:"The skill each stage is given; point a stage at another skill of $DEVLEARN_HOME/skills to override it."`
+}
+
+// SkillStages names one skill per stage.
+type SkillStages struct {
+	Brainstorm   string `json:"brainstorm" nonempty:"true"`
+	DesignReview string `json:"design_review" nonempty:"true"`
+	Plan         string `json:"plan" nonempty:"true"`
+	Implement    string `json:"implement" nonempty:"true"`
+	CodeReview   string `json:"code_review" nonempty:"true"`
+	Verify       string `json:"verify" nonempty:"true"`
+	Done         string `json:"done" nonempty:"true"`
+}
+
+// For returns the skill of a stage; false for a stage devlearn does not know.
+func (s *SkillStages) For(stage string) (string, bool) {
+	switch stage {
+	case "brainstorm":
+		return s.Brainstorm, true
+	case "design_review":
+		return s.DesignReview, true
+	case "plan":
+		return s.Plan, true
+	case "implement":
+		return s.Implement, true
+	case "code_review":
+		return s.CodeReview, true
+	case "verify":
+		return s.Verify, true
+	case "done":
+		return s.Done, true
+	}
+	return "", false
+}
+
+// Prompt configures 'devlearn prompt'.
+type Prompt struct {
+	BudgetTokens int `json:"budget_tokens" min:"300" max:"200000" doc:"Tokens the whole prompt may take: the knowledge index gives way first, then the skill's core is cut."`
+}
+
+// MCP configures the agent tools (seed 000 §1, §5).
+type MCP struct {
+	Role       string   `json:"role" enum:"workshop,pipeline" doc:"The role 'devlearn mcp' serves unless given --role: workshop (a person takes part) or pipeline (an agent on its own)."`
+	Supervised bool     `json:"supervised" doc:"save_knowledge in a workshop session writes an active entry (seed 000 §2, Trigger 3); off, every save is a candidate for review."`
+	Tools      MCPTools `json:"tools" doc:"The tools each role is offered."`
+}
+
+// MCPToolNames are the agent tools devlearn has.
+const MCPToolNames = "fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill"
+
+// MCPTools lists the tools of each role.
+type MCPTools struct {
+	Workshop []string `json:"workshop" enum:"fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill" doc:"Tools of a workshop session."`
+	Pipeline []string `json:"pipeline" enum:"fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill" doc:"Tools of a pipeline agent: read, and propose candidates."`
+}
+
 // Directives configures the .directives/ files of a project (see
 // docs/directives.md).
 type Directives struct {
@@ -142,7 +270,7 @@ func Default() *Config {
 		},
 		Decay:     Decay{AfterDays: 30, HalfLifeDays: 90},
 		Log:       Log{MaxObserving: 1000},
-		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500},
+		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30},
 		Extractor: Extractor{
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
@@ -160,6 +288,19 @@ func Default() *Config {
 			BudgetChars:   9000,
 			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
 			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+		},
+		Tasks: Tasks{Similarity: 0.5, BreakerAfter: 3, GlobalAfter: 3, AutoMerge: true},
+		Skills: Skills{Stages: SkillStages{
+			Brainstorm: "brainstorming", DesignReview: "design-review", Plan: "writing-plans",
+			Implement: "test-driven-development", CodeReview: "code-review", Verify: "verification", Done: "completion",
+		}},
+		Prompt: Prompt{BudgetTokens: 6000},
+		MCP: MCP{
+			Role: "workshop",
+			Tools: MCPTools{
+				Workshop: strings.Split(MCPToolNames, ","),
+				Pipeline: []string{"fetch_knowledge", "save_knowledge", "fetch_skill_detail"},
+			},
 		},
 		Directives: Directives{
 			Enabled:       true,

@@ -14,7 +14,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/ingest"
-	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -186,8 +185,8 @@ func configValid(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
-	if !llm.ConfigNeedsTrust(data) {
-		return ok(name, project.ConfigFile+" is valid and sets no extractor key: nothing to trust")
+	if !trust.ConfigNeedsTrust(data) {
+		return ok(name, project.ConfigFile+" is valid and sets no extractor key and no gate: nothing to trust")
 	}
 	trusted, why, err := trust.Check(in.Home, path)
 	if err != nil {

@@ -92,6 +92,9 @@ func New(p *project.Project, now time.Time, trigger Trigger) *Writer {
 	return &Writer{proj: p, now: now.UTC(), trigger: trigger}
 }
 
+// Now is the time this writer stamps its changes with.
+func (w *Writer) Now() time.Time { return w.now }
+
 // LogPath is the audit log, relative to the root.
 const LogPath = project.EvolutionLog
 

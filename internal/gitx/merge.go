@@ -27,8 +27,11 @@ const (
 
 // Options says what to merge and how.
 type Options struct {
-	Dir          string // where the command runs: any folder of the clone
-	Target       string // the task: a branch name or a worktree's folder
+	Dir    string // where the command runs: any folder of the clone
+	Target string // the task: a branch name or a worktree's folder
+	// Task names the task's log (.memory/tasks/<Task>.jsonl); "" names it
+	// after the branch (TaskName).
+	Task         string
 	Into         string // the base branch; "" for the repository's main branch
 	DryRun       bool   // compute and report, change nothing
 	KeepWorktree bool   // keep the task's linked worktree after a merge
@@ -126,6 +129,9 @@ func Merge(ctx context.Context, opts Options) (res *Result, err error) {
 		taskWT = r.worktreeOn(res.Branch)
 	}
 	res.Task = TaskName(res.Branch)
+	if opts.Task != "" {
+		res.Task = opts.Task
+	}
 	if taskWT != nil {
 		res.Worktree = taskWT.Root
 	}

@@ -54,10 +54,11 @@ func (r *run) sessionEnd() (*Output, error) {
 }
 
 // stop saves the [PROCESS_KNOWLEDGE] blocks of the agent's last message as
-// candidate entries for a person to review. It never blocks the agent (no
-// gate asks it to), and does nothing when the agent is already continuing
-// because of a Stop hook.
-func (r *run) stop() (*Output, error) {
+// candidate entries for a person to review, and does nothing when the
+// agent is already continuing because of a Stop hook. Only the stop gates
+// (gates.go) ever block it.
+func (r *run) stop() (o *Output, err error) {
+	defer r.stopGates(&o, &err) // the quality gates: gates.go
 	if r.in.StopHookActive {
 		return nil, errQuiet
 	}

@@ -75,6 +75,11 @@ type Env struct {
 	// StartWorker starts the SessionEnd worker for p's clone, fully
 	// detached, and returns at once. nil starts none (the spool waits).
 	StartWorker func(p *project.Project) error
+	// Task is the task this session works on (DEVLEARN_TASK); "" makes
+	// the session its own task for the Stop gates.
+	Task string
+	// Environ is the environment the Stop gates start from.
+	Environ []string
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -21,11 +22,15 @@ type Store struct {
 	Proj   *project.Project // project scope
 	Writer *evolve.Writer   // project scope
 	Dir    string           // global scope: the absolute folder
+	// Now stamps created_at and updated_at; the zero time leaves them as
+	// they are.
+	Now time.Time
 }
 
-// ProjectStore is the entries folder of a project.
+// ProjectStore is the entries folder of a project, stamped with the
+// writer's clock.
 func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
-	return &Store{Scope: ScopeProject, Proj: p, Writer: w}
+	return &Store{Scope: ScopeProject, Proj: p, Writer: w, Now: w.Now()}
 }
 
 // GlobalStore is the global entries folder under a devlearn home.
@@ -80,6 +85,12 @@ func (s *Store) Exists(key string) (bool, error) {
 // Create writes a new entry, only if its key has no file yet; created is
 // false when one was there. The entry is validated first.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	if e.CreatedAt == "" && !s.Now.IsZero() {
+		e.CreatedAt = FormatTime(s.Now)
+	}
+	if e.UpdatedAt == "" {
+		e.UpdatedAt = e.CreatedAt
+	}
 	if err := e.Validate(); err != nil {
 		return "", false, err
 	}
@@ -148,7 +159,12 @@ func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry,
 	if e.Status == status {
 		return e, data, rel, nil
 	}
-	if data, err = WithStatus(rel, data, status); err != nil {
+	fields := []Field{{"status", status}}
+	if !s.Now.IsZero() {
+		e.UpdatedAt = FormatTime(s.Now)
+		fields = append(fields, Field{"updated_at", e.UpdatedAt})
+	}
+	if data, err = WithFields(rel, data, fields...); err != nil {
 		return nil, nil, "", err
 	}
 	e.Status = status
@@ -166,4 +182,26 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
 	}
 	return rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+}
+
+// Update rewrites an existing entry with new content: the key, created_at
+// and the file's name stay, updated_at is stamped. The entry is validated
+// first; a key with no file is an error wrapping fs.ErrNotExist.
+func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error) {
+	old, rel, err := s.Read(e.Key)
+	if err != nil {
+		return rel, err
+	}
+	c := *e
+	if c.CreatedAt == "" {
+		c.CreatedAt = old.CreatedAt
+	}
+	if !s.Now.IsZero() {
+		c.UpdatedAt = FormatTime(s.Now)
+	}
+	if err := c.Validate(); err != nil {
+		return rel, err
+	}
+	*e = c
+	return rel, s.write(ctx, rel, &c, why)
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package llm
+package proc
 
 import (
 	"os"
