@@ -110,6 +110,20 @@ func (l *Log) Counters(subject string) map[string]int {
 	return s.counterView()
 }
 
+// Flag reports whether a subject's flag is on, and its reason: for flags
+// the view of an observation does not show (a declined gate proposal).
+func (l *Log) Flag(subject, name string) (on bool, reason string) {
+	s, ok := l.states[subject]
+	if !ok {
+		return false, ""
+	}
+	f, ok := s.flags[name]
+	if !ok || !f.on || f.at <= s.tomb {
+		return false, ""
+	}
+	return true, f.reason
+}
+
 // LastCounted is the time of the latest event of a subject's counter
 // (when an item was last applied); zero when it has none.
 func (l *Log) LastCounted(subject, counter string) time.Time {
