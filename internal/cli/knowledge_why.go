@@ -61,14 +61,16 @@ score, and whether the item would be served. Keywords are matched against
 				prompts = append(hook.SessionOf(w.proj, session).Prompts(hook.RecentPrompts), prompts...)
 			}
 			call := hook.ToolCall(w.proj.Root, in, prompts)
-			opts := hook.ServeOptions(w.cfg.Serve)
+			opts := hook.ServeOptionsFor(w.proj, w.cfg)
 			var rows []explained
 			var scored []knowledge.Scored
 			for _, it := range w.load().Items {
 				if (!it.Active || it.Match.Empty()) && !all {
 					continue
 				}
-				scored = append(scored, knowledge.Scored{Item: it, Breakdown: knowledge.Explain(it, call, opts.Weights)})
+				b := knowledge.Explain(it, call, opts.Weights)
+				opts.Demote(it, &b)
+				scored = append(scored, knowledge.Scored{Item: it, Breakdown: b})
 			}
 			knowledge.SortScored(scored)
 			served := 0

@@ -24,11 +24,38 @@ func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config
 		}
 	}
 	events, _ := env.assessOutcomes(p, cfg, now, res)
-	if len(events) == 0 {
-		return 0, nil
+	if len(events) > 0 {
+		st := observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)}
+		if err := st.Append(ctx, events...); err != nil {
+			return 0, err
+		}
 	}
-	st := observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)}
-	return len(events), st.Append(ctx, events...)
+	if res != nil && res.Log != nil {
+		// Rewritten even when this batch moved nothing: a merge may
+		// have brought counter events from another branch.
+		if err := knowledge.SaveHurting(knowledge.HurtingPath(p), env.hurting(p, res.Log)); err != nil {
+			return len(events), err
+		}
+	}
+	return len(events), nil
+}
+
+// hurting lists the Refs of the items in force that hurt more than they
+// helped, by the same counters 'knowledge stats' flags them with, for the
+// hooks to rank them lower when counters.rank is on.
+func (env *Env) hurting(p *project.Project, log *observe.Log) []string {
+	set, _ := knowledge.Load(knowledge.Sources{Root: p.Root, GlobalDir: knowledge.GlobalEntriesDir(env.Home())}, knowledge.CachePath(p), knowledge.Full)
+	if set == nil {
+		return nil
+	}
+	var out []string
+	for _, it := range set.Items {
+		c := log.Counters(outcome.Subject(it.Ref()))
+		if c[outcome.Harmful] > c[outcome.Helpful] {
+			out = append(out, it.Ref())
+		}
+	}
+	return out
 }
 
 // servedIn reads what the hooks served in a session. It is the one place
