@@ -99,8 +99,8 @@ type Curator struct {
 
 // Counters configures the helpfulness counters.
 type Counters struct {
-	HelpfulAfter    int `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
-	ReviewAfterDays int `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
+	HelpfulAfter    int  `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
+	ReviewAfterDays int  `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
 	Rank            bool `json:"rank" doc:"Let the counters weigh on what the hooks serve: an item that hurt more than it helped (harmful > helpful) has its relevance score halved. Off until the counters' rules are measured on real sessions."`
 }
 
