@@ -286,11 +286,13 @@ func (f *fileRun) prepare(refused map[string]bool) error {
 		return err
 	}
 	f.data, f.doc = data, doc
+	// Copies, not pointers into the manifest: every file's run prepares
+	// before any curates, and a Remove or Put by one shifts or moves the
+	// manifest's entries under the others. A changed copy is put back.
 	entries := map[string]*manifest.Entry{}
-	for i := range f.man.Entries {
-		e := &f.man.Entries[i]
+	for _, e := range f.man.Entries {
 		if e.IsCurated() && e.Path == f.rel {
-			entries[e.AnchorID] = e
+			entries[e.AnchorID] = &e
 		}
 	}
 	f.entries = entries
@@ -320,6 +322,7 @@ func (f *fileRun) prepare(refused map[string]bool) error {
 			}
 			if e.Type != manifest.TypeCuratedEdited || e.ContentHash != manifest.Hash([]byte(bl.text())) {
 				e.Type, e.ContentHash = manifest.TypeCuratedEdited, manifest.Hash([]byte(bl.text()))
+				f.man.Put(*e)
 				f.manChanged = true
 			}
 		}
@@ -421,6 +424,7 @@ func (f *fileRun) curate(refused map[string]bool) ([]byte, error) {
 			if best.entry != nil && !slices.Contains(best.sources, l.Source) {
 				best.sources = append(best.sources, l.Source)
 				best.entry.Sources = strings.Join(best.sources, " ")
+				f.man.Put(*best.entry)
 				f.manChanged = true
 			}
 		}
