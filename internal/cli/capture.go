@@ -50,7 +50,7 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 		Now:         now,
 		Redact:      redact.For(cfg.Redact.PersonalData),
 		HistoryPath: ingest.HistoryPath(p),
-		Writer:      evolve.New(p, now, evolve.Trigger{Command: trigger}),
+		Writer:      evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "ingest" "worker"
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
@@ -170,7 +170,7 @@ func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, no
 	r := &render.Renderer{
 		Proj:   p,
 		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}),
+		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
 		Opts:   render.Options{Now: now, Config: cfg},
 	}
 	return r.Run(ctx)

@@ -97,6 +97,8 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	// notes go to stderr as they come.
 	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
+	classes := &sessionClasses{ask: env.askModel(w.proj, w.cfg.Config)}
+	classes.watch(pl)
 	bar := env.progressBar(len(sources))
 	if bar != nil {
 		pl.Progress = bar.update
@@ -107,6 +109,11 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if !opts.dryRun {
+		if _, err := env.afterIngest(ctx, w.proj, w.cfg.Config, w.now, res, classes); err != nil {
+			return err
+		}
 	}
 	failed := 0
 	var done []string

@@ -123,6 +123,11 @@ func runInit(env *Env, opts *initOptions) error {
 	}
 
 	res.planConfig(p)
+	if !opts.dryRun && !opts.json && env.interactive() {
+		if err := res.offerCurator(env); err != nil {
+			return err
+		}
+	}
 	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
 	res.planAttributes(p)
 	res.planLocalIgnore(p)

@@ -34,6 +34,7 @@ knowledge entries, one markdown file each with YAML front matter, in
 		newKnowledgePromoteCmd(env),
 		newKnowledgeArchiveCmd(env),
 		newKnowledgeWhyCmd(env),
+		newKnowledgeStatsCmd(env),
 		newKnowledgeAgeCmd(env),
 	)
 	return cmd
@@ -99,6 +100,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 	if err != nil {
 		return nil, err
 	}
+	//devlearn:triggers "knowledge add" "knowledge promote" "knowledge archive"
 	return knowledge.ProjectStore(w.proj, evolve.New(w.proj, now, evolve.Trigger{Command: command})), nil
 }
 

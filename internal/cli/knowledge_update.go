@@ -201,6 +201,7 @@ func ageCandidates(ctx context.Context, p *project.Project, cfg *config.Config, 
 	if days == 0 {
 		return nil
 	}
+	//devlearn:triggers "worker" "learn --review"
 	st := knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: command}))
 	aged, err := st.AgeCandidates(ctx, time.Duration(days)*24*time.Hour)
 	if err == nil && len(aged.Archived) > 0 && logf != nil {

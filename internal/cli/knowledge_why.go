@@ -55,7 +55,7 @@ reasons.
 				return err
 			}
 			cwd, _ := filepath.Abs(env.Dir)
-			opts := hook.ServeOptions(w.cfg.Serve)
+			opts := hook.ServeOptionsFor(w.proj, w.cfg)
 			var call *knowledge.Call
 			what := tool
 			if request != "" {
@@ -87,7 +87,9 @@ reasons.
 				if (!it.Active || it.Match.Empty()) && !all && !named(ids, it) {
 					continue
 				}
-				scored = append(scored, knowledge.Scored{Item: it, Breakdown: knowledge.Explain(it, call, opts.Weights)})
+				b := knowledge.Explain(it, call, opts.Weights)
+				opts.Demote(it, &b)
+				scored = append(scored, knowledge.Scored{Item: it, Breakdown: b})
 			}
 			knowledge.SortScored(scored)
 			served := 0

@@ -53,6 +53,9 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	}); err != nil {
 		return err
 	}
+	if len(opts.acceptGate)+len(opts.declineGate) > 0 {
+		return decideGates(env, w, opts.acceptGate, opts.declineGate, opts.json)
+	}
 	if len(opts.edit) > 0 {
 		if !env.interactive() {
 			return exitcode.Usagef("--edit opens an editor: run it on a terminal (or edit the file yourself; reconcile records your version)")
@@ -93,21 +96,28 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	if env.interactive() && !opts.json {
 		return reviewInteractively(env, w, items)
 	}
+	props, err := proposedGates(w)
+	if err != nil {
+		return err
+	}
 	if opts.json {
 		if items == nil {
 			items = []review.Item{}
 		}
-		return printJSON(env.Out, map[string]any{"items": items})
+		return printJSON(env.Out, map[string]any{"items": items, "proposed_gates": props})
 	}
-	if len(items) == 0 {
+	if len(items) == 0 && len(props) == 0 {
 		fmt.Fprintln(env.Out, "Nothing needs review.")
 		return nil
 	}
-	fmt.Fprintf(env.Out, "%s:\n", plural(len(items), "item needs review", "items need review"))
-	for _, it := range items {
-		printItem(env, it)
+	if len(items) > 0 {
+		fmt.Fprintf(env.Out, "%s:\n", plural(len(items), "item needs review", "items need review"))
+		for _, it := range items {
+			printItem(env, it)
+		}
+		fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it, --promote-global KEY makes it active here and copies it to every project), or run 'devlearn learn --review' on a terminal.")
 	}
-	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it, --promote-global KEY makes it active here and copies it to every project), or run 'devlearn learn --review' on a terminal.")
+	printProposedGates(env, props)
 	return nil
 }
 

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -36,7 +38,8 @@ type learnStatusResult struct {
 	Waiting int    `json:"waiting"`
 	Batch   string `json:"batch"`
 	// Dropped are the sessions the worker gave up on.
-	Dropped []worker.Dropped `json:"dropped"`
+	Dropped  []worker.Dropped `json:"dropped"`
+	Sessions map[string]int   `json:"sessions"` // class -> sessions ingested on this clone
 }
 
 func runLearnStatus(env *Env, opts *learnOptions) error {
@@ -116,6 +119,12 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	if res.Dropped == nil {
 		res.Dropped = []worker.Dropped{}
 	}
+
+	classes, err := classify.StoreOf(w.proj).Load()
+	if err != nil {
+		return err
+	}
+	res.Sessions = classify.Counts(classes, time.Time{})
 
 	if opts.json {
 		return printJSON(env.Out, res)
@@ -225,6 +234,9 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	}
 	if s.Waiting > 0 {
 		fmt.Fprintf(out, "Waiting: %s ended and %s for the worker; %s.\n", plural(s.Waiting, "session", "sessions"), map[bool]string{true: "waits", false: "wait"}[s.Waiting == 1], s.Batch)
+	}
+	if n := sum(s.Sessions); n > 0 {
+		fmt.Fprintf(out, "Sessions: %s ingested on this clone, by their first request: %s.\n", plural(n, "session", "sessions"), classify.Summary(s.Sessions))
 	}
 	switch w := s.Worker; {
 	case w == nil:

@@ -62,6 +62,12 @@ func runWorker(env *Env) error {
 		Ingest: func(ctx context.Context, batch []worker.Entry, begin func(int)) worker.Result {
 			return env.ingestBatch(ctx, batch, begin, now(), log.Printf)
 		},
+		Wall: env.Clock,
+	}
+	// A worker the hook waits for (tests, debugging) runs at once: there
+	// is nobody else for it to wait for.
+	if env.Getenv("DEVLEARN_WORKER") != "wait" {
+		r.Debounce = time.Duration(cfg.Worker.DebounceSeconds) * time.Second
 	}
 	runs, err := r.Run(context.Background())
 	if err != nil {
@@ -139,10 +145,16 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 				begin(-1)
 			}
 		}
+		classes := &sessionClasses{ask: env.askModel(p, cfg.Config)}
+		classes.watch(pl)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {
 			fail(err)
 			continue
+		}
+		counted, err := env.afterIngest(ctx, p, cfg.Config, now, out, classes)
+		if err != nil {
+			logf("counters and classes in %s: %v", root, err)
 		}
 		for j, s := range out.Sessions {
 			if s.Err != nil {
@@ -153,11 +165,16 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 		if out.Log != nil {
 			res.Known = max(res.Known, len(out.Log.Observations(now, cfg.Config)))
 		}
-		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
+		rendered, err := renderReady(ctx, p, cfg.Config, now, "worker")
+		if err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
-		if err := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); err != nil {
-			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, err))
+		if aerr := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); aerr != nil {
+			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
+		}
+		curated := afterPass(ctx, p, cfg.Config, now, logf)
+		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
+			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)
 		}
 	}
 	if len(errs) > 0 {

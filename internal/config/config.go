@@ -20,6 +20,10 @@ type Config struct {
 	Extractor  Extractor  `json:"extractor" doc:"How lessons are extracted from transcripts."`
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
+	History    History    `json:"history" doc:"The copies of replaced files behind 'devlearn history' and 'devlearn revert'."`
+	Curator    Curator    `json:"curator" doc:"The curated section devlearn keeps in the instruction files every agent reads (AGENTS.md, CLAUDE.md)."`
+	Counters   Counters   `json:"counters" doc:"The helpfulness counters of every knowledge item: applied, helpful, harmful (docs/evolution.md)."`
+	Classify   Classify   `json:"classify" doc:"Session classification from the first request: bug, feedback, feature, enhancement, chore."`
 	Gates      Gates      `json:"gates" doc:"Quality gates: commands a person wrote, run at stage boundaries ('devlearn gate') and when the agent stops (the Stop hook); from a project file only once it is trusted (contract 4)."`
 	Tasks      Tasks      `json:"tasks" doc:"Failure-driven learning: rejections, two-strike, the circuit breaker and the merge of 'devlearn task done'."`
 	Skills     Skills     `json:"skills" doc:"Tiered skills ($DEVLEARN_HOME/skills): which one each stage gets."`
@@ -86,6 +90,34 @@ type Worker struct {
 	LargeBatchSize  int `json:"large_batch_size" min:"1" max:"1000" doc:"The batch once the log holds large_batch_after observations: a project that has learned much waits for more sessions per run."`
 	LargeBatchAfter int `json:"large_batch_after" min:"0" max:"1000000" doc:"Observations in the log from which a batch is large_batch_size sessions; 0 never."`
 	DailyCap        int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	// DebounceSeconds is seed 002's debounce.
+	DebounceSeconds int `json:"debounce_seconds" min:"0" max:"3600" doc:"A worker waits until no session has ended for this many seconds, so sessions that end together make one pass; 0 does not wait."`
+}
+
+// History bounds the copies the one writer keeps of what it replaces.
+type History struct {
+	SnapshotMaxAgeDays int `json:"snapshot_max_age_days" min:"0" max:"36500" doc:"Copies last needed by a change older than this are pruned (never the newest copy of a file); 0 keeps them whatever their age."`
+	SnapshotBudgetMB   int `json:"snapshot_budget_mb" min:"0" max:"100000" doc:"Size budget of all copies, in MiB: over it, the oldest are pruned first (never the newest copy of a file); 0 is no budget."`
+}
+
+// Curator configures the curated section (seed 002, Stage 4 branch A).
+type Curator struct {
+	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
+	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
+	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one."`
+}
+
+// Counters configures the helpfulness counters.
+type Counters struct {
+	HelpfulAfter    int  `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
+	ReviewAfterDays int  `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
+	Rank            bool `json:"rank" doc:"Let the counters weigh on what the hooks serve: an item that hurt more than it helped (harmful > helpful) has its relevance score halved. Off until the counters' rules are measured on real sessions."`
+}
+
+// Classify configures session classification (seed 002, Stage 2).
+type Classify struct {
+	LLM    bool `json:"llm" doc:"When the offline rules cannot tell, ask the LLM extractor's model; only while the LLM extractor itself may run (extractor.llm on, from the global config or a trusted project config)."`
+	Weight int  `json:"weight" min:"1" max:"5" doc:"A lesson seen in a bug or feedback session counts as this many sessions toward its thresholds."`
 }
 
 // Serve configures injection into the agent's context.
@@ -266,8 +298,12 @@ func Default() *Config {
 			TimeoutSeconds: 120,
 			Agent:          true,
 		},
-		Worker: Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5},
-		Redact: Redact{PersonalData: true},
+		Worker:   Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5, DebounceSeconds: 30},
+		Redact:   Redact{PersonalData: true},
+		History:  History{SnapshotMaxAgeDays: 90, SnapshotBudgetMB: 100},
+		Curator:  Curator{Files: []string{}, MaxPromptBullets: 50, Similarity: 0.6},
+		Counters: Counters{HelpfulAfter: 3, ReviewAfterDays: 60},
+		Classify: Classify{Weight: 2},
 		Serve: Serve{
 			Enabled:           true,
 			Threshold:         0.7,

@@ -44,6 +44,8 @@ type Trigger struct {
 type Reason struct {
 	Text         string   `json:"text"`
 	Observations []string `json:"observations,omitempty"`
+	// Reverts names the entry a revert undid.
+	Reverts string `json:"reverts,omitempty"`
 }
 
 // FileChange records one file of a batch by git blob hashes ("" = absent).
@@ -71,6 +73,12 @@ type Change struct {
 	// what must not survive (devlearn redact), so this change can never be
 	// reverted to it.
 	Forget bool
+	// Guard makes the change conditional: Apply refuses the whole batch
+	// unless the file's content, read under the lock, has the blob hash
+	// Expect ("" = absent). A revert decides on what it read before the
+	// lock; the guard keeps a write that came in between from being lost.
+	Guard  bool
+	Expect string
 }
 
 // Writer writes a project's files. Create one per command run.
@@ -97,7 +105,11 @@ func (w *Writer) pendingPath() string {
 }
 
 // ObjectPath is where the copy of a content with git blob hash h is kept.
-func (w *Writer) ObjectPath(h string) string { return w.proj.StatePath("objects", h[:2], h[2:]) }
+func (w *Writer) ObjectPath(h string) string { return ObjectPath(w.proj, h) }
+
+// ObjectPath is where the copy of a content with git blob hash h is kept
+// in p's per-clone state.
+func ObjectPath(p *project.Project, h string) string { return p.StatePath("objects", h[:2], h[2:]) }
 
 // BlobHash is the git blob hash of data, the name of a content in the audit
 // log and in git alike.
@@ -147,15 +159,23 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		if !c.Remove {
 			fc.After = BlobHash(c.Data)
 		}
+		if c.Guard && fc.Before != c.Expect {
+			return nil, &ChangedError{Path: c.Path, Expected: c.Expect, Current: fc.Before}
+		}
 		if fc.Before == fc.After {
 			continue
 		}
-		// What is replaced is kept, for revert; what is written needs no
-		// copy: its temporary file is synced before the commit point. An
-		// unchanged file is not replaced, and a copy of it would be kept
-		// by no entry.
+		// What is replaced is kept, for revert; what is written too, so
+		// that `history show` and a refused revert can show what a person
+		// changed since. Both are found by their hash; an unchanged file
+		// is not replaced, and a copy of it would be kept by no entry.
 		if exists && !c.Forget {
 			if err := w.keep(fc.Before, before); err != nil {
+				return nil, err
+			}
+		}
+		if !c.Remove {
+			if err := w.keep(fc.After, c.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -319,6 +339,9 @@ func (w *Writer) files(p pending) []string {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {
 			out = append(out, w.ObjectPath(fc.Before))
+		}
+		if fc.After != "" {
+			out = append(out, w.ObjectPath(fc.After))
 		}
 	}
 	return out

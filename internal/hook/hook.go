@@ -330,7 +330,17 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	return set
 }
 
-func (r *run) options() knowledge.Options { return ServeOptions(r.cfg.Serve) }
+func (r *run) options() knowledge.Options { return ServeOptionsFor(r.proj, r.cfg) }
+
+// ServeOptionsFor are the hooks' ranking options in a project: with the
+// items that hurt more than they helped when counters.rank is on.
+func ServeOptionsFor(p *project.Project, cfg *config.Config) knowledge.Options {
+	o := ServeOptions(cfg.Serve)
+	if cfg.Counters.Rank {
+		o.Hurting = knowledge.LoadHurting(knowledge.HurtingPath(p))
+	}
+	return o
+}
 
 // ServeOptions are the ranking options the hooks serve with, for whatever
 // must rank exactly as they do ('knowledge why').

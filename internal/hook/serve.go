@@ -96,6 +96,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 			continue
 		}
 		b := knowledge.Score(fresh, call, opts.Weights)
+		opts.Demote(fresh, &b)
 		if !b.Serve(call, opts.Threshold) {
 			continue
 		}

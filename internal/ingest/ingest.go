@@ -82,6 +82,12 @@ type Pipeline struct {
 	Progress func(done, total int)
 	// Transcript tunes the reader.
 	Transcript transcript.Options
+	// OnSession, when set, is shown each session once it is read and the
+	// rules have run (the classifier reads its first request there).
+	OnSession func(s *Session)
+	// Weight, when set, is what a session's sightings count toward the
+	// thresholds (above 1 for a bug or feedback session); nil: 1.
+	Weight func(session string) int
 }
 
 // Result is what a run found and recorded.
@@ -198,6 +204,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
 		sess.Existing = existing
+		if p.OnSession != nil {
+			p.OnSession(sess)
+		}
 		obs := sess.Rules.Observations
 		at := latest(sess.Channels, p.Now)
 		var extracted []string
@@ -315,6 +324,11 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 		}
 		at := p.at(o.Timestamp)
 		e := observe.ObserveEvent(s, o.SessionID, at)
+		if p.Weight != nil {
+			if w := p.Weight(o.SessionID); w > 1 {
+				e.Weight = w
+			}
+		}
 		isNew := !seen[e.EID] && !log.Sighted(s.ID, o.SessionID, at)
 		if isNew {
 			seen[e.EID] = true

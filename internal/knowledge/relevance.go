@@ -84,6 +84,10 @@ type Breakdown struct {
 	// its evidence and its tool, is served whatever else matches (100%
 	// recall for what must not be missed).
 	Always bool `json:"always,omitempty"`
+	// Hurting: the item hurt more than it helped, and the counters may
+	// weigh on ranking (counters.rank): its score was multiplied by
+	// HurtingFactor.
+	Hurting bool `json:"hurting,omitempty"`
 	// Why lists what matched and what did not (only when explaining).
 	Why []string `json:"why,omitempty"`
 	// Keyword: the keywords say the item applies: each keyword trigger it
@@ -360,6 +364,9 @@ type Options struct {
 	Weights   Weights
 	Threshold float64
 	MaxItems  int
+	// Hurting holds the Refs of the items that hurt more than they
+	// helped, when counters.rank is on (nil otherwise).
+	Hurting map[string]bool
 }
 
 // Rank scores every active item that has triggers and returns those worth
@@ -375,6 +382,7 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 			continue
 		}
 		b := Score(it, c, o.Weights)
+		o.Demote(it, &b)
 		if !b.Serve(c, o.Threshold) {
 			continue
 		}
@@ -382,6 +390,21 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 	}
 	SortScored(out)
 	return out
+}
+
+// Demote lowers the score of an item that hurt more than it helped, for
+// whatever scores an item outside Rank and must agree with it. An
+// always-served item stays always served: what must not be missed is not
+// left to the counters.
+func (o Options) Demote(it *Item, b *Breakdown) {
+	if !o.Hurting[it.Ref()] {
+		return
+	}
+	b.Hurting = true
+	b.Score = round(b.Score * HurtingFactor)
+	if b.Why != nil {
+		b.Why = append(b.Why, fmt.Sprintf("hurt more than it helped (knowledge stats), counters.rank on: score × %g", HurtingFactor))
+	}
 }
 
 // Serve reports whether a score is worth serving for the call.

@@ -173,6 +173,7 @@ func (h *handlers) projectStore(tool string) (*knowledge.Store, error) {
 	if h.o.Proj == nil {
 		return nil, errors.New("this session is not in a project with devlearn set up: there is no project store")
 	}
+	//devlearn:triggers "mcp save_knowledge" "mcp update_knowledge"
 	return knowledge.ProjectStore(h.o.Proj, evolve.New(h.o.Proj, h.o.Now(), evolve.Trigger{Command: "mcp " + tool, Task: h.o.SourceID})), nil
 }
 

@@ -363,6 +363,7 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 	if len(base)+len(suffix) > knowledge.MaxKey {
 		base = strings.TrimRight(base[:knowledge.MaxKey-len(suffix)], "-")
 	}
+	//devlearn:triggers "task reject" "gate pre" "gate post" "gate stop" "hook stop": the rejections
 	w := evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src, Task: in.Task, Session: in.Session})
 	store := knowledge.ProjectStore(s.Proj, w)
 	if key, path, ok := s.savedBefore(store, base+rest, in.Task, feedback); ok {
@@ -411,6 +412,7 @@ func (s *Store) savedBefore(store *knowledge.Store, stem, task, feedback string)
 // openCandidates keeps the keys whose entries are still candidates.
 func (s *Store) openCandidates(keys []string) []string {
 	out := []string{}
+	//devlearn:triggers "task reject" "gate pre" "gate post" "gate stop" "hook stop": it only reads
 	store := knowledge.ProjectStore(s.Proj, evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src}))
 	for _, k := range keys {
 		if e, _, err := store.Read(k); err == nil && e.Status == knowledge.StatusCandidate && !contains(out, k) {

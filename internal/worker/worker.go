@@ -151,6 +151,11 @@ type Runner struct {
 	// while the cap held it back is worked through over several runs.
 	// 0 means DefaultMaxBatch.
 	MaxBatch int
+	// Debounce is worker.debounce_seconds (debounce.go); Wall and Sleep
+	// are the real clock and a pause, nil for time's.
+	Debounce time.Duration
+	Wall     func() time.Time
+	Sleep    func(context.Context, time.Duration)
 
 	// retried are the spool files of sessions that failed in this Run:
 	// they wait for the next worker rather than spending the
@@ -181,6 +186,11 @@ func (r *Runner) Run(ctx context.Context) (int, error) {
 		if !ok {
 			r.logf("another worker is running; it takes the waiting sessions")
 			return total, nil
+		}
+		if round == 0 {
+			if d := r.debounce(ctx); d > 0 {
+				r.logf("waited %s for sessions ending together (worker.debounce_seconds)", d.Round(100*time.Millisecond))
+			}
 		}
 		n, err := func() (int, error) {
 			defer unlock()
