@@ -120,11 +120,15 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	}
 	var best *candidate
 	for _, tb := range lang.Tables() {
+		found := tb.FindKinds(x, markerKinds, s.start, s.end)
+		if len(found) == 0 {
+			continue
+		}
 		for rank, kind := range markerKinds {
 			if best != nil && rank > best.rank {
 				break
 			}
-			for _, m := range tb.Find(x, kind, s.start, s.end) {
+			for _, m := range found[kind] {
 				if !valid(t, x, tb, kind, m, s, ack) {
 					continue
 				}
@@ -257,13 +261,6 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 			return f, true
 		}
 	}
-	intent, intentTable := lastIntent(t.before)
-	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
-		return f, false // nothing the agent did to say no to
-	}
-	if asks(t.before) && t.refused == nil {
-		return f, false // "no" answering the agent's question
-	}
 	var tb *lang.Table
 	at := -1
 	for _, tt := range lang.Tables() {
@@ -278,6 +275,13 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	}
 	if tb == nil {
 		return f, false
+	}
+	intent, intentTable := lastIntent(t.before)
+	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
+		return f, false // nothing the agent did to say no to
+	}
+	if asks(t.before) && t.refused == nil {
+		return f, false // "no" answering the agent's question
 	}
 	// What the person said after the "no", if it is more than more "no",
 	// and the "no" stood apart ("no, use pnpm"): "Para o servidor" is
