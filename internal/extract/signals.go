@@ -183,8 +183,10 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		return f, false, words(f.lesson) >= 2
 	}
 	lesson, from := cleanLessonAt(x, own, start, end, file)
-	if kind != lang.Remember && from > m.Start {
-		return f, false, false // the marker was a leading "no," that cleaning took off
+	// The marker was a leading "no," that cleaning took off; a marker that
+	// opens with a filler ("please don't") keeps its rule word.
+	if kind != lang.Remember && from >= m.End {
+		return f, false, false
 	}
 	if words(lesson) < 2 {
 		return f, false, false
