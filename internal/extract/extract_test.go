@@ -186,6 +186,26 @@ func TestExplicit(t *testing.T) {
 	}
 }
 
+// A request to keep something that names it by a pronoun, and says
+// nothing else but when ("for next time"), keeps the turn's other sentence.
+func TestExplicitByPronoun(t *testing.T) {
+	for _, said := range []string{
+		"it's npm run dev in this repo. put that in CLAUDE.md so you know next time",
+		"it's npm run dev in this repo. Save it to your memory for next time.",
+	} {
+		obs := Session(session("s", "user: start it", "assistant: Running npm start.", "fail: npm start => npm error Missing script: \"start\"", "user: "+said), Options{}).Observations
+		var got []string
+		for _, o := range obs {
+			if o.Class == ClassRemember {
+				got = append(got, o.Pattern)
+			}
+		}
+		if want := []string{"It's npm run dev in this repo."}; !slices.Equal(got, want) {
+			t.Errorf("%q: got %q, want %q", said, got, want)
+		}
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction

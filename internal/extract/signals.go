@@ -167,7 +167,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 				end = m.Start
 			}
 		}
-		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile) || pronounOnly(c) {
+		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile, lang.Remember) || pronounOnly(c) {
 			return f, true, false
 		}
 	}
