@@ -218,6 +218,11 @@ func TestNotLessons(t *testing.T) {
 		{"user: go", "assistant: Done.", "user: yes"},
 		{"user: go", "assistant: Done.", "user: ok, continue"},
 		{"user: go", "assistant: Done.", "user: 好的，继续"},
+		// what the person meant this time, although the agent apologises
+		{"user: update the install section", "assistant: I'll update docs/install.md.", "edit: /repo/docs/install.md",
+			"user: that's the wrong file, I meant README.md at the root", "assistant: Sorry, editing README.md."},
+		{"user: actualiza la sección de instalación", "assistant: Actualizo docs/install.md.", "edit: /repo/docs/install.md",
+			"user: ese no es el archivo, me refería al README.md", "assistant: Perdón, tienes razón, edito README.md."},
 	} {
 		if got := lessonsOf(session("s", script...)); got != nil {
 			t.Errorf("%q: %q", script[len(script)-1], got)
