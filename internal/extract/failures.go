@@ -80,6 +80,7 @@ func personBetween(spoke []int, from, to int) bool {
 
 func fixObservation(failed, passed transcript.ToolCall, between []transcript.ToolCall) (Observation, bool) {
 	fc, pc := oneLine(failed.Command), oneLine(passed.Command)
+	ran := pc // as it ran, for the evidence
 	key := commandKey(fc)
 	errLine := errorLine(failed.Error)
 	fails := ""
@@ -129,7 +130,7 @@ func fixObservation(failed, passed transcript.ToolCall, between []transcript.Too
 			"; impact: the command fails until it is fixed; resolution: " + field(resolution),
 		Evidence: []string{
 			quote("tool", "`"+fc+"` → "+errLine),
-			quote("tool", "`"+pc+"` → passed"),
+			quote("tool", "`"+ran+"` → passed"),
 		},
 		QualityOK:  true,
 		SessionID:  failed.SessionID,
