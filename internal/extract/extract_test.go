@@ -89,6 +89,9 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"a prohibition, 'that file' named", []string{"user: add a limit parameter", "assistant: I'll edit the handler.", "edit: /repo/internal/api/api.gen.go",
 			"user: ok, don't touch that file, it's generated. Change the spec instead."},
 			[]string{"pitfall: Don't touch internal/api/api.gen.go, it's generated."}},
+		{"a rule that opens with a filler keeps its rule word", []string{"user: add a test", "assistant: I'll mock the database.", "edit: /repo/retry_test.go",
+			"user: please don't mock the database in tests"},
+			[]string{"procedural: Don't mock the database in tests."}},
 		{"contrast", []string{"user: install zod", "assistant: Installing.", "bash: npm install zod", "user: no, use pnpm instead of npm"},
 			[]string{"decision: Use pnpm instead of npm."}},
 		{"remember, the marker taken off", []string{"user: go", "assistant: Done.", "user: From now on, run make fmt before committing."},
@@ -183,6 +186,26 @@ func TestExplicit(t *testing.T) {
 	}
 }
 
+// A request to keep something that names it by a pronoun, and says
+// nothing else but when ("for next time"), keeps the turn's other sentence.
+func TestExplicitByPronoun(t *testing.T) {
+	for _, said := range []string{
+		"it's npm run dev in this repo. put that in CLAUDE.md so you know next time",
+		"it's npm run dev in this repo. Save it to your memory for next time.",
+	} {
+		obs := Session(session("s", "user: start it", "assistant: Running npm start.", "fail: npm start => npm error Missing script: \"start\"", "user: "+said), Options{}).Observations
+		var got []string
+		for _, o := range obs {
+			if o.Class == ClassRemember {
+				got = append(got, o.Pattern)
+			}
+		}
+		if want := []string{"It's npm run dev in this repo."}; !slices.Equal(got, want) {
+			t.Errorf("%q: got %q, want %q", said, got, want)
+		}
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction
@@ -195,6 +218,11 @@ func TestNotLessons(t *testing.T) {
 		{"user: go", "assistant: Done.", "user: yes"},
 		{"user: go", "assistant: Done.", "user: ok, continue"},
 		{"user: go", "assistant: Done.", "user: 好的，继续"},
+		// what the person meant this time, although the agent apologises
+		{"user: update the install section", "assistant: I'll update docs/install.md.", "edit: /repo/docs/install.md",
+			"user: that's the wrong file, I meant README.md at the root", "assistant: Sorry, editing README.md."},
+		{"user: actualiza la sección de instalación", "assistant: Actualizo docs/install.md.", "edit: /repo/docs/install.md",
+			"user: ese no es el archivo, me refería al README.md", "assistant: Perdón, tienes razón, edito README.md."},
 	} {
 		if got := lessonsOf(session("s", script...)); got != nil {
 			t.Errorf("%q: %q", script[len(script)-1], got)
@@ -243,6 +271,14 @@ func TestFailureFix(t *testing.T) {
 		{"a wrapper is the same command", []string{"user: test", "assistant: ok",
 			"fail: pytest => E   ModuleNotFoundError: No module named 'app'", "bash: uv run pytest"},
 			[]string{"pitfall: Run `uv run pytest` instead of `pytest`, which fails with \"E ModuleNotFoundError: No module named 'app'\"."}},
+		{"a step chained before the same command", []string{"user: build", "assistant: ok",
+			"fail: npm run build => error: The engine \"node\" is incompatible with this module. Expected version \">=20\".", "bash: nvm use 20 && npm run build"},
+			[]string{"pitfall: Before `npm run build`, run `nvm use 20`: without it, `npm run build` fails with \"error: The engine \"node\" is incompatible with this module. Expected version…\"."}},
+		{"only a cd chained before: the command as it ran", []string{"user: test", "assistant: ok",
+			"fail: go test ./... => go: cannot find main module", "bash: cd app && go test ./..."},
+			[]string{"pitfall: Run `cd app && go test ./...` instead of `go test ./...`, which fails with \"go: cannot find main module\"."}},
+		{"a chained command with other arguments is another command", []string{"user: test", "assistant: ok",
+			"fail: go test ./internal/render/... => --- FAIL: TestRenderSkill (0.01s)", "bash: rm testdata/x.md && go test ./internal/render/... -update"}, nil},
 		{"passes as it was: a flake", []string{"user: install", "assistant: ok", "fail: npm install => npm error code ETIMEDOUT", "bash: npm install"}, nil},
 		{"passes after edits: the work itself", []string{"user: fix", "assistant: ok", "fail: go test ./... => --- FAIL: TestX", "edit: /repo/x.go", "bash: go test ./..."}, nil},
 		{"never passes", []string{"user: build", "assistant: ok", "fail: make => make: *** [all] Error 1", "bash: ls"}, nil},

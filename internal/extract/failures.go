@@ -51,7 +51,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
 				break
 			}
-			if t.Command == "" || commandKey(t.Command) != key {
+			if t.Command == "" || commandKey(t.Command) != key && lastLink(t.Command) != oneLine(f.Command) {
 				between = append(between, t)
 				continue
 			}
@@ -80,6 +80,7 @@ func personBetween(spoke []int, from, to int) bool {
 
 func fixObservation(failed, passed transcript.ToolCall, between []transcript.ToolCall) (Observation, bool) {
 	fc, pc := oneLine(failed.Command), oneLine(passed.Command)
+	ran := pc // as it ran, for the evidence
 	key := commandKey(fc)
 	errLine := errorLine(failed.Error)
 	fails := ""
@@ -87,8 +88,21 @@ func fixObservation(failed, passed transcript.ToolCall, between []transcript.Too
 		fails = " fails with \"" + clip(errLine, 80) + "\""
 	}
 	var pattern, resolution string
+	// "nvm use 20 && npm run build" after "npm run build": the steps
+	// chained before the same command are run first, as if run apart.
+	var chained []string
+	if last, before := lastLink(pc), links(pc); fc != pc && last == fc && !edited(between) {
+		for _, l := range before[:len(before)-1] {
+			if !exploring(l) {
+				chained = append(chained, "`"+clip(l, 80)+"`")
+			}
+		}
+		if len(chained) > 0 {
+			pc = fc
+		}
+	}
 	if fc == pc {
-		var fixes []string
+		fixes := chained
 		for _, t := range between {
 			if t.Command != "" && !exploring(t.Command) && t.HasResult && !t.IsError && len(fixes) < 3 {
 				fixes = append(fixes, "`"+clip(oneLine(t.Command), 80)+"`")
@@ -116,7 +130,7 @@ func fixObservation(failed, passed transcript.ToolCall, between []transcript.Too
 			"; impact: the command fails until it is fixed; resolution: " + field(resolution),
 		Evidence: []string{
 			quote("tool", "`"+fc+"` → "+errLine),
-			quote("tool", "`"+pc+"` → passed"),
+			quote("tool", "`"+ran+"` → passed"),
 		},
 		QualityOK:  true,
 		SessionID:  failed.SessionID,
@@ -132,6 +146,47 @@ func fixObservation(failed, passed transcript.ToolCall, between []transcript.Too
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
+
+// links splits a command line into the commands it chains with && or ;
+// (not ||, whose right side runs only when the left fails).
+func links(cmd string) []string {
+	var out, cur []string
+	for _, f := range strings.Fields(firstLine(cmd)) {
+		end := f == "&&" || f == ";"
+		if !end && strings.HasSuffix(f, ";") {
+			cur, end = append(cur, strings.TrimSuffix(f, ";")), true
+		} else if !end {
+			cur = append(cur, f)
+		}
+		if end && len(cur) > 0 {
+			out, cur = append(out, strings.Join(cur, " ")), nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, strings.Join(cur, " "))
+	}
+	return out
+}
+
+// lastLink is the last command a command line chains.
+func lastLink(cmd string) string {
+	l := links(cmd)
+	if len(l) == 0 {
+		return ""
+	}
+	return l[len(l)-1]
+}
+
+// edited reports a tool call that is not a command (an edit, a write)
+// among those between a failure and its fix.
+func edited(between []transcript.ToolCall) bool {
+	for _, t := range between {
+		if t.Command == "" {
+			return true
+		}
+	}
+	return false
+}
 
 // wrappers run the command that follows them: `uv run pytest` is pytest.
 var wrappers = map[string]int{"uv": 1, "poetry": 1, "pnpm": 0, "npx": 0, "bunx": 0, "pipx": 1, "bundle": 1, "sudo": 0, "time": 0, "env": 0, "nohup": 0}

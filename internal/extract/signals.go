@@ -120,11 +120,15 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	}
 	var best *candidate
 	for _, tb := range lang.Tables() {
+		found := tb.FindKinds(x, markerKinds, s.start, s.end)
+		if len(found) == 0 {
+			continue
+		}
 		for rank, kind := range markerKinds {
 			if best != nil && rank > best.rank {
 				break
 			}
-			for _, m := range tb.Find(x, kind, s.start, s.end) {
+			for _, m := range found[kind] {
 				if !valid(t, x, tb, kind, m, s, ack) {
 					continue
 				}
@@ -163,7 +167,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 				end = m.Start
 			}
 		}
-		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile) || pronounOnly(c) {
+		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile, lang.Remember) || pronounOnly(c) {
 			return f, true, false
 		}
 	}
@@ -179,8 +183,10 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		return f, false, words(f.lesson) >= 2
 	}
 	lesson, from := cleanLessonAt(x, own, start, end, file)
-	if kind != lang.Remember && from > m.Start {
-		return f, false, false // the marker was a leading "no," that cleaning took off
+	// The marker was a leading "no," that cleaning took off; a marker that
+	// opens with a filler ("please don't") keeps its rule word.
+	if kind != lang.Remember && from >= m.End {
+		return f, false, false
 	}
 	if words(lesson) < 2 {
 		return f, false, false
@@ -257,13 +263,6 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 			return f, true
 		}
 	}
-	intent, intentTable := lastIntent(t.before)
-	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
-		return f, false // nothing the agent did to say no to
-	}
-	if asks(t.before) && t.refused == nil {
-		return f, false // "no" answering the agent's question
-	}
 	var tb *lang.Table
 	at := -1
 	for _, tt := range lang.Tables() {
@@ -278,6 +277,13 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	}
 	if tb == nil {
 		return f, false
+	}
+	intent, intentTable := lastIntent(t.before)
+	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
+		return f, false // nothing the agent did to say no to
+	}
+	if asks(t.before) && t.refused == nil {
+		return f, false // "no" answering the agent's question
 	}
 	// What the person said after the "no", if it is more than more "no",
 	// and the "no" stood apart ("no, use pnpm"): "Para o servidor" is

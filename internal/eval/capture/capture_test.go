@@ -91,8 +91,11 @@ func TestCoverage(t *testing.T) {
 			}
 		}
 	}
-	if ratio := float64(held) / float64(hand); ratio < 0.28 || ratio > 0.4 {
-		t.Errorf("%d of %d hand-written cases held out (%.2f): want about a third", held, hand, ratio)
+	// The holdout cannot grow once its writer has seen the rules, while dev
+	// grows with every check on new sentences (dev/probe*.yaml): at least a
+	// quarter, so its figures still mean something.
+	if ratio := float64(held) / float64(hand); ratio < 0.25 || ratio > 0.4 {
+		t.Errorf("%d of %d hand-written cases held out (%.2f): want a quarter to two fifths", held, hand, ratio)
 	}
 }
 

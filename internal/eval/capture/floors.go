@@ -12,6 +12,6 @@ type Floor struct {
 // the figures do. The targets (recall 0.8, noise 0.1) are below
 // both.
 var Floors = map[string]Floor{
-	Dev:     {Recall: 0.98, Noise: 0.03},
+	Dev:     {Recall: 0.99, Noise: 0.02},
 	Holdout: {Recall: 0.97, Noise: 0.03},
 }

@@ -378,7 +378,7 @@ func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kin
 			continue
 		}
 		for _, e := range tb.index[s[i]] {
-			if !strings.HasPrefix(s[i:], e.p.text) || !want(e.kind) {
+			if !want(e.kind) || !strings.HasPrefix(s[i:], e.p.text) {
 				continue
 			}
 			j := i + len(e.p.text)
@@ -395,10 +395,21 @@ func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kin
 // Find returns the phrases of kind found in t.low[from:to], leftmost first
 // (the longest at one place), none overlapping.
 func (tb *Table) Find(t *Text, kind string, from, to int) []Match {
-	var out []Match
-	last := -1
-	tb.scan(t, from, to, func(k string) bool { return k == kind }, func(_ string, p *phrase, i, j int) bool {
-		if n := len(out); i < last && !(n > 0 && out[n-1].Start == i) {
+	return tb.FindKinds(t, []string{kind}, from, to)[kind]
+}
+
+// FindKinds is Find for several kinds at once, in one pass over the text.
+func (tb *Table) FindKinds(t *Text, kinds []string, from, to int) map[string][]Match {
+	found := map[string][]Match{}
+	last := map[string]int{}
+	tb.scan(t, from, to, func(k string) bool { return slices.Contains(kinds, k) }, func(kind string, p *phrase, i, j int) bool {
+		out := found[kind]
+		defer func() { found[kind] = out }()
+		l, ok := last[kind]
+		if !ok {
+			l = -1
+		}
+		if n := len(out); i < l && !(n > 0 && out[n-1].Start == i) {
 			return true // inside an earlier match
 		}
 		m := Match{Table: tb, Kind: kind, Start: i, End: j, Phrase: p.text, AtClauseStart: clauseStart(t.low, i), template: p.template}
@@ -410,15 +421,15 @@ func (tb *Table) Find(t *Text, kind string, from, to int) []Match {
 		}
 		if n := len(out); n > 0 && out[n-1].Start == i {
 			if out[n-1].End < j {
-				out[n-1], last = m, j // the longer phrase at the same place
+				out[n-1], last[kind] = m, j // the longer phrase at the same place
 			}
 			return true
 		}
 		out = append(out, m)
-		last = j
+		last[kind] = j
 		return true
 	})
-	return out
+	return found
 }
 
 // Has reports whether any phrase of kind is in t.low[from:to].
