@@ -45,7 +45,7 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 	}
 	run("", "git", "init", "-q")
 	run("", bin, "init")
-	os.WriteFile(filepath.Join(dir, ".memory/learning.json"), []byte(`{"worker": {"batch_size": 1}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, ".memory/learning.json"), []byte(`{"worker": {"batch_size": 1, "debounce_seconds": 0}}`), 0o644)
 	id := "0d7e3f1a-2b4c-4d6e-8f01-23456789abcd"
 	tr := filepath.Join(claude, "projects", "p", id+".jsonl")
 	os.MkdirAll(filepath.Dir(tr), 0o755)

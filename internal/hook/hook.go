@@ -153,6 +153,9 @@ type run struct {
 	cfg   *config.Config
 	log   *Log
 	now   time.Time
+	// keptNow are the entries this prompt asked to keep: its note says
+	// so, and serving them for the same prompt would say it twice.
+	keptNow map[string]bool
 }
 
 // Run serves one hook event: it reads the input, does its work and writes

@@ -100,6 +100,10 @@ func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
 		r.log.Printf("counting %s: %v", e.Key, err)
 	}
 	_ = path
+	if r.keptNow == nil {
+		r.keptNow = map[string]bool{}
+	}
+	r.keptNow[e.Key] = true
 	return fmt.Sprintf(keptNote, e.Key, e.Summary), nil
 }
 
@@ -195,6 +199,7 @@ func (r *run) logStore() observe.Store {
 }
 
 func (r *run) entryStore(command string) *knowledge.Store {
+	//devlearn:triggers "hook stop" "hook user-prompt-submit"
 	w := evolve.New(r.proj, r.now, evolve.Trigger{Command: command, Session: r.in.SessionID})
 	return knowledge.ProjectStore(r.proj, w)
 }

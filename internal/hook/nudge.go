@@ -28,11 +28,14 @@ var mayBeCorrection = lang.MayBeCorrection
 // entry it corrects again escalated, and, when it may be a correction, the
 // agent asked for a block.
 func (r *run) promptSubmit() (*Output, error) {
+	// What the prompt teaches is stored first, so that what is served for
+	// it reads as the prompt left it (an entry escalated to CRITICAL is
+	// served as CRITICAL).
+	notes := r.learnFromPrompt()
 	out, err := r.userPromptSubmit()
 	if err != nil && err != errQuiet {
 		return out, err
 	}
-	notes := r.learnFromPrompt()
 	if len(notes) == 0 || !r.cfg.Serve.Enabled {
 		return out, err
 	}

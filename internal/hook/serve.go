@@ -61,6 +61,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	}
 	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, cutUTF8(r.in.Prompt, promptMatchBytes))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
