@@ -3,10 +3,13 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 
+	tea "charm.land/bubbletea/v2"
 	huh "charm.land/huh/v2"
 
 	"github.com/devlearn/devlearn/internal/exitcode"
@@ -20,9 +23,27 @@ func (e *Env) interactive() bool {
 	return ok && isTerminal(f) && e.OutTTY
 }
 
-// form runs a huh form on the command's own streams.
+// form runs a huh form on the command's own streams. The keys come through
+// the command's one keyboard (below), in raw mode for the form's time
+// only, so that the text printed between two forms stays ordinary lines.
 func (e *Env) form(groups ...*huh.Group) error {
-	f := huh.NewForm(groups...).WithInput(e.In).WithOutput(e.Out).WithShowHelp(true)
+	in := e.keyboard().next()
+	defer in.close()
+	if f, ok := e.In.(*os.File); ok {
+		if restore, err := rawKeys(int(f.Fd())); err == nil {
+			defer restore()
+		}
+	}
+	f := huh.NewForm(groups...).WithInput(in).WithOutput(e.Out).WithShowHelp(true)
+	// The program waits (up to half a second) for its input reader to
+	// stop: once the form is answered, this one stops at once. The hook
+	// runs in the program's own goroutine, where the state changes.
+	f = f.WithViewHook(func(v tea.View) tea.View {
+		if f.State != huh.StateNormal {
+			in.close()
+		}
+		return v
+	})
 	if e.Getenv("ACCESSIBLE") != "" {
 		f = f.WithAccessible(true)
 	}
@@ -64,4 +85,95 @@ func (e *Env) editFile(path string) error {
 		return fmt.Errorf("%s: %w", strings.Fields(editor)[0], err)
 	}
 	return nil
+}
+
+// keyboard reads the terminal for every prompt of a command, one goroutine
+// for the command's whole life. Each form used to read the terminal
+// itself, and the reader of a form that had ended could still be waiting
+// in read(2) and swallow the first key meant for the next one (a review
+// answers one form per item): here a form gets only the keys read while it
+// runs, and a key read after it ended waits for the next form.
+type keyboard struct {
+	keys chan []byte
+	mu   sync.Mutex
+	rest []byte // read, and not yet given to a form
+}
+
+var keyboards sync.Map // *Env → *keyboard
+
+func (e *Env) keyboard() *keyboard {
+	if k, ok := keyboards.Load(e); ok {
+		return k.(*keyboard)
+	}
+	k := &keyboard{keys: make(chan []byte, 64)}
+	if actual, loaded := keyboards.LoadOrStore(e, k); loaded {
+		return actual.(*keyboard)
+	}
+	go func() {
+		for {
+			buf := make([]byte, 256)
+			n, err := e.In.Read(buf)
+			if n > 0 {
+				k.keys <- buf[:n]
+			}
+			if err != nil {
+				close(k.keys)
+				return
+			}
+		}
+	}()
+	return k
+}
+
+// formKeys is one form's share of the keyboard.
+type formKeys struct {
+	k    *keyboard
+	done chan struct{}
+	once sync.Once
+}
+
+func (k *keyboard) next() *formKeys { return &formKeys{k: k, done: make(chan struct{})} }
+
+func (f *formKeys) close() { f.once.Do(func() { close(f.done) }) }
+
+func (f *formKeys) ended() bool {
+	select {
+	case <-f.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func (f *formKeys) Read(p []byte) (int, error) {
+	k := f.k
+	k.mu.Lock()
+	if f.ended() {
+		k.mu.Unlock()
+		return 0, io.EOF
+	}
+	if len(k.rest) > 0 {
+		n := copy(p, k.rest)
+		k.rest = k.rest[n:]
+		k.mu.Unlock()
+		return n, nil
+	}
+	k.mu.Unlock()
+	select {
+	case b, ok := <-k.keys:
+		if !ok {
+			return 0, io.EOF
+		}
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if f.ended() {
+			k.rest = append(b, k.rest...) // the next form's
+			return 0, io.EOF
+		}
+		n := copy(p, b)
+		k.rest = append(b[n:], k.rest...)
+		return n, nil
+	case <-f.done:
+		return 0, io.EOF
+	}
 }
