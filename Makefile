@@ -5,18 +5,30 @@ LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
 BIN     := bin/devlearn
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build test demo bench fuzz fmt clean plugin
+.PHONY: all build install test demo bench fuzz eval fmt clean plugin
 
 all: build
 
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/devlearn
 
-# Every test, with the race detector, after a gofmt check and go vet.
+# Where `make install` puts devlearn: Go's own bin folder, made if missing.
+INSTALL_DIR ?= $(shell $(GO) env GOBIN)
+ifeq ($(INSTALL_DIR),)
+INSTALL_DIR := $(shell $(GO) env GOPATH)/bin
+endif
+
+install: build
+	mkdir -p "$(INSTALL_DIR)"
+	cp $(BIN) "$(INSTALL_DIR)/devlearn"
+	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH: add it, or the hooks find no devlearn";; esac
+
+# Every test, with the race detector, after a gofmt check and go vet, in a
+# home folder of its own (scripts/test.sh fails a test that writes there).
 test:
 	@out=$$(gofmt -l $(GOFILES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@GO=$(GO) ./scripts/test.sh
 
 # The Claude Code plugin (plugin/) and its marketplace file, rebuilt from
 # devlearn's hooks; 'make test' fails while they are not current.
@@ -31,6 +43,13 @@ demo: build
 # Benchmarks of every hot path; see docs/benchmarks.md for what each measures.
 bench:
 	@./scripts/bench.sh
+
+# Measured figures of what devlearn learns and serves: capture on the
+# labelled set (testdata/eval: recall and noise, dev and holdout, per class;
+# docs/capture.md), then the serving replays (docs/serve.md, "Replays").
+eval:
+	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
+	$(GO) run ./internal/eval/replay/cmd/replay
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:

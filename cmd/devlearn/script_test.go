@@ -3,12 +3,16 @@ package main
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "devlearn" { // the test binary, not a script's devlearn
+		isolateHome()
+	}
 	testscript.Main(m, map[string]func(){
 		"devlearn": func() { os.Exit(run()) },
 	})

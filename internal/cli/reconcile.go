@@ -76,7 +76,7 @@ treated as deleted.`,
 func reconcileQuietly(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error {
 	r := &reconcile.Reconciler{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
 		Opts:   reconcile.Options{Now: now, Config: cfg},
 	}

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/jsonl"
 	"io"
 	"io/fs"
 	"os"
@@ -17,7 +16,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // The per-clone state of a session lives in <state>/sessions/<id>/:
@@ -45,15 +46,16 @@ const promptsKeepBytes = 64 * 1024
 
 // Session is a session's per-clone state folder.
 type Session struct {
-	Dir string
-	ID  string
+	Root string // the clone's git folder: no link below it is followed
+	Dir  string
+	ID   string
 }
 
 // SessionOf returns the state folder of a session. Session ids come from
 // hook input: anything that is not a plain name is hashed, so that no id
 // can name a folder elsewhere.
 func SessionOf(p *project.Project, id string) Session {
-	return Session{Dir: p.StatePath("sessions", SafeName(id)), ID: id}
+	return Session{Root: p.CommonDir, Dir: p.StatePath("sessions", SafeName(id)), ID: id}
 }
 
 // SafeName is id when it is a plain file name (letters, digits, dash,
@@ -84,7 +86,7 @@ type promptLine struct {
 // Prompts of one session arrive one at a time, so trimming the file by a
 // rename is safe.
 func (s Session) AddPrompt(at time.Time, prompt string) error {
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(s.Root, s.Dir, 0o700); err != nil {
 		return err
 	}
 	if utf8.RuneCountInString(prompt) > MaxPromptRunes {
@@ -95,7 +97,7 @@ func (s Session) AddPrompt(at time.Time, prompt string) error {
 		return err
 	}
 	path := filepath.Join(s.Dir, "prompts.jsonl")
-	if err := appendLine(path, line, 0o600); err != nil {
+	if err := appendLine(s.Root, path, line, 0o600); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(path); err == nil && fi.Size() > promptsKeepBytes {
@@ -112,7 +114,7 @@ func (s Session) trimPrompts(path string) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	return jsonl.WriteFileRename(path, b.Bytes(), 0o600)
+	return jsonl.WriteFileRename(s.Root, path, b.Bytes(), 0o600)
 }
 
 // Prompts returns the latest n prompts, oldest first, reading only the
@@ -179,10 +181,10 @@ func (s Session) ServedDir() string { return filepath.Join(s.Dir, "served") }
 // item serve it once; the record is that file's one line, so serving costs
 // one file, and reading what was served never needs a lock either.
 func (s Session) Claim(rec Served) (bool, error) {
-	if err := os.MkdirAll(s.ServedDir(), 0o700); err != nil {
+	if err := safefile.MkdirAll(s.Root, s.ServedDir(), 0o700); err != nil {
 		return false, err
 	}
-	f, err := os.OpenFile(s.claimPath(rec.Ref, rec.Path), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	f, err := safefile.OpenFile(s.Root, s.claimPath(rec.Ref, rec.Path), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}
@@ -240,8 +242,8 @@ func (s Session) ServedIn() ([]Served, error) {
 
 // appendLine writes line and a newline in one write(2) on an O_APPEND
 // file.
-func appendLine(path string, line []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+func appendLine(root, path string, line []byte, perm os.FileMode) error {
+	f, err := safefile.OpenFile(root, path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
 		return err
 	}
@@ -257,6 +259,9 @@ func appendLine(path string, line []byte, perm os.FileMode) error {
 // would reach the agent), it appends them here. The file is kept under
 // MaxLogBytes by moving it to hooks.log.1 when it grows past that.
 type Log struct {
+	// Root is the folder Path lies below (the clone's git folder, or
+	// $DEVLEARN_HOME): no link below it is followed.
+	Root  string
 	Path  string
 	Event string
 	Now   func() time.Time
@@ -265,7 +270,8 @@ type Log struct {
 	Redact func(string) string
 	// Fallback is where lines go when Path cannot be written (the
 	// per-clone state folder is not writable): $DEVLEARN_HOME's log.
-	Fallback string
+	Fallback     string
+	FallbackRoot string
 }
 
 // MaxLogBytes bounds the worker log (and its one old copy).
@@ -289,17 +295,20 @@ func (l *Log) Printf(format string, args ...any) {
 		msg = l.Redact(msg)
 	}
 	line := []byte(fmt.Sprintf("%s %s: %s", now().UTC().Format(time.RFC3339), l.Event, msg))
-	if writeLog(l.Path, line) != nil && l.Fallback != "" && l.Fallback != l.Path {
-		writeLog(l.Fallback, line)
+	if writeLog(l.Root, l.Path, line) != nil && l.Fallback != "" && l.Fallback != l.Path {
+		writeLog(l.FallbackRoot, l.Fallback, line)
 	}
 }
 
-func writeLog(path string, line []byte) error {
+func writeLog(root, path string, line []byte) error {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxLogBytes {
-		os.Rename(path, path+".1")
+		safefile.Rename(root, path, path+".1")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := safefile.MkdirRoot(root, 0o700); err != nil {
 		return err
 	}
-	return appendLine(path, line, 0o600)
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return appendLine(root, path, line, 0o600)
 }

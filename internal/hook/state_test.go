@@ -31,7 +31,8 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestPromptsKeepTheLatest(t *testing.T) {
-	s := Session{Dir: t.TempDir()}
+	d := t.TempDir()
+	s := Session{Root: d, Dir: d}
 	if got := s.Prompts(3); got != nil {
 		t.Fatalf("no file: %q", got)
 	}
@@ -62,7 +63,8 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 }
 
 func TestClaimIsExclusive(t *testing.T) {
-	s := Session{Dir: t.TempDir()}
+	d := t.TempDir()
+	s := Session{Root: d, Dir: d}
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
@@ -91,8 +93,9 @@ func TestClaimIsExclusive(t *testing.T) {
 }
 
 func TestLogStaysBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "logs", "hooks.log")
-	l := &Log{Path: path, Event: "pre-tool-use", Now: func() time.Time { return now }}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "logs", "hooks.log")
+	l := &Log{Root: dir, Path: path, Event: "pre-tool-use", Now: func() time.Time { return now }}
 	line := strings.Repeat("y", 1000)
 	for i := 0; i < 3000; i++ {
 		l.Printf("error %d: %s\nsecond line", i, line)
@@ -120,7 +123,7 @@ func TestLogFallsBack(t *testing.T) {
 	if err := os.WriteFile(blocked, nil, 0o644); err != nil { // a file where the folder should be
 		t.Fatal(err)
 	}
-	l := &Log{Path: filepath.Join(blocked, "logs", "hooks.log"), Fallback: filepath.Join(dir, "home", "logs", "hooks.log"), Event: "Stop"}
+	l := &Log{Root: dir, Path: filepath.Join(blocked, "logs", "hooks.log"), FallbackRoot: filepath.Join(dir, "home"), Fallback: filepath.Join(dir, "home", "logs", "hooks.log"), Event: "Stop"}
 	l.Printf("it broke: %s", "why")
 	data, err := os.ReadFile(l.Fallback)
 	if err != nil || !strings.Contains(string(data), "Stop: it broke: why") {
