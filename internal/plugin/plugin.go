@@ -158,17 +158,17 @@ show what it finds; read an entry in full with ` + "`devlearn knowledge show ID`
 description: List the lessons devlearn captured that wait for a person's review
 allowed-tools: Bash(devlearn knowledge list:*), Bash(devlearn learn:*)
 ---
-Candidate entries waiting for review:
+Drafts waiting for review (served meanwhile, marked as drafts):
 
-!` + "`devlearn knowledge list --status candidate`" + `
+!` + "`devlearn knowledge list --status draft`" + `
 
 Observations and where they stand:
 
 !` + "`devlearn learn --list`" + `
 
-Go through them with the person. Only the person accepts or rejects one:
-` + "`devlearn knowledge promote KEY`" + ` accepts a candidate, ` + "`devlearn learn --review`" + ` walks
-through the observations.
+Go through them with the person. Only the person accepts or drops one:
+` + "`devlearn knowledge promote KEY`" + ` accepts a draft, ` + "`devlearn knowledge archive KEY`" + ` drops it,
+` + "`devlearn learn --review`" + ` walks through the observations.
 `,
 	"doctor": `---
 description: Check devlearn's installation in this repository
@@ -199,20 +199,19 @@ session start, the entries relevant to a tool call before it runs.
 
 ## Recording a lesson
 
-When the session taught something worth keeping for the next one, end your
-message with one block per lesson. devlearn saves it as a candidate entry
-that a person reviews; nothing in it is ever executed.
+When the session taught something worth keeping for the next one (the
+person corrected you, told you how this project works, asked you to
+remember something, or a failure taught you a fix), end that reply with
+one block per lesson, in the shape devlearn's session start shows. It is
+kept as a draft, served before matching tool calls and reviewed by a
+person; nothing in it is ever executed.
 
     [PROCESS_KNOWLEDGE]
-    summary: One line that says the lesson
-    kind: checklist        # or pattern, warning, requirement, note
-    priority: HIGH         # CRITICAL, HIGH, MEDIUM or LOW
-    triggers:
-      tools: [Bash]
-      actions: [release]
-      files: ["**/version.go"]
-    body: |
-      - [ ] what to do, one line each
+    type: checklist          # checklist | pattern | warning | requirement
+    priority: HIGH           # CRITICAL | HIGH | MEDIUM | LOW
+    label: Run go generate before go test
+    trigger_conditions: {tool_names: [Bash], action_keywords: [go test]}
+    checklist: {title: Before go test, items: [go generate ./...]}
     [/PROCESS_KNOWLEDGE]
 
 Never put secrets or personal data in a block.

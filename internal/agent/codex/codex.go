@@ -37,7 +37,7 @@ var Profile = settings.Profile{
 		{Event: "UserPromptSubmit", Sub: hook.UserPromptSubmit, Timeout: 5},
 		{Event: "PreToolUse", Sub: hook.PreToolUse, Matcher: toolMatcher, HasMatcher: true, Timeout: 5},
 		{Event: "PostToolUse", Sub: hook.PostToolUse, Matcher: toolMatcher, HasMatcher: true, Timeout: 5},
-		{Event: "Stop", Sub: hook.Stop, Timeout: 10},
+		{Event: "Stop", Sub: hook.Stop, Timeout: settings.StopTimeout},
 		{Event: "SessionEnd", Sub: hook.SessionEnd, Timeout: 5},
 	},
 }

@@ -35,7 +35,7 @@ var Profile = settings.Profile{
 		{Event: "sessionStart", Sub: hook.SessionStart, Timeout: 10},
 		{Event: "postToolUse", Sub: hook.PreToolUse, Matcher: "bash|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PostToolUse, Matcher: "view|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
-		{Event: "agentStop", Sub: hook.Stop, Timeout: 10},
+		{Event: "agentStop", Sub: hook.Stop, Timeout: settings.StopTimeout},
 		{Event: "sessionEnd", Sub: hook.SessionEnd, Timeout: 5},
 	},
 	CommandKey: "bash",

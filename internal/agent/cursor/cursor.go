@@ -29,7 +29,7 @@ var Profile = settings.Profile{
 	Flat:  true,
 	Hooks: []settings.Hook{
 		{Event: "sessionStart", Sub: hook.SessionStart, Timeout: 10},
-		{Event: "stop", Sub: hook.Stop, Timeout: 10},
+		{Event: "stop", Sub: hook.Stop, Timeout: settings.StopTimeout},
 		{Event: "sessionEnd", Sub: hook.SessionEnd, Timeout: 5},
 	},
 	Version: true,

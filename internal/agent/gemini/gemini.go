@@ -31,7 +31,7 @@ var Profile = settings.Profile{
 		{Event: "BeforeAgent", Sub: hook.UserPromptSubmit, Timeout: 5},
 		{Event: "AfterTool", Sub: hook.PreToolUse, Matcher: "run_shell_command|write_file|replace", HasMatcher: true, Timeout: 5},
 		{Event: "AfterTool", Sub: hook.PostToolUse, Matcher: "read_file|write_file|replace", HasMatcher: true, Timeout: 5},
-		{Event: "AfterAgent", Sub: hook.Stop, Timeout: 10},
+		{Event: "AfterAgent", Sub: hook.Stop, Timeout: settings.StopTimeout},
 		{Event: "SessionEnd", Sub: hook.SessionEnd, Timeout: 5},
 	},
 	TimeoutScale: 1000,

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -32,6 +33,9 @@ func New(file string, opt transcript.Options) *Builder {
 	}
 	if opt.MaxError <= 0 {
 		opt.MaxError = transcript.DefaultMaxError
+	}
+	if opt.Redact == nil {
+		opt.Redact = redact.Text
 	}
 	return &Builder{file: file, opt: opt, pending: map[string]int{}}
 }
@@ -58,7 +62,8 @@ func (b *Builder) User(m transcript.Meta, text, cwd string) {
 		return
 	}
 	b.ch.Stats.User++
-	s := transcript.UserSignal{Meta: b.meta(m), Text: head(text, b.opt.MaxText), Cwd: cwd}
+	t := head(b.clean(text), b.opt.MaxText)
+	s := transcript.UserSignal{Meta: b.meta(m), Text: t, Own: transcript.OwnWords(t), Cwd: cwd}
 	b.closeTurn(&s)
 	b.ch.UserSignals = append(b.ch.UserSignals, s)
 	b.ch.Stats.UserSignals++
@@ -72,7 +77,7 @@ func (b *Builder) Assistant(m transcript.Meta, text string) {
 		return
 	}
 	b.startTurn(m.Line)
-	b.turn = append(b.turn, text)
+	b.turn = append(b.turn, b.clean(text))
 	b.last = b.meta(m)
 }
 
@@ -80,7 +85,10 @@ func (b *Builder) Assistant(m transcript.Meta, text string) {
 func (b *Builder) Tool(m transcript.Meta, id, name, command string, paths []string, cwd string) {
 	b.ch.Stats.ToolUses++
 	b.startTurn(m.Line)
-	tc := transcript.ToolCall{Meta: b.meta(m), ID: id, Name: name, Command: command, Paths: paths, Cwd: cwd}
+	for i, p := range paths {
+		paths[i] = b.clean(p)
+	}
+	tc := transcript.ToolCall{Meta: b.meta(m), ID: id, Name: name, Command: head(b.clean(command), b.opt.MaxError), Paths: paths, Cwd: cwd}
 	if id != "" {
 		b.pending[id] = len(b.ch.Tools)
 	}
@@ -98,7 +106,7 @@ func (b *Builder) Result(m transcript.Meta, id string, failed bool, errText stri
 	tc.HasResult, tc.ResultLine, tc.ResultUUID = true, m.Line, m.UUID
 	if failed {
 		tc.IsError = true
-		tc.Error = head(strings.TrimSpace(errText), b.opt.MaxError)
+		tc.Error = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
 		b.ch.Stats.ToolErrors++
 	}
 }
@@ -113,6 +121,11 @@ func (b *Builder) Done() *transcript.Channels {
 	b.closeTurn(nil)
 	return &b.ch
 }
+
+// clean is text as devlearn may keep it: valid UTF-8, secrets redacted
+// before it is cut to length (as transcript.Walk does), so that no later
+// stage can forget to.
+func (b *Builder) clean(s string) string { return b.opt.Redact(strings.ToValidUTF8(s, "\uFFFD")) }
 
 func (b *Builder) meta(m transcript.Meta) transcript.Meta {
 	if m.SessionID == "" {

@@ -79,3 +79,21 @@ func TestCompressedAndFind(t *testing.T) {
 		t.Errorf("%s is a rollout", other)
 	}
 }
+
+// Secrets are redacted where the text enters devlearn, as for Claude Code
+// transcripts.
+func TestSecretsAreRedactedOnRead(t *testing.T) {
+	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r2","cwd":"/r"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"use ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y to push"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"git push https://x:ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y@github.com/o/r\"]}","call_id":"c1"}}
+`
+	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{ch.UserSignals[0].Text, ch.Tools[0].Command} {
+		if strings.Contains(s, "ghp_R8s9") || !strings.Contains(s, "REDACTED") {
+			t.Errorf("kept a secret: %q", s)
+		}
+	}
+}
