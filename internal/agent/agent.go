@@ -29,6 +29,9 @@ type Agent struct {
 	// Own: devlearn owns HookFile and removes it whole on uninstall
 	// (Copilot reads every file in .github/hooks/).
 	Own bool
+	// MCPFile is where the agent reads a project's MCP servers, when not
+	// the .mcp.json init always writes (Copilot reads that one).
+	MCPFile string
 	// Cannot names the moments at which the agent cannot be given
 	// context, with what devlearn does instead (shown by doctor).
 	Cannot string
@@ -40,19 +43,19 @@ type Agent struct {
 var all = []*Agent{
 	{
 		Name: codex.Name, Title: "Codex CLI", Codec: codex.Codec{},
-		HookFile: codex.HookFile, Profile: codex.Profile,
+		HookFile: codex.HookFile, Profile: codex.Profile, MCPFile: ".codex/config.toml",
 		Cannot: "Stop and SessionEnd take no context; PreToolUse cannot ask the person (devlearn's question goes to the agent as context); SessionEnd exists only from Codex 0.145 (older ones spool nothing at the end)",
 		Enable: "trust the project, then review and trust devlearn's hooks in Codex's /hooks (Codex runs no hook it has not been told to trust)",
 	},
 	{
 		Name: gemini.Name, Title: "Gemini CLI", Codec: gemini.Codec{},
-		HookFile: gemini.HookFile, Profile: gemini.Profile,
+		HookFile: gemini.HookFile, Profile: gemini.Profile, MCPFile: gemini.HookFile,
 		Cannot: "BeforeTool takes no context: knowledge for a tool call is served after it, with its result (AfterTool); SessionEnd is not waited for",
 		Enable: "trust the folder (Gemini CLI runs no project hook in an untrusted one); hooks must not be off (hooksConfig.enabled)",
 	},
 	{
 		Name: cursor.Name, Title: "Cursor", Codec: cursor.Codec{},
-		HookFile: cursor.HookFile, Profile: cursor.Profile,
+		HookFile: cursor.HookFile, Profile: cursor.Profile, MCPFile: ".cursor/mcp.json",
 		Cannot: "sessionStart is the one moment that takes context: nothing is served per prompt or per tool call; stop only sends a follow-up message",
 		Enable: "trust the workspace (Cursor runs project hooks only there)",
 	},

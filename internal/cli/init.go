@@ -148,6 +148,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planMCP(p)
 	for _, a := range withInstalled(p, agents) {
 		res.planAgentHooks(p, a)
+		res.planAgentMCP(p, a)
 	}
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)

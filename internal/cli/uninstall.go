@@ -87,6 +87,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 	} else {
 		res.Steps = append(res.Steps, step{Action: "unchanged", Path: project.SettingsFile, Note: "no devlearn hooks"})
 	}
+	res.uninstallAgentMCP(p)
 	res.uninstallAgentHooks(p)
 	if opts.global {
 		res.uninstallUser(env)

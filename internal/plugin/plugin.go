@@ -37,6 +37,7 @@ func Files() map[string][]byte {
 	files := map[string][]byte{
 		Dir + "/.claude-plugin/plugin.json": encode(manifest()),
 		Dir + "/hooks/hooks.json":           encode(hooksFile()),
+		Dir + "/.mcp.json":                  encode(mcpFile()),
 		Marketplace:                         encode(marketplace()),
 	}
 	for name, body := range commands {
@@ -53,6 +54,11 @@ type author struct {
 	URL  string `json:"url,omitempty"`
 }
 
+// manifest is .claude-plugin/plugin.json. Every component is in its
+// default place (commands/, skills/, hooks/hooks.json, .mcp.json), which
+// Claude Code loads by itself: naming hooks/hooks.json in the manifest
+// too fails the plugin's hook load ("Duplicate hooks file detected"), so
+// the manifest names none.
 func manifest() any {
 	return struct {
 		Name        string   `json:"name"`
@@ -62,9 +68,6 @@ func manifest() any {
 		Homepage    string   `json:"homepage"`
 		Repository  string   `json:"repository"`
 		Keywords    []string `json:"keywords"`
-		Commands    string   `json:"commands"`
-		Skills      string   `json:"skills"`
-		Hooks       string   `json:"hooks"`
 	}{
 		Name:        "devlearn",
 		Version:     Version,
@@ -73,9 +76,6 @@ func manifest() any {
 		Homepage:    "https://github.com/devlearn/devlearn",
 		Repository:  "https://github.com/devlearn/devlearn",
 		Keywords:    []string{"learning", "memory", "hooks", "knowledge"},
-		Commands:    "./commands/",
-		Skills:      "./skills/",
-		Hooks:       "./hooks/hooks.json",
 	}
 }
 
@@ -106,6 +106,17 @@ func hooksFile() any {
 		Description string                 `json:"description"`
 		Hooks       map[string][]hookGroup `json:"hooks"`
 	}{"devlearn's hooks: the installed devlearn binary, guarded so that they do nothing where it is missing", events}
+}
+
+// mcpFile is the plugin's MCP server: the installed binary's agent tools,
+// as init registers them in a project's .mcp.json.
+func mcpFile() any {
+	type server struct {
+		Type    string   `json:"type"`
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	return map[string]map[string]server{"mcpServers": {settings.MCPServerName: {Type: "stdio", Command: "devlearn", Args: []string{"mcp"}}}}
 }
 
 func marketplace() any {

@@ -72,7 +72,8 @@ func exists(t *testing.T, from, rel, what string) string {
 var kebab = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // Every path the marketplace and the plugin name exists, from the
-// marketplace's plugin source down to each command, skill and hook.
+// marketplace's plugin source down to each command, skill, hook and MCP
+// server in their default places.
 func TestEveryPathNamedExists(t *testing.T) {
 	var m struct {
 		Name  string `json:"name"`
@@ -90,27 +91,31 @@ func TestEveryPathNamedExists(t *testing.T) {
 	for _, p := range m.Plugins {
 		dir := exists(t, root, p.Source, "marketplace source")
 		var man struct {
-			Name, Version, Commands, Skills, Hooks string
+			Name, Version string
+			Hooks         any `json:"hooks"`
 		}
 		readJSON(t, exists(t, dir, "./.claude-plugin/plugin.json", "manifest"), &man)
+		if man.Hooks != nil {
+			t.Errorf("the manifest names hooks (%v): Claude Code loads hooks/hooks.json by itself and fails on a second load of it", man.Hooks)
+		}
 		if man.Name != p.Name || !kebab.MatchString(man.Name) {
 			t.Errorf("plugin name %q, marketplace lists %q", man.Name, p.Name)
 		}
 		if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(man.Version) {
 			t.Errorf("version %q is not semver", man.Version)
 		}
-		cmds := exists(t, dir, man.Commands, "commands")
+		cmds := exists(t, dir, "./commands", "commands")
 		mds, _ := filepath.Glob(filepath.Join(cmds, "*.md"))
 		if len(mds) == 0 {
-			t.Errorf("no command in %s", man.Commands)
+			t.Errorf("no command in %s", cmds)
 		}
 		for _, md := range mds {
 			checkFrontMatter(t, md, "description")
 		}
-		sk := exists(t, dir, man.Skills, "skills")
+		sk := exists(t, dir, "./skills", "skills")
 		skillFiles, _ := filepath.Glob(filepath.Join(sk, "*", "SKILL.md"))
 		if len(skillFiles) == 0 {
-			t.Errorf("no skill in %s", man.Skills)
+			t.Errorf("no skill in %s", sk)
 		}
 		for _, s := range skillFiles {
 			fm := checkFrontMatter(t, s, "name", "description")
@@ -124,7 +129,7 @@ func TestEveryPathNamedExists(t *testing.T) {
 				Hooks   []struct{ Type, Command string }
 			}
 		}
-		readJSON(t, exists(t, dir, man.Hooks, "hooks"), &hooks)
+		readJSON(t, exists(t, dir, "./hooks/hooks.json", "hooks"), &hooks)
 		n := 0
 		for ev, groups := range hooks.Hooks {
 			for _, g := range groups {
@@ -138,6 +143,13 @@ func TestEveryPathNamedExists(t *testing.T) {
 					}
 				}
 			}
+		}
+		var mcp struct {
+			MCPServers map[string]struct{ Command string }
+		}
+		readJSON(t, exists(t, dir, "./.mcp.json", "MCP servers"), &mcp)
+		if mcp.MCPServers[settings.MCPServerName].Command != "devlearn" {
+			t.Errorf("MCP servers: %+v, want devlearn's", mcp)
 		}
 		if n != len(settings.Hooks) {
 			t.Errorf("%d hooks in the plugin, init registers %d", n, len(settings.Hooks))
