@@ -270,6 +270,7 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	if len(res.Candidates) > 0 && !res.DryRun {
 		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
+	printKept(out, res)
 	if skipped > 0 {
 		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))
 	}
@@ -291,6 +292,37 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		if ready > 0 {
 			fmt.Fprintf(out, "%s ready: 'devlearn render-ready' makes %s.\n", plural(ready, "observation is", "observations are"), map[bool]string{true: "its artifact", false: "their artifacts"}[ready == 1])
 		}
+	}
+}
+
+// printKept says what became of the lessons the person asked to keep:
+// how many entries were kept, and each request.
+func printKept(out io.Writer, res *ingest.Result) {
+	if len(res.Kept) == 0 {
+		return
+	}
+	made := 0
+	for _, k := range res.Kept {
+		if k.Created {
+			made++
+		}
+	}
+	verb := "Kept"
+	if res.DryRun {
+		verb = "Would keep"
+	}
+	fmt.Fprintf(out, "%s %s the person asked to keep (active at once, served from the next matching call).\n", verb, plural(made, "new entry", "new entries"))
+	for _, k := range res.Kept {
+		note := ""
+		switch {
+		case k.Archived:
+			note = " (archived by a person: left so)"
+		case k.Escalated:
+			note = " (given again in a later session: now CRITICAL)"
+		case !k.Created:
+			note = " (kept before)"
+		}
+		fmt.Fprintf(out, "  kept   %s  %s%s\n", k.Key, k.Summary, note)
 	}
 }
 
