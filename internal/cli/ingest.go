@@ -37,7 +37,9 @@ func newIngestCmd(env *Env) *cobra.Command {
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
-[PROCESS_KNOWLEDGE] blocks as draft entries.
+[PROCESS_KNOWLEDGE] blocks as draft entries. A lesson the person asked to
+keep ("remember: ...", "never ...", in any language of the tables) becomes
+an active entry at once, as the prompt hook makes it.
 
   FILE          a transcript, with its subagents' files beside it
   DIR           every session's transcript below it, with its subagents'
