@@ -173,7 +173,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
 		}
 		curated := afterPass(ctx, p, cfg.Config, now, logf)
-		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
+		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && !keptNew(out.Kept) && len(rendered.Rendered) == 0 && curated == 0 {
 			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)
 		}
 	}
