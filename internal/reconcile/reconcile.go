@@ -18,7 +18,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -117,7 +116,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 
 	// After a merge renumbered entries, the manifest still has their old
 	// numbers: move them first, so a renumbering is not taken for an edit.
-	for _, ra := range gitx.SettleAnchors(man, u.docs) {
+	for _, ra := range knowfile.SettleAnchors(man, u.docs) {
 		u.changed = true
 		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
 	}
