@@ -1,16 +1,20 @@
 # The two commands a newcomer needs: `make demo` and `make test`.
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
+LDFLAGS := -X github.com/devlearn/devlearn/internal/hookcmd.version=$(VERSION)
 BIN     := bin/devlearn
+HOOKBIN := bin/devlearn-hook
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
 .PHONY: all build test demo bench fuzz fmt clean
 
 all: build
 
+# devlearn, and devlearn-hook: the hooks and the status line in a binary
+# that links nothing else, so that every tool call starts fast.
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/devlearn
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(HOOKBIN) ./cmd/devlearn-hook
 
 # Every test, with the race detector, after a gofmt check and go vet.
 test:

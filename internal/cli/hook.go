@@ -1,26 +1,12 @@
 package cli
 
 import (
-	"context"
-	"fmt"
-	"runtime/debug"
-	"strings"
-	"time"
+	"os"
 
 	"github.com/spf13/cobra"
 
-	"github.com/devlearn/devlearn/internal/hook"
-	"github.com/devlearn/devlearn/internal/project"
-	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
-
-// hookTimeout bounds a hook's own work (reconcile, at session start),
-// below the 10 seconds devlearn registers session start with.
-const hookTimeout = 8 * time.Second
-
-// hookMemoryLimit is where a hook's garbage collector, off otherwise,
-// starts.
-const hookMemoryLimit = 256 << 20
 
 func newHookCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
@@ -61,43 +47,18 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 // runHook never returns an error: a hook's failure must not reach the
 // agent (an exit code of 2 would even block the tool call).
 func runHook(env *Env, event string) error {
-	known := false
-	for _, e := range hook.Events() {
-		known = known || e == event
-	}
-	if !known {
-		// Said on stderr for a person trying it by hand; exit 0 all the same.
-		fmt.Fprintf(env.Err, "devlearn: no hook %q here (served: %s); nothing done\n", event, strings.Join(hook.Events(), ", "))
-		return nil
-	}
-	// A hook is a process of a few milliseconds that allocates a few
-	// megabytes at most: collecting garbage would cost more than it frees.
-	// The memory limit still starts a collection should a hook run away.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
-	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
-	defer cancel()
-	hook.Run(ctx, event, hookEnv(env), env.In, env.Out)
+	hookcmd.Hook(env.hookCmd(), event)
 	return nil
 }
 
-func hookEnv(env *Env) hook.Env {
-	on := func(k string) bool {
-		v := strings.ToLower(strings.TrimSpace(env.Getenv(k)))
-		return v != "" && v != "0" && v != "false"
-	}
-	return hook.Env{
-		Dir:  env.Dir,
-		Home: env.Home(),
-		Now: func() time.Time {
-			if t, err := env.Now(); err == nil {
-				return t
-			}
-			return env.Clock().UTC()
-		},
-		Silenced:    on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
-		Redact:      redact.Text,
-		Reconcile:   reconcileQuietly,
-		StartWorker: func(p *project.Project) error { return startWorker(env, p) },
+// hookCmd is env as the commands shared with devlearn-hook take it.
+func (e *Env) hookCmd() *hookcmd.Env {
+	return &hookcmd.Env{
+		In: e.In, Out: e.Out, Err: e.Err,
+		Getenv:   e.Getenv,
+		Dir:      e.Dir,
+		Clock:    e.Clock,
+		OutTTY:   e.OutTTY,
+		Devlearn: os.Executable,
 	}
 }
