@@ -94,18 +94,35 @@ type promptLine struct {
 
 // sessionState is the session's file as read so far.
 type sessionState struct {
-	mu      sync.Mutex
-	read    bool
-	off     int64             // bytes read: the complete lines before it
-	claims  map[string]string // key → nonce of its first claim
-	prompts []string          // every prompt read, oldest first
-	// promptBytes and claimBytes are how much of the file each kind takes.
-	promptBytes, claimBytes int64
+	mu   sync.Mutex
+	read bool
+	off  int64 // bytes read: the complete lines before it
+	// claims are the complete lines read, as they are in the file: a
+	// claim is looked up with one search of them (a hook asks about a few
+	// items; indexing every claim of a long session would cost more).
+	claims  []byte
+	prompts []string // every prompt read, oldest first
+	// promptBytes is how much of the file prompts take.
+	promptBytes int64
+}
+
+// claim returns the nonce of the first claim of key, if any. The search
+// cannot match inside a prompt: a prompt's quotes are escaped.
+func (st *sessionState) claim(key string) (nonce string, ok bool) {
+	var pat [len(claimPrefix) + claimKeyLen + len(claimSep)]byte
+	n := copy(pat[:], claimPrefix)
+	n += copy(pat[n:], key)
+	copy(pat[n:], claimSep)
+	i := bytes.Index(st.claims, pat[:])
+	if i < 0 || i+len(pat)+claimNonceLen > len(st.claims) {
+		return "", false
+	}
+	return string(st.claims[i+len(pat) : i+len(pat)+claimNonceLen]), true
 }
 
 // reset forgets what was read (the lock stays as it is).
 func (st *sessionState) reset() {
-	st.read, st.off, st.claims, st.prompts, st.promptBytes, st.claimBytes = false, 0, nil, nil, 0, 0
+	st.read, st.off, st.claims, st.prompts, st.promptBytes = false, 0, nil, nil, 0
 }
 
 func (s Session) state() *sessionState {
@@ -141,6 +158,11 @@ func (s Session) catchUp(st *sessionState) error {
 		return err
 	}
 	buf = buf[:n]
+	if complete := bytes.LastIndexByte(buf, '\n') + 1; st.claims == nil {
+		st.claims = buf[:complete]
+	} else {
+		st.claims = append(st.claims, buf[:complete]...)
+	}
 	for {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
@@ -149,14 +171,7 @@ func (s Session) catchUp(st *sessionState) error {
 		line := buf[:i]
 		buf = buf[i+1:]
 		st.off += int64(i + 1)
-		if k, c, ok := claimOf(line); ok {
-			if st.claims == nil {
-				st.claims = map[string]string{}
-			}
-			if _, seen := st.claims[k]; !seen {
-				st.claims[k] = c
-			}
-			st.claimBytes += int64(i + 1)
+		if bytes.HasPrefix(line, []byte(claimPrefix)) {
 			continue
 		}
 		var p promptLine
@@ -168,23 +183,27 @@ func (s Session) catchUp(st *sessionState) error {
 	return nil
 }
 
-// claimPrefix starts a claim line, whose key and nonce are then at fixed
-// places: claims are found without decoding JSON.
-const claimPrefix = `{"k":"`
+// A claim line starts {"k":"<key>","c":"<nonce>": its key and nonce are
+// at fixed places, so claims are found without decoding JSON.
+const (
+	claimPrefix   = `{"k":"`
+	claimSep      = `","c":"`
+	claimKeyLen   = 24 // hex of 12 bytes
+	claimNonceLen = 16 // hex of 8 bytes
+)
 
 // claimOf returns the key and nonce of a claim line.
-func claimOf(line []byte) (key, nonce string, ok bool) {
-	const keyLen, nonceLen = 24, 16
+func claimOf(line []byte) (key, nonce []byte, ok bool) {
 	rest, found := bytes.CutPrefix(line, []byte(claimPrefix))
-	if !found || len(rest) < keyLen+len(`","c":"`)+nonceLen+1 {
-		return "", "", false
+	if !found || len(rest) < claimKeyLen+len(claimSep)+claimNonceLen+1 {
+		return nil, nil, false
 	}
-	key, rest = string(rest[:keyLen]), rest[keyLen:]
-	rest, found = bytes.CutPrefix(rest, []byte(`","c":"`))
-	if !found || rest[nonceLen] != '"' {
-		return "", "", false
+	key, rest = rest[:claimKeyLen], rest[claimKeyLen:]
+	rest, found = bytes.CutPrefix(rest, []byte(claimSep))
+	if !found || rest[claimNonceLen] != '"' {
+		return nil, nil, false
 	}
-	return key, string(rest[:nonceLen]), true
+	return key, rest[:claimNonceLen], true
 }
 
 // load reads the file once per Session from SessionOf; fn sees what was
@@ -331,7 +350,7 @@ func (s Session) Claim(rec Served) (bool, error) {
 		}
 	}
 	key := claimKey(rec.Ref, rec.Path)
-	if _, ok := st.claims[key]; ok {
+	if _, ok := st.claim(key); ok {
 		return false, nil
 	}
 	var n [8]byte
@@ -346,7 +365,7 @@ func (s Session) Claim(rec Served) (bool, error) {
 	line := make([]byte, 0, len(body)+64)
 	line = append(line, claimPrefix...)
 	line = append(line, key...)
-	line = append(line, `","c":"`...)
+	line = append(line, claimSep...)
 	line = append(line, nonce...)
 	line = append(line, `","served":`...)
 	line = append(append(line, body...), '}')
@@ -358,7 +377,8 @@ func (s Session) Claim(rec Served) (bool, error) {
 		// that it is never served twice.
 		return false, err
 	}
-	return st.claims[key] == nonce, nil
+	first, _ := st.claim(key)
+	return first == nonce, nil
 }
 
 // Claimed reports whether ref was already served for path in this
@@ -366,7 +386,7 @@ func (s Session) Claim(rec Served) (bool, error) {
 // is not read, scored and rendered first. Claim still decides.
 func (s Session) Claimed(ref, path string) bool {
 	ok := false
-	s.load(func(st *sessionState) { _, ok = st.claims[claimKey(ref, path)] })
+	s.load(func(st *sessionState) { _, ok = st.claim(claimKey(ref, path)) })
 	return ok
 }
 
@@ -390,10 +410,10 @@ func (s Session) ServedIn() ([]Served, error) {
 	var out []Served
 	for _, line := range bytes.Split(data, []byte("\n")) {
 		k, _, ok := claimOf(line)
-		if !ok || seen[k] {
+		if !ok || seen[string(k)] {
 			continue
 		}
-		seen[k] = true
+		seen[string(k)] = true
 		var l struct {
 			Served Served `json:"served"`
 		}
