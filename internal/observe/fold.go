@@ -214,14 +214,16 @@ func (l *Log) fold(e *Event, eid string) error {
 		return err
 	}
 	switch e.Op {
-	case "", OpSnapshot:
-		e.own() // the state built keeps the event's strings
-		var s *State
-		if e.Op == "" {
-			s, err = fromDevflow(e, strings.Clone(eid))
-		} else {
-			s, err = fromSnapshot(e, strings.Clone(eid))
+	case "":
+		s, err := fromDevflow(e, eid, &l.names)
+		if err != nil {
+			return err
 		}
+		l.join(s)
+		return nil
+	case OpSnapshot:
+		e.own() // the state built keeps the event's strings
+		s, err := fromSnapshot(e, strings.Clone(eid))
 		if err != nil {
 			return err
 		}

@@ -319,3 +319,31 @@ func TestForgettingOnOneBranchKeepsTheOthersSightings(t *testing.T) {
 		t.Fatalf("after the merge: %+v", got)
 	}
 }
+
+// WithStatus, which works out in full only the observations it returns,
+// gives the ready observations Observations gives, whatever the log and
+// the time.
+func TestReadyAgreesWithObservations(t *testing.T) {
+	cfg := config.Default()
+	readies := 0
+	for seed := int64(0); seed < 20; seed++ {
+		l := fold(t, randomLog(rand.New(rand.NewSource(seed)), 400))
+		for _, now := range []time.Time{day(5), day(30), day(200)} {
+			var want []Observation
+			for _, o := range l.Observations(now, cfg) {
+				if o.Status == Ready {
+					want = append(want, o)
+				}
+			}
+			got := l.WithStatus(now, cfg, Ready)
+			SortByConfidence(got)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d, %s: Ready gave %d, Observations %d ready", seed, now, len(got), len(want))
+			}
+			readies += len(got)
+		}
+	}
+	if readies == 0 {
+		t.Fatal("no log had a ready observation: the comparison proved nothing")
+	}
+}

@@ -411,8 +411,9 @@ func markOf(op string) string {
 // fromDevflow reads a devflow snapshot line as it is: its count, times,
 // status, evidence and stored confidence (kept as a legacy penalty, so that
 // a confidence devflow lowered stays lowered and is not lowered again).
-func fromDevflow(e *Event, eid string) (*State, error) {
-	s := newState(e.ID)
+// The event's strings may be views of the line: what the state keeps is
+// copied or taken from names.
+func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 	first, err := parseTime(e.FirstSeen)
 	if err != nil {
 		return nil, err
@@ -427,10 +428,11 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	if e.Type == "" || e.Pattern == "" {
 		return nil, fmt.Errorf("devflow line without type or pattern")
 	}
-	st := stamp{0, last, eid}
-	s.Type, s.Pattern, s.text = e.Type, e.Pattern, st
+	s := newState(strings.Clone(e.ID))
+	st := stamp{0, last, strings.Clone(eid)}
+	s.Type, s.Pattern, s.text = names.get(e.Type), strings.Clone(e.Pattern), st
 	if e.Details != "" {
-		s.Details, s.details = e.Details, st
+		s.Details, s.details = strings.Clone(e.Details), st
 	}
 	if e.QualityOK != nil && *e.QualityOK {
 		s.quality = st
@@ -445,7 +447,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	}
 	switch e.Status {
 	case "created":
-		s.setMark(markCreated, mark{stamp: st, path: e.ArtifactPath})
+		s.setMark(markCreated, mark{stamp: st, path: strings.Clone(e.ArtifactPath)})
 	case "deprecated":
 		dat := last
 		if e.DeprecatedAt != "" {
@@ -467,7 +469,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 			s.flags[name] = mark{stamp: st, on: true, reason: reason}
 		}
 	}
-	flag(FlagStale, e.MayBeStale, e.StaleReason)
+	flag(FlagStale, e.MayBeStale, names.get(e.StaleReason))
 	flag(FlagSoftCap, e.SoftCapExceeded, "")
 	flag(FlagReview, e.NeedsReview, "")
 	return s, nil

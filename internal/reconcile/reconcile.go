@@ -73,6 +73,7 @@ type Reconciler struct {
 type run struct {
 	r           *Reconciler
 	res         *Result
+	log         *observe.Log
 	obs         map[string]observe.Observation
 	man         *manifest.Manifest
 	changed     bool // the manifest must be written
@@ -103,8 +104,11 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
-	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
+	u := &run{r: r, res: res, log: log, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
+	// An entry's observation matters when deprecated (its deletion is
+	// already a "no"), an orphan's when ready or created, staleness when
+	// ready or created: the observing ones are never looked at.
+	for _, o := range log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated) {
 		u.obs[o.ID] = o
 	}
 	if u.sparse, err = sparseFilter(r.Proj); err != nil {
@@ -163,7 +167,7 @@ func (u *run) note(o Outcome) { u.res.Details = append(u.res.Details, o) }
 
 // entry checks one rendered artifact against the disk.
 func (u *run) entry(e manifest.Entry) error {
-	o, known := u.obs[e.ObservationID]
+	o, known := u.observation(e.ObservationID)
 	deprecated := known && o.Status == observe.Deprecated
 	var current []byte
 	var sec *knowfile.Section
@@ -225,6 +229,15 @@ func (u *run) entry(e manifest.Entry) error {
 	u.man.Put(e)
 	u.changed = true
 	return nil
+}
+
+// observation is the observation id at the run's time, whatever its
+// status.
+func (u *run) observation(id string) (observe.Observation, bool) {
+	if o, ok := u.obs[id]; ok {
+		return o, true
+	}
+	return u.log.Observation(id, u.r.Opts.Now, u.r.Opts.Config)
 }
 
 func hashOf(sec *knowfile.Section, current []byte) string {
