@@ -86,6 +86,9 @@ func run() error {
 	if err != nil {
 		return err
 	}
+	home := filepath.Join(work, "person")
+	isolated = []string{"HOME=" + home, "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"), "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig")}
 	sel := regexp.MustCompile(*only)
 	want := func(name string) bool { return sel.MatchString(name) }
 
@@ -191,6 +194,10 @@ func loadAvg() string {
 	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
+// isolated keeps the programs measured (and the workers they start) out
+// of the person's home: set by run to folders of the run's own.
+var isolated []string
+
 // sample is one process: its wall time and the CPU time it and the
 // processes it waited for used.
 type sample struct{ wall, cpu time.Duration }
@@ -199,7 +206,7 @@ type sample struct{ wall, cpu time.Duration }
 // with stdin, and waits for it and its output, as Claude Code does.
 func spawn(argv, env []string, dir string, stdin []byte) (sample, []byte, error) {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), isolated...), env...)
 	cmd.Dir = dir
 	cmd.Stdin = bytes.NewReader(stdin)
 	var out, errb bytes.Buffer
