@@ -191,14 +191,17 @@ func BenchmarkFoldLog(b *testing.B) {
 			b.SetBytes(fi.Size())
 			b.ReportAllocs()
 			var peak, live uint64
+			var cpu time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				runtime.GC()
 				stop := samplePeakHeap(&peak)
+				before := cpuTime()
 				b.StartTimer()
 				l, err := LoadFile(path)
 				b.StopTimer()
+				cpu += cpuTime() - before
 				stop()
 				if err != nil || l.Lines != lines || len(l.Problems) != 0 {
 					b.Fatalf("%d lines of %d, %d problems, %v", l.Lines, lines, len(l.Problems), err)
@@ -207,6 +210,11 @@ func BenchmarkFoldLog(b *testing.B) {
 				live = heapInUse()
 				runtime.KeepAlive(l)
 				b.StartTimer()
+			}
+			// Per second of CPU (every core's): what a loaded machine
+			// cannot take away, unlike MB/s, which is per second of wall.
+			if cpu > 0 {
+				b.ReportMetric(float64(fi.Size())*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 			}
 			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 			b.ReportMetric(float64(live)/(1<<20), "live-MB")

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
 	"unsafe"
@@ -29,16 +30,23 @@ var decodeOpts = jsontext.AllowDuplicateNames(true)
 
 func (d *decoder) decode(line []byte, e *Event) error {
 	d.line = line
+	before := *e
+	if d.fast(line, e) {
+		return nil
+	}
+	*e = before // what fast set is undone: the tokenizer starts afresh
 	d.r.Reset(line)
 	d.dec.Reset(&d.r, decodeOpts)
 	if err := d.object(func(key []byte) error { return d.field(key, e) }); err != nil {
 		return err
 	}
 	if _, err := d.dec.ReadToken(); err == nil {
-		return fmt.Errorf("more than one JSON value on the line")
+		return errMoreThanOne
 	}
 	return nil
 }
+
+var errMoreThanOne = errors.New("more than one JSON value on the line")
 
 // object walks one object, calling fn with each key (the bytes are only
 // valid during the call).

@@ -598,7 +598,7 @@ func foldFigures(repo string) error {
 	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%v\n%s", err, out.Bytes())
 	}
-	type acc struct{ fold, read, peak, live []float64 }
+	type acc struct{ fold, cpu, read, peak, live []float64 }
 	byName := map[string]*acc{}
 	var order []string
 	sc := bufio.NewScanner(&out)
@@ -626,6 +626,7 @@ func foldFigures(repo string) error {
 			return 0
 		}
 		a.read = append(a.read, metric("read-MB/s"))
+		a.cpu = append(a.cpu, metric("cpu-MB/s"))
 		a.peak = append(a.peak, metric("peak-MB"))
 		a.live = append(a.live, metric("live-MB"))
 	}
@@ -633,7 +634,7 @@ func foldFigures(repo string) error {
 		a := byName[name]
 		f := medianF(a.fold)
 		add(row{fmt.Sprintf("fold of a %s observation log (LoadFile)", name),
-			fmt.Sprintf("%.0f MB/s, peak heap %.0f MB, kept %.0f MB", f, medianF(a.peak), medianF(a.live)),
+			fmt.Sprintf("%.0f MB/s (%.0f MB per CPU-second), peak heap %.0f MB, kept %.0f MB", f, medianF(a.cpu), medianF(a.peak), medianF(a.live)),
 			fmt.Sprintf("reading it without folding: %.0f MB/s", medianF(a.read)), "",
 			"≥ 150 MB/s, flat memory", verdict(f >= 150)})
 	}
