@@ -20,3 +20,9 @@ var Demo embed.FS
 //
 //go:embed render/*.tmpl
 var Render embed.FS
+
+// Directives holds the templates `devlearn directives init` writes, one
+// per directive type, named after the type (AGENTS.md, CHECKLIST.md, ...).
+//
+//go:embed directives/*.md
+var Directives embed.FS

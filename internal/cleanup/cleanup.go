@@ -11,11 +11,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
 	"github.com/devlearn/devlearn/internal/review"
@@ -83,7 +86,22 @@ func Artifacts(p *project.Project) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, kind := range knowfile.Kinds {
+	kinds := slices.Clone(knowfile.Kinds)
+	// Sections rendered into an area's .directives/ files, found through
+	// the manifest that recorded them.
+	if man, _, err := manifest.LoadProject(p); err == nil {
+		for _, e := range man.Entries {
+			if k, ok := directives.LearnedKind(e.Path); ok && docs[e.Path] == nil {
+				doc, _, err := directives.ReadLearned(p, e.Path)
+				if err != nil {
+					return nil, err
+				}
+				docs[e.Path] = doc
+				kinds = append(kinds, k)
+			}
+		}
+	}
+	for _, kind := range kinds {
 		// A missing file reads as no sections: nothing to remove or keep.
 		doc := docs[kind.Path]
 		var kept []*knowfile.Section
@@ -97,7 +115,7 @@ func Artifacts(p *project.Project) (*Plan, error) {
 		}
 		switch {
 		case len(kept) == len(doc.Sections):
-		case len(kept) == 0:
+		case len(kept) == 0 && (slices.Contains(knowfile.Kinds, kind) || madeByRender(doc)):
 			plan.Changes = append(plan.Changes, evolve.Change{Path: kind.Path, Remove: true})
 		default:
 			doc.Sections = kept
@@ -123,6 +141,14 @@ func Artifacts(p *project.Project) (*Plan, error) {
 		plan.remove(project.ManifestFile)
 	}
 	return plan, nil
+}
+
+// madeByRender reports whether an area's directive file holds nothing but
+// what render wrote when it created it (its title): a person's own file,
+// even emptied of devlearn's sections, is kept.
+func madeByRender(doc *knowfile.Doc) bool {
+	pre := strings.TrimSpace(doc.Preamble)
+	return pre == "" || pre == doc.Kind.Title
 }
 
 // entrySource is who made an entry ("manual" when its file says nothing),
@@ -170,6 +196,13 @@ func ClearState(p *project.Project) ([]string, error) {
 			return removed, fmt.Errorf("removing %s: %w", p.StatePath(e.Name()), err)
 		}
 		removed = append(removed, e.Name())
+	}
+	// The working tree's session state (directives) is state too.
+	if _, err := os.Lstat(p.Path(directives.LocalDir)); err == nil {
+		if err := os.RemoveAll(p.Path(directives.LocalDir)); err != nil {
+			return removed, fmt.Errorf("removing %s: %w", directives.LocalDir, err)
+		}
+		removed = append(removed, directives.LocalDir)
 	}
 	return removed, nil
 }

@@ -23,6 +23,7 @@ func commands(env *Env) []*cobra.Command {
 		newHudCmd(env),
 		newDoctorCmd(env),
 		newKnowledgeCmd(env),
+		newDirectivesCmd(env),
 		newHookCmd(env),
 		newWorkerCmd(env),
 		newLLMExtractCmd(env),

@@ -21,8 +21,14 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        serves entries whose keywords it mentions
   pre-tool-use         serves the entries relevant to the tool call (at most
                        serve.max_items, each once per session and file)
+  post-tool-use        gives the .directives/ files in force above the file a
+                       read or an edit named that the session has not seen
+                       (core types in full, others by name), each once
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; never blocks
+                       message as candidate entries; then blocks once while a
+                       CHECKLIST.md of an area the session changed waits for
+                       'devlearn directives check', and names new directive
+                       files in the nearest AGENTS.md
   session-end          spools the session and, when worker.batch_size sessions
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them

@@ -114,6 +114,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planConfig(p)
 	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
 	res.planAttributes(p)
+	res.planLocalIgnore(p)
 	res.planHooks(p)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)

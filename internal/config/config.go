@@ -18,6 +18,7 @@ type Config struct {
 	Extractor  Extractor  `json:"extractor" doc:"How lessons are extracted from transcripts."`
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
+	Directives Directives `json:"directives" doc:"The .directives/ files: discovery, what the agent is given, the checklist gate, where learned pitfalls and decisions go."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -86,6 +87,17 @@ type Weights struct {
 	Context float64 `json:"context" min:"0" max:"1"`
 }
 
+// Directives configures the .directives/ files of a project (see
+// docs/directives.md).
+type Directives struct {
+	Enabled       bool     `json:"enabled" doc:"Discover .directives/ files around what the agent touches and give it the ones it has not seen in the session (post-tool-use)."`
+	Ignore        []string `json:"ignore" doc:"Folder names in which directives are never collected (node_modules, vendor, .git, ...)."`
+	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output for directives given in full (the core types); what does not fit is named."`
+	ChecklistGate bool     `json:"checklist_gate" doc:"The Stop hook blocks until the CHECKLIST.md of an area the session changed is submitted ticked with 'devlearn directives check'."`
+	AskAfterEdits int      `json:"ask_after_edits" min:"0" max:"1000" doc:"Ask the person before the Nth edit in folders whose directives the agent was never shown; 0 never asks."`
+	Learned       string   `json:"learned" enum:"central,directives" doc:"Where a learned pitfall or decision with an area is rendered: central (.memory/knowledge) or directives (PITFALLS.md / INVARIANTS.md of the area's nearest .directives/ folder)."`
+}
+
 // Default returns the configuration used where no file sets a key. The
 // thresholds are devflow's table, so migrated projects behave as before.
 func Default() *Config {
@@ -113,6 +125,13 @@ func Default() *Config {
 			BudgetChars:   9000,
 			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
 			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+		},
+		Directives: Directives{
+			Enabled:       true,
+			Ignore:        []string{".git", ".hg", ".svn", "node_modules", "vendor", ".venv", "venv", "__pycache__", "dist", "build", "target"},
+			BudgetChars:   6000,
+			ChecklistGate: true,
+			Learned:       "central",
 		},
 	}
 }

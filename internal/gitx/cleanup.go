@@ -27,6 +27,9 @@ func worktreeChanges(w *Worktree) ([]string, error) {
 	}
 	var out []string
 	for p, fs := range st {
+		if strings.HasPrefix(p, localState+"/") {
+			continue // session state, never committed: it goes with the worktree
+		}
 		if fs.Staging != git.Unmodified || fs.Worktree != git.Unmodified {
 			out = append(out, p)
 		}

@@ -22,6 +22,10 @@ import (
 // the task branch before it is merged, so learning travels with the code.
 var LearnedDirs = []string{".memory", ".claude/commands/self-learning", ".claude/skills"}
 
+// localState is the working tree's own session state inside .memory
+// (directives.LocalDir), which never travels with the learning.
+const localState = ".memory/.local"
+
 // learnedEdits compares the learned folders of the worktree at root with
 // head and returns the edits that would commit them; new blobs go to s.
 // Untracked files that .gitignore (or info/exclude) ignores are left out.
@@ -51,7 +55,9 @@ func learnedEdits(s storer.EncodedObjectStorer, root, common string, head *objec
 			rel, _ := filepath.Rel(root, abs)
 			rel = filepath.ToSlash(rel)
 			if d.IsDir() {
-				if d.Name() == ".git" {
+				// .memory/.local is one working tree's session state:
+				// never committed, whatever the ignore files say.
+				if d.Name() == ".git" || rel == localState {
 					return filepath.SkipDir
 				}
 				return nil

@@ -27,6 +27,7 @@ import (
 // The events served here, as named on devlearn's command line.
 const (
 	PreToolUse       = "pre-tool-use"
+	PostToolUse      = "post-tool-use"
 	SessionStart     = "session-start"
 	UserPromptSubmit = "user-prompt-submit"
 	SessionEnd       = "session-end"
@@ -36,6 +37,7 @@ const (
 // eventNames are Claude Code's names, for hookEventName.
 var eventNames = map[string]string{
 	PreToolUse:       "PreToolUse",
+	PostToolUse:      "PostToolUse",
 	SessionStart:     "SessionStart",
 	UserPromptSubmit: "UserPromptSubmit",
 	SessionEnd:       "SessionEnd",
@@ -43,7 +45,9 @@ var eventNames = map[string]string{
 }
 
 // Events lists the events Run serves.
-func Events() []string { return []string{SessionStart, UserPromptSubmit, PreToolUse, Stop, SessionEnd} }
+func Events() []string {
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd}
+}
 
 // MaxInput bounds what is read from stdin: a Write of a huge file is
 // still a tool call worth serving, a stream without end is not.
@@ -94,10 +98,14 @@ type Input struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
-// Output is what a hook prints: the only shape that adds context for
-// these events.
+// Output is what a hook prints: hookSpecificOutput is the only shape that
+// adds context for these events; a Stop hook blocks with decision and
+// reason instead, and systemMessage shows a line to the person.
 type Output struct {
-	HookSpecificOutput Specific `json:"hookSpecificOutput"`
+	HookSpecificOutput Specific `json:"hookSpecificOutput,omitzero"`
+	Decision           string   `json:"decision,omitempty"`
+	Reason             string   `json:"reason,omitempty"`
+	SystemMessage      string   `json:"systemMessage,omitempty"`
 }
 
 // Specific is the event-specific part of Output.
@@ -180,11 +188,12 @@ var errQuiet = errors.New("nothing to do")
 
 func (r *run) serve(stdin io.Reader) (*Output, error) {
 	handler, ok := map[string]func() (*Output, error){
-		PreToolUse:       r.preToolUse,
+		PreToolUse:       r.preToolUseAndDirectives,
+		PostToolUse:      r.postToolUse,
 		SessionStart:     r.sessionStart,
 		UserPromptSubmit: r.userPromptSubmit,
-		SessionEnd:       r.sessionEnd,
-		Stop:             r.stop,
+		SessionEnd:       r.sessionEndAndDirectives,
+		Stop:             r.stopAndChecklists,
 	}[r.event]
 	if !ok {
 		return nil, fmt.Errorf("unknown hook event %q (known: %v)", r.event, Events())

@@ -283,7 +283,7 @@ func TestFailuresPrintNothing(t *testing.T) {
 			}
 		})
 	}
-	if out := p.run("post-tool-use", "{}"); out != "" || !strings.Contains(p.log(), `unknown hook event "post-tool-use"`) {
+	if out := p.run("notification", "{}"); out != "" || !strings.Contains(p.log(), `unknown hook event "notification"`) {
 		t.Fatalf("unknown event: %q\n%s", out, p.log())
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -116,6 +117,19 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	}
 	if u.docs, err = knowfile.ReadAll(r.Proj); err != nil {
 		return nil, err
+	}
+	// Sections rendered into an area's .directives/ files are artifacts
+	// like the central ones: read each file the manifest names.
+	for _, e := range man.Entries {
+		if e.AnchorID != "" && u.docs[e.Path] == nil {
+			doc, ok, err := directives.ReadLearned(r.Proj, e.Path)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				u.docs[e.Path] = doc
+			}
+		}
 	}
 
 	// After a merge renumbered entries, the manifest still has their old

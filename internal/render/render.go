@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/crashpoint"
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -72,6 +74,7 @@ type plan struct {
 	entries    []manifest.Entry
 	seq        map[string]int // observation -> sequence of its next decision
 	softCapped []observe.Observation
+	newFiles   map[string]bool // area directive files this run creates
 }
 
 // Run renders every ready observation.
@@ -89,11 +92,12 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	}
 	p := &plan{
 		r: r, man: man,
-		changed: map[string]bool{},
-		files:   map[string][]byte{},
-		claimed: map[string]string{},
-		seq:     map[string]int{},
-		res:     &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
+		changed:  map[string]bool{},
+		files:    map[string][]byte{},
+		claimed:  map[string]string{},
+		seq:      map[string]int{},
+		newFiles: map[string]bool{},
+		res:      &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
 		return nil, err
@@ -140,10 +144,15 @@ func (p *plan) add(o observe.Observation) error {
 	switch o.Type {
 	case observe.Workflow, observe.Procedural:
 		return p.addFile(o)
-	case observe.Decision:
-		return p.addSection(o, project.DecisionsFile, renderADR)
-	case observe.Pitfall:
-		return p.addSection(o, project.PitfallsFile, renderPitfall)
+	case observe.Decision, observe.Pitfall:
+		file, err := p.target(o)
+		if err != nil {
+			return err
+		}
+		if o.Type == observe.Decision {
+			return p.addSection(o, file, renderADR)
+		}
+		return p.addSection(o, file, renderPitfall)
 	}
 	p.skip(o.ID, "unknown type "+o.Type)
 	return nil
@@ -217,6 +226,40 @@ func (p *plan) filePath(typ, name string) (string, error) {
 		return "", err
 	}
 	return dir + "/SKILL.md", nil
+}
+
+// target is the knowledge file a decision or pitfall goes to: the central
+// one, or, with directives.learned set to "directives", the INVARIANTS.md or
+// PITFALLS.md of the nearest .directives/ folder of its area (its details'
+// "area"), when there is one. A render announced before a crash goes where
+// its intent said, so the section is adopted, not written twice.
+func (p *plan) target(o observe.Observation) (string, error) {
+	file := project.PitfallsFile
+	if o.Type == observe.Decision {
+		file = project.DecisionsFile
+	}
+	cfg := p.r.Opts.Config.Directives
+	switch {
+	case o.Intent != nil && o.Intent.Path != "":
+		if _, ok := directives.KindOf(o.Intent.Path); ok {
+			file = o.Intent.Path
+		}
+	case cfg.Learned == directives.LearnedDirectives:
+		if t := directives.LearnedTarget(p.r.Proj.Root, detailFields(o.Details)["area"], o.Type, cfg.Ignore); t != "" {
+			file = t
+		}
+	}
+	if p.docs[file] == nil {
+		doc, _, err := directives.ReadLearned(p.r.Proj, file)
+		if err != nil {
+			return "", err
+		}
+		if !exists(p.r.Proj.Path(file)) {
+			p.newFiles[file] = true
+		}
+		p.docs[file] = doc
+	}
+	return file, nil
 }
 
 // addSection plans an ADR or PF section. A section that already carries the
@@ -305,9 +348,28 @@ func (p *plan) changes() []evolve.Change {
 	for _, path := range paths {
 		out = append(out, evolve.Change{Path: path, Data: p.files[path]})
 	}
-	for _, file := range []string{project.DecisionsFile, project.PitfallsFile} {
+	files := []string{project.DecisionsFile, project.PitfallsFile}
+	var created []string
+	for _, file := range slices.Sorted(maps.Keys(p.changed)) {
+		if !slices.Contains(files, file) {
+			files = append(files, file)
+			if p.newFiles[file] {
+				created = append(created, file)
+			}
+		}
+	}
+	pending := map[string][]byte{}
+	for _, file := range files {
 		if p.changed[file] {
-			out = append(out, evolve.Change{Path: file, Data: p.docs[file].Bytes()})
+			pending[file] = p.docs[file].Bytes()
+			out = append(out, evolve.Change{Path: file, Data: pending[file]})
+		}
+	}
+	// An area's new PITFALLS.md or INVARIANTS.md is named in the nearest
+	// AGENTS.md, as a new directive file of a session is.
+	if ms, err := directives.Mentions(p.r.Proj.Root, created, pending); err == nil {
+		for _, m := range ms {
+			out = append(out, evolve.Change{Path: m.Path, Data: m.Data})
 		}
 	}
 	return out

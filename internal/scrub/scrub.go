@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/knowfile"
@@ -124,6 +125,7 @@ func (s *run) project(ctx context.Context) error {
 	texts := append(append(s.glob(project.CommandsDir+"/*.md"), s.glob(project.SkillsDir+"/*/SKILL.md")...),
 		project.DecisionsFile, project.PitfallsFile)
 	texts = append(texts, s.glob(project.EntriesDir+"/*.md")...)
+	texts = append(texts, s.learnedFiles()...)
 	slices.Sort(logs)
 
 	if !s.o.DryRun {
@@ -217,7 +219,6 @@ func (s *run) manifest(before, after map[string][]byte) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w (fix it, or run 'devlearn reconcile' after the scrub)", project.ManifestFile, err)
 	}
-	kinds := map[string]knowfile.Kind{project.DecisionsFile: knowfile.Decisions, project.PitfallsFile: knowfile.Pitfalls}
 	changed := false
 	for i := range m.Entries {
 		e := &m.Entries[i]
@@ -232,7 +233,7 @@ func (s *run) manifest(before, after map[string][]byte) ([]byte, error) {
 			}
 			continue
 		}
-		kind, ok := kinds[e.Path]
+		kind, ok := directives.KindOf(e.Path)
 		if !ok {
 			continue
 		}
@@ -279,9 +280,18 @@ func (s *run) auditLog(ctx context.Context) error {
 // a match are deleted (a copy cannot be scrubbed without ceasing to be the
 // content its name, a hash, says it is; a cache is rebuilt); logs and
 // session files are scrubbed in place. Locks and a batch in flight are
-// left alone.
+// left alone. The working tree's own session state (.memory/.local/) is
+// state too, and scrubbed the same way.
 func (s *run) state() error {
-	root := s.o.Proj.StateDir()
+	for _, root := range []string{s.o.Proj.StateDir(), s.o.Proj.Path(directives.LocalDir)} {
+		if err := s.stateIn(root); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *run) stateIn(root string) error {
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
@@ -352,6 +362,27 @@ func (s *run) state() error {
 		return nil
 	})
 	return err
+}
+
+// learnedFiles are the area directive files (.directives/PITFALLS.md,
+// INVARIANTS.md) the manifest says devlearn rendered into.
+func (s *run) learnedFiles() []string {
+	data, ok, err := s.read(project.ManifestFile)
+	if err != nil || !ok {
+		return nil
+	}
+	m, _, err := manifest.Parse(data, s.o.Proj.Root)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range m.Entries {
+		if _, ok := directives.LearnedKind(e.Path); ok && !slices.Contains(out, e.Path) {
+			out = append(out, e.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // name reports a path that itself holds a match: a file name is not

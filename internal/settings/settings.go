@@ -35,6 +35,7 @@ var Hooks = []Hook{
 	{Event: "SessionStart", Sub: "session-start", Matcher: "", HasMatcher: true, Timeout: 10},
 	{Event: "UserPromptSubmit", Sub: "user-prompt-submit", Timeout: 5},
 	{Event: "PreToolUse", Sub: "pre-tool-use", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", HasMatcher: true, Timeout: 5},
+	{Event: "PostToolUse", Sub: "post-tool-use", Matcher: "Read|Write|Edit|MultiEdit|NotebookEdit", HasMatcher: true, Timeout: 5},
 	{Event: "Stop", Sub: "stop", Timeout: 10},
 	{Event: "SessionEnd", Sub: "session-end", Matcher: "", HasMatcher: true, Timeout: 5},
 }

@@ -114,12 +114,12 @@ func TestDisableRemovesOnlyDevlearn(t *testing.T) {
 func TestEnableReplacesOldForms(t *testing.T) {
 	in := `{"hooks": {
   "SessionStart": [{"matcher": "", "hooks": [{"type": "command", "command": "devlearn hook session-start", "timeout": 10}, {"type": "command", "command": "echo mine"}]}],
-  "PostToolUse": [{"hooks": [{"type": "command", "command": "devlearn hook post-tool-use"}]}],
+  "SubagentStop": [{"hooks": [{"type": "command", "command": "devlearn hook subagent-stop"}]}],
   "Stop": [{"hooks": [{"type": "command", "command": "` + Command("stop") + `", "timeout": 10}]}, {"hooks": [{"type": "command", "command": "` + Command("stop") + `", "timeout": 10}]}]
 }}`
 	f := mustParse(t, in)
 	probs := strings.Join(f.Problems(), "\n")
-	for _, want := range []string{"SessionStart: \"devlearn hook session-start\" is not guarded", "Stop: registered 2 times", "PostToolUse: devlearn has no PostToolUse hook", "UserPromptSubmit: not registered"} {
+	for _, want := range []string{"SessionStart: \"devlearn hook session-start\" is not guarded", "Stop: registered 2 times", "SubagentStop: devlearn has no SubagentStop hook", "UserPromptSubmit: not registered"} {
 		if !strings.Contains(probs, want) {
 			t.Errorf("problems lack %q:\n%s", want, probs)
 		}
