@@ -3,10 +3,10 @@ GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/devlearn/devlearn/internal/hookcmd.version=$(VERSION)
 BIN     := bin/devlearn
-HOOKBIN := bin/devlearn-hook
+HOOKBIN  = $(dir $(BIN))devlearn-hook
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build test demo bench fuzz fmt clean
+.PHONY: all build install test demo bench fuzz eval fmt clean
 
 all: build
 
@@ -16,11 +16,26 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/devlearn
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(HOOKBIN) ./cmd/devlearn-hook
 
-# Every test, with the race detector, after a gofmt check and go vet.
+# Where `make install` puts devlearn and devlearn-hook (side by side: the
+# hook starts the worker from the devlearn beside it): Go's own bin folder,
+# made if missing.
+INSTALL_DIR ?= $(shell $(GO) env GOBIN)
+ifeq ($(INSTALL_DIR),)
+INSTALL_DIR := $(shell $(GO) env GOPATH)/bin
+endif
+
+install: build
+	mkdir -p "$(INSTALL_DIR)"
+	cp $(BIN) "$(INSTALL_DIR)/devlearn"
+	cp $(HOOKBIN) "$(INSTALL_DIR)/devlearn-hook"
+	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH: add it, or the hooks find no devlearn";; esac
+
+# Every test, with the race detector, after a gofmt check and go vet, in a
+# home folder of its own (scripts/test.sh fails a test that writes there).
 test:
 	@out=$$(gofmt -l $(GOFILES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@GO=$(GO) ./scripts/test.sh
 
 # devlearn's main job, on the sample project embedded in the binary.
 demo: build
@@ -29,6 +44,13 @@ demo: build
 # Benchmarks of every hot path; see docs/benchmarks.md for what each measures.
 bench:
 	@./scripts/bench.sh
+
+# Measured figures of what devlearn learns and serves: capture on the
+# labelled set (testdata/eval: recall and noise, dev and holdout, per class;
+# docs/capture.md), then the serving replays (docs/serve.md, "Replays").
+eval:
+	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
+	$(GO) run ./internal/eval/replay/cmd/replay
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:

@@ -21,6 +21,19 @@ var Demo embed.FS
 //go:embed render/*.tmpl
 var Render embed.FS
 
+// GatePresets are the gate bundles of seed 000 §3 (TypeScript, Full JS,
+// Python) and devlearn's own (Go, Rust), one JSON file each, applied with
+// 'devlearn gate preset NAME'.
+//
+//go:embed gates/*.json
+var GatePresets embed.FS
+
+// Skills are the seven default skills of seed 000 §5, a core.md and an
+// extended.md each, seeded to $DEVLEARN_HOME/skills/.
+//
+//go:embed skills
+var Skills embed.FS
+
 // Directives holds the templates `devlearn directives init` writes, one
 // per directive type, named after the type (AGENTS.md, CHECKLIST.md, ...).
 //

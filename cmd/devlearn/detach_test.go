@@ -45,7 +45,7 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 	}
 	run("", "git", "init", "-q")
 	run("", bin, "init")
-	os.WriteFile(filepath.Join(dir, ".memory/learning.json"), []byte(`{"worker": {"batch_size": 1}}`), 0o644)
+	os.WriteFile(filepath.Join(dir, ".memory/learning.json"), []byte(`{"worker": {"batch_size": 1, "debounce_seconds": 0}}`), 0o644)
 	id := "0d7e3f1a-2b4c-4d6e-8f01-23456789abcd"
 	tr := filepath.Join(claude, "projects", "p", id+".jsonl")
 	os.MkdirAll(filepath.Dir(tr), 0o755)
@@ -102,15 +102,16 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 	if len(out) != 0 || stderr.Len() != 0 {
 		t.Fatalf("the hook printed %q / %q", out, stderr.String())
 	}
-	// The worker is running: it holds its lock, waiting for the log's.
+	// The worker is running, waiting for the log's lock: its last.json
+	// says so. It is watched without taking its lock: a probe holding the
+	// lock at the moment the worker starts made that worker exit ("another
+	// worker is running") under load.
 	busy := false
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		unlock, free, _ := jsonl.TryLock(st.LockPath())
-		if !free {
+		if last, err := st.Last(); err == nil && last != nil && last.Outcome == worker.OutcomeRunning {
 			busy = true
 			break
 		}
-		unlock()
 	}
 	if !busy {
 		log, _ := os.ReadFile(p.StatePath("logs", "worker.log"))
@@ -135,11 +136,7 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("the worker did not finish")
 		}
-		if _, err := os.Stat(st.LastPath()); err != nil {
-			continue
-		}
-		if unlock, free, _ := jsonl.TryLock(st.LockPath()); free {
-			unlock()
+		if l, err := st.Last(); err == nil && l != nil && l.Outcome != worker.OutcomeRunning {
 			break
 		}
 	}

@@ -204,3 +204,30 @@ func TestInteractiveConfirmAndConfigure(t *testing.T) {
 		t.Fatalf("config:\n%s", cfg)
 	}
 }
+
+// init on a terminal offers the curated section; the choice lands in the
+// config it creates as curator.files.
+func TestInteractiveInitOffersTheCurator(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".home")
+	env := []string{
+		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+		"DEVLEARN_NOW=2026-05-10T09:00:00Z", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
+		"PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm-256color",
+	}
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	tm := newTerm(t, dir, env, bin+" init")
+	tm.waitFor("Keep a curated section")
+	tm.keys("Space") // AGENTS.md, the first
+	tm.keys("Enter")
+	if s := tm.waitFor("EXIT="); !strings.Contains(s, "EXIT=0") || !strings.Contains(s, "curator.files: AGENTS.md") {
+		t.Fatalf("init:\n%s", s)
+	}
+	cfg, _ := os.ReadFile(filepath.Join(dir, ".memory/learning.json"))
+	if !strings.Contains(string(cfg), `"files": [`) || !strings.Contains(string(cfg), `"AGENTS.md"`) || strings.Contains(string(cfg), "CLAUDE.md") {
+		t.Fatalf("config:\n%s", cfg)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -11,6 +12,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) != "devlearn" { // the test binary, not a script's devlearn
+		isolateHome()
+	}
 	testscript.Main(m, map[string]func(){
 		"devlearn": func() { os.Exit(run()) },
 		// The hook binary, as cmd/devlearn-hook runs it.

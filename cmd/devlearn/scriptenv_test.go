@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gofrs/flock"
 	"github.com/rogpeppe/go-internal/testscript"
@@ -21,10 +22,11 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":  cmdExits,
-			"expand": cmdExpand,
-			"lock":   cmdLock,
-			"unlock": cmdUnlock,
+			"exits":    cmdExits,
+			"expand":   cmdExpand,
+			"lock":     cmdLock,
+			"unlock":   cmdUnlock,
+			"waitfile": cmdWaitFile,
 		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
@@ -38,6 +40,10 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			e.Setenv("GIT_COMMITTER_NAME", "Test")
 			e.Setenv("GIT_COMMITTER_EMAIL", "test@example.com")
 			e.Setenv("NO_COLOR", "1")
+			// A hook call over 100 ms warns on stderr; on a loaded machine
+			// that would break every `! stderr .` after a hook. The warning
+			// has its own script (hook_serve_switches), which sets 0.
+			e.Setenv("DEVLEARN_SLOW_HOOK_MS", "600000")
 			// The real transcripts of testdata/transcripts, read in place.
 			transcripts, err := filepath.Abs("../../testdata/transcripts")
 			if err != nil {
@@ -89,6 +95,23 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
+// cmdWaitFile waits (up to 60 s) until a file exists: a background
+// command's progress, such as a fake model that is now hanging.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: waitfile PATH")
+	}
+	p := ts.MkAbs(args[0])
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(p); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			ts.Fatalf("waitfile: %s never appeared", p)
+		}
+	}
+}
+
 // Locks the script holds, as another process would: `lock PATH` takes
 // the flock at PATH (a worker running, say) and `unlock PATH` releases it;
 // the script's end releases whatever is still held.
@@ -128,4 +151,20 @@ func cmdUnlock(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("unlock %s: not locked by this script", p)
 	}
 	ts.Check(fl.Unlock())
+}
+
+// isolateHome points $HOME and $DEVLEARN_HOME at a folder of the test
+// run's own, so that a test that forgets to set them (a binary started
+// with os.Environ(), say) never reaches the real ~/.devlearn or ~/.claude.
+func isolateHome() {
+	dir, err := os.MkdirTemp("", "devlearn-test-home-")
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range map[string]string{
+		"HOME": dir, "DEVLEARN_HOME": filepath.Join(dir, ".devlearn"), "CLAUDE_CONFIG_DIR": filepath.Join(dir, ".claude"),
+		"GIT_CONFIG_GLOBAL": filepath.Join(dir, ".gitconfig"), "GIT_CONFIG_NOSYSTEM": "1",
+	} {
+		os.Setenv(k, v)
+	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
 	"github.com/devlearn/devlearn/internal/review"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Plan is what a cleanup removes and what it keeps.
@@ -167,7 +168,7 @@ func RemoveEmptyDirs(p *project.Project, removed []string) {
 	for _, rel := range removed {
 		dir := filepath.Dir(p.Path(rel))
 		for dir != p.Root && strings.HasPrefix(dir, p.Root) {
-			if err := os.Remove(dir); err != nil {
+			if err := safefile.Remove(p.Root, dir); err != nil {
 				break // not empty, or gone
 			}
 			dir = filepath.Dir(dir)
@@ -192,14 +193,14 @@ func ClearState(p *project.Project) ([]string, error) {
 		case "locks", "pending", "objects":
 			continue
 		}
-		if err := os.RemoveAll(p.StatePath(e.Name())); err != nil {
+		if err := safefile.RemoveAll(p.CommonDir, p.StatePath(e.Name())); err != nil {
 			return removed, fmt.Errorf("removing %s: %w", p.StatePath(e.Name()), err)
 		}
 		removed = append(removed, e.Name())
 	}
 	// The working tree's session state (directives) is state too.
 	if _, err := os.Lstat(p.Path(directives.LocalDir)); err == nil {
-		if err := os.RemoveAll(p.Path(directives.LocalDir)); err != nil {
+		if err := safefile.RemoveAll(p.Root, p.Path(directives.LocalDir)); err != nil {
 			return removed, fmt.Errorf("removing %s: %w", directives.LocalDir, err)
 		}
 		removed = append(removed, directives.LocalDir)

@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
@@ -19,6 +19,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -36,7 +37,7 @@ func workerLogPath(p *project.Project) string { return hookcmd.WorkerLogPath(p) 
 
 // workerLog writes the worker's log lines.
 func workerLog(p *project.Project, now func() time.Time) *hook.Log {
-	return &hook.Log{Path: workerLogPath(p), Event: "worker", Now: now}
+	return &hook.Log{Root: p.CommonDir, Path: workerLogPath(p), Event: "worker", Now: now}
 }
 
 // pipeline is the capture pipeline for one project, as the worker and
@@ -46,16 +47,26 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 	pl := &ingest.Pipeline{
 		Proj:        p,
 		Config:      cfg,
-		Log:         observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:         observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Now:         now,
-		Redact:      redact.Text,
+		Redact:      redact.For(cfg.Redact.PersonalData),
 		HistoryPath: ingest.HistoryPath(p),
-		Writer:      evolve.New(p, now, evolve.Trigger{Command: trigger}),
+		Writer:      evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "ingest" "worker"
 		DryRun:      dryRun,
 		Logf:        logf,
 	}
-	if x := env.llmExtractor(p, cfg, note); x != nil {
-		pl.Extractors = append(pl.Extractors, *x)
+	if cfg.Extractor.Debug && !dryRun {
+		pl.Extractors = append(pl.Extractors, rulesDebug(p, now, logf))
+	}
+	switch {
+	case dryRun && cfg.Extractor.LLM:
+		// A dry run spends nothing and writes nothing: a model call is
+		// both (its tokens, and whatever its command leaves behind).
+		note("LLM extractor not run: a dry run spends nothing (run without --dry-run to ask the model)")
+	case !dryRun:
+		if x := env.llmExtractor(p, cfg, now, note); x != nil {
+			pl.Extractors = append(pl.Extractors, *x)
+		}
 	}
 	return pl
 }
@@ -64,7 +75,7 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 // and its command from the global config or a trusted project config
 // (llm.Permit, contract 4). Otherwise note says why, and the rules run
 // alone.
-func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(string, ...any)) *ingest.Extractor {
+func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Time, note func(string, ...any)) *ingest.Extractor {
 	if !cfg.Extractor.LLM {
 		return nil
 	}
@@ -80,7 +91,30 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, note func(s
 	return &ingest.Extractor{
 		Name: llm.Name,
 		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			if cfg.Extractor.Debug {
+				runner.Keep = func(prompt, answer []byte) {
+					err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, llm.Name, now, string(prompt), string(answer), redact.Text)
+					if err != nil {
+						note("debug: %v", err)
+					}
+				}
+			}
 			return runner.Extract(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+		},
+	}
+}
+
+// rulesDebug is a stand-in extractor that finds nothing: with
+// extractor.debug on, it keeps what the rule-based extractors read (the
+// session's channels) and what they found, redacted.
+func rulesDebug(p *project.Project, now time.Time, logf func(string, ...any)) ingest.Extractor {
+	return ingest.Extractor{
+		Name: "rules-debug",
+		Extract: func(_ context.Context, s *ingest.Session) ([]extract.Observation, error) {
+			if err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, "rules", now, s.Channels, s.Rules, redact.Text); err != nil {
+				logf("debug: %v", err)
+			}
+			return nil, nil
 		},
 	}
 }
@@ -97,7 +131,7 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 	// private like the rest of the per-clone state, since the model's
 	// command may leave what it was shown there.
 	dir := p.StatePath("llm")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(p.CommonDir, dir, 0o700); err != nil {
 		return nil, "", err
 	}
 	var environ []string
@@ -107,14 +141,15 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 	return llm.FromConfig(cfg.Extractor, environ, dir, log), "", nil
 }
 
-// llmRequest asks the LLM extractor about one session, showing it the
-// strongest observations already known so it does not propose them again.
+// llmRequest asks the LLM extractor about the turns of one session the
+// offline stage nominates, showing it the strongest observations already
+// known so it does not propose them again. A session with no candidate
+// costs no call.
 func llmRequest(session string, ch *transcript.Channels, existing []observe.Observation) llm.Request {
 	return llm.Request{
-		Session:  session,
-		Signals:  ch.UserSignals,
-		Pairs:    ch.DialogPairs,
-		Existing: llm.Strongest(existing, llm.MaxExisting),
+		Session:    session,
+		Candidates: llm.Nominate(ch),
+		Existing:   llm.Strongest(existing, llm.MaxExisting),
 	}
 }
 
@@ -135,8 +170,8 @@ func (w lineWriter) Write(b []byte) (int, error) {
 func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*render.Result, error) {
 	r := &render.Renderer{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}),
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
 		Opts:   render.Options{Now: now, Config: cfg},
 	}
 	return r.Run(ctx)

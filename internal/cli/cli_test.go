@@ -35,8 +35,9 @@ func run(t *testing.T, args ...string) string {
 func TestEveryCommandHasHelp(t *testing.T) {
 	var out bytes.Buffer
 	root := NewRoot(testEnv(t.TempDir(), &out))
-	// hook prints JSON already: the shape Claude Code reads, or nothing.
-	noData := map[string]bool{"demo": true, "merge-driver": true, "completion": true, "help": true, "hook": true}
+	// hook prints JSON already: the shape Claude Code reads, or nothing;
+	// mcp speaks JSON-RPC.
+	noData := map[string]bool{"demo": true, "merge-driver": true, "completion": true, "help": true, "hook": true, "mcp": true}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		for _, sub := range c.Commands() {

@@ -28,5 +28,13 @@ func commands(env *Env) []*cobra.Command {
 		newWorkerCmd(env),
 		newLLMExtractCmd(env),
 		newRedactCmd(env),
+		newHistoryCmd(env),
+		newRevertCmd(env),
+		newCurateCmd(env),
+		newGateCmd(env),
+		newTaskCmd(env),
+		newSkillCmd(env),
+		newPromptCmd(env),
+		newMCPCmd(env),
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/demo"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 type demoOptions struct {
@@ -51,11 +52,11 @@ type demoRun struct {
 }
 
 func runDemo(env *Env, opts *demoOptions) error {
-	base, err := os.MkdirTemp("", "devlearn-demo-")
+	base, err := safefile.MkdirTemp("devlearn-demo-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(base)
+	defer safefile.RemoveAll(filepath.Dir(base), base)
 	d := &demoRun{env: env, repo: filepath.Join(base, "acme-notes"), home: filepath.Join(base, "home")}
 	if opts.dir != "" {
 		if d.repo, err = filepath.Abs(opts.dir); err != nil {
@@ -106,10 +107,10 @@ func (d *demoRun) step(at time.Time, s demo.Step) error {
 			return fmt.Errorf("demo: cannot edit %s: %v", s.Edit.Path, err)
 		}
 		fmt.Fprintf(d.env.Out, "(the user edits %s: %q → %q)\n", s.Edit.Path, s.Edit.Old, s.Edit.New)
-		return os.WriteFile(path, []byte(strings.Replace(string(data), s.Edit.Old, s.Edit.New, 1)), 0o644)
+		return safefile.WriteFile(d.repo, path, []byte(strings.Replace(string(data), s.Edit.Old, s.Edit.New, 1)), 0o644)
 	case s.Delete != "":
 		fmt.Fprintf(d.env.Out, "(the user deletes %s)\n$ rm %s\n", s.Delete, s.Delete)
-		return os.Remove(filepath.Join(d.repo, filepath.FromSlash(s.Delete)))
+		return safefile.Remove(d.repo, filepath.Join(d.repo, filepath.FromSlash(s.Delete)))
 	}
 	line := "$ devlearn " + strings.Join(s.Args, " ")
 	s.Stdin = strings.ReplaceAll(s.Stdin, "@REPO@", d.repo)

@@ -5,11 +5,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
 func newHookCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var cmd *cobra.Command
+	cmd = &cobra.Command{
 		Use:   "hook EVENT",
 		Short: "Serve a Claude Code hook event: JSON on stdin, JSON out",
 		Long: `Serve a Claude Code hook event. Claude Code runs these; they read the hook
@@ -25,10 +27,13 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        read or an edit named that the session has not seen
                        (core types in full, others by name), each once
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
-                       message as candidate entries; then blocks once while a
-                       CHECKLIST.md of an area the session changed waits for
-                       'devlearn directives check', and names new directive
-                       files in the nearest AGENTS.md
+                       message as draft entries (served at once, below active
+                       ones, until a person promotes or archives them); runs
+                       the stop gates (a required failure blocks the stop with
+                       its output, see 'devlearn gate --help'); then blocks
+                       once while a CHECKLIST.md of an area the session
+                       changed waits for 'devlearn directives check', and
+                       names new directive files in the nearest AGENTS.md
   session-end          spools the session and, when worker.batch_size sessions
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them
@@ -36,18 +41,35 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
 A hook always exits 0 and prints nothing on error: the error goes to the
 worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
 DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
-{"enabled": false} stops injection only. DEVLEARN_WORKER=wait makes
+{"enabled": false} or DISABLE_EXPERIENCE_INJECTION=1 stops injection only.
+A call slower than 100 ms (DEVLEARN_SLOW_HOOK_MS) says so in the log and on
+stderr. DEVLEARN_WORKER=wait makes
 session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 		GroupID:            "setup",
 		Args:               cobra.ArbitraryArgs,
 		DisableFlagParsing: true,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 || args[0] == "--help" || args[0] == "-h" {
+			// Flags are not parsed (a hook never fails on them), so help is
+			// looked for by hand: `hook session-end --help` must print it,
+			// not wait for hook input.
+			for _, a := range args {
+				if a == "--help" || a == "-h" || a == "help" {
+					return c.Help()
+				}
+			}
+			if len(args) == 0 {
 				return c.Help()
 			}
 			return runHook(env, args[0])
 		},
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return hook.Events(), cobra.ShellCompDirectiveNoFileComp
+		},
 	}
+	return cmd
 }
 
 // runHook never returns an error: a hook's failure must not reach the
@@ -62,6 +84,7 @@ func (e *Env) hookCmd() *hookcmd.Env {
 	return &hookcmd.Env{
 		In: e.In, Out: e.Out, Err: e.Err,
 		Getenv:   e.Getenv,
+		Environ:  e.Environ,
 		Dir:      e.Dir,
 		Clock:    e.Clock,
 		OutTTY:   e.OutTTY,

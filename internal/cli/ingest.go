@@ -37,7 +37,7 @@ func newIngestCmd(env *Env) *cobra.Command {
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
-[PROCESS_KNOWLEDGE] blocks as candidate entries.
+[PROCESS_KNOWLEDGE] blocks as draft entries.
 
   FILE          a transcript, with its subagents' files beside it
   DIR           every session's transcript below it, with its subagents'
@@ -97,6 +97,8 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	// notes go to stderr as they come.
 	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
+	classes := &sessionClasses{ask: env.askModel(w.proj, w.cfg.Config)}
+	classes.watch(pl)
 	bar := env.progressBar(len(sources))
 	if bar != nil {
 		pl.Progress = bar.update
@@ -108,10 +110,25 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !opts.dryRun {
+		if _, err := env.afterIngest(ctx, w.proj, w.cfg.Config, w.now, res, classes); err != nil {
+			return err
+		}
+	}
 	failed := 0
+	var done []string
 	for _, s := range res.Sessions {
 		if s.Err != nil {
 			failed++
+		} else {
+			done = append(done, s.ID)
+		}
+	}
+	if !opts.dryRun && len(done) > 0 {
+		// A session the worker had given up on is ingested now: no
+		// longer listed as dropped.
+		if err := worker.For(w.proj).Forget(done...); err != nil {
+			note("%v", err)
 		}
 	}
 	if opts.json {
@@ -225,7 +242,7 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	fmt.Fprintf(out, "Read %s; %s %s, %s, %s.\n", plural(read, "session", "sessions"), verb,
 		plural(res.NewCount(), "new observation", "new observations"),
 		plural(len(res.Uses), "use", "uses"),
-		plural(len(res.Candidates), "candidate entry", "candidate entries"))
+		plural(len(res.Candidates), "draft entry", "draft entries"))
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, o := range res.Observations {
 		state := "already recorded"
@@ -248,10 +265,10 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		if !c.Created {
 			note = " (saved before)"
 		}
-		fmt.Fprintf(out, "  candidate  %s  %s%s\n", c.Path, c.Summary, note)
+		fmt.Fprintf(out, "  draft  %s  %s%s\n", c.Path, c.Summary, note)
 	}
 	if len(res.Candidates) > 0 && !res.DryRun {
-		fmt.Fprintln(out, "Candidate entries wait for review: 'devlearn knowledge list --status candidate'.")
+		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
 	if skipped > 0 {
 		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))

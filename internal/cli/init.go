@@ -12,11 +12,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/doctor"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -90,7 +92,7 @@ const defaultConfig = `{
 `
 
 // SchemaFile is the config's JSON Schema, beside it for editors.
-const SchemaFile = ".memory/learning.schema.json"
+const SchemaFile = project.SchemaFile
 
 func runInit(env *Env, opts *initOptions) error {
 	if opts.replaceStatusLine && !opts.statusLine {
@@ -104,6 +106,15 @@ func runInit(env *Env, opts *initOptions) error {
 	if err != nil {
 		return err
 	}
+	// A link where devlearn writes would stop every write there, or carry
+	// it out of the repository: refused before anything is written.
+	if found := p.Links(); len(found) > 0 {
+		var where []string
+		for _, le := range found {
+			where = append(where, "  "+le.Where())
+		}
+		return exitcode.RefusedError(fmt.Errorf("not set up: this repository has symbolic links where devlearn writes, and devlearn never writes through one (a link can carry its writes out of the repository):\n%s", strings.Join(where, "\n")), doctor.LinksFix+"; then run devlearn init again")
+	}
 	res := &initResult{Project: p.Root, DryRun: opts.dryRun, Steps: []step{}, Migrations: []migrate.Result{}, Problems: []string{}, outside: map[string][]byte{}}
 	if df, err := migrate.DetectDevflow(p); err != nil {
 		return err
@@ -112,10 +123,16 @@ func runInit(env *Env, opts *initOptions) error {
 	}
 
 	res.planConfig(p)
+	if !opts.dryRun && !opts.json && env.interactive() {
+		if err := res.offerCurator(env); err != nil {
+			return err
+		}
+	}
 	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
 	res.planAttributes(p)
 	res.planLocalIgnore(p)
 	res.planHooks(p)
+	res.planMCP(p)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}
@@ -275,6 +292,35 @@ func (r *initResult) planHooks(p *project.Project) {
 	r.Steps = append(r.Steps, step{Action: d.action(), Path: project.SettingsFile, Note: note})
 }
 
+// planMCP registers devlearn's MCP server (the agent tools) in the
+// project's .mcp.json, keeping every other server.
+func (r *initResult) planMCP(p *project.Project) {
+	data, err := os.ReadFile(p.Path(settings.MCPFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		r.fail(settings.MCPFile, err)
+		return
+	}
+	f, err := settings.ParseMCP(settings.MCPFile, data)
+	if err != nil {
+		r.fail(settings.MCPFile, fmt.Errorf("%w (left untouched; fix it, then run 'devlearn init' again)", err))
+		return
+	}
+	changed, kept := f.Register()
+	switch {
+	case kept:
+		r.Steps = append(r.Steps, step{Action: "kept", Path: settings.MCPFile, Note: "a server named devlearn that is not devlearn's is there; devlearn's agent tools are not registered"})
+	case !changed:
+		r.Steps = append(r.Steps, step{Action: "unchanged", Path: settings.MCPFile, Note: "devlearn's MCP server already registered"})
+	default:
+		action := "updated"
+		if data == nil {
+			action = "created"
+		}
+		r.changes = append(r.changes, evolve.Change{Path: settings.MCPFile, Data: f.Bytes()})
+		r.Steps = append(r.Steps, step{Action: action, Path: settings.MCPFile, Note: "devlearn's MCP server (the agent tools: 'devlearn mcp'), other servers kept"})
+	}
+}
+
 func (r *initResult) planStatusLine(env *Env, replace bool) {
 	path, err := env.userSettingsPath()
 	if err != nil {
@@ -317,7 +363,7 @@ func (r *initResult) print(w io.Writer) {
 		if r.changedNothing() {
 			fmt.Fprintln(w, "Nothing to do: devlearn is set up here.")
 		} else {
-			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes and .claude/settings.json; 'devlearn doctor' checks the whole installation.")
+			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes, .claude/settings.json and .mcp.json; 'devlearn doctor' checks the whole installation.")
 		}
 	}
 }

@@ -16,7 +16,7 @@ import (
 func newKnowledgeCmd(env *Env) *cobra.Command {
 	cmd := asParent(&cobra.Command{
 		Use:   "knowledge",
-		Short: "Decisions, pitfalls and knowledge entries: index, show, list, search, add, promote, archive, why",
+		Short: "Decisions, pitfalls and knowledge entries: index, show, list, search, add, update, promote, archive, why, age",
 		Long: `What devlearn serves back to the agent: the ADR sections of
 .memory/knowledge/decisions.md, the PF sections of pitfalls.md, and
 knowledge entries, one markdown file each with YAML front matter, in
@@ -30,9 +30,12 @@ knowledge entries, one markdown file each with YAML front matter, in
 		newKnowledgeListCmd(env),
 		newKnowledgeSearchCmd(env),
 		newKnowledgeAddCmd(env),
+		newKnowledgeUpdateCmd(env),
 		newKnowledgePromoteCmd(env),
 		newKnowledgeArchiveCmd(env),
 		newKnowledgeWhyCmd(env),
+		newKnowledgeStatsCmd(env),
+		newKnowledgeAgeCmd(env),
 	)
 	return cmd
 }
@@ -63,7 +66,7 @@ func (env *Env) knowledgeWS(needProject bool) (*knowledgeWS, error) {
 	w.cfg = l.Config
 	w.src = knowledge.Sources{GlobalDir: knowledge.GlobalEntriesDir(w.home)}
 	if w.proj != nil {
-		w.src.Root = w.proj.Root
+		w.src.Root, w.src.State = w.proj.Root, w.proj.CommonDir
 	}
 	return w, nil
 }
@@ -88,7 +91,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 		if w.home == "" {
 			return nil, fmt.Errorf("no global store: set DEVLEARN_HOME or HOME")
 		}
-		return knowledge.GlobalStore(w.home), nil
+		return w.globalStore()
 	}
 	if w.proj == nil {
 		return nil, exitcode.WithHint(fmt.Errorf("not inside a git repository, so there is no project store"), "run it inside the project, or pass --global for the global store")
@@ -97,6 +100,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 	if err != nil {
 		return nil, err
 	}
+	//devlearn:triggers "knowledge add" "knowledge promote" "knowledge archive"
 	return knowledge.ProjectStore(w.proj, evolve.New(w.proj, now, evolve.Trigger{Command: command})), nil
 }
 
@@ -106,3 +110,12 @@ func notFound(id string) error {
 }
 
 var errNoEntry = errors.New("no such entry")
+
+// globalStore is the global entries folder, stamped with the command's
+// clock.
+func (w *knowledgeWS) globalStore() (*knowledge.Store, error) {
+	st := knowledge.GlobalStore(w.home)
+	now, err := w.env.Now()
+	st.Now = now
+	return st, err
+}

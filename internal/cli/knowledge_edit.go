@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -45,7 +46,7 @@ flags, or as a whole file with --from FILE (- for stdin):
   category: convention       # business_rule | architecture | api_quirk | lesson_learned | convention
   priority: CRITICAL         # CRITICAL | HIGH | MEDIUM | LOW
   status: active             # candidate | active | archived
-  source: manual             # manual | transcript | stop-hook | fdrl | gate | llm
+  source: manual             # manual | workshop | pipeline | fdrl | transcript | stop-hook | gate | llm
   ask: false                 # true: ask the person before the tool runs when served
   tags: [release]
   triggers:
@@ -137,10 +138,11 @@ hash of its content. An existing entry is never overwritten.`,
 	f.StringVar(&e.Kind, "kind", "", "checklist, pattern, warning, requirement or note (default note)")
 	f.StringVar(&e.Category, "category", "", "business_rule, architecture, api_quirk, lesson_learned or convention")
 	f.StringVar(&e.Priority, "priority", "", "CRITICAL, HIGH, MEDIUM or LOW (default MEDIUM)")
-	f.StringVar(&e.Status, "status", "", "candidate, active or archived (default active)")
-	f.StringVar(&e.Source, "source", "", "manual, transcript, stop-hook, fdrl, gate or llm (default manual)")
+	f.StringVar(&e.Status, "status", "", "candidate, draft, active or archived (default active)")
+	f.StringVar(&e.Source, "source", "", strings.Join(knowledge.Origins, ", ")+" (default manual)")
 	f.BoolVar(&e.Ask, "ask", false, "ask the person before the tool runs when this entry is served")
-	f.StringSliceVar(&e.Tags, "tag", nil, "a tag (repeat, or comma-separate)")
+	f.StringSliceVar(&e.Tags, "tags", nil, "tags, comma-separated (or repeat --tags; --tag works too)")
+	f.SetNormalizeFunc(tagAlias)
 	f.StringArrayVar(&e.Triggers.Tools, "tool", nil, "trigger: a tool name such as Write (repeat)")
 	f.StringArrayVar(&e.Triggers.Files, "file", nil, "trigger: a file glob such as '**/plugin.json' (repeat)")
 	f.StringArrayVar(&e.Triggers.Actions, "action", nil, "trigger: an action keyword such as 'version bump' (repeat)")
@@ -150,6 +152,14 @@ hash of its content. An existing entry is never overwritten.`,
 	f.BoolVar(&global, "global", false, "write to the global store ($DEVLEARN_HOME/knowledge/entries)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")
 	return cmd
+}
+
+// tagAlias lets --tag stand for --tags, its first name.
+func tagAlias(f *pflag.FlagSet, name string) pflag.NormalizedName {
+	if name == "tag" {
+		name = "tags"
+	}
+	return pflag.NormalizedName(name)
 }
 
 func countSet(c *cobra.Command, names ...string) int {
@@ -175,8 +185,8 @@ func newKnowledgePromoteCmd(env *Env) *cobra.Command {
 	var global, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "promote KEY",
-		Short: "Accept a candidate entry: its status becomes active",
-		Long: `Accept a candidate entry after review: its status becomes active, so it is
+		Short: "Accept a draft or candidate entry: its status becomes active",
+		Long: `Accept a draft or candidate entry after review: its status becomes active, so it is
 listed in the index and served by relevance. The project's entry is
 promoted, or the global one when the project has none. --global also
 copies the entry to the global store, for every project on this machine.`,
@@ -192,7 +202,7 @@ copies the entry to the global store, for every project on this machine.`,
 			}
 			out := written{Key: e.Key, Scope: st.Scope, Status: knowledge.StatusActive, Changed: e.Status != knowledge.StatusActive}
 			if e.Status == knowledge.StatusArchived {
-				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote restores candidates only; edit the file's status to bring an archived entry back")
+				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote accepts drafts and candidates only; edit the file's status to bring an archived entry back")
 			}
 			saved, data, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
 			if err != nil {
@@ -200,7 +210,11 @@ copies the entry to the global store, for every project on this machine.`,
 			}
 			out.Path = path
 			if global && st.Scope == knowledge.ScopeProject {
-				gpath, err := knowledge.GlobalStore(w.home).Copy(ctxBackground(), saved, data, "knowledge promote --global")
+				g, err := w.globalStore()
+				if err != nil {
+					return err
+				}
+				gpath, err := g.Copy(ctxBackground(), saved, data, "knowledge promote --global")
 				if err != nil {
 					return exitcode.RefusedError(err, "compare them with 'devlearn knowledge show --global "+e.Key+"'")
 				}
@@ -280,7 +294,11 @@ func (w *knowledgeWS) locate(key string, global bool, command string) (*knowledg
 		stores = append(stores, st)
 	}
 	if w.home != "" {
-		stores = append(stores, knowledge.GlobalStore(w.home))
+		g, err := w.globalStore()
+		if err != nil {
+			return nil, nil, err
+		}
+		stores = append(stores, g)
 	}
 	for _, st := range stores {
 		e, _, err := st.Read(key)

@@ -119,18 +119,23 @@ entry hides a global one with the same key; --global shows the global one.`,
 func newKnowledgeListCmd(env *Env) *cobra.Command {
 	var (
 		asJSON, global, project bool
-		status                  string
+		status, category        string
 	)
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List knowledge entries, with their status",
 		Long: `List the knowledge entries of the project and the global store: key,
-priority, kind, status and summary. --status candidate lists what waits for
-review. Broken entry files are named on stderr with their line.`,
+priority, kind, status and summary. --status draft (or candidate) lists what
+waits for review; --category lesson_learned (or business_rule, architecture,
+api_quirk, convention) only that category. Broken entry files are named on
+stderr with their line.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if status != "" && !slices.Contains(knowledge.Statuses, status) {
 				return exitcode.Usagef("--status %q is not one of %s", status, strings.Join(knowledge.Statuses, ", "))
+			}
+			if category != "" && !slices.Contains(knowledge.Categories, category) {
+				return exitcode.Usagef("--category %q is not one of %s", category, strings.Join(knowledge.Categories, ", "))
 			}
 			if global && project {
 				return exitcode.Usagef("--global and --project exclude each other")
@@ -147,6 +152,13 @@ review. Broken entry files are named on stderr with their line.`,
 					global && it.Scope != knowledge.ScopeGlobal,
 					project && it.Scope != knowledge.ScopeProject:
 					continue
+				}
+				if category != "" {
+					// The category is in the file, not in the cached item:
+					// read it (a list is no hot path).
+					if _, e, err := w.src.Current(it); err != nil || e.Category != category {
+						continue
+					}
 				}
 				out = append(out, it)
 			}
@@ -171,7 +183,8 @@ review. Broken entry files are named on stderr with their line.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&status, "status", "", "only entries with this status (candidate, active, archived)")
+	cmd.Flags().StringVar(&status, "status", "", "only entries with this status (candidate, draft, active, archived)")
+	cmd.Flags().StringVar(&category, "category", "", "only entries of this category ("+strings.Join(knowledge.Categories, ", ")+")")
 	cmd.Flags().BoolVar(&global, "global", false, "only the global store")
 	cmd.Flags().BoolVar(&project, "project", false, "only the project's entries")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the entries as JSON")

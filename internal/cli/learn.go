@@ -31,6 +31,8 @@ type learnOptions struct {
 	review                  bool
 	keep, deprecate         []string
 	restore, edit           []string
+	promoteGlobal           []string
+	acceptGate, declineGate []string
 	clear, purge, reset     bool
 	yes                     bool
 }
@@ -50,8 +52,9 @@ func newLearnCmd(env *Env) *cobra.Command {
                         sources, evidence, confidence history, audit entries
   --review              what needs attention (stale, held back by the soft cap,
                         artifacts deleted, candidate entries); decide with
-                        --keep/--deprecate/--restore ID, or interactively on a
-                        terminal
+                        --keep/--deprecate/--restore ID, --promote-global KEY
+                        (a candidate entry confirmed for every project), or
+                        interactively on a terminal
   --configure           set config keys: --set key=value (repeatable), or
                         interactively on a terminal
   --enable, --disable   add or remove devlearn's hooks in .claude/settings.json
@@ -90,6 +93,9 @@ func newLearnCmd(env *Env) *cobra.Command {
 	f.StringArrayVar(&opts.deprecate, "deprecate", nil, "with --review: deprecate ID, marking its markdown (repeatable)")
 	f.StringArrayVar(&opts.restore, "restore", nil, "with --review: restore deprecated ID (repeatable)")
 	f.StringArrayVar(&opts.edit, "edit", nil, "with --review: open ID's artifact in $VISUAL/$EDITOR (a terminal)")
+	f.StringArrayVar(&opts.promoteGlobal, "promote-global", nil, "with --review: confirm entry KEY and copy it to the global store, for every project (repeatable)")
+	f.StringArrayVar(&opts.acceptGate, "accept-gate", nil, "with --review: add proposed gate ID to the project config (it runs once you trust the file; repeatable)")
+	f.StringArrayVar(&opts.declineGate, "decline-gate", nil, "with --review: decline proposed gate ID: it is not proposed again (repeatable)")
 	f.BoolVar(&opts.configure, "configure", false, "set configuration keys")
 	f.StringArrayVar(&opts.set, "set", nil, "with --configure: KEY=VALUE, e.g. extractor.model=haiku (repeatable)")
 	f.BoolVar(&opts.enable, "enable", false, "register devlearn's hooks")
@@ -165,8 +171,8 @@ func runLearn(env *Env, opts *learnOptions) error {
 	if len(opts.set) > 0 && !opts.configure {
 		return exitcode.Usagef("--set goes with --configure")
 	}
-	if n := len(opts.keep) + len(opts.deprecate) + len(opts.restore) + len(opts.edit); n > 0 && !opts.review {
-		return exitcode.Usagef("--keep, --deprecate, --restore and --edit go with --review")
+	if n := len(opts.keep) + len(opts.deprecate) + len(opts.restore) + len(opts.edit) + len(opts.promoteGlobal) + len(opts.acceptGate) + len(opts.declineGate); n > 0 && !opts.review {
+		return exitcode.Usagef("--keep, --deprecate, --restore, --promote-global, --edit, --accept-gate and --decline-gate go with --review")
 	}
 	if opts.typ != "" && !opts.list {
 		return exitcode.Usagef("--type goes with --list")

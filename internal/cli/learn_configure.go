@@ -7,7 +7,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/charmbracelet/huh"
+	huh "charm.land/huh/v2"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -210,6 +210,8 @@ func describeRange(k config.Key) string {
 		return fmt.Sprintf(" From %s to %s.", k.Min, k.Max)
 	case k.Kind == "list":
 		return " Items separated by commas, or a JSON list."
+	case k.Kind == "json":
+		return " A JSON list of objects."
 	}
 	return ""
 }

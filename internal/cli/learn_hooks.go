@@ -57,6 +57,7 @@ func runLearnHooks(env *Env, opts *learnOptions) error {
 		if opts.global {
 			err = writeOutside(path, d.file.Bytes())
 		} else {
+			//devlearn:triggers "learn --enable" "learn --disable"
 			w := evolve.New(p, now, evolve.Trigger{Command: "learn --" + res.Action})
 			_, err = w.Apply(ctxBackground(), evolve.Reason{Text: "learn --" + res.Action + ": devlearn's hooks"},
 				evolve.Change{Path: project.SettingsFile, Data: d.file.Bytes()})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/huh"
+	huh "charm.land/huh/v2"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
@@ -20,6 +20,7 @@ func (w *workspace) reviewer() *review.Reviewer {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --review"}),
 		Now:    w.now,
 		Config: w.cfg.Config,
+		Home:   w.home,
 	}
 }
 
@@ -41,6 +42,19 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	}
 	for _, id := range opts.restore {
 		decisions = append(decisions, decision{"restore", id})
+	}
+	for _, id := range opts.promoteGlobal {
+		decisions = append(decisions, decision{"global", id})
+	}
+	// Candidates past their review window are archived first, so what is
+	// listed is what still waits.
+	if err := ageCandidates(ctxBackground(), w.proj, w.cfg.Config, w.now, "learn --review", func(format string, args ...any) {
+		fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...)
+	}); err != nil {
+		return err
+	}
+	if len(opts.acceptGate)+len(opts.declineGate) > 0 {
+		return decideGates(env, w, opts.acceptGate, opts.declineGate, opts.json)
 	}
 	if len(opts.edit) > 0 {
 		if !env.interactive() {
@@ -82,21 +96,28 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	if env.interactive() && !opts.json {
 		return reviewInteractively(env, w, items)
 	}
+	props, err := proposedGates(w)
+	if err != nil {
+		return err
+	}
 	if opts.json {
 		if items == nil {
 			items = []review.Item{}
 		}
-		return printJSON(env.Out, map[string]any{"items": items})
+		return printJSON(env.Out, map[string]any{"items": items, "proposed_gates": props})
 	}
-	if len(items) == 0 {
+	if len(items) == 0 && len(props) == 0 {
 		fmt.Fprintln(env.Out, "Nothing needs review.")
 		return nil
 	}
-	fmt.Fprintf(env.Out, "%s:\n", plural(len(items), "item needs review", "items need review"))
-	for _, it := range items {
-		printItem(env, it)
+	if len(items) > 0 {
+		fmt.Fprintf(env.Out, "%s:\n", plural(len(items), "item needs review", "items need review"))
+		for _, it := range items {
+			printItem(env, it)
+		}
+		fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it, --promote-global KEY makes it active here and copies it to every project), or run 'devlearn learn --review' on a terminal.")
 	}
-	fmt.Fprintln(env.Out, "Decide with --keep ID, --deprecate ID or --restore ID (repeatable; an entry's ID is its key, and keep makes a candidate active, deprecate archives it), or run 'devlearn learn --review' on a terminal.")
+	printProposedGates(env, props)
 	return nil
 }
 
@@ -130,6 +151,8 @@ func pastTense(action string) string {
 		return "Deprecated"
 	case "restore":
 		return "Restored"
+	case "global":
+		return "Promoted to global"
 	}
 	return action
 }

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
+	"time"
 
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -30,6 +33,13 @@ type learnStatusResult struct {
 	Review       []review.Item             `json:"review"`
 	CorruptLines int                       `json:"corrupt_lines"`
 	Worker       *worker.Run               `json:"worker"`
+	// Waiting is the ended sessions in the spool; Batch says when the
+	// worker takes them.
+	Waiting int    `json:"waiting"`
+	Batch   string `json:"batch"`
+	// Dropped are the sessions the worker gave up on.
+	Dropped  []worker.Dropped `json:"dropped"`
+	Sessions map[string]int   `json:"sessions"` // class -> sessions ingested on this clone
 }
 
 func runLearnStatus(env *Env, opts *learnOptions) error {
@@ -59,6 +69,9 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	}
 	if res.Enabled && !w.cfg.Serve.Enabled {
 		res.Why = append(res.Why, `"serve": {"enabled": false}: learning goes on, nothing is injected`)
+	}
+	if res.Enabled && env.Getenv("DISABLE_EXPERIENCE_INJECTION") == "1" {
+		res.Why = append(res.Why, "DISABLE_EXPERIENCE_INJECTION=1 in this environment: learning goes on, nothing is injected")
 	}
 
 	log, err := w.log.Load()
@@ -94,12 +107,45 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	if err != nil && !errors.As(err, &syntax) && !errors.As(err, &typ) {
 		return err
 	}
+	ws := worker.For(w.proj)
+	d, err := ws.Due(w.now, w.cfg.Worker)
+	if err != nil {
+		return err
+	}
+	res.Waiting, res.Batch = d.Waiting, batchWhen(d, w.cfg.Worker.BatchSize)
+	if res.Dropped, err = ws.Dropped(); err != nil {
+		return err
+	}
+	if res.Dropped == nil {
+		res.Dropped = []worker.Dropped{}
+	}
+
+	classes, err := classify.StoreOf(w.proj).Load()
+	if err != nil {
+		return err
+	}
+	res.Sessions = classify.Counts(classes, time.Time{})
 
 	if opts.json {
 		return printJSON(env.Out, res)
 	}
 	printLearnStatus(env, &res)
 	return nil
+}
+
+// batchWhen says when the worker takes the sessions waiting.
+func batchWhen(d worker.Decision, batchSize int) string {
+	switch {
+	case d.Waiting == 0:
+		return "nothing waits"
+	case d.Start:
+		return "a batch is due: the worker starts when the next session ends"
+	case d.Capped:
+		return d.Why
+	case d.Waiting < batchSize:
+		return fmt.Sprintf("the worker starts when %s (worker.batch_size is %d)", plural(batchSize-d.Waiting, "more session ends", "more sessions end"), batchSize)
+	}
+	return d.Why
 }
 
 func hookStateOf(path, display string) hookState {
@@ -186,14 +232,35 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	if s.CorruptLines > 0 {
 		fmt.Fprintf(out, "Log: %s skipped; run 'devlearn learn --purge' to drop them.\n", plural(s.CorruptLines, "corrupt line", "corrupt lines"))
 	}
+	if s.Waiting > 0 {
+		fmt.Fprintf(out, "Waiting: %s ended and %s for the worker; %s.\n", plural(s.Waiting, "session", "sessions"), map[bool]string{true: "waits", false: "wait"}[s.Waiting == 1], s.Batch)
+	}
+	if n := sum(s.Sessions); n > 0 {
+		fmt.Fprintf(out, "Sessions: %s ingested on this clone, by their first request: %s.\n", plural(n, "session", "sessions"), classify.Summary(s.Sessions))
+	}
 	switch w := s.Worker; {
 	case w == nil:
 		fmt.Fprintln(out, "Worker: never run.")
+	case w.Outcome == worker.OutcomeRunning && w.Current != "":
+		fmt.Fprintf(out, "Worker: the run started %s has not finished: it is on session %s, or stopped there (that session alone counts a failed attempt; the rest are retried).\n", w.Started, w.Current)
 	case w.Outcome == worker.OutcomeRunning:
 		fmt.Fprintf(out, "Worker: the run started %s has not finished: running now, or stopped before the end (the next run retries its %s).\n", w.Started, plural(w.Sessions, "session", "sessions"))
 	case w.Error != "" || (w.Outcome != "" && w.Outcome != "ok"):
 		fmt.Fprintf(out, "Worker: last run %s, %s: %s\n", w.Started, w.Outcome, w.Error)
 	default:
 		fmt.Fprintf(out, "Worker: last run %s, %s (%s, %s).\n", w.Started, w.Outcome, plural(w.Sessions, "session", "sessions"), plural(w.Observations, "observation", "observations"))
+	}
+	printDropped(out, s.Dropped)
+}
+
+// printDropped lists the sessions the worker gave up on, each with the
+// command that retries it.
+func printDropped(out io.Writer, dropped []worker.Dropped) {
+	if len(dropped) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "Dropped: the worker gave up on %s; retry one with the command shown:\n", plural(len(dropped), "session", "sessions"))
+	for _, d := range dropped {
+		fmt.Fprintf(out, "  %s  %s: %s\n    devlearn ingest --session %s\n", d.At, d.SessionID, d.Why, d.SessionID)
 	}
 }

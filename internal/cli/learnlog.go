@@ -18,6 +18,7 @@ type workspace struct {
 	cfg  *config.Loaded
 	log  observe.Store
 	now  time.Time
+	home string
 }
 
 func (env *Env) workspace() (*workspace, error) {
@@ -36,8 +37,9 @@ func (env *Env) workspace() (*workspace, error) {
 	return &workspace{
 		proj: p,
 		cfg:  cfg,
-		log:  observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		log:  observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		now:  now,
+		home: env.Home(),
 	}, nil
 }
 

@@ -88,7 +88,7 @@ func runObserve(env *Env, opts *observeOptions) error {
 	var events []*observe.Event
 	for i := range sightings {
 		s := sightings[i]
-		if err := s.Clean(log, redact.Text); err != nil {
+		if err := s.Clean(log, redact.For(w.cfg.Redact.PersonalData)); err != nil {
 			rejected = append(rejected, observe.Rejected{Index: i + 1, Reason: err.Error()})
 			continue
 		}

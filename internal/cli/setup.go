@@ -15,6 +15,7 @@ import (
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 )
 
@@ -121,13 +122,18 @@ func (e *Env) userSettingsPath() (string, error) {
 }
 
 // writeOutside writes a file outside the project (the user's settings),
-// atomically, keeping its mode.
+// atomically, keeping its mode. Its folder is the person's (links above it
+// are theirs); a link at the file itself is refused, never replaced.
 func writeOutside(path string, data []byte) error {
 	mode := os.FileMode(0o644)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return jsonl.WriteFileAtomic(path, data, mode)
+	dir := filepath.Dir(path)
+	if err := safefile.MkdirRoot(dir, 0o755); err != nil {
+		return err
+	}
+	return jsonl.WriteFileAtomic(dir, path, data, mode)
 }
 
 // devlearnWrote reports whether the file at rel is exactly what devlearn

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,13 +16,12 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
-	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/trust"
 )
 
 type trustOptions struct {
-	show, revoke, json bool
+	show, revoke, json, yes bool
 }
 
 func newTrustCmd(env *Env) *cobra.Command {
@@ -34,9 +35,13 @@ cloning a repository, or pulling a change to its config, never makes
 devlearn run a command you have not read. Any change to the file makes it
 untrusted again until you run 'devlearn trust' once more.
 
+It shows what the file would allow first, then asks on a terminal; with no
+terminal (a script) it trusts only with --yes.
+
 Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.
 Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
-		Example: `  devlearn trust           # after reading .memory/learning.json
+		Example: `  devlearn trust           # shows what it allows, then asks
+  devlearn trust --yes     # in a script, after reading .memory/learning.json
   devlearn trust --show    # what is trusted, and whether this project still is
   devlearn trust --revoke`,
 		GroupID: "setup",
@@ -58,14 +63,17 @@ Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
 	f.BoolVar(&opts.show, "show", false, "list what is trusted on this machine")
 	f.BoolVar(&opts.revoke, "revoke", false, "stop trusting this project's config")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
+	f.BoolVar(&opts.yes, "yes", false, "trust without asking (needed when there is no terminal to ask on)")
 	return cmd
 }
 
-// configCommands lists the extractor keys a project config sets, with
-// their values, so a person sees what they are trusting: every key
-// llm.ConfigNeedsTrust counts, since Permit honours none of them untrusted.
+// configCommands lists what a project config sets that needs trust, with
+// the values, so a person sees what they are trusting: every extractor key
+// and every gate trust.ConfigSets counts, since nothing of them is
+// honoured untrusted.
 func configCommands(data []byte) []string {
-	if !llm.ConfigNeedsTrust(data) {
+	sets := trust.ConfigSets(data)
+	if !sets.Any() {
 		return nil
 	}
 	var raw struct {
@@ -101,6 +109,22 @@ func configCommands(data []byte) []string {
 		}
 		out = append(out, "extractor."+k+" = "+string(bytes.TrimSpace(v)))
 	}
+	if sets.Gates {
+		if c, err := config.Parse(project.ConfigFile, data); err == nil {
+			gate := func(list string, gates []config.Gate) {
+				for _, g := range gates {
+					out = append(out, fmt.Sprintf("gates.%s: %s = %s", list, g.Name, g.Command))
+				}
+			}
+			for _, s := range config.Stages {
+				pre, _ := c.Gates.Pre.For(s)
+				gate("pre."+s, pre)
+				post, _ := c.Gates.Post.For(s)
+				gate("post."+s, post)
+			}
+			gate("stop", c.Gates.Stop)
+		}
+	}
 	return out
 }
 
@@ -125,23 +149,42 @@ func runTrust(env *Env, opts *trustOptions) error {
 	if _, err := config.Parse(project.ConfigFile, data); err != nil {
 		return exitcode.WithHint(err, "fix the file first, then run 'devlearn trust'")
 	}
+	// What is trusted is shown before it is trusted, and a person agrees
+	// to it: on a terminal by answering, elsewhere by --yes.
+	cmds := configCommands(data)
+	if !opts.json {
+		sum := sha256.Sum256(data)
+		fmt.Fprintf(env.Out, "%s (sha256 %s):\n", project.ConfigFile, hex.EncodeToString(sum[:])[:12])
+		if len(cmds) == 0 {
+			fmt.Fprintln(env.Out, "  it names no commands; the defaults and your global config apply.")
+		} else {
+			fmt.Fprintln(env.Out, "  trusting it lets these extractor settings and gate commands take effect on this machine:")
+			for _, c := range cmds {
+				fmt.Fprintf(env.Out, "    %s\n", c)
+			}
+		}
+	}
+	if !opts.yes {
+		if !env.interactive() {
+			return exitcode.Usagef("not trusted: read %s (what it allows is above), then run 'devlearn trust --yes'; there is no terminal to ask on", project.ConfigFile)
+		}
+		ok, err := env.confirm("Trust "+project.ConfigFile+" on this machine?", "--yes")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			fmt.Fprintln(env.Out, "Not trusted; nothing was changed.")
+			return nil
+		}
+	}
 	e, err := trust.Trust(ctxBackground(), env.Home(), path, now)
 	if err != nil {
 		return err
 	}
-	cmds := configCommands(data)
 	if opts.json {
 		return printJSON(env.Out, map[string]any{"trusted": e, "commands": nonNil(cmds)})
 	}
 	fmt.Fprintf(env.Out, "Trusted %s (sha256 %s).\n", project.ConfigFile, e.SHA256[:12])
-	if len(cmds) == 0 {
-		fmt.Fprintln(env.Out, "It names no commands; the defaults and your global config apply.")
-	} else {
-		fmt.Fprintln(env.Out, "These extractor settings may now take effect on this machine:")
-		for _, c := range cmds {
-			fmt.Fprintf(env.Out, "  %s\n", c)
-		}
-	}
 	return nil
 }
 

@@ -14,6 +14,8 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/safefile"
+	"github.com/devlearn/devlearn/internal/settings"
 )
 
 type uninstallOptions struct {
@@ -24,10 +26,11 @@ func newUninstallCmd(env *Env) *cobra.Command {
 	opts := &uninstallOptions{}
 	cmd := &cobra.Command{
 		Use:   "uninstall",
-		Short: "Undo init: hooks, merge driver, .gitattributes lines",
+		Short: "Undo init: hooks, MCP server, merge driver, .gitattributes lines",
 		Long: `Undo 'devlearn init' in this repository: devlearn's hooks leave
-.claude/settings.json, its lines leave .gitattributes, and the merge driver
-leaves this clone's git config. Everything else in those files is kept.
+.claude/settings.json, its MCP server leaves .mcp.json, its lines leave
+.gitattributes, and the merge driver leaves this clone's git config.
+Everything else in those files is kept.
 
 What devlearn learned stays (.memory/ and the artifacts) unless
 --purge-knowledge is given: then the observation log, the manifest, the
@@ -84,6 +87,25 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 	}
 	if opts.global {
 		res.uninstallUser(env)
+	}
+
+	// The MCP server: devlearn's entry only.
+	if data, err := os.ReadFile(p.Path(settings.MCPFile)); err == nil {
+		f, perr := settings.ParseMCP(settings.MCPFile, data)
+		switch {
+		case perr != nil:
+			res.fail(settings.MCPFile, fmt.Errorf("%w (left untouched)", perr))
+		case !f.Unregister():
+			res.Steps = append(res.Steps, step{Action: "unchanged", Path: settings.MCPFile, Note: "no devlearn MCP server"})
+		case f.Empty() && devlearnCreated(p, settings.MCPFile):
+			res.changes = append(res.changes, evolve.Change{Path: settings.MCPFile, Remove: true})
+			res.Steps = append(res.Steps, step{Action: "removed", Path: settings.MCPFile, Note: "init created it for devlearn's server alone"})
+		default:
+			res.changes = append(res.changes, evolve.Change{Path: settings.MCPFile, Data: f.Bytes()})
+			res.Steps = append(res.Steps, step{Action: "updated", Path: settings.MCPFile, Note: "removed devlearn's MCP server; the other servers kept"})
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		res.fail(settings.MCPFile, err)
 	}
 
 	// .gitattributes.
@@ -156,7 +178,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 		if purge != nil {
 			// The audit log goes last: it recorded the removals above, and
 			// the copies of what they removed stay in the per-clone objects.
-			os.Remove(p.Path(evolve.LogPath))
+			safefile.Remove(p.Root, p.Path(evolve.LogPath))
 			cleanup.RemoveEmptyDirs(p, append(purge.Removed, evolve.LogPath))
 			if _, err := cleanup.ClearState(p); err != nil {
 				return err

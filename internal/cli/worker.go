@@ -55,9 +55,15 @@ func runWorker(env *Env) error {
 		Config: cfg.Worker,
 		Now:    now,
 		Logf:   log.Printf,
-		Ingest: func(ctx context.Context, batch []worker.Entry) worker.Result {
-			return env.ingestBatch(ctx, batch, now(), log.Printf)
+		Ingest: func(ctx context.Context, batch []worker.Entry, begin func(int)) worker.Result {
+			return env.ingestBatch(ctx, batch, begin, now(), log.Printf)
 		},
+		Wall: env.Clock,
+	}
+	// A worker the hook waits for (tests, debugging) runs at once: there
+	// is nobody else for it to wait for.
+	if env.Getenv("DEVLEARN_WORKER") != "wait" {
+		r.Debounce = time.Duration(cfg.Worker.DebounceSeconds) * time.Second
 	}
 	runs, err := r.Run(context.Background())
 	if err != nil {
@@ -71,8 +77,10 @@ func runWorker(env *Env) error {
 }
 
 // ingestBatch ingests a batch into the working trees its sessions ran in,
-// then renders what became ready in each.
-func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.Time, logf func(string, ...any)) worker.Result {
+// then renders what became ready in each. It tells begin which session it
+// is on (-1: the batch as a whole), so that a worker killed mid-batch
+// blames that one session only.
+func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin func(int), now time.Time, logf func(string, ...any)) worker.Result {
 	res := worker.Result{Errs: make([]error, len(batch))}
 	var roots []string
 	byRoot := map[string][]int{}
@@ -85,16 +93,20 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 	var errs []string
 	for _, root := range roots {
 		idx := byRoot[root]
+		// A failure of the working tree as a whole (its config, its log)
+		// is no session's own: they are retried without a count.
 		fail := func(err error) {
 			for _, i := range idx {
 				if res.Errs[i] == nil {
-					res.Errs[i] = err
+					res.Errs[i] = fmt.Errorf("%w (%w)", err, worker.ErrBatch)
 				}
 			}
 		}
 		p, err := project.Find(root)
 		if err != nil || !p.HasMemory() {
-			fail(fmt.Errorf("working tree %s is gone or no longer set up for devlearn: %w", root, worker.ErrGone))
+			for _, i := range idx {
+				res.Errs[i] = fmt.Errorf("working tree %s is gone or no longer set up for devlearn: %w", root, worker.ErrGone)
+			}
 			continue
 		}
 		cfg, err := env.Config(p)
@@ -105,6 +117,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 		var sources []ingest.Source
 		var at []int
 		for _, i := range idx {
+			begin(i) // finding its transcripts can hang too (a network folder)
 			files, err := env.sessionFiles(batch[i])
 			if err != nil {
 				res.Errs[i] = err
@@ -117,10 +130,27 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			continue
 		}
 		pl := env.pipeline(p, cfg.Config, now, "worker", false, logf, logf)
+		// The pipeline reads the sessions in order and says after each:
+		// the next one is then in progress, and after the last, the
+		// batch's own work (storing, rendering).
+		begin(at[0])
+		pl.Progress = func(done, total int) {
+			if done < total {
+				begin(at[done])
+			} else {
+				begin(-1)
+			}
+		}
+		classes := &sessionClasses{ask: env.askModel(p, cfg.Config)}
+		classes.watch(pl)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {
 			fail(err)
 			continue
+		}
+		counted, err := env.afterIngest(ctx, p, cfg.Config, now, out, classes)
+		if err != nil {
+			logf("counters and classes in %s: %v", root, err)
 		}
 		for j, s := range out.Sessions {
 			if s.Err != nil {
@@ -128,8 +158,19 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, now time.
 			}
 		}
 		res.Observations += out.NewCount()
-		if _, err := renderReady(ctx, p, cfg.Config, now, "worker"); err != nil {
+		if out.Log != nil {
+			res.Known = max(res.Known, len(out.Log.Observations(now, cfg.Config)))
+		}
+		rendered, err := renderReady(ctx, p, cfg.Config, now, "worker")
+		if err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
+		}
+		if aerr := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); aerr != nil {
+			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
+		}
+		curated := afterPass(ctx, p, cfg.Config, now, logf)
+		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
+			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)
 		}
 	}
 	if len(errs) > 0 {

@@ -7,6 +7,8 @@
 // from them, so the three can never disagree.
 package config
 
+import "strings"
+
 // Config is everything a user can set. Keys are snake_case in the files.
 type Config struct {
 	Schema     string     `json:"$schema,omitempty" doc:"The JSON Schema of this file, for editors."`
@@ -18,7 +20,22 @@ type Config struct {
 	Extractor  Extractor  `json:"extractor" doc:"How lessons are extracted from transcripts."`
 	Worker     Worker     `json:"worker" doc:"The background worker started when sessions end."`
 	Serve      Serve      `json:"serve" doc:"What is injected into the agent's context, and when."`
+	History    History    `json:"history" doc:"The copies of replaced files behind 'devlearn history' and 'devlearn revert'."`
+	Curator    Curator    `json:"curator" doc:"The curated section devlearn keeps in the instruction files every agent reads (AGENTS.md, CLAUDE.md)."`
+	Counters   Counters   `json:"counters" doc:"The helpfulness counters of every knowledge item: applied, helpful, harmful (docs/evolution.md)."`
+	Classify   Classify   `json:"classify" doc:"Session classification from the first request: bug, feedback, feature, enhancement, chore."`
+	Gates      Gates      `json:"gates" doc:"Quality gates: commands a person wrote, run at stage boundaries ('devlearn gate') and when the agent stops (the Stop hook); from a project file only once it is trusted (contract 4)."`
+	Tasks      Tasks      `json:"tasks" doc:"Failure-driven learning: rejections, two-strike, the circuit breaker and the merge of 'devlearn task done'."`
+	Skills     Skills     `json:"skills" doc:"Tiered skills ($DEVLEARN_HOME/skills): which one each stage gets."`
+	Prompt     Prompt     `json:"prompt" doc:"What 'devlearn prompt' assembles for an agent at a stage."`
+	MCP        MCP        `json:"mcp" doc:"The agent tools of 'devlearn mcp'."`
 	Directives Directives `json:"directives" doc:"The .directives/ files: discovery, what the agent is given, the checklist gate, where learned pitfalls and decisions go."`
+	Redact     Redact     `json:"redact" doc:"What is redacted from learned text before it is stored (credentials always are)."`
+}
+
+// Redact configures redaction beyond credentials, which are always redacted.
+type Redact struct {
+	PersonalData bool `json:"personal_data" doc:"Also redact e-mail addresses and phone numbers (true by default)."`
 }
 
 // Thresholds holds one promotion rule per observation type.
@@ -53,6 +70,8 @@ type Log struct {
 type Knowledge struct {
 	SoftCap           int `json:"soft_cap" min:"1" max:"100000" doc:"Active entries per knowledge file before new ones are held for review."`
 	IndexBudgetTokens int `json:"index_budget_tokens" min:"100" max:"100000" doc:"Token budget of the knowledge index shown to the agent."`
+	// CandidateMaxAgeDays is seed 000 §2's review window.
+	CandidateMaxAgeDays int `json:"candidate_max_age_days" min:"0" max:"3650" doc:"Candidate entries not promoted within this many days are archived (kept, never deleted); 0 lets them wait for ever."`
 }
 
 // Extractor configures lesson extraction.
@@ -61,22 +80,59 @@ type Extractor struct {
 	Command        []string `json:"command" doc:"The LLM extractor command and its arguments; the prompt is sent on stdin."`
 	Model          string   `json:"model" doc:"The model: passed as --model to Claude Code (unless the command sets it), as $DEVLEARN_LLM_MODEL to another command."`
 	TimeoutSeconds int      `json:"timeout_seconds" min:"1" max:"3600" doc:"The LLM extractor is killed, with its process group, after this long."`
+	Agent          bool     `json:"agent" doc:"The agent as extractor: session start teaches it the [PROCESS_KNOWLEDGE] block, and a prompt that may be a correction asks it to end its reply with one."`
+	Debug          bool     `json:"debug" doc:"Keep each extractor's input and output, redacted, in <git-common-dir>/devlearn/debug/ for a person to read."`
 }
 
 // Worker configures the SessionEnd batch worker.
 type Worker struct {
-	BatchSize int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
-	DailyCap  int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	BatchSize       int `json:"batch_size" min:"1" max:"1000" doc:"Ended sessions that make a batch worth a worker run."`
+	LargeBatchSize  int `json:"large_batch_size" min:"1" max:"1000" doc:"The batch once the log holds large_batch_after observations: a project that has learned much waits for more sessions per run."`
+	LargeBatchAfter int `json:"large_batch_after" min:"0" max:"1000000" doc:"Observations in the log from which a batch is large_batch_size sessions; 0 never."`
+	DailyCap        int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
+	// DebounceSeconds is seed 002's debounce.
+	DebounceSeconds int `json:"debounce_seconds" min:"0" max:"3600" doc:"A worker waits until no session has ended for this many seconds, so sessions that end together make one pass; 0 does not wait."`
+}
+
+// History bounds the copies the one writer keeps of what it replaces.
+type History struct {
+	SnapshotMaxAgeDays int `json:"snapshot_max_age_days" min:"0" max:"36500" doc:"Copies last needed by a change older than this are pruned (never the newest copy of a file); 0 keeps them whatever their age."`
+	SnapshotBudgetMB   int `json:"snapshot_budget_mb" min:"0" max:"100000" doc:"Size budget of all copies, in MiB: over it, the oldest are pruned first (never the newest copy of a file); 0 is no budget."`
+}
+
+// Curator configures the curated section (seed 002, Stage 4 branch A).
+type Curator struct {
+	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
+	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
+	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one."`
+}
+
+// Counters configures the helpfulness counters.
+type Counters struct {
+	HelpfulAfter    int  `json:"helpful_after" min:"1" max:"100" doc:"Sessions in which an item was applied and what it warns about did not recur, per helpful count."`
+	ReviewAfterDays int  `json:"review_after_days" min:"0" max:"3650" doc:"An item not applied for this many days (or never, that long after it was made) is flagged for review; 0 flags none."`
+	Rank            bool `json:"rank" doc:"Let the counters weigh on what the hooks serve: an item that hurt more than it helped (harmful > helpful) has its relevance score halved. Off until the counters' rules are measured on real sessions."`
+}
+
+// Classify configures session classification (seed 002, Stage 2).
+type Classify struct {
+	LLM    bool `json:"llm" doc:"When the offline rules cannot tell, ask the LLM extractor's model; only while the LLM extractor itself may run (extractor.llm on, from the global config or a trusted project config)."`
+	Weight int  `json:"weight" min:"1" max:"5" doc:"A lesson seen in a bug or feedback session counts as this many sessions toward its thresholds."`
 }
 
 // Serve configures injection into the agent's context.
 type Serve struct {
-	Enabled       bool     `json:"enabled" doc:"false stops injection only; capture and learning go on (contract 5)."`
-	Threshold     float64  `json:"threshold" min:"0" max:"10" doc:"Minimum relevance score for an entry to be injected."`
-	MaxItems      int      `json:"max_items" min:"0" max:"50" doc:"Entries injected per tool call at most."`
-	BudgetChars   int      `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
-	Weights       Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
-	ReadOnlyTools []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
+	Enabled     bool    `json:"enabled" doc:"false stops injection only; capture and learning go on (contract 5)."`
+	Threshold   float64 `json:"threshold" min:"0" max:"10" doc:"Minimum relevance score for an entry to be injected."`
+	MaxItems    int     `json:"max_items" min:"0" max:"50" doc:"Entries injected per tool call at most."`
+	BudgetChars int     `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
+	// The prompt's own limits: what a request names is served before any
+	// tool runs, so it is kept shorter than a tool call's.
+	PromptMaxItems    int      `json:"prompt_max_items" min:"0" max:"50" doc:"Items injected at most when the person's request names them (user-prompt-submit)."`
+	PromptBudgetChars int      `json:"prompt_budget_chars" min:"500" max:"9000" doc:"Characters of user-prompt-submit's output at most."`
+	Weights           Weights  `json:"weights" doc:"Weights of the trigger components of a relevance score."`
+	ReadOnlyTools     []string `json:"read_only_tools" doc:"Tools that only read: skipped before any scoring."`
+	Drafts            bool     `json:"drafts" doc:"Serve drafts (lessons the agent wrote in [PROCESS_KNOWLEDGE] blocks) at once, marked as drafts and ranked below active entries; false serves them only once a person promotes them."`
 }
 
 // Weights of the relevance components; they need not sum to 1.
@@ -85,6 +141,130 @@ type Weights struct {
 	File    float64 `json:"file" min:"0" max:"1"`
 	Action  float64 `json:"action" min:"0" max:"1"`
 	Context float64 `json:"context" min:"0" max:"1"`
+	// Command: a command the item names is run (or named by the request).
+	Command float64 `json:"command" min:"0" max:"1"`
+	// FileMiss is taken off when the item's file triggers all miss the
+	// file a Write or Edit acts on.
+	FileMiss float64 `json:"file_miss" min:"0" max:"1"`
+}
+
+// Stages are the stages a task moves through (seed 000), in order.
+var Stages = []string{"brainstorm", "design_review", "plan", "implement", "code_review", "verify", "done"}
+
+// Gates are the quality gates (seed 000 §3). Pre gates run before a stage
+// starts, post gates after it, stop gates when a Claude Code agent stops.
+type Gates struct {
+	Pre  StageGates `json:"pre" doc:"Gates run before a stage starts: a required failure keeps it from starting."`
+	Post StageGates `json:"post" doc:"Gates run after a stage: a required failure is a rejection, with the gate's output as its feedback."`
+	Stop []Gate     `json:"stop" doc:"Gates run by the Stop hook when the agent wants to stop: a required failure blocks the stop with the gate's output."`
+}
+
+// StageGates holds one list of gates per stage.
+type StageGates struct {
+	Brainstorm   []Gate `json:"brainstorm"`
+	DesignReview []Gate `json:"design_review"`
+	Plan         []Gate `json:"plan"`
+	Implement    []Gate `json:"implement"`
+	CodeReview   []Gate `json:"code_review"`
+	Verify       []Gate `json:"verify"`
+	Done         []Gate `json:"done"`
+}
+
+// For returns the gates of a stage; false for a stage devlearn does not know.
+func (s *StageGates) For(stage string) ([]Gate, bool) {
+	switch stage {
+	case "brainstorm":
+		return s.Brainstorm, true
+	case "design_review":
+		return s.DesignReview, true
+	case "plan":
+		return s.Plan, true
+	case "implement":
+		return s.Implement, true
+	case "code_review":
+		return s.CodeReview, true
+	case "verify":
+		return s.Verify, true
+	case "done":
+		return s.Done, true
+	}
+	return nil, false
+}
+
+// Gate is one validation command, as seed 000 §3 writes it.
+type Gate struct {
+	Name     string `json:"name" nonempty:"true" doc:"What the gate checks, as reports name it."`
+	Command  string `json:"command" nonempty:"true" doc:"The command, run with sh -c; {{project_path}} and {{worktree}} stand for those folders (passed as quoted shell variables, never pasted into the text)."`
+	Cwd      string `json:"cwd" doc:"The folder it runs in: {{project_path}}, {{worktree}}, or a path relative to the task's worktree; empty: the task's worktree."`
+	Timeout  int    `json:"timeout" min:"0" max:"3600000" doc:"Milliseconds before the gate and its whole process group are killed; 0 means 60000."`
+	Required bool   `json:"required" doc:"true: a failure blocks (exit 3, a rejection, a blocked stop); false: a warning."`
+}
+
+// Tasks configures failure-driven learning (seed 000 §2, §4, §6).
+type Tasks struct {
+	Similarity   float64 `json:"similarity" min:"0" max:"1" doc:"Two-strike: two rejections at a stage are similar when more than this share of their terms (error messages, file paths, key nouns) is shared."`
+	BreakerAfter int     `json:"breaker_after" min:"2" max:"100" doc:"Rejections at one stage that trip the circuit breaker: the task is blocked until a person has looked."`
+	GlobalAfter  int     `json:"global_after" min:"2" max:"100" doc:"The same gate failing on this many different tasks suggests a global lesson."`
+	Base         string  `json:"base" doc:"The branch 'devlearn task done' merges into; empty: the repository's main branch."`
+	AutoMerge    bool    `json:"auto_merge" doc:"'devlearn task done' merges the task's branch into the base; a task can keep its branch with 'task start --no-auto-merge'."`
+}
+
+// Skills configures the tiered skills (seed 000 §5).
+type Skills struct {
+	Stages SkillStages `json:"stages" doc:"The skill each stage is given; point a stage at another skill of $DEVLEARN_HOME/skills to override it."`
+}
+
+// SkillStages names one skill per stage.
+type SkillStages struct {
+	Brainstorm   string `json:"brainstorm" nonempty:"true"`
+	DesignReview string `json:"design_review" nonempty:"true"`
+	Plan         string `json:"plan" nonempty:"true"`
+	Implement    string `json:"implement" nonempty:"true"`
+	CodeReview   string `json:"code_review" nonempty:"true"`
+	Verify       string `json:"verify" nonempty:"true"`
+	Done         string `json:"done" nonempty:"true"`
+}
+
+// For returns the skill of a stage; false for a stage devlearn does not know.
+func (s *SkillStages) For(stage string) (string, bool) {
+	switch stage {
+	case "brainstorm":
+		return s.Brainstorm, true
+	case "design_review":
+		return s.DesignReview, true
+	case "plan":
+		return s.Plan, true
+	case "implement":
+		return s.Implement, true
+	case "code_review":
+		return s.CodeReview, true
+	case "verify":
+		return s.Verify, true
+	case "done":
+		return s.Done, true
+	}
+	return "", false
+}
+
+// Prompt configures 'devlearn prompt'.
+type Prompt struct {
+	BudgetTokens int `json:"budget_tokens" min:"300" max:"200000" doc:"Tokens the whole prompt may take: the knowledge index gives way first, then the skill's core is cut."`
+}
+
+// MCP configures the agent tools (seed 000 §1, §5).
+type MCP struct {
+	Role       string   `json:"role" enum:"workshop,pipeline" doc:"The role 'devlearn mcp' serves unless given --role: workshop (a person takes part) or pipeline (an agent on its own)."`
+	Supervised bool     `json:"supervised" doc:"save_knowledge in a workshop session writes an active entry (seed 000 §2, Trigger 3); off, every save is a candidate for review."`
+	Tools      MCPTools `json:"tools" doc:"The tools each role is offered."`
+}
+
+// MCPToolNames are the agent tools devlearn has.
+const MCPToolNames = "fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill"
+
+// MCPTools lists the tools of each role.
+type MCPTools struct {
+	Workshop []string `json:"workshop" enum:"fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill" doc:"Tools of a workshop session."`
+	Pipeline []string `json:"pipeline" enum:"fetch_knowledge,save_knowledge,list_knowledge,update_knowledge,fetch_skill_detail,view_skill,edit_skill" doc:"Tools of a pipeline agent: read, and propose candidates."`
 }
 
 // Directives configures the .directives/ files of a project (see
@@ -111,20 +291,42 @@ func Default() *Config {
 		},
 		Decay:     Decay{AfterDays: 30, HalfLifeDays: 90},
 		Log:       Log{MaxObserving: 1000},
-		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500},
+		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30},
 		Extractor: Extractor{
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
 			TimeoutSeconds: 120,
+			Agent:          true,
 		},
-		Worker: Worker{BatchSize: 3, DailyCap: 5},
+		Worker:   Worker{BatchSize: 3, LargeBatchSize: 5, LargeBatchAfter: 15, DailyCap: 5, DebounceSeconds: 30},
+		Redact:   Redact{PersonalData: true},
+		History:  History{SnapshotMaxAgeDays: 90, SnapshotBudgetMB: 100},
+		Curator:  Curator{Files: []string{}, MaxPromptBullets: 50, Similarity: 0.6},
+		Counters: Counters{HelpfulAfter: 3, ReviewAfterDays: 60},
+		Classify: Classify{Weight: 2},
 		Serve: Serve{
-			Enabled:       true,
-			Threshold:     0.7,
-			MaxItems:      3,
-			BudgetChars:   9000,
-			Weights:       Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1},
-			ReadOnlyTools: []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+			Enabled:           true,
+			Threshold:         0.7,
+			MaxItems:          3,
+			BudgetChars:       9000,
+			PromptMaxItems:    3,
+			PromptBudgetChars: 4000,
+			Weights:           Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1, Command: 0.4, FileMiss: 0.4},
+			ReadOnlyTools:     []string{"Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoRead"},
+			Drafts:            true,
+		},
+		Tasks: Tasks{Similarity: 0.5, BreakerAfter: 3, GlobalAfter: 3, AutoMerge: true},
+		Skills: Skills{Stages: SkillStages{
+			Brainstorm: "brainstorming", DesignReview: "design-review", Plan: "writing-plans",
+			Implement: "test-driven-development", CodeReview: "code-review", Verify: "verification", Done: "completion",
+		}},
+		Prompt: Prompt{BudgetTokens: 6000},
+		MCP: MCP{
+			Role: "workshop",
+			Tools: MCPTools{
+				Workshop: strings.Split(MCPToolNames, ","),
+				Pipeline: []string{"fetch_knowledge", "save_knowledge", "fetch_skill_detail"},
+			},
 		},
 		Directives: Directives{
 			Enabled:       true,

@@ -54,7 +54,7 @@ func TestErrorsNameFileLineKeyAndAllowedValues(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct{ body, want string }{
 		{"{\n  \"thresholds\": {\n    \"workflow\": {\"promote\": 1.5}\n  }\n}", `project.json:3: key "thresholds.workflow.promote": 1.5 is out of range (allowed: 0 to 0.95)`},
-		{"{\n  \"serve\": {\n    \"wieghts\": {}\n  }\n}", `project.json:3: key "serve.wieghts": unknown key (allowed here: enabled, threshold, max_items, budget_chars, weights, read_only_tools)`},
+		{"{\n  \"serve\": {\n    \"wieghts\": {}\n  }\n}", `project.json:3: key "serve.wieghts": unknown key (allowed here: enabled, threshold, max_items, budget_chars, prompt_max_items, prompt_budget_chars, weights, read_only_tools, drafts)`},
 		{"{\"enabled\": \"yes\"}", `project.json:1: key "enabled": is string, want true or false`},
 		{"{\n\"log\": {\"max_observing\": 5}}", `project.json:2: key "log.max_observing": 5 is out of range (allowed: 10 to 1000000)`},
 		{"{\n  \"enabled\": true,\n  oops\n}", `project.json:3: not valid JSON: invalid character 'o' looking for beginning of object key string`},

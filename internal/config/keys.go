@@ -50,6 +50,9 @@ func Keys() []Key {
 				k.Kind = "string"
 			case reflect.Slice:
 				k.Kind = "list"
+				if f.Type.Elem().Kind() == reflect.Struct {
+					k.Kind = "json" // a list of objects, such as gates
+				}
 			}
 			out = append(out, k)
 		}
@@ -113,6 +116,12 @@ func (k Key) ParseValue(s string) (any, error) {
 			return nil, fmt.Errorf("key %q: %q is not a number", k.Path, s)
 		}
 		return json.Number(strconv.FormatFloat(f, 'f', -1, 64)), nil
+	case "json":
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			return nil, fmt.Errorf("key %q: %q is not JSON (a list of objects: [{...}])", k.Path, s)
+		}
+		return json.RawMessage(s), nil
 	case "list":
 		if strings.HasPrefix(strings.TrimSpace(s), "[") {
 			var list []string

@@ -150,6 +150,7 @@ func apply(c *Config, path string, data []byte) (Source, error) {
 		err.Line, _ = src.line(err.Key)
 		return src, err
 	}
+	resetLists(reflect.ValueOf(c).Elem(), obj)
 	if err := json.Unmarshal(data, c); err != nil {
 		e := &Error{File: path, Msg: err.Error()}
 		var te *json.UnmarshalTypeError
@@ -183,7 +184,8 @@ func checkKeys(t reflect.Type, obj map[string]any, prefix string) *Error {
 		if !ok {
 			return &Error{Key: path, Msg: "unknown key (allowed here: " + strings.Join(allowed, ", ") + ")"}
 		}
-		if f.Type.Kind() == reflect.Struct {
+		switch {
+		case f.Type.Kind() == reflect.Struct:
 			sub, ok := obj[k].(map[string]any)
 			if !ok {
 				return &Error{Key: path, Msg: "must be an object ({...})"}
@@ -191,9 +193,49 @@ func checkKeys(t reflect.Type, obj map[string]any, prefix string) *Error {
 			if err := checkKeys(f.Type, sub, path); err != nil {
 				return err
 			}
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct:
+			list, ok := obj[k].([]any)
+			if !ok {
+				if obj[k] == nil {
+					continue
+				}
+				return &Error{Key: path, Msg: "must be a list ([{...}, ...])"}
+			}
+			for i, item := range list {
+				sub, ok := item.(map[string]any)
+				if !ok {
+					return &Error{Key: fmt.Sprintf("%s[%d]", path, i), Msg: "must be an object ({...})"}
+				}
+				if err := checkKeys(f.Type.Elem(), sub, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil
+}
+
+// resetLists empties the lists of objects a file sets before it is
+// decoded over the config: encoding/json decodes a list into the elements
+// already there, so a gate of the global file would lend the fields a
+// project's gate leaves out. A file's list replaces the list before it.
+func resetLists(v reflect.Value, obj map[string]any) {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		val, ok := obj[jsonName(f)]
+		if !ok {
+			continue
+		}
+		switch {
+		case f.Type.Kind() == reflect.Struct:
+			if sub, ok := val.(map[string]any); ok {
+				resetLists(v.Field(i), sub)
+			}
+		case f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct:
+			v.Field(i).SetZero()
+		}
+	}
 }
 
 // Validate checks every value against its min, max and enum tags.
@@ -213,10 +255,26 @@ func validate(v reflect.Value, prefix string, errs *[]*Error) {
 			validate(fv, key, errs)
 			continue
 		}
-		if enum := f.Tag.Get("enum"); enum != "" && fv.Kind() == reflect.String {
+		if fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+			for j := 0; j < fv.Len(); j++ {
+				validate(fv.Index(j), fmt.Sprintf("%s[%d]", key, j), errs)
+			}
+			continue
+		}
+		if f.Tag.Get("nonempty") == "true" && fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "" {
+			*errs = append(*errs, &Error{Key: key, Msg: "must not be empty"})
+		}
+		if enum := f.Tag.Get("enum"); enum != "" {
 			allowed := strings.Split(enum, ",")
-			if !contains(allowed, fv.String()) {
+			switch {
+			case fv.Kind() == reflect.String && !contains(allowed, fv.String()):
 				*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", fv.String(), strings.Join(allowed, ", "))})
+			case fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+				for j := 0; j < fv.Len(); j++ {
+					if item := fv.Index(j).String(); !contains(allowed, item) {
+						*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", item, strings.Join(allowed, ", "))})
+					}
+				}
 			}
 		}
 		var num float64
@@ -298,6 +356,9 @@ func keyLines(data []byte) map[string]int {
 		if err != nil {
 			return false
 		}
+		if _, seen := lines[prefix]; !seen && prefix != "" {
+			lines[prefix] = lineAt(data, dec.InputOffset())
+		}
 		d, ok := tok.(json.Delim)
 		if !ok {
 			return true
@@ -317,8 +378,10 @@ func keyLines(data []byte) map[string]int {
 				}
 			}
 		case '[':
-			for dec.More() {
-				if !walk(prefix) {
+			// Objects in a list are named by their index, as errors
+			// name them: "gates.stop[1].timeout".
+			for i := 0; dec.More(); i++ {
+				if !walk(fmt.Sprintf("%s[%d]", prefix, i)) {
 					return false
 				}
 			}

@@ -36,7 +36,14 @@ func schemaOf(t reflect.Type, def reflect.Value) map[string]any {
 				p["description"] = d
 			}
 			if enum := f.Tag.Get("enum"); enum != "" {
-				p["enum"] = strings.Split(enum, ",")
+				if f.Type.Kind() == reflect.Slice {
+					p["items"].(map[string]any)["enum"] = strings.Split(enum, ",")
+				} else {
+					p["enum"] = strings.Split(enum, ",")
+				}
+			}
+			if f.Tag.Get("nonempty") == "true" {
+				p["minLength"] = 1
 			}
 			if v, err := strconv.ParseFloat(f.Tag.Get("min"), 64); err == nil {
 				p["minimum"] = v
@@ -45,7 +52,11 @@ func schemaOf(t reflect.Type, def reflect.Value) map[string]any {
 				p["maximum"] = v
 			}
 			if f.Type.Kind() != reflect.Struct && jsonName(f) != "$schema" {
-				p["default"] = def.Field(i).Interface()
+				if d := def.Field(i); d.Kind() == reflect.Slice && d.IsNil() {
+					p["default"] = []any{}
+				} else {
+					p["default"] = d.Interface()
+				}
 			}
 			props[jsonName(f)] = p
 		}

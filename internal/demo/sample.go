@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -24,6 +25,9 @@ func WriteSample(dir string, at time.Time) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s is not empty; give the demo an empty or new folder", dir)
 	}
+	if err := safefile.MkdirRoot(dir, 0o755); err != nil {
+		return err
+	}
 	err := fs.WalkDir(templates.Demo, "demo", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -33,14 +37,14 @@ func WriteSample(dir string, at time.Time) error {
 			return err
 		}
 		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(p, "demo/")))
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := safefile.MkdirAll(dir, filepath.Dir(dst), 0o755); err != nil {
 			return err
 		}
 		mode := os.FileMode(0o644)
 		if path.Ext(p) == ".sh" {
 			mode = 0o755
 		}
-		return os.WriteFile(dst, data, mode)
+		return safefile.WriteFile(dir, dst, data, mode)
 	})
 	if err != nil {
 		return err

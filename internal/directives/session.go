@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // LocalDir holds what devlearn keeps for this working tree only and never
@@ -216,7 +216,7 @@ func (s Session) Update(ctx context.Context, now time.Time, fn func(st *State) (
 		}
 		lines = append(lines, b)
 	}
-	return jsonl.AppendLocked(filepath.Join(s.Dir(), logName), lines...)
+	return jsonl.AppendLocked(s.Root, filepath.Join(s.Dir(), logName), lines...)
 }
 
 // records turns the memo's changes into records.
@@ -236,30 +236,18 @@ func (m *Memo) records() []Record {
 
 // prepare creates the session's folder. .memory/.local/ is created
 // ignoring itself, so that its files never show in git status even in a
-// project set up before init listed it in .memory/.gitignore. No folder on
-// the way may be a symbolic link: a committed link would send devlearn's
-// writes out of the repository.
+// project set up before init listed it in .memory/.gitignore. safefile
+// refuses a symbolic link on the way: a committed link would send
+// devlearn's writes out of the repository.
 func (s Session) prepare() error {
 	local := filepath.Join(s.Root, filepath.FromSlash(LocalDir))
-	for _, d := range []string{local, filepath.Dir(s.Dir()), s.Dir()} {
-		fi, err := os.Lstat(d)
-		switch {
-		case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-			rel, _ := filepath.Rel(s.Root, d)
-			return fmt.Errorf("refusing to keep session state in %s: it is a symbolic link (remove it; devlearn recreates the folder)", filepath.ToSlash(rel))
-		case err == nil:
-			continue
-		case !errors.Is(err, fs.ErrNotExist):
-			return err
-		}
-		if err := os.Mkdir(d, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-			return err
-		}
-		if d == local {
-			if err := os.WriteFile(filepath.Join(local, ".gitignore"), []byte(localIgnore), 0o644); err != nil {
-				return err
-			}
-		}
+	_, err := os.Lstat(local)
+	fresh := errors.Is(err, fs.ErrNotExist)
+	if err := safefile.MkdirAll(s.Root, s.Dir(), 0o755); err != nil {
+		return err
+	}
+	if fresh {
+		return safefile.WriteFile(s.Root, filepath.Join(local, ".gitignore"), []byte(localIgnore), 0o644)
 	}
 	return nil
 }

@@ -14,14 +14,16 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/ingest"
-	"github.com/devlearn/devlearn/internal/llm"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/trust"
+	"github.com/devlearn/devlearn/internal/worker"
 )
 
 // Check is the outcome of one check.
@@ -53,6 +55,7 @@ type Inputs struct {
 // Run runs every check in order.
 func Run(in Inputs) []Check {
 	checks := []Check{
+		links(in),
 		onPath(in),
 		hooks(in),
 		driver(in),
@@ -60,8 +63,10 @@ func Run(in Inputs) []Check {
 		configValid(in),
 		logReadable(in),
 		manifestReadable(in),
+		knowledgeReadable(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
+		dropped(in),
 		transcripts(in),
 	}
 	return checks
@@ -74,6 +79,25 @@ func note(name, detail, next string) Check {
 func fail(name, detail, fix string) Check {
 	return Check{Name: name, Detail: detail, Fix: fix}
 }
+
+// links names every symbolic link where devlearn writes: every write
+// refuses them, so each stops devlearn's learning there; one committed to
+// a repository may be an attempt to make devlearn write elsewhere.
+func links(in Inputs) Check {
+	const name = "no symbolic links where devlearn writes"
+	found := in.Proj.Links()
+	if len(found) == 0 {
+		return ok(name, "none in .memory, .claude, .gitattributes or the per-clone state")
+	}
+	var where []string
+	for _, le := range found {
+		where = append(where, le.Where())
+	}
+	return fail(name, strings.Join(where, "; ")+": devlearn refuses to write through them", LinksFix)
+}
+
+// LinksFix is what to do about links where devlearn writes.
+const LinksFix = "remove each link ('git rm PATH' for a committed one; check where it pointed first) and commit; devlearn then writes a real file there"
 
 func onPath(in Inputs) Check {
 	const name = "devlearn on the PATH"
@@ -190,8 +214,8 @@ func configValid(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
-	if !llm.ConfigNeedsTrust(data) {
-		return ok(name, project.ConfigFile+" is valid and sets no extractor key: nothing to trust")
+	if !trust.ConfigNeedsTrust(data) {
+		return ok(name, project.ConfigFile+" is valid and sets no extractor key and no gate: nothing to trust")
 	}
 	trusted, why, err := trust.Check(in.Home, path)
 	if err != nil {
@@ -232,6 +256,42 @@ func manifestReadable(in Inputs) Check {
 	return ok(name, fmt.Sprintf("%d %s", len(m.Entries), pluralWord(len(m.Entries), "artifact", "artifacts")))
 }
 
+// knowledgeReadable reports the entry files (and decisions.md, pitfalls.md)
+// that every command skips with a warning: the agent is never served them.
+func knowledgeReadable(in Inputs) Check {
+	const name = "knowledge entries readable"
+	set := knowledge.ReadAll(knowledge.Sources{Root: in.Proj.Root, GlobalDir: knowledge.GlobalEntriesDir(in.Home)})
+	if n := len(set.Problems); n > 0 {
+		var msgs []string
+		for _, p := range set.Problems {
+			msgs = append(msgs, p.Error())
+		}
+		return fail(name, fmt.Sprintf("%d %s skipped, never served: %s", n, pluralWord(n, "file is", "files are"), strings.Join(msgs, "; ")),
+			"fix each file at the line named ('devlearn knowledge show KEY' reads one back), or remove it")
+	}
+	return ok(name, fmt.Sprintf("%d %s", len(set.Items), pluralWord(len(set.Items), "item", "items")))
+}
+
+// dropped names the sessions the worker gave up on: their lessons are
+// not learned until someone retries them.
+func dropped(in Inputs) Check {
+	const name = "no session dropped by the worker"
+	d, err := worker.For(in.Proj).Dropped()
+	if err != nil {
+		return fail(name, err.Error(), "")
+	}
+	if len(d) == 0 {
+		return ok(name, "every ended session was ingested or waits for a batch")
+	}
+	var ids, cmds []string
+	for _, s := range d {
+		ids = append(ids, s.SessionID+" ("+s.Why+")")
+		cmds = append(cmds, "devlearn ingest --session "+s.SessionID)
+	}
+	return fail(name, fmt.Sprintf("%d %s dropped: %s", len(d), pluralWord(len(d), "session", "sessions"), strings.Join(ids, "; ")),
+		"retry each: "+strings.Join(cmds, "; "))
+}
+
 func schemaAndMigrations(in Inputs) Check {
 	const name = "schema and migrations"
 	var problems []string
@@ -267,15 +327,15 @@ func schemaAndMigrations(in Inputs) Check {
 func stateWritable(in Inputs) Check {
 	const name = "per-clone state writable"
 	dir := in.Proj.StateDir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fail(name, err.Error(), "make "+dir+" writable by you")
+	f, err := safefile.CreateTemp(in.Proj.CommonDir, dir, ".doctor-*")
+	if errors.Is(err, safefile.ErrLink) {
+		return fail(name, err.Error(), "remove the link and run devlearn doctor again")
 	}
-	f, err := os.CreateTemp(dir, ".doctor-*")
 	if err != nil {
 		return fail(name, err.Error(), "make "+dir+" writable by you")
 	}
 	f.Close()
-	os.Remove(f.Name())
+	safefile.Remove(in.Proj.CommonDir, f.Name())
 	return ok(name, dir)
 }
 

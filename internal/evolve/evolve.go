@@ -30,6 +30,7 @@ import (
 	"github.com/devlearn/devlearn/internal/crashpoint"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Trigger says what asked for a change.
@@ -43,6 +44,8 @@ type Trigger struct {
 type Reason struct {
 	Text         string   `json:"text"`
 	Observations []string `json:"observations,omitempty"`
+	// Reverts names the entry a revert undid.
+	Reverts string `json:"reverts,omitempty"`
 }
 
 // FileChange records one file of a batch by git blob hashes ("" = absent).
@@ -70,6 +73,12 @@ type Change struct {
 	// what must not survive (devlearn redact), so this change can never be
 	// reverted to it.
 	Forget bool
+	// Guard makes the change conditional: Apply refuses the whole batch
+	// unless the file's content, read under the lock, has the blob hash
+	// Expect ("" = absent). A revert decides on what it read before the
+	// lock; the guard keeps a write that came in between from being lost.
+	Guard  bool
+	Expect string
 }
 
 // Writer writes a project's files. Create one per command run.
@@ -84,6 +93,9 @@ func New(p *project.Project, now time.Time, trigger Trigger) *Writer {
 	return &Writer{proj: p, now: now.UTC(), trigger: trigger}
 }
 
+// Now is the time this writer stamps its changes with.
+func (w *Writer) Now() time.Time { return w.now }
+
 // LogPath is the audit log, relative to the root.
 const LogPath = project.EvolutionLog
 
@@ -93,7 +105,11 @@ func (w *Writer) pendingPath() string {
 }
 
 // ObjectPath is where the copy of a content with git blob hash h is kept.
-func (w *Writer) ObjectPath(h string) string { return w.proj.StatePath("objects", h[:2], h[2:]) }
+func (w *Writer) ObjectPath(h string) string { return ObjectPath(w.proj, h) }
+
+// ObjectPath is where the copy of a content with git blob hash h is kept
+// in p's per-clone state.
+func ObjectPath(p *project.Project, h string) string { return p.StatePath("objects", h[:2], h[2:]) }
 
 // BlobHash is the git blob hash of data, the name of a content in the audit
 // log and in git alike.
@@ -143,15 +159,23 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		if !c.Remove {
 			fc.After = BlobHash(c.Data)
 		}
+		if c.Guard && fc.Before != c.Expect {
+			return nil, &ChangedError{Path: c.Path, Expected: c.Expect, Current: fc.Before}
+		}
 		if fc.Before == fc.After {
 			continue
 		}
-		// What is replaced is kept, for revert; what is written needs no
-		// copy: its temporary file is synced before the commit point. An
-		// unchanged file is not replaced, and a copy of it would be kept
-		// by no entry.
+		// What is replaced is kept, for revert; what is written too, so
+		// that `history show` and a refused revert can show what a person
+		// changed since. Both are found by their hash; an unchanged file
+		// is not replaced, and a copy of it would be kept by no entry.
 		if exists && !c.Forget {
 			if err := w.keep(fc.Before, before); err != nil {
+				return nil, err
+			}
+		}
+		if !c.Remove {
+			if err := w.keep(fc.After, c.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -166,7 +190,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		p.Temps = append(p.Temps, tempName(c.Path, p.Entry.ID))
 		p.Gone = append(p.Gone, c.Remove)
 	}
-	if err := writeJSON(w.pendingPath(), p); err != nil {
+	if err := writeJSON(w.proj.CommonDir, w.pendingPath(), p); err != nil {
 		return nil, err
 	}
 	for i, c := range writes {
@@ -174,10 +198,10 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 			continue
 		}
 		tmp := filepath.Join(w.proj.Root, filepath.FromSlash(p.Temps[i]))
-		if err := os.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
+		if err := safefile.MkdirAll(w.proj.Root, filepath.Dir(tmp), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(tmp, c.Data, 0o644); err != nil {
+		if err := safefile.WriteFile(w.proj.Root, tmp, c.Data, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -190,7 +214,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := jsonl.AppendLocked(w.proj.Path(LogPath), line); err != nil {
+	if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
 		return nil, err
 	}
 	crashpoint.Hit("evolve:committed")
@@ -206,10 +230,10 @@ func (w *Writer) finish(p pending) error {
 	for i, fc := range p.Entry.Files {
 		abs := w.proj.Path(fc.Path)
 		if p.Gone[i] {
-			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefile.Remove(w.proj.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-		} else if err := os.Rename(w.proj.Path(p.Temps[i]), abs); err != nil {
+		} else if err := safefile.Rename(w.proj.Root, w.proj.Path(p.Temps[i]), abs); err != nil {
 			return err
 		}
 		crashpoint.Hit("evolve:file-replaced")
@@ -217,8 +241,11 @@ func (w *Writer) finish(p pending) error {
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return os.Remove(w.pendingPath())
+	return w.removePending()
 }
+
+// removePending forgets the batch in flight.
+func (w *Writer) removePending() error { return safefile.Remove(w.proj.CommonDir, w.pendingPath()) }
 
 // recover finishes or undoes the batch a crashed writer left. Committed
 // (its entry is in the audit log): every file still at its old content is
@@ -235,7 +262,7 @@ func (w *Writer) recover() error {
 	var p pending
 	if err := json.Unmarshal(data, &p); err != nil || len(p.Temps) != len(p.Entry.Files) || len(p.Gone) != len(p.Temps) {
 		// A marker torn before its sync: nothing was committed after it.
-		return os.Remove(w.pendingPath())
+		return w.removePending()
 	}
 	committed, err := w.inLog(p.Entry.ID)
 	if err != nil {
@@ -243,9 +270,9 @@ func (w *Writer) recover() error {
 	}
 	if !committed {
 		for _, t := range p.Temps {
-			os.Remove(w.proj.Path(t))
+			safefile.Remove(w.proj.Root, w.proj.Path(t))
 		}
-		return os.Remove(w.pendingPath())
+		return w.removePending()
 	}
 	for i, fc := range p.Entry.Files {
 		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])
@@ -257,7 +284,7 @@ func (w *Writer) recover() error {
 		case curHash != fc.Before:
 			// In place already, or changed by someone since: leave it.
 		case p.Gone[i]:
-			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefile.Remove(w.proj.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		default:
@@ -266,16 +293,16 @@ func (w *Writer) recover() error {
 			if t, err := os.ReadFile(tmp); err != nil || BlobHash(t) != fc.After {
 				return fmt.Errorf("%s: the new content (%s) was lost with its temporary file; the audit log entry %s describes it", fc.Path, fc.After, p.Entry.ID)
 			}
-			if err := os.Rename(tmp, abs); err != nil {
+			if err := safefile.Rename(w.proj.Root, tmp, abs); err != nil {
 				return err
 			}
 		}
-		os.Remove(tmp)
+		safefile.Remove(w.proj.Root, tmp)
 	}
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return os.Remove(w.pendingPath())
+	return w.removePending()
 }
 
 func (w *Writer) inLog(id string) (bool, error) {
@@ -302,7 +329,7 @@ func (w *Writer) keep(h string, data []byte) error {
 	}
 	// A fixed temporary name would let two writers keeping the same
 	// content at once tear each other's copy.
-	return jsonl.WriteFileRename(path, data, 0o644)
+	return jsonl.WriteFileRename(w.proj.CommonDir, path, data, 0o644)
 }
 
 // files lists every path a batch touches, for the sync fallback.
@@ -312,6 +339,9 @@ func (w *Writer) files(p pending) []string {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {
 			out = append(out, w.ObjectPath(fc.Before))
+		}
+		if fc.After != "" {
+			out = append(out, w.ObjectPath(fc.After))
 		}
 	}
 	return out
@@ -338,11 +368,10 @@ func (w *Writer) safePath(rel string) (string, error) {
 		}
 	}
 	abs := filepath.Join(w.proj.Root, clean)
-	if err := InsideRoot(w.proj.Root, filepath.Dir(abs)); err != nil {
-		return "", fmt.Errorf("refusing to write %s: %w", rel, err)
-	}
-	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		return "", fmt.Errorf("refusing to write %s: it is a symbolic link", rel)
+	// Checked here, before anything of the batch is written, as well as by
+	// every write below: a batch with one refused file writes none.
+	if err := safefile.CheckNoLink(w.proj.Root, abs); err != nil {
+		return "", err
 	}
 	return abs, nil
 }
@@ -389,15 +418,15 @@ func entryID(e *Entry) string {
 	return "ev_" + hex.EncodeToString(sum[:6])
 }
 
-func writeJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+func writeJSON(root, path string, v any) error {
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return safefile.WriteFile(root, path, b, 0o644)
 }
 
 // RewriteLog replaces the audit log with what rewrite makes of it, and
@@ -449,7 +478,7 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 	if fi, err := os.Stat(path); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	if err := jsonl.WriteFileAtomic(path, out, perm); err != nil {
+	if err := jsonl.WriteFileAtomic(w.proj.Root, path, out, perm); err != nil {
 		return nil, err
 	}
 	return &e, nil

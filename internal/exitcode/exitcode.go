@@ -16,7 +16,11 @@ const (
 	OK      = 0 // success
 	Error   = 1 // something failed
 	Usage   = 2 // the command line was wrong
-	Refused = 3 // refused by state: merge conflict, failed gate, breaker open, base moved
+	Refused = 3 // refused by state: merge conflict, failed gate, base moved
+	// Breaker is the circuit breaker's own code (issue 17, seed 000 §4): a
+	// task is blocked until a person has reviewed its lessons, so a script
+	// driving stages stops instead of retrying as after a failed gate (3).
+	Breaker = 4
 )
 
 // Err carries an exit code and, optionally, a hint that tells the user what
@@ -41,6 +45,12 @@ func Usagef(format string, args ...any) error {
 // RefusedError marks err as a refusal by state (exit 3), with a hint.
 func RefusedError(err error, hint string) error {
 	return &Err{Code: Refused, Err: err, Hint: hint}
+}
+
+// BreakerError marks err as the circuit breaker blocking a task (exit 4),
+// with a hint.
+func BreakerError(err error, hint string) error {
+	return &Err{Code: Breaker, Err: err, Hint: hint}
 }
 
 // WithHint attaches a next step to err without changing its exit code.

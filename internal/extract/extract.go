@@ -1,21 +1,33 @@
-// Package extract turns a transcript's channels into observations, offline
-// and by rules: the person correcting the agent, explicit lessons,
-// [PROCESS_KNOWLEDGE] blocks, and requests and failures that recur across
-// sessions. Precision matters more than recall: a rule fires only on the
-// person's own prose, never inside code, quotes or the agent's words (except
-// where the agent labels a lesson as one), and the labelled set in
-// testdata/extract holds every rule to at least 0.9 precision.
+// Package extract turns a session's channels into observations, offline,
+// in one direction a reader can follow:
+//
+//  1. who said it: the transcript reader (internal/transcript) has told
+//     the person's own words from what they pasted, from tool results,
+//     from Claude Code's wrappers and hook output, and from the agent;
+//     it has redacted every text where it entered, so nothing here
+//     handles a secret (conversation.go lays the session out as turns);
+//  2. signals: what the person's words and the conversation around them
+//     say, in any language of the phrase tables (internal/extract/lang):
+//     a request to remember, a rule, a reproach, a contrast, a rejection
+//     of what the agent just did, the agent owning up right after
+//     (signals.go); a command that fails and the steps that make it pass
+//     (failures.go); the same instruction in another session
+//     (repeated.go);
+//  3. the lesson, stated as a sentence a future agent can act on, with
+//     the person's words kept as evidence (lesson.go);
+//  4. the observation: its type, details and id (observation.go).
+//
+// [PROCESS_KNOWLEDGE] blocks (knowledge.go) are read beside this pipeline.
 package extract
 
 import (
-	"github.com/devlearn/devlearn/internal/redact"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/transcript"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 // Observation is one observation in the shape `devlearn observe` reads, plus
@@ -31,15 +43,30 @@ type Observation struct {
 	RecordUUID string   `json:"record_uuid"`
 	Extractor  string   `json:"extractor"`
 	Timestamp  string   `json:"timestamp,omitempty"` // of the record: when it was seen, not when it was ingested
+	// Class is the signal the lesson was read from (Class* constants).
+	Class string `json:"class,omitempty"`
+	// Explicit: the person asked for it to be kept ("remember", "from now
+	// on", "always", "never", "add to CLAUDE.md"): their own decision.
+	Explicit bool `json:"explicit,omitempty"`
 }
 
-// Extractor names, recorded in each observation.
+// Extractor names, recorded in each observation (and part of its event id).
 const (
-	ExtractorCorrection      = "correction"
-	ExtractorLesson          = "lesson"
+	ExtractorCorrection      = "correction"       // what the person said, read in the conversation
+	ExtractorFailureFix      = "failure-fix"      // a command that failed and what made it pass
+	ExtractorRepeatedRequest = "repeated-request" // an instruction seen in several sessions
 	ExtractorKnowledgeBlock  = "knowledge-block"
-	ExtractorRepeatedRequest = "repeated-request"
-	ExtractorRepeatedFailure = "repeated-failure"
+)
+
+// Signal classes, as Observation.Class.
+const (
+	ClassRule         = "imperative"   // a rule, a prohibition, a reproach
+	ClassContrast     = "contrast"     // one way chosen over another
+	ClassRemember     = "remember"     // a request to keep a rule
+	ClassRejection    = "rejection"    // no to what the agent just did
+	ClassAcknowledged = "acknowledged" // the agent owned up right after
+	ClassRepeated     = "repeated"     // the same instruction in another session
+	ClassFailureFix   = "failure-fix"  // a failing command, and the fix
 )
 
 // Observation types, as the log knows them.
@@ -52,12 +79,18 @@ const (
 
 // Options are shared by every extractor.
 type Options struct {
-	// Redact scrubs secrets from every text the extractors output
-	// (patterns, details, evidence, knowledge blocks). nil leaves text as is.
+	// Redact scrubs secrets from [PROCESS_KNOWLEDGE] blocks parsed from a
+	// text that did not come through the transcript reader (the Stop
+	// hook's message); channels are redacted where they are read. nil
+	// leaves text as is.
 	Redact func(string) string
-	// MinSessions is how many distinct sessions make a request or a failure
-	// "repeated". 0 means 2.
+	// MinSessions is how many distinct sessions make a request "repeated".
+	// 0 means 2.
 	MinSessions int
+	// Root is the repository the sessions belong to: the files a lesson
+	// names are stored relative to it ("" keeps them relative to the
+	// session's folder).
+	Root string
 }
 
 func (o Options) redact(s string) string {
@@ -65,41 +98,6 @@ func (o Options) redact(s string) string {
 		return s
 	}
 	return o.Redact(s)
-}
-
-// prepare returns ch with every text redacted (a copy; ch is not changed),
-// so that everything derived from it — normalised keys, patterns cut to
-// length, command prefixes — is derived from redacted text. Redacting only
-// the outputs would miss a secret cut in half by a length limit, or
-// normalised out of the redactor's sight.
-func prepare(ch *transcript.Channels, opt Options) *transcript.Channels {
-	if opt.Redact == nil {
-		return ch
-	}
-	c := *ch
-	c.UserSignals = slices.Clone(ch.UserSignals)
-	for i := range c.UserSignals {
-		c.UserSignals[i].Text = opt.Redact(c.UserSignals[i].Text)
-	}
-	c.DialogPairs = slices.Clone(ch.DialogPairs)
-	for i, p := range c.DialogPairs {
-		c.DialogPairs[i].Assistant = opt.Redact(p.Assistant)
-		if p.Reply != nil {
-			r := *p.Reply
-			r.Text = opt.Redact(r.Text)
-			c.DialogPairs[i].Reply = &r
-		}
-	}
-	c.Tools = slices.Clone(ch.Tools)
-	for i, t := range c.Tools {
-		c.Tools[i].Command = opt.Redact(t.Command)
-		c.Tools[i].Error = opt.Redact(t.Error)
-		c.Tools[i].Paths = slices.Clone(t.Paths)
-		for j, p := range t.Paths {
-			c.Tools[i].Paths[j] = opt.Redact(p)
-		}
-	}
-	return &c
 }
 
 func (o Options) minSessions() int {
@@ -111,24 +109,24 @@ func (o Options) minSessions() int {
 
 const (
 	maxQuote   = 160 // runes in one evidence quote
-	maxPattern = 100 // runes in a pattern
+	maxPattern = 200 // runes in a pattern: a lesson is a sentence or two
 )
 
-// dedupe keeps the first observation of each Key and folds the evidence of
-// later ones into it: two corrections of the same lesson in one session are
+// dedupe keeps the first observation of each id and folds the evidence of
+// later ones into it: two sightings of the same lesson in one session are
 // one sighting.
 func dedupe(obs []Observation) []Observation {
 	seen := map[string]int{}
 	var out []Observation
 	for _, o := range obs {
 		o.ID = observe.ID(o.Type, o.Pattern)
-		k := o.ID
-		if i, ok := seen[k]; ok {
+		if i, ok := seen[o.ID]; ok {
 			out[i].Evidence = MergeEvidence(out[i].Evidence, o.Evidence)
 			out[i].QualityOK = out[i].QualityOK || o.QualityOK
+			out[i].Explicit = out[i].Explicit || o.Explicit
 			continue
 		}
-		seen[k] = len(out)
+		seen[o.ID] = len(out)
 		out = append(out, o)
 	}
 	return out
@@ -149,10 +147,9 @@ func MergeEvidence(a, b []string) []string {
 	return a
 }
 
-// quote makes one evidence quote: redacted, on one line, short.
-func (o Options) quote(speaker, s string) string {
-	s = strings.Join(strings.Fields(o.redact(s)), " ")
-	return speaker + ": " + clip(s, maxQuote)
+// quote makes one evidence quote: on one line, short.
+func quote(speaker, s string) string {
+	return speaker + ": " + clip(strings.Join(strings.Fields(s), " "), maxQuote)
 }
 
 // clip shortens s to at most n runes, at a word boundary when there is one
@@ -176,4 +173,29 @@ func capitalize(s string) string {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// words counts the words of s; in a script that does not separate words
+// (Chinese, Japanese), every three of its letters count as one.
+func words(s string) int {
+	n, cjk := 0, 0
+	for _, f := range strings.Fields(s) {
+		if strings.IndexFunc(f, isCJK) < 0 {
+			n++
+			continue
+		}
+		for _, r := range f {
+			if isCJK(r) {
+				cjk++
+			}
+		}
+		if strings.IndexFunc(f, func(r rune) bool { return r < 0x250 && unicode.IsLetter(r) }) >= 0 {
+			n++
+		}
+	}
+	return n + (cjk+2)/3
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }

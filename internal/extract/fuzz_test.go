@@ -37,18 +37,24 @@ func FuzzParseKnowledgeBlocks(f *testing.F) {
 // is well formed.
 func FuzzExtractText(f *testing.F) {
 	for _, s := range []string{
-		"You forgot to update CHANGELOG.md.", "from now on, use pnpm", "```\nremember to x\n```",
+		"You forgot to update CHANGELOG.md.", "from now on, use pnpm", "```\nremember to x\n```", "nooo", "不对", "违う、そうじゃない",
+		"Usa yarn en lugar de npm", "save this in your memory", "I think we should lint every push",
 		"\"you missed it\" — `don't forget` “going forward,”", "Lesson learned: x y z", "you didn't run tests?",
 		"> you broke it\n    // remember to\nwhy didn't you add `a/b.go`",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		sig := transcript.UserSignal{Meta: transcript.Meta{UUID: "u", SessionID: "s", Line: 2}, Text: text, Cwd: "/repo"}
+		sig := transcript.UserSignal{Meta: transcript.Meta{UUID: "u", SessionID: "s", Line: 2}, Text: text, Own: transcript.OwnWords(text), Cwd: "/repo"}
 		ch := &transcript.Channels{
 			UserSignals: []transcript.UserSignal{sig},
 			DialogPairs: []transcript.DialogPair{{Assistant: text, AssistantUUID: "a", SessionID: "s", FromLine: 1, Reply: &sig}},
-			Tools:       []transcript.ToolCall{{Meta: transcript.Meta{UUID: "t", SessionID: "s", Line: 3}, Name: "Edit", Paths: []string{"/repo/" + text}, Cwd: "/repo", IsError: true, HasResult: true, Error: text}},
+			Tools: []transcript.ToolCall{
+				{Meta: transcript.Meta{UUID: "t", SessionID: "s", Line: 3}, Name: "Edit", Paths: []string{"/repo/" + text}, Cwd: "/repo", IsError: true, HasResult: true, Error: text},
+				{Meta: transcript.Meta{UUID: "b", SessionID: "s", Line: 4}, Name: "Bash", Command: text, Cwd: "/repo", IsError: true, HasResult: true, Error: text},
+				{Meta: transcript.Meta{UUID: "c", SessionID: "s", Line: 5}, Name: "Bash", Command: "make x", Cwd: "/repo", HasResult: true},
+				{Meta: transcript.Meta{UUID: "d", SessionID: "s", Line: 6}, Name: "Bash", Command: text + " --fix", Cwd: "/repo", HasResult: true},
+			},
 		}
 		r := Session(ch, Options{})
 		for _, o := range r.Observations {

@@ -4,14 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// The agent (or the person) writes a knowledge entry for devlearn as
+// The agent (or the person) writes a knowledge entry for devlearn in the
+// triads seed's keys (knowledge.ParseBlock reads them: type, label,
+// trigger_conditions, checklist, pattern, warning, requirement, ...) or as
 //
 //	[PROCESS_KNOWLEDGE]
 //	key: version-bump-checklist
@@ -119,7 +124,15 @@ func parseBlock(body, raw string, opt Options) (KnowledgeBlock, error) {
 	}
 	var entry map[string]any
 	if err := yaml.Unmarshal([]byte(y), &entry); err != nil {
-		return KnowledgeBlock{}, fmt.Errorf("not a YAML mapping: %v", err)
+		// The seed's own reader takes each line as "key: value", split at
+		// the first colon, so agents write values YAML reads otherwise
+		// ("action: run `make fmt`: always"). Read that way, quoted, the
+		// block means what its writer meant.
+		var loose map[string]any
+		if lerr := yaml.Unmarshal([]byte(quoteLoose(y)), &loose); lerr != nil {
+			return KnowledgeBlock{}, fmt.Errorf("not a YAML mapping: %v", err)
+		}
+		entry = loose
 	}
 	if len(entry) == 0 {
 		return KnowledgeBlock{}, fmt.Errorf("not a YAML mapping")
@@ -189,4 +202,46 @@ func KnowledgeCandidates(ch *transcript.Channels, opt Options) ([]Candidate, []e
 		add(p.Assistant, p.SessionID, p.AssistantUUID, p.Timestamp)
 	}
 	return out, errs
+}
+
+// looseLine is a "key: value" or "- value" line of a block, compiled on
+// first use (every devlearn process links this package).
+var looseLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(\s*(?:-\s+)?)(?:([A-Za-z_][A-Za-z0-9_-]*):(?:\s+|$))?(.*)$`)
+})
+
+// quoteLoose quotes the plain values of a block's lines that YAML would
+// misread: a value holding ": " or " #", or starting with a character
+// YAML gives a meaning to. Flow lists, quoted values and block scalars are
+// left as they are.
+func quoteLoose(y string) string {
+	lines := strings.Split(y, "\n")
+	for i, l := range lines {
+		m := looseLine().FindStringSubmatchIndex(l)
+		if m == nil {
+			continue
+		}
+		prefix := l[m[2]:m[3]]
+		key := ""
+		if m[4] >= 0 {
+			key = l[m[4]:m[5]]
+		}
+		val := strings.TrimSpace(l[m[6]:m[7]])
+		if val == "" || (key == "" && !strings.HasPrefix(strings.TrimSpace(prefix), "-")) {
+			continue
+		}
+		if strings.ContainsAny(val[:1], "[{\"'|>") {
+			continue
+		}
+		if !strings.Contains(val, ": ") && !strings.Contains(val, " #") && !strings.ContainsAny(val[:1], "`@%&*!") {
+			continue
+		}
+		q := strconv.Quote(val)
+		if key != "" {
+			lines[i] = prefix + key + ": " + q
+		} else {
+			lines[i] = prefix + q
+		}
+	}
+	return strings.Join(lines, "\n")
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // pathUpdate is one path a checkout moves from old to next.
@@ -73,7 +74,7 @@ func lockCheckout(w *Worktree, s storer.EncodedObjectStorer) (*checkout, error) 
 		return nil, refusef("finish or abort it there first", nil, "%s is in the middle of %s (%s exists)", w.Root, op, marker)
 	}
 	lock := filepath.Join(w.GitDir, "index.lock")
-	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := safefile.OpenFile(w.GitDir, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
 		return nil, refusef("wait for the other git command to finish; if none is running, remove "+lock, nil, "%s: another git process holds the index lock", w.Root)
 	}
@@ -121,7 +122,7 @@ func (c *checkout) readIndex() error {
 // release drops the lock without writing the index.
 func (c *checkout) release() {
 	if !c.done {
-		os.Remove(c.lock)
+		safefile.Remove(c.w.GitDir, c.lock)
 		c.done = true
 	}
 }
@@ -144,7 +145,7 @@ func (c *checkout) commit() error {
 	if c.idx.Version < 2 || c.idx.Version > 4 {
 		c.idx.Version = 2
 	}
-	f, err := os.OpenFile(c.lock, os.O_WRONLY|os.O_TRUNC, 0o644)
+	f, err := safefile.OpenFile(c.w.GitDir, c.lock, os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
@@ -164,7 +165,7 @@ func (c *checkout) commit() error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(c.lock, filepath.Join(c.w.GitDir, "index")); err != nil {
+	if err := safefile.Rename(c.w.GitDir, c.lock, filepath.Join(c.w.GitDir, "index")); err != nil {
 		return err
 	}
 	c.done = true
@@ -264,7 +265,7 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 			continue
 		}
 		if u.next.absent() {
-			if err := os.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefile.Remove(c.w.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return written, skipped, err
 			}
 			removeEmptyParents(c.w.Root, filepath.Dir(abs))
@@ -287,23 +288,25 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 
 func (c *checkout) writeFile(abs string, e entry) error {
 	if e.Mode == filemode.Submodule {
-		return os.MkdirAll(abs, 0o755)
+		return safefile.MkdirAll(c.w.Root, abs, 0o755)
 	}
 	data, err := readBlob(c.s, e.Hash)
 	if err != nil {
 		return err
 	}
 	dir := filepath.Dir(abs)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := safefile.MkdirAll(c.w.Root, dir, 0o755); err != nil {
 		return err
 	}
 	if e.Mode == filemode.Symlink {
+		// A committed link is checked out as a link, as git does; it is
+		// made, never written through.
 		tmp := filepath.Join(dir, ".devlearn-merge-"+filepath.Base(abs))
-		os.Remove(tmp)
-		if err := os.Symlink(string(data), tmp); err != nil {
+		safefile.Remove(c.w.Root, tmp)
+		if err := safefile.Symlink(c.w.Root, string(data), tmp); err != nil {
 			return err
 		}
-		return os.Rename(tmp, abs)
+		return safefile.Rename(c.w.Root, tmp, abs)
 	}
 	perm := os.FileMode(0o644)
 	if e.Mode == filemode.Executable {
@@ -312,7 +315,7 @@ func (c *checkout) writeFile(abs string, e entry) error {
 	// Like git's checkout it does not sync each file: a merge of a
 	// thousand files would otherwise spend its time in fsync. The index,
 	// written last, is synced.
-	return jsonl.WriteFileRename(abs, data, perm)
+	return jsonl.WriteFileOver(c.w.Root, abs, data, perm)
 }
 
 // indexEntry describes the file just written at abs as an index entry,
@@ -331,7 +334,7 @@ func indexEntry(name, abs string, e entry) (*index.Entry, error) {
 // as git does when it deletes the last file of a folder.
 func removeEmptyParents(root, dir string) {
 	for dir != root && strings.HasPrefix(dir, root+string(filepath.Separator)) {
-		if err := os.Remove(dir); err != nil {
+		if err := safefile.Remove(root, dir); err != nil {
 			return
 		}
 		dir = filepath.Dir(dir)

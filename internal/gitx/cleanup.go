@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
+
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // worktreeChanges lists the paths of w that differ from its HEAD: staged,
@@ -61,8 +63,10 @@ func removeWorktree(w *Worktree) error {
 	if realPath(filepath.Clean(target)) != realPath(w.admin) {
 		return fmt.Errorf("%s/.git points at %s, not at %s; left alone", w.Root, target, w.admin)
 	}
-	if err := os.RemoveAll(w.Root); err != nil {
+	// The worktree and its admin folder are devlearn's own, made by the
+	// merge: removed whole, every link in them removed, never followed.
+	if err := safefile.RemoveAll(filepath.Dir(w.Root), w.Root); err != nil {
 		return err
 	}
-	return os.RemoveAll(w.admin)
+	return safefile.RemoveAll(filepath.Dir(w.admin), w.admin)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // DriverName names devlearn's merge driver in .gitattributes
@@ -237,7 +238,10 @@ func RunDriver(dir string, f DriverFiles) (Outcome, error) {
 	}
 	p := strings.TrimPrefix(filepath.ToSlash(f.Path), "./")
 	out := Drive(p, data[0], data[1], data[2], f.MarkerSize)
-	if err := os.WriteFile(abs(f.Ours), out.Data, 0o644); err != nil {
+	// Git names the file; it lies in the worktree (or wherever git keeps
+	// its temporary files): a link at it is refused all the same.
+	ours := abs(f.Ours)
+	if err := safefile.WriteFile(filepath.Dir(ours), ours, out.Data, 0o644); err != nil {
 		return out, err
 	}
 	return out, nil

@@ -15,6 +15,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Kinds of merge.
@@ -27,8 +28,11 @@ const (
 
 // Options says what to merge and how.
 type Options struct {
-	Dir          string // where the command runs: any folder of the clone
-	Target       string // the task: a branch name or a worktree's folder
+	Dir    string // where the command runs: any folder of the clone
+	Target string // the task: a branch name or a worktree's folder
+	// Task names the task's log (.memory/tasks/<Task>.jsonl); "" names it
+	// after the branch (TaskName).
+	Task         string
 	Into         string // the base branch; "" for the repository's main branch
 	DryRun       bool   // compute and report, change nothing
 	KeepWorktree bool   // keep the task's linked worktree after a merge
@@ -126,6 +130,9 @@ func Merge(ctx context.Context, opts Options) (res *Result, err error) {
 		taskWT = r.worktreeOn(res.Branch)
 	}
 	res.Task = TaskName(res.Branch)
+	if opts.Task != "" {
+		res.Task = opts.Task
+	}
 	if taskWT != nil {
 		res.Worktree = taskWT.Root
 	}
@@ -584,7 +591,7 @@ func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing
 func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
 	name := plumbing.NewBranchReferenceName(branch)
 	lock := filepath.Join(m.r.common, filepath.FromSlash(name.String())+".lock")
-	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := safefile.OpenFile(m.r.common, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
@@ -592,7 +599,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
 		return err
 	}
 	f.Close()
-	defer os.Remove(lock)
+	defer safefile.Remove(m.r.common, lock)
 	err = m.r.Storer.CheckAndSetReference(plumbing.NewHashReference(name, next), plumbing.NewHashReference(name, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		now, _ := m.r.branchHash(branch)

@@ -18,6 +18,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Where resolve took a file's three versions from.
@@ -336,7 +337,7 @@ func writeProjectFile(ctx context.Context, proj *project.Project, rel string, da
 	if fi, err := os.Stat(proj.Path(rel)); err == nil {
 		perm = fi.Mode().Perm()
 	}
-	return jsonl.WriteFileAtomic(proj.Path(rel), data, perm)
+	return jsonl.WriteFileAtomic(proj.Root, proj.Path(rel), data, perm)
 }
 
 func readIndex(gitDir string) (*index.Index, error) {
@@ -359,7 +360,7 @@ func readIndex(gitDir string) (*index.Index, error) {
 // 'git add' does.
 func stageFiles(proj *project.Project, paths []string, data map[string][]byte, modes map[string]filemode.FileMode) error {
 	lock := filepath.Join(proj.GitDir, "index.lock")
-	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := safefile.OpenFile(proj.GitDir, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return fmt.Errorf("another git process holds %s", lock)
 	}
@@ -367,7 +368,7 @@ func stageFiles(proj *project.Project, paths []string, data map[string][]byte, m
 	done := false
 	defer func() {
 		if !done {
-			os.Remove(lock)
+			safefile.Remove(proj.GitDir, lock)
 		}
 	}()
 	idx, err := readIndex(proj.GitDir)
@@ -413,7 +414,7 @@ func stageFiles(proj *project.Project, paths []string, data map[string][]byte, m
 	if idx.Version < 2 || idx.Version > 4 {
 		idx.Version = 2
 	}
-	w, err := os.OpenFile(lock, os.O_WRONLY|os.O_TRUNC, 0o644)
+	w, err := safefile.OpenFile(proj.GitDir, lock, os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
@@ -431,7 +432,7 @@ func stageFiles(proj *project.Project, paths []string, data map[string][]byte, m
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(lock, filepath.Join(proj.GitDir, "index")); err != nil {
+	if err := safefile.Rename(proj.GitDir, lock, filepath.Join(proj.GitDir, "index")); err != nil {
 		return err
 	}
 	done = true

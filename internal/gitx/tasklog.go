@@ -80,7 +80,7 @@ func appendTaskEvent(ctx context.Context, root string, ev TaskEvent, at time.Tim
 		return "", false, err
 	}
 	rel = TaskLogRel(ev.Task)
-	if err := jsonl.Append(ctx, p.Path(rel), p.LockPath(rel), line); err != nil {
+	if err := jsonl.Append(ctx, p.Root, p.Path(rel), p.LockPath(rel), line); err != nil {
 		return "", false, err
 	}
 	return rel, true, nil

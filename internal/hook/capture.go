@@ -9,10 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
-	"github.com/devlearn/devlearn/internal/ingest"
-	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/transcript"
 	"github.com/devlearn/devlearn/internal/worker"
 )
@@ -54,10 +51,11 @@ func (r *run) sessionEnd() (*Output, error) {
 }
 
 // stop saves the [PROCESS_KNOWLEDGE] blocks of the agent's last message as
-// candidate entries for a person to review. It never blocks the agent (no
-// gate asks it to), and does nothing when the agent is already continuing
-// because of a Stop hook.
-func (r *run) stop() (*Output, error) {
+// candidate entries for a person to review, and does nothing when the
+// agent is already continuing because of a Stop hook. Only the stop gates
+// (gates.go) ever block it.
+func (r *run) stop() (o *Output, err error) {
+	defer r.stopGates(&o, &err) // the quality gates: gates.go
 	if r.in.StopHookActive {
 		return nil, errQuiet
 	}
@@ -78,14 +76,14 @@ func (r *run) stop() (*Output, error) {
 	for _, err := range errs {
 		r.log.Printf("the agent's last message: %v (skipped)", err)
 	}
+	r.debugKeep("stop", map[string]any{"last_assistant_message": text}, map[string]any{"blocks": blocks, "problems": fmt.Sprint(errs)})
 	if len(blocks) == 0 {
 		return nil, errQuiet
 	}
-	w := evolve.New(r.proj, r.now, evolve.Trigger{Command: "hook stop", Session: r.in.SessionID})
-	store := knowledge.ProjectStore(r.proj, w)
+	store := r.entryStore("hook stop")
+	kept := r.takeKeepPending()
 	for _, b := range blocks {
-		_, err := ingest.SaveCandidate(r.ctx, store, b, ingest.SourceStopHook, "stop hook: a [PROCESS_KNOWLEDGE] block in the agent's last message")
-		if err != nil {
+		if err := r.saveBlock(store, b, kept); err != nil {
 			r.log.Printf("knowledge block not saved: %v", err)
 		}
 	}

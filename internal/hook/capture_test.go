@@ -162,7 +162,7 @@ func stopInput(p *proj, msg, transcript string, active bool) map[string]any {
 	return in
 }
 
-func TestStopSavesABlockAsACandidate(t *testing.T) {
+func TestStopSavesABlockAsADraft(t *testing.T) {
 	p := newProj(t)
 	p.env.Redact = redact.Text
 	if out := p.run(Stop, stopInput(p, block, "", false)); out != "" {
@@ -170,7 +170,7 @@ func TestStopSavesABlockAsACandidate(t *testing.T) {
 	}
 	got := p.candidates()
 	if len(got) != 1 || !strings.HasPrefix(got[0], "regenerate-the-mocks-after-changing-an-interface-") ||
-		!strings.Contains(got[0], "status: candidate") || !strings.Contains(got[0], "source: stop-hook") || strings.Contains(got[0], "ghp_R8s9") {
+		!strings.Contains(got[0], "status: draft") || !strings.Contains(got[0], "source: stop-hook") || strings.Contains(got[0], "ghp_R8s9") {
 		t.Fatalf("candidates: %q; log %q", got, p.log())
 	}
 	audit, _ := os.ReadFile(filepath.Join(p.root, evolve.LogPath))

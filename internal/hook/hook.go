@@ -63,6 +63,18 @@ type Env struct {
 	Now func() time.Time
 	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (contract 5).
 	Silenced bool
+	// NoInjection: DISABLE_EXPERIENCE_INJECTION=1, the triads design's
+	// switch: nothing is injected, as with "serve": {"enabled": false};
+	// prompts are still recorded and lessons still captured.
+	NoInjection bool
+	// Stderr receives the warning of a slow hook call; nil writes none.
+	Stderr io.Writer
+	// SlowAfter is how long a hook call may take before it warns, in the
+	// hooks log and on Stderr (0: SlowHook).
+	SlowAfter time.Duration
+	// Clock measures the call's duration; nil is the system's. Now is
+	// the clock of what is recorded, which tests freeze.
+	Clock func() time.Time
 	// Redact scrubs secrets from a prompt before it is stored; nil keeps
 	// it as it is.
 	Redact func(string) string
@@ -75,6 +87,11 @@ type Env struct {
 	// StartWorker starts the SessionEnd worker for p's clone, fully
 	// detached, and returns at once. nil starts none (the spool waits).
 	StartWorker func(p *project.Project) error
+	// Task is the task this session works on (DEVLEARN_TASK); "" makes
+	// the session its own task for the Stop gates.
+	Task string
+	// Environ is the environment the Stop gates start from.
+	Environ []string
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
@@ -136,6 +153,9 @@ type run struct {
 	cfg   *config.Config
 	log   *Log
 	now   time.Time
+	// keptNow are the entries this prompt asked to keep: its note says
+	// so, and serving them for the same prompt would say it twice.
+	keptNow map[string]bool
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
@@ -146,7 +166,7 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		return
 	}
 	r := &run{ctx: ctx, event: event, env: env}
-	r.log = &Log{Path: fallbackLog(env.Home), Fallback: fallbackLog(env.Home), Event: event, Redact: env.Redact}
+	r.log = &Log{Root: env.Home, Path: fallbackLog(env.Home), FallbackRoot: env.Home, Fallback: fallbackLog(env.Home), Event: event, Redact: env.Redact}
 	defer func() {
 		if p := recover(); p != nil {
 			r.log.Printf("panic: %v\n%s", p, debug.Stack())
@@ -157,13 +177,19 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 	}
 	r.log.Now = r.env.Now
 	r.now = r.env.Now()
+	clock := r.env.Clock
+	if clock == nil {
+		clock = time.Now
+	}
+	start := clock()
+	defer r.warnIfSlow(clock, start)
 	o, err := r.serve(stdin)
 	if err != nil {
 		if r.proj == nil {
 			// Failed before the input named its project: log where the
 			// person will look, the project around the process's folder.
 			if p, perr := project.Find(r.env.Dir); perr == nil && p.HasMemory() {
-				r.log.Path = LogPath(p)
+				r.log.Root, r.log.Path = p.CommonDir, LogPath(p)
 			}
 		}
 		r.log.Printf("%v", err)
@@ -175,6 +201,36 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		}
 	}
 }
+
+// SlowHook is how long a hook call may take before it warns: the triads
+// design's budget for its query (devlearn's own work is a millisecond).
+const SlowHook = 100 * time.Millisecond
+
+// warnIfSlow says, in the hooks log and on stderr, that the call took
+// longer than its budget. stderr of a hook that exits 0 reaches only the
+// person (Claude Code's transcript view), never the agent.
+func (r *run) warnIfSlow(clock func() time.Time, start time.Time) {
+	limit := r.env.SlowAfter
+	if limit <= 0 {
+		limit = SlowHook
+	}
+	took := clock().Sub(start)
+	if took <= limit {
+		return
+	}
+	msg := fmt.Sprintf("slow hook: %s took %d ms (over %d ms)", r.event, took.Milliseconds(), limit.Milliseconds())
+	r.log.Printf("%s", msg)
+	if r.env.Stderr != nil {
+		where := ""
+		if r.log.Path != "" {
+			where = "; see " + r.log.Path
+		}
+		fmt.Fprintf(r.env.Stderr, "devlearn: %s%s\n", msg, where)
+	}
+}
+
+// serving reports whether anything may be injected.
+func (r *run) serving() bool { return r.cfg.Serve.Enabled && !r.env.NoInjection }
 
 func fallbackLog(home string) string {
 	if home == "" {
@@ -191,7 +247,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		PreToolUse:       r.preToolUseAndDirectives,
 		PostToolUse:      r.postToolUse,
 		SessionStart:     r.sessionStart,
-		UserPromptSubmit: r.userPromptSubmit,
+		UserPromptSubmit: r.promptSubmit,
 		SessionEnd:       r.sessionEndAndDirectives,
 		Stop:             r.stopAndChecklists,
 	}[r.event]
@@ -224,7 +280,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 		return nil, nil // devlearn is not set up here
 	}
 	r.proj = p
-	r.log.Path = LogPath(p)
+	r.log.Root, r.log.Path = p.CommonDir, LogPath(p)
 	if r.in.SessionID != "" {
 		r.log.Event = r.event + " " + SafeName(r.in.SessionID)
 	}
@@ -244,7 +300,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 }
 
 func (r *run) sources() knowledge.Sources {
-	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home)}
+	return knowledge.Sources{Root: r.proj.Root, GlobalDir: knowledge.GlobalEntriesDir(r.env.Home), State: r.proj.CommonDir}
 }
 
 // load reads every item through the cache (session start).
@@ -271,17 +327,30 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 			r.log.Printf("%v (skipped; the other entries are served)", p)
 		}
 	}
+	if !r.cfg.Serve.Drafts {
+		set = set.WithoutDrafts()
+	}
 	return set
 }
 
-func (r *run) options() knowledge.Options { return ServeOptions(r.cfg.Serve) }
+func (r *run) options() knowledge.Options { return ServeOptionsFor(r.proj, r.cfg) }
+
+// ServeOptionsFor are the hooks' ranking options in a project: with the
+// items that hurt more than they helped when counters.rank is on.
+func ServeOptionsFor(p *project.Project, cfg *config.Config) knowledge.Options {
+	o := ServeOptions(cfg.Serve)
+	if cfg.Counters.Rank {
+		o.Hurting = knowledge.LoadHurting(knowledge.HurtingPath(p))
+	}
+	return o
+}
 
 // ServeOptions are the ranking options the hooks serve with, for whatever
 // must rank exactly as they do ('knowledge why').
 func ServeOptions(s config.Serve) knowledge.Options {
 	w := s.Weights
 	return knowledge.Options{
-		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context},
+		Weights:   knowledge.Weights{Tool: w.Tool, File: w.File, Action: w.Action, Context: w.Context, Command: w.Command, FileMiss: w.FileMiss},
 		Threshold: s.Threshold,
 		MaxItems:  s.MaxItems,
 	}

@@ -2,7 +2,6 @@ package hook
 
 import (
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -11,11 +10,12 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
 // preToolUse serves the entries relevant to the tool call about to run.
 func (r *run) preToolUse() (*Output, error) {
-	if !r.cfg.Serve.Enabled || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
+	if !r.serving() || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
@@ -36,7 +36,9 @@ func (r *run) preToolUse() (*Output, error) {
 }
 
 // userPromptSubmit records the prompt for keyword matching, then serves
-// the entries whose action or context keywords it mentions.
+// what the request names: the items whose files or commands it names, or
+// whose keywords or topics it mentions, within the prompt's own limits
+// (serve.prompt_max_items, serve.prompt_budget_chars).
 func (r *run) userPromptSubmit() (*Output, error) {
 	if strings.TrimSpace(r.in.Prompt) == "" {
 		return nil, errQuiet
@@ -54,11 +56,12 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	if err := sess.AddPrompt(r.now, stored); err != nil {
 		r.log.Printf("recording the prompt: %v", err)
 	}
-	if !r.cfg.Serve.Enabled {
+	if !r.serving() {
 		return nil, errQuiet
 	}
-	call := &knowledge.Call{Prompt: true, Words: knowledge.NewHaystack(cutUTF8(r.in.Prompt, promptMatchBytes))}
+	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, cutUTF8(r.in.Prompt, promptMatchBytes))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
@@ -71,6 +74,9 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 	src := r.sources()
 	opts := r.options()
 	budget := r.cfg.Serve.BudgetChars
+	if call.Prompt {
+		opts.MaxItems, budget = r.cfg.Serve.PromptMaxItems, r.cfg.Serve.PromptBudgetChars
+	}
 	var (
 		chosen  []chosenItem
 		leftOut []string
@@ -91,6 +97,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 			continue
 		}
 		b := knowledge.Score(fresh, call, opts.Weights)
+		opts.Demote(fresh, &b)
 		if !b.Serve(call, opts.Threshold) {
 			continue
 		}
@@ -157,13 +164,22 @@ type chosenItem struct {
 	text string
 }
 
-// render is an item in full, as injected.
+// render is an item in full, as injected: an entry's type-specific
+// content (a checklist's items, a pattern's when and do, a warning's risk,
+// a requirement's constraint) before its body, and a draft said to be one.
 func render(it *knowledge.Item, e *knowledge.Entry) string {
 	if e == nil {
 		return strings.TrimRight(it.Text, "\n")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s [%s]: %s", it.ID, it.Label(), e.Summary)
+	if it.Draft() {
+		b.WriteString("\n\n" + knowledge.DraftNote)
+	}
+	if text := e.Process.Text(); text != "" {
+		b.WriteString("\n\n")
+		b.WriteString(text)
+	}
 	if body := strings.TrimRight(e.Body, "\n"); body != "" {
 		b.WriteString("\n\n")
 		b.WriteString(body)
@@ -277,8 +293,9 @@ func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 // ToolCall turns a PreToolUse input into a call to score: the tool, the
-// files it touches (relative to root), and the words of the recent prompts
-// and of its input.
+// files it touches (relative to root, whatever the slashes and case they
+// are written with), the commands of a Bash call, and the words of the
+// recent prompts and of its input.
 func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	c := &knowledge.Call{Tool: in.ToolName}
 	args := in.Tool
@@ -296,28 +313,16 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
+		c.Commands = knowledge.Segments(cutUTF8(cmd, maxCommandBytes))
 	}
 	c.Words = knowledge.NewHaystack(texts...)
 	return c
 }
 
 // projectPath makes a tool's path relative to the project root, with
-// forward slashes, as file triggers are written; a path outside the
-// project stays absolute.
-func projectPath(root, cwd, p string) string {
-	if !filepath.IsAbs(p) {
-		base := cwd
-		if base == "" {
-			base = root
-		}
-		p = filepath.Join(base, p)
-	}
-	p = filepath.Clean(p)
-	if rel, err := filepath.Rel(root, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(p)
-}
+// forward slashes, as file triggers are written, whichever system wrote
+// it; a path outside the project stays absolute.
+func projectPath(root, cwd, p string) string { return repopath.Rel(root, cwd, p) }
 
 // commandPaths picks the words of a shell command that look like paths
 // ("sed -i s/a/b/ plugin.json"), so that a file trigger can match a file
@@ -326,8 +331,11 @@ func commandPaths(root, cwd, cmd string) []string {
 	var out []string
 	for _, w := range strings.Fields(cmd) {
 		w = strings.Trim(w, `'";|&()<>`)
-		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || !strings.ContainsAny(w, "./") {
+		if w == "" || strings.HasPrefix(w, "-") || strings.Contains(w, "://") || !strings.ContainsAny(w, `./\`) {
 			continue
+		}
+		if strings.LastIndexByte(w, '/') == 0 && !strings.Contains(w, ".") {
+			continue // "/changelog" in a commit message: a slash command, or outside the project anyway
 		}
 		out = append(out, projectPath(root, cwd, w))
 		if len(out) == 50 {
@@ -344,6 +352,9 @@ const (
 	// promptMatchBytes is how much of a prompt is searched for keywords:
 	// what a person types is far shorter; a pasted log is not a request.
 	promptMatchBytes = 64 << 10
+	// maxCommandBytes is how much of a Bash command is read for the
+	// programs it runs: a heredoc of a whole file is not a command.
+	maxCommandBytes = 16 << 10
 )
 
 // cutUTF8 returns at most max bytes of s, not splitting a character.

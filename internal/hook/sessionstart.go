@@ -8,8 +8,8 @@ import (
 )
 
 // sessionStart reconciles, then gives the agent the index of what is
-// known, the CRITICAL items in full, and the number of candidate entries
-// waiting for a person's review.
+// known, the first CRITICAL items in full (the rest by name), and the
+// number of candidate entries waiting for a person's review.
 func (r *run) sessionStart() (*Output, error) {
 	if r.env.Reconcile != nil {
 		if err := r.env.Reconcile(r.ctx, r.proj, r.cfg, r.now); err != nil {
@@ -19,7 +19,7 @@ func (r *run) sessionStart() (*Output, error) {
 	// Full: every entry file is checked, so an entry edited in place since
 	// the last session is served as it is now for the whole session.
 	set := r.load(knowledge.Full)
-	if !r.cfg.Serve.Enabled {
+	if !r.serving() {
 		return nil, errQuiet
 	}
 	candidates := set.Count(knowledge.StatusCandidate)
@@ -29,19 +29,28 @@ func (r *run) sessionStart() (*Output, error) {
 			active++
 		}
 	}
+	teaching := r.teaching(set)
 	if active == 0 && candidates == 0 {
-		return nil, errQuiet
+		if teaching == "" {
+			return nil, errQuiet
+		}
+		return r.output(teaching, "", ""), nil
 	}
-	text := SessionContext(r.sources(), set, r.cfg.Knowledge.IndexBudgetTokens, r.cfg.Serve.BudgetChars, func(s string) int {
+	text := SessionContext(r.sources(), set, r.cfg.Knowledge.IndexBudgetTokens, r.cfg.Serve.BudgetChars-len([]rune(teaching))-2, func(s string) int {
 		return size(r.output(s, "", ""))
 	})
-	return r.output(text, "", ""), nil
+	return r.output(withTeaching(text, teaching), "", ""), nil
 }
 
+// CriticalInFull is how many CRITICAL items session start gives in full,
+// most important first (the triads design's "top 5"); the others are
+// named, and each is served in full by relevance when it applies.
+const CriticalInFull = 5
+
 // SessionContext is the text given at session start: the index within
-// its token budget, the CRITICAL items in full while the output stays
-// within budgetChars (as measured by size), the ones that did not fit by
-// name, and the review queue.
+// its token budget, the first CriticalInFull CRITICAL items in full while
+// the output stays within budgetChars (as measured by size), the ones
+// left out by name, and the review queue.
 func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budgetChars int, size func(string) int) string {
 	var tails []string
 	if n := set.Count(knowledge.StatusCandidate); n > 0 {
@@ -53,13 +62,19 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 			knowledge.Plural(n, "candidate entry", "candidate entries"), verb))
 	}
 	var base string
+	var beyond []string // CRITICAL items past the first CriticalInFull
 	join := func(critical, leftOut []string, names int, tail bool) string {
 		parts := []string{base}
 		if len(critical) > 0 {
 			parts = append(parts, "CRITICAL, always in force:\n\n"+strings.Join(critical, "\n\n"))
 		}
-		if len(leftOut) > 0 {
-			parts = append(parts, fmt.Sprintf("Also CRITICAL, left out for length: %s. Read each with `%s`.", nameList(leftOut, names), knowledge.ShowCommand))
+		// Past the first few, and what did not fit: one line, since
+		// either is served in full by relevance when it applies.
+		switch others := append(leftOut[:len(leftOut):len(leftOut)], beyond...); {
+		case len(leftOut) > 0:
+			parts = append(parts, fmt.Sprintf("Also CRITICAL, left out for length: %s. Read each with `%s`.", nameList(others, names), knowledge.ShowCommand))
+		case len(beyond) > 0:
+			parts = append(parts, fmt.Sprintf("Also CRITICAL, served in full when they apply: %s. Read each with `%s`.", nameList(others, names), knowledge.ShowCommand))
 		}
 		if tail {
 			parts = append(parts, tails...)
@@ -81,6 +96,10 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 		}
 		fresh, e, err := src.Current(it)
 		if err != nil || !fresh.Active || fresh.Priority != "CRITICAL" {
+			continue
+		}
+		if len(critical)+len(leftOut) >= CriticalInFull {
+			beyond = append(beyond, fresh.ID)
 			continue
 		}
 		text := render(fresh, e)

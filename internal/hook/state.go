@@ -21,6 +21,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // The per-clone state of a session is one append-only file,
@@ -54,6 +55,7 @@ const promptsKeepBytes = 64 * 1024
 
 // Session is a session's per-clone state file.
 type Session struct {
+	Root string // the clone's git folder: no link below it is followed
 	Path string
 	ID   string
 	// st is what was read of the file, so that a hook reads it once
@@ -65,7 +67,14 @@ type Session struct {
 // input: anything that is not a plain name is hashed, so that no id can
 // name a file elsewhere.
 func SessionOf(p *project.Project, id string) Session {
-	return Session{Path: p.StatePath("sessions", SafeName(id)+".jsonl"), ID: id, st: &sessionState{}}
+	return Session{Root: p.CommonDir, Path: p.StatePath("sessions", SafeName(id)+".jsonl"), ID: id, st: &sessionState{}}
+}
+
+// Beside is a file kept beside the session's state file, for a mark that
+// is rare and taken once (a pending keep request): the state file stays
+// the one file every session costs.
+func (s Session) Beside(name string) string {
+	return strings.TrimSuffix(s.Path, ".jsonl") + "." + name
 }
 
 // SafeName is id when it is a plain file name (letters, digits, dash,
@@ -251,12 +260,12 @@ func (s Session) AddPrompt(at time.Time, prompt string) error {
 // append writes one line to the session's file, creating it (and the
 // sessions folder, once per clone) if need be.
 func (s Session) append(line []byte) error {
-	err := appendLine(s.Path, line, 0o600)
+	err := appendLine(s.Root, s.Path, line, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(filepath.Dir(s.Path), 0o700); err != nil {
+		if err := safefile.MkdirAll(s.Root, filepath.Dir(s.Path), 0o700); err != nil {
 			return err
 		}
-		err = appendLine(s.Path, line, 0o600)
+		err = appendLine(s.Root, s.Path, line, 0o600)
 	}
 	return err
 }
@@ -291,14 +300,14 @@ func (s Session) trim(st *sessionState) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	if err := jsonl.WriteFileRename(s.Path, b.Bytes(), 0o600); err != nil {
+	if err := jsonl.WriteFileRename(s.Root, s.Path, b.Bytes(), 0o600); err != nil {
 		return err
 	}
 	// Claims appended to the old file since it was read.
 	if late, err := io.ReadAll(old); err == nil && len(late) > 0 {
 		for _, line := range bytes.SplitAfter(late, []byte("\n")) {
 			if _, _, ok := claimOf(bytes.TrimSuffix(line, []byte("\n"))); ok && bytes.HasSuffix(line, []byte("\n")) {
-				appendLine(s.Path, bytes.TrimSuffix(line, []byte("\n")), 0o600)
+				appendLine(s.Root, s.Path, bytes.TrimSuffix(line, []byte("\n")), 0o600)
 			}
 		}
 	}
@@ -433,8 +442,8 @@ func (s Session) ServedIn() ([]Served, error) {
 
 // appendLine writes line and a newline in one write(2) on an O_APPEND
 // file.
-func appendLine(path string, line []byte, perm os.FileMode) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+func appendLine(root, path string, line []byte, perm os.FileMode) error {
+	f, err := safefile.OpenFile(root, path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
 		return err
 	}
@@ -450,6 +459,9 @@ func appendLine(path string, line []byte, perm os.FileMode) error {
 // would reach the agent), it appends them here. The file is kept under
 // MaxLogBytes by moving it to hooks.log.1 when it grows past that.
 type Log struct {
+	// Root is the folder Path lies below (the clone's git folder, or
+	// $DEVLEARN_HOME): no link below it is followed.
+	Root  string
 	Path  string
 	Event string
 	Now   func() time.Time
@@ -458,7 +470,8 @@ type Log struct {
 	Redact func(string) string
 	// Fallback is where lines go when Path cannot be written (the
 	// per-clone state folder is not writable): $DEVLEARN_HOME's log.
-	Fallback string
+	Fallback     string
+	FallbackRoot string
 }
 
 // MaxLogBytes bounds the worker log (and its one old copy).
@@ -482,17 +495,20 @@ func (l *Log) Printf(format string, args ...any) {
 		msg = l.Redact(msg)
 	}
 	line := []byte(fmt.Sprintf("%s %s: %s", now().UTC().Format(time.RFC3339), l.Event, msg))
-	if writeLog(l.Path, line) != nil && l.Fallback != "" && l.Fallback != l.Path {
-		writeLog(l.Fallback, line)
+	if writeLog(l.Root, l.Path, line) != nil && l.Fallback != "" && l.Fallback != l.Path {
+		writeLog(l.FallbackRoot, l.Fallback, line)
 	}
 }
 
-func writeLog(path string, line []byte) error {
+func writeLog(root, path string, line []byte) error {
 	if fi, err := os.Stat(path); err == nil && fi.Size() > MaxLogBytes {
-		os.Rename(path, path+".1")
+		safefile.Rename(root, path, path+".1")
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := safefile.MkdirRoot(root, 0o700); err != nil {
 		return err
 	}
-	return appendLine(path, line, 0o600)
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return appendLine(root, path, line, 0o600)
 }

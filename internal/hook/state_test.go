@@ -31,7 +31,8 @@ func TestSafeName(t *testing.T) {
 }
 
 func TestPromptsKeepTheLatest(t *testing.T) {
-	s := Session{Path: filepath.Join(t.TempDir(), "s.jsonl")}
+	d := t.TempDir()
+	s := Session{Root: d, Path: filepath.Join(d, "s.jsonl")}
 	if got := s.Prompts(3); got != nil {
 		t.Fatalf("no file: %q", got)
 	}
@@ -62,7 +63,8 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 }
 
 func TestClaimIsExclusive(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "sessions", "s.jsonl")
+	d := t.TempDir()
+	path := filepath.Join(d, "sessions", "s.jsonl")
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
@@ -70,7 +72,7 @@ func TestClaimIsExclusive(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			// Each its own Session, as each hook is its own process.
-			s := Session{Path: path, st: &sessionState{}}
+			s := Session{Root: d, Path: path, st: &sessionState{}}
 			ok, err := s.Claim(Served{Ref: "entry:a", Path: "x.go"})
 			if err != nil {
 				t.Error(err)
@@ -84,7 +86,7 @@ func TestClaimIsExclusive(t *testing.T) {
 	if wins.Load() != 1 {
 		t.Fatalf("%d claims won", wins.Load())
 	}
-	s := Session{Path: path, st: &sessionState{}}
+	s := Session{Root: d, Path: path, st: &sessionState{}}
 	if ok, _ := s.Claim(Served{Ref: "entry:a", Path: "y.go"}); !ok {
 		t.Fatal("another path was refused")
 	}
@@ -94,8 +96,9 @@ func TestClaimIsExclusive(t *testing.T) {
 }
 
 func TestLogStaysBounded(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "logs", "hooks.log")
-	l := &Log{Path: path, Event: "pre-tool-use", Now: func() time.Time { return now }}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "logs", "hooks.log")
+	l := &Log{Root: dir, Path: path, Event: "pre-tool-use", Now: func() time.Time { return now }}
 	line := strings.Repeat("y", 1000)
 	for i := 0; i < 3000; i++ {
 		l.Printf("error %d: %s\nsecond line", i, line)
@@ -123,7 +126,7 @@ func TestLogFallsBack(t *testing.T) {
 	if err := os.WriteFile(blocked, nil, 0o644); err != nil { // a file where the folder should be
 		t.Fatal(err)
 	}
-	l := &Log{Path: filepath.Join(blocked, "logs", "hooks.log"), Fallback: filepath.Join(dir, "home", "logs", "hooks.log"), Event: "Stop"}
+	l := &Log{Root: dir, Path: filepath.Join(blocked, "logs", "hooks.log"), FallbackRoot: filepath.Join(dir, "home"), Fallback: filepath.Join(dir, "home", "logs", "hooks.log"), Event: "Stop"}
 	l.Printf("it broke: %s", "why")
 	data, err := os.ReadFile(l.Fallback)
 	if err != nil || !strings.Contains(string(data), "Stop: it broke: why") {
@@ -134,8 +137,9 @@ func TestLogFallsBack(t *testing.T) {
 // Trimming the prompts keeps every claim: an item served before stays
 // served.
 func TestTrimKeepsClaims(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "s.jsonl")
-	s := Session{Path: path, st: &sessionState{}}
+	d := t.TempDir()
+	path := filepath.Join(d, "s.jsonl")
+	s := Session{Root: d, Path: path, st: &sessionState{}}
 	for i := 0; i < 5; i++ {
 		if ok, err := s.Claim(Served{Ref: fmt.Sprintf("entry:%d", i), Path: "x.go", At: "2026-05-10T09:00:0" + fmt.Sprint(i) + "Z"}); !ok || err != nil {
 			t.Fatal(ok, err)
@@ -149,7 +153,7 @@ func TestTrimKeepsClaims(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Size() > promptsKeepBytes+4*MaxPromptRunes {
 		t.Fatalf("the file grew to %d bytes", fi.Size())
 	}
-	fresh := Session{Path: path, st: &sessionState{}}
+	fresh := Session{Root: d, Path: path, st: &sessionState{}}
 	for i := 0; i < 5; i++ {
 		if !fresh.Claimed(fmt.Sprintf("entry:%d", i), "x.go") {
 			t.Fatalf("claim %d lost by the trim", i)

@@ -18,6 +18,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/reconcile"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // Env is what the two commands take from the world outside them.
@@ -37,6 +39,9 @@ type Env struct {
 	Out    io.Writer
 	Err    io.Writer
 	Getenv func(string) string
+	// Environ is the whole environment, for the commands a hook starts
+	// (the stop gates); nil starts them with an empty one.
+	Environ func() []string
 	// Dir is the process's folder.
 	Dir string
 	// Clock is the real clock; Now applies DEVLEARN_NOW over it.
@@ -103,6 +108,12 @@ func PrintJSON(w io.Writer, v any) error {
 // below the 10 seconds devlearn registers session start with.
 const hookTimeout = 8 * time.Second
 
+// hookStdinBudget bounds the wait for the hook's input: Claude Code writes
+// it at once, so a writer that sends no complete object within this and
+// never closes stdin is not coming; the hook gives up, logs why and exits
+// 0, well within the shortest timeout devlearn registers a hook with (5 s).
+const hookStdinBudget = 3 * time.Second
+
 // hookMemoryLimit is where a hook's garbage collector, off otherwise,
 // starts.
 const hookMemoryLimit = 256 << 20
@@ -125,9 +136,28 @@ func Hook(env *Env, event string) {
 	// The memory limit still starts a collection should a hook run away.
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(hookMemoryLimit))
-	ctx, cancel := context.WithTimeout(context.Background(), hookTimeout)
+	timeout := hookTimeout
+	if event == hook.Stop {
+		// The stop gates' budget, and the rest of the hook, within the
+		// timeout registered for Stop.
+		timeout = time.Duration(settings.StopTimeout)*time.Second - 5*time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	hook.Run(ctx, event, HookEnv(env), env.In, env.Out)
+	hook.Run(ctx, event, HookEnv(env), &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
+}
+
+// slowAfter reads DEVLEARN_SLOW_HOOK_MS, the milliseconds a hook call may
+// take before it warns (default hook.SlowHook).
+func slowAfter(v string) time.Duration {
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || ms < 0 {
+		return 0
+	}
+	if ms == 0 {
+		return time.Nanosecond // every call: for seeing the warning
+	}
+	return time.Duration(ms * float64(time.Millisecond))
 }
 
 // HookEnv is the hook package's view of env.
@@ -146,10 +176,23 @@ func HookEnv(env *Env) hook.Env {
 			return env.Clock().UTC()
 		},
 		Silenced:    on("DEVLEARN_INTERNAL") || on("DEVLEARN_DISABLE"),
+		NoInjection: on("DISABLE_EXPERIENCE_INJECTION"),
+		Stderr:      env.Err,
+		SlowAfter:   slowAfter(env.Getenv("DEVLEARN_SLOW_HOOK_MS")),
 		Redact:      redact.Text,
 		Reconcile:   ReconcileQuietly,
 		StartWorker: func(p *project.Project) error { return StartWorker(env, p) },
+		Task:        env.Getenv("DEVLEARN_TASK"),
+		Environ:     environ(env),
 	}
+}
+
+// environ is the environment the commands a hook starts (gates) inherit.
+func environ(env *Env) []string {
+	if env.Environ == nil {
+		return []string{}
+	}
+	return env.Environ()
 }
 
 // ReconcileQuietly is what session start runs before serving, so that what
@@ -159,10 +202,66 @@ func HookEnv(env *Env) hook.Env {
 func ReconcileQuietly(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error {
 	r := &reconcile.Reconciler{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
 		Opts:   reconcile.Options{Now: now, Config: cfg},
 	}
 	_, err := r.Run(ctx)
 	return err
+}
+
+// deadlineReader gives up reading when the budget since the first Read has
+// passed without the input's end: a pipe whose writer never closes it (and
+// never completes the object) would otherwise hold the hook for ever. The
+// read it gave up on is left to the process's exit.
+type deadlineReader struct {
+	r       io.Reader
+	budget  time.Duration
+	expires time.Time
+	pending chan readResult
+	rest    []byte
+	err     error
+}
+
+type readResult struct {
+	data []byte
+	err  error
+}
+
+func (d *deadlineReader) Read(p []byte) (int, error) {
+	if len(d.rest) > 0 {
+		n := copy(p, d.rest)
+		d.rest = d.rest[n:]
+		return n, nil
+	}
+	if d.err != nil {
+		return 0, d.err
+	}
+	if d.expires.IsZero() {
+		d.expires = time.Now().Add(d.budget)
+	}
+	if d.pending == nil {
+		ch := make(chan readResult, 1)
+		buf := make([]byte, len(p))
+		go func() {
+			n, err := d.r.Read(buf)
+			ch <- readResult{buf[:n], err}
+		}()
+		d.pending = ch
+	}
+	t := time.NewTimer(time.Until(d.expires))
+	defer t.Stop()
+	select {
+	case res := <-d.pending:
+		d.pending = nil
+		n := copy(p, res.data)
+		d.rest = res.data[n:]
+		if len(d.rest) > 0 {
+			d.err = res.err // after what is left
+			return n, nil
+		}
+		return n, res.err
+	case <-t.C:
+		return 0, fmt.Errorf("no complete hook input on stdin within %s, and stdin was not closed: gave up (Claude Code writes the whole object at once)", d.budget)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ func SystemEnv() *Env {
 	return &Env{
 		In: os.Stdin, Out: os.Stdout, Err: os.Stderr,
 		Getenv:   os.Getenv,
+		Environ:  os.Environ,
 		Dir:      dir,
 		Clock:    time.Now,
 		OutTTY:   err == nil && fi.Mode()&os.ModeCharDevice != 0,
@@ -65,10 +67,13 @@ func Main(env *Env, args []string) int {
 		fmt.Fprintf(env.Err, usage, strings.Join(hook.Events(), ", "))
 		return exitcode.Usage
 	}
-	switch args[0] {
-	case "-h", "--help", "help":
+	// Help is looked for after the event too, as 'devlearn hook' does:
+	// `devlearn-hook session-end --help` prints it, and reads no input.
+	if args[0] != "hud" && slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
 		fmt.Fprintf(env.Out, usage, strings.Join(hook.Events(), ", "))
 		return exitcode.OK
+	}
+	switch args[0] {
 	case "--version", "version":
 		fmt.Fprintf(env.Out, "devlearn-hook %s\n", Version())
 		return exitcode.OK

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // WorkerLogPath is the worker's log in the per-clone state.
@@ -27,10 +28,10 @@ func StartWorker(env *Env, p *project.Project) error {
 		return err
 	}
 	logPath := WorkerLogPath(p)
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+	if err := safefile.MkdirAll(p.CommonDir, filepath.Dir(logPath), 0o700); err != nil {
 		return err
 	}
-	out, err := os.OpenFile(logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	out, err := safefile.OpenFile(p.CommonDir, logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}

@@ -70,8 +70,10 @@ func Line(c Counts, warn func(string) string) string {
 }
 
 // Compute works the counts out from the files: the artifacts in force
-// (observations whose artifact is created) and what needs review, from the
-// folded log and the candidate entries.
+// and what needs review, from the folded log and the candidate entries.
+// Artifacts are counted, not observations: a pitfall observed again in
+// other words is adopted by the section already there (render's dedup),
+// and two observations created into one section are one pitfall.
 func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, error) {
 	var c Counts
 	log, err := observe.LoadFile(p.Path(project.LogFile))
@@ -79,9 +81,17 @@ func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, err
 		return c, err
 	}
 	obs := log.Observations(now, cfg)
+	seen := map[observe.Target]bool{}
 	for _, o := range obs {
 		if o.Status != observe.Created {
 			continue
+		}
+		if o.Artifact != "" {
+			t := observe.Target{Path: o.Artifact, Anchor: o.Anchor}
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
 		}
 		switch o.Type {
 		case observe.Workflow:
@@ -168,7 +178,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 	}
 	// A cache that cannot be written only costs speed.
 	if data, err := json.Marshal(cached{Key: key, At: now, Counts: counts}); err == nil {
-		_ = jsonl.WriteFileRename(path, data, 0o644)
+		_ = jsonl.WriteFileRename(p.CommonDir, path, data, 0o644)
 	}
 	return counts, nil
 }

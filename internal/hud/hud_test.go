@@ -133,3 +133,30 @@ func BenchmarkHudUncached10k(b *testing.B) {
 		}
 	}
 }
+
+// Two observations adopted into one section (render's dedup of pitfalls
+// with the same area and issue) are one pitfall, not two: the HUD counts
+// artifacts. It counted 3 pitfalls where pitfalls.md had 2 sections.
+func TestCountsArtifactsNotObservations(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+	var log strings.Builder
+	for i, anchor := range []string{"PF-001", "PF-002", "PF-001"} {
+		id := fmt.Sprintf("obs_%012x", i+1)
+		fmt.Fprintf(&log, `{"op":"observe","eid":"o%d","at":"2026-05-04T09:00:00Z","src":"s1","id":"%s","type":"pitfall","pattern":"Pitfall %d","quality_ok":true}`+"\n", i, id, i)
+		fmt.Fprintf(&log, `{"op":"created","eid":"c%d","at":"2026-05-05T09:00:00Z","src":"render","id":"%s","path":".memory/knowledge/pitfalls.md","anchor":"%s"}`+"\n", i, id, anchor)
+	}
+	os.WriteFile(filepath.Join(dir, project.LogFile), []byte(log.String()), 0o644)
+	p, err := project.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Compute(p, config.Default(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Pitfalls != 2 {
+		t.Fatalf("%d pitfalls counted for two sections", c.Pitfalls)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -34,6 +35,7 @@ func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, 
 		return nil, err
 	}
 	e.Source = source
+	infer.Complete(e, b.Entry)
 	return e, nil
 }
 
@@ -54,11 +56,11 @@ func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.Knowle
 	}
 	if store == nil {
 		c := *e
-		c.Status = knowledge.StatusCandidate
+		c.Status = knowledge.StatusDraft
 		path, err := knowledge.EntryFile(project.EntriesDir, knowledge.CandidateKey(&c))
 		return SavedCandidate{Summary: e.Summary, Path: path, Created: true}, err
 	}
-	path, created, err := store.SaveCandidate(ctx, e, why)
+	path, created, err := store.SaveDraft(ctx, e, why)
 	if err != nil {
 		return SavedCandidate{}, err
 	}

@@ -13,22 +13,23 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
-// A request or a failure is "repeated" only across sessions, and sessions
-// are ingested one batch at a time, days apart: the history keeps each
-// recent session's normalised requests and failure signatures in the
-// per-clone state, so that a request seen in three sessions over three days
-// becomes a workflow observation although no batch held more than one of
-// them. It is bounded: the sessions of the last HistoryMaxAge, at most
-// HistoryMaxSessions of them, each with at most HistoryMaxRequests requests
-// and HistoryMaxFailures failures. It is per clone (like the spool), never
-// committed: what it derives is committed, as observations.
+// A request is "repeated" only across sessions, and sessions are ingested
+// one batch at a time, days apart: the history keeps each recent session's
+// normalised requests in the per-clone state, so that a request seen in
+// three sessions over three days becomes a workflow observation although
+// no batch held more than one of them. It is bounded: the sessions of the
+// last HistoryMaxAge, at most HistoryMaxSessions of them, each with at most
+// HistoryMaxRequests requests. It is per clone (like the spool), never
+// committed: what it derives is committed, as observations. (A failure and
+// its fix are learned within one session; their recurrence is the
+// observation's count.)
 const (
 	HistoryMaxSessions = 300
 	HistoryMaxAge      = 60 * 24 * time.Hour
 	HistoryMaxRequests = 50
-	HistoryMaxFailures = 30
 )
 
 // HistoryPath is where a clone keeps its history.
@@ -45,7 +46,6 @@ type HistorySession struct {
 	ID       string            `json:"id"`
 	At       string            `json:"at"` // its latest record's time
 	Requests []extract.Request `json:"requests,omitempty"`
-	Failures []extract.Failure `json:"failures,omitempty"`
 	// Extracted maps an extractor beyond the rules (the LLM's) to the At
 	// it last read this session at: asked again about the same records, a
 	// model words its answer differently, and every rewording would be a
@@ -77,14 +77,13 @@ func LoadHistory(path string) (*History, error) {
 	return &got, nil
 }
 
-// Put records a session's requests and failures, replacing what an earlier
-// ingestion of the same session recorded.
-func (h *History) Put(id string, at time.Time, reqs []extract.Request, fails []extract.Failure) {
+// Put records a session's requests, replacing what an earlier ingestion
+// of the same session recorded.
+func (h *History) Put(id string, at time.Time, reqs []extract.Request) {
 	s := HistorySession{
 		ID:       id,
 		At:       at.UTC().Format(time.RFC3339),
 		Requests: reqs[:min(len(reqs), HistoryMaxRequests)],
-		Failures: fails[:min(len(fails), HistoryMaxFailures)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
 		s.Extracted = h.Sessions[i].Extracted
@@ -123,15 +122,6 @@ func (h *History) Requests() []extract.Request {
 	return out
 }
 
-// Failures returns every session's failures.
-func (h *History) Failures() []extract.Failure {
-	var out []extract.Failure
-	for _, s := range h.Sessions {
-		out = append(out, s.Failures...)
-	}
-	return out
-}
-
 // Prune keeps the sessions of the last HistoryMaxAge before now, the
 // newest HistoryMaxSessions of them, oldest first.
 func (h *History) Prune(now time.Time) {
@@ -157,14 +147,15 @@ func (h *History) Prune(now time.Time) {
 	}
 }
 
-// Save writes the history atomically. Callers hold the worker lock.
-func (h *History) Save(path string) error {
+// Save writes the history atomically, below root (the clone's git folder).
+// Callers hold the worker lock.
+func (h *History) Save(root, path string) error {
 	data, err := json.Marshal(h)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return jsonl.WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return jsonl.WriteFileAtomic(root, path, append(data, '\n'), 0o600)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -60,7 +61,10 @@ type Pipeline struct {
 	Config *config.Config
 	Log    observe.Store
 	Now    time.Time
-	// Redact scrubs secrets from every text before it is stored.
+	// Redact scrubs secrets from every text where it enters: the
+	// transcript reader applies it to everything it reads (Transcript.Redact
+	// when that is nil), and knowledge blocks and sightings are cleaned
+	// with it. nil means redact.Text.
 	Redact func(string) string
 	// HistoryPath is the cross-session history; "" keeps none (requests
 	// and failures then repeat only within one run).
@@ -78,6 +82,12 @@ type Pipeline struct {
 	Progress func(done, total int)
 	// Transcript tunes the reader.
 	Transcript transcript.Options
+	// OnSession, when set, is shown each session once it is read and the
+	// rules have run (the classifier reads its first request there).
+	OnSession func(s *Session)
+	// Weight, when set, is what a session's sightings count toward the
+	// thresholds (above 1 for a bug or feedback session); nil: 1.
+	Weight func(session string) int
 }
 
 // Result is what a run found and recorded.
@@ -127,6 +137,13 @@ func (r *Result) NewCount() int {
 	return n
 }
 
+func (p *Pipeline) redact() func(string) string {
+	if p.Redact == nil {
+		return redact.Text
+	}
+	return p.Redact
+}
+
 func (p *Pipeline) logf(format string, args ...any) {
 	if p.Logf != nil {
 		p.Logf(format, args...)
@@ -157,7 +174,10 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	}
 	existing := log.Observations(p.Now, p.Config)
 	artifacts := Artifacts(existing)
-	opt := extract.Options{Redact: p.Redact}
+	opt := extract.Options{Redact: p.redact()}
+	if p.Proj != nil {
+		opt.Root = p.Proj.Root
+	}
 
 	var found []extract.Observation
 	var usages []Usage
@@ -184,6 +204,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
 		sess.Existing = existing
+		if p.OnSession != nil {
+			p.OnSession(sess)
+		}
 		obs := sess.Rules.Observations
 		at := latest(sess.Channels, p.Now)
 		var extracted []string
@@ -216,7 +239,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
 		cands = append(cands, sess.Rules.Candidates...)
-		hist.Put(sess.ID, at, sess.Rules.Requests, sess.Rules.Failures)
+		hist.Put(sess.ID, at, sess.Rules.Requests)
 		for _, name := range extracted {
 			hist.MarkExtracted(sess.ID, name)
 		}
@@ -231,12 +254,11 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		res.Sessions = append(res.Sessions, rep)
 		p.progress(i+1, len(sources))
 	}
-	// The cross-session extractors see every session of the history, this
+	// The cross-session extractor sees every session of the history, this
 	// run's included: a request made once in each of three batches is
 	// repeated. Sightings of earlier sessions that the log already holds
 	// are skipped below.
 	found = append(found, extract.RepeatedRequests(hist.Requests(), opt)...)
-	found = append(found, extract.RepeatedFailures(hist.Failures(), opt)...)
 
 	events := p.events(log, found, usages, inBatch, res, problem)
 
@@ -269,7 +291,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	}
 	if p.HistoryPath != "" {
 		hist.Prune(p.Now)
-		if err := hist.Save(p.HistoryPath); err != nil {
+		if err := hist.Save(p.Proj.CommonDir, p.HistoryPath); err != nil {
 			return res, err
 		}
 	}
@@ -296,12 +318,17 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 		}
 		q := o.QualityOK
 		s := observe.Sighting{ID: o.ID, Type: o.Type, Pattern: o.Pattern, Details: o.Details, Evidence: o.Evidence, QualityOK: &q, Record: o.RecordUUID, Extractor: o.Extractor}
-		if err := s.Clean(log, p.Redact); err != nil {
+		if err := s.Clean(log, p.redact()); err != nil {
 			problem("session %s, record %s: %s observation %q: %v", o.SessionID, o.RecordUUID, o.Extractor, o.Pattern, err)
 			continue
 		}
 		at := p.at(o.Timestamp)
 		e := observe.ObserveEvent(s, o.SessionID, at)
+		if p.Weight != nil {
+			if w := p.Weight(o.SessionID); w > 1 {
+				e.Weight = w
+			}
+		}
 		isNew := !seen[e.EID] && !log.Sighted(s.ID, o.SessionID, at)
 		if isNew {
 			seen[e.EID] = true
@@ -338,7 +365,11 @@ func (p *Pipeline) read(src Source) (*Session, error) {
 	if len(src.Files) == 0 {
 		return nil, fmt.Errorf("session %s: %w", src.SessionID, transcript.ErrNoTranscript)
 	}
-	ch, err := transcript.ReadFiles(src.Files, p.Transcript)
+	opt := p.Transcript
+	if opt.Redact == nil {
+		opt.Redact = p.redact()
+	}
+	ch, err := transcript.ReadFiles(src.Files, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func pipeline(p *project.Project, at time.Time) *Pipeline {
 	return &Pipeline{
 		Proj:        p,
 		Config:      config.Default(),
-		Log:         observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:         observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Now:         at,
 		Redact:      redact.Text,
 		HistoryPath: HistoryPath(p),
@@ -243,7 +243,7 @@ func created(t *testing.T, p *project.Project, typ, pattern, path, anchor string
 	if err := s.Clean(nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	st := observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)}
+	st := observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)}
 	at := now.Add(-48 * time.Hour)
 	err := st.Append(context.Background(),
 		observe.ObserveEvent(s, "seed", at),
@@ -312,7 +312,7 @@ func TestCandidatesFromTranscript(t *testing.T) {
 		t.Fatalf("candidates: %+v", res.Candidates)
 	}
 	data, err := os.ReadFile(p.Path(res.Candidates[0].Path))
-	if err != nil || !strings.Contains(string(data), "status: candidate") || !strings.Contains(string(data), "source: transcript") {
+	if err != nil || !strings.Contains(string(data), "status: draft") || !strings.Contains(string(data), "source: transcript") {
 		t.Fatalf("%s: %v", data, err)
 	}
 	again := runOnce(t, pipeline(p, now), f)

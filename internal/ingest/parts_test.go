@@ -117,10 +117,10 @@ func TestHistoryIsBounded(t *testing.T) {
 	h := &History{Version: historyVersion}
 	reqs := make([]extract.Request, HistoryMaxRequests+10)
 	for i := 0; i < HistoryMaxSessions+20; i++ {
-		h.Put(fmt.Sprintf("s%03d", i), now.Add(-time.Duration(HistoryMaxSessions+20-i)*time.Minute), reqs, nil)
+		h.Put(fmt.Sprintf("s%03d", i), now.Add(-time.Duration(HistoryMaxSessions+20-i)*time.Minute), reqs)
 	}
-	h.Put("old", now.Add(-HistoryMaxAge-time.Hour), reqs, nil)
-	h.Put("s005", now, reqs[:1], nil) // ingested again: replaced, and now the newest
+	h.Put("old", now.Add(-HistoryMaxAge-time.Hour), reqs)
+	h.Put("s005", now, reqs[:1]) // ingested again: replaced, and now the newest
 	h.Prune(now)
 	if len(h.Sessions) != HistoryMaxSessions {
 		t.Fatalf("%d sessions kept", len(h.Sessions))
@@ -134,7 +134,7 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Fatalf("newest: %s", last.ID)
 	}
 	path := filepath.Join(t.TempDir(), "h", "history.json")
-	if err := h.Save(path); err != nil {
+	if err := h.Save(filepath.Dir(filepath.Dir(path)), path); err != nil {
 		t.Fatal(err)
 	}
 	back, err := LoadHistory(path)

@@ -7,14 +7,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
-// Append adds lines to the log at path under the lock at lockPath. The lock
+// Append adds lines to the log at path under the lock at lockPath. root is
+// the folder path belongs to (the repository, the clone's git folder,
+// $DEVLEARN_HOME): below it no symbolic link is followed (safefile). The lock
 // is taken before the file is opened, because compaction replaces the file:
 // a writer that opened first could append to the replaced inode and be lost.
 // Each line goes out in one write(2) with its newline, on a file opened with
 // O_APPEND, so lines of concurrent writers never interleave.
-func Append(ctx context.Context, path, lockPath string, lines ...[]byte) error {
+func Append(ctx context.Context, root, path, lockPath string, lines ...[]byte) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -28,18 +32,18 @@ func Append(ctx context.Context, path, lockPath string, lines ...[]byte) error {
 		return err
 	}
 	defer unlock()
-	return appendLocked(path, lines)
+	return appendLocked(root, path, lines)
 }
 
 // AppendLocked is Append for a caller that already holds the lock (a
 // compaction or purge that appends after rewriting, say).
-func AppendLocked(path string, lines ...[]byte) error { return appendLocked(path, lines) }
+func AppendLocked(root, path string, lines ...[]byte) error { return appendLocked(root, path, lines) }
 
-func appendLocked(path string, lines [][]byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+func appendLocked(root, path string, lines [][]byte) error {
+	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := safefile.OpenFile(root, path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}

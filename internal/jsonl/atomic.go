@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // WriteAtomic replaces the file at path with what write produces: into a
 // temporary file beside it, synced, renamed over path, and the folder
 // synced, so that a crash leaves either the old file or the new one, whole.
-func WriteAtomic(path string, perm os.FileMode, write func(w *bufio.Writer) error) error {
-	if err := replace(path, perm, write, true); err != nil {
+// root is the folder path belongs to: below it, a symbolic link at a
+// folder or at path itself is refused (safefile), never replaced.
+func WriteAtomic(root, path string, perm os.FileMode, write func(w *bufio.Writer) error) error {
+	if err := replace(root, path, perm, write, true); err != nil {
 		return err
 	}
 	return SyncDir(filepath.Dir(path))
@@ -19,12 +23,20 @@ func WriteAtomic(path string, perm os.FileMode, write func(w *bufio.Writer) erro
 
 // replace writes a temporary file beside path, synced when durable, and
 // renames it over path; on failure the temporary file goes.
-func replace(path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func replace(root, path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
+	// A person's link at path would be replaced by a file: refused, like
+	// one at a folder, with the file named.
+	if err := safefile.CheckNoLink(root, path); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	return replaceOver(root, path, perm, write, durable)
+}
+
+// replaceOver is replace without the check of path itself: a link there
+// is replaced (rename(2) never follows it); one at a folder is refused.
+func replaceOver(root, path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
+	dir := filepath.Dir(path)
+	tmp, err := safefile.CreateTemp(root, dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -32,7 +44,7 @@ func replace(path string, perm os.FileMode, write func(w *bufio.Writer) error, d
 	defer func() {
 		if !done {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			safefile.Remove(root, tmp.Name())
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 64*1024)
@@ -53,7 +65,7 @@ func replace(path string, perm os.FileMode, write func(w *bufio.Writer) error, d
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := safefile.Rename(root, tmp.Name(), path); err != nil {
 		return err
 	}
 	done = true
@@ -61,8 +73,8 @@ func replace(path string, perm os.FileMode, write func(w *bufio.Writer) error, d
 }
 
 // WriteFileAtomic is WriteAtomic for bytes already in memory.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	return WriteAtomic(path, perm, writeBytes(data))
+func WriteFileAtomic(root, path string, data []byte, perm os.FileMode) error {
+	return WriteAtomic(root, path, perm, writeBytes(data))
 }
 
 // SyncDir makes a rename in dir durable.
@@ -83,8 +95,15 @@ func SyncDir(dir string) error {
 // a part. Unlike WriteFileAtomic it does not sync: it is for what can be
 // rebuilt or lost (caches, copies), where an fsync per file costs more than
 // a crash could.
-func WriteFileRename(path string, data []byte, perm os.FileMode) error {
-	return replace(path, perm, writeBytes(data), false)
+func WriteFileRename(root, path string, data []byte, perm os.FileMode) error {
+	return replace(root, path, perm, writeBytes(data), false)
+}
+
+// WriteFileOver is WriteFileRename for a checkout: whatever is at path, a
+// symbolic link included, is replaced by the file (a link at a folder on
+// the way is still refused).
+func WriteFileOver(root, path string, data []byte, perm os.FileMode) error {
+	return replaceOver(root, path, perm, writeBytes(data), false)
 }
 
 func writeBytes(data []byte) func(w *bufio.Writer) error {

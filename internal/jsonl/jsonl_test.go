@@ -84,7 +84,7 @@ func TestAppendRepairsATornTail(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "log.jsonl")
 	os.WriteFile(path, []byte("{\"a\":1}\n{\"torn\":"), 0o644)
-	if err := Append(context.Background(), path, filepath.Join(dir, "lock"), []byte(`{"a":2}`)); err != nil {
+	if err := Append(context.Background(), dir, path, filepath.Join(dir, "lock"), []byte(`{"a":2}`)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -95,7 +95,7 @@ func TestAppendRepairsATornTail(t *testing.T) {
 
 func TestAppendRejectsNewlines(t *testing.T) {
 	dir := t.TempDir()
-	err := Append(context.Background(), filepath.Join(dir, "l"), filepath.Join(dir, "lock"), []byte("a\nb"))
+	err := Append(context.Background(), dir, filepath.Join(dir, "l"), filepath.Join(dir, "lock"), []byte("a\nb"))
 	if err == nil {
 		t.Fatal("a line with a newline must be refused")
 	}
@@ -106,7 +106,7 @@ func TestWriteFileAtomicReplacesWhole(t *testing.T) {
 	path := filepath.Join(dir, "f")
 	os.WriteFile(path, []byte("old"), 0o644)
 	failing := errors.New("disk full")
-	err := WriteAtomic(path, 0o644, func(w *bufio.Writer) error {
+	err := WriteAtomic(dir, path, 0o644, func(w *bufio.Writer) error {
 		w.WriteString("half")
 		return failing
 	})
@@ -116,7 +116,7 @@ func TestWriteFileAtomicReplacesWhole(t *testing.T) {
 	if b, _ := os.ReadFile(path); string(b) != "old" {
 		t.Fatalf("a failed write changed the file: %q", b)
 	}
-	if err := WriteFileAtomic(path, []byte("new"), 0o600); err != nil {
+	if err := WriteFileAtomic(dir, path, []byte("new"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -133,10 +133,10 @@ func TestWriteFileAtomicReplacesWhole(t *testing.T) {
 func TestWriteFileRename(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sub", "f")
-	if err := WriteFileRename(path, []byte("one"), 0o644); err != nil {
+	if err := WriteFileRename(dir, path, []byte("one"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteFileRename(path, []byte("two"), 0o600); err != nil {
+	if err := WriteFileRename(dir, path, []byte("two"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -147,7 +147,7 @@ func TestWriteFileRename(t *testing.T) {
 	// A rename onto a folder fails: the temporary file must not stay.
 	target := filepath.Join(dir, "sub", "d")
 	os.MkdirAll(filepath.Join(target, "x"), 0o755)
-	if err := WriteFileRename(target, []byte("x"), 0o644); err == nil {
+	if err := WriteFileRename(dir, target, []byte("x"), 0o644); err == nil {
 		t.Fatal("renamed over a non-empty folder")
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, "sub"))
@@ -233,7 +233,7 @@ func TestHelperAppender(t *testing.T) {
 	pad := strings.Repeat("x", 3000) // longer than a pipe buffer's atomic size
 	for i := 0; i < n; i++ {
 		line := fmt.Sprintf(`{"P":%s,"I":%d,"Pad":%q}`, p, i, pad)
-		if err := Append(context.Background(), os.Getenv("JSONL_PATH"), os.Getenv("JSONL_LOCK"), []byte(line)); err != nil {
+		if err := Append(context.Background(), filepath.Dir(os.Getenv("JSONL_PATH")), os.Getenv("JSONL_PATH"), os.Getenv("JSONL_LOCK"), []byte(line)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -143,3 +143,17 @@ func BenchmarkRebuild(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkReadAll is a cold read of 1,000 entries, every file parsed and
+// its triggers derived from its text: what the first hook call of a clone
+// with no cache yet pays (a later rebuild reads only the files that changed).
+func BenchmarkReadAll(b *testing.B) {
+	root := b.TempDir()
+	genEntries(b, root, 1000)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if set := ReadAll(Sources{Root: root}); len(set.Items) != 1000 {
+			b.Fatal(len(set.Items))
+		}
+	}
+}

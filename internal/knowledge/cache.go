@@ -113,7 +113,7 @@ func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *c
 	}
 	var err error
 	if changed {
-		err = writeCache(cachePath, c)
+		err = writeCache(src.cacheRoot(), cachePath, c)
 	}
 	set := c.set()
 	set.Problems = append(set.Problems, unreadable...)

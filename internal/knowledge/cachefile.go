@@ -37,7 +37,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 2
+	cacheVersion = 3 // 3: triggers derived from the lesson's text (commands, topics, shown globs)
 )
 
 var errCorrupt = errors.New("corrupt cache")
@@ -506,8 +506,9 @@ func (it *Item) clone() *Item {
 	}
 	c.Match.Tools, c.Match.Actions, c.Match.Context = cl(it.Match.Tools), cl(it.Match.Actions), cl(it.Match.Context)
 	for _, g := range it.Match.Files {
-		c.Match.Files = append(c.Match.Files, Glob{Pattern: strings.Clone(g.Pattern), Literal: strings.Clone(g.Literal)})
+		c.Match.Files = append(c.Match.Files, Glob{Pattern: strings.Clone(g.Pattern), Literal: strings.Clone(g.Literal), Shown: strings.Clone(g.Shown), Derived: g.Derived})
 	}
+	cloneDerived(&c.Match, &it.Match, cl)
 	if it.Detail != nil {
 		d := *it.Detail
 		for _, p := range []*string{&d.Type, &d.Kind, &d.Scope, &d.Title, &d.Status, &d.Area, &d.Observation, &d.Path, &d.Text} {
@@ -551,8 +552,8 @@ func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
 	return c, fi.ModTime()
 }
 
-func writeCache(path string, c *cacheData) error {
-	return jsonl.WriteFileRename(path, encodeCache(c), 0o600)
+func writeCache(root, path string, c *cacheData) error {
+	return jsonl.WriteFileRename(root, path, encodeCache(c), 0o600)
 }
 
 // The field encoding: uvarint-length strings and varints.
@@ -590,6 +591,7 @@ func (e *enc) item(it *Item) {
 	}
 	e.ss(it.Match.Actions)
 	e.ss(it.Match.Context)
+	e.derived(&it.Match)
 	d := &enc{}
 	d.detail(it.Detail)
 	e.s(string(d.b))
@@ -757,6 +759,7 @@ func (d *dec) item() *Item {
 	it.Match.Files = d.globs()
 	it.Match.Actions = d.strs()
 	it.Match.Context = d.strs()
+	d.derived(&it.Match)
 	sub := &dec{s: d.str()}
 	it.Detail = sub.detail()
 	if sub.done() != nil {

@@ -15,7 +15,8 @@ import "strings"
 //	             gives e:.go), when no segment is literal;
 //	w:<word>     the first word of each keyword of one of its keyword
 //	             triggers (actions, else context): evidence from keywords
-//	             needs one of them;
+//	             needs one of them; and of each of its topics;
+//	c:<program>  the program of each of its command triggers;
 //
 // and among the items always scored when it has a glob with neither (such
 // as "**/*version*"), or a tools trigger alone. The index is a superset:
@@ -25,7 +26,7 @@ import "strings"
 // itemKeys lists an item's keys; "" means the item is always scored.
 func itemKeys(it *Item) []string {
 	m := &it.Match
-	if len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 {
+	if len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 && len(m.Commands) == 0 && len(m.Topics) == 0 || toolsOnly(m) {
 		return []string{""}
 	}
 	var keys []string
@@ -45,6 +46,13 @@ func itemKeys(it *Item) []string {
 		if first == "" {
 			return []string{""}
 		}
+		keys = append(keys, "w:"+first)
+	}
+	for _, c := range m.Commands {
+		keys = append(keys, "c:"+c.Verb)
+	}
+	for _, t := range m.Topics {
+		first, _, _ := strings.Cut(t, " ")
 		keys = append(keys, "w:"+first)
 	}
 	return keys
@@ -70,9 +78,13 @@ func globKey(pattern string) string {
 }
 
 // callKeys gives the keys of a call: every segment of its paths, every
-// ending of their file names, every word of its prompts and input.
+// ending of their file names, every word of its prompts and input, the
+// program of each of its commands.
 func callKeys(c *Call, fn func(string)) {
-	for _, p := range c.Paths {
+	for _, s := range c.Commands {
+		fn("c:" + s.Verb)
+	}
+	for _, p := range c.FoldedPaths() {
 		segs := strings.Split(p, "/")
 		for _, s := range segs {
 			if s != "" {

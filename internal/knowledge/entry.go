@@ -6,11 +6,13 @@ package knowledge
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/adrg/frontmatter"
@@ -31,7 +33,20 @@ type Entry struct {
 	Ask         bool     `yaml:"ask,omitempty" json:"ask,omitempty"`
 	Tags        []string `yaml:"tags,flow,omitempty" json:"tags,omitempty"`
 	Triggers    Triggers `yaml:"triggers,omitempty" json:"triggers"`
-	Body        string   `yaml:"-" json:"body"`
+	// SourceID is the session or task that made the entry (seed 000 §1).
+	SourceID string `yaml:"source_id,omitempty" json:"source_id,omitempty"`
+	// Evidence is what made it: one line each (a task's rejection, a
+	// failed gate, a session).
+	Evidence []string `yaml:"evidence,omitempty" json:"evidence,omitempty"`
+	// TokenEstimate is the body's size in tokens (characters / 4), set
+	// whenever devlearn writes the file.
+	TokenEstimate int `yaml:"token_estimate,omitempty" json:"token_estimate,omitempty"`
+	// CreatedAt and UpdatedAt are RFC 3339 times (UTC), set by devlearn's
+	// writes; a candidate ages from CreatedAt.
+	CreatedAt string `yaml:"created_at,omitempty" json:"created_at,omitempty"`
+	UpdatedAt string `yaml:"updated_at,omitempty" json:"updated_at,omitempty"`
+	Process   `yaml:",inline"`
+	Body      string `yaml:"-" json:"body"`
 }
 
 // Triggers say when an entry is relevant to a tool call. A trigger left
@@ -48,15 +63,21 @@ var (
 	Kinds      = []string{"checklist", "pattern", "warning", "requirement", "note"}
 	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
 	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
-	Statuses   = []string{StatusCandidate, StatusActive, StatusArchived}
-	Origins    = []string{"manual", "transcript", "stop-hook", "fdrl", "gate", "llm"}
+	Statuses   = []string{StatusCandidate, StatusDraft, StatusActive, StatusArchived}
+	// Origins: seed 000's sources (workshop, pipeline, manual, fdrl) and
+	// devlearn's own (prompt, transcript, stop-hook, gate, llm).
+	Origins = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm", "workshop", "pipeline"}
 )
 
 // Entry statuses.
 const (
 	StatusCandidate = "candidate" // waiting for a person's review; never served
-	StatusActive    = "active"
-	StatusArchived  = "archived" // kept for history; never served
+	// StatusDraft is a lesson the agent wrote about itself: served at once,
+	// marked as a draft and ranked below active entries, until a person
+	// promotes or archives it (triads seed, ADR-004 Option 3).
+	StatusDraft    = "draft"
+	StatusActive   = "active"
+	StatusArchived = "archived" // kept for history; never served
 )
 
 // Limits on what an entry may hold, so that one entry cannot eat the
@@ -141,6 +162,9 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	if len(e.Body) > MaxBody {
 		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
 	}
+	// Derived, whatever the file says: a body edited by hand is measured
+	// as it is now.
+	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
 }
 
@@ -160,6 +184,7 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 		_, msg := yamlLine(err)
 		return nil, &ParseError{Path: name, Line: yamlErrorLine(data, err), Msg: "not valid YAML: " + msg}
 	}
+	fromTriads(&node)
 	e := &Entry{}
 	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
 		return nil, err
@@ -167,6 +192,7 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 	if len(e.Body) > MaxBody {
 		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
 	}
+	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
 }
 
@@ -246,7 +272,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 	if m.Kind != yaml.MappingNode {
 		return at(m, "the front matter must be YAML keys (key: value), not a %s", nodeKind(m))
 	}
-	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers"
+	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, " + strings.Join(processKeys, ", ")
 	if withBody {
 		allowed += ", body"
 	}
@@ -295,6 +321,28 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 			e.Tags, err = list(v, at, "tags")
 		case "triggers":
 			err = e.Triggers.decode(v, at)
+		case "checklist", "pattern", "warning", "requirement":
+			err = e.Process.decode(k.Value, v, at)
+		case "source_id":
+			e.SourceID, err = scalar(v, at)
+			if err == nil && (strings.ContainsAny(e.SourceID, "\n\r") || utf8.RuneCountInString(e.SourceID) > MaxItemLen) {
+				err = at(v, "source_id must be one line of at most %d characters", MaxItemLen)
+			}
+		case "evidence":
+			e.Evidence, err = list(v, at, "evidence")
+		case "token_estimate":
+			var s string
+			if s, err = scalar(v, at); err == nil && s != "" {
+				n, cerr := strconv.Atoi(s)
+				if cerr != nil || n < 0 {
+					err = at(v, "token_estimate must be a whole number of tokens, not %q", s)
+				}
+				e.TokenEstimate = n
+			}
+		case "created_at":
+			e.CreatedAt, err = timestamp(v, at, "created_at")
+		case "updated_at":
+			e.UpdatedAt, err = timestamp(v, at, "updated_at")
 		case "body":
 			if withBody {
 				var b string
@@ -309,6 +357,10 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 		if err != nil {
 			return err
 		}
+	}
+	if strings.TrimSpace(e.Summary) == "" && withBody {
+		// A block may say what it is about in its content alone.
+		e.Summary = Cut(e.Process.Title(), MaxSummary)
 	}
 	if strings.TrimSpace(e.Summary) == "" {
 		n := m
@@ -330,7 +382,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 
 func (e *Entry) fillDefaults() {
 	if e.Kind == "" {
-		e.Kind = DefaultKind
+		e.Kind = cmp.Or(e.Process.Kind(), DefaultKind)
 	}
 	if e.Priority == "" {
 		e.Priority = DefaultPriority
@@ -383,6 +435,22 @@ func (t *Triggers) decode(v *yaml.Node, at func(*yaml.Node, string, ...any) erro
 }
 
 type atFunc = func(*yaml.Node, string, ...any) error
+
+// timestamp reads an RFC 3339 time and keeps it in UTC.
+func timestamp(v *yaml.Node, at atFunc, key string) (string, error) {
+	s, err := scalar(v, at)
+	if err != nil || s == "" {
+		return s, err
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return "", at(v, "%s %q is not an RFC 3339 time (such as 2026-05-10T09:00:00Z)", key, s)
+	}
+	return FormatTime(t), nil
+}
+
+// FormatTime is how entry times are written: RFC 3339, UTC, seconds.
+func FormatTime(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func scalar(v *yaml.Node, at atFunc) (string, error) {
 	if v.Kind != yaml.ScalarNode {
@@ -526,6 +594,13 @@ func (e *Entry) Validate() error {
 // the body.
 func (e *Entry) Marshal() ([]byte, error) {
 	c := *e
+	c.TokenEstimate = Tokens(normalizeBody(c.Body))
+	return c.marshal()
+}
+
+// marshal writes the entry as it is, with no derived field filled in.
+func (e *Entry) marshal() ([]byte, error) {
+	c := *e
 	c.fillDefaults()
 	var fm bytes.Buffer
 	enc := yaml.NewEncoder(&fm)
@@ -545,17 +620,56 @@ func (e *Entry) Marshal() ([]byte, error) {
 }
 
 // Active reports whether the entry is served (in the index and by
-// relevance): not a candidate waiting for review, not archived.
-func (e *Entry) Active() bool { return e.Status == StatusActive }
+// relevance): active, or a draft; not a candidate waiting for review, not
+// archived.
+func (e *Entry) Active() bool { return e.Status == StatusActive || e.Status == StatusDraft }
 
 // WithStatus returns an entry file with its status changed and every
 // other byte kept: a person's formatting and comments survive a promote
-// or an archive. The status line's value is replaced (a comment after it
-// stays); a file without one gets it before the closing "---".
+// or an archive.
 func WithStatus(path string, data []byte, status string) ([]byte, error) {
-	if !contains(Statuses, status) {
-		return nil, fmt.Errorf("status %q is not one of %s", status, strings.Join(Statuses, ", "))
+	return WithFields(path, data, Field{"status", status})
+}
+
+// Field is one top-level front matter key and its new one-line value.
+type Field struct{ Key, Value string }
+
+// yaml is the value as the line holds it: a time quoted, as yaml.v3 writes
+// it, so the file reads the same whichever way it was last written.
+func (f Field) yaml() string {
+	if f.Key == "created_at" || f.Key == "updated_at" {
+		return strconv.Quote(f.Value)
 	}
+	return f.Value
+}
+
+// WithFields returns an entry file with some top-level one-line values
+// set and every other byte kept. A key's line has its value replaced (a
+// comment after it stays); a key without a line gets one before the
+// closing "---". The result must parse, and say what was set.
+func WithFields(path string, data []byte, fields ...Field) ([]byte, error) {
+	for _, f := range fields {
+		if f.Key == "status" && !contains(Statuses, f.Value) {
+			return nil, fmt.Errorf("status %q is not one of %s", f.Value, strings.Join(Statuses, ", "))
+		}
+		if f.Key == "priority" && !contains(Priorities, f.Value) {
+			return nil, fmt.Errorf("priority %q is not one of %s", f.Value, strings.Join(Priorities, ", "))
+		}
+		if strings.ContainsAny(f.Value, "\n\r#:\"'") && f.Key != "created_at" && f.Key != "updated_at" {
+			return nil, fmt.Errorf("%s: %q cannot be written on one line as it is", f.Key, f.Value)
+		}
+	}
+	return withFields(path, data, fields)
+}
+
+// WithPriority is WithStatus for the priority: an escalation keeps every
+// other byte of the file.
+func WithPriority(path string, data []byte, priority string) ([]byte, error) {
+	return WithFields(path, data, Field{"priority", priority})
+}
+
+// withFields is WithFields once the values are checked.
+func withFields(path string, data []byte, fields []Field) ([]byte, error) {
 	if _, err := ParseEntry(path, data); err != nil {
 		return nil, err
 	}
@@ -579,31 +693,40 @@ func WithStatus(path string, data []byte, status string) ([]byte, error) {
 	if open < 0 || end < 0 {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter"}
 	}
-	done := false
-	for i := open + 1; i < end && !done; i++ {
-		key, rest, ok := strings.Cut(lines[i], ":")
-		if !ok || key != "status" {
-			continue // only the top-level key, unindented
+	var missing []string
+	for _, f := range fields {
+		done := false
+		for i := open + 1; i < end && !done; i++ {
+			key, rest, ok := strings.Cut(lines[i], ":")
+			if !ok || key != f.Key {
+				continue // only the top-level key, unindented
+			}
+			line := f.Key + ": " + f.yaml()
+			if j := strings.Index(rest, " #"); j >= 0 {
+				// Keep the comment, in its column when the value allows.
+				col := len(f.Key+":") + j + 1
+				line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+			}
+			lines[i] = line + "\n"
+			done = true
 		}
-		line := "status: " + status
-		if j := strings.Index(rest, " #"); j >= 0 {
-			// Keep the comment, in its column when the value allows.
-			col := len("status:") + j + 1
-			line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
+		if !done {
+			missing = append(missing, f.Key+": "+f.yaml()+"\n")
 		}
-		lines[i] = line + "\n"
-		done = true
 	}
-	if !done {
-		lines = append(lines[:end], append([]string{"status: " + status + "\n"}, lines[end:]...)...)
+	if len(missing) > 0 {
+		lines = append(lines[:end], append(missing, lines[end:]...)...)
 	}
 	out := []byte(strings.Join(lines, ""))
 	e, err := ParseEntry(path, out)
 	if err != nil {
 		return nil, err
 	}
-	if e.Status != status {
-		return nil, fmt.Errorf("%s: the status line could not be changed (is it written in an unusual form?)", path)
+	for _, f := range fields {
+		got := map[string]string{"status": e.Status, "priority": e.Priority, "updated_at": e.UpdatedAt, "created_at": e.CreatedAt, "summary": e.Summary, "category": e.Category}[f.Key]
+		if got != f.Value {
+			return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, f.Key)
+		}
 	}
 	return out, nil
 }

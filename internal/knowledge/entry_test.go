@@ -38,7 +38,8 @@ triggers:
 			Tools: []string{"Write", "Edit"}, Files: []string{"**/plugin.json", "**/*version*"},
 			Actions: []string{"version bump", "release"}, Context: []string{"deployment"},
 		},
-		Body: "- [ ] pyproject.toml\n- [ ] plugin.json\n",
+		Body:          "- [ ] pyproject.toml\n- [ ] plugin.json\n",
+		TokenEstimate: 10,
 	}
 	if !reflect.DeepEqual(e, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", e, want)
@@ -73,11 +74,11 @@ func TestParseEntryDefaults(t *testing.T) {
 // Every bad entry is reported with its file, its line and what to do.
 func TestParseEntryErrorsNameTheLine(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"unknown key", "---\nsummary: s\nprio: HIGH\n---\n", `e.md:3: unknown key "prio" (allowed: key, summary, kind, category, priority, status, source, observation, ask, tags, triggers)`},
+		{"unknown key", "---\nsummary: s\nprio: HIGH\n---\n", `e.md:3: unknown key "prio" (allowed: key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, checklist, pattern, warning, requirement)`},
 		{"bad priority", "---\nsummary: s\n\npriority: URGENT\n---\n", `e.md:4: priority "URGENT" is not one of CRITICAL, HIGH, MEDIUM, LOW`},
 		{"bad kind", "---\nsummary: s\nkind: rule\n---\n", `e.md:3: kind "rule" is not one of checklist, pattern, warning, requirement, note`},
-		{"bad status", "---\nsummary: s\nstatus: done\n---\n", `e.md:3: status "done" is not one of candidate, active, archived`},
-		{"bad source", "---\nsummary: s\nsource: me\n---\n", `e.md:3: source "me" is not one of manual, transcript, stop-hook, fdrl, gate, llm`},
+		{"bad status", "---\nsummary: s\nstatus: done\n---\n", `e.md:3: status "done" is not one of candidate, draft, active, archived`},
+		{"bad source", "---\nsummary: s\nsource: me\n---\n", `e.md:3: source "me" is not one of manual, prompt, transcript, stop-hook, fdrl, gate, llm, workshop, pipeline`},
 		{"bad category", "---\nsummary: s\ncategory: misc\n---\n", `e.md:3: category "misc" is not one of business_rule, architecture, api_quirk, lesson_learned, convention`},
 		{"unknown trigger", "---\nsummary: s\ntriggers:\n  tool: [Write]\n---\n", `e.md:4: unknown key "triggers.tool" (allowed: tools, files, actions, context)`},
 		{"bad glob", "---\nsummary: s\ntriggers:\n  files: [\"a/[b\"]\n---\n", `e.md:4: triggers.files: "a/[b" is not a valid glob`},

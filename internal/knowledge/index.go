@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// TitleWidth is where index titles are cut.
+// TitleWidth is where titles are cut in lists (search results).
 const TitleWidth = 60
 
 // ShowCommand is how the agent reads a full item; every list devlearn
@@ -66,6 +66,9 @@ func Ordered(items []*Item) []*Item {
 			}
 			return 1
 		}
+		if c := cmp.Compare(draftRank(a), draftRank(b)); c != 0 {
+			return c
+		}
 		if c := cmp.Compare(PriorityRank(a.Priority), PriorityRank(b.Priority)); c != 0 {
 			return c
 		}
@@ -87,105 +90,128 @@ func scopeRank(s string) int {
 	return 1
 }
 
-// BuildIndex renders the index of a set within its budget. Whatever does
-// not fit is counted and named with the command that lists it.
+// The lines of seed 000 §1's index that frame the items.
+const (
+	IndexTitle   = "## Domain Knowledge Index"
+	ProjectTitle = "### Project Knowledge"
+	GlobalTitle  = "### Global Knowledge"
+	// FetchLine says how to read an item in full: the agent tool when the
+	// MCP server is there, the command otherwise.
+	FetchLine = "Use fetch_knowledge(key_or_id) to read full details on any entry (or `" + ShowCommand + "`)."
+)
+
+// LineWidth is where an index line's summary is cut: seed 000 wants 10 to
+// 20 words.
+const LineWidth = 100
+
+// BuildIndex renders the index of a set within its budget, in seed 000
+// §1's layout: the counts of project and global entries in force, then
+// one "- [key] summary" line per item under its scope's heading, most
+// important first, then what was left out and the line saying how to
+// read an entry in full. Decisions and pitfalls are entries of this index
+// too, by their anchors. Whatever does not fit is counted and named with
+// the command that lists it.
 func BuildIndex(set *Set, o IndexOptions) *Index {
 	ix := &Index{Lines: []Line{}, Budget: o.BudgetTokens}
 	var listed []*Item
+	inForce := map[string]int{}
 	for _, it := range Ordered(set.Items) {
+		if it.Active {
+			inForce[it.Scope]++
+		}
 		if it.Active || o.All {
 			listed = append(listed, it)
 		} else {
 			ix.Inactive++
 		}
 	}
-	counts := map[string]int{}
-	for _, it := range listed {
-		counts[it.Type]++
-	}
-	header := fmt.Sprintf("Project knowledge, %s, most important first; `%s` reads one.\n",
-		countPhrase(len(listed), counts), ShowCommand)
-	if len(listed) == 0 {
-		header = "Project knowledge: nothing recorded yet.\n"
-	}
-
-	var b strings.Builder
-	b.WriteString(header)
-	runes := utf8.RuneCountInString(header)
+	head := fmt.Sprintf("%s\nProject-specific: %s | Global: %s\n", IndexTitle,
+		Plural(inForce[ScopeProject], "entry", "entries"), Plural(inForce[ScopeGlobal], "entry", "entries"))
+	// What fits is chosen most important first, whatever its scope; it is
+	// then shown under its scope's heading.
+	runes := utf8.RuneCountInString(head)
+	titled := map[string]bool{}
+	var chosen []*Item
 	for i, it := range listed {
-		line := newIndexLine(it)
-		text := line.text()
+		n := utf8.RuneCountInString(newIndexLine(it, o.All).text())
+		if !titled[it.Scope] {
+			n += utf8.RuneCountInString(GlobalTitle) + 2 // a heading and its blank line
+		}
 		footer := ix.footer(len(listed)-i-1, o)
-		if o.BudgetTokens > 0 && tokensOf(runes+utf8.RuneCountInString(text)+utf8.RuneCountInString(footer)) > o.BudgetTokens {
+		if o.BudgetTokens > 0 && tokensOf(runes+n+utf8.RuneCountInString(footer)) > o.BudgetTokens {
 			ix.LeftOut = len(listed) - i
 			break
 		}
-		b.WriteString(text)
-		runes += utf8.RuneCountInString(text)
-		ix.Lines = append(ix.Lines, line.Line)
-		ix.Items = append(ix.Items, it)
+		runes += n
+		titled[it.Scope] = true
+		chosen = append(chosen, it)
 	}
-	footer := ix.footer(ix.LeftOut, o)
-	b.WriteString(strings.TrimSuffix(footer, sizeLine(0)))
-	runes += utf8.RuneCountInString(footer)
-	ix.Tokens = tokensOf(runes)
-	b.WriteString(sizeLine(ix.Tokens))
+	var b strings.Builder
+	b.WriteString(head)
+	if len(listed) == 0 {
+		b.WriteString("\nNothing recorded yet.\n")
+	}
+	for _, scope := range []string{ScopeProject, ScopeGlobal} {
+		title := ProjectTitle
+		if scope == ScopeGlobal {
+			title = GlobalTitle
+		}
+		first := true
+		for _, it := range chosen {
+			if it.Scope != scope {
+				continue
+			}
+			if first {
+				b.WriteString("\n" + title + "\n")
+				first = false
+			}
+			line := newIndexLine(it, o.All)
+			b.WriteString(line.text())
+			ix.Lines = append(ix.Lines, line.Line)
+			ix.Items = append(ix.Items, it)
+		}
+	}
+	b.WriteString(ix.footer(ix.LeftOut, o))
 	ix.Text = b.String()
+	ix.Tokens = Tokens(ix.Text)
 	return ix
 }
 
-// sizeLine ends the index with its own size. The budget is checked with
-// the widest number, so that filling in the real one never overruns it.
-func sizeLine(tokens int) string {
-	if tokens == 0 {
-		return "(~99999 tokens)\n"
-	}
-	return fmt.Sprintf("(~%d tokens)\n", tokens)
-}
-
-// footer says what was left out and how to read it, and ends with the
-// index's own size.
+// footer says what was left out and how to read it, and how to read an
+// entry in full.
 func (ix *Index) footer(leftOut int, o IndexOptions) string {
 	var b strings.Builder
+	b.WriteString("\n")
 	if leftOut > 0 {
 		fmt.Fprintf(&b, "+%d more over the %d-token budget: `devlearn knowledge index --budget 0`.\n", leftOut, o.BudgetTokens)
 	}
 	if ix.Inactive > 0 {
 		fmt.Fprintf(&b, "+%d not in force: `devlearn knowledge index --all`.\n", ix.Inactive)
 	}
-	b.WriteString(sizeLine(0))
+	b.WriteString(FetchLine + "\n")
 	return b.String()
 }
 
-type indexLine struct{ Line }
+type indexLine struct {
+	Line
+	labelled bool
+}
 
-func newIndexLine(it *Item) indexLine {
-	return indexLine{Line{
-		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, TitleWidth),
+func newIndexLine(it *Item, labelled bool) indexLine {
+	return indexLine{Line: Line{
+		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, LineWidth),
 		Area: it.Area, Scope: it.Scope, Tokens: tokensOf(it.TextRunes),
-	}}
+	}, labelled: labelled}
 }
 
+// text is the seed's "- [key] summary"; the full listing (--all) adds
+// each item's status and priority, since it mixes what is in force with
+// what is not.
 func (l indexLine) text() string {
-	area := ""
-	if l.Area != "" {
-		area = " (area: " + Cut(l.Area, 40) + ")"
+	if l.labelled {
+		return fmt.Sprintf("- [%s] %s (%s)\n", l.ID, l.Title, l.Label)
 	}
-	return fmt.Sprintf("- %s [%s] %s%s ~%d tok\n", l.ID, l.Label, l.Title, area, l.Tokens)
-}
-
-func countPhrase(n int, counts map[string]int) string {
-	var parts []string
-	for _, t := range []struct{ typ, one, many string }{
-		{TypeDecision, "decision", "decisions"},
-		{TypePitfall, "pitfall", "pitfalls"},
-		{TypeEntry, "entry", "entries"},
-	} {
-		if c := counts[t.typ]; c > 0 {
-			parts = append(parts, Plural(c, t.one, t.many))
-		}
-	}
-	return fmt.Sprintf("%s (%s)", Plural(n, "item", "items"), strings.Join(parts, ", "))
+	return fmt.Sprintf("- [%s] %s\n", l.ID, l.Title)
 }
 
 // Plural returns "1 item" or "3 items".

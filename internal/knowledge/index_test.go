@@ -30,7 +30,7 @@ func TestIndexShowsEveryKnownStatus(t *testing.T) {
 	set := &Set{Items: sectionItems(t, knowfile.Decisions, b.String())}
 	ix := BuildIndex(set, IndexOptions{All: true})
 	for i, st := range knowfile.KnownStatuses {
-		want := fmt.Sprintf("- ADR-%03d [%s] Decision %s ~", i+1, st, st)
+		want := fmt.Sprintf("- [ADR-%03d] Decision %s (%s)\n", i+1, st, st)
 		if !strings.Contains(ix.Text, want) {
 			t.Errorf("index lacks %q:\n%s", want, ix.Text)
 		}
@@ -40,7 +40,7 @@ func TestIndexShowsEveryKnownStatus(t *testing.T) {
 	}
 	// Without --all, what is no longer in force is counted, not listed.
 	ix = BuildIndex(set, IndexOptions{})
-	if strings.Contains(ix.Text, "Deprecated]") || strings.Contains(ix.Text, "Superseded]") || ix.Inactive != 2 {
+	if strings.Contains(ix.Text, "Deprecated") || strings.Contains(ix.Text, "Superseded") || ix.Inactive != 2 {
 		t.Fatalf("inactive listed or miscounted (%d):\n%s", ix.Inactive, ix.Text)
 	}
 	if !strings.Contains(ix.Text, "+2 not in force: `devlearn knowledge index --all`.") {
@@ -53,16 +53,26 @@ func TestIndexLines(t *testing.T) {
 	e := FromEntry(&Entry{Key: "version-bump-checklist", Summary: "Bumping a version means four files", Kind: "checklist", Priority: "CRITICAL", Status: "active", Body: strings.Repeat("x", 400)}, ScopeProject, "e.md")
 	g := FromEntry(&Entry{Key: "go-style", Summary: "Go style", Kind: "note", Priority: "LOW", Status: "active"}, ScopeGlobal, "/h/go-style.md")
 	ix := BuildIndex(&Set{Items: append(pf, g, e)}, IndexOptions{BudgetTokens: 1500})
-	want := "Project knowledge, 3 items (1 pitfall, 2 entries), most important first; `devlearn knowledge show ID` reads one.\n" +
-		"- version-bump-checklist [CRITICAL checklist] Bumping a version means four files ~119 tok\n" +
-		"- PF-001 [Active] Very long title Very long title Very long title Very long t… (area: scripts/hooks/) ~48 tok\n" +
-		"- go-style [LOW note, global] Go style ~12 tok\n" +
-		"(~94 tokens)\n"
+	// Seed 000 §1's layout, to the line.
+	want := "## Domain Knowledge Index\n" +
+		"Project-specific: 2 entries | Global: 1 entry\n" +
+		"\n" +
+		"### Project Knowledge\n" +
+		"- [version-bump-checklist] Bumping a version means four files\n" +
+		"- [PF-001] Very long title Very long title Very long title Very long title Very long title Very long title Ver…\n" +
+		"\n" +
+		"### Global Knowledge\n" +
+		"- [go-style] Go style\n" +
+		"\n" +
+		"Use fetch_knowledge(key_or_id) to read full details on any entry (or `devlearn knowledge show ID`).\n"
 	if ix.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
 	}
-	if title := ix.Lines[1].Title; len([]rune(title)) != TitleWidth {
+	if title := ix.Lines[1].Title; len([]rune(title)) != LineWidth {
 		t.Fatalf("title cut to %d characters: %q", len([]rune(title)), title)
+	}
+	if ix.Tokens != Tokens(ix.Text) {
+		t.Fatal(ix.Tokens)
 	}
 }
 
@@ -94,7 +104,7 @@ func TestIndexKeepsToItsBudget(t *testing.T) {
 
 func TestIndexOfNothing(t *testing.T) {
 	ix := BuildIndex(&Set{}, IndexOptions{BudgetTokens: 1500})
-	if ix.Text != "Project knowledge: nothing recorded yet.\n(~15 tokens)\n" {
+	if ix.Text != "## Domain Knowledge Index\nProject-specific: 0 entries | Global: 0 entries\n\nNothing recorded yet.\n\n"+FetchLine+"\n" {
 		t.Fatalf("%q", ix.Text)
 	}
 }

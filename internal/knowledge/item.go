@@ -1,12 +1,14 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
 // Item types: what an index line or an injected item came from.
@@ -58,17 +60,42 @@ type Detail struct {
 	TextRunes int `json:"-"`
 }
 
-// Match is an item's triggers in the form the relevance engine uses.
+// Match is an item's triggers in the form the relevance engine uses: the
+// ones its author wrote, and the ones its own text gives it (derive.go),
+// read once when the cache is built.
 type Match struct {
 	Tools   []string // as written; compared case-insensitively
 	Files   []Glob
 	Actions []string // Phrase form
 	Context []string // Phrase form
+	// Commands are the programs the lesson warns against or reports as
+	// failing ("npm", "git push"), matched against a Bash call's commands
+	// and those a request names.
+	Commands []Command
+	// Topics are names the lesson is about (a package, a component), in
+	// Phrase form: matched against a person's request only.
+	Topics []string
 }
 
 // Empty reports whether nothing can make the item relevant to a tool call.
 func (m *Match) Empty() bool {
-	return len(m.Tools) == 0 && len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0
+	return len(m.Tools) == 0 && len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 && len(m.Commands) == 0 && len(m.Topics) == 0
+}
+
+// derive adds the triggers an item's own text gives it.
+func (m *Match) derive(title, body string) {
+	d := deriveTriggers(title, body)
+	for _, f := range d.files {
+		if !slices.ContainsFunc(m.Files, func(g Glob) bool { return g.Shown == f }) {
+			g := CompileGlob(f)
+			g.Derived = true
+			m.Files = append(m.Files, g)
+		}
+	}
+	for _, c := range d.commands {
+		m.Commands = uniqueCommands(m.Commands, c)
+	}
+	m.Topics = append(m.Topics, d.topics...)
 }
 
 // Ref is the key of the item's counters in the observation log
@@ -99,14 +126,17 @@ func matchOf(t Triggers) Match {
 	return m
 }
 
-// FromEntry is the item of an entry kept at path.
+// FromEntry is the item of an entry kept at path. Its summary and body add
+// the triggers they name to those its author wrote.
 func FromEntry(e *Entry, scope, path string) *Item {
+	m := matchOf(e.Triggers)
+	m.derive(e.Summary, e.Body)
 	return &Item{
-		ID: e.Key, Priority: e.Priority, Active: e.Active(), Match: matchOf(e.Triggers),
+		ID: e.Key, Priority: e.Priority, Active: e.Active(), Match: m,
 		Detail: &Detail{
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
-			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Body) + 40,
+			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
 		},
 	}
 }
@@ -119,7 +149,9 @@ const (
 )
 
 // FromSection is the item of an ADR or pitfall section of a file at path.
-// A pitfall's Area becomes its file trigger.
+// A pitfall's Area becomes its file trigger, or its command trigger when
+// it is the command that failed; the section's text adds the files,
+// commands and packages it names.
 func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	it := &Item{
 		ID: s.Anchor, Active: s.Active(),
@@ -135,8 +167,12 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	case knowfile.Pitfalls.Prefix:
 		it.Type, it.Priority = TypePitfall, PitfallPriority
 		it.Area = s.Field("Area")
-		for _, g := range AreaGlobs(it.Area) {
-			it.Match.Files = append(it.Match.Files, CompileGlob(g))
+		if c, ok := areaCommand(it.Area); ok {
+			it.Match.Commands = append(it.Match.Commands, c)
+		} else {
+			for _, g := range AreaGlobs(it.Area) {
+				it.Match.Files = append(it.Match.Files, CompileGlob(g))
+			}
 		}
 	default:
 		it.Type, it.Priority = TypeDecision, DecisionPriority
@@ -144,27 +180,78 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	if p := strings.ToUpper(s.Field("Priority")); contains(Priorities, p) {
 		it.Priority = p
 	}
+	it.Match.derive(s.Title, sectionText(s.Body))
 	return it
+}
+
+// sectionText is what a section says, without its heading and the fields
+// that only record it (Area is read apart; Source, Status, Date,
+// Priority say nothing of when it applies).
+func sectionText(body string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(line)
+		if i == 0 && strings.HasPrefix(t, "#") {
+			continue
+		}
+		skip := false
+		for _, f := range []string{"Area", "Source", "Status", "Date", "Priority"} {
+			if strings.HasPrefix(t, "- **"+f+"**") || strings.HasPrefix(t, "**"+f+"**") {
+				skip = true
+			}
+		}
+		if !skip {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// areaCommand reads an Area that is the command that failed ("go test
+// ./...", "npm run build"), as the failure extractor records it.
+func areaCommand(area string) (Command, bool) {
+	area = strings.Trim(strings.TrimSpace(area), "`")
+	if area == "" || pathWord(area, true) {
+		return Command{}, false
+	}
+	c, ok := commandIn(area)
+	return c, ok && (knownVerbs[c.Verb] || strings.HasPrefix(area, "./"))
 }
 
 // AreaGlobs reads the file patterns in a pitfall's Area: every word that
 // looks like a path ("scripts/hooks/", "internal/observe/fold.go",
-// "**/*.sql"). A folder covers everything under it. Words that are not
-// paths ("error handling") give no trigger.
+// "**/*.sql", `web\src\App.tsx`). A folder covers everything under it.
+// Words that are not paths ("error handling") give no trigger. An Area is
+// stored relative to the repository root, but one recorded from a
+// session's sub-folder or by an older version holds only the end of the
+// path: each matches wherever its path ends (a leading "**/"). An
+// absolute path, from another clone or machine, stays absolute and
+// matches as a tail (see CompileGlob).
 func AreaGlobs(area string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(area, func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')'
 	}) {
-		w = strings.TrimPrefix(w, "./")
-		w = strings.TrimLeft(w, "/")
+		w = repopath.Slash(w)
 		w = strings.TrimRight(w, ".:")
-		if w == "" || !pathLike(w) {
+		if w == "" || !PathLike(w) {
 			continue
+		}
+		if repopath.IsAbs(w) {
+			if !strings.HasSuffix(w, "/") && doublestar.ValidatePattern(w) {
+				out = append(out, w)
+			} else if doublestar.ValidatePattern(w + "**") {
+				out = append(out, w+"**")
+			}
+			continue
+		}
+		if !strings.HasPrefix(w, "**") {
+			w = "**/" + w
 		}
 		var globs []string
 		switch {
-		case strings.ContainsAny(w, "*?[{"):
+		case strings.ContainsAny(w[3:], "*?[{"):
 			globs = []string{w}
 		case strings.HasSuffix(w, "/"):
 			globs = []string{w + "**"}
@@ -180,7 +267,9 @@ func AreaGlobs(area string) []string {
 	return out
 }
 
-func pathLike(w string) bool {
+// PathLike reports whether a word looks like a path or a file name
+// ("scripts/hooks/", "config.yaml"), not a version or an abbreviation.
+func PathLike(w string) bool {
 	if strings.ContainsAny(w, "/*") {
 		return true
 	}

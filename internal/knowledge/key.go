@@ -78,7 +78,10 @@ func EntryFile(dir, key string) (string, error) {
 func ContentHash(e *Entry) string {
 	c := *e
 	c.Key, c.Status, c.Source = "", "", ""
-	data, err := c.Marshal()
+	// Nor when and by what it was seen: the hook and the worker see the
+	// same block at different times, with different evidence.
+	c.SourceID, c.Evidence, c.TokenEstimate, c.CreatedAt, c.UpdatedAt = "", nil, 0, "", ""
+	data, err := c.marshal()
 	if err != nil {
 		data = []byte(c.Summary + "\n" + c.Body)
 	}

@@ -6,50 +6,88 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/devlearn/devlearn/internal/repopath"
 )
 
-// Weights of the four trigger components of a score.
+// Weights of the components of a score.
 type Weights struct {
 	Tool, File, Action, Context float64
+	// Command: a command trigger matches one of the call's commands (a
+	// Bash call's, or one a request names). Unlike the others it is never
+	// half: most calls run no command, and an item without a command
+	// trigger loses nothing by it.
+	Command float64
+	// FileMiss is taken off when an item's file triggers all miss the
+	// file a Write or Edit acts on: a version-bump checklist says nothing
+	// about an edit of README.md. It is a weight among the others, not a
+	// veto: a lesson about Y fires on Y because the files it names are
+	// among its file triggers (derive.go), wherever it was learned.
+	FileMiss float64
 }
 
-// DefaultWeights are the design's 0.4 / 0.4 / 0.1 / 0.1.
-var DefaultWeights = Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1}
+// DefaultWeights are the design's 0.4 / 0.4 / 0.1 / 0.1, with a command
+// worth a file, and a missed file taking back what a matched one gives.
+var DefaultWeights = Weights{Tool: 0.4, File: 0.4, Action: 0.1, Context: 0.1, Command: 0.4, FileMiss: 0.4}
 
 // Call is what a tool call (or a prompt) offers to match against.
 type Call struct {
 	Tool string
 	// Paths are the files the call touches, relative to the project root
-	// with forward slashes (absolute when outside it).
+	// with forward slashes (absolute when outside it); for a prompt, the
+	// files it names.
 	Paths []string
 	// FileScoped: the tool acts on the file named in its input (Write,
-	// Edit, ...). An entry whose file trigger misses such a call is not
-	// served at all: a version-bump checklist has nothing to say about an
-	// edit of README.md, however well its tool matches.
+	// Edit, ...), so an item whose file trigger misses it loses
+	// Weights.FileMiss.
 	FileScoped bool
+	// Commands are the simple commands of a Bash call ("cd web && npm
+	// install" is cd and npm install), or the commands a prompt names.
+	Commands []Segment
 	// Words are the recent prompts of the session and the tool's input.
 	Words *Haystack
-	// Prompt: the call is a prompt, before any tool is chosen. Tool and
-	// file are unknown, so their components are neutral, and only an item
-	// whose action or context keywords match is served.
+	// Prompt: the call is a prompt, before any tool is chosen. The tool
+	// is unknown, so its component is half, and only an item that the
+	// prompt names (a file, a command, a keyword or a topic of it) is
+	// served.
 	Prompt bool
+
+	folded []string // Paths as matched (see FoldedPaths)
+}
+
+// FoldedPaths are the call's paths in the form globs match (slashed,
+// lower case), computed once.
+func (c *Call) FoldedPaths() []string {
+	if c.folded == nil && len(c.Paths) > 0 {
+		c.folded = make([]string, len(c.Paths))
+		for i, p := range c.Paths {
+			c.folded[i] = repopath.Fold(p)
+		}
+	}
+	return c.folded
 }
 
 // Breakdown is a score and how it was reached, for `knowledge why`.
 type Breakdown struct {
-	Tool       float64 `json:"tool"`
-	File       float64 `json:"file"`
-	Action     float64 `json:"action"`
-	Context    float64 `json:"context"`
+	Tool    float64 `json:"tool"`
+	File    float64 `json:"file"`
+	Command float64 `json:"command"`
+	Action  float64 `json:"action"`
+	Context float64 `json:"context"`
+	// Miss is what a missed file took off (Weights.FileMiss), as a
+	// positive number.
+	Miss       float64 `json:"file_miss"`
 	Base       float64 `json:"base"`
 	Multiplier float64 `json:"multiplier"`
 	Score      float64 `json:"score"`
-	// Veto names the trigger that rules the item out whatever its score.
-	Veto string `json:"veto,omitempty"`
-	// Always: a CRITICAL item whose tool and file triggers both match is
-	// served whatever else matches (100% recall for what must not be
-	// missed).
+	// Always: a CRITICAL item whose file or command trigger matches, with
+	// its evidence and its tool, is served whatever else matches (100%
+	// recall for what must not be missed).
 	Always bool `json:"always,omitempty"`
+	// Hurting: the item hurt more than it helped, and the counters may
+	// weigh on ranking (counters.rank): its score was multiplied by
+	// HurtingFactor.
+	Hurting bool `json:"hurting,omitempty"`
 	// Why lists what matched and what did not (only when explaining).
 	Why []string `json:"why,omitempty"`
 	// Keyword: the keywords say the item applies: each keyword trigger it
@@ -58,32 +96,41 @@ type Breakdown struct {
 	// "actions: [deploy], context: [production]" means a deploy to
 	// production, not any deploy.
 	Keyword bool `json:"-"`
-	// Evidence: a trigger more specific than the tool (a file, an action
-	// or a context keyword) matched, or the item sets none. The tool
-	// alone is no evidence for an item that says more about when it
-	// applies: without this, every CRITICAL entry for Bash would score
-	// (0.4 + 0.2) × 2 = 1.2 on every shell command.
+	// Named: a prompt names one of the item's files, commands or topics.
+	Named bool `json:"-"`
+	// Evidence: a trigger more specific than the tool matched (a file, a
+	// command, keywords, or for a prompt a topic), or the item sets none.
+	// The tool alone is no evidence for an item that says more about when
+	// it applies: without this, every CRITICAL entry for Bash would score
+	// (0.4 + 0.2) × 2 = 1.2 on every shell command. A broad glob
+	// ("internal/**/*.go") is evidence alone only when the item sets no
+	// keywords: with keywords, the glob says where and the keywords say
+	// what, and both must match.
 	Evidence bool `json:"evidence"`
 }
 
-// Score computes an item's relevance to a call. Each component is its
-// weight when the trigger matches, nothing when it is set and misses, and
-// half its weight when the item does not set it; the sum is multiplied by
-// the priority's weight.
+// Score computes an item's relevance to a call:
+//
+//	(tool + file + command + action + context - file miss) × priority
+//
+// Each of tool, file, action and context is its weight when the trigger
+// matches, nothing when it is set and misses, and half its weight when
+// the item does not set it; command is its weight when it matches, else
+// nothing.
 func Score(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, false) }
 
 // Explain is Score with the reasons spelled out.
 func Explain(it *Item, c *Call, w Weights) Breakdown { return score(it, c, w, true) }
 
-// score computes a breakdown. It runs for every item on every tool call,
-// so it allocates nothing unless asked to explain.
+// score computes a breakdown. It runs for every candidate item on every
+// tool call, so it allocates nothing unless asked to explain.
 func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	var b Breakdown
 	m := &it.Match
 	why := func(format string, args ...any) {
 		b.Why = append(b.Why, fmt.Sprintf(format, args...))
 	}
-	toolHit, fileHit := false, false
+	toolHit, fileHit, broadOnly, cmdHit, topicHit := false, false, false, false, false
 
 	switch {
 	case c.Prompt:
@@ -113,68 +160,153 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		}
 	}
 
+	paths := c.FoldedPaths()
+	var hit *Glob
+	hitPath := ""
+	// The files the text of a tools-only entry names can only add: its
+	// author asked for every call of its tools.
+	filesSet := len(m.Files) > 0 && !toolsOnly(m)
+	if len(m.Files) > 0 {
+		broadOnly = true
+	paths:
+		for i, p := range paths {
+			name := p[strings.LastIndexByte(p, '/')+1:]
+			for j := range m.Files {
+				g := &m.Files[j]
+				if g.Match(p) || c.Prompt && g.MatchName(name) {
+					if hit == nil {
+						hit, hitPath = g, c.Paths[i]
+					}
+					if !g.Broad() {
+						hit, hitPath, broadOnly = g, c.Paths[i], false
+						break paths
+					}
+				}
+			}
+		}
+		fileHit = hit != nil
+		broadOnly = broadOnly && fileHit
+	}
 	switch {
+	case fileHit:
+		b.File = w.File
+		if explain {
+			why("file: %s matches %s%s", shown(hit), hitPath, derivedNote(hit.Derived))
+		}
 	case c.Prompt:
 		b.File = w.File / 2
 		if explain {
-			why("file: not known before a tool is chosen (half)")
+			why("file: none named by the request matches (half: not known before a tool is chosen)")
 		}
-	case len(m.Files) == 0:
+	case !filesSet:
 		b.File = w.File / 2
 		if explain {
 			why("file: no trigger (half)")
 		}
-	default:
-		hitPath, hitGlob := "", ""
-	paths:
-		for _, p := range c.Paths {
-			for _, g := range m.Files {
-				if g.Match(p) {
-					hitPath, hitGlob = p, g.Pattern
-					break paths
-				}
+	case c.FileScoped:
+		b.Miss = w.FileMiss
+		if explain {
+			why("file: %s match none of %s (file miss: -%.2f)", patterns(m.Files), strings.Join(c.Paths, ", "), w.FileMiss)
+		}
+	case explain:
+		why("file: no file of this call matches %s", patterns(m.Files))
+	}
+
+	var hitCmd Command
+	var hitSeg Segment
+cmds:
+	for _, cm := range m.Commands {
+		for _, sg := range c.Commands {
+			if cm.Match(sg) {
+				cmdHit, hitCmd, hitSeg = true, cm, sg
+				break cmds
 			}
 		}
-		switch {
-		case hitGlob != "":
-			fileHit = true
-			b.File = w.File
-			if explain {
-				why("file: %s matches %s", hitGlob, hitPath)
-			}
-		case c.FileScoped:
-			b.Veto = VetoFile
-			if explain {
-				why("file: %s match none of %s (vetoed)", patterns(m.Files), strings.Join(c.Paths, ", "))
-			}
-		case explain:
-			why("file: no file of this call matches %s", patterns(m.Files))
+	}
+	if cmdHit {
+		b.Command = w.Command
+		if explain {
+			why("command: %s (named in the lesson) matches %s", hitCmd, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
 		}
+	} else if explain && len(m.Commands) > 0 {
+		why("command: none of %s is run%s", commandList(m.Commands), map[bool]string{true: " or named"}[c.Prompt])
 	}
 
 	var hitA, hitC bool
 	b.Action, hitA = keywordScore(m.Actions, c.Words, w.Action)
 	b.Context, hitC = keywordScore(m.Context, c.Words, w.Context)
 	b.Keyword = (len(m.Actions) > 0 || len(m.Context) > 0) && (len(m.Actions) == 0 || hitA) && (len(m.Context) == 0 || hitC)
-	b.Evidence = fileHit || b.Keyword || (len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0)
-	if explain && !b.Evidence {
-		why("no file, action or context trigger matched: the tool alone does not serve it")
+	topic := ""
+	if c.Prompt {
+		for _, t := range m.Topics {
+			if c.Words.Has(t) {
+				topicHit, topic = true, t
+				break
+			}
+		}
+		if topicHit && !hitA {
+			b.Action = w.Action
+		}
+		b.Named = b.Keyword || topicHit || fileHit || cmdHit
 	}
+	fileEvidence := fileHit && (!broadOnly || b.Keyword || len(m.Actions) == 0 && len(m.Context) == 0)
+	b.Evidence = fileEvidence || cmdHit || b.Keyword || topicHit || toolsOnly(m)
 	if explain {
 		explainKeywords("action", m.Actions, c.Words, why)
 		explainKeywords("context", m.Context, c.Words, why)
+		if topicHit {
+			why("topic: the request names %q (counts as the action)", topic)
+		}
+		switch {
+		case fileHit && !fileEvidence:
+			why("the file matched only a broad pattern and the item's keywords did not: not served")
+		case !b.Evidence:
+			why("no file, command, action or context trigger matched: the tool alone does not serve it")
+		}
 	}
 
-	b.Base = round(b.Tool + b.File + b.Action + b.Context)
+	b.Base = round(b.Tool + b.File + b.Command + b.Action + b.Context - b.Miss)
 	b.Multiplier = Multiplier(it.Priority)
 	b.Score = round(b.Base * b.Multiplier)
-	b.Always = it.Priority == "CRITICAL" && toolHit && fileHit
+	b.Always = it.Priority == "CRITICAL" && b.Evidence && (fileHit || cmdHit) && (toolHit || len(m.Tools) == 0 || c.Prompt)
 	return b
 }
 
-// VetoFile is the veto of an item whose file trigger misses a
-// file-scoped call.
-const VetoFile = "its file trigger does not match the file of this call"
+// toolsOnly: the item's author set no trigger beyond its tools, so it
+// applies to every call of them; what its text names does not narrow it.
+func toolsOnly(m *Match) bool {
+	if len(m.Tools) == 0 || len(m.Actions) > 0 || len(m.Context) > 0 {
+		return false
+	}
+	for _, g := range m.Files {
+		if !g.Derived {
+			return false
+		}
+	}
+	return true
+}
+
+func shown(g *Glob) string {
+	if g.Shown != "" {
+		return g.Shown
+	}
+	return g.Pattern
+}
+
+func derivedNote(d bool) string {
+	if d {
+		return " (named in the lesson)"
+	}
+	return ""
+}
+
+func commandList(cs []Command) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	return strings.Join(s, ", ")
+}
 
 func keywordScore(phrases []string, h *Haystack, weight float64) (float64, bool) {
 	if len(phrases) == 0 {
@@ -204,8 +336,8 @@ func explainKeywords(name string, phrases []string, h *Haystack, why func(string
 
 func patterns(gs []Glob) string {
 	var s []string
-	for _, g := range gs {
-		s = append(s, g.Pattern)
+	for i := range gs {
+		s = append(s, shown(&gs[i]))
 	}
 	return strings.Join(s, ", ")
 }
@@ -232,6 +364,9 @@ type Options struct {
 	Weights   Weights
 	Threshold float64
 	MaxItems  int
+	// Hurting holds the Refs of the items that hurt more than they
+	// helped, when counters.rank is on (nil otherwise).
+	Hurting map[string]bool
 }
 
 // Rank scores every active item that has triggers and returns those worth
@@ -247,6 +382,7 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 			continue
 		}
 		b := Score(it, c, o.Weights)
+		o.Demote(it, &b)
 		if !b.Serve(c, o.Threshold) {
 			continue
 		}
@@ -256,12 +392,25 @@ func Rank(items []*Item, c *Call, o Options) []Scored {
 	return out
 }
 
+// Demote lowers the score of an item that hurt more than it helped, for
+// whatever scores an item outside Rank and must agree with it. An
+// always-served item stays always served: what must not be missed is not
+// left to the counters.
+func (o Options) Demote(it *Item, b *Breakdown) {
+	if !o.Hurting[it.Ref()] {
+		return
+	}
+	b.Hurting = true
+	b.Score = round(b.Score * HurtingFactor)
+	if b.Why != nil {
+		b.Why = append(b.Why, fmt.Sprintf("hurt more than it helped (knowledge stats), counters.rank on: score × %g", HurtingFactor))
+	}
+}
+
 // Serve reports whether a score is worth serving for the call.
 func (b *Breakdown) Serve(c *Call, threshold float64) bool {
 	switch {
-	case b.Veto != "":
-		return false
-	case c.Prompt && !b.Keyword:
+	case c.Prompt && !b.Named:
 		return false
 	case b.Always:
 		return true
@@ -269,11 +418,14 @@ func (b *Breakdown) Serve(c *Call, threshold float64) bool {
 	return b.Evidence && b.Score >= threshold
 }
 
-// SortScored orders candidates: always-served first, then by score, then
-// by priority, then by id so that equal scores come out the same way every
-// time.
+// SortScored orders candidates: active items before drafts, then
+// always-served first, then by score, then by priority, then by id so
+// that equal scores come out the same way every time.
 func SortScored(s []Scored) {
 	slices.SortStableFunc(s, func(a, b Scored) int {
+		if c := cmp.Compare(draftRank(a.Item), draftRank(b.Item)); c != 0 {
+			return c
+		}
 		if a.Always != b.Always {
 			if a.Always {
 				return -1

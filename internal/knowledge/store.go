@@ -17,6 +17,18 @@ import (
 type Sources struct {
 	Root      string // the project's working tree; "" for none
 	GlobalDir string // the global entries folder ($DEVLEARN_HOME/knowledge/entries); "" for none
+	// State is the clone's git folder, which holds the cache: no symbolic
+	// link below it is followed when the cache is written. "" when the
+	// cache lies inside Root.
+	State string
+}
+
+// cacheRoot is the folder the cache is written below.
+func (s Sources) cacheRoot() string {
+	if s.State != "" {
+		return s.State
+	}
+	return s.Root
 }
 
 // GlobalEntriesDir is the global entries folder under a devlearn home.

@@ -25,8 +25,8 @@ func projectStore(t *testing.T) (*Store, *project.Project) {
 }
 
 // Contract 8: the Stop hook and the worker may both see the same block;
-// between them they write one candidate file, keyed by its content.
-func TestSaveCandidateOnce(t *testing.T) {
+// between them they write one draft file, keyed by its content.
+func TestSaveDraftOnce(t *testing.T) {
 	st, p := projectStore(t)
 	block := []byte("summary: Run go generate before go test\nkind: checklist\npriority: HIGH\ntriggers:\n  tools: [Bash]\n  actions: [go test]\nbody: |\n  - go generate ./...\n")
 	fromHook, err := ParseBlock("stop hook", block)
@@ -34,18 +34,18 @@ func TestSaveCandidateOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromHook.Source = "stop-hook"
-	path, created, err := st.SaveCandidate(context.Background(), fromHook, "stop hook: a [PROCESS_KNOWLEDGE] block")
+	path, created, err := st.SaveDraft(context.Background(), fromHook, "stop hook: a [PROCESS_KNOWLEDGE] block")
 	if err != nil || !created || !strings.HasPrefix(path, ".memory/knowledge/entries/run-go-generate-before-go-test-") {
 		t.Fatalf("first: %s %v %v", path, created, err)
 	}
 	fromWorker, _ := ParseBlock("worker", block)
 	fromWorker.Source = "transcript"
-	again, created, err := st.SaveCandidate(context.Background(), fromWorker, "worker")
+	again, created, err := st.SaveDraft(context.Background(), fromWorker, "worker")
 	if err != nil || created || again != path {
 		t.Fatalf("second: %s %v %v", again, created, err)
 	}
 	e, err := ReadEntry(p.Path(path), path)
-	if err != nil || e.Status != StatusCandidate || e.Source != "stop-hook" || e.Body != "- go generate ./...\n" {
+	if err != nil || e.Status != StatusDraft || e.Source != "stop-hook" || e.Body != "- go generate ./...\n" {
 		t.Fatalf("%+v %v", e, err)
 	}
 	// Written through the audited writer.
@@ -81,5 +81,23 @@ func TestGlobalStoreRefusesALink(t *testing.T) {
 	os.Symlink(target, filepath.Join(g.Dir, "k.md"))
 	if _, err := g.Copy(context.Background(), &Entry{Key: "k", Summary: "s"}, []byte("---\nsummary: s\n---\n"), "copy"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
 		t.Fatalf("wrote through a link: %v", err)
+	}
+}
+
+// File triggers are stored relative to the root with forward slashes,
+// whoever wrote them: an agent on Windows, or one naming absolute paths.
+func TestCreateStoresFileTriggersRelative(t *testing.T) {
+	st, p := projectStore(t)
+	e := &Entry{Key: "paths", Summary: "Paths as written", Kind: "note", Priority: "HIGH", Status: StatusActive, Source: "manual",
+		Triggers: Triggers{Files: []string{`web\src\stores\**`, filepath.Join(p.Root, "internal", "billing", "*.go"), "**/plugin.json"}}}
+	if _, _, err := st.Create(context.Background(), e, "test"); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := st.Read("paths")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"web/src/stores/**", "internal/billing/*.go", "**/plugin.json"}; strings.Join(got.Triggers.Files, " ") != strings.Join(want, " ") {
+		t.Fatalf("stored %q, want %q", got.Triggers.Files, want)
 	}
 }

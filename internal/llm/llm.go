@@ -70,14 +70,20 @@ type Runner struct {
 	// MaxPrompt and MaxOutput bound stdin and stdout in bytes; 0 means
 	// DefaultMaxPrompt and DefaultMaxOutput.
 	MaxPrompt, MaxOutput int
+	// Keep, when set, is given each prompt and what the command printed
+	// (the extractor.debug setting keeps them, redacted).
+	Keep func(prompt, stdout []byte)
 }
 
-// Request is what one extraction is about.
+// Request is what one extraction is about: the turns the offline stage
+// nominated (Candidates, see Nominate), or, when none is given, the
+// session's whole channels (Signals and Pairs).
 type Request struct {
-	Session  string
-	Signals  []transcript.UserSignal
-	Pairs    []transcript.DialogPair
-	Existing []observe.Observation // the strongest existing ones, for the model to re-sight rather than duplicate
+	Session    string
+	Candidates []Candidate
+	Signals    []transcript.UserSignal
+	Pairs      []transcript.DialogPair
+	Existing   []observe.Observation // the strongest existing ones, for the model to re-sight rather than duplicate
 }
 
 // Extract asks the model for the observations of one session. It returns
@@ -96,7 +102,7 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 		// own session must never feed the extractor again.
 		return nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
 	}
-	prompt, ok := buildPrompt(req, r.redact(), r.maxPrompt())
+	prompt, ok := r.Prompt(req)
 	if !ok {
 		return nil, nil
 	}
@@ -112,6 +118,9 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 	if err != nil {
 		return nil, fmt.Errorf("llm: cannot run %s: %w", name, err)
 	}
+	if r.Keep != nil {
+		r.Keep(prompt, res.stdout)
+	}
 	switch {
 	case res.timedOut:
 		r.logStderr(name, res.stderr)
@@ -124,11 +133,28 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 		r.logStderr(name, res.stderr)
 		return nil, fmt.Errorf("llm: %s failed (%v); its output was dropped", name, res.waitErr)
 	}
-	answer, err := decodeOutput(res.stdout)
+	return r.Answer(res.stdout, req, name)
+}
+
+// Answer reads what the command printed for req, as Extract does: a
+// recorded answer is read exactly as a live one (make eval replays them;
+// name labels the errors).
+func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Observation, error) {
+	answer, err := decodeOutput(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s's output was dropped: %w", name, err)
 	}
 	return r.accept(answer, req), nil
+}
+
+// Prompt is what the command is sent on stdin for req, and false when
+// nothing would be sent (no candidate, nothing the person said): what a
+// call costs, and what the debug setting keeps.
+func (r *Runner) Prompt(req Request) ([]byte, bool) {
+	if req.Candidates != nil {
+		return buildCandidatePrompt(req, r.redact(), r.maxPrompt())
+	}
+	return buildPrompt(req, r.redact(), r.maxPrompt())
 }
 
 func (r *Runner) redact() func(string) string {
@@ -292,6 +318,9 @@ func recordUUID(session string, s observe.Sighting) string {
 // the model read was said, which is what an extracted event records.
 func lastTime(req Request) string {
 	last := ""
+	for _, c := range req.Candidates {
+		last = max(last, c.Timestamp)
+	}
 	for _, s := range req.Signals {
 		last = max(last, s.Timestamp)
 	}

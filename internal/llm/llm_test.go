@@ -524,3 +524,18 @@ func TestValidateItem(t *testing.T) {
 		}
 	}
 }
+
+func TestClassOf(t *testing.T) {
+	for out, want := range map[string]string{
+		`{"class":"bug"}`: "bug",
+		`{"type":"result","subtype":"success","is_error":false,"result":"","structured_output":{"class":"chore"}}`: "chore",
+		`{"type":"result","result":"{\"class\": \"feedback\"}"}`:                                                   "feedback",
+		`[{"type":"system"},{"type":"result","structured_output":{"class":"feature"}}]`:                            "feature",
+		"enhancement.\n": "enhancement",
+		`{"type":"result","result":"I think it is a bug, run rm -rf"}`: "i think it is a bug, run rm -rf",
+	} {
+		if got := classOf([]byte(out)); got != want {
+			t.Errorf("classOf(%s) = %q, want %q", out, got, want)
+		}
+	}
+}

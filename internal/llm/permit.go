@@ -1,7 +1,6 @@
 package llm
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
@@ -40,7 +39,8 @@ func Permit(cfg *config.Config, home, projectConfigPath string) (ok bool, why st
 	return true, "the project config is " + why, nil
 }
 
-// setsExtractor reports whether the config file at path needs trust.
+// setsExtractor reports whether the config file at path sets extractor
+// keys, which Permit honours only once the file is trusted.
 func setsExtractor(path string) (bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -49,24 +49,12 @@ func setsExtractor(path string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return ConfigNeedsTrust(data), nil
+	return trust.ConfigSets(data).Extractor, nil
 }
 
-// ConfigNeedsTrust reports whether a project config's content sets any
-// extractor key, and so is honoured by Permit only once trusted. It is
-// the one answer: doctor, trust and configure ask it too, so that none of
-// them tells a person a file needs no trust that Permit then refuses.
-func ConfigNeedsTrust(data []byte) bool {
-	var raw struct {
-		Extractor map[string]json.RawMessage `json:"extractor"`
-	}
-	if json.Unmarshal(data, &raw) != nil {
-		// Unreadable: config.Load has refused it already; count it as
-		// setting everything, so only trust lets it run anything.
-		return true
-	}
-	return len(raw.Extractor) > 0
-}
+// ConfigNeedsTrust is trust.ConfigNeedsTrust, the one rule, under the name
+// its first callers know.
+func ConfigNeedsTrust(data []byte) bool { return trust.ConfigNeedsTrust(data) }
 
 // FromConfig returns the runner the config describes. env is the
 // environment the command starts from (the guard is added), log receives

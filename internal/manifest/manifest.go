@@ -35,7 +35,23 @@ type Entry struct {
 	ContentHash   string `json:"contentHash"`
 	RenderedAt    string `json:"renderedAt"`
 	AnchorID      string `json:"anchorId,omitempty"` // ADR-003, PF-001 for knowledge sections
+	// Sources are the observations a curated bullet carries, separated by
+	// spaces (a string, so entries stay comparable); its ObservationID is
+	// its own key, "curated:<file>#<id>".
+	Sources string `json:"sources,omitempty"`
 }
+
+// Types of the curated bullets devlearn keeps in instruction files
+// (internal/curator): a bullet as devlearn wrote it, and one a person
+// edited, which is theirs from then on. Reconcile leaves both to the
+// curator.
+const (
+	TypeCurated       = "curated"
+	TypeCuratedEdited = "curated-edited"
+)
+
+// IsCurated reports whether e is a curated bullet's entry.
+func (e Entry) IsCurated() bool { return e.Type == TypeCurated || e.Type == TypeCuratedEdited }
 
 // Manifest is the whole file.
 type Manifest struct {

@@ -27,6 +27,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Scope says where a migration works and is recorded.
@@ -290,10 +291,10 @@ func (r *Runner) one(ctx context.Context, m Migration, st *State, res *Result) (
 				return err
 			}
 		}
-		if err := os.MkdirAll(r.Ctx.Home, 0o700); err != nil {
+		if err := safefile.MkdirRoot(r.Ctx.Home, 0o700); err != nil {
 			return err
 		}
-		if err := jsonl.WriteFileAtomic(r.statePath(MachineScope), next.Bytes(), 0o600); err != nil {
+		if err := jsonl.WriteFileAtomic(r.Ctx.Home, r.statePath(MachineScope), next.Bytes(), 0o600); err != nil {
 			return err
 		}
 	}

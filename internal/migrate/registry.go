@@ -17,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 )
 
@@ -60,7 +61,7 @@ func homePrivate(c *Context) (*Outcome, error) {
 			if p == c.Home {
 				mode = 0o700
 			}
-			if err := os.Chmod(p, mode); err != nil {
+			if err := safefile.Chmod(c.Home, p, mode); err != nil {
 				return err
 			}
 		}

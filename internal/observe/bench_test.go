@@ -101,7 +101,7 @@ func BenchmarkAppend(b *testing.B) {
 	for _, par := range []int{1, 8} {
 		b.Run(fmt.Sprintf("writers=%d", par), func(b *testing.B) {
 			dir := b.TempDir()
-			st := Store{Path: filepath.Join(dir, "log.jsonl"), LockPath: filepath.Join(dir, "log.lock")}
+			st := Store{Root: dir, Path: filepath.Join(dir, "log.jsonl"), LockPath: filepath.Join(dir, "log.lock")}
 			b.SetParallelism(par)
 			start := time.Now()
 			b.RunParallel(func(pb *testing.PB) {

@@ -63,7 +63,7 @@ func TestHelperObserveChild(t *testing.T) {
 	if role == "" {
 		t.Skip("only runs as a child of TestAppendsSurviveConcurrentCompaction")
 	}
-	st := Store{Path: os.Getenv("OBSERVE_LOG"), LockPath: os.Getenv("OBSERVE_LOCK")}
+	st := Store{Root: filepath.Dir(os.Getenv("OBSERVE_LOG")), Path: os.Getenv("OBSERVE_LOG"), LockPath: os.Getenv("OBSERVE_LOCK")}
 	n, _ := strconv.Atoi(os.Getenv("OBSERVE_N"))
 	ctx := context.Background()
 	for i := 0; i < n; i++ {

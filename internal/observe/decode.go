@@ -229,6 +229,27 @@ func (d *decoder) field(key []byte, e *Event) (err error) {
 			e.Sources[src] = v
 			return err
 		})
+	case "weight":
+		e.Weight, err = d.int("weight")
+	case "weights":
+		if d.null() {
+			return nil
+		}
+		e.Weights = map[string]map[string]string{}
+		err = d.object(func(k []byte) error {
+			src := string(k)
+			ws := map[string]string{}
+			e.Weights[src] = ws
+			if d.null() {
+				return nil
+			}
+			return d.object(func(k []byte) error {
+				w := string(k) // k is the decoder's buffer: copied before the value is read
+				v, err := d.str("weights")
+				ws[w] = v
+				return err
+			})
+		})
 	case "legacy_count":
 		e.LegacyCount, err = d.int("legacy_count")
 	case "text":
@@ -265,6 +286,17 @@ func (d *decoder) field(key []byte, e *Event) (err error) {
 				return err
 			})
 			e.Counters[name] = list
+			return err
+		})
+	case "counted":
+		if d.null() {
+			return nil
+		}
+		e.Counted = map[string]string{}
+		err = d.object(func(k []byte) error {
+			name := string(k)
+			v, err := d.str("counted")
+			e.Counted[name] = v
 			return err
 		})
 	case "forgotten":

@@ -109,6 +109,8 @@ func (d *decoder) fastField(s *scanner, key rawString, e *Event) bool {
 		return s.intValue(&e.Observations)
 	case "legacy_count":
 		return s.intValue(&e.LegacyCount)
+	case "weight":
+		return s.intValue(&e.Weight)
 	case "factor":
 		if s.null() {
 			e.Factor = 0
@@ -136,7 +138,7 @@ func (d *decoder) fastField(s *scanner, key rawString, e *Event) bool {
 		return s.flag(&e.SoftCapExceeded)
 	case "evidence":
 		return d.fastEvidence(s, e)
-	case "sources", "text", "marks", "flags", "penalties", "counters":
+	case "sources", "weights", "text", "marks", "flags", "penalties", "counters", "counted":
 		return false // nested objects: the tokenizing decoder's
 	default:
 		return s.skip()

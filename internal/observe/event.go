@@ -50,6 +50,9 @@ type Event struct {
 	Details   string    `json:"details,omitempty"`
 	Evidence  Evidences `json:"evidence,omitempty"`
 	QualityOK *bool     `json:"quality_ok,omitempty"`
+	// Weight is what the sighting's session counts toward the thresholds
+	// when above 1 (a bug or feedback session, classify.weight).
+	Weight int `json:"weight,omitempty"`
 
 	Path    string  `json:"path,omitempty"`    // intent, created
 	Anchor  string  `json:"anchor,omitempty"`  // intent, created: ADR-003, PF-001
@@ -60,14 +63,16 @@ type Event struct {
 	Counter string  `json:"counter,omitempty"` // count
 
 	// devlearn snapshot state (op "snapshot").
-	Sources     map[string]string   `json:"sources,omitempty"` // source -> latest sighting
-	LegacyCount int                 `json:"legacy_count,omitempty"`
-	Text        *Mark               `json:"text,omitempty"` // stamp of pattern and details
-	Marks       map[string]*Mark    `json:"marks,omitempty"`
-	Penalties   []Mark              `json:"penalties,omitempty"`
-	Flags       map[string]*Mark    `json:"flags,omitempty"`
-	Counters    map[string][]string `json:"counters,omitempty"`  // counter -> event ids
-	Forgotten   string              `json:"forgotten,omitempty"` // latest tombstone time
+	Sources     map[string]string            `json:"sources,omitempty"` // source -> latest sighting
+	Weights     map[string]map[string]string `json:"weights,omitempty"` // source -> weight -> latest sighting at it
+	LegacyCount int                          `json:"legacy_count,omitempty"`
+	Text        *Mark                        `json:"text,omitempty"` // stamp of pattern and details
+	Marks       map[string]*Mark             `json:"marks,omitempty"`
+	Penalties   []Mark                       `json:"penalties,omitempty"`
+	Flags       map[string]*Mark             `json:"flags,omitempty"`
+	Counters    map[string][]string          `json:"counters,omitempty"`  // counter -> event ids
+	Counted     map[string]string            `json:"counted,omitempty"`   // counter -> time of its latest event
+	Forgotten   string                       `json:"forgotten,omitempty"` // latest tombstone time
 
 	// devflow snapshot fields (no op).
 	Confidence      *float64 `json:"confidence,omitempty"`

@@ -39,6 +39,9 @@ func randomLog(r *rand.Rand, n int) [][]byte {
 			q := r.Intn(4) > 0
 			e = ObserveEvent(Sighting{ID: id, Type: p.typ, Pattern: p.pattern, Details: fmt.Sprintf("details %d", r.Intn(3)),
 				Evidence: []string{fmt.Sprintf("user said %d", r.Intn(15))}, QualityOK: &q, Record: fmt.Sprint(r.Intn(3))}, src, at)
+			if r.Intn(4) == 0 {
+				e.Weight = 2 + r.Intn(2) // a bug or feedback session
+			}
 		case k < 60:
 			e = NewEvent(OpDeprecate, id, at, "reconcile", func(e *Event) { e.Reason = "deleted" })
 		case k < 64:
@@ -97,7 +100,7 @@ func state(l *Log) string {
 		b.WriteByte('\n')
 	}
 	for _, id := range l.IDs() {
-		fmt.Fprintf(&b, "%s %v\n", id, l.Counters(id))
+		fmt.Fprintf(&b, "%s %v %v\n", id, l.Counters(id), l.LastCounted(id, "used"))
 	}
 	return b.String()
 }

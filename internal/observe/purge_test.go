@@ -9,7 +9,7 @@ import (
 
 func TestPurgeDropsOnlyCorruptLines(t *testing.T) {
 	dir := t.TempDir()
-	st := Store{Path: filepath.Join(dir, "log.jsonl"), LockPath: filepath.Join(dir, "log.lock")}
+	st := Store{Root: dir, Path: filepath.Join(dir, "log.jsonl"), LockPath: filepath.Join(dir, "log.lock")}
 	good := `{"op":"observe","eid":"a1","at":"2026-05-04T09:00:00Z","src":"s1","id":"obs_1","type":"pitfall","pattern":"P"}`
 	future := `{"op":"teleport","eid":"z","at":"2026-05-04T09:00:00Z","id":"obs_1"}`
 	os.WriteFile(st.Path, []byte(good+"\nnot json\n"+future+"\n{\"op\":\"observe\",\"id\":\"obs_2\"}\n{\"id\":"), 0o644)

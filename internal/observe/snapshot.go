@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -50,6 +52,20 @@ func (s *State) snapshot() *Event {
 		}
 		e.Sources[src] = formatTime(at)
 		bump(at)
+	}
+	for src, ws := range s.weights {
+		for w, at := range ws {
+			if at <= s.tomb {
+				continue
+			}
+			if e.Weights == nil {
+				e.Weights = map[string]map[string]string{}
+			}
+			if e.Weights[src] == nil {
+				e.Weights[src] = map[string]string{}
+			}
+			e.Weights[src][strconv.Itoa(w)] = formatTime(at)
+		}
 	}
 	// The legacy span is kept even when a tombstone hides it: it is one span
 	// whatever its size, and cutting it would make the fold depend on which
@@ -98,6 +114,12 @@ func (s *State) snapshot() *Event {
 		}
 		sort.Strings(list)
 		e.Counters[c] = list
+	}
+	for c, at := range s.counted {
+		if e.Counted == nil {
+			e.Counted = map[string]string{}
+		}
+		e.Counted[c] = formatTime(at)
 	}
 	e.Forgotten = formatTime(s.tomb)
 	e.At = formatTime(latest)
@@ -151,6 +173,19 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 			return nil, err
 		}
 		s.addSource(src, at)
+	}
+	for src, ws := range e.Weights {
+		for wt, t := range ws {
+			w, err := strconv.Atoi(wt)
+			if err != nil {
+				return nil, fmt.Errorf("weights: %q is not a whole number", wt)
+			}
+			at, err := parseTime(t)
+			if err != nil {
+				return nil, err
+			}
+			s.addWeight(src, w, at)
+		}
 	}
 	if e.LegacyCount > 0 {
 		first, err := parseTime(e.FirstSeen)
@@ -214,6 +249,13 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		for _, eid := range eids {
 			s.count(c, eid)
 		}
+	}
+	for c, t := range e.Counted {
+		at, err := parseTime(t)
+		if err != nil {
+			return nil, err
+		}
+		s.countedAt(c, at)
 	}
 	tomb, err := parseTime(e.Forgotten)
 	if err != nil {

@@ -65,15 +65,17 @@ type State struct {
 	Details string
 
 	text, details stamp
-	quality       stamp            // the latest sighting that confirmed quality
-	sources       map[string]int64 // source -> its latest sighting
-	legacy        span             // devflow lines: first and last seen
+	quality       stamp                    // the latest sighting that confirmed quality
+	sources       map[string]int64         // source -> its latest sighting
+	weights       map[string]map[int]int64 // source -> weight -> its latest sighting at that weight
+	legacy        span                     // devflow lines: first and last seen
 	legacyCount   int
 	evidence      []timedText // at most MaxEvidence, each text with its last sighting
 	marks         map[string]mark
 	penalties     []mark // by penaltyKey, one each
 	flags         map[string]mark
 	counters      map[string]map[string]struct{} // counter -> event ids
+	counted       map[string]int64               // counter -> time of its latest event
 	tomb          int64
 }
 
@@ -95,6 +97,11 @@ func (s *State) join(o *State) {
 	}
 	for src, at := range o.sources {
 		s.addSource(src, at)
+	}
+	for src, ws := range o.weights {
+		for w, at := range ws {
+			s.addWeight(src, w, at)
+		}
 	}
 	if o.legacyCount > s.legacyCount {
 		s.legacyCount = o.legacyCount
@@ -121,6 +128,9 @@ func (s *State) join(o *State) {
 		for eid := range eids {
 			s.count(c, eid)
 		}
+	}
+	for c, at := range o.counted {
+		s.countedAt(c, at)
 	}
 	if o.tomb > s.tomb {
 		s.tomb = o.tomb
@@ -170,6 +180,37 @@ func (s *State) addSource(src string, at int64) {
 	if at > s.sources[src] {
 		s.sources[src] = at
 	}
+}
+
+// addWeight records that src sighted at a weight above 1 (a bug or
+// feedback session counts as more than one toward the thresholds). Each
+// weight keeps its latest time, so a tombstone cuts weights as it cuts
+// sightings, and compaction keeps exactly what counts.
+func (s *State) addWeight(src string, w int, at int64) {
+	if w <= 1 {
+		return
+	}
+	if s.weights == nil {
+		s.weights = map[string]map[int]int64{}
+	}
+	if s.weights[src] == nil {
+		s.weights[src] = map[int]int64{}
+	}
+	if at > s.weights[src][w] {
+		s.weights[src][w] = at
+	}
+}
+
+// weightOf is what src counts toward the thresholds: its highest weight
+// sighted after the tombstone, else 1.
+func (s *State) weightOf(src string) int {
+	w := 1
+	for x, at := range s.weights[src] {
+		if at > s.tomb && x > w {
+			w = x
+		}
+	}
+	return w
 }
 
 // addEvidence keeps the latest time of each text and only the most recent
@@ -270,6 +311,20 @@ func (s *State) count(counter, eid string) {
 	set[eid] = struct{}{}
 }
 
+// countedAt keeps the time of a counter's latest event (a max, so it
+// joins like everything else): when an item was last applied.
+func (s *State) countedAt(counter string, at int64) {
+	if at <= 0 {
+		return
+	}
+	if s.counted == nil {
+		s.counted = map[string]int64{}
+	}
+	if at > s.counted[counter] {
+		s.counted[counter] = at
+	}
+}
+
 // check validates an event of a devlearn op (not a devflow line or a
 // snapshot) before anything of it is folded: a corrupt line folds nothing.
 func (e *Event) check(at int64) error {
@@ -343,6 +398,9 @@ func (s *State) apply(e *Event, st stamp, names *names) {
 		if cur, ok := s.sources[e.Src]; !ok || st.at > cur {
 			s.sources[names.get(e.Src)] = st.at
 		}
+		if e.Weight > 1 {
+			s.addWeight(names.get(e.Src), e.Weight, st.at)
+		}
 		for _, ev := range e.Evidence {
 			s.addEvidence(ev.Text, st.at)
 		}
@@ -362,7 +420,9 @@ func (s *State) apply(e *Event, st stamp, names *names) {
 			s.flags[names.get(e.Flag)] = mark{stamp: own(), on: on, reason: names.get(e.Reason)}
 		}
 	case OpCount:
-		s.count(names.get(e.Counter), strings.Clone(st.eid))
+		c := names.get(e.Counter)
+		s.count(c, strings.Clone(st.eid))
+		s.countedAt(c, st.at)
 	case OpTombstone:
 		s.tomb = max(s.tomb, st.at)
 	}

@@ -14,6 +14,9 @@ import (
 
 // Store is the observation log on disk and the lock that guards it.
 type Store struct {
+	// Root is the working tree the log belongs to: no symbolic link below
+	// it is followed when the log is written.
+	Root     string
 	Path     string
 	LockPath string
 }
@@ -28,7 +31,7 @@ func (st Store) Append(ctx context.Context, events ...*Event) error {
 	if err != nil {
 		return err
 	}
-	return jsonl.Append(ctx, st.Path, st.LockPath, lines...)
+	return jsonl.Append(ctx, st.Root, st.Path, st.LockPath, lines...)
 }
 
 func encodeAll(events []*Event) ([][]byte, error) {
@@ -72,7 +75,7 @@ func (st Store) Compact(ctx context.Context, now time.Time, cfg *config.Config) 
 		return &CompactStats{}, nil // nothing to fold, and no file to create
 	}
 	var stats *CompactStats
-	err = jsonl.WriteAtomic(st.Path, 0o644, func(w *bufio.Writer) error {
+	err = jsonl.WriteAtomic(st.Root, st.Path, 0o644, func(w *bufio.Writer) error {
 		stats, err = log.WriteCompacted(w, now, cfg)
 		return err
 	})

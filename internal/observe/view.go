@@ -24,13 +24,17 @@ const (
 // Observation is the state of one observation at a moment: what `learn
 // --list` shows and what render, reconcile and the index work from.
 type Observation struct {
-	ID         string    `json:"id"`
-	Type       string    `json:"type"`
-	Pattern    string    `json:"pattern"`
-	Details    string    `json:"details,omitempty"`
-	Evidence   []string  `json:"evidence,omitempty"`
-	QualityOK  bool      `json:"quality_ok"`
-	Count      int       `json:"count"`
+	ID        string   `json:"id"`
+	Type      string   `json:"type"`
+	Pattern   string   `json:"pattern"`
+	Details   string   `json:"details,omitempty"`
+	Evidence  []string `json:"evidence,omitempty"`
+	QualityOK bool     `json:"quality_ok"`
+	Count     int      `json:"count"`
+	// Weighted is what the sightings count toward the thresholds when a
+	// bug or feedback session counts more than once (classify.weight);
+	// 0 when it is Count.
+	Weighted   int       `json:"weighted,omitempty"`
 	FirstSeen  time.Time `json:"first_seen"`
 	LastSeen   time.Time `json:"last_seen"`
 	Confidence float64   `json:"confidence"`
@@ -121,6 +125,30 @@ func (l *Log) Counters(subject string) map[string]int {
 	return s.counterView()
 }
 
+// Flag reports whether a subject's flag is on, and its reason: for flags
+// the view of an observation does not show (a declined gate proposal).
+func (l *Log) Flag(subject, name string) (on bool, reason string) {
+	s, ok := l.states[subject]
+	if !ok {
+		return false, ""
+	}
+	f, ok := s.flags[name]
+	if !ok || !f.on || f.at <= s.tomb {
+		return false, ""
+	}
+	return true, f.reason
+}
+
+// LastCounted is the time of the latest event of a subject's counter
+// (when an item was last applied); zero when it has none.
+func (l *Log) LastCounted(subject, counter string) time.Time {
+	s, ok := l.states[subject]
+	if !ok || s.counted[counter] == 0 {
+		return time.Time{}
+	}
+	return time.Unix(s.counted[counter], 0).UTC()
+}
+
 func (s *State) counterView() map[string]int {
 	if len(s.counters) == 0 {
 		return nil
@@ -195,11 +223,16 @@ func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observatio
 		}
 		see(sp)
 	}
-	for _, at := range s.sources {
+	weighted := o.Count // devflow's count, each sighting weighing 1
+	for src, at := range s.sources {
 		if at > s.tomb {
 			o.Count++
+			weighted += s.weightOf(src)
 			see(span{at, at})
 		}
+	}
+	if weighted != o.Count {
+		o.Weighted = weighted
 	}
 	if o.Count == 0 {
 		return Observation{}, false // forgotten, or never sighted
@@ -233,7 +266,7 @@ func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observatio
 		}
 	}
 
-	base := BaseConfidence(o.Count, th.Required)
+	base := BaseConfidence(o.counted(), th.Required)
 	o.Penalty = 1
 	for _, p := range s.penalties {
 		if !live(p.stamp) || (live(restored.stamp) && !p.after(restored.stamp)) {
@@ -295,13 +328,22 @@ func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observatio
 	return o, true
 }
 
-// The conditions of devflow's promotion rule an observation may miss.
+// MinSources is the fewest sources (sessions) whose evidence makes an
+// observation ready, whatever its thresholds say: what one session shows
+// may be that session's accident, and promotion is for what recurs. A
+// lesson the person asks to keep is not promoted at all: it becomes an
+// active entry at once.
+const MinSources = 2
+
+// The conditions an observation may miss: devflow's promotion rule, and
+// devlearn's own floor (evidence from more than one session).
 const (
 	unmetQuality = 1 << iota
 	unmetCount
 	unmetPenalised
 	unmetFaded
 	unmetSpread
+	unmetSources
 )
 
 // unmet is the set of conditions o misses (0 when it is ready by them).
@@ -323,10 +365,14 @@ func unmet(o Observation, th config.Threshold, base float64) int {
 	if spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24; spread < th.SpreadDays-1e-9 {
 		u |= unmetSpread
 	}
+	if o.Count < MinSources && base >= th.Promote-1e-9 {
+		u |= unmetSources
+	}
 	return u
 }
 
-// whyNotReady words the unmet conditions of devflow's promotion rule.
+// whyNotReady words the unmet conditions of devflow's promotion rule, and
+// devlearn's own floor.
 func whyNotReady(o Observation, th config.Threshold, base float64) []string {
 	u := unmet(o, th, base)
 	var why []string
@@ -334,6 +380,8 @@ func whyNotReady(o Observation, th config.Threshold, base float64) []string {
 		why = append(why, "quality not confirmed")
 	}
 	switch {
+	case u&unmetCount != 0 && o.Weighted > 0:
+		why = append(why, fmt.Sprintf("count %d (weighing %d: bug or feedback sessions count more) of %d needed", o.Count, o.Weighted, sightingsNeeded(th)))
 	case u&unmetCount != 0:
 		why = append(why, fmt.Sprintf("count %d of %d needed", o.Count, sightingsNeeded(th)))
 	case u&unmetPenalised != 0:
@@ -344,6 +392,9 @@ func whyNotReady(o Observation, th config.Threshold, base float64) []string {
 	if u&unmetSpread != 0 {
 		spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24
 		why = append(why, fmt.Sprintf("spread %s of %s days", trimFloat(spread), trimFloat(th.SpreadDays)))
+	}
+	if u&unmetSources != 0 {
+		why = append(why, fmt.Sprintf("seen in %d session; ready needs at least %d, whatever the thresholds", o.Count, MinSources))
 	}
 	return why
 }
@@ -379,6 +430,14 @@ func round4(f float64) float64 { return math.Round(f*10000) / 10000 }
 func trimFloat(f float64) string {
 	s := fmt.Sprintf("%.1f", f)
 	return strings.TrimSuffix(s, ".0")
+}
+
+// counted is what the sightings count toward the thresholds.
+func (o Observation) counted() int {
+	if o.Weighted > 0 {
+		return o.Weighted
+	}
+	return o.Count
 }
 
 // NextSeq is the sequence of an event that decides something about o after

@@ -6,9 +6,12 @@ package project
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // ErrNoRepo is returned when no ancestor of the starting folder holds .git.
@@ -94,7 +97,50 @@ const (
 	CommandsDir    = ".claude/commands/self-learning"
 	SkillsDir      = ".claude/skills"
 	SettingsFile   = ".claude/settings.json"
+	SchemaFile     = ".memory/learning.schema.json"
+	AttributesFile = ".gitattributes"
 )
+
+// Written is every file and folder above that devlearn writes into: init
+// and doctor refuse a symbolic link at any of them (a test keeps the list
+// complete).
+var Written = []string{
+	ConfigFile, SchemaFile, LogFile, ManifestFile, DecisionsFile, PitfallsFile,
+	EntriesDir, TasksDir, EvolutionLog, MigrationsFile, CommandsDir, SkillsDir,
+	SettingsFile, AttributesFile,
+}
+
+// Links finds every symbolic link where devlearn writes: at the files and
+// folders of Written (or a folder on the way to them), anywhere under
+// .memory/, and anywhere in the per-clone state. A repository can commit
+// such a link to carry devlearn's writes out of it; every write refuses
+// them, and this names them all at once, for init and doctor.
+func (p *Project) Links() []*safefile.LinkError {
+	var out []*safefile.LinkError
+	seen := map[string]bool{}
+	add := func(err error) {
+		var le *safefile.LinkError
+		if errors.As(err, &le) && !seen[le.Link] {
+			seen[le.Link] = true
+			out = append(out, le)
+		}
+	}
+	for _, rel := range Written {
+		add(safefile.CheckNoLink(p.Root, p.Path(rel)))
+	}
+	walk := func(root, dir string) {
+		add(safefile.CheckNoLink(root, dir))
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				add(safefile.CheckNoLink(root, path))
+			}
+			return nil
+		})
+	}
+	walk(p.Root, p.Path(MemoryDir))
+	walk(p.CommonDir, p.StateDir())
+	return out
+}
 
 // Path joins a project-relative name (one of the constants above, or a path
 // under them) onto the root.

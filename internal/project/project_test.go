@@ -2,8 +2,14 @@ package project
 
 import (
 	"errors"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -75,5 +81,70 @@ func TestFindOutsideARepository(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, ".git"), []byte("nonsense"), 0o644)
 	if _, err := Find(dir); err == nil {
 		t.Fatal("a .git file without gitdir must be an error")
+	}
+}
+
+// Every file name this package gives is in Written, read from the source:
+// a new file devlearn writes cannot be left out of the check for links.
+func TestWrittenNamesEveryFile(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "project.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, w := range Written {
+		listed[w] = true
+	}
+	n := 0
+	for _, d := range f.Decls {
+		g, ok := d.(*ast.GenDecl)
+		if !ok || g.Tok != token.CONST {
+			continue
+		}
+		for _, s := range g.Specs {
+			for i, v := range s.(*ast.ValueSpec).Values {
+				lit, ok := v.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				val, _ := strconv.Unquote(lit.Value)
+				if val == MemoryDir {
+					continue // walked whole
+				}
+				n++
+				if !listed[val] {
+					t.Errorf("%s (%s) is not in Written", s.(*ast.ValueSpec).Names[i].Name, val)
+				}
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("read %d names: the scan is not reading the constants", n)
+	}
+}
+
+func TestLinksNamesEveryCommittedLink(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".memory", "knowledge"), 0o755)
+	os.MkdirAll(filepath.Join(root, ".claude"), 0o755)
+	for _, l := range []string{LogFile, EntriesDir, SettingsFile, ".memory/other.txt"} {
+		if err := os.Symlink(outside, filepath.Join(root, l)); err != nil {
+			t.Skip(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(root, ".git", "devlearn"), 0o755)
+	os.Symlink(outside, filepath.Join(root, ".git", "devlearn", "logs"))
+	p, _ := Find(root)
+	var got []string
+	for _, le := range p.Links() {
+		got = append(got, le.Link)
+	}
+	sort.Strings(got)
+	want := []string{filepath.Join(root, ".claude/settings.json"), filepath.Join(root, ".git/devlearn/logs"), filepath.Join(root, ".memory/knowledge/entries"),
+		filepath.Join(root, ".memory/learning-log.jsonl"), filepath.Join(root, ".memory/other.txt")}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("links:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

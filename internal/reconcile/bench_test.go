@@ -105,7 +105,7 @@ func benchReconcile(b *testing.B, n int, full bool) {
 	})
 	r := &Reconciler{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, benchNow, evolve.Trigger{Command: "bench"}),
 		Opts:   Options{Now: benchNow, Config: config.Default(), Full: full},
 	}

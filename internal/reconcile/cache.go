@@ -16,6 +16,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/stamp"
 )
 
@@ -92,8 +93,8 @@ func (u *run) saveCache() {
 	if fresh {
 		return
 	}
-	_ = os.MkdirAll(filepath.Dir(cachePath(p)), 0o755)
-	_ = jsonl.WriteFileAtomic(cachePath(p), b.Bytes(), 0o644)
+	_ = safefile.MkdirAll(p.CommonDir, filepath.Dir(cachePath(p)), 0o755)
+	_ = jsonl.WriteFileAtomic(p.CommonDir, cachePath(p), b.Bytes(), 0o644)
 }
 
 // configKey names the config in force, project and global files alike:

@@ -29,7 +29,7 @@ func quickRun(t *testing.T, p *project.Project) *Result {
 	t.Helper()
 	r := &Reconciler{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, benchNow, evolve.Trigger{Command: "test"}),
 		Opts:   Options{Now: benchNow, Config: config.Default()},
 	}

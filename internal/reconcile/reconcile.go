@@ -139,6 +139,9 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
 	}
 	for _, e := range slices.Clone(man.Entries) {
+		if e.IsCurated() {
+			continue // the curator reconciles its own bullets
+		}
 		if err := u.entry(e); err != nil {
 			return nil, err
 		}
@@ -215,16 +218,7 @@ func (u *run) entry(e manifest.Entry) error {
 		}
 		u.res.Deletions++
 		u.note(Outcome{ID: e.ObservationID, Path: e.Path, Anchor: e.AnchorID, What: "deleted", Note: "penalised and deprecated: a 'no' that sticks until restored"})
-		// Event ids are derived from the artifact, so finding the same deletion
-		// twice (a crash before the manifest was written) counts once.
-		key := e.ObservationID + "|" + e.Path + "|" + e.AnchorID + "|" + e.RenderedAt
-		u.events = append(u.events,
-			withEID(observe.NewEvent(observe.OpPenalize, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
-				ev.Factor, ev.Reason, ev.Seq = PenaltyFactor, "deleted", o.NextSeq()
-			}), "penalize|"+key),
-			withEID(observe.NewEvent(observe.OpDeprecate, e.ObservationID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
-				ev.Reason, ev.Seq = "deleted", o.NextSeq()
-			}), "deprecate|"+key))
+		u.events = append(u.events, Refusal(o, e, u.r.Opts.Now, "reconcile", "deleted")...)
 		return nil
 	}
 
@@ -259,6 +253,24 @@ func hashOf(sec *knowfile.Section, current []byte) string {
 		return sec.Hash()
 	}
 	return manifest.Hash(current)
+}
+
+// Refusal is a person's "no" to the artifact e of observation o: a
+// penalty and a deprecation, which stick until a restore. src says who
+// found it, reason how ("deleted", "reverted"). Event ids are derived from
+// the artifact, so finding the same "no" twice (a crash before the
+// manifest was written, or a revert that reconcile sees again) counts
+// once.
+func Refusal(o observe.Observation, e manifest.Entry, now time.Time, src, reason string) []*observe.Event {
+	key := e.ObservationID + "|" + e.Path + "|" + e.AnchorID + "|" + e.RenderedAt
+	return []*observe.Event{
+		withEID(observe.NewEvent(observe.OpPenalize, e.ObservationID, now, src, func(ev *observe.Event) {
+			ev.Factor, ev.Reason, ev.Seq = PenaltyFactor, reason, o.NextSeq()
+		}), "penalize|"+key),
+		withEID(observe.NewEvent(observe.OpDeprecate, e.ObservationID, now, src, func(ev *observe.Event) {
+			ev.Reason, ev.Seq = reason, o.NextSeq()
+		}), "deprecate|"+key),
+	}
 }
 
 func withEID(e *observe.Event, key string) *observe.Event {
@@ -464,9 +476,17 @@ func (u *run) staleness() {
 			what = "fresh"
 		}
 		u.note(Outcome{ID: o.ID, Path: o.Artifact, Anchor: o.Anchor, What: what, Note: reason})
-		u.events = append(u.events, observe.NewEvent(observe.OpFlag, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+		flag := observe.NewEvent(observe.OpFlag, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
 			ev.Flag, ev.On, ev.Reason, ev.Seq = observe.FlagStale, &on, reason, o.NextSeq()
-		}))
+		})
+		u.events = append(u.events, flag)
+		if on {
+			// The stale counter (contract 8) counts the times an item went
+			// stale; the flag says whether it is now.
+			u.events = append(u.events, withEID(observe.NewEvent(observe.OpCount, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
+				ev.Counter, ev.Reason = "stale", reason
+			}), "stale|"+flag.EID))
+		}
 	}
 	slices.SortFunc(u.res.Details, func(a, b Outcome) int {
 		return strings.Compare(a.What+a.Path+a.Anchor+a.ID, b.What+b.Path+b.Anchor+b.ID)

@@ -12,6 +12,9 @@ type ownRule struct {
 	ruleSpec
 	rank int
 	pick func(s string, m []int) (start, end int, ok bool)
+	// personal marks personal data (e-mail addresses, phone numbers), not
+	// a credential: redact.personal_data can keep it.
+	personal bool
 }
 
 var ownRules = []ownRule{
@@ -75,6 +78,223 @@ var ownRules = []ownRule{
 		rank: rankGeneric,
 		pick: pickPassword,
 	},
+	{
+		// A password given on a command line as its own argument:
+		// mysql --password hunter2, tool --api-key XYZ. (-p is left alone:
+		// it is a port as often as a password.)
+		ruleSpec: ruleSpec{
+			ID:       "password-flag",
+			Regex:    `(?i)(?:^|[\s'"=])--(?:[a-z0-9]+-)?(?:password|passwd|pass|pwd|passphrase|secret|token|api-?key|auth-token|access-token)[ \t]+(?:"([^"\r\n]{4,256})"|'([^'\r\n]{4,256})'|([^\s"'\-][^\s"']{3,255}))`,
+			Keywords: []string{"--"},
+		},
+		rank: rankContext,
+		pick: pickFlagValue,
+	},
+	{
+		// A password said in words: "my password is hunter2", "the
+		// password for staging is s3cr3t!". Without a name or operator the
+		// value must look like a password (a digit, a capital inside, a
+		// sign), or be quoted, so that "the password is required" stays.
+		ruleSpec: ruleSpec{
+			ID:       "password-phrase",
+			Regex:    `(?i)\b(?:password|passwd|passphrase|passcode)\b(?:[ \t]+(?:for|of|on|to|at)[ \t]+[\w.@/:-]{1,60})?[ \t]+(?:is|was)[ \t]+(?:"([^"\r\n]{4,128})"|'([^'\r\n]{4,128})'|\x60([^\x60\r\n]{4,128})\x60|([^\s"'\x60]{4,128}))`,
+			Keywords: []string{"password", "passwd", "passphrase", "passcode"},
+		},
+		rank: rankGeneric,
+		pick: pickPhrase,
+	},
+	{
+		// Known token prefixes at lengths a little either side of the
+		// documented ones, the whole token taken: gitleaks' rules want the
+		// exact length, so a token one character short was kept and one
+		// longer lost only its head.
+		ruleSpec: ruleSpec{
+			ID: "token-prefix",
+			Regex: `(?:^|[^A-Za-z0-9_])((?:gh[pousr]_[A-Za-z0-9]{28,251}|github_pat_[A-Za-z0-9_]{40,251}|glpat-[A-Za-z0-9_-]{16,128}|AIza[0-9A-Za-z_-]{30,60}` +
+				`|xox[abposr]-[A-Za-z0-9-]{10,250}|sk-(?:proj|ant|svcacct|admin)-[A-Za-z0-9_-]{20,300}|[sr]k_live_[A-Za-z0-9]{16,250}|(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{12,24}))(?:$|[^A-Za-z0-9_-])`,
+			Keywords: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "aiza", "xoxa-", "xoxb-", "xoxp-", "xoxo-", "xoxs-", "xoxr-", "sk-proj-", "sk-ant-", "sk-svcacct-", "sk-admin-", "sk_live_", "rk_live_", "akia", "asia", "abia", "acca"},
+		},
+		rank: rankSpecific,
+		pick: pickTokenPrefix,
+	},
+	{
+		// A key with no name before it, but a provider's name shortly
+		// before: "aws secret wJalrXUtnFEMI/K7MDENG/bPxRfiCY...". It must
+		// mix lower case, capitals and digits, which a git hash, a UUID
+		// or a word never does.
+		ruleSpec: ruleSpec{
+			ID:       "provider-key",
+			Regex:    `(?i)\b(?:aws|amazon|azure|gcp|google|stripe|openai|anthropic|github|gitlab|slack|twilio|heroku|cloudflare|datadog|sendgrid|mailgun|digitalocean)\b[^\r\n]{0,48}?(?:^|[\s:=,'"\x60(])([A-Za-z0-9/+_=-]{32,100})(?:$|[\s'"\x60),.;])`,
+			Keywords: []string{"aws", "amazon", "azure", "gcp", "google", "stripe", "openai", "anthropic", "github", "gitlab", "slack", "twilio", "heroku", "cloudflare", "datadog", "sendgrid", "mailgun", "digitalocean"},
+		},
+		rank: rankContext,
+		pick: pickProviderKey,
+	},
+	{
+		// E-mail addresses are personal data. git@host (an SSH remote)
+		// and package@version are not addresses.
+		ruleSpec: ruleSpec{
+			ID:    "email",
+			Regex: `(?i)(?:^|[^A-Za-z0-9._%+/:-])([A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24})\b`,
+			// "@" and the domain's first character: the index wants two
+			// bytes.
+			Keywords: withEach("@", "abcdefghijklmnopqrstuvwxyz0123456789", ""),
+		},
+		rank:     rankContext,
+		pick:     pickEmail,
+		personal: true,
+	},
+	{
+		// Phone numbers: international (+ and a country code) or written
+		// the North American way, 3-3-4 with a bracketed or separated area
+		// code. Dates, versions, IP addresses, port lists and hashes have
+		// other shapes.
+		ruleSpec: ruleSpec{
+			ID:    "phone",
+			Regex: `(?:^|[^\w+.-])(\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){1,2}(?:[ .-]?\d{2,4}){2,4}|\(\d{3}\)[ .-]?\d{3}[ .-]\d{4}|\d{3}-\d{3}-\d{4}|\d{3}\.\d{3}\.\d{4})(?:$|[^\w.-]|\.(?:$|\s))`,
+			Keywords: append(append(withEach("+", "0123456789", ""), withEach("(", "0123456789", "")...),
+				append(withEach("", "0123456789", "-"), withEach("", "0123456789", ".")...)...),
+		},
+		rank:     rankContext,
+		pick:     pickPhone,
+		personal: true,
+	},
+}
+
+// withEach returns prefix+c+suffix for each byte c of chars.
+func withEach(prefix, chars, suffix string) []string {
+	out := make([]string, 0, len(chars))
+	for i := 0; i < len(chars); i++ {
+		out = append(out, prefix+chars[i:i+1]+suffix)
+	}
+	return out
+}
+
+// pickFlagValue takes the value of a --password VALUE argument.
+func pickFlagValue(s string, m []int) (int, int, bool) {
+	for g := 1; g <= 3; g++ {
+		if m[2*g] >= 0 {
+			v := s[m[2*g]:m[2*g+1]]
+			if isPlaceholder(v) || g == 3 && !hasLetterOrDigit(v) {
+				return 0, 0, false
+			}
+			return m[2*g], m[2*g+1], true
+		}
+	}
+	return 0, 0, false
+}
+
+// notPasswordParts are what a sentence about a password says of it
+// ("the password is sha256-hashed"), not a password.
+var notPasswordParts = []string{"hash", "crypt", "sha1", "sha2", "sha-", "md5", "base64", "salt", "stored", "required", "optional", "protected", "-based", "managed"}
+
+// pickPhrase takes the password of "password is VALUE" when quoted or when
+// it looks like one.
+func pickPhrase(s string, m []int) (int, int, bool) {
+	g := 1
+	for ; g <= 4 && m[2*g] < 0; g++ {
+	}
+	if g > 4 {
+		return 0, 0, false
+	}
+	start, end := m[2*g], m[2*g+1]
+	if g == 4 {
+		// A sentence goes on after the value: its full stop or comma is
+		// not part of it.
+		for end > start && strings.ContainsRune(".,;:)", rune(s[end-1])) {
+			end--
+		}
+	}
+	v := s[start:end]
+	if len(v) < 4 || isPlaceholder(v) {
+		return 0, 0, false
+	}
+	lower := strings.ToLower(v)
+	for _, w := range notPasswordParts {
+		if strings.Contains(lower, w) {
+			return 0, 0, false
+		}
+	}
+	if g == 4 && !looksLikePassword(v) {
+		return 0, 0, false
+	}
+	return start, end, true
+}
+
+// looksLikePassword: a digit, a capital after the first letter, or a sign.
+func looksLikePassword(v string) bool {
+	for i, c := range v {
+		switch {
+		case '0' <= c && c <= '9':
+			return true
+		case i > 0 && 'A' <= c && c <= 'Z':
+			return true
+		case !('a' <= c && c <= 'z') && !('A' <= c && c <= 'Z'):
+			return true
+		}
+	}
+	return false
+}
+
+// pickTokenPrefix takes the whole token, unless it is documentation
+// (AKIA...EXAMPLE, ghp_XXXX...).
+func pickTokenPrefix(s string, m []int) (int, int, bool) {
+	v := s[m[2]:m[3]]
+	if isPlaceholder(v) || entropy(v) < 3 {
+		return 0, 0, false
+	}
+	return m[2], m[3], true
+}
+
+func pickProviderKey(s string, m []int) (int, int, bool) {
+	v := s[m[2]:m[3]]
+	var lower, upper, digit bool
+	for _, c := range v {
+		switch {
+		case 'a' <= c && c <= 'z':
+			lower = true
+		case 'A' <= c && c <= 'Z':
+			upper = true
+		case '0' <= c && c <= '9':
+			digit = true
+		}
+	}
+	if !lower || !upper || !digit || entropy(v) < 4 || isPlaceholder(v) {
+		return 0, 0, false
+	}
+	return m[2], m[3], true
+}
+
+func pickEmail(s string, m []int) (int, int, bool) {
+	addr := s[m[2]:m[3]]
+	local := addr[:strings.IndexByte(addr, '@')]
+	if strings.EqualFold(local, "git") {
+		return 0, 0, false // git@github.com:owner/repo
+	}
+	return m[2], m[3], true
+}
+
+func pickPhone(s string, m []int) (int, int, bool) {
+	v := s[m[2]:m[3]]
+	digits := 0
+	for _, c := range v {
+		if '0' <= c && c <= '9' {
+			digits++
+		}
+	}
+	if digits < 9 || digits > 15 {
+		return 0, 0, false
+	}
+	return m[2], m[3], true
+}
+
+func hasLetterOrDigit(v string) bool {
+	for _, c := range v {
+		if unicode.IsLetter(c) || unicode.IsDigit(c) {
+			return true
+		}
+	}
+	return false
 }
 
 func pickPrivateKey(s string, m []int) (int, int, bool) {
@@ -171,8 +391,13 @@ func pickPassword(s string, m []int) (int, int, bool) {
 		return 0, 0, false
 	}
 	// A shell or .env assignment (PGPASSWORD=value) holds a literal,
-	// whatever it looks like; elsewhere a bare value may be code.
-	if g == 4 && !isEnvAssignment(s[m[0]:name], s[name:start]) && looksLikeCode(s, v, end) {
+	// whatever it looks like, and so does password=db_pass_2024 (lower
+	// case, no space, a digit in the value: code rarely names a variable
+	// so); elsewhere a bare value may be code.
+	op := strings.TrimSpace(s[name:start])
+	called := end < len(s) && strings.ContainsRune("([{", rune(s[end]))
+	literal := isEnvAssignment(s[m[0]:name], s[name:start]) || (op == "=" || op == ":") && !called && strings.ContainsAny(v, "0123456789")
+	if g == 4 && !literal && looksLikeCode(s, v, end) {
 		return 0, 0, false
 	}
 	return start, end, true

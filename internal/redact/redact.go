@@ -60,6 +60,9 @@ type Extra struct {
 	// Patterns are Go regular expressions (RE2 syntax). The secret is the
 	// first non-empty capture group, or the whole match.
 	Patterns []string
+	// KeepPersonalData leaves e-mail addresses and phone numbers
+	// (redact.personal_data: false); credentials are redacted all the same.
+	KeepPersonalData bool
 }
 
 // Redactor finds and replaces secrets. It is safe for concurrent use.
@@ -81,8 +84,26 @@ var defaultRedactor = sync.OnceValue(func() *Redactor {
 })
 
 // Text returns s with every secret the built-in rules find replaced by its
-// placeholder. It returns s itself when there is nothing to redact.
+// placeholder, e-mail addresses and phone numbers included. It returns s
+// itself when there is nothing to redact.
 func Text(s string) string { return defaultRedactor().Text(s) }
+
+var keepPersonalRedactor = sync.OnceValue(func() *Redactor {
+	r, err := New(Extra{KeepPersonalData: true})
+	if err != nil {
+		panic(err)
+	}
+	return r
+})
+
+// For returns Text, or, when personalData is false (the config's
+// redact.personal_data), Text without the e-mail and phone rules.
+func For(personalData bool) func(string) string {
+	if personalData {
+		return Text
+	}
+	return keepPersonalRedactor().Text
+}
 
 // Find returns the secrets the built-in rules find in s, in order and not
 // overlapping. Text replaces these spans, then looks again (see
@@ -95,6 +116,9 @@ func Find(s string) []Finding { return defaultRedactor().Find(s) }
 func New(extra Extra) (*Redactor, error) {
 	r := &Redactor{}
 	for _, spec := range ownRules {
+		if spec.personal && extra.KeepPersonalData {
+			continue
+		}
 		r.addRule(&rule{spec: spec.ruleSpec, rank: spec.rank, pick: spec.pick})
 	}
 	for _, spec := range gitleaksRules {

@@ -66,7 +66,7 @@ func BenchmarkRenderReady(b *testing.B) {
 				p, _ := project.Find(dir)
 				r := &Renderer{
 					Proj:   p,
-					Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+					Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 					Writer: evolve.New(p, goldenNow, evolve.Trigger{Command: "bench"}),
 					Opts:   Options{Now: goldenNow, Config: cfg},
 				}

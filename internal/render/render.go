@@ -145,6 +145,9 @@ func (p *plan) add(o observe.Observation) error {
 	case observe.Workflow, observe.Procedural:
 		return p.addFile(o)
 	case observe.Decision, observe.Pitfall:
+		if o.Type == observe.Pitfall {
+			o = withStoredArea(o, p.r.Proj.Root)
+		}
 		file, err := p.target(o)
 		if err != nil {
 			return err

@@ -52,6 +52,9 @@ type Reviewer struct {
 	Writer *evolve.Writer
 	Now    time.Time
 	Config *config.Config
+	// Home is the devlearn home whose global store "global" copies a
+	// candidate into.
+	Home string
 }
 
 // reviewedAfterDeletion reports whether a person decided about a deleted
@@ -109,8 +112,11 @@ func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item,
 		return nil, err
 	}
 	for _, c := range cands {
-		if c.Status == "candidate" {
+		switch c.Status {
+		case knowledge.StatusCandidate:
 			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: keep makes it active, deprecate archives it"}, Artifact: c.Path})
+		case knowledge.StatusDraft:
+			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"draft the agent wrote, already served below active entries: keep makes it active, deprecate archives it"}, Artifact: c.Path})
 		}
 	}
 	return items, nil
@@ -348,9 +354,12 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		return nil, fmt.Errorf("%s: %w (see 'devlearn knowledge' or %s)", id, ErrUnknown, project.EntriesDir)
 	}
 	c := cands[i]
-	want := map[string]string{"keep": "active", "deprecate": "archived", "restore": "active"}[action]
+	want := map[string]string{"keep": "active", "deprecate": "archived", "restore": "active", "global": "active"}[action]
 	if want == "" {
-		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore)", action)
+		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore, global)", action)
+	}
+	if action == "global" {
+		return r.promoteGlobal(ctx, id, c)
 	}
 	if action == "restore" && c.Status != "archived" {
 		return nil, fmt.Errorf("%s is %s, not archived: nothing to restore", id, c.Status)
@@ -365,5 +374,30 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		return nil, err
 	}
 	out.Files = append(out.Files, c.Path)
+	return out, nil
+}
+
+// promoteGlobal confirms an entry and copies it to the global store, for
+// every project on this machine (seed 000 §2: "Apply to all projects?").
+func (r *Reviewer) promoteGlobal(ctx context.Context, id string, c Candidate) (*Outcome, error) {
+	if r.Home == "" {
+		return nil, errors.New("no devlearn home ($DEVLEARN_HOME or $HOME) for the global store")
+	}
+	if c.Status == knowledge.StatusArchived {
+		return nil, fmt.Errorf("%s is archived: restore it first", id)
+	}
+	out := &Outcome{ID: id, Action: "global", Events: []string{}, Files: []string{}, Note: fmt.Sprintf("%s → active, copied to the global store", c.Status)}
+	st := knowledge.ProjectStore(r.Proj, r.Writer)
+	saved, data, path, err := st.SetStatus(ctx, c.Key, knowledge.StatusActive, fmt.Sprintf("review: global %s", id))
+	if err != nil {
+		return nil, err
+	}
+	g := knowledge.GlobalStore(r.Home)
+	g.Now = r.Now
+	gpath, err := g.Copy(ctx, saved, data, "review: global "+id)
+	if err != nil {
+		return nil, err
+	}
+	out.Files = append(out.Files, path, gpath)
 	return out, nil
 }

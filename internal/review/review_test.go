@@ -45,7 +45,7 @@ func repo(t *testing.T, files map[string]string) *Reviewer {
 	}
 	return &Reviewer{
 		Proj:   p,
-		Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "test"}),
 		Now:    now,
 		Config: config.Default(),

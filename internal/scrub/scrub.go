@@ -30,6 +30,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // What was done where something was found.
@@ -283,26 +284,29 @@ func (s *run) auditLog(ctx context.Context) error {
 // left alone. The working tree's own session state (.memory/.local/) is
 // state too, and scrubbed the same way.
 func (s *run) state() error {
-	for _, root := range []string{s.o.Proj.StateDir(), s.o.Proj.Path(directives.LocalDir)} {
-		if err := s.stateIn(root); err != nil {
+	p := s.o.Proj
+	for _, at := range [][2]string{{p.CommonDir, p.StateDir()}, {p.Root, p.Path(directives.LocalDir)}} {
+		if err := s.stateIn(at[0], at[1]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (s *run) stateIn(root string) error {
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// stateIn scrubs the files under dir; trusted is the folder below which
+// no symbolic link is followed.
+func (s *run) stateIn(trusted, dir string) error {
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil
 			}
 			return err
 		}
-		rel, _ := filepath.Rel(root, path)
+		rel, _ := filepath.Rel(dir, path)
 		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
 		if d.IsDir() {
-			if path != root && (top == "locks" || top == "pending") {
+			if path != dir && (top == "locks" || top == "pending") {
 				return filepath.SkipDir
 			}
 			return nil
@@ -335,7 +339,7 @@ func (s *run) stateIn(root string) error {
 			}
 			s.add(Found{Path: shown, Lines: lines, Count: n, Action: s.action(Deleted), Note: note})
 			if !s.o.DryRun {
-				if err := os.Remove(path); err != nil {
+				if err := safefile.Remove(trusted, path); err != nil {
 					return err
 				}
 			}
@@ -354,7 +358,7 @@ func (s *run) stateIn(root string) error {
 				if err != nil {
 					return err
 				}
-				if err := jsonl.WriteFileAtomic(path, res.data, fi.Mode().Perm()); err != nil {
+				if err := jsonl.WriteFileAtomic(trusted, path, res.data, fi.Mode().Perm()); err != nil {
 					return err
 				}
 			}

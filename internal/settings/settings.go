@@ -36,9 +36,16 @@ var Hooks = []Hook{
 	{Event: "UserPromptSubmit", Sub: "user-prompt-submit", Timeout: 5},
 	{Event: "PreToolUse", Sub: "pre-tool-use", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", HasMatcher: true, Timeout: 5},
 	{Event: "PostToolUse", Sub: "post-tool-use", Matcher: "Read|Write|Edit|MultiEdit|NotebookEdit", HasMatcher: true, Timeout: 5},
-	{Event: "Stop", Sub: "stop", Timeout: 10},
+	{Event: "Stop", Sub: "stop", Timeout: StopTimeout},
 	{Event: "SessionEnd", Sub: "session-end", Matcher: "", HasMatcher: true, Timeout: 5},
 }
+
+// StopTimeout is the timeout (seconds) devlearn registers for its Stop
+// hook. The hook runs the stop quality gates (issue 17), whose timeouts
+// count against it: they share this budget less a reserve for the rest of
+// the hook (hook.StopGateBudget, 285 s), so the hook answers before Claude
+// Code gives up on it. Without stop gates the hook takes milliseconds.
+const StopTimeout = 300
 
 // Marker identifies devlearn's own hook commands, whatever their guard.
 const Marker = "devlearn hook "

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 // Meta says where an item comes from: the record's uuid, session and time
@@ -21,12 +22,17 @@ type Meta struct {
 	Line      int    `json:"line"`
 }
 
-// UserSignal is something the person wrote, in their own words: the
-// USER_SIGNALS channel.
+// UserSignal is something the person wrote: the USER_SIGNALS channel.
 type UserSignal struct {
 	Meta
+	// Text is the message as typed (Claude Code's wrappers, reminders and
+	// hook output taken out), redacted.
 	Text string `json:"text"`
-	Cwd  string `json:"cwd,omitempty"`
+	// Own is the person's own words: Text without what they pasted (code
+	// blocks, logs, shell sessions, quoted text; see OwnWords). The
+	// extractors read rules and lessons only here.
+	Own string `json:"own,omitempty"`
+	Cwd string `json:"cwd,omitempty"`
 	// AfterInterrupt: the person stopped the agent just before writing this,
 	// which is when corrections are most often made.
 	AfterInterrupt bool `json:"afterInterrupt,omitempty"`
@@ -63,18 +69,24 @@ type ToolCall struct {
 	Sidechain bool     `json:"sidechain,omitempty"` // run by a subagent
 	AgentID   string   `json:"agentId,omitempty"`
 
-	HasResult  bool   `json:"hasResult"`
-	IsError    bool   `json:"isError,omitempty"`
-	Error      string `json:"error,omitempty"`    // the error text, capped at MaxError
-	Rejected   bool   `json:"rejected,omitempty"` // the person refused the call: not a failure
+	HasResult bool   `json:"hasResult"`
+	IsError   bool   `json:"isError,omitempty"`
+	Error     string `json:"error,omitempty"`    // the error text (redacted), capped at MaxError
+	Rejected  bool   `json:"rejected,omitempty"` // the person refused the call: not a failure
+	// Protocol: the error is Claude Code's own, about how the tool was
+	// used (an Edit whose old string is not there, a write before a read,
+	// a permission, plan mode, an interruption, a hook): nothing about the
+	// project (see ProtocolError).
+	Protocol   bool   `json:"protocol,omitempty"`
 	ResultUUID string `json:"resultUuid,omitempty"`
 	ResultLine int    `json:"resultLine,omitempty"`
 
 	seq int // order of the calls, for several on one line
 }
 
-// Failed reports a real failure: an error that is not the person saying no.
-func (t *ToolCall) Failed() bool { return t.IsError && !t.Rejected }
+// Failed reports a real failure: an error that is neither the person
+// saying no nor Claude Code's tool protocol.
+func (t *ToolCall) Failed() bool { return t.IsError && !t.Rejected && !t.Protocol }
 
 // Summary is a summary record (a session title, with the uuid of the last
 // message it covers).
@@ -131,7 +143,16 @@ type Options struct {
 	MaxText int
 	// MaxError caps a tool's error text. 0 means DefaultMaxError.
 	MaxError int
+	// Redact scrubs secrets from every text the walk hands out (messages,
+	// agent turns, commands, paths, errors, summaries), before it is cut
+	// to length: text is redacted here, where it enters devlearn, so that
+	// no later stage can forget to. nil means redact.Text; Verbatim keeps
+	// text as written (for a caller that redacts what it keeps itself).
+	Redact func(string) string
 }
+
+// Verbatim is the Redact option that keeps text as written.
+func Verbatim(s string) string { return s }
 
 const (
 	DefaultMaxText  = 16 << 10
@@ -197,6 +218,9 @@ func newWalker(opt Options, sink Sink) *walker {
 	if opt.MaxError <= 0 {
 		opt.MaxError = DefaultMaxError
 	}
+	if opt.Redact == nil {
+		opt.Redact = redact.Text
+	}
 	return &walker{opt: opt, sink: sink, pending: map[string]*ToolCall{}, intern: map[string]string{}}
 }
 
@@ -235,7 +259,7 @@ func (w *walker) record(r *Record) error {
 	case r.Type.Is("summary"):
 		w.stats.Summaries++
 		if w.sink.Summary != nil && r.Summary != nil {
-			return w.sink.Summary(Summary{Text: validUTF8(r.Summary.String()), LeafUUID: r.LeafUUID.String(), Line: r.Line})
+			return w.sink.Summary(Summary{Text: w.opt.Redact(validUTF8(r.Summary.String())), LeafUUID: r.LeafUUID.String(), Line: r.Line})
 		}
 		return nil
 	case r.Type.Is("tool_use"), r.Type.Is("tool_result"):
@@ -294,9 +318,17 @@ func (w *walker) addTurnText(t Str) {
 	if len(w.turnText) > 0 {
 		w.turnText = append(w.turnText, '\n', '\n')
 	}
-	w.turnText = t.Append(w.turnText)
+	// Redacted block by block, before the turn is cut to its end: a cut
+	// through a placeholder leaves part of a placeholder, never part of a
+	// secret.
+	w.tmp = t.Append(w.tmp[:0])
+	w.turnText = append(w.turnText, w.opt.Redact(validUTF8(string(w.tmp)))...)
 	if max := w.opt.MaxText; len(w.turnText) > 2*max {
-		n := copy(w.turnText, w.turnText[len(w.turnText)-max:])
+		from := len(w.turnText) - max
+		for from < len(w.turnText) && !utf8.RuneStart(w.turnText[from]) {
+			from++
+		}
+		n := copy(w.turnText, w.turnText[from:])
 		w.turnText = w.turnText[:n]
 	}
 }
@@ -348,10 +380,10 @@ func (w *walker) toolInput(tc *ToolCall, input []byte) {
 		switch string(k) {
 		case "file_path", "notebook_path", "path":
 			if s := asStr(v); len(s) > 0 {
-				tc.Paths = append(tc.Paths, validUTF8(s.String()))
+				tc.Paths = append(tc.Paths, w.opt.Redact(validUTF8(s.String())))
 			}
 		case "command":
-			tc.Command = capHead(validUTF8(asStr(v).String()), w.opt.MaxError)
+			tc.Command = capHead(w.opt.Redact(validUTF8(asStr(v).String())), w.opt.MaxError)
 		}
 	}
 }
@@ -392,7 +424,14 @@ func (w *walker) user(r *Record) error {
 	if !person || results > 0 || len(w.text) == 0 {
 		return nil
 	}
-	return w.signal(UserSignal{Meta: w.meta(r), Text: capHead(validUTF8(string(w.text)), w.opt.MaxText), Cwd: w.str(r.Cwd)})
+	return w.signal(w.userSignal(r, string(w.text), false))
+}
+
+// userSignal is the person's message: redacted, then cut, then their own
+// words told from what they pasted.
+func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
+	t := capHead(w.opt.Redact(validUTF8(text)), w.opt.MaxText)
+	return UserSignal{Meta: w.meta(r), Text: t, Own: OwnWords(t), Cwd: w.str(r.Cwd), Rejection: rejection}
 }
 
 // signal emits a person's message and closes the assistant turn it answers.
@@ -418,7 +457,7 @@ func (w *walker) closeTurn(reply *UserSignal) error {
 		return nil
 	}
 	return w.sink.DialogPair(DialogPair{
-		Assistant:     capTail(validUTF8(string(w.turnText)), w.opt.MaxText),
+		Assistant:     capTail(string(w.turnText), w.opt.MaxText),
 		AssistantUUID: w.turnUUID,
 		SessionID:     w.turnSess,
 		Timestamp:     w.turnTime,
@@ -432,7 +471,7 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 	if b.IsError {
 		w.stats.ToolErrors++
 		w.tmp = w.p.sk.appendText(w.tmp[:0], b.Content)
-		errText = strings.TrimSpace(validUTF8(string(w.tmp)))
+		errText = strings.TrimSpace(w.opt.Redact(validUTF8(string(w.tmp))))
 		if isRejection(errText) && !r.IsSidechain {
 			reason = rejectionReason(errText)
 		}
@@ -453,6 +492,7 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 		if b.IsError {
 			tc.IsError = true
 			tc.Rejected = isRejection(errText)
+			tc.Protocol = !tc.Rejected && ProtocolError(errText)
 			tc.Error = capHead(errText, w.opt.MaxError)
 		}
 		if err := w.emitTool(tc); err != nil {
@@ -462,7 +502,7 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 	if reason == "" {
 		return nil
 	}
-	return w.signal(UserSignal{Meta: w.meta(r), Text: capHead(reason, w.opt.MaxText), Cwd: w.str(r.Cwd), Rejection: true})
+	return w.signal(w.userSignal(r, reason, true))
 }
 
 func (w *walker) emitTool(tc *ToolCall) error {
@@ -515,7 +555,9 @@ func (w *walker) driftTool(r *Record) error {
 	if r.ToolError {
 		w.stats.ToolErrors++
 		tc.IsError = true
-		tc.Error = capHead(strings.TrimSpace(validUTF8(string(w.p.sk.appendText(w.tmp[:0], r.ToolOutput)))), w.opt.MaxError)
+		errText := strings.TrimSpace(w.opt.Redact(validUTF8(string(w.p.sk.appendText(w.tmp[:0], r.ToolOutput)))))
+		tc.Protocol = ProtocolError(errText)
+		tc.Error = capHead(errText, w.opt.MaxError)
 	}
 	return w.emitTool(tc)
 }

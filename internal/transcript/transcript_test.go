@@ -150,9 +150,11 @@ func TestRealTranscripts(t *testing.T) {
 		if ch.Stats.Thinking != 36 || ch.Stats.Other != 12 {
 			t.Errorf("stats %+v: want 36 thinking blocks and 12 queue-operation records", ch.Stats)
 		}
-		j := slices.IndexFunc(ch.Tools, func(tc ToolCall) bool { return tc.Name == "Edit" && tc.Failed() })
+		j := slices.IndexFunc(ch.Tools, func(tc ToolCall) bool { return tc.Name == "Edit" && tc.IsError && !tc.Rejected })
 		if j < 0 || !strings.HasPrefix(ch.Tools[j].Error, "<tool_use_error>String to replace not found") {
 			t.Errorf("the failed Edit and its error are missing")
+		} else if tc := ch.Tools[j]; !tc.Protocol || tc.Failed() {
+			t.Errorf("an Edit whose old string is not found is Claude Code's tool protocol, not a failure: %+v", tc)
 		}
 	})
 	t.Run("a 1 MB image line", func(t *testing.T) {

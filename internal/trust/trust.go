@@ -22,6 +22,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // FileName is the trust store inside $DEVLEARN_HOME.
@@ -173,7 +174,7 @@ func update(ctx context.Context, home string, change func(*Store)) error {
 	if home == "" {
 		return errors.New("no devlearn home ($DEVLEARN_HOME or $HOME) to keep trust in")
 	}
-	if err := os.MkdirAll(home, 0o700); err != nil {
+	if err := safefile.MkdirRoot(home, 0o700); err != nil {
 		return err
 	}
 	unlock, err := jsonl.Lock(ctx, filepath.Join(home, "locks", "trust.lock"))
@@ -195,5 +196,5 @@ func update(ctx context.Context, home string, change func(*Store)) error {
 	if err != nil {
 		return err
 	}
-	return jsonl.WriteFileAtomic(Path(home), append(data, '\n'), 0o600)
+	return jsonl.WriteFileAtomic(home, Path(home), append(data, '\n'), 0o600)
 }

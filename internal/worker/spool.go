@@ -22,7 +22,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/jsonl"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -30,16 +29,21 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // State is the worker's folder in the per-clone state.
 type State struct {
-	Dir string
+	// Root is the clone's git folder: no symbolic link below it is
+	// followed when the state is written.
+	Root string
+	Dir  string
 }
 
 // For returns the worker state of a project's clone.
-func For(p *project.Project) *State { return &State{Dir: p.StatePath("worker")} }
+func For(p *project.Project) *State { return &State{Root: p.CommonDir, Dir: p.StatePath("worker")} }
 
 func (s *State) spoolDir() string   { return filepath.Join(s.Dir, "spool") }
 func (s *State) claimedDir() string { return filepath.Join(s.Dir, "claimed") }
@@ -84,17 +88,17 @@ func (s *State) Add(e Entry) error {
 		return err
 	}
 	dir := s.spoolDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(s.Root, dir, 0o700); err != nil {
 		return err
 	}
-	return writeRename(filepath.Join(dir, FileName(e.SessionID)), append(data, '\n'))
+	return s.writeRename(filepath.Join(dir, FileName(e.SessionID)), append(data, '\n'))
 }
 
 // writeRename replaces path whole: a reader sees the old entry or the new,
 // never half of one. No fsync: a spool entry lost in a power cut is one
 // session not learned from.
-func writeRename(path string, data []byte) error {
-	return jsonl.WriteFileRename(path, data, 0o600)
+func (s *State) writeRename(path string, data []byte) error {
+	return jsonl.WriteFileRename(s.Root, path, data, 0o600)
 }
 
 // FileName is the spool file of a session: its id when that is a plain
@@ -144,12 +148,13 @@ type queued struct {
 	Entry
 	file   string
 	orphan bool // read from claimed/
+	blamed bool // an orphan whose run stopped while working on it
 }
 
 // read returns the entries of a folder, oldest first. An entry that cannot
 // be read is removed and reported: it can never be ingested, and leaving it
 // would count it towards every batch.
-func readEntries(dir string, bad func(file string, err error)) ([]queued, error) {
+func (s *State) readEntries(dir string, bad func(file string, err error)) ([]queued, error) {
 	names, err := entryNames(dir)
 	if err != nil {
 		return nil, err
@@ -170,7 +175,7 @@ func readEntries(dir string, bad func(file string, err error)) ([]queued, error)
 		}
 		if err != nil {
 			bad(p, err)
-			os.Remove(p)
+			safefile.Remove(s.Root, p)
 			continue
 		}
 		out = append(out, queued{Entry: e, file: n})
@@ -210,8 +215,8 @@ func (s *State) RunsOn(now time.Time) (int, error) {
 
 func (s *State) setRuns(now time.Time, n int) error {
 	data, _ := json.Marshal(Runs{Day: Day(now), Runs: n})
-	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+	if err := safefile.MkdirAll(s.Root, s.Dir, 0o700); err != nil {
 		return err
 	}
-	return writeRename(s.runsPath(), append(data, '\n'))
+	return s.writeRename(s.runsPath(), append(data, '\n'))
 }

@@ -34,10 +34,33 @@ type runner struct {
 	batches [][]string
 	fail    func(Entry) error
 	during  func() // called while a batch is being ingested
+	// kill stops the run dead on an entry, as a kill -9 would: nothing
+	// after it runs (the test recovers the panic).
+	kill func(Entry) bool
+}
+
+var errKilled = errors.New("killed")
+
+// runKilled runs the worker and reports whether it was killed.
+func (r *runner) runKilled(t *testing.T) (killed bool) {
+	t.Helper()
+	defer func() {
+		if p := recover(); p != nil {
+			if p != errKilled {
+				panic(p)
+			}
+			killed = true
+		}
+	}()
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return false
 }
 
 func newRunner(t *testing.T, cfg config.Worker, c *clock) *runner {
-	st := &State{Dir: t.TempDir()}
+	d := t.TempDir()
+	st := &State{Root: d, Dir: d}
 	r := &runner{}
 	var logs []string
 	r.Runner = &Runner{
@@ -45,10 +68,14 @@ func newRunner(t *testing.T, cfg config.Worker, c *clock) *runner {
 		Config: cfg,
 		Now:    c.Now,
 		Logf:   func(f string, a ...any) { logs = append(logs, fmt.Sprintf(f, a...)) },
-		Ingest: func(ctx context.Context, batch []Entry) Result {
+		Ingest: func(ctx context.Context, batch []Entry, begin func(int)) Result {
 			var ids []string
 			res := Result{Errs: make([]error, len(batch))}
 			for i, e := range batch {
+				begin(i)
+				if r.kill != nil && r.kill(e) {
+					panic(errKilled)
+				}
 				ids = append(ids, e.SessionID)
 				if r.fail != nil {
 					res.Errs[i] = r.fail(e)
@@ -91,7 +118,8 @@ func (r *runner) waiting(t *testing.T) int {
 }
 
 func TestAddKeepsOneEntryPerSessionAndNoHostileName(t *testing.T) {
-	st := &State{Dir: t.TempDir()}
+	d := t.TempDir()
+	st := &State{Root: d, Dir: d}
 	for _, e := range []Entry{entry("a", day1), entry("a", day1.Add(time.Hour)), entry("../../x", day1)} {
 		if err := st.Add(e); err != nil {
 			t.Fatal(err)
@@ -104,7 +132,7 @@ func TestAddKeepsOneEntryPerSessionAndNoHostileName(t *testing.T) {
 	if len(names) != 2 || names[0] != "a.json" || !strings.HasPrefix(names[1], "h-") {
 		t.Fatalf("spool: %v", names)
 	}
-	got, _ := readEntries(st.spoolDir(), func(string, error) {})
+	got, _ := st.readEntries(st.spoolDir(), func(string, error) {})
 	if got[0].EndedAt != day1.Add(time.Hour).Format(time.RFC3339) && got[1].EndedAt != day1.Add(time.Hour).Format(time.RFC3339) {
 		t.Fatalf("the later end did not replace the earlier: %+v", got)
 	}
@@ -261,8 +289,16 @@ func TestFailuresAreRetriedThenDropped(t *testing.T) {
 		return nil
 	}
 	r.add(t, "gone", "flaky", "fine")
-	if _, err := r.Run(context.Background()); err != nil {
-		t.Fatal(err)
+	// Each worker started (by the next session's end) retries it once: a
+	// failure is not retried at once in the same run, which would spend
+	// the daily cap on it.
+	for i := 0; i < MaxAttempts+1; i++ {
+		if _, err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 && len(r.batches) != 1 {
+			t.Fatalf("retried in the same run: %v", r.batches)
+		}
 	}
 	last, err := r.State.Last()
 	if err != nil || last == nil {
@@ -370,10 +406,8 @@ func TestUnreadableEntriesAreDropped(t *testing.T) {
 }
 
 // A worker killed mid-batch: last.json says a run started and did not
-// finish (not the run before's outcome), and a session whose runs keep
-// stopping before the end is dropped after MaxAttempts, not retried first
-// in every batch for ever.
-func TestKilledRunsShowAndCount(t *testing.T) {
+// finish (not the run before's outcome), and names the session it was on.
+func TestKilledRunShowsTheSessionInProgress(t *testing.T) {
 	c := &clock{day1}
 	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 10}, c)
 	var seen *Run
@@ -382,35 +416,122 @@ func TestKilledRunsShowAndCount(t *testing.T) {
 	if _, err := r.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if seen == nil || seen.Outcome != OutcomeRunning || seen.Sessions != 1 {
+	if seen == nil || seen.Outcome != OutcomeRunning || seen.Sessions != 1 || seen.Current != "k" {
 		t.Fatalf("last.json during the run: %+v", seen)
 	}
+}
 
-	// "k" again, each time left claimed as if the worker had been killed.
-	r.during = nil
-	r.add(t, "k")
-	os.MkdirAll(r.State.claimedDir(), 0o700)
-	os.Rename(filepath.Join(r.State.spoolDir(), "k.json"), filepath.Join(r.State.claimedDir(), "k.json"))
-	for kill := 1; kill < MaxAttempts; kill++ {
-		// Simulate the kill: the batch is claimed, then the run stops
-		// before settling (the claimed file stays).
-		batch, err := r.claim(mustRead(t, r.State.claimedDir()))
-		if err != nil || len(batch) != 1 || batch[0].Attempts != kill {
-			t.Fatalf("kill %d: batch %+v, %v", kill, batch, err)
+// The loss: a worker killed three times while ingesting one
+// session dropped every session of its batch. Only the session it was on
+// is to blame: it alone is dropped after MaxAttempts (and listed, for a
+// retry by hand); every other session is ingested.
+func TestKilledBatchesBlameOnlyTheSessionInProgress(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 100}, c)
+	var ids []string
+	for i := 1; i <= 40; i++ {
+		id := fmt.Sprintf("s%02d", i)
+		ids = append(ids, id)
+		if err := r.State.Add(entry(id, day1.Add(time.Duration(i)*time.Minute))); err != nil {
+			t.Fatal(err)
 		}
 	}
-	batch, err := r.claim(mustRead(t, r.State.claimedDir()))
-	if err != nil || len(batch) != 0 {
-		t.Fatalf("after %d stopped runs: batch %+v, %v", MaxAttempts, batch, err)
+	r.kill = func(e Entry) bool { return e.SessionID == "s07" }
+	kills := 0
+	for r.runKilled(t) {
+		kills++
+		if kills > MaxAttempts {
+			t.Fatalf("killed %d times: the session that kills it is never dropped", kills)
+		}
+	}
+	if kills != MaxAttempts {
+		t.Fatalf("killed %d times, want %d", kills, MaxAttempts)
+	}
+	ingested := map[string]bool{}
+	for _, b := range r.batches {
+		for _, id := range b {
+			ingested[id] = true
+		}
+	}
+	var lost []string
+	for _, id := range ids {
+		if id != "s07" && !ingested[id] {
+			lost = append(lost, id)
+		}
+	}
+	if len(lost) > 0 {
+		t.Fatalf("%d sessions never ingested: %v", len(lost), lost)
+	}
+	dropped, err := r.State.Dropped()
+	if err != nil || len(dropped) != 1 || dropped[0].SessionID != "s07" || !strings.Contains(dropped[0].Why, "3 worker runs stopped") {
+		t.Fatalf("dropped: %+v, %v", dropped, err)
+	}
+	if n := r.waiting(t); n != 0 {
+		t.Fatalf("%d still waiting", n)
 	}
 	if names, _ := entryNames(r.State.claimedDir()); len(names) != 0 {
 		t.Fatalf("still claimed: %v", names)
+	}
+	if err := r.State.Forget("s07"); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := r.State.Dropped(); len(d) != 0 {
+		t.Fatalf("after Forget: %+v", d)
+	}
+}
+
+// A run killed between sessions, or while storing the batch as a whole,
+// blames no one: the sessions it held are retried one per run, and a
+// session that then kills a run on its own is the one blamed.
+func TestKilledOutsideASessionRetriesAlone(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 100}, c)
+	r.add(t, "a", "b")
+	// A batch claimed, and killed while it was being stored: no session in
+	// progress.
+	r.State.writeLast(Run{Started: "x", Outcome: OutcomeRunning, Sessions: 2})
+	os.MkdirAll(r.State.claimedDir(), 0o700)
+	for _, n := range []string{"a.json", "b.json"} {
+		os.Rename(filepath.Join(r.State.spoolDir(), n), filepath.Join(r.State.claimedDir(), n))
+	}
+	if _, err := r.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.batches) < 1 || len(r.batches[0]) != 1 {
+		t.Fatalf("batches %v: the first after an unattributed stop must hold one session", r.batches)
+	}
+	got, _ := (&State{}).readEntries(r.State.claimedDir(), func(string, error) {})
+	if len(got) != 0 || r.waiting(t) != 0 {
+		t.Fatalf("left: %d claimed, %d waiting", len(got), r.waiting(t))
+	}
+	if d, _ := r.State.Dropped(); len(d) != 0 {
+		t.Fatalf("dropped %+v", d)
+	}
+}
+
+// A failure of the batch as a whole (ErrBatch) is no session's: retried
+// for ever without a count, never dropped.
+func TestBatchFailuresCountAgainstNoSession(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 100}, c)
+	r.fail = func(Entry) error { return fmt.Errorf("log unwritable: %w", ErrBatch) }
+	r.add(t, "a")
+	for i := 0; i < MaxAttempts+2; i++ {
+		c.t = c.t.Add(time.Hour)
+		r.State.Add(entry("b", c.t))
+		if _, err := r.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q, _ := r.State.readEntries(r.State.spoolDir(), func(string, error) {})
+	if len(q) != 2 || q[0].Attempts != 0 || q[1].Attempts != 0 {
+		t.Fatalf("spool: %+v", q)
 	}
 }
 
 func mustRead(t *testing.T, dir string) []queued {
 	t.Helper()
-	qs, err := readEntries(dir, func(f string, err error) { t.Fatalf("%s: %v", f, err) })
+	qs, err := (&State{}).readEntries(dir, func(f string, err error) { t.Fatalf("%s: %v", f, err) })
 	if err != nil {
 		t.Fatal(err)
 	}

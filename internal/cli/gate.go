@@ -1,0 +1,380 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/gate"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/safefile"
+	"github.com/devlearn/devlearn/internal/task"
+)
+
+func newGateCmd(env *Env) *cobra.Command {
+	cmd := asParent(&cobra.Command{
+		Use:   "gate",
+		Short: "Quality gates: the commands you configured, run at stage boundaries and at Stop",
+		Long: `Quality gates (seed 000 §3) are shell commands a person configured under
+"gates" in the global config or the project's .memory/learning.json (which
+runs them only once trusted: 'devlearn trust'):
+
+  "gates": {
+    "pre":  {"<stage>": [{"name", "command", "cwd", "timeout", "required"}]},
+    "post": {"<stage>": [...]},
+    "stop": [...]
+  }
+
+Each runs with sh -c in the task's worktree (or cwd), in its own process
+group, killed whole after its timeout (milliseconds); its output is bounded
+and redacted. A required gate that fails exits 3 and, with a task, is a
+rejection (a candidate lesson, two-strike, circuit breaker: exit 4); an
+optional one is a warning. Nothing learned is ever run.`,
+		GroupID: "learn",
+	})
+	cmd.AddCommand(newGateRunCmd(env, "pre"), newGateRunCmd(env, "post"), newGateRunCmd(env, "stop"),
+		newGateListCmd(env), newGatePresetCmd(env))
+	return cmd
+}
+
+// gateRun is what `gate pre|post|stop` prints with --json.
+type gateRun struct {
+	Task      string        `json:"task,omitempty"`
+	Stage     string        `json:"stage"`
+	When      string        `json:"when"`
+	Untrusted string        `json:"untrusted,omitempty"`
+	Report    *gate.Report  `json:"report"`
+	Rejection *task.Outcome `json:"rejection,omitempty"`
+}
+
+func newGateRunCmd(env *Env, when string) *cobra.Command {
+	var stage, name string
+	var asJSON bool
+	use := when + " --stage STAGE [--task TASK]"
+	short := map[string]string{
+		"pre":  "Run the gates before a stage: a required failure keeps it from starting",
+		"post": "Run the gates after a stage: a required failure is a rejection",
+		"stop": "Run the Stop gates, as the Claude Code Stop hook does",
+	}[when]
+	if when == "stop" {
+		use = "stop [--task TASK]"
+	}
+	cmd := &cobra.Command{
+		Use:   use,
+		Short: short,
+		Long: short + `.
+
+With --task (or $DEVLEARN_TASK) the gates run in the task's worktree, their
+results go to its log, and a required failure is recorded as a rejection of
+the stage: its output becomes a candidate lesson, the Two-Strike Protocol is
+printed on the second similar failure, and the third trips the circuit
+breaker (exit 4). Exit 3 when a required gate failed, 0 otherwise (optional
+failures are warnings on stderr).`,
+		Example: `  devlearn gate post --stage implement --task auth-fix
+  devlearn gate pre --stage verify`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			if when == "stop" {
+				stage = task.StopStage
+			} else if err := checkStage(stage, false); err != nil {
+				return err
+			}
+			n, err := env.taskName(name)
+			if err != nil {
+				return err
+			}
+			w, err := env.taskWS("gate " + when)
+			if err != nil {
+				return err
+			}
+			in, err := gate.Trusted(env.Home(), w.proj.Root, w.cfg)
+			if err != nil {
+				return err
+			}
+			if in.Untrusted != "" {
+				fmt.Fprintf(env.Err, "devlearn: %s\n", in.Untrusted)
+			}
+			list := in.Gates.Stop
+			if when != "stop" {
+				st := in.Gates.Pre
+				if when == "post" {
+					st = in.Gates.Post
+				}
+				list, _ = st.For(stage)
+			}
+			out := gateRun{Task: n, Stage: stage, When: when, Untrusted: in.Untrusted}
+			worktree := w.proj.Root
+			if n != "" {
+				st, _, err := w.store.Load(n)
+				if err != nil {
+					return err
+				}
+				if err := w.store.Blocked(st); err != nil {
+					return breakerErr(err)
+				}
+				if st.Worktree != "" {
+					worktree = st.Worktree
+				}
+				if when == "stop" && st.Stage != "" {
+					stage, out.Stage = st.Stage, st.Stage
+				}
+			}
+			out.Report = gate.Run(c.Context(), list, gate.Options{Project: w.proj.Root, Worktree: worktree, Env: env.environ(), Redact: redact.Text})
+			if n != "" && len(list) > 0 {
+				if err := w.store.RecordGates(ctxBackground(), n, stage, when, out.Report); err != nil {
+					return err
+				}
+				if out.Report.Blocked() {
+					fb, from := task.GateFeedback(out.Report)
+					if out.Rejection, err = w.store.Reject(ctxBackground(), task.RejectInput{Task: n, Stage: stage, Feedback: fb, From: from}); err != nil {
+						return err
+					}
+				}
+			}
+			if asJSON {
+				if err := printJSON(env.Out, out); err != nil {
+					return err
+				}
+			} else {
+				if len(list) == 0 {
+					fmt.Fprintf(env.Out, "No gates for %s.\n", gateList(when, stage))
+				}
+				printGateResults(env.Out, gateList(when, stage), out.Report)
+				for _, r := range out.Report.Warnings() {
+					fmt.Fprintf(env.Err, "devlearn: warning: optional gate %q failed (%s)\n", r.Name, r.Why())
+				}
+				if out.Rejection != nil {
+					fmt.Fprintln(env.Out)
+					printOutcome17(env.Out, out.Rejection)
+				} else if out.Report.Blocked() && n == "" {
+					fmt.Fprintln(env.Out, "Not recorded: no task named (--task or $DEVLEARN_TASK).")
+				}
+			}
+			switch {
+			case out.Rejection != nil && out.Rejection.Breaker:
+				return exitcode.Silent{Code: exitcode.Breaker}
+			case out.Report.Blocked():
+				if asJSON {
+					return exitcode.Silent{Code: exitcode.Refused}
+				}
+				return exitcode.RefusedError(fmt.Errorf("%s failed", plural(len(out.Report.Failed()), "required gate", "required gates")), "fix what the output says, then run the gates again")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	if when != "stop" {
+		f.StringVar(&stage, "stage", "", "the stage: "+strings.Join(config.Stages, ", "))
+	}
+	f.StringVar(&name, "task", "", "the task (default $DEVLEARN_TASK): its worktree, its log, its rejections")
+	f.BoolVar(&asJSON, "json", false, "print the results as JSON")
+	return cmd
+}
+
+func gateList(when, stage string) string {
+	if when == "stop" {
+		return "stop"
+	}
+	return when + "." + stage
+}
+
+// printGateResults prints one line per gate, and the output of each that
+// failed.
+func printGateResults(w io.Writer, what string, rep *gate.Report) {
+	for _, r := range rep.Results {
+		mark, kind := "✓", ""
+		if !r.OK {
+			mark, kind = "✗", " (required)"
+			if !r.Required {
+				mark, kind = "!", " (optional)"
+			}
+		}
+		took := time.Duration(r.DurationMS) * time.Millisecond
+		fmt.Fprintf(w, "%s %s: %s%s, %s\n", mark, r.Name, r.Why(), kind, took.Round(time.Millisecond))
+		if !r.OK && strings.TrimSpace(r.Output) != "" {
+			for _, line := range strings.Split(strings.TrimRight(r.Output, "\n"), "\n") {
+				fmt.Fprintf(w, "    %s\n", line)
+			}
+			if r.OutputBytes > int64(len(r.Output)) {
+				fmt.Fprintf(w, "    (%d bytes of output, its head and tail kept)\n", r.OutputBytes)
+			}
+		}
+	}
+}
+
+func newGateListCmd(env *Env) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "The gates in force here, and whether the project's are trusted",
+		Long: `List the gates that would run here, list by list (pre.<stage>,
+post.<stage>, stop): the project's when its config is trusted, else the
+global config's, with a note saying why the project's are not in force.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			w, err := env.taskWS("gate list")
+			if err != nil {
+				return err
+			}
+			in, err := gate.Trusted(env.Home(), w.proj.Root, w.cfg)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Out, in)
+			}
+			if in.Untrusted != "" {
+				fmt.Fprintf(env.Out, "Note: %s. These are the global config's.\n", in.Untrusted)
+			}
+			n := 0
+			show := func(list string, gates []config.Gate) {
+				for _, g := range gates {
+					req := "optional"
+					if g.Required {
+						req = "required"
+					}
+					timeout := g.Timeout
+					if timeout == 0 {
+						timeout = int(gate.DefaultTimeout.Milliseconds())
+					}
+					fmt.Fprintf(env.Out, "%-20s %-24s %s, %d ms: %s\n", list, g.Name, req, timeout, g.Command)
+					n++
+				}
+			}
+			for _, when := range []string{"pre", "post"} {
+				st := in.Gates.Pre
+				if when == "post" {
+					st = in.Gates.Post
+				}
+				for _, s := range config.Stages {
+					g, _ := st.For(s)
+					show(when+"."+s, g)
+				}
+			}
+			show("stop", in.Gates.Stop)
+			if n == 0 {
+				fmt.Fprintln(env.Out, "No gates. 'devlearn gate preset' lists ready-made ones; docs/gates.md shows how to write your own.")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the gates as JSON")
+	return cmd
+}
+
+func newGatePresetCmd(env *Env) *cobra.Command {
+	var global, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "preset [NAME]",
+		Short: "List the gate presets, or add one's gates to your config",
+		Long: `Without NAME, list the presets: seed 000's TypeScript, Full JS and Python,
+and Go and Rust. With NAME, add its gates to the project's
+.memory/learning.json (or, with --global, to $DEVLEARN_HOME/config.json),
+each list keeping the gates it has: a gate of the same name is left as you
+wrote it. A project file that names gates runs them only once you have read
+it and run 'devlearn trust'.`,
+		Example: `  devlearn gate preset
+  devlearn gate preset go
+  devlearn gate preset typescript --global`,
+		Args: argsRange(0, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				all, err := gate.Presets()
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return printJSON(env.Out, all)
+				}
+				for _, p := range all {
+					fmt.Fprintf(env.Out, "%-11s %s\n", p.Name, p.Description)
+				}
+				fmt.Fprintln(env.Out, "Apply one with 'devlearn gate preset NAME' (--global for every project).")
+				return nil
+			}
+			p, err := gate.FindPreset(args[0])
+			if err != nil {
+				return exitcode.UsageError(err)
+			}
+			var path, shown string
+			var proj *project.Project
+			if global {
+				if env.Home() == "" {
+					return errors.New("no devlearn home ($DEVLEARN_HOME or $HOME)")
+				}
+				path = filepath.Join(env.Home(), config.GlobalFile)
+				shown = path
+			} else {
+				if proj, err = env.Project(); err != nil {
+					return err
+				}
+				path, shown = proj.Path(project.ConfigFile), project.ConfigFile
+			}
+			data, err := os.ReadFile(path)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+			next, changes, err := p.Apply(shown, data)
+			if err != nil {
+				return err
+			}
+			added := 0
+			for _, ch := range changes {
+				added += len(ch.Added)
+			}
+			if added > 0 {
+				if global {
+					if err := safefile.MkdirRoot(env.Home(), 0o755); err != nil {
+						return err
+					}
+					err = jsonl.WriteFileAtomic(env.Home(), path, next, 0o644)
+				} else {
+					now, nerr := env.Now()
+					if nerr != nil {
+						return nerr
+					}
+					w := evolve.New(proj, now, evolve.Trigger{Command: "gate preset"})
+					_, err = w.Apply(ctxBackground(), evolve.Reason{Text: "gate preset " + p.Name}, evolve.Change{Path: project.ConfigFile, Data: next})
+				}
+				if err != nil {
+					return err
+				}
+			}
+			if asJSON {
+				return printJSON(env.Out, map[string]any{"preset": p.Name, "file": shown, "changes": changes})
+			}
+			for _, ch := range changes {
+				for _, g := range ch.Added {
+					fmt.Fprintf(env.Out, "added   %-20s %s\n", ch.List, g)
+				}
+				for _, g := range ch.Kept {
+					fmt.Fprintf(env.Out, "kept    %-20s %s (yours, as you wrote it)\n", ch.List, g)
+				}
+			}
+			if added == 0 {
+				fmt.Fprintf(env.Out, "%s already has the %s preset's gates.\n", shown, p.Title)
+				return nil
+			}
+			fmt.Fprintf(env.Out, "Saved %s.\n", shown)
+			if !global {
+				fmt.Fprintln(env.Out, "Its gates run once you have read it and run 'devlearn trust'.")
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&global, "global", false, "add to the global config, for every project")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	return cmd
+}

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+func newKnowledgeUpdateCmd(env *Env) *cobra.Command {
+	var (
+		upd            knowledge.Entry
+		body, from     string
+		global, asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "update KEY",
+		Short: "Change an existing entry: its summary, body, tags, category, kind, priority or triggers",
+		Long: `Change an existing knowledge entry. Each flag given replaces that field
+(--tags and the trigger flags replace the whole list); the others stay.
+--from FILE (- for stdin) replaces the whole entry with the one in the file,
+whose key, if it names one, must be KEY. The key, the file and created_at
+stay; updated_at is stamped. The result is checked like a new entry before
+anything is written. Status changes go through 'knowledge promote' and
+'knowledge archive'.
+
+The project's entry is changed, or the global one with --global or when the
+project has none.`,
+		Example: `  devlearn knowledge update api-date-format --summary "API returns epoch seconds, not ISO-8601"
+  devlearn knowledge update api-date-format --tags api,dates --category api_quirk
+  git show HEAD:.memory/knowledge/entries/x.md | devlearn knowledge update x --from -`,
+		Args: argsRange(1, 1),
+		RunE: func(c *cobra.Command, args []string) error {
+			key := args[0]
+			w, err := env.knowledgeWS(false)
+			if err != nil {
+				return err
+			}
+			st, cur, err := w.locate(key, global, "knowledge update")
+			if err != nil {
+				return err
+			}
+			next := *cur
+			changed := c.Flags().NFlag() - countSet(c, "global", "json")
+			if from != "" {
+				if changed > 1 {
+					return exitcode.Usagef("--from takes the whole entry; only --global and --json go with it")
+				}
+				data, name, err := readInput(env, from)
+				if err != nil {
+					return err
+				}
+				parsed, err := knowledge.ParseDraft(name, data)
+				if err != nil {
+					return err
+				}
+				if parsed.Key != "" && parsed.Key != key {
+					return exitcode.Usagef("%s holds key %q, not %q: an update keeps its key", name, parsed.Key, key)
+				}
+				next = *parsed
+				next.Key, next.CreatedAt = key, cur.CreatedAt
+			} else {
+				if changed == 0 {
+					return exitcode.Usagef("update needs something to change: --summary, --body, --tags, --category, --kind, --priority, --ask, the trigger flags, or --from FILE")
+				}
+				if err := checkEntryFlags(&upd); err != nil {
+					return err
+				}
+				set := func(name string, apply func()) {
+					if c.Flags().Changed(name) {
+						apply()
+					}
+				}
+				set("summary", func() { next.Summary = upd.Summary })
+				set("kind", func() { next.Kind = upd.Kind })
+				set("category", func() { next.Category = upd.Category })
+				set("priority", func() { next.Priority = upd.Priority })
+				set("ask", func() { next.Ask = upd.Ask })
+				set("tags", func() { next.Tags = upd.Tags })
+				set("tool", func() { next.Triggers.Tools = upd.Triggers.Tools })
+				set("file", func() { next.Triggers.Files = upd.Triggers.Files })
+				set("action", func() { next.Triggers.Actions = upd.Triggers.Actions })
+				set("context", func() { next.Triggers.Context = upd.Triggers.Context })
+				if c.Flags().Changed("body") {
+					if body == "-" {
+						data, err := io.ReadAll(env.In)
+						if err != nil {
+							return err
+						}
+						body = string(data)
+					}
+					next.Body = body
+				}
+			}
+			if next.Status == "" {
+				next.Status = cur.Status
+			}
+			now, err := env.Now()
+			if err != nil {
+				return err
+			}
+			st.Now = now
+			path, err := st.Update(ctxBackground(), &next, "knowledge update: "+next.Summary)
+			if err != nil {
+				return err
+			}
+			out := written{Key: key, Scope: st.Scope, Path: path, Status: next.Status, Changed: true}
+			if asJSON {
+				return printJSON(env.Out, out)
+			}
+			fmt.Fprintf(env.Out, "Updated %s (%s, %s).\n", path, next.Status, st.Scope)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&upd.Summary, "summary", "", "one line saying what the entry is about")
+	f.StringVar(&upd.Kind, "kind", "", "checklist, pattern, warning, requirement or note")
+	f.StringVar(&upd.Category, "category", "", "business_rule, architecture, api_quirk, lesson_learned or convention")
+	f.StringVar(&upd.Priority, "priority", "", "CRITICAL, HIGH, MEDIUM or LOW")
+	f.BoolVar(&upd.Ask, "ask", false, "ask the person before the tool runs when this entry is served")
+	f.StringSliceVar(&upd.Tags, "tags", nil, "the tags, comma-separated (replaces them all; --tags '' clears)")
+	f.SetNormalizeFunc(tagAlias)
+	f.StringArrayVar(&upd.Triggers.Tools, "tool", nil, "trigger: a tool name (repeat; replaces the list)")
+	f.StringArrayVar(&upd.Triggers.Files, "file", nil, "trigger: a file glob (repeat; replaces the list)")
+	f.StringArrayVar(&upd.Triggers.Actions, "action", nil, "trigger: an action keyword (repeat; replaces the list)")
+	f.StringArrayVar(&upd.Triggers.Context, "context", nil, "trigger: a context keyword (repeat; replaces the list)")
+	f.StringVar(&body, "body", "", "the markdown body (- reads it from stdin)")
+	f.StringVar(&from, "from", "", "replace the whole entry with the one in FILE, - for stdin")
+	f.BoolVar(&global, "global", false, "change the global store's entry")
+	f.BoolVar(&asJSON, "json", false, "print what was written as JSON")
+	return cmd
+}
+
+func newKnowledgeAgeCmd(env *Env) *cobra.Command {
+	var global, asJSON bool
+	cmd := &cobra.Command{
+		Use:   "age",
+		Short: "Archive the candidates that waited longer than knowledge.candidate_max_age_days",
+		Long: `Archive the candidate entries not promoted within
+knowledge.candidate_max_age_days (30 by default; 0 keeps them waiting). They
+are kept, never deleted: 'knowledge index --all' lists them, and 'learn
+--review --restore entry:KEY' brings one back. A candidate without a
+created_at (written before devlearn stamped one) starts its clock now.
+'learn --review' and the worker after a batch of sessions do the same.`,
+		Args: noArgs,
+		RunE: func(c *cobra.Command, args []string) error {
+			w, err := env.knowledgeWS(!global)
+			if err != nil {
+				return err
+			}
+			st, err := w.store(global, "knowledge age")
+			if err != nil {
+				return err
+			}
+			if st.Now, err = env.Now(); err != nil {
+				return err
+			}
+			days := w.cfg.Knowledge.CandidateMaxAgeDays
+			aged, err := st.AgeCandidates(ctxBackground(), time.Duration(days)*24*time.Hour)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printJSON(env.Out, map[string]any{"days": days, "archived": aged.Archived, "started": aged.Started})
+			}
+			if days == 0 {
+				fmt.Fprintln(env.Out, "Candidates never age here (knowledge.candidate_max_age_days is 0).")
+				return nil
+			}
+			for _, k := range aged.Archived {
+				fmt.Fprintf(env.Out, "Archived %s: a candidate for more than %d days.\n", k, days)
+			}
+			if n := len(aged.Started); n > 0 {
+				fmt.Fprintf(env.Out, "%s had no creation time; %s from now.\n", plural(n, "candidate", "candidates"), map[bool]string{true: "it ages", false: "they age"}[n == 1])
+			}
+			if len(aged.Archived) == 0 {
+				fmt.Fprintf(env.Out, "No candidate is older than %d days.\n", days)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&global, "global", false, "age the global store's candidates")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was done as JSON")
+	return cmd
+}
+
+// ageCandidates archives the project's candidates past their review
+// window (knowledge.candidate_max_age_days), for the commands that look
+// after the store on their way (the worker, learn --review).
+func ageCandidates(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, command string, logf func(string, ...any)) error {
+	days := cfg.Knowledge.CandidateMaxAgeDays
+	if days == 0 {
+		return nil
+	}
+	//devlearn:triggers "worker" "learn --review"
+	st := knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: command}))
+	aged, err := st.AgeCandidates(ctx, time.Duration(days)*24*time.Hour)
+	if err == nil && len(aged.Archived) > 0 && logf != nil {
+		logf("archived %s not promoted within %d days: %s", plural(len(aged.Archived), "candidate", "candidates"), days, strings.Join(aged.Archived, ", "))
+	}
+	return err
+}

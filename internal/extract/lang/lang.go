@@ -1,0 +1,607 @@
+// Package lang holds the per-language phrase tables capture reads the
+// person's and the agent's words with: requests to remember, rules,
+// contrasts, rejections, answers, the agent owning up, and how a lesson
+// reads in that language. The tables are data (*.phrases beside this
+// file, embedded); a contributor adds a language by adding a file, without
+// writing Go (docs/capture.md, "Phrase tables").
+//
+// It imports nothing heavy and parses the tables on first use, so a hook
+// can ask MayBeCorrection about a prompt for a few microseconds.
+package lang
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinds of phrases: the sections of a table.
+const (
+	Remember    = "remember"    // a request to keep a rule
+	Rule        = "rule"        // a prohibition, an imperative rule
+	Always      = "always"      // a rule for always: never, always
+	NotRule     = "not_rule"    // holds a rule word but states something
+	Reproach    = "reproach"    // what the agent failed to do
+	Contrast    = "contrast"    // one way chosen over another
+	Reject      = "reject"      // no to what the agent just did
+	Temporary   = "temporary"   // for now only
+	Hedge       = "hedge"       // a condition or a doubt before a rule word
+	Answer      = "answer"      // a turn made only of these is an answer
+	Filler      = "filler"      // opens or closes a sentence, asks nothing
+	Soften      = "soften"      // a suggestion stated softly: the lesson is {x}
+	ThisFile    = "this_file"   // points at the file the agent worked on
+	Acknowledge = "acknowledge" // the agent owning up
+	Intent      = "intent"      // the agent stating its plan: {x}
+	Because     = "because"     // introduces the reason: the rationale is what follows
+	Report      = "report"      // how things stand ("it still fails"): no lesson
+	Compliment  = "compliment"  // the agent approving: owns up to nothing by itself
+	Template    = "template"    // how a lesson reads: key: text with {x}
+)
+
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template}
+
+// Templates every table gives.
+const (
+	Dont     = "dont"      // a rejected plan: "Do not {x}"
+	DontRun  = "dont_run"  // a rejected command
+	DontEdit = "dont_edit" // a rejected edit of a file
+)
+
+var templates = []string{Dont, DontRun, DontEdit}
+
+// Table is one language's phrases.
+type Table struct {
+	Code, Name string
+	// Spaces: words are separated by spaces, and phrases match on word
+	// boundaries. Without (Chinese, Japanese) they match anywhere.
+	Spaces    bool
+	phrases   map[string][]phrase
+	templates map[string]string
+	// index finds the phrases that may start at a place by its first two
+	// bytes (one for a phrase of one byte), so a text is scanned once
+	// whatever the number of phrases.
+	index [256][]entry
+	keys  [1 << 16 / 64]uint64 // the phrases' first two bytes, as bits: most places hold none
+}
+
+// phrase is one line of a table, folded.
+type phrase struct {
+	text     string // folded, without ^ and {x}
+	start    bool   // ^: only at the start of a clause
+	slot     int    // 0: none; 1: {x} after the text; -1: {x} before it
+	template string // [soften]: how {x} reads as a lesson ("Do not {x}"); "" is "{x}"
+}
+
+//go:embed *.phrases
+var files embed.FS
+
+var (
+	once   sync.Once
+	tables []*Table
+	errs   []error
+)
+
+func load() {
+	names, err := fs.Glob(files, "*.phrases")
+	if err != nil {
+		errs = append(errs, err)
+		return
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		data, err := files.ReadFile(n)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		t, err := Parse(n, string(data))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		tables = append(tables, t)
+	}
+}
+
+// Tables returns every language's table, in file name order.
+func Tables() []*Table {
+	once.Do(load)
+	return tables
+}
+
+// Check reports the tables that could not be read (a test holds it empty).
+func Check() []error {
+	once.Do(load)
+	return errs
+}
+
+// Get returns the table of a language code, or nil.
+func Get(code string) *Table {
+	for _, t := range Tables() {
+		if t.Code == code {
+			return t
+		}
+	}
+	return nil
+}
+
+// Parse reads one table; name labels its errors.
+func Parse(name, data string) (*Table, error) {
+	t := &Table{phrases: map[string][]phrase{}, templates: map[string]string{}}
+	section := ""
+	n := 0
+	for rest := data; rest != ""; {
+		var line string
+		line, rest, _ = strings.Cut(rest, "\n")
+		n++
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		bad := func(format string, args ...any) error {
+			return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
+		}
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
+			section = line[1 : len(line)-1]
+			if !slices.Contains(kinds, section) {
+				return nil, bad("unknown section [%s] (want one of %s)", section, strings.Join(kinds, ", "))
+			}
+			continue
+		}
+		switch section {
+		case "":
+			k, v, ok := strings.Cut(line, ":")
+			if !ok {
+				return nil, bad("want key: value before the first [section]")
+			}
+			v = strings.TrimSpace(v)
+			switch strings.TrimSpace(k) {
+			case "code":
+				t.Code = v
+			case "name":
+				t.Name = v
+			case "spaces":
+				t.Spaces = v == "yes" || v == "true"
+			default:
+				return nil, bad("unknown key %q (want code, name, spaces)", k)
+			}
+		case Template:
+			k, v, ok := strings.Cut(line, ":")
+			if !ok || !strings.Contains(v, "{x}") {
+				return nil, bad("want key: text with {x}")
+			}
+			t.templates[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		default:
+			p, err := parsePhrase(line, section)
+			if err != nil {
+				return nil, bad("%v", err)
+			}
+			t.phrases[section] = append(t.phrases[section], p)
+		}
+	}
+	if t.Code == "" {
+		return nil, fmt.Errorf("%s: no code", name)
+	}
+	for _, k := range templates {
+		if t.templates[k] == "" {
+			return nil, fmt.Errorf("%s: no template %s", name, k)
+		}
+	}
+	t.buildIndex()
+	return t, nil
+}
+
+// slotted tells, for each section, whether its phrases take {x}: always
+// (soften, intent), or may (reproach: "you forgot to {x} => {x}").
+var slotted = map[string]string{Soften: "always", Intent: "always", Reproach: "may"}
+
+func parsePhrase(line, section string) (phrase, error) {
+	var p phrase
+	if l, tmpl, ok := strings.Cut(line, "=>"); ok {
+		if slotted[section] == "" || !strings.Contains(tmpl, "{x}") {
+			return p, fmt.Errorf("=> only in [soften], [intent] and [reproach], followed by a text with {x}")
+		}
+		line, p.template = strings.TrimSpace(l), strings.TrimSpace(tmpl)
+	}
+	if rest, ok := strings.CutPrefix(line, "^"); ok {
+		p.start, line = true, rest
+	}
+	switch {
+	case strings.HasSuffix(line, "{x}"):
+		p.slot, line = 1, strings.TrimSuffix(line, "{x}")
+	case strings.HasPrefix(line, "{x}"):
+		p.slot, line = -1, strings.TrimPrefix(line, "{x}")
+	}
+	if strings.Contains(line, "{x}") {
+		return p, fmt.Errorf("{x} only at the start or the end of a phrase")
+	}
+	switch {
+	case slotted[section] == "always" && p.slot == 0:
+		return p, fmt.Errorf("want {x} at the start or the end")
+	case slotted[section] == "" && p.slot != 0:
+		return p, fmt.Errorf("{x} only in [soften], [intent] and [reproach]")
+	}
+	p.text = strings.Map(foldRune, strings.TrimSpace(line))
+	if p.text == "" {
+		return p, fmt.Errorf("empty phrase")
+	}
+	return p, nil
+}
+
+// Template returns the table's text for key with x in place of {x}.
+func (t *Table) Template(key, x string) string {
+	return strings.Replace(t.templates[key], "{x}", x, 1)
+}
+
+// Text is a text prepared for matching: lower case, ’ read as ', a letter
+// repeated three times or more read once. Offsets in matches are the
+// original's.
+type Text struct {
+	Orig string
+	low  string
+	off  []int // off[i]: the original offset of low's byte i; off[len(low)] = len(Orig)
+}
+
+// Fold prepares s for matching.
+func Fold(s string) *Text { t := fold(s); return &t }
+
+func fold(s string) Text {
+	var b strings.Builder
+	b.Grow(len(s))
+	off := make([]int, 0, len(s)+1)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		// A run of the same letter: three or more are read as one.
+		j, run := i+n, 1
+		for j < len(s) {
+			r2, n2 := utf8.DecodeRuneInString(s[j:])
+			if r2 != r {
+				break
+			}
+			j += n2
+			run++
+		}
+		if run < 3 || !unicode.IsLetter(r) {
+			j = i + n
+		}
+		r = foldRune(r)
+		w := utf8.RuneLen(r)
+		if w < 0 {
+			r, w = utf8.RuneError, 3
+		}
+		for k := 0; k < w; k++ {
+			off = append(off, i)
+		}
+		b.WriteRune(r)
+		i = j
+	}
+	off = append(off, len(s))
+	return Text{Orig: s, low: b.String(), off: off}
+}
+
+// foldRune is how a rune is read: lower case, typographic quotes as plain
+// ones.
+func foldRune(r rune) rune {
+	switch r {
+	case '’', '‘', '`', '´':
+		return '\''
+	case '“', '”':
+		return '"'
+	}
+	return unicode.ToLower(r)
+}
+
+// Low returns the folded text.
+func (t *Text) Low() string { return t.low }
+
+// Span returns the original text of folded offsets [i, j).
+func (t *Text) Span(i, j int) string { return t.Orig[t.off[i]:t.off[j]] }
+
+// Offset returns the original offset of folded offset i.
+func (t *Text) Offset(i int) int { return t.off[i] }
+
+// Match is a phrase found in a text: [Start, End) in the folded text, and
+// for a slotted phrase the slot [XStart, XEnd) (the rest of its clause).
+type Match struct {
+	Table         *Table
+	Kind          string
+	Start, End    int
+	XStart, XEnd  int
+	Phrase        string
+	AtClauseStart bool
+	template      string
+}
+
+// Lesson returns how the slot reads as a lesson: the phrase's template
+// ("i don't think we need to {x} => Do not {x}") with x, or x itself.
+func (m Match) Lesson(x string) string {
+	if m.template == "" {
+		return x
+	}
+	return strings.Replace(m.template, "{x}", x, 1)
+}
+
+// Templated reports a phrase that states its lesson through a template.
+func (m Match) Templated() bool { return m.template != "" && m.XEnd > m.XStart }
+
+// X returns the slot's original text, trimmed.
+func (m Match) X(t *Text) string {
+	if m.XEnd <= m.XStart {
+		return ""
+	}
+	return strings.TrimSpace(t.Span(m.XStart, m.XEnd))
+}
+
+type entry struct {
+	kind string
+	p    *phrase
+}
+
+func (t *Table) buildIndex() {
+	for _, k := range kinds {
+		ps := t.phrases[k]
+		for i := range ps {
+			p := &ps[i]
+			t.index[p.text[0]] = append(t.index[p.text[0]], entry{k, p})
+			if len(p.text) == 1 {
+				for b := 0; b < 256; b++ {
+					t.keys[(int(p.text[0])<<8|b)/64] |= 1 << ((int(p.text[0])<<8 | b) % 64)
+				}
+				continue
+			}
+			kk := int(p.text[0])<<8 | int(p.text[1])
+			t.keys[kk/64] |= 1 << (kk % 64)
+		}
+	}
+}
+
+// scan calls fn for each phrase of a wanted kind found in t.low[from:to],
+// in the order of the places they start at (longest phrase first at one
+// place); fn returns false to stop.
+func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kind string, p *phrase, i, j int) bool) {
+	s := t.low[:to]
+	for i := from; i < to; i++ {
+		if !utf8.RuneStart(s[i]) {
+			continue
+		}
+		next := 0
+		if i+1 < len(t.low) {
+			next = int(t.low[i+1])
+		}
+		if kk := int(s[i])<<8 | next; tb.keys[kk/64]&(1<<(kk%64)) == 0 {
+			continue
+		}
+		for _, e := range tb.index[s[i]] {
+			if !want(e.kind) || !strings.HasPrefix(s[i:], e.p.text) {
+				continue
+			}
+			j := i + len(e.p.text)
+			if !tb.boundary(t.low, i, j, *e.p) {
+				continue
+			}
+			if !fn(e.kind, e.p, i, j) {
+				return
+			}
+		}
+	}
+}
+
+// Find returns the phrases of kind found in t.low[from:to], leftmost first
+// (the longest at one place), none overlapping.
+func (tb *Table) Find(t *Text, kind string, from, to int) []Match {
+	return tb.FindKinds(t, []string{kind}, from, to)[kind]
+}
+
+// FindKinds is Find for several kinds at once, in one pass over the text.
+func (tb *Table) FindKinds(t *Text, kinds []string, from, to int) map[string][]Match {
+	found := map[string][]Match{}
+	last := map[string]int{}
+	tb.scan(t, from, to, func(k string) bool { return slices.Contains(kinds, k) }, func(kind string, p *phrase, i, j int) bool {
+		out := found[kind]
+		defer func() { found[kind] = out }()
+		l, ok := last[kind]
+		if !ok {
+			l = -1
+		}
+		if n := len(out); i < l && !(n > 0 && out[n-1].Start == i) {
+			return true // inside an earlier match
+		}
+		m := Match{Table: tb, Kind: kind, Start: i, End: j, Phrase: p.text, AtClauseStart: clauseStart(t.low, i), template: p.template}
+		if p.slot != 0 {
+			m.XStart, m.XEnd = slot(t.low, i, j, p.slot)
+			if m.XEnd <= m.XStart {
+				return true
+			}
+		}
+		if n := len(out); n > 0 && out[n-1].Start == i {
+			if out[n-1].End < j {
+				out[n-1], last[kind] = m, j // the longer phrase at the same place
+			}
+			return true
+		}
+		out = append(out, m)
+		last[kind] = j
+		return true
+	})
+	return found
+}
+
+// Has reports whether any phrase of kind is in t.low[from:to].
+func (tb *Table) Has(t *Text, kind string, from, to int) bool {
+	found := false
+	tb.scan(t, from, to, func(k string) bool { return k == kind }, func(string, *phrase, int, int) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
+// Only reports whether t.low[from:to] is made only of phrases of the
+// kinds (and spaces, punctuation, emoji): "ok, go ahead", "好的，继续".
+func (tb *Table) Only(t *Text, from, to int, kinds ...string) bool {
+	covered := from
+	any := false
+	ok := true
+	want := func(k string) bool { return slices.Contains(kinds, k) }
+	gap := func(a, b int) bool { // nothing but punctuation and spaces
+		return strings.IndexFunc(t.low[a:b], wordRune) < 0
+	}
+	tb.scan(t, from, to, want, func(_ string, _ *phrase, i, j int) bool {
+		if i < covered {
+			if j > covered {
+				covered = j
+			}
+			return true
+		}
+		if !gap(covered, i) {
+			ok = false
+			return false
+		}
+		covered, any = j, true
+		return true
+	})
+	return ok && any && gap(covered, to)
+}
+
+// boundary checks a candidate match [i, j) against the phrase's rules.
+func (tb *Table) boundary(s string, i, j int, p phrase) bool {
+	if p.start && !clauseStart(s, i) {
+		return false
+	}
+	if !tb.Spaces {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(p.text); wordRune(r) {
+		if r, _ := utf8.DecodeLastRuneInString(s[:i]); i > 0 && wordRune(r) {
+			return false
+		}
+	}
+	if r, _ := utf8.DecodeLastRuneInString(p.text); wordRune(r) {
+		if r, _ := utf8.DecodeRuneInString(s[j:]); j < len(s) && wordRune(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+// ClauseEnd reports whether s[k:] starts with what ends a clause:
+// sentence punctuation and line breaks (not a comma), a full stop or a
+// colon only before a space or the end ("CLAUDE.md", "make:test" go on);
+// n is its length.
+func ClauseEnd(s string, k int) (end bool, n int) {
+	r, n := utf8.DecodeRuneInString(s[k:])
+	switch r {
+	case '!', '?', ';', '\n', '。', '！', '？', '；', '：':
+		return true, n
+	case '.', ':':
+		return k+n == len(s) || unicode.IsSpace(rune(s[k+n])), n
+	}
+	return false, n
+}
+
+// clauseStart reports whether only spaces and clause punctuation (commas
+// included) stand between the start of s, or a clause end, and i.
+func clauseStart(s string, i int) bool {
+	for i > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:i])
+		switch {
+		case unicode.IsSpace(r) && r != '\n':
+			i -= n
+		case r == '\n' || strings.ContainsRune(".!?;:。！？；：", r) || r == ',' || r == '，' || r == '、' || r == '-' || r == '*' || r == '>' || r == '(' || r == '"' || r == '「':
+			return true
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// slot is the clause after (dir 1) or before (dir -1) a match.
+func slot(s string, i, j, dir int) (int, int) {
+	if dir > 0 {
+		k := j
+		for k < len(s) {
+			end, n := ClauseEnd(s, k)
+			if end {
+				break
+			}
+			k += n
+		}
+		return j, k
+	}
+	k := i
+	for k > 0 {
+		r, n := utf8.DecodeLastRuneInString(s[:k])
+		if end, _ := ClauseEnd(s, k-n); end || r == '、' || r == '，' {
+			break
+		}
+		k -= n
+	}
+	return k, i
+}
+
+// MayBeCorrection reports, cheaply and in any language of the tables,
+// whether text may be the person correcting the agent or teaching it: a
+// request to remember, a rule, a reproach, a contrast, or a rejection. It
+// is meant to be generous (a hook asks the agent to state the lesson when
+// it says yes); a turn made only of an answer ("yes", "continue") is not.
+func MayBeCorrection(text string) bool {
+	t := fold(text)
+	for _, tb := range Tables() {
+		found, reject := false, false
+		tb.scan(&t, 0, len(t.low), correctionKind, func(k string, _ *phrase, _, _ int) bool {
+			found = true
+			reject = k == Reject
+			return !reject
+		})
+		if !found {
+			continue
+		}
+		// "no" is an answer too; "ok, continue" holds no rule word.
+		if reject || len(t.low) > maxAnswer || !tb.Only(&t, 0, len(t.low), Answer, Filler) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAnswer is longer than any turn made only of answers.
+const maxAnswer = 80
+
+func correctionKind(k string) bool {
+	return k == Remember || k == Rule || k == Always || k == Reproach || k == Contrast || k == Reject
+}
+
+// Acknowledges reports whether the start of an agent's reply owns up to a
+// mistake ("You're right", "抱歉", "Tienes razón") or approves of what the
+// person said ("Good point"), in any language.
+func Acknowledges(reply string) bool { return acknowledges(reply, true) }
+
+// OwnsUp reports whether the start of an agent's reply owns up to a
+// mistake; approval alone ("Good point") does not.
+func OwnsUp(reply string) bool { return acknowledges(reply, false) }
+
+func acknowledges(reply string, compliments bool) bool {
+	t := fold(reply)
+	end := len(t.low)
+	if end > 200 {
+		end = 200
+		for end > 0 && !utf8.RuneStart(t.low[end]) {
+			end--
+		}
+	}
+	for _, tb := range Tables() {
+		if tb.Has(&t, Acknowledge, 0, end) || compliments && tb.Has(&t, Compliment, 0, end) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,196 @@
+package extract
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/repopath"
+)
+
+// The lesson is the person's own sentence, made to stand on its own: what
+// only opens it ("ok,", "please", "no,") taken off, "that file" replaced by
+// the file the agent was working on, a capital and a full stop. It keeps
+// the person's language: a future agent reads any language, and a
+// sentence rebuilt from a template in another would lose what they said.
+
+// cleanLesson is the lesson of the text [i, j) of a folded turn.
+func cleanLesson(x *lang.Text, own string, i, j int, file string) string {
+	s, _ := cleanLessonAt(x, own, i, j, file)
+	return s
+}
+
+// cleanLessonAt also says where, after what only opened it, the lesson
+// starts.
+func cleanLessonAt(x *lang.Text, own string, i, j int, file string) (string, int) {
+	low := x.Low()
+	for {
+		i = skipSpacePunct(low, i, j)
+		next := i
+		for _, tb := range lang.Tables() {
+			for _, k := range []string{lang.Filler, lang.Answer, lang.Reject} {
+				for _, m := range tb.Find(x, k, i, j) {
+					if m.Start != i || m.End <= next {
+						break
+					}
+					// "please use", "ok, use"; but "No toques" keeps its "No".
+					if k == lang.Filler || punctAfter(low, m.End, j) {
+						next = m.End
+					}
+					break
+				}
+			}
+		}
+		if next == i {
+			break
+		}
+		i = next
+	}
+	if i >= j {
+		return "", i
+	}
+	j = endBefore(x, i, j)
+	text := own[x.Offset(i):x.Offset(j)]
+	if file != "" {
+		text = replaceThisFile(x, own, i, j, file)
+	}
+	return finish(text), i
+}
+
+// endBefore is where the text [i, j) ends without what only closes it:
+// "again", "as always", "please", "thanks" and punctuation.
+func endBefore(x *lang.Text, i, j int) int {
+	low := x.Low()
+	for {
+		for j > i {
+			r, n := utf8.DecodeLastRuneInString(low[:j])
+			if !unicode.IsSpace(r) && !strings.ContainsRune(",;:.!?。！？；：、…", r) {
+				break
+			}
+			j -= n
+		}
+		moved := false
+		for _, tb := range lang.Tables() {
+			for _, k := range []string{lang.Filler, lang.Answer} {
+				ms := tb.Find(x, k, i, j)
+				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) {
+					j, moved = ms[n-1].Start, true
+				}
+			}
+		}
+		if !moved {
+			return j
+		}
+	}
+}
+
+// trimEnd takes off what only closes a slot's text (see endBefore).
+func trimEnd(_ *lang.Text, _ string, slot string) string {
+	y := lang.Fold(slot)
+	return slot[:y.Offset(endBefore(y, 0, len(y.Low())))]
+}
+
+// finish makes a sentence of s: one line, no trailing punctuation but its
+// own full stop, a capital, at most maxPattern runes.
+func finish(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	s = strings.TrimRight(s, " ,;:-–—.!?。！？；：、…")
+	s = strings.TrimLeft(s, " ,;:-–—.!?。！？；：、…")
+	if s == "" {
+		return ""
+	}
+	if strings.IndexFunc(s, isCJK) >= 0 {
+		s += "。" // and no capital: "main ブランチに", not "Main ブランチに"
+	} else {
+		s = capitalize(s) + "."
+	}
+	return clip(s, maxPattern)
+}
+
+// replaceThisFile puts file in place of "that file", "这个文件", ... in
+// the text [i, j).
+func replaceThisFile(x *lang.Text, own string, i, j int, file string) string {
+	var ms []lang.Match
+	for _, tb := range lang.Tables() {
+		ms = append(ms, tb.Find(x, lang.ThisFile, i, j)...)
+	}
+	sort.Slice(ms, func(a, b int) bool { return ms[a].Start < ms[b].Start })
+	var b strings.Builder
+	at := i
+	for _, m := range ms {
+		if m.Start < at {
+			continue
+		}
+		b.WriteString(own[x.Offset(at):x.Offset(m.Start)])
+		b.WriteString(file)
+		at = m.End
+	}
+	b.WriteString(own[x.Offset(at):x.Offset(j)])
+	return b.String()
+}
+
+func skipSpacePunct(low string, i, j int) int {
+	for i < j {
+		r, n := utf8.DecodeRuneInString(low[i:])
+		if !unicode.IsSpace(r) && !strings.ContainsRune(",;:-–—.!?。！？；：、…¡¿*>", r) {
+			break
+		}
+		i += n
+	}
+	return i
+}
+
+// punctAfter reports punctuation (or the end) right after i: "no," "ok."
+func punctAfter(low string, i, j int) bool {
+	if i >= j {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(low[i:])
+	return strings.ContainsRune(",;:.!?。！？；：、…", r)
+}
+
+var (
+	fileExts = map[string]bool{}
+	// Library names that look like files.
+	jsLibraries = map[string]bool{"node.js": true, "next.js": true, "vue.js": true, "react.js": true, "express.js": true, "nuxt.js": true, "d3.js": true, "three.js": true, "chart.js": true, "nest.js": true, "deno.js": true}
+	knownFiles  = map[string]bool{"Makefile": true, "Dockerfile": true, "Justfile": true, "Rakefile": true, "Gemfile": true, "CHANGELOG": true, "README": true, "LICENSE": true}
+)
+
+func init() {
+	for _, e := range strings.Fields(`go mod sum md json yaml yml toml ts tsx js jsx mjs cjs py rb rs java kt c h cc cpp hpp cs sh
+		sql html css scss txt lock cfg ini env xml gradle swift php proto graphql gql tf vue svelte dart ex exs erl
+		hs ml lua scala clj zig nix bzl cmake mk csv sqlite ipynb example production local`) {
+		fileExts[e] = true
+	}
+}
+
+// namedPath returns a file or folder the text names, or "". A word with a
+// slash is a path only when it cannot be prose ("and/or"): with a dot, a
+// trailing slash or two slashes.
+func namedPath(s string) string {
+	for _, w := range strings.Fields(s) {
+		w = strings.TrimLeft(w, "`'\"“「(（[{<*")
+		w = strings.TrimRight(w, "`'\"”」)）]}>,，、;；:：!！?？*.。")
+		if w == "" || strings.Contains(w, "://") || strings.IndexFunc(w, isCJK) >= 0 {
+			continue
+		}
+		if strings.Contains(w, `\`) {
+			w = repopath.Slash(w) // a Windows path
+		}
+		if strings.Contains(w, "/") {
+			if strings.Contains(w, ".") || strings.HasSuffix(w, "/") || strings.Count(w, "/") >= 2 {
+				return w
+			}
+			continue
+		}
+		if i := strings.LastIndexByte(w, '.'); i >= 0 && i < len(w)-1 && fileExts[strings.ToLower(w[i+1:])] && !jsLibraries[strings.ToLower(w)] {
+			return w
+		}
+		if knownFiles[w] {
+			return w
+		}
+	}
+	return ""
+}

@@ -1,0 +1,479 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// finding is a lesson read in one of the person's turns.
+type finding struct {
+	class    string
+	lesson   string // the sentence, cleaned (lesson.go)
+	said     string // the person's words it was read from
+	explicit bool   // they asked for it to be kept
+	choice   bool   // one way over another: a decision
+	area     string // the file it concerns, when it names one
+	// action is what the agent did that the person rejected, for the
+	// evidence ("ran `git push --force`").
+	action string
+}
+
+// markerKinds are the kinds of phrases that make a sentence a lesson,
+// strongest first: when a sentence holds several, the first kind wins.
+var markerKinds = []string{lang.Remember, lang.Contrast, lang.Reproach, lang.Always, lang.Rule}
+
+// read finds the lessons in one turn of the person, in this order:
+//
+//  1. sentences that hold a marker (a request to remember, a contrast, a
+//     reproach, a rule), not hedged, not for now only, not asked;
+//  2. else a rejection: the turn opens with "no", "wrong", "不对"... right
+//     after the agent did something, or it is the reason the person gave
+//     for refusing a tool call; the lesson is what the person said after
+//     the "no", or else the agent's stated plan, or else its action;
+//  3. else the agent owning up right after ("You're right", "抱歉"): the
+//     lesson is the person's turn, a soft suggestion ("I think we should
+//     X") read as the instruction it is.
+//
+// back reports a turn that only asks to keep what was said before ("save
+// this in your memory").
+func read(t *turn) (found []finding, back bool) {
+	own := t.sig.Own
+	if strings.TrimSpace(own) == "" {
+		return nil, false
+	}
+	x := lang.Fold(mask(own))
+	ack := lang.Acknowledges(t.after)
+	sents := sentences(x.Low())
+	var bare []span // sentences without a marker
+	keep := false   // a sentence asked to keep the turn's other sentences
+	joined := false // the last sentence read was a lesson: the next one goes on it
+	for _, s := range sents {
+		f, empty, ok := marked(t, x, own, s, ack)
+		switch {
+		case ok && joined:
+			// Two rules in a row are one correction: "Never push to
+			// main. Always open a pull request."
+			last := &found[len(found)-1]
+			last.lesson = clip(strings.TrimSpace(last.lesson+" "+f.lesson), maxPattern)
+			last.said = strings.TrimSpace(last.said + " " + f.said)
+			last.explicit = last.explicit || f.explicit
+			last.choice = last.choice || f.choice
+			if last.area == "" {
+				last.area = f.area
+			}
+		case ok:
+			found = append(found, f)
+			joined = true
+		case empty:
+			keep = true
+			joined = false
+		default:
+			bare = append(bare, s)
+			joined = false
+		}
+	}
+	if keep {
+		if len(found) > 0 {
+			for i := range found {
+				found[i].explicit = true
+			}
+			return found, false
+		}
+		var parts []string
+		for _, s := range bare {
+			if !question(x.Low(), s) && words(x.Low()[s.start:s.end]) >= 2 {
+				parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
+			}
+		}
+		if len(parts) == 0 {
+			return nil, true
+		}
+		lesson := strings.Join(parts, " ")
+		return []finding{{class: ClassRemember, lesson: lesson, said: own, explicit: true, choice: hasKind(x, lang.Contrast, 0, len(x.Low())), area: namedPath(lesson)}}, false
+	}
+	if len(found) > 0 {
+		return found, false
+	}
+	if f, ok := rejection(t, x, own); ok {
+		return []finding{f}, false
+	}
+	if ack {
+		if f, ok := acknowledged(x, own, sents, lang.OwnsUp(t.after)); ok {
+			return []finding{f}, false
+		}
+	}
+	return nil, false
+}
+
+// marked reads one sentence: the lesson its first valid marker makes, or
+// empty when the marker asks to keep something the sentence does not say
+// ("save this in your memory").
+func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, empty, ok bool) {
+	low := x.Low()
+	type candidate struct {
+		m    lang.Match
+		rank int
+	}
+	var best *candidate
+	for _, tb := range lang.Tables() {
+		found := tb.FindKinds(x, markerKinds, s.start, s.end)
+		if len(found) == 0 {
+			continue
+		}
+		for rank, kind := range markerKinds {
+			if best != nil && rank > best.rank {
+				break
+			}
+			for _, m := range found[kind] {
+				if !valid(t, x, tb, kind, m, s, ack) {
+					continue
+				}
+				if best == nil || rank < best.rank || m.Start < best.m.Start {
+					best = &candidate{m, rank}
+				}
+				break
+			}
+		}
+	}
+	if best == nil {
+		return f, false, false
+	}
+	m, kind := best.m, markerKinds[best.rank]
+	f = finding{
+		said:     own[x.Offset(s.start):x.Offset(s.end)],
+		explicit: kind == lang.Remember || kind == lang.Always,
+		choice:   kind == lang.Contrast || hasKind(x, lang.Contrast, s.start, s.end),
+	}
+	switch kind {
+	case lang.Remember:
+		f.class = ClassRemember
+	case lang.Contrast:
+		f.class = ClassContrast
+	default:
+		f.class = ClassRule
+	}
+	start, end := s.start, s.end
+	if kind == lang.Remember {
+		if leads(x, m.Table, s.start, m.Start) {
+			start = m.End // "From now on, X": X
+		} else {
+			// "X from now on": X, the marker taken out.
+			rest := strings.TrimSpace(own[x.Offset(m.End):x.Offset(end)])
+			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 {
+				end = m.Start
+			}
+		}
+		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile, lang.Remember) || pronounOnly(c) {
+			return f, true, false
+		}
+	}
+	file := ""
+	if hasKind(x, lang.ThisFile, start, end) {
+		file = lastEdit(t.acted)
+	}
+	if kind == lang.Reproach && m.Templated() {
+		// "You forgot to update the changelog": "Update the changelog."
+		slot := own[x.Offset(m.XStart):x.Offset(min(m.XEnd, end))]
+		f.lesson = finish(m.Lesson(strings.TrimSpace(trimEnd(x, own, slot))))
+		f.area = namedPath(f.lesson)
+		return f, false, words(f.lesson) >= 2
+	}
+	lesson, from := cleanLessonAt(x, own, start, end, file)
+	// The marker was a leading "no," that cleaning took off; a marker that
+	// opens with a filler ("please don't") keeps its rule word.
+	if kind != lang.Remember && from >= m.End {
+		return f, false, false
+	}
+	if words(lesson) < 2 {
+		return f, false, false
+	}
+	f.lesson = lesson
+	f.area = namedPath(lesson)
+	if f.area == "" {
+		f.area = file
+	}
+	return f, false, true
+}
+
+// valid decides whether a marker found in a sentence makes it a lesson.
+func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool) bool {
+	low := x.Low()
+	// A statement that holds a rule word: "I don't know", "no worries".
+	if kind != lang.Remember && kind != lang.Contrast {
+		for _, t := range lang.Tables() {
+			for _, n := range t.Find(x, lang.NotRule, s.start, s.end) {
+				if n.Start < m.End && m.Start < n.End {
+					return false
+				}
+			}
+		}
+	}
+	// A condition or a doubt before it: "if you forgot", "maybe never".
+	if !ack && tb.Has(x, lang.Hedge, s.start, m.Start) {
+		return false
+	}
+	// For now only.
+	if tb.Has(x, lang.Temporary, s.start, s.end) {
+		return false
+	}
+	// Asked, not told ("did you forget to push?"), unless the agent took
+	// it as a correction; a reproach may be asked ("why didn't you?").
+	if question(low, s) && kind != lang.Reproach && !ack {
+		return false
+	}
+	// A rule word counts where an imperative stands.
+	if kind == lang.Rule && tb.Spaces && !leads(x, tb, s.start, m.Start) {
+		return false
+	}
+	// A correction is of something: a contrast or a plain rule before the
+	// agent said or did anything describes the task ("hide the group
+	// instead of the items"). What holds always, and what is to be
+	// remembered, stand on their own.
+	if (kind == lang.Contrast || kind == lang.Rule) && t.before == "" && len(t.acted) == 0 {
+		return false
+	}
+	return true
+}
+
+// rejection reads a turn that says no to what the agent just did.
+func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
+	low := x.Low()
+	action := ""
+	if a := t.refused; a != nil {
+		action = describe(a)
+	} else if a := lastAction(t.acted); a != nil {
+		action = describe(a)
+	}
+	f := finding{class: ClassRejection, said: own, action: action}
+	if t.refused != nil && editTools[t.refused.Name] && len(t.refused.Paths) > 0 {
+		f.area = relative(t.refused.Paths[0], t.refused.Cwd)
+	}
+	if t.sig.Rejection {
+		// The reason given for refusing a tool call: it is the lesson.
+		if lesson := cleanLesson(x, own, 0, len(low), ""); words(lesson) >= 1 && !onlyAnswers(x, 0, len(low)) {
+			f.lesson = lesson
+			if f.area == "" {
+				f.area = namedPath(lesson)
+			}
+			f.choice = hasKind(x, lang.Contrast, 0, len(low))
+			return f, true
+		}
+	}
+	var tb *lang.Table
+	at := -1
+	for _, tt := range lang.Tables() {
+		for _, m := range tt.Find(x, lang.Reject, 0, len(low)) {
+			if skipSpacePunct(low, 0, m.Start) == m.Start || tt.Only(x, 0, m.Start, lang.Filler) {
+				if at < 0 || m.Start < at {
+					tb, at = tt, m.Start
+				}
+			}
+			break
+		}
+	}
+	if tb == nil {
+		return f, false
+	}
+	intent, intentTable := lastIntent(t.before)
+	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
+		return f, false // nothing the agent did to say no to
+	}
+	if asks(t.before) && t.refused == nil {
+		return f, false // "no" answering the agent's question
+	}
+	// What the person said after the "no", if it is more than more "no",
+	// and the "no" stood apart ("no, use pnpm"): "Para o servidor" is
+	// an instruction, not a rejection.
+	rest := restAfter(x, tb, at)
+	if rest < len(low) && !onlyAnswers(x, rest, len(low)) {
+		if words(low[rest:]) < 2 || !standsApart(x, tb, at) {
+			return f, false
+		}
+		f.lesson = cleanLesson(x, own, rest, len(low), lastEdit(t.acted))
+		f.area = namedPath(f.lesson)
+		f.choice = hasKind(x, lang.Contrast, rest, len(low))
+		return f, words(f.lesson) >= 2
+	}
+	// A bare "no": its object is the agent's plan, or its last action.
+	switch a := t.refused; {
+	case intent != "":
+		f.lesson = finish(intentTable.Template(lang.Dont, intent))
+	case a == nil && lastAction(t.acted) != nil:
+		a = lastAction(t.acted)
+		fallthrough
+	case a != nil:
+		if a.Command != "" {
+			f.lesson = finish(tb.Template(lang.DontRun, "`"+clip(firstLine(a.Command), 80)+"`"))
+		} else {
+			file := relative(a.Paths[0], a.Cwd)
+			f.lesson, f.area = finish(tb.Template(lang.DontEdit, file)), file
+		}
+	}
+	if f.area == "" {
+		f.area = namedPath(f.lesson)
+	}
+	return f, f.lesson != ""
+}
+
+// acknowledged reads a turn the agent owned up to right after, without a
+// marker of its own: a soft suggestion read as the instruction it is, or
+// the first thing the person stated.
+func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding, bool) {
+	low := x.Low()
+	// How things stand ("it still fails") is reported, not taught.
+	if words(low) < 3 || onlyAnswers(x, 0, len(low)) || hasKind(x, lang.Report, 0, len(low)) {
+		return finding{}, false
+	}
+	f := finding{class: ClassAcknowledged, said: own, choice: hasKind(x, lang.Contrast, 0, len(low))}
+	for _, s := range sents {
+		if question(low, s) && !ownsUp {
+			continue // "Can you also add a test?" "Good point": a request
+		}
+		for _, tb := range lang.Tables() {
+			for _, m := range tb.Find(x, lang.Soften, s.start, s.end) {
+				if !leads(x, tb, s.start, m.Start) {
+					continue
+				}
+				xs, xe := m.XStart, m.XEnd
+				if m.XStart < m.Start { // {x} before the phrase
+					xs = max(xs, s.start)
+				}
+				slot := strings.TrimSpace(own[x.Offset(xs):x.Offset(xe)])
+				if words(slot) < 2 {
+					continue
+				}
+				f.lesson = finish(m.Lesson(strings.TrimRight(slot, " ?？.。!！")))
+				f.area = namedPath(f.lesson)
+				return f, true
+			}
+		}
+	}
+	for _, s := range sents {
+		if !question(low, s) && words(low[s.start:s.end]) >= 3 {
+			f.lesson = cleanLesson(x, own, s.start, s.end, "")
+			f.area = namedPath(f.lesson)
+			return f, words(f.lesson) >= 3
+		}
+	}
+	return f, false
+}
+
+// lastIntent is the last plan the agent stated ("I'll X", "我来X",
+// "Voy a X"), and the table of its language.
+func lastIntent(text string) (string, *lang.Table) {
+	if text == "" {
+		return "", nil
+	}
+	x := lang.Fold(text)
+	best, at := "", -1
+	var table *lang.Table
+	for _, tb := range lang.Tables() {
+		ms := tb.Find(x, lang.Intent, 0, len(x.Low()))
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[len(ms)-1]
+		if m.Start > at {
+			if v := strings.TrimRight(m.X(x), " ,，、"); words(v) >= 2 {
+				best, at, table = v, m.Start, tb
+			}
+		}
+	}
+	return best, table
+}
+
+// asks reports an agent's turn that ends with a question to the person.
+func asks(text string) bool {
+	t := strings.TrimSpace(text)
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return r == '?' || r == '？'
+}
+
+// restAfter is where the person's words go on after the rejection at i and
+// the fillers, answers and further rejections that follow it.
+func restAfter(x *lang.Text, tb *lang.Table, i int) int {
+	low := x.Low()
+	for {
+		for i < len(low) {
+			r, n := utf8.DecodeRuneInString(low[i:])
+			if wordRuneOrCJK(r) {
+				break
+			}
+			i += n
+		}
+		next := -1
+		for _, k := range []string{lang.Reject, lang.Answer, lang.Filler} {
+			for _, m := range tb.Find(x, k, i, len(low)) {
+				if m.Start == i && m.End > next {
+					next = m.End
+				}
+				break
+			}
+		}
+		if next < 0 {
+			return i
+		}
+		i = next
+	}
+}
+
+// standsApart reports a rejection at i followed by punctuation: "no,",
+// "¡No!", "不对，".
+func standsApart(x *lang.Text, tb *lang.Table, i int) bool {
+	for _, m := range tb.Find(x, lang.Reject, i, len(x.Low())) {
+		return punctAfter(x.Low(), m.End, len(x.Low()))
+	}
+	return false
+}
+
+// onlyAnswers reports a text made only of answers and fillers, in any
+// language: "yes", "ok go ahead", "好的，继续".
+func onlyAnswers(x *lang.Text, from, to int) bool {
+	for _, tb := range lang.Tables() {
+		if tb.Only(x, from, to, lang.Answer, lang.Filler, lang.Reject) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasKind reports a phrase of kind in any table.
+func hasKind(x *lang.Text, kind string, from, to int) bool {
+	for _, tb := range lang.Tables() {
+		if tb.Has(x, kind, from, to) {
+			return true
+		}
+	}
+	return false
+}
+
+// pronounOnly reports content that only points back: "this", "that", "it".
+func pronounOnly(s string) bool {
+	switch strings.Trim(strings.TrimSpace(s), " .,:;!?。：，！？") {
+	case "this", "that", "it", "this one", "esto", "eso", "isso", "isto", "ça", "cela", "das", "这个", "这些", "これ", "それ":
+		return true
+	}
+	return false
+}
+
+// describe says what a tool call did, for evidence.
+func describe(t *transcript.ToolCall) string {
+	if t.Command != "" {
+		return "ran `" + clip(firstLine(t.Command), 80) + "`"
+	}
+	if len(t.Paths) > 0 {
+		return strings.ToLower(t.Name) + " " + relative(t.Paths[0], t.Cwd)
+	}
+	return t.Name
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(s)
+}
+
+func wordRuneOrCJK(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }

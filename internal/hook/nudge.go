@@ -1,0 +1,83 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/keep"
+)
+
+// The agent as extractor: the agent in the session understands every
+// language the person writes, so when a prompt may be a correction devlearn
+// asks it to end its reply with a [PROCESS_KNOWLEDGE] block stating the
+// lesson, which the Stop hook keeps as a draft. The detector is cheap and
+// favours recall; a flagged prompt that teaches nothing costs the note
+// below and nothing else.
+
+// NudgeNote is what a prompt that may be a correction adds to the agent's
+// context.
+const NudgeNote = "devlearn: this prompt may correct you or teach you something about this project. If it holds a lesson for later sessions, end your reply with a [PROCESS_KNOWLEDGE] block stating it (type, label: the lesson as one sentence, trigger_conditions, and its checklist, pattern, warning or requirement); if it does not, ignore this note."
+
+// mayBeCorrection is the detector the nudge uses: capture's per-language
+// tables (negation, contrast, rejection, "remember").
+var mayBeCorrection = lang.MayBeCorrection
+
+// promptSubmit is UserPromptSubmit: the prompt recorded and the entries
+// its keywords call for served (userPromptSubmit), then what the prompt
+// teaches: a lesson the person asks to keep saved as an active entry, an
+// entry it corrects again escalated, and, when it may be a correction, the
+// agent asked for a block.
+func (r *run) promptSubmit() (*Output, error) {
+	// What the prompt teaches is stored first, so that what is served for
+	// it reads as the prompt left it (an entry escalated to CRITICAL is
+	// served as CRITICAL).
+	notes := r.learnFromPrompt()
+	out, err := r.userPromptSubmit()
+	if err != nil && err != errQuiet {
+		return out, err
+	}
+	if len(notes) == 0 || !r.cfg.Serve.Enabled {
+		return out, err
+	}
+	text := strings.Join(notes, "\n\n")
+	if out == nil {
+		return r.output(text, "", ""), nil
+	}
+	// The notes come first.
+	merged := *out
+	merged.HookSpecificOutput.AdditionalContext = text + "\n\n" + out.HookSpecificOutput.AdditionalContext
+	if size(&merged) > r.cfg.Serve.BudgetChars {
+		// What was served is recorded as served: it stays, the notes go.
+		r.log.Printf("devlearn's notes left out: with the knowledge served they exceed %d characters", r.cfg.Serve.BudgetChars)
+		return out, nil
+	}
+	return &merged, nil
+}
+
+// learnFromPrompt reads the prompt for lessons, and returns the notes for
+// the agent.
+func (r *run) learnFromPrompt() []string {
+	raw := cutUTF8(r.in.Prompt, MaxPromptRunes*4)
+	// The detectors read the prompt as typed (nothing they read is
+	// stored); only a prompt they flag is redacted, once, and everything
+	// kept is taken from the redacted text.
+	if !mayBeCorrection(raw) {
+		return nil
+	}
+	prompt := raw
+	if r.env.Redact != nil {
+		prompt = r.env.Redact(prompt)
+	}
+	reqs := keep.Find(prompt)
+	var notes []string
+	if len(reqs) > 0 {
+		notes = r.keepRequests(reqs, prompt)
+	} else {
+		notes = r.escalateCorrection(prompt)
+		if r.cfg.Extractor.Agent {
+			notes = append(notes, NudgeNote)
+		}
+	}
+	r.debugKeep("prompt", map[string]any{"prompt": prompt}, map[string]any{"requests": reqs, "notes": notes})
+	return notes
+}

@@ -1,0 +1,372 @@
+// Package keep finds the lessons a person explicitly asks an agent to keep
+// ("remember that...", "from now on...", "always...", "never...", "add this
+// to CLAUDE.md", in every language of capture's phrase tables,
+// internal/extract/lang) and states each as the sentence a future agent
+// acts on. Such a lesson is the person's own
+// decision: devlearn makes it an active knowledge entry at once, with no
+// promotion to wait for.
+//
+// Precision matters more than recall here: an entry made from a sentence
+// that was no request would be served to every matching call. So a rule
+// word counts only where a clause starts ("Never push to main", not "it
+// never worked"), a question is never a request, and a one-off ("for now",
+// "this time") is not a lasting rule. Whatever this misses, the agent is
+// still asked to state (see the nudge in internal/hook).
+package keep
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+)
+
+// Request is one lesson a person asked to keep.
+type Request struct {
+	// Lesson is the lesson as a sentence, the request's words taken out
+	// ("Use pnpm, not npm."). Empty when the request only points back at
+	// what was said before ("remember this"): the agent is then asked to
+	// state it.
+	Lesson string `json:"lesson,omitempty"`
+	// Evidence is the person's sentence, as written.
+	Evidence string `json:"evidence"`
+	// Marker is the phrase that made it a request; Lang its table.
+	Marker string `json:"marker"`
+	Lang   string `json:"lang"`
+}
+
+// MaxRequests bounds what one prompt gives.
+const MaxRequests = 3
+
+// maxPrompt is how much of a prompt is read: a request is typed, and what
+// comes after that much is pasted.
+const maxPrompt = 4000
+
+// Find returns the lessons a prompt asks to keep, in order.
+func Find(prompt string) []Request {
+	if len(prompt) > maxPrompt {
+		prompt = cutUTF8(prompt, maxPrompt)
+	}
+	if notPerson(prompt) {
+		return nil
+	}
+	var out []Request
+	seen := map[string]bool{}
+	prev := ""
+	for _, s := range sentences(stripCode(prompt)) {
+		r, ok := request(s)
+		if !ok {
+			if !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "？") {
+				prev = s
+			}
+			continue
+		}
+		// "X. Remember that.": the lesson is the sentence before.
+		if r.Lesson == "" && prev != "" && enough(prev) {
+			r.Lesson, r.Evidence = sentence(prev), prev+" "+s
+		}
+		prev = ""
+		key := strings.ToLower(r.Lesson)
+		if r.Lesson != "" && seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, r)
+		if len(out) == MaxRequests {
+			break
+		}
+	}
+	return out
+}
+
+// notPerson: text Claude Code writes into a user turn (a command's
+// wrapper, a reminder), not the person's words.
+func notPerson(s string) bool {
+	s = strings.TrimSpace(s)
+	for _, p := range []string{"<command-", "<local-command", "<system-reminder>", "<user-prompt-submit-hook>", "Caveat: The messages below", "This session is being continued from a previous conversation"} {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// stripCode drops fenced code and quoted lines: pasted, not said.
+func stripCode(s string) string {
+	var out []string
+	fence := false
+	for _, l := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = !fence
+			continue
+		}
+		if fence || strings.HasPrefix(t, ">") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// sentences splits text at sentence ends: ". ", "! ", "? " (a dot inside
+// "CLAUDE.md" or "./it" ends nothing), Chinese and Japanese full stops,
+// and line breaks.
+func sentences(s string) []string {
+	var out []string
+	start := 0
+	flush := func(end int) {
+		if t := strings.Join(strings.Fields(s[start:end]), " "); t != "" {
+			out = append(out, t)
+		}
+		start = end
+	}
+	for i, r := range s {
+		switch r {
+		case '\n', '。', '！', '？':
+			flush(i + utf8.RuneLen(r))
+		case '.', '!', '?':
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			if i+1 >= len(s) || unicode.IsSpace(next) {
+				flush(i + 1)
+			}
+		}
+	}
+	flush(len(s))
+	return out
+}
+
+// clauseBreak separates a sentence's clauses; compiled on first use.
+var clauseBreak = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[,;:，；：、—–]|\s-\s`) })
+
+// request reads one sentence: a request to remember (the table's
+// [remember] phrases), else a clause that starts with a standing word
+// ("always", "never"; standing.yaml).
+func request(s string) (Request, bool) {
+	trimmed := strings.TrimRight(s, " \t")
+	if strings.HasSuffix(trimmed, "?") || strings.HasSuffix(trimmed, "？") || strings.HasPrefix(trimmed, "¿") {
+		return Request{}, false
+	}
+	t := lang.Fold(s)
+	n := len(t.Low())
+	for _, tb := range lang.Tables() {
+		if tb.Has(t, lang.Temporary, 0, n) {
+			return Request{}, false // "for now", "this time": not lasting
+		}
+	}
+	xs := extrasByCode()
+	for _, tb := range lang.Tables() {
+		if r, ok := remember(s, t, tb, xs[tb.Code]); ok {
+			return r, true
+		}
+	}
+	for _, tb := range lang.Tables() {
+		if x := xs[tb.Code]; x != nil {
+			if r, ok := standing(s, tb, x); ok {
+				return r, true
+			}
+		}
+	}
+	return Request{}, false
+}
+
+// remember finds a request to remember and takes it out: what is left is
+// the lesson.
+func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) {
+	low := t.Low()
+	for _, m := range tb.Find(t, lang.Remember, 0, len(low)) {
+		// "do you remember", "if you remember", "I don't remember": no
+		// request.
+		cs := clauseStartOf(low, m.Start)
+		if tb.Has(t, lang.Hedge, cs, m.Start) || tb.Has(t, lang.NotRule, cs, m.End) {
+			continue
+		}
+		rest := cleanLesson(t.Span(0, m.Start)+" "+t.Span(m.End, len(low)), tb, x)
+		if x != nil && x.isRef(rest) || x == nil && rest == "" {
+			return Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
+		}
+		if !enough(rest) {
+			continue
+		}
+		return Request{Lesson: sentence(rest), Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
+	}
+	return Request{}, false
+}
+
+// standing finds a clause that starts with a standing word: the clause is
+// the lesson.
+func standing(s string, tb *lang.Table, x *extra) (Request, bool) {
+	for _, c := range clauses(s) {
+		clause := stripLeads(strings.TrimSpace(c), tb, x)
+		lc := lowerSameLength(clause)
+		for _, m := range x.standing {
+			end, ok := m.prefix(lc)
+			if !ok {
+				continue
+			}
+			if next := firstWord(lc[end:]); next == "" || slices.Contains(x.notAfter, next) {
+				continue
+			}
+			if ct := lang.Fold(clause); tb.Has(ct, lang.NotRule, 0, len(ct.Low())) {
+				continue // "never been", "as always"
+			}
+			if !enough(clause) {
+				continue
+			}
+			return Request{Lesson: sentence(clause), Evidence: s, Marker: m.text, Lang: tb.Code}, true
+		}
+	}
+	return Request{}, false
+}
+
+// stripLeads drops what a clause opens with before its point: the
+// table's fillers ("please", "and"), and the leads of standing.yaml ("you
+// should"), as often as they come.
+func stripLeads(clause string, tb *lang.Table, x *extra) string {
+	for {
+		before := clause
+		clause = strings.TrimLeft(clause, " ,;:-—–，；：、")
+		ct := lang.Fold(clause)
+		for _, m := range tb.Find(ct, lang.Filler, 0, len(ct.Low())) {
+			if m.Start == 0 {
+				clause = strings.TrimSpace(ct.Span(m.End, len(ct.Low())))
+			}
+			break
+		}
+		if x != nil {
+			lc := lowerSameLength(clause)
+			for _, lead := range x.leads {
+				if rest, ok := cutPrefixWord(lc, lead); ok {
+					clause = strings.TrimSpace(clause[len(clause)-len(rest):])
+					break
+				}
+			}
+		}
+		if clause == before {
+			return clause
+		}
+	}
+}
+
+// clauseStartOf is where the clause holding i starts.
+func clauseStartOf(low string, i int) int {
+	if j := lastBreak(low[:i]); j >= 0 {
+		return j
+	}
+	return 0
+}
+
+func clauses(s string) []string {
+	var out []string
+	last := 0
+	for _, loc := range clauseBreak().FindAllStringIndex(s, -1) {
+		// A colon inside a path or a time ("10:30") breaks nothing.
+		if s[loc[0]] == ':' && loc[1] < len(s) && !unicode.IsSpace(rune(s[loc[1]])) {
+			continue
+		}
+		out = append(out, s[last:loc[0]])
+		last = loc[1]
+	}
+	return append(out, s[last:])
+}
+
+func lastBreak(s string) int {
+	locs := clauseBreak().FindAllStringIndex(s, -1)
+	if len(locs) == 0 {
+		return -1
+	}
+	return locs[len(locs)-1][1]
+}
+
+// connectors are what joins a remember phrase to its lesson: "remember
+// that X", "X, from now on", "add to CLAUDE.md: X".
+var connectors = []string{"that", "to", "this", "que", "de", "dass", "das", "of", "isto", "isso", "ça", "esto", "eso", "y", "and", "also"}
+
+func cleanLesson(s string, tb *lang.Table, x *extra) string {
+	s = strings.TrimSpace(s)
+	for {
+		before := s
+		s = strings.Trim(s, " \t,;:.!-—–，；：、。「」\"'")
+		for _, c := range connectors {
+			if rest, ok := cutPrefixWord(lowerSameLength(s), c); ok && enough(rest) {
+				s = strings.TrimSpace(s[len(s)-len(rest):])
+			}
+		}
+		s = stripLeads(s, tb, x)
+		if s == before {
+			return s
+		}
+	}
+}
+
+// enough: at least two words, or four characters of a script that writes
+// no spaces.
+func enough(s string) bool {
+	if strings.IndexFunc(s, cjk) >= 0 {
+		return utf8.RuneCountInString(strings.TrimSpace(s)) >= 4
+	}
+	return len(strings.Fields(s)) >= 2
+}
+
+// sentence makes a lesson read as one: a capital letter, and an end.
+func sentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if strings.IndexFunc(s, cjk) < 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
+	last, _ := utf8.DecodeLastRuneInString(s)
+	switch {
+	case strings.ContainsRune(".!。！", last):
+		return s
+	case strings.IndexFunc(s, cjk) >= 0:
+		return s + "。"
+	}
+	return s + "."
+}
+
+func firstWord(s string) string {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' })
+	end := strings.IndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == ',' || r == '.' })
+	if end < 0 {
+		return s
+	}
+	return s[:end]
+}
+
+// cutPrefixWord cuts word from the start of s when it ends there as a
+// word.
+func cutPrefixWord(s, word string) (string, bool) {
+	if !strings.HasPrefix(s, word) {
+		return s, false
+	}
+	rest := s[len(word):]
+	if r, _ := utf8.DecodeRuneInString(rest); rest != "" && wordRune(r) && !cjk(r) && !endsCJK(word) {
+		return s, false
+	}
+	return strings.TrimSpace(rest), true
+}
+
+func endsCJK(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return cjk(r)
+}
+
+func wordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’'
+}
+
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+}
+
+func cutUTF8(s string, max int) string {
+	for max > 0 && !utf8.RuneStart(s[max]) {
+		max--
+	}
+	return s[:max]
+}

@@ -1,0 +1,143 @@
+package keep
+
+import (
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+)
+
+// Requests to keep a lesson, in every language of the tables, and the
+// sentence each becomes.
+func TestFindStatesTheLesson(t *testing.T) {
+	for _, tc := range []struct{ prompt, want string }{
+		// en
+		{"Remember that we use pnpm here, not npm.", "We use pnpm here, not npm."},
+		{"remember to run make fmt before you commit", "Run make fmt before you commit."},
+		{"No. From now on, use uv instead of pip", "Use uv instead of pip."},
+		{"Use tabs in Go files from now on!", "Use tabs in Go files."},
+		{"never run git push yourself", "Never run git push yourself."},
+		{"That's wrong. I told you: never edit generated files", "Never edit generated files."},
+		{"Please always add a test for each bug fix.", "Always add a test for each bug fix."},
+		{"Add to CLAUDE.md: migrations need a down step", "Migrations need a down step."},
+		{"Add to CLAUDE.md that the API returns snake_case", "The API returns snake_case."},
+		{"save this in your memory: the staging db is read-only", "The staging db is read-only."},
+		{"You should never touch vendor/ by hand", "Never touch vendor/ by hand."},
+		// zh
+		{"记住：不要自己运行 git push", "不要自己运行 git push。"},
+		{"以后提交前都要先跑 make lint", "提交前都要先跑 make lint。"},
+		{"永远不要直接修改 dist 目录", "永远不要直接修改 dist 目录。"},
+		{"把这个写进 CLAUDE.md：接口返回 snake_case", "接口返回 snake_case。"},
+		// ja
+		{"覚えておいて：コミット前に必ず npm test を実行すること", "コミット前に必ず npm test を実行すること。"},
+		{"今後は pnpm を使ってください", "pnpm を使ってください。"},
+		{"絶対に main に直接プッシュしないで", "絶対に main に直接プッシュしないで。"},
+		// es
+		{"Recuerda que usamos pnpm, no npm", "Usamos pnpm, no npm."},
+		{"De ahora en adelante, ejecuta los tests antes de hacer commit", "Ejecuta los tests antes de hacer commit."},
+		{"nunca hagas push a main", "Nunca hagas push a main."},
+		// de
+		{"Merk dir: wir benutzen pnpm, nicht npm", "Wir benutzen pnpm, nicht npm."},
+		{"Ab jetzt bitte immer zuerst die Tests laufen lassen", "Immer zuerst die Tests laufen lassen."},
+		{"Niemals direkt auf main pushen", "Niemals direkt auf main pushen."},
+		// fr
+		{"Souviens-toi que la base de staging est en lecture seule", "La base de staging est en lecture seule."},
+		{"Désormais, lance les tests avant chaque commit", "Lance les tests avant chaque commit."},
+		{"Ne pousse jamais directement sur main", "Ne pousse jamais directement sur main."},
+		// pt
+		{"Lembre-se de rodar os testes antes do commit", "Rodar os testes antes do commit."},
+		{"A partir de agora, use pnpm em vez de npm", "Use pnpm em vez de npm."},
+		{"nunca faça push direto na main", "Nunca faça push direto na main."},
+	} {
+		got := Find(tc.prompt)
+		if len(got) != 1 || got[0].Lesson != tc.want {
+			t.Errorf("%q:\n got %+v\nwant %q", tc.prompt, got, tc.want)
+		}
+	}
+}
+
+// What is no request: a question, a memory of the person's own, a rule
+// word that does not start a clause, a one-off, words Claude Code wrote.
+func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
+	for _, prompt := range []string{
+		"Do you remember where the config lives?",
+		"I don't remember which flag it was",
+		"it never worked on CI anyway",
+		"Never mind, let's do the parser first",
+		"Always the same error, look at this",
+		"always?",
+		"For now, skip the flaky test",
+		"use npm this time",
+		"<command-message>init is analyzing your codebase…</command-message>\n<command-name>/init</command-name>",
+		"Here is the log:\n```\nnever retry: always fail\n```",
+		"> remember to rotate the keys\nwhat does this line mean",
+		"yes",
+		"continue",
+		"不记得了",
+		"¿Recuerdas dónde está el archivo?",
+		"Ich erinnere mich nicht",
+	} {
+		if got := Find(prompt); len(got) != 0 {
+			t.Errorf("%q gave %+v", prompt, got)
+		}
+	}
+}
+
+// A request that only points back is found, its lesson left for the
+// agent to state.
+func TestFindReferringRequest(t *testing.T) {
+	for _, prompt := range []string{"Please remember this.", "Remember that for next time", "记住这个", "Merk dir das!", "Retiens ça."} {
+		got := Find(prompt)
+		if len(got) != 1 || got[0].Lesson != "" || got[0].Evidence == "" {
+			t.Errorf("%q gave %+v", prompt, got)
+		}
+	}
+	// The lesson said just before the request, in the same prompt, is the
+	// request's: "X. Remember that." reads X.
+	got := Find("Use the staging bucket for uploads. Remember that.")
+	if len(got) != 1 || got[0].Lesson != "Use the staging bucket for uploads." || got[0].Evidence != "Use the staging bucket for uploads. Remember that." {
+		t.Fatalf("%+v", got)
+	}
+}
+
+func TestStandingParses(t *testing.T) {
+	xs, err := parseExtras(standingYAML)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range lang.Tables() {
+		x := xs[tb.Code]
+		if x == nil || len(x.standing) == 0 {
+			t.Errorf("%s: a phrase table without standing words in standing.yaml", tb.Code)
+		}
+	}
+	for code, x := range xs {
+		if lang.Get(code) == nil {
+			t.Errorf("standing.yaml: %s is no phrase table's code", code)
+		}
+		for _, m := range x.standing {
+			for _, p := range m.pieces {
+				if p == "" {
+					t.Errorf("%s: standing %q has an empty piece", code, m.text)
+				}
+			}
+		}
+	}
+}
+
+func TestAbout(t *testing.T) {
+	for _, tc := range []struct {
+		text, lesson string
+		want         bool
+	}{
+		{"No! don't push yourself, I do the pushing", "Never run git push yourself.", false},
+		{"I said it before: never run git push on your own", "Never run git push yourself.", true},
+		{"use pnpm not npm, again", "We use pnpm here, not npm.", true},
+		{"use tabs", "We use pnpm here, not npm.", false},
+		{"不要自己运行 git push，我说过了", "不要自己运行 git push。", true},
+		{"不要修改 dist 目录", "不要自己运行 git push。", false},
+	} {
+		if got := About(tc.text, tc.lesson); got != tc.want {
+			t.Errorf("About(%q, %q) = %v", tc.text, tc.lesson, got)
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package knowledge
+
+import "strings"
+
+// The cache's encoding of what derive.go adds to an item's triggers: how
+// each glob reads as written and whether the lesson's text gave it, and
+// the commands and topics. It follows the written triggers in an item's
+// record (cachefile.go), so the hook decodes them with the item, never
+// derives them again.
+
+func (e *enc) derived(m *Match) {
+	for _, g := range m.Files {
+		shown := g.Shown
+		if shown == g.Pattern {
+			shown = "" // the common case costs a byte
+		}
+		e.s(shown)
+		e.bool(g.Derived)
+	}
+	e.u(uint64(len(m.Commands)))
+	for _, c := range m.Commands {
+		e.s(c.Verb)
+		e.ss(c.Words)
+	}
+	e.ss(m.Topics)
+}
+
+func (d *dec) derived(m *Match) {
+	for i := range m.Files {
+		if shown := d.str(); shown != "" {
+			m.Files[i].Shown = shown
+		} else {
+			m.Files[i].Shown = m.Files[i].Pattern
+		}
+		m.Files[i].Derived = d.bool()
+	}
+	if n := d.n(len(d.s)); n > 0 {
+		m.Commands = make([]Command, n)
+		for i := range m.Commands {
+			m.Commands[i] = Command{Verb: d.str(), Words: d.strs()}
+		}
+	}
+	m.Topics = d.strs()
+}
+
+func cloneDerived(dst, src *Match, cl func([]string) []string) {
+	for _, c := range src.Commands {
+		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words)})
+	}
+	dst.Topics = cl(src.Topics)
+}

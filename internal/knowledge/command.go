@@ -1,0 +1,309 @@
+package knowledge
+
+import (
+	"path"
+	"slices"
+	"strings"
+)
+
+// Command is a command trigger: a program and the subcommand words that
+// must follow it, in order ("npm install", "git push", "terraform
+// apply"); no words means any use of the program ("npm" in "use pnpm,
+// not npm"). Arguments (paths, names, patterns) are left out: a lesson
+// about `go test -race ./...` concerns every `go test`, and the missing
+// -race is the very mistake it is about.
+type Command struct {
+	Verb  string   // lower case, without folder or .exe
+	Words []string // lower case
+}
+
+// String is the command as it reads: "git push".
+func (c Command) String() string {
+	if len(c.Words) == 0 {
+		return c.Verb
+	}
+	return c.Verb + " " + strings.Join(c.Words, " ")
+}
+
+// Match reports whether a segment of a shell command runs this command:
+// the same program, and the words among its arguments in order.
+func (c Command) Match(s Segment) bool {
+	if c.Verb != s.Verb {
+		return false
+	}
+	i := 0
+	for _, w := range s.Words {
+		if i < len(c.Words) && (w == c.Words[i] || alias(s.Verb, w) == c.Words[i]) {
+			i++
+		}
+	}
+	return i == len(c.Words)
+}
+
+// Segment is one simple command of a shell command line: its program and
+// the words after it that are not flags.
+type Segment struct {
+	Verb  string
+	Words []string
+}
+
+// maxSegments bounds what is read of one command line: a pasted script is
+// not one tool call's intent.
+const maxSegments = 32
+
+// Segments splits a shell command line into its simple commands ("cd web
+// && npm install x | tee log" is cd, npm and tee), each with its program
+// (without folder, lower case) and its words. Assignments (FOO=1) and
+// wrappers (sudo, env, time, nohup, exec, command) before the program are
+// skipped; `npx tool` also counts as tool.
+func Segments(line string) []Segment {
+	var out []Segment
+	for _, part := range splitShell(line) {
+		toks := part
+		for len(toks) > 0 && (isAssignment(toks[0]) || wrappers[strings.ToLower(toks[0])]) {
+			toks = toks[1:]
+		}
+		if len(toks) == 0 {
+			continue
+		}
+		s := Segment{Verb: verbOf(toks[0])}
+		for _, t := range toks[1:] {
+			if !strings.HasPrefix(t, "-") {
+				s.Words = append(s.Words, strings.ToLower(t))
+			}
+		}
+		out = append(out, s)
+		if runners[s.Verb] && len(s.Words) > 0 {
+			out = append(out, Segment{Verb: verbOf(s.Words[0]), Words: s.Words[1:]})
+		}
+		if len(out) >= maxSegments {
+			break
+		}
+	}
+	return out
+}
+
+var (
+	wrappers = map[string]bool{"sudo": true, "env": true, "time": true, "nohup": true, "exec": true, "command": true, "nice": true, "xargs": true}
+	runners  = map[string]bool{"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true}
+)
+
+func isAssignment(t string) bool {
+	eq := strings.IndexByte(t, '=')
+	if eq <= 0 {
+		return false
+	}
+	for _, c := range t[:eq] {
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// verbOf is a program's name: "./node_modules/.bin/eslint" is eslint,
+// `C:\Go\bin\go.exe` is go.
+func verbOf(t string) string {
+	t = strings.ToLower(path.Base(strings.ReplaceAll(t, `\`, "/")))
+	for _, ext := range []string{".exe", ".cmd", ".bat"} {
+		t = strings.TrimSuffix(t, ext)
+	}
+	return t
+}
+
+// alias is the long form of a subcommand some programs abbreviate.
+func alias(verb, w string) string {
+	switch verb {
+	case "npm", "pnpm", "yarn", "bun":
+		if w == "i" {
+			return "install"
+		}
+		if w == "rm" || w == "un" || w == "uninstall" {
+			return "remove"
+		}
+	}
+	return w
+}
+
+// splitShell cuts a command line into the tokens of each simple command,
+// at ; & | && || and newlines outside quotes, removing quotes. It is a
+// reading of intent, not a shell: substitutions and here-documents are
+// taken as words.
+func splitShell(line string) [][]string {
+	var (
+		out   [][]string
+		cur   []string
+		tok   strings.Builder
+		inTok bool
+		quote rune
+	)
+	endTok := func() {
+		if inTok {
+			cur = append(cur, tok.String())
+			tok.Reset()
+			inTok = false
+		}
+	}
+	endCmd := func() {
+		endTok()
+		if len(cur) > 0 {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	for _, r := range line {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				tok.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inTok = r, true
+		case r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')':
+			endCmd()
+		case r == ' ' || r == '\t' || r == '\r':
+			endTok()
+		default:
+			tok.WriteRune(r)
+			inTok = true
+		}
+		if len(out) >= maxSegments {
+			return out
+		}
+	}
+	endCmd()
+	return out
+}
+
+// commandIn reads a command a lesson names in backticks (`npm install
+// date-fns`, `git push --force`): the program, then the subcommand words
+// up to the first flag or argument. ok is false for what is not a
+// command: a path, a code expression, a sentence.
+func commandIn(span string) (Command, bool) {
+	segs := splitShell(span)
+	if len(segs) == 0 {
+		return Command{}, false
+	}
+	toks := segs[0]
+	for len(toks) > 0 && (isAssignment(toks[0]) || wrappers[strings.ToLower(toks[0])]) {
+		toks = toks[1:]
+	}
+	if len(toks) == 0 {
+		return Command{}, false
+	}
+	first := toks[0]
+	verb := verbOf(first)
+	known := knownVerbs[verb]
+	if !known {
+		// An unknown program counts when it reads like one and comes
+		// with a subcommand: `sqlc generate`, `./scripts/reset.sh`.
+		if !programLike(first) || len(toks) < 2 && !strings.HasPrefix(first, "./") {
+			return Command{}, false
+		}
+	}
+	c := Command{Verb: verb}
+	rest := toks[1:]
+	if runners[verb] && len(rest) > 0 && programLike(rest[0]) {
+		c.Verb, rest = verbOf(rest[0]), rest[1:]
+	}
+	for _, t := range rest {
+		if len(c.Words) == 2 || !subcommandLike(t) {
+			break
+		}
+		c.Words = append(c.Words, alias(c.Verb, strings.ToLower(t)))
+	}
+	if !known && len(c.Words) == 0 && !strings.HasPrefix(first, "./") {
+		return Command{}, false
+	}
+	if ambiguousVerbs[c.Verb] && len(c.Words) == 0 {
+		return Command{}, false
+	}
+	return c, true
+}
+
+// programLike: a program's name or path (lower case letters, digits, -
+// _ . /), not a function call, a flag or a sentence's word in capitals.
+func programLike(t string) bool {
+	if t == "" || strings.HasPrefix(t, "-") {
+		return false
+	}
+	for _, c := range t {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || strings.ContainsRune("-_./", c)) {
+			return false
+		}
+	}
+	return !strings.HasSuffix(t, ".") && strings.ContainsAny(t, "abcdefghijklmnopqrstuvwxyz")
+}
+
+// subcommandLike: a word that names a subcommand ("install", "gen:api",
+// "force-unlock"), not a path, a flag, a placeholder or a value.
+func subcommandLike(t string) bool {
+	if t == "" || len(t) > 30 || t[0] < 'a' || t[0] > 'z' {
+		return false
+	}
+	for _, c := range t {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == ':' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// knownVerbs are programs a lesson may name without backticks ("use
+// pnpm, not npm"; "never pip install").
+var knownVerbs = setOf(`npm pnpm yarn npx bun bunx deno node tsc eslint prettier vite vitest jest
+playwright cypress webpack go gofmt golangci-lint cargo rustc rustup pip pip3 pipx python python3
+poetry uv uvx pytest ruff black mypy tox conda bundle bundler gem rake rails rspec ruby mvn gradle
+gradlew dotnet nuget git gh docker docker-compose podman kubectl helm kustomize minikube terraform
+tofu terragrunt ansible ansible-playbook aws gcloud az sqlc psql mysql sqlite3 redis-cli make cmake
+bazel ninja composer php artisan xcodebuild pod flutter dart mix iex sbt curl wget rsync scp ssh sed
+awk jq rm chmod chown brew apt apt-get yum dnf pacman nix protoc buf openssl vercel netlify firebase
+flyctl heroku wrangler supabase prisma alembic flyway goose atlas just task mage`)
+
+// ambiguousVerbs are programs whose name is also a common English word:
+// they count as a command only with a subcommand ("go test", "make
+// generate") or in backticks with one.
+var ambiguousVerbs = setOf(`go make just task mix rake ruby python node php dart black buf mage
+pod gem bundle`)
+
+// subcommands are words that follow a program in a lesson's prose
+// ("never pip install", "npm install breaks the lock file").
+var subcommands = setOf(`install i add remove uninstall update upgrade run exec test build lint fmt
+vet generate publish deploy push pull commit rebase merge reset checkout switch clone fetch tag
+stash cherry-pick revert apply plan destroy init migrate start serve dev up down login tidy get
+mod ci audit link release version sync lock format check clean edit delete create rollout scale
+restart logs describe force-unlock import export`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// commandContext are the words before a program in prose that say it is
+// run, not talked about: "use pnpm", "not npm", "never pip install".
+var commandContext = setOf(`run runs ran running use uses using used not never avoid instead than
+execute executes executing invoke invokes invoking call calls calling with prefer don't dont stop
+before after`)
+
+// uniqueCommands appends c to list unless a command that it implies is
+// already there (npm install adds nothing to npm).
+func uniqueCommands(list []Command, c Command) []Command {
+	for i, o := range list {
+		if o.Verb != c.Verb {
+			continue
+		}
+		if len(o.Words) <= len(c.Words) && slices.Equal(o.Words, c.Words[:len(o.Words)]) {
+			return list // o is as broad or broader
+		}
+		if len(c.Words) < len(o.Words) && slices.Equal(c.Words, o.Words[:len(c.Words)]) {
+			list[i] = c
+			return list
+		}
+	}
+	return append(list, c)
+}

@@ -1,0 +1,31 @@
+package knowledge
+
+// Draft reports whether the item is a draft: a lesson the agent wrote
+// about itself, served below active items until a person decides.
+func (it *Item) Draft() bool { return it.Detail != nil && it.Status == StatusDraft }
+
+// WithoutDrafts leaves the drafts out of a set, for a project that serves
+// only what a person accepted (serve.drafts false). The set is not
+// changed; its items are shared.
+func (s *Set) WithoutDrafts() *Set {
+	out := *s
+	out.Items = make([]*Item, 0, len(s.Items))
+	for _, it := range s.Items {
+		if !it.Draft() {
+			out.Items = append(out.Items, it)
+		}
+	}
+	return &out
+}
+
+// draftRank puts active items before drafts.
+func draftRank(it *Item) int {
+	if it.Draft() {
+		return 1
+	}
+	return 0
+}
+
+// DraftNote is said with a draft wherever it is served: the agent wrote
+// it, no person has accepted it yet.
+const DraftNote = "Draft: written by the agent in an earlier turn, not yet reviewed by a person. Follow it unless the person says otherwise."

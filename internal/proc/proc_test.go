@@ -1,0 +1,105 @@
+package proc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sh(script string) []string { return []string{"/bin/sh", "-c", script} }
+
+func TestRunOKAndExitCode(t *testing.T) {
+	var out HeadTail
+	out.Head, out.TailMax = 100, 100
+	r, err := Run(context.Background(), Spec{Argv: sh("echo out; echo err >&2; exit 3"), Stdout: &out, Stderr: &out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.OK() || r.ExitCode != 3 || r.WaitErr == nil {
+		t.Fatalf("%+v", r)
+	}
+	if got := out.String(); got != "out\nerr\n" {
+		t.Fatalf("shared pipe: %q", got)
+	}
+	r, err = Run(context.Background(), Spec{Argv: sh("cat"), Stdin: []byte("in"), Stdout: &out})
+	if err != nil || !r.OK() || r.ExitCode != 0 {
+		t.Fatal(r, err)
+	}
+}
+
+func TestTimeoutKillsTheWholeGroup(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("process groups")
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	// The grandchild holds the pipe open; it must die with the group.
+	r, err := Run(ctx, Spec{Argv: sh("sleep 100 & echo $! > " + pidFile + "; wait")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.TimedOut || r.ExitCode != -1 {
+		t.Fatalf("%+v", r)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("took %v", d)
+	}
+	data, _ := os.ReadFile(pidFile)
+	pid := strings.TrimSpace(string(data))
+	if pid == "" {
+		t.Fatal("no pid")
+	}
+	// A killed process may linger as a zombie of init for a moment.
+	for range 50 {
+		if st, err := os.ReadFile("/proc/" + pid + "/stat"); err != nil || strings.Contains(string(st), ") Z ") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("grandchild %s outlived its group", pid)
+}
+
+func TestLimitStopsTheCommand(t *testing.T) {
+	out := &Limit{Max: 1000}
+	r, err := Run(context.Background(), Spec{Argv: sh("yes"), Stdout: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stopped != ErrLimit || r.OK() {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestHeadTailBoundsMegabytes(t *testing.T) {
+	h := &HeadTail{Head: 10, TailMax: 20}
+	r, err := Run(context.Background(), Spec{Argv: sh("echo first; head -c 5000000 /dev/zero | tr '\\0' x; echo; echo last line"), Stdout: h, Stderr: h})
+	if err != nil || !r.OK() {
+		t.Fatal(r, err)
+	}
+	s := h.String()
+	if len(s) > 100 || !strings.HasPrefix(s, "first\nxxxx") || !strings.HasSuffix(s, "x\nlast line\n") || !strings.Contains(s, "bytes left out") {
+		t.Fatalf("%d bytes: %q", len(s), s)
+	}
+	if h.Total() < 5000000 {
+		t.Fatal(h.Total())
+	}
+}
+
+func TestHeadTailSmall(t *testing.T) {
+	h := &HeadTail{Head: 4, TailMax: 4}
+	h.Write([]byte("abc"))
+	h.Write([]byte("defg"))
+	if h.String() != "abcdefg" || h.Dropped() != 0 {
+		t.Fatalf("%q", h.String())
+	}
+	h.Write([]byte("hij"))
+	if got := h.String(); got != "abcd\n[… 2 bytes left out …]\nghij" {
+		t.Fatalf("%q", got)
+	}
+}

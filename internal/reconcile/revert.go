@@ -1,0 +1,167 @@
+package reconcile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+// A revert is a person undoing a change devlearn made. For the files it is
+// the one writer's business (evolve.PlanRevert); for the artifacts among
+// them it is a "no" like a deletion: the observations whose artifact the
+// revert takes away are penalised and deprecated (Refusal), and leave the
+// manifest, so the next render does not bring them back.
+
+// Reverter reverts one entry of a project's audit log.
+type Reverter struct {
+	Proj   *project.Project
+	Log    observe.Store
+	Writer *evolve.Writer
+	Opts   Options
+	// Force reverts files changed since the entry, replacing those
+	// changes (they are kept, so the revert can be reverted in turn).
+	Force bool
+}
+
+// Reverted is what a revert did, or why it did not.
+type Reverted struct {
+	Plan *evolve.RevertPlan `json:"plan"`
+	// Refused is true when files changed since and Force was not given:
+	// nothing was written (Plan.Conflicts says what changed).
+	Refused bool `json:"refused"`
+	// Entry is the revert's own audit entry (nil when nothing was
+	// written).
+	Entry *evolve.Entry `json:"entry,omitempty"`
+	// Withdrawn are the artifacts the revert took away, whose
+	// observations are now deprecated.
+	Withdrawn []Outcome `json:"withdrawn"`
+}
+
+// ErrRefused is a revert refused because files changed since the entry.
+var ErrRefused = errors.New("files changed since")
+
+// Run reverts the entry id (an id or the start of one).
+func (r *Reverter) Run(ctx context.Context, id string) (*Reverted, error) {
+	entries, _, err := evolve.ReadLog(r.Proj)
+	if err != nil {
+		return nil, err
+	}
+	e, err := evolve.Find(entries, id)
+	if err != nil {
+		return nil, err
+	}
+	plan, err := evolve.PlanRevert(r.Proj, entries, e)
+	if err != nil {
+		return nil, err
+	}
+	out := &Reverted{Plan: plan, Withdrawn: []Outcome{}}
+	if len(plan.Conflicts) > 0 && !r.Force {
+		out.Refused = true
+		return out, nil
+	}
+	if len(plan.Changes) == 0 {
+		return out, nil // every file is as it was before the entry already
+	}
+
+	log, err := r.Log.Load()
+	if err != nil {
+		return nil, err
+	}
+	extra, events, err := r.withdraw(plan, log, out)
+	if err != nil {
+		return nil, err
+	}
+	// The "no" is recorded first: a crash after it leaves an observation
+	// deprecated with its artifact still there, which reconcile accepts
+	// and a person can restore; the other order could leave the artifact
+	// gone and the observation free to be rendered again.
+	if r.Opts.DryRun {
+		return out, nil
+	}
+	if err := r.Log.Append(ctx, events...); err != nil {
+		return nil, err
+	}
+	out.Entry, err = r.Writer.Revert(ctx, plan, extra...)
+	return out, err
+}
+
+// withdraw finds the manifest entries whose artifact the plan takes away,
+// and returns the manifest without them (as an extra change of the same
+// batch) and the events that refuse their observations.
+func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reverted) ([]evolve.Change, []*observe.Event, error) {
+	after := map[string]*evolve.Change{}
+	for i := range plan.Changes {
+		after[plan.Changes[i].Path] = &plan.Changes[i]
+	}
+	// The manifest as the revert leaves it: restored, if the entry wrote
+	// it, else as it is.
+	man, _, err := manifest.LoadProject(r.Proj)
+	if err != nil {
+		return nil, nil, err
+	}
+	manChange := after[project.ManifestFile]
+	if manChange != nil {
+		if manChange.Remove {
+			man = &manifest.Manifest{SchemaVersion: manifest.SchemaVersion}
+		} else if man, _, err = manifest.Parse(manChange.Data, r.Proj.Root); err != nil {
+			return nil, nil, fmt.Errorf("%s as %s left it: %w", project.ManifestFile, plan.Entry.ID, err)
+		}
+	}
+	var events []*observe.Event
+	changed := false
+	for _, me := range slices.Clone(man.Entries) {
+		c := after[me.Path]
+		if c == nil || !gone(me, c) {
+			continue
+		}
+		man.Remove(me.ObservationID)
+		changed = true
+		o, known := log.Observation(me.ObservationID, r.Opts.Now, r.Opts.Config)
+		if !known || o.Status == observe.Deprecated {
+			continue
+		}
+		out.Withdrawn = append(out.Withdrawn, Outcome{ID: me.ObservationID, Path: me.Path, Anchor: me.AnchorID, What: "reverted", Note: "penalised and deprecated: a 'no' that sticks until restored"})
+		events = append(events, Refusal(o, me, r.Opts.Now, "revert", "reverted")...)
+	}
+	if !changed {
+		return nil, events, nil
+	}
+	data := man.Bytes()
+	if manChange != nil {
+		manChange.Data, manChange.Remove = data, false
+		return nil, events, nil
+	}
+	cur, exists, err := evolve.Current(r.Proj, project.ManifestFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	expect := ""
+	if exists {
+		expect = evolve.BlobHash(cur)
+	}
+	return []evolve.Change{{Path: project.ManifestFile, Data: data, Guard: true, Expect: expect}}, events, nil
+}
+
+// gone reports whether the artifact of manifest entry me is absent once
+// change c is written.
+func gone(me manifest.Entry, c *evolve.Change) bool {
+	if c.Remove {
+		return true
+	}
+	if me.AnchorID == "" {
+		return false // the file is still there, with the content it had before
+	}
+	for _, k := range knowfile.Kinds {
+		if k.Path == me.Path {
+			return knowfile.Parse(k, c.Data).BySource(me.ObservationID) == nil
+		}
+	}
+	return false
+}

@@ -1,0 +1,189 @@
+package skills
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/config"
+)
+
+// Seed 000 §5's seven skills, mapped from its seven stages.
+func TestDefaultsMatchTheStageMap(t *testing.T) {
+	want := "brainstorming,code-review,completion,design-review,test-driven-development,verification,writing-plans"
+	if got := strings.Join(Defaults(), ","); got != want {
+		t.Fatal(got)
+	}
+	cfg := config.Default()
+	for _, stage := range config.Stages {
+		name, _ := cfg.Skills.Stages.For(stage)
+		core, ok := defaultText(name, Core)
+		ext, ok2 := defaultText(name, Extended)
+		if !ok || !ok2 {
+			t.Fatalf("stage %s: skill %s has no default core and extended", stage, name)
+		}
+		if err := Validate(name, Core, core); err != nil {
+			t.Fatal(err)
+		}
+		_, body, _ := parseCore(name, core)
+		// ~200-500 tokens for a core, ~1,000-3,000 for the detail.
+		if n := tokens(body); n < 150 || n > 600 {
+			t.Errorf("%s core: %d tokens", name, n)
+		}
+		if n := tokens(string(ext)); n < 400 || n > 3000 {
+			t.Errorf("%s extended: %d tokens", name, n)
+		}
+	}
+	tdd, _ := defaultText("test-driven-development", Core)
+	if !strings.Contains(string(tdd), "Check domain knowledge before writing tests — existing lessons may inform your test cases") {
+		t.Fatal("the TDD core carries the seed's line")
+	}
+	done, _ := defaultText("completion", Core)
+	for _, line := range []string{"Summarize what was done", "Confirm all tests pass", "Do NOT ask about merging — the pipeline handles it.", "Report the final status"} {
+		if !strings.Contains(string(done), line) {
+			t.Errorf("completion core lacks %q", line)
+		}
+	}
+}
+
+func TestSeedNeverOverwritesAPersonsEdit(t *testing.T) {
+	home := t.TempDir()
+	ctx := context.Background()
+	res, err := Seed(ctx, home)
+	if err != nil || len(res.Created) != 14 {
+		t.Fatal(res, err)
+	}
+	res, err = Seed(ctx, home)
+	if err != nil || len(res.Created)+len(res.Updated)+len(res.Kept) != 0 {
+		t.Fatalf("second seed: %+v %v", res, err)
+	}
+	// A person edits one core; an older default of another is still as
+	// devlearn seeded it.
+	mine := filepath.Join(Dir(home), "code-review", "core.md")
+	os.WriteFile(mine, []byte("---\ndescription: my review\n---\nMy own review rules.\n"), 0o644)
+	oldDefault := []byte("---\ndescription: old\n---\nAn older default.\n")
+	stale := filepath.Join(Dir(home), "verification", "core.md")
+	os.WriteFile(stale, oldDefault, 0o644)
+	var st seeded
+	data, _ := os.ReadFile(filepath.Join(Dir(home), seededFile))
+	json.Unmarshal(data, &st)
+	st.Files["verification/core.md"] = sum(oldDefault)
+	data, _ = json.Marshal(st)
+	os.WriteFile(filepath.Join(Dir(home), seededFile), data, 0o644)
+	os.Remove(filepath.Join(Dir(home), "completion", "extended.md"))
+
+	res, err = Seed(ctx, home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(res.Kept, ",") != "code-review/core.md" || strings.Join(res.Updated, ",") != "verification/core.md" || strings.Join(res.Created, ",") != "completion/extended.md" {
+		t.Fatalf("%+v", res)
+	}
+	if got, _ := os.ReadFile(mine); !strings.Contains(string(got), "My own review rules") {
+		t.Fatal("edit overwritten")
+	}
+	s, err := Load(home, "code-review")
+	if err != nil || !s.Edited || s.Description != "my review" || s.Core != "My own review rules.\n" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	// Kept again and again, never reported as anything else.
+	res, _ = Seed(ctx, home)
+	if len(res.Kept) != 1 || len(res.Updated)+len(res.Created) != 0 {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestValidateAndSave(t *testing.T) {
+	home := t.TempDir()
+	ctx := context.Background()
+	for _, tc := range []struct{ tier, data, want string }{
+		{Core, "no front matter", "starts with front matter"},
+		{Core, "---\ndescription: x\n", "not closed"},
+		{Core, "---\nname: x\n---\nbody\n", `unknown front matter key "name"`},
+		{Core, "---\ndescription: \n---\nbody\n", "description is missing"},
+		{Core, "---\ndescription: ok\n---\n\n", "the core is empty"},
+		{Core, "---\ndescription: ok\n---\n" + strings.Repeat("x", MaxCore), "at most"},
+		{Extended, "  \n", "empty"},
+		{Extended, "\xff", "not UTF-8"},
+		{"middle", "x", "not core or extended"},
+	} {
+		if err := Validate("s", tc.tier, []byte(tc.data)); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s %q: %v, want %s", tc.tier, tc.data, err, tc.want)
+		}
+	}
+	if _, err := Save(ctx, home, "my-skill", Extended, []byte("detail")); err == nil || !strings.Contains(err.Error(), "write its core first") {
+		t.Fatal(err)
+	}
+	if _, err := Save(ctx, home, "../evil", Core, []byte("---\ndescription: x\n---\ny\n")); err == nil {
+		t.Fatal("a path as a name")
+	}
+	if _, err := Save(ctx, home, "my-skill", Core, []byte("---\ndescription: Use when deploying\n---\nDeploy carefully.\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Save(ctx, home, "my-skill", Extended, []byte("All the details.\n")); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(home, "my-skill")
+	if err != nil || s.Default || s.Extended != "All the details.\n" {
+		t.Fatalf("%+v %v", s, err)
+	}
+	// A symbolic link is never read: it could serve any file.
+	os.MkdirAll(filepath.Join(Dir(home), "linked"), 0o755)
+	os.Symlink("/etc/passwd", filepath.Join(Dir(home), "linked", "core.md"))
+	if _, err := Load(home, "linked"); err == nil || !strings.Contains(err.Error(), "not a plain file") {
+		t.Fatal(err)
+	}
+	list, probs, err := List(home)
+	if err != nil || len(list) != 1 || len(probs) != 1 {
+		t.Fatalf("%v %v %v", list, probs, err)
+	}
+}
+
+func TestRenderForClaudeKeepsWhatIsNotOurs(t *testing.T) {
+	home := t.TempDir()
+	Seed(context.Background(), home)
+	s, _ := Load(home, "test-driven-development")
+	files := RenderClaude(s)
+	if len(files) != 2 || files[0].Path != "test-driven-development/SKILL.md" {
+		t.Fatal(files)
+	}
+	skill := string(files[0].Data)
+	if !strings.HasPrefix(skill, "---\nname: test-driven-development\ndescription: \"Use at the implement stage: write") ||
+		!strings.Contains(skill, "read [extended.md](extended.md)") || !strings.Contains(skill, "# Test-driven development") {
+		t.Fatal(skill)
+	}
+	if Owner(files[0].Data) != Ours || Owner(files[1].Data) != Ours || Owner([]byte("# mine\n")) != Foreign || Owner(nil) != Absent {
+		t.Fatal("ownership")
+	}
+	edited := strings.Replace(skill, "Red:", "RED:", 1)
+	if Owner([]byte(edited)) != Edited {
+		t.Fatal("an edit is not seen")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "code-review"), 0o755)
+	os.WriteFile(filepath.Join(dir, "code-review", "SKILL.md"), []byte("---\nname: code-review\ndescription: mine\n---\nmine\n"), 0o644)
+	list, _, _ := List(home)
+	plan, err := PlanRender(dir, list, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Written) != 13 || plan.Kept["code-review/SKILL.md"] == "" {
+		t.Fatalf("%+v", plan)
+	}
+	for _, w := range plan.Write {
+		p := filepath.Join(dir, w.Path)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, w.Data, 0o644)
+	}
+	again, _ := PlanRender(dir, list, false)
+	if len(again.Written) != 0 || len(again.Unchanged) != 13 {
+		t.Fatalf("%+v", again)
+	}
+	gone, _ := PlanRender(dir, list, true)
+	if len(gone.Removed) != 13 || gone.Kept["code-review/SKILL.md"] == "" {
+		t.Fatalf("%+v", gone)
+	}
+}

@@ -1,0 +1,93 @@
+package transcript
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// A secret in any channel is redacted where the text enters: every text a
+// walk hands out, before anything downstream reads it.
+func TestRedactedWhereTextEnters(t *testing.T) {
+	const secret = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"
+	ch := read(t,
+		user("u1", "use this token "+secret+" for the API"),
+		assistant("a1", text("I'll export GITHUB_TOKEN="+secret+" first."),
+			toolUse("t1", "Bash", map[string]any{"command": "curl -H 'Authorization: token " + secret + "' https://api.github.com"}),
+			toolUse("t2", "Edit", map[string]any{"file_path": "/repo/" + secret + "/x.go"}),
+			toolUse("t3", "Bash", map[string]any{"command": "git push"})),
+		user("u2", toolResult("t1", "curl: (22) 401 for token "+secret, true)),
+		user("u3", toolResult("t2", "ok", false)),
+		user("u4", toolResult("t3", "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). The user provided the following reason for the rejection:  never push "+secret, true)),
+		line("type", "summary", "summary", "Session about "+secret, "leafUuid", "a1"),
+	)
+	data, err := json.Marshal(ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), secret) || strings.Contains(string(data), secret[:20]) {
+		t.Fatalf("the secret reached the channels: %s", data)
+	}
+	if n := strings.Count(string(data), "[REDACTED:"); n < 7 {
+		t.Errorf("%d placeholders, want one in each of the 7 texts: %s", n, data)
+	}
+	// Verbatim keeps the text, for a caller that redacts what it keeps.
+	raw, err := Read(strings.NewReader(user("u1", "token "+secret)), "t", Options{Redact: Verbatim})
+	if err != nil || !strings.Contains(raw.UserSignals[0].Text, secret) {
+		t.Errorf("Verbatim changed the text: %+v %v", raw, err)
+	}
+}
+
+func TestOwnWords(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"never use npm here", "never use npm here"},
+		{"Why does this fail?\n```go\n// Never call Close twice\nfunc f() {}\n```\nuse sync.Once", "Why does this fail?\n\nuse sync.Once"},
+		{"Now this one:\n    --- FAIL: TestFlush (0.00s)\n        writer_test.go:40: don't use a nil buffer\n    FAIL", "Now this one:"},
+		{"> Always check the error from Flush.\nthat's from the docs btw", "that's from the docs btw"},
+		{"logs:\n[ERROR] never retry\n2026-03-01 10:00:00 WARN stop\nplease look", "logs:\n\nplease look"},
+		{"- don't touch vendor/\n- always run make fmt", "- don't touch vendor/\n- always run make fmt"},
+		{"部署失败了：\n```\n[ERROR] 不要在生产环境使用 debug 模式\n```\n帮我看看", "部署失败了：\n\n帮我看看"},
+	} {
+		if got := OwnWords(c.in); got != c.want {
+			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestProtocolErrors(t *testing.T) {
+	for _, e := range []string{
+		"<tool_use_error>String to replace not found in file.\nString: x</tool_use_error>",
+		"<tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>",
+		"Claude requested permissions to use Bash, but you haven't granted it yet.",
+		"Permission to use Bash with command rm -rf x has been denied.",
+		"PreToolUse:Edit hook error: [/usr/local/bin/guard.sh]: No such file or directory",
+		"[Request interrupted by user for tool use]",
+		"Exit plan mode? The user chose to stay in plan mode.",
+		"File content (31245 tokens) exceeds maximum allowed tokens (25000).",
+	} {
+		if !ProtocolError(e) {
+			t.Errorf("ProtocolError(%q) = false", e)
+		}
+	}
+	for _, e := range []string{
+		"fatal: The current branch x has no upstream branch.",
+		"--- FAIL: TestTotal (0.00s)",
+		"npm error code EUSAGE",
+	} {
+		if ProtocolError(e) {
+			t.Errorf("ProtocolError(%q) = true", e)
+		}
+	}
+}
+
+// Text Claude Code writes in the person's place is not a signal.
+func TestNotThePersonsWords(t *testing.T) {
+	ch := read(t,
+		user("u1", "This session is being continued from a previous conversation that ran out of context. The user said never use npm."),
+		user("u2", "Stop hook feedback:\nalways run go vet"),
+		user("u3", "fix the build"),
+	)
+	if got := texts(ch.UserSignals); len(got) != 1 || got[0] != "fix the build" {
+		t.Errorf("signals %q", got)
+	}
+}
