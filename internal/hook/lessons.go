@@ -175,7 +175,7 @@ func (r *run) entryAbout(lesson string) (*knowledge.Entry, bool) {
 // agent's next Stop, whose blocks are then kept as active entries.
 
 func (r *run) keepPendingPath() string {
-	return filepath.Join(SessionOf(r.proj, r.in.SessionID).Dir, "keep-requested")
+	return SessionOf(r.proj, r.in.SessionID).Beside("keep-requested")
 }
 
 func (r *run) setKeepPending() error {
