@@ -1,18 +1,24 @@
 # The two commands a newcomer needs: `make demo` and `make test`.
 GO      ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/devlearn/devlearn/internal/cli.version=$(VERSION)
+LDFLAGS := -X github.com/devlearn/devlearn/internal/hookcmd.version=$(VERSION)
 BIN     := bin/devlearn
+HOOKBIN  = $(dir $(BIN))devlearn-hook
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
 .PHONY: all build install test demo bench fuzz eval fmt clean plugin
 
 all: build
 
+# devlearn, and devlearn-hook: the hooks and the status line in a binary
+# that links nothing else, so that every tool call starts fast.
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/devlearn
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(HOOKBIN) ./cmd/devlearn-hook
 
-# Where `make install` puts devlearn: Go's own bin folder, made if missing.
+# Where `make install` puts devlearn and devlearn-hook (side by side: the
+# hook starts the worker from the devlearn beside it): Go's own bin folder,
+# made if missing.
 INSTALL_DIR ?= $(shell $(GO) env GOBIN)
 ifeq ($(INSTALL_DIR),)
 INSTALL_DIR := $(shell $(GO) env GOPATH)/bin
@@ -21,6 +27,7 @@ endif
 install: build
 	mkdir -p "$(INSTALL_DIR)"
 	cp $(BIN) "$(INSTALL_DIR)/devlearn"
+	cp $(HOOKBIN) "$(INSTALL_DIR)/devlearn-hook"
 	@case ":$$PATH:" in *":$(INSTALL_DIR):"*) ;; *) echo "note: $(INSTALL_DIR) is not on your PATH: add it, or the hooks find no devlearn";; esac
 
 # Every test, with the race detector, after a gofmt check and go vet, in a

@@ -35,4 +35,10 @@ func TestMakeInstallMakesTheFolder(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "devlearn ") {
 		t.Fatalf("the installed devlearn: %v %s", err, out)
 	}
+	// devlearn-hook is installed beside it: the hooks 'devlearn init'
+	// registers run it first, and it starts the worker from that devlearn.
+	out, err = exec.Command(filepath.Join(dir, "devlearn-hook"), "--version").CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "devlearn-hook ") {
+		t.Fatalf("the installed devlearn-hook: %v %s", err, out)
+	}
 }

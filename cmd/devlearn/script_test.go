@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
 func TestMain(m *testing.M) {
@@ -15,6 +17,8 @@ func TestMain(m *testing.M) {
 	}
 	testscript.Main(m, map[string]func(){
 		"devlearn": func() { os.Exit(run()) },
+		// The hook binary, as cmd/devlearn-hook runs it.
+		"devlearn-hook": func() { os.Exit(hookcmd.Main(hookcmd.SystemEnv(), os.Args[1:])) },
 	})
 }
 

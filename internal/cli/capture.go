@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -32,7 +33,7 @@ func (env *Env) claudeDir() string {
 }
 
 // workerLogPath is the worker's log in the per-clone state.
-func workerLogPath(p *project.Project) string { return p.StatePath("logs", "worker.log") }
+func workerLogPath(p *project.Project) string { return hookcmd.WorkerLogPath(p) }
 
 // workerLog writes the worker's log lines.
 func workerLog(p *project.Project, now func() time.Time) *hook.Log {

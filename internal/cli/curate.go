@@ -17,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/ingest"
+	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -178,4 +179,9 @@ func (r *initResult) offerCurator(env *Env) error {
 
 func savedNew(cands []ingest.SavedCandidate) bool {
 	return slices.ContainsFunc(cands, func(c ingest.SavedCandidate) bool { return c.Created })
+}
+
+// keptNew reports whether a run kept a new entry the person asked for.
+func keptNew(kept []keep.Kept) bool {
+	return slices.ContainsFunc(kept, func(k keep.Kept) bool { return k.Created })
 }

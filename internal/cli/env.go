@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"encoding/json"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -51,27 +50,10 @@ func isTerminal(f *os.File) bool {
 
 // Now is the current time: DEVLEARN_NOW (RFC 3339) when set, so that many
 // days of history can be replayed in tests, benchmarks and the demo.
-func (e *Env) Now() (time.Time, error) {
-	if s := e.Getenv("DEVLEARN_NOW"); s != "" {
-		t, err := time.Parse(time.RFC3339, s)
-		if err != nil {
-			return time.Time{}, exitcode.Usagef("DEVLEARN_NOW=%q is not an RFC 3339 time (example: 2026-04-19T09:00:00Z)", s)
-		}
-		return t.UTC(), nil
-	}
-	return e.Clock().UTC(), nil
-}
+func (e *Env) Now() (time.Time, error) { return hookcmd.Now(e.Getenv, e.Clock) }
 
 // Home is the global devlearn folder: $DEVLEARN_HOME, else ~/.devlearn.
-func (e *Env) Home() string {
-	if h := e.Getenv("DEVLEARN_HOME"); h != "" {
-		return h
-	}
-	if h := e.Getenv("HOME"); h != "" {
-		return filepath.Join(h, ".devlearn")
-	}
-	return ""
-}
+func (e *Env) Home() string { return hookcmd.Home(e.Getenv) }
 
 // Project finds the project around the working folder.
 func (e *Env) Project() (*project.Project, error) {
@@ -88,20 +70,11 @@ func (e *Env) Config(p *project.Project) (*config.Loaded, error) {
 	if p != nil {
 		root = p.Root
 	}
-	l, err := config.LoadProject(e.Home(), root)
-	if err != nil {
-		return nil, exitcode.WithHint(err, "fix the file, or run 'devlearn doctor' to check the whole installation")
-	}
-	return l, nil
+	return hookcmd.LoadConfig(e.Getenv, root)
 }
 
 // printJSON writes v as indented JSON, the shape every --json flag prints.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
-}
+func printJSON(w io.Writer, v any) error { return hookcmd.PrintJSON(w, v) }
 
 // plural returns "1 observation" or "3 observations"; the short name
 // keeps the many messages that count things readable.

@@ -41,7 +41,9 @@ func newIngestCmd(env *Env) *cobra.Command {
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
-[PROCESS_KNOWLEDGE] blocks as draft entries.
+[PROCESS_KNOWLEDGE] blocks as draft entries. A lesson the person asked to
+keep ("remember: ...", "never ...", in any language of the tables) becomes
+an active entry at once, as the prompt hook makes it.
 
   FILE          a transcript, with its subagents' files beside it
   DIR           every session's transcript below it, with its subagents'
@@ -317,6 +319,7 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	if len(res.Candidates) > 0 && !res.DryRun {
 		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
+	printKept(out, res)
 	if skipped > 0 {
 		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))
 	}
@@ -338,6 +341,37 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		if ready > 0 {
 			fmt.Fprintf(out, "%s ready: 'devlearn render-ready' makes %s.\n", plural(ready, "observation is", "observations are"), map[bool]string{true: "its artifact", false: "their artifacts"}[ready == 1])
 		}
+	}
+}
+
+// printKept says what became of the lessons the person asked to keep:
+// how many entries were kept, and each request.
+func printKept(out io.Writer, res *ingest.Result) {
+	if len(res.Kept) == 0 {
+		return
+	}
+	made := 0
+	for _, k := range res.Kept {
+		if k.Created {
+			made++
+		}
+	}
+	verb := "Kept"
+	if res.DryRun {
+		verb = "Would keep"
+	}
+	fmt.Fprintf(out, "%s %s the person asked to keep (active at once, served from the next matching call).\n", verb, plural(made, "new entry", "new entries"))
+	for _, k := range res.Kept {
+		note := ""
+		switch {
+		case k.Archived:
+			note = " (archived by a person: left so)"
+		case k.Escalated:
+			note = " (given again in a later session: now CRITICAL)"
+		case !k.Created:
+			note = " (kept before)"
+		}
+		fmt.Fprintf(out, "  kept   %s  %s%s\n", k.Key, k.Summary, note)
 	}
 }
 

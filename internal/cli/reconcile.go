@@ -1,19 +1,14 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/reconcile"
 )
 
@@ -67,21 +62,6 @@ treated as deleted.`,
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts and details as JSON")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "find everything, record nothing")
 	return cmd
-}
-
-// reconcileQuietly is what session start runs before serving, so that what
-// it serves follows what people did to the artifacts since the last
-// session. Most of the time nothing changed and the quiet-run cache answers
-// in microseconds.
-func reconcileQuietly(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error {
-	r := &reconcile.Reconciler{
-		Proj:   p,
-		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
-		Opts:   reconcile.Options{Now: now, Config: cfg},
-	}
-	_, err := r.Run(ctx)
-	return err
 }
 
 func printReconciled(out io.Writer, res *reconcile.Result, dry bool) {

@@ -5,28 +5,17 @@ package cli
 
 import (
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
-// version is set by the Makefile through -ldflags; a plain `go build` falls
-// back to the module version recorded in the binary.
-var version = ""
-
-// Version reports the version of this binary.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "dev"
-}
+// Version reports the version of this binary (set by the Makefile in
+// internal/hookcmd, which devlearn-hook shares).
+func Version() string { return hookcmd.Version() }
 
 // NewRoot builds the whole command tree around env.
 func NewRoot(env *Env) *cobra.Command {

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -180,12 +181,7 @@ func devlearnCreated(p *project.Project, rel string) bool {
 // colour wraps s in an ANSI colour when the output is a terminal that
 // wants colour: never in a pipe or a file, never with NO_COLOR set
 // (no-color.org) or TERM=dumb.
-func (e *Env) colour(code, s string) string {
-	if !e.OutTTY || e.Getenv("NO_COLOR") != "" || e.Getenv("TERM") == "dumb" {
-		return s
-	}
-	return "\x1b[" + code + "m" + s + "\x1b[0m"
-}
+func (e *Env) colour(code, s string) string { return hookcmd.Colour(e.OutTTY, e.Getenv, code, s) }
 
 const (
 	red    = "31"

@@ -5,9 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/project"
-	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 	"github.com/devlearn/devlearn/internal/worker"
 )
@@ -183,7 +179,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
 		}
 		curated := afterPass(ctx, p, cfg.Config, now, logf)
-		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && len(rendered.Rendered) == 0 && curated == 0 {
+		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && !keptNew(out.Kept) && len(rendered.Rendered) == 0 && curated == 0 {
 			logf("no changes: %s in %s gave nothing new", plural(len(sources), "session", "sessions"), root)
 		}
 	}
@@ -212,44 +208,4 @@ func goneIfMissing(err error) error {
 		return fmt.Errorf("%w (%w)", err, worker.ErrGone)
 	}
 	return err
-}
-
-// startWorker starts `devlearn worker` in the project's root, detached
-// (its own session, stdin from /dev/null, output to the worker log, the
-// environment passed through), and returns without waiting. With
-// DEVLEARN_WORKER=wait it waits for the worker to end (tests, debugging);
-// with DEVLEARN_WORKER=off it starts none and the spool waits.
-func startWorker(env *Env, p *project.Project) error {
-	mode := env.Getenv("DEVLEARN_WORKER")
-	if mode == "off" {
-		return nil
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	logPath := workerLogPath(p)
-	if err := safefile.MkdirAll(p.CommonDir, filepath.Dir(logPath), 0o700); err != nil {
-		return err
-	}
-	out, err := safefile.OpenFile(p.CommonDir, logPath, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return err
-	}
-	defer out.Close() // the worker has its own copy
-	cmd := &exec.Cmd{
-		Path:        exe,
-		Args:        []string{"devlearn", "worker"},
-		Dir:         p.Root,
-		Stdout:      out,
-		Stderr:      out,
-		SysProcAttr: detached(),
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	if mode == "wait" {
-		return cmd.Wait()
-	}
-	return cmd.Process.Release()
 }

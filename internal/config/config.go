@@ -7,7 +7,10 @@
 // from them, so the three can never disagree.
 package config
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Config is everything a user can set. Keys are snake_case in the files.
 type Config struct {
@@ -172,23 +175,7 @@ type StageGates struct {
 
 // For returns the gates of a stage; false for a stage devlearn does not know.
 func (s *StageGates) For(stage string) ([]Gate, bool) {
-	switch stage {
-	case "brainstorm":
-		return s.Brainstorm, true
-	case "design_review":
-		return s.DesignReview, true
-	case "plan":
-		return s.Plan, true
-	case "implement":
-		return s.Implement, true
-	case "code_review":
-		return s.CodeReview, true
-	case "verify":
-		return s.Verify, true
-	case "done":
-		return s.Done, true
-	}
-	return nil, false
+	return ofStage(stage, s.Brainstorm, s.DesignReview, s.Plan, s.Implement, s.CodeReview, s.Verify, s.Done)
 }
 
 // Gate is one validation command, as seed 000 §3 writes it.
@@ -227,23 +214,16 @@ type SkillStages struct {
 
 // For returns the skill of a stage; false for a stage devlearn does not know.
 func (s *SkillStages) For(stage string) (string, bool) {
-	switch stage {
-	case "brainstorm":
-		return s.Brainstorm, true
-	case "design_review":
-		return s.DesignReview, true
-	case "plan":
-		return s.Plan, true
-	case "implement":
-		return s.Implement, true
-	case "code_review":
-		return s.CodeReview, true
-	case "verify":
-		return s.Verify, true
-	case "done":
-		return s.Done, true
+	return ofStage(stage, s.Brainstorm, s.DesignReview, s.Plan, s.Implement, s.CodeReview, s.Verify, s.Done)
+}
+
+// ofStage picks stage's value among one per stage, given in Stages' order.
+func ofStage[T any](stage string, perStage ...T) (T, bool) {
+	if i := slices.Index(Stages, stage); i >= 0 && i < len(perStage) {
+		return perStage[i], true
 	}
-	return "", false
+	var none T
+	return none, false
 }
 
 // Prompt configures 'devlearn prompt'.

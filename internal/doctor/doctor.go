@@ -104,7 +104,11 @@ func onPath(in Inputs) Check {
 	p, err := in.LookPath("devlearn")
 	if err != nil {
 		return fail(name, "not found on the PATH the hooks run with: every hook silently does nothing",
-			"install devlearn on the PATH ('go install ./cmd/devlearn' in devlearn's source, as its README says), or start Claude Code from a shell whose PATH has it")
+			"install devlearn on the PATH ('go install ./cmd/...' in devlearn's source, as its README says), or start Claude Code from a shell whose PATH has it")
+	}
+	if _, err := in.LookPath("devlearn-hook"); err != nil {
+		return note(name, p+"; devlearn-hook is not: the hooks run through devlearn, which takes several times longer to start",
+			"install devlearn-hook beside it ('go install ./cmd/...' in devlearn's source, or 'make build' and copy bin/devlearn-hook)")
 	}
 	return ok(name, p)
 }

@@ -43,8 +43,18 @@ func TestOnPathAndStateChecks(t *testing.T) {
 	if c := onPath(in); c.OK || c.Fix == "" {
 		t.Fatalf("%+v", c)
 	}
-	in.LookPath = func(string) (string, error) { return "/usr/local/bin/devlearn", nil }
-	if c := onPath(in); !c.OK || c.Detail != "/usr/local/bin/devlearn" {
+	in.LookPath = func(name string) (string, error) { return "/usr/local/bin/" + name, nil }
+	if c := onPath(in); !c.OK || c.Note || c.Detail != "/usr/local/bin/devlearn" {
+		t.Fatalf("%+v", c)
+	}
+	// Without devlearn-hook the hooks still run, through devlearn: a note.
+	in.LookPath = func(name string) (string, error) {
+		if name == "devlearn" {
+			return "/usr/local/bin/devlearn", nil
+		}
+		return "", errors.New("no")
+	}
+	if c := onPath(in); !c.OK || !c.Note || !strings.Contains(c.Fix, "devlearn-hook") {
 		t.Fatalf("%+v", c)
 	}
 	if c := stateWritable(in); !c.OK {

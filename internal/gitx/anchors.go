@@ -6,44 +6,12 @@ import (
 )
 
 // Reanchored is a manifest entry moved to the number its knowledge section
-// carries now.
-type Reanchored struct {
-	ObservationID string `json:"observation"`
-	Path          string `json:"path"`
-	From          string `json:"from"`
-	To            string `json:"to"`
-	// HashFollowed is true when the section differs from what was recorded
-	// only by its number (a renumbering), so the recorded hash follows it;
-	// otherwise the hash is left for reconcile to see the edit.
-	HashFollowed bool `json:"hash_followed"`
-}
+// carries now (see knowfile.SettleAnchors).
+type Reanchored = knowfile.Reanchored
 
 // SettleAnchors points the manifest's knowledge entries at the sections
-// that carry their observation id (contract 9), in docs keyed by
-// project-relative path. A merge renumbers sections in decisions.md and
-// pitfalls.md but merges the manifest on its own, so the manifest keeps the
-// old anchors until this runs: 'devlearn resolve' runs it, and reconcile
-// should. Entries whose section is gone are left alone (that is a
-// deletion, reconcile's business). It returns what it changed.
+// that carry their observation id; see knowfile.SettleAnchors, where it
+// lives so that reconcile does not link the merge machinery.
 func SettleAnchors(m *manifest.Manifest, docs map[string]*knowfile.Doc) []Reanchored {
-	var out []Reanchored
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		d := docs[e.Path]
-		if d == nil {
-			continue
-		}
-		s := d.BySource(e.ObservationID)
-		if s == nil || s.Anchor == "" || s.Anchor == e.AnchorID {
-			continue
-		}
-		r := Reanchored{ObservationID: e.ObservationID, Path: e.Path, From: e.AnchorID, To: s.Anchor}
-		if e.AnchorID != "" && manifest.Matches(e.ContentHash, []byte(withAnchor(s.Body, e.AnchorID))) {
-			e.ContentHash = s.Hash()
-			r.HashFollowed = true
-		}
-		e.AnchorID = s.Anchor
-		out = append(out, r)
-	}
-	return out
+	return knowfile.SettleAnchors(m, docs)
 }

@@ -231,16 +231,8 @@ func describe(s *knowfile.Section) string {
 	return s.Anchor + " (hand-written)"
 }
 
-var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-\d+:`) })
-
 // withAnchor returns a section's text with its heading renumbered.
-func withAnchor(body, anchor string) string {
-	i := strings.IndexByte(body, '\n')
-	if i < 0 {
-		i = len(body)
-	}
-	return anchorRe().ReplaceAllLiteralString(body[:i], "## "+anchor+":") + body[i:]
-}
+func withAnchor(body, anchor string) string { return knowfile.WithAnchor(body, anchor) }
 
 // sameRendering reports whether two sections differ at most in their
 // number and date: one observation rendered on two branches.

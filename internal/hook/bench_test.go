@@ -7,15 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/worker"
 )
@@ -125,116 +121,6 @@ func BenchmarkPreToolUseLargeWrite(b *testing.B) {
 	}
 }
 
-// BenchmarkHookProcess is what Claude Code waits for: the whole process of
-// `devlearn hook pre-tool-use` (and session-end), spawned with the hook
-// JSON on stdin, beside
-// a Go program that does nothing. It reports the median and the 95th
-// percentile of b.N spawns. It builds both binaries, so it runs only when
-// DEVLEARN_BENCH_PROCESS is set (scripts/bench.sh sets it, with 200 spawns).
-func BenchmarkHookProcess(b *testing.B) {
-	if os.Getenv("DEVLEARN_BENCH_PROCESS") == "" {
-		b.Skip("set DEVLEARN_BENCH_PROCESS=1 (make bench does) to spawn processes")
-	}
-	bin := b.TempDir()
-	devlearn := filepath.Join(bin, "devlearn")
-	build := exec.Command("go", "build", "-o", devlearn, "github.com/devlearn/devlearn/cmd/devlearn")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("building devlearn: %v\n%s", err, out)
-	}
-	noop := filepath.Join(bin, "noop")
-	src := filepath.Join(bin, "noop.go")
-	os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644)
-	build = exec.Command("go", "build", "-o", noop, src)
-	build.Env = append(os.Environ(), "GOWORK=off", "GO111MODULE=off")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("building the empty program: %v\n%s", err, out)
-	}
-
-	var calls atomic.Int64
-	spawn := func(b *testing.B, argv, env []string, input func(i int) []byte, serves bool) {
-		home := b.TempDir()
-		env = append(env, "HOME="+home, "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"), "PATH="+os.Getenv("PATH"))
-		// Warm up: the cache, the page cache. Every call writes a file no
-		// call wrote before (the framework runs this more than once), so
-		// every call that can serve does.
-		for i := 0; i < 3; i++ {
-			runOnce(b, argv, env, input(int(calls.Add(1))), serves)
-		}
-		samples := make([]time.Duration, 0, b.N)
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			samples = append(samples, runOnce(b, argv, env, input(int(calls.Add(1))), serves))
-		}
-		b.StopTimer()
-		slices.Sort(samples)
-		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-		b.ReportMetric(ms(samples[len(samples)/2]), "ms-median")
-		b.ReportMetric(ms(samples[(len(samples)*95)/100]), "ms-p95")
-		b.ReportMetric(0, "ns/op")
-	}
-	hook := []string{devlearn, "hook", "pre-tool-use"}
-	b.Run("noop", func(b *testing.B) {
-		spawn(b, []string{noop}, nil, func(int) []byte { return nil }, false)
-	})
-	// The binary's own start: the same command, silenced before any work.
-	b.Run("disabled", func(b *testing.B) {
-		root := benchRoot(b, 0)
-		spawn(b, hook, []string{"DEVLEARN_DISABLE=1"}, func(i int) []byte { return benchInput(root, i) }, false)
-	})
-	for _, n := range []int{100, 1000, 10000} {
-		root := benchRoot(b, n)
-		// Most tool calls: scored, nothing applies.
-		b.Run(fmt.Sprintf("entries=%d/none", n), func(b *testing.B) {
-			spawn(b, hook, nil, func(i int) []byte {
-				return bytes.Replace(benchInput(root, i), []byte("src/module5/"), []byte("src/other/"), 1)
-			}, false)
-		})
-		// A call that is served: one entry applies, is read again, claimed
-		// and printed.
-		b.Run(fmt.Sprintf("entries=%d/served", n), func(b *testing.B) {
-			spawn(b, hook, nil, func(i int) []byte { return benchInput(root, i) }, true)
-		})
-	}
-
-	// SessionEnd: the session is spooled, the batch checked (its budget
-	// is about 1.5 s, shared by every SessionEnd hook; devlearn aims at
-	// under 10 ms).
-	end := []string{devlearn, "hook", "session-end"}
-	// Each session is new and finds the spool empty, as most do: a spool
-	// holds fewer sessions than a batch. (Emptied between spawns, outside
-	// the time measured.)
-	b.Run("session-end/spooled", func(b *testing.B) {
-		root := sessionEndRoot(b, `{"worker": {"batch_size": 1000}}`)
-		spawn(b, end, nil, func(i int) []byte { emptySpool(b, root); return sessionEndInput(root, i) }, false)
-	})
-	// A batch is due at every session end: the hook also starts the
-	// worker, detached, and returns without waiting for it. The workers
-	// find no transcript (they drop the sessions and exit); they run
-	// beside the hooks being timed, as they would on a person's machine.
-	b.Run("session-end/starts-worker", func(b *testing.B) {
-		root := sessionEndRoot(b, `{"worker": {"batch_size": 1, "daily_cap": 1000}}`)
-		spawn(b, end, nil, func(i int) []byte { return sessionEndInput(root, i) }, false)
-		waitForWorkers(b, root)
-	})
-
-	// The status line: Claude Code runs `devlearn hud --stdin` about once a
-	// second (target: median under 10 ms). 1,000 entries and a log of
-	// 10,000 observation lines; the counts come from the cache after the
-	// warm-up, as they do between two changes.
-	b.Run("hud", func(b *testing.B) {
-		root := benchRoot(b, 1000)
-		var log bytes.Buffer
-		for i := 0; i < 10000; i++ {
-			fmt.Fprintf(&log, `{"op":"observe","eid":"e%d","at":"2026-11-01T10:00:00Z","src":"s%d","id":"obs_%012x","type":"pitfall","pattern":"pattern %d","quality_ok":true}`+"\n", i, i%50, i%2000, i%2000)
-		}
-		if err := os.WriteFile(filepath.Join(root, ".memory", "learning-log.jsonl"), log.Bytes(), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		in, _ := json.Marshal(map[string]any{"session_id": "s", "cwd": root, "workspace": map[string]any{"current_dir": root}})
-		spawn(b, []string{devlearn, "hud", "--stdin"}, nil, func(int) []byte { return in }, false)
-	})
-}
-
 // sessionEndRoot is a project set up for devlearn with this config.
 func sessionEndRoot(b *testing.B, config string) string {
 	root := benchRoot(b, 0)
@@ -268,57 +154,4 @@ func emptySpool(b *testing.B, root string) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// waitForWorkers waits until the workers the hooks started are done: the
-// spool is empty and the lock has stayed free for a while, so that none
-// outlives the benchmark.
-func waitForWorkers(b *testing.B, root string) {
-	p, err := project.Find(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	st := worker.For(p)
-	quiet := 0
-	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		n, _ := st.Waiting()
-		unlock, free, _ := jsonl.TryLock(st.LockPath())
-		if free {
-			unlock()
-		}
-		if n == 0 && free {
-			if quiet++; quiet == 4 {
-				return
-			}
-		} else {
-			quiet = 0
-		}
-	}
-	b.Fatalf("the workers started by the hooks did not finish within 30 s")
-}
-
-// runOnce spawns one process with the input on stdin and times it until it
-// has exited and its output is read, as Claude Code would.
-func runOnce(b *testing.B, argv, env []string, input []byte, serves bool) time.Duration {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(input)
-	var out strings.Builder
-	cmd.Stdout = &out
-	start := time.Now()
-	if err := cmd.Run(); err != nil {
-		b.Fatalf("%v: %v", argv, err)
-	}
-	d := time.Since(start)
-	if got := strings.Contains(out.String(), "hookSpecificOutput"); got != serves {
-		var logs []string
-		for _, e := range env {
-			if h, ok := strings.CutPrefix(e, "HOME="); ok {
-				l, _ := os.ReadFile(filepath.Join(h, ".devlearn", "logs", "hooks.log"))
-				logs = append(logs, string(l))
-			}
-		}
-		b.Fatalf("served %v, want %v: %q (%s; logs: %q)", got, serves, out.String(), input, logs)
-	}
-	return d
 }

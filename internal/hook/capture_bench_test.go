@@ -13,7 +13,7 @@ import (
 // BenchmarkSessionEnd is the SessionEnd hook's own work, in process: find
 // the project, load the config, spool the session, check the batch (the
 // names in the spool, the run counter, the lock), start the worker when
-// one is due (a starter that does nothing here: BenchmarkHookProcess
+// one is due (a starter that does nothing here: scripts/benchtable
 // times the real one).
 func BenchmarkSessionEnd(b *testing.B) {
 	for _, c := range []struct{ name, config string }{

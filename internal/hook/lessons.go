@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
-	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/keep"
@@ -22,15 +20,9 @@ import (
 )
 
 // A lesson the person asks to keep is their own decision: it becomes an
-// active entry at once, through the one writer, and is served from the
-// next matching tool call. Every session in which a lesson is given (the
-// person asking, correcting, or the agent writing its block) is counted
-// on the entry ("taught", a counter of the observation log, one event per
-// session); a lesson given again in a later session is a mistake
-// repeated, and its entry becomes CRITICAL (triads seed, ADR-005).
-
-// counterTaught counts the sessions in which an entry's lesson was given.
-const counterTaught = "taught"
+// active entry at once and is served from the next matching tool call.
+// The entry is made and counted by internal/keep's Keeper, which the
+// capture pipeline uses too, for sessions that ran without this hook.
 
 // Notes to the agent, in the hook's output.
 const (
@@ -65,46 +57,32 @@ func (r *run) keepRequests(reqs []keep.Request, prompt string) []string {
 // keepLesson makes one request an active entry, or, when an entry already
 // says it, counts this session on it (and escalates it).
 func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
-	store := r.entryStore("hook user-prompt-submit")
-	if e, ok := r.entryAbout(q.Lesson); ok {
-		if e.Status == knowledge.StatusDraft {
-			// The agent's draft of it, now the person's own rule.
-			if _, _, _, err := store.SetStatus(r.ctx, e.Key, knowledge.StatusActive, "the person asked to keep it: "+e.Summary); err != nil {
-				return "", err
-			}
-		}
-		if esc, err := r.taught(store, e); err != nil {
-			return "", err
-		} else if esc {
-			return fmt.Sprintf(escalatedNote, e.Key, e.Summary), nil
-		}
-		return fmt.Sprintf(knownNote, e.Key, e.Summary), nil
-	}
-	e := &knowledge.Entry{
-		Summary: knowledge.Cut(q.Lesson, knowledge.MaxSummary),
-		Kind:    infer.Kind(q.Lesson),
-		Priority: infer.Priority(infer.Lesson{
-			Origin: infer.Correction, Context: prompt, Sessions: 1,
-		}),
-		Status:   knowledge.StatusActive,
-		Source:   "prompt",
-		Triggers: infer.Triggers(q.Lesson),
-		Body:     evidenceBody(q.Evidence, r.in.SessionID, r.now),
-	}
-	e.Key = knowledge.CandidateKey(e)
-	path, _, err := store.Create(r.ctx, e, "the person asked to keep it: "+e.Summary)
-	if err != nil {
+	k, err := r.keeper(r.entryStore("hook user-prompt-submit")).Keep(r.ctx, q, prompt, r.now)
+	switch {
+	case err != nil:
 		return "", err
+	case k.Escalated:
+		return fmt.Sprintf(escalatedNote, k.Key, k.Summary), nil
+	case !k.Created:
+		return fmt.Sprintf(knownNote, k.Key, k.Summary), nil
 	}
-	if err := r.countTaught(e.Key); err != nil {
-		r.log.Printf("counting %s: %v", e.Key, err)
-	}
-	_ = path
 	if r.keptNow == nil {
 		r.keptNow = map[string]bool{}
 	}
-	r.keptNow[e.Key] = true
-	return fmt.Sprintf(keptNote, e.Key, e.Summary), nil
+	r.keptNow[k.Key] = true
+	return fmt.Sprintf(keptNote, k.Key, k.Summary), nil
+}
+
+// keeper keeps and counts this session's lessons among the entries in
+// force.
+func (r *run) keeper(store *knowledge.Store) *keep.Keeper {
+	return &keep.Keeper{
+		Store:   store,
+		Log:     r.logStore(),
+		Session: r.in.SessionID,
+		Source:  "prompt",
+		About:   r.entriesAbout,
+	}
 }
 
 // debugKeep keeps what a hook's extractor read and made of it, redacted,
@@ -120,12 +98,6 @@ func (r *run) debugKeep(extractor string, in, out any) {
 	if err := debugdump.Keep(r.proj.CommonDir, debugdump.Dir(r.proj), SafeName(r.in.SessionID), extractor, r.now, in, out, red); err != nil {
 		r.log.Printf("debug: %v", err)
 	}
-}
-
-// evidenceBody keeps the person's words with the entry.
-func evidenceBody(evidence, session string, now time.Time) string {
-	return fmt.Sprintf("The person asked to keep this (session %s, %s):\n\n> %s\n",
-		session, now.UTC().Format("2006-01-02"), strings.Join(strings.Fields(evidence), " "))
 }
 
 // escalateCorrection counts this session on every entry a correction
@@ -147,51 +119,15 @@ func (r *run) escalateCorrection(prompt string) []string {
 	return notes
 }
 
-// taught counts this session on an entry and makes it CRITICAL when that
-// makes two sessions or more; it reports an escalation. An entry nothing
-// counted yet (written by hand, or by the worker) was given in an earlier
-// session.
+// taught counts this session on an entry, and escalates it when given
+// in an earlier session too (keep.Keeper.Taught).
 func (r *run) taught(store *knowledge.Store, e *knowledge.Entry) (bool, error) {
-	st := r.logStore()
-	log, err := st.Load()
-	if err != nil {
-		return false, err
-	}
-	subject := "entry:" + e.Key
-	sessions := log.Counters(subject)[counterTaught]
-	if sessions == 0 {
-		sessions = 1
-	}
-	if !log.Counted(subject, counterTaught, taughtEID(r.in.SessionID, e.Key)) {
-		if err := st.Append(r.ctx, taughtEvent(e.Key, r.in.SessionID, r.now)); err != nil {
-			return false, err
-		}
-		sessions++
-	}
-	if e.Priority == "CRITICAL" {
-		return false, nil
-	}
-	p := infer.Priority(infer.Lesson{Origin: infer.Correction, Context: e.Summary, Sessions: sessions})
-	if p != "CRITICAL" {
-		return false, nil
-	}
-	_, _, _, err = store.SetPriority(r.ctx, e.Key, p, fmt.Sprintf("given again in a later session (%d sessions): %s", sessions, e.Summary))
-	return err == nil, err
+	return r.keeper(store).Taught(r.ctx, e, r.now)
 }
 
 // countTaught records this session on a new entry.
 func (r *run) countTaught(key string) error {
-	return r.logStore().Append(r.ctx, taughtEvent(key, r.in.SessionID, r.now))
-}
-
-func taughtEID(session, key string) string {
-	return observe.StableID(counterTaught + "\x00" + session + "\x00" + key)
-}
-
-func taughtEvent(key, session string, at time.Time) *observe.Event {
-	e := observe.NewEvent(observe.OpCount, "entry:"+key, at, session, func(e *observe.Event) { e.Counter = counterTaught })
-	e.EID = taughtEID(session, key)
-	return e
+	return r.keeper(nil).CountTaught(r.ctx, key, r.now)
 }
 
 func (r *run) logStore() observe.Store {
@@ -239,7 +175,7 @@ func (r *run) entryAbout(lesson string) (*knowledge.Entry, bool) {
 // agent's next Stop, whose blocks are then kept as active entries.
 
 func (r *run) keepPendingPath() string {
-	return filepath.Join(SessionOf(r.proj, r.in.SessionID).Dir, "keep-requested")
+	return SessionOf(r.proj, r.in.SessionID).Beside("keep-requested")
 }
 
 func (r *run) setKeepPending() error {

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,8 +12,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -21,16 +24,22 @@ import (
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
-// The per-clone state of a session lives in <state>/sessions/<id>/:
+// The per-clone state of a session is one append-only file,
+// <state>/sessions/<id>.jsonl, created by the session's first prompt or
+// first serving, so that a session costs one file however much is served.
+// Its lines are of two kinds:
 //
-//	prompts.jsonl  the latest prompts, redacted (user-prompt-submit writes,
-//	               pre-tool-use reads the tail)
-//	served/<h>     one file per (item, path) served: its creation with
-//	               O_EXCL is what makes an item served once per session per
-//	               path, without a lock, whatever the number of hooks
-//	               running at once; it holds the record of that serving
+//	{"at":…,"prompt":…}            a prompt, redacted (user-prompt-submit
+//	                               writes, pre-tool-use reads the latest)
+//	{"k":…,"c":…,"served":{…}}     a claim: item and path (k, a hash) served
+//	                               by the hook that wrote nonce c, and the
+//	                               record of that serving
 //
-// Prompt lines are appended with O_APPEND in one write each.
+// Lines are appended with O_APPEND in one write each, so concurrent hooks
+// never interleave bytes. The first claim of a key in the file wins: a
+// hook appends its claim, then reads on from where it had read, and
+// serves only if the first claim of that key it finds is its own. Two
+// hooks racing for one item thus serve it once, without a lock.
 
 // RecentPrompts is how many of the session's prompts keywords are matched
 // against.
@@ -40,22 +49,32 @@ const RecentPrompts = 3
 // log should not make every later tool call read it back.
 const MaxPromptRunes = 2000
 
-// promptsKeepBytes: past this size the prompts file is rewritten with
-// only its latest lines.
+// promptsKeepBytes: past this many bytes of prompts the session's file is
+// rewritten with only its latest prompts (and every claim).
 const promptsKeepBytes = 64 * 1024
 
-// Session is a session's per-clone state folder.
+// Session is a session's per-clone state file.
 type Session struct {
 	Root string // the clone's git folder: no link below it is followed
-	Dir  string
+	Path string
 	ID   string
+	// st is what was read of the file, so that a hook reads it once
+	// (nil: read it at each use).
+	st *sessionState
 }
 
-// SessionOf returns the state folder of a session. Session ids come from
-// hook input: anything that is not a plain name is hashed, so that no id
-// can name a folder elsewhere.
+// SessionOf returns the state of a session. Session ids come from hook
+// input: anything that is not a plain name is hashed, so that no id can
+// name a file elsewhere.
 func SessionOf(p *project.Project, id string) Session {
-	return Session{Root: p.CommonDir, Dir: p.StatePath("sessions", SafeName(id)), ID: id}
+	return Session{Root: p.CommonDir, Path: p.StatePath("sessions", SafeName(id)+".jsonl"), ID: id, st: &sessionState{}}
+}
+
+// Beside is a file kept beside the session's state file, for a mark that
+// is rare and taken once (a pending keep request): the state file stays
+// the one file every session costs.
+func (s Session) Beside(name string) string {
+	return strings.TrimSuffix(s.Path, ".jsonl") + "." + name
 }
 
 // SafeName is id when it is a plain file name (letters, digits, dash,
@@ -82,13 +101,140 @@ type promptLine struct {
 	Prompt string `json:"prompt"`
 }
 
-// AddPrompt records a prompt (already redacted), cut to MaxPromptRunes.
-// Prompts of one session arrive one at a time, so trimming the file by a
-// rename is safe.
-func (s Session) AddPrompt(at time.Time, prompt string) error {
-	if err := safefile.MkdirAll(s.Root, s.Dir, 0o700); err != nil {
+// sessionState is the session's file as read so far.
+type sessionState struct {
+	mu   sync.Mutex
+	read bool
+	off  int64 // bytes read: the complete lines before it
+	// claims are the complete lines read, as they are in the file: a
+	// claim is looked up with one search of them (a hook asks about a few
+	// items; indexing every claim of a long session would cost more).
+	claims  []byte
+	prompts []string // every prompt read, oldest first
+	// promptBytes is how much of the file prompts take.
+	promptBytes int64
+}
+
+// claim returns the nonce of the first claim of key, if any. The search
+// cannot match inside a prompt: a prompt's quotes are escaped.
+func (st *sessionState) claim(key string) (nonce string, ok bool) {
+	var pat [len(claimPrefix) + claimKeyLen + len(claimSep)]byte
+	n := copy(pat[:], claimPrefix)
+	n += copy(pat[n:], key)
+	copy(pat[n:], claimSep)
+	i := bytes.Index(st.claims, pat[:])
+	if i < 0 || i+len(pat)+claimNonceLen > len(st.claims) {
+		return "", false
+	}
+	return string(st.claims[i+len(pat) : i+len(pat)+claimNonceLen]), true
+}
+
+// reset forgets what was read (the lock stays as it is).
+func (st *sessionState) reset() {
+	st.read, st.off, st.claims, st.prompts, st.promptBytes = false, 0, nil, nil, 0
+}
+
+func (s Session) state() *sessionState {
+	if s.st != nil {
+		return s.st
+	}
+	return &sessionState{}
+}
+
+// catchUp reads the lines appended since the last read. A line not yet
+// complete (a writer mid-write, or a crash) is left for the next read.
+func (s Session) catchUp(st *sessionState) error {
+	st.read = true
+	f, err := os.Open(s.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
 		return err
 	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if fi.Size() < st.off {
+		st.reset() // rewritten shorter (trimmed): read again
+		st.read = true
+	}
+	buf := make([]byte, fi.Size()-st.off)
+	n, err := f.ReadAt(buf, st.off)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return err
+	}
+	buf = buf[:n]
+	if complete := bytes.LastIndexByte(buf, '\n') + 1; st.claims == nil {
+		st.claims = buf[:complete]
+	} else {
+		st.claims = append(st.claims, buf[:complete]...)
+	}
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := buf[:i]
+		buf = buf[i+1:]
+		st.off += int64(i + 1)
+		if bytes.HasPrefix(line, []byte(claimPrefix)) {
+			continue
+		}
+		var p promptLine
+		if json.Unmarshal(line, &p) == nil && p.Prompt != "" {
+			st.prompts = append(st.prompts, p.Prompt)
+			st.promptBytes += int64(i + 1)
+		}
+	}
+	return nil
+}
+
+// A claim line starts {"k":"<key>","c":"<nonce>": its key and nonce are
+// at fixed places, so claims are found without decoding JSON.
+const (
+	claimPrefix   = `{"k":"`
+	claimSep      = `","c":"`
+	claimKeyLen   = 24 // hex of 12 bytes
+	claimNonceLen = 16 // hex of 8 bytes
+)
+
+// claimOf returns the key and nonce of a claim line.
+func claimOf(line []byte) (key, nonce []byte, ok bool) {
+	rest, found := bytes.CutPrefix(line, []byte(claimPrefix))
+	if !found || len(rest) < claimKeyLen+len(claimSep)+claimNonceLen+1 {
+		return nil, nil, false
+	}
+	key, rest = rest[:claimKeyLen], rest[claimKeyLen:]
+	rest, found = bytes.CutPrefix(rest, []byte(claimSep))
+	if !found || rest[claimNonceLen] != '"' {
+		return nil, nil, false
+	}
+	return key, rest[:claimNonceLen], true
+}
+
+// load reads the file once per Session from SessionOf; fn sees what was
+// read.
+func (s Session) load(fn func(st *sessionState)) error {
+	st := s.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.read {
+		if err := s.catchUp(st); err != nil {
+			return err
+		}
+	}
+	fn(st)
+	return nil
+}
+
+// AddPrompt records a prompt (already redacted), cut to MaxPromptRunes.
+// Prompts of one session arrive one at a time, so trimming the file by a
+// rename is safe for them; a claim appended while it is trimmed is carried
+// over (see trim).
+func (s Session) AddPrompt(at time.Time, prompt string) error {
 	if utf8.RuneCountInString(prompt) > MaxPromptRunes {
 		prompt = string([]rune(prompt)[:MaxPromptRunes])
 	}
@@ -96,66 +242,92 @@ func (s Session) AddPrompt(at time.Time, prompt string) error {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(s.Dir, "prompts.jsonl")
-	if err := appendLine(s.Root, path, line, 0o600); err != nil {
+	if err := s.append(line); err != nil {
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil && fi.Size() > promptsKeepBytes {
-		return s.trimPrompts(path)
+	st := s.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := s.catchUp(st); err != nil {
+		return err
+	}
+	if st.promptBytes > promptsKeepBytes {
+		return s.trim(st)
 	}
 	return nil
 }
 
-func (s Session) trimPrompts(path string) error {
-	keep := s.Prompts(RecentPrompts)
+// append writes one line to the session's file, creating it (and the
+// sessions folder, once per clone) if need be.
+func (s Session) append(line []byte) error {
+	err := appendLine(s.Root, s.Path, line, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := safefile.MkdirAll(s.Root, filepath.Dir(s.Path), 0o700); err != nil {
+			return err
+		}
+		err = appendLine(s.Root, s.Path, line, 0o600)
+	}
+	return err
+}
+
+// trim rewrites the file with every claim and the latest prompts. A claim
+// another hook appends to the old file after it was read is copied into
+// the new one after the rename; one appended in the instant between that
+// copy and the end of its writer's write could be lost, and its item then
+// served once more in the session, which is the whole of the risk.
+func (s Session) trim(st *sessionState) error {
+	old, err := os.Open(s.Path)
+	if err != nil {
+		return err
+	}
+	defer old.Close()
+	data, err := io.ReadAll(old)
+	if err != nil {
+		return err
+	}
+	keep := st.prompts
+	if len(keep) > RecentPrompts {
+		keep = keep[len(keep)-RecentPrompts:]
+	}
 	var b bytes.Buffer
+	for _, line := range bytes.SplitAfter(data, []byte("\n")) {
+		if _, _, ok := claimOf(bytes.TrimSuffix(line, []byte("\n"))); ok && bytes.HasSuffix(line, []byte("\n")) {
+			b.Write(line)
+		}
+	}
 	for _, p := range keep {
 		line, _ := json.Marshal(promptLine{Prompt: p})
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	return jsonl.WriteFileRename(s.Root, path, b.Bytes(), 0o600)
+	if err := jsonl.WriteFileRename(s.Root, s.Path, b.Bytes(), 0o600); err != nil {
+		return err
+	}
+	// Claims appended to the old file since it was read.
+	if late, err := io.ReadAll(old); err == nil && len(late) > 0 {
+		for _, line := range bytes.SplitAfter(late, []byte("\n")) {
+			if _, _, ok := claimOf(bytes.TrimSuffix(line, []byte("\n"))); ok && bytes.HasSuffix(line, []byte("\n")) {
+				appendLine(s.Root, s.Path, bytes.TrimSuffix(line, []byte("\n")), 0o600)
+			}
+		}
+	}
+	st.reset()
+	return s.catchUp(st)
 }
 
-// Prompts returns the latest n prompts, oldest first, reading only the
-// tail of the file.
+// Prompts returns the latest n prompts, oldest first.
 func (s Session) Prompts(n int) []string {
 	if n <= 0 {
 		return nil
 	}
-	f, err := os.Open(filepath.Join(s.Dir, "prompts.jsonl"))
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	const tail = 4 * (MaxPromptRunes*4 + 100)
-	fi, err := f.Stat()
-	if err != nil {
-		return nil
-	}
-	off := fi.Size() - tail
-	if off < 0 {
-		off = 0
-	}
-	buf := make([]byte, fi.Size()-off)
-	if _, err := f.ReadAt(buf, off); err != nil && !errors.Is(err, io.EOF) {
-		return nil
-	}
-	lines := bytes.Split(bytes.TrimRight(buf, "\n"), []byte("\n"))
-	if off > 0 && len(lines) > 0 {
-		lines = lines[1:] // may start mid-line
-	}
 	var out []string
-	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		var p promptLine
-		if json.Unmarshal(lines[i], &p) == nil && p.Prompt != "" {
-			out = append(out, p.Prompt)
-		}
+	s.load(func(st *sessionState) {
+		out = st.prompts[max(0, len(st.prompts)-n):]
+	})
+	if len(out) == 0 {
+		return nil
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
-	return out
+	return slices.Clone(out)
 }
 
 // Served is an item served in a session: when, for which tool call, and
@@ -172,64 +344,92 @@ type Served struct {
 	Ask       bool    `json:"ask,omitempty"`
 }
 
-// ServedDir holds one file per (item, path) served in the session.
-func (s Session) ServedDir() string { return filepath.Join(s.Dir, "served") }
-
 // Claim records that rec's item is served for rec.Path in this session,
-// unless it already was: then it returns false and records nothing. The
-// exclusive creation of the file decides, so two hooks racing for the same
-// item serve it once; the record is that file's one line, so serving costs
-// one file, and reading what was served never needs a lock either.
+// unless it already was: then it returns false. The claim is appended,
+// then the file read on: the first claim of the key decides, so two hooks
+// racing for the same item serve it once, and reading what was served
+// never needs a lock either.
 func (s Session) Claim(rec Served) (bool, error) {
-	if err := safefile.MkdirAll(s.Root, s.ServedDir(), 0o700); err != nil {
-		return false, err
+	st := s.state()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.read {
+		if err := s.catchUp(st); err != nil {
+			return false, err
+		}
 	}
-	f, err := safefile.OpenFile(s.Root, s.claimPath(rec.Ref, rec.Path), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, fs.ErrExist) {
+	key := claimKey(rec.Ref, rec.Path)
+	if _, ok := st.claim(key); ok {
 		return false, nil
 	}
+	var n [8]byte
+	if _, err := rand.Read(n[:]); err != nil {
+		return false, err
+	}
+	nonce := hex.EncodeToString(n[:])
+	body, err := json.Marshal(rec)
 	if err != nil {
 		return false, err
 	}
-	line, _ := json.Marshal(rec)
-	_, werr := f.Write(append(line, '\n'))
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
+	line := make([]byte, 0, len(body)+64)
+	line = append(line, claimPrefix...)
+	line = append(line, key...)
+	line = append(line, claimSep...)
+	line = append(line, nonce...)
+	line = append(line, `","served":`...)
+	line = append(append(line, body...), '}')
+	if err := s.append(line); err != nil {
+		return false, err
 	}
-	return true, werr
+	if err := s.catchUp(st); err != nil {
+		// Claimed in the file, but unknown whether first: not served, so
+		// that it is never served twice.
+		return false, err
+	}
+	first, _ := st.claim(key)
+	return first == nonce, nil
 }
 
 // Claimed reports whether ref was already served for path in this
-// session: one stat, so that an item Claim would refuse is not read,
-// scored and rendered first. Claim still decides.
+// session, from the file as read once, so that an item Claim would refuse
+// is not read, scored and rendered first. Claim still decides.
 func (s Session) Claimed(ref, path string) bool {
-	_, err := os.Lstat(s.claimPath(ref, path))
-	return err == nil
+	ok := false
+	s.load(func(st *sessionState) { _, ok = st.claim(claimKey(ref, path)) })
+	return ok
 }
 
-func (s Session) claimPath(ref, path string) string {
+func claimKey(ref, path string) string {
 	sum := sha256.Sum256([]byte(ref + "\x00" + path))
-	return filepath.Join(s.ServedDir(), hex.EncodeToString(sum[:12]))
+	return hex.EncodeToString(sum[:12])
 }
 
-// ServedIn lists what was served in the session, oldest first. A record
-// torn by a crash is skipped (its claim still stands).
+// ServedIn lists what was served in the session, oldest first: the
+// winning claim of each item and path. A record torn by a crash is
+// skipped (its claim still stands).
 func (s Session) ServedIn() ([]Served, error) {
-	ents, err := os.ReadDir(s.ServedDir())
+	data, err := os.ReadFile(s.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
+	seen := map[string]bool{}
 	var out []Served
-	for _, e := range ents {
-		data, err := os.ReadFile(filepath.Join(s.ServedDir(), e.Name()))
-		var r Served
-		if err != nil || json.Unmarshal(data, &r) != nil {
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		k, _, ok := claimOf(line)
+		if !ok || seen[string(k)] {
 			continue
 		}
-		out = append(out, r)
+		seen[string(k)] = true
+		var l struct {
+			Served Served `json:"served"`
+		}
+		if json.Unmarshal(line, &l) != nil {
+			continue
+		}
+		out = append(out, l.Served)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].At != out[j].At {

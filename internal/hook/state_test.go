@@ -32,7 +32,7 @@ func TestSafeName(t *testing.T) {
 
 func TestPromptsKeepTheLatest(t *testing.T) {
 	d := t.TempDir()
-	s := Session{Root: d, Dir: d}
+	s := Session{Root: d, Path: filepath.Join(d, "s.jsonl")}
 	if got := s.Prompts(3); got != nil {
 		t.Fatalf("no file: %q", got)
 	}
@@ -45,7 +45,7 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 	if len(got) != 3 || !strings.HasPrefix(got[0], "prompt 47 ") || !strings.HasPrefix(got[2], "prompt 49 ") {
 		t.Fatalf("latest three: %d, %.12q", len(got), got)
 	}
-	if fi, _ := os.Stat(filepath.Join(s.Dir, "prompts.jsonl")); fi.Size() > promptsKeepBytes+4*MaxPromptRunes {
+	if fi, _ := os.Stat(s.Path); fi.Size() > promptsKeepBytes+4*MaxPromptRunes {
 		t.Fatalf("prompts file grew to %d bytes", fi.Size())
 	}
 	long := strings.Repeat("é", MaxPromptRunes+10)
@@ -54,7 +54,7 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 		t.Fatalf("stored %d characters", len([]rune(got[0])))
 	}
 	// A torn last line is skipped, the ones before it are read.
-	f, _ := os.OpenFile(filepath.Join(s.Dir, "prompts.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f, _ := os.OpenFile(s.Path, os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"at":"x","prompt":"tor`)
 	f.Close()
 	if got := s.Prompts(2); len(got) != 2 || got[1] != long[:2*MaxPromptRunes] {
@@ -64,13 +64,15 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 
 func TestClaimIsExclusive(t *testing.T) {
 	d := t.TempDir()
-	s := Session{Root: d, Dir: d}
+	path := filepath.Join(d, "sessions", "s.jsonl")
 	var wins atomic.Int32
 	var wg sync.WaitGroup
 	for i := 0; i < 32; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Each its own Session, as each hook is its own process.
+			s := Session{Root: d, Path: path, st: &sessionState{}}
 			ok, err := s.Claim(Served{Ref: "entry:a", Path: "x.go"})
 			if err != nil {
 				t.Error(err)
@@ -84,6 +86,7 @@ func TestClaimIsExclusive(t *testing.T) {
 	if wins.Load() != 1 {
 		t.Fatalf("%d claims won", wins.Load())
 	}
+	s := Session{Root: d, Path: path, st: &sessionState{}}
 	if ok, _ := s.Claim(Served{Ref: "entry:a", Path: "y.go"}); !ok {
 		t.Fatal("another path was refused")
 	}
@@ -129,4 +132,82 @@ func TestLogFallsBack(t *testing.T) {
 	if err != nil || !strings.Contains(string(data), "Stop: it broke: why") {
 		t.Fatalf("%q %v", data, err)
 	}
+}
+
+// Trimming the prompts keeps every claim: an item served before stays
+// served.
+func TestTrimKeepsClaims(t *testing.T) {
+	d := t.TempDir()
+	path := filepath.Join(d, "s.jsonl")
+	s := Session{Root: d, Path: path, st: &sessionState{}}
+	for i := 0; i < 5; i++ {
+		if ok, err := s.Claim(Served{Ref: fmt.Sprintf("entry:%d", i), Path: "x.go", At: "2026-05-10T09:00:0" + fmt.Sprint(i) + "Z"}); !ok || err != nil {
+			t.Fatal(ok, err)
+		}
+	}
+	for i := 0; i < 60; i++ {
+		if err := s.AddPrompt(now, fmt.Sprintf("prompt %d %s", i, strings.Repeat("x", 1900))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fi, _ := os.Stat(path); fi.Size() > promptsKeepBytes+4*MaxPromptRunes {
+		t.Fatalf("the file grew to %d bytes", fi.Size())
+	}
+	fresh := Session{Root: d, Path: path, st: &sessionState{}}
+	for i := 0; i < 5; i++ {
+		if !fresh.Claimed(fmt.Sprintf("entry:%d", i), "x.go") {
+			t.Fatalf("claim %d lost by the trim", i)
+		}
+	}
+	if ok, _ := fresh.Claim(Served{Ref: "entry:0", Path: "x.go"}); ok {
+		t.Fatal("claimed twice after the trim")
+	}
+	if served, err := fresh.ServedIn(); err != nil || len(served) != 5 || served[4].Ref != "entry:4" {
+		t.Fatalf("%+v %v", served, err)
+	}
+	if got := fresh.Prompts(RecentPrompts); len(got) != RecentPrompts || !strings.HasPrefix(got[2], "prompt 59 ") {
+		t.Fatalf("%d prompts, %.12q", len(got), got)
+	}
+}
+
+// A session's state is one file, whatever is served and asked: its first
+// calls create that file and nothing else (issue 16; each creation costs
+// about as much as the rest of the call on a slow disk).
+func TestNewSessionCreatesOneFile(t *testing.T) {
+	p := newProj(t)
+	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	// The cache and the sessions folder, made once per clone.
+	if p.run(PreToolUse, p.write("plugin.json", "warm")) == "" {
+		t.Fatal("not served")
+	}
+	sessions := filepath.Join(p.root, ".git", "devlearn", "sessions")
+	before := tree(t, p.root)
+	if p.run(UserPromptSubmit, map[string]any{"session_id": "s9", "cwd": p.root, "prompt": "do the version bump"}) == "" {
+		t.Fatal("the prompt was not served")
+	}
+	for _, f := range []string{".claude-plugin/plugin.json", "a/plugin.json", "b/plugin.json"} {
+		if p.run(PreToolUse, p.write(f, "s9")) == "" {
+			t.Fatalf("%s not served", f)
+		}
+	}
+	var created []string
+	for path := range tree(t, p.root) {
+		if !before[path] {
+			created = append(created, path)
+		}
+	}
+	if want := filepath.Join(sessions, "s9.jsonl"); len(created) != 1 || created[0] != want {
+		t.Fatalf("created %q, want only %s", created, want)
+	}
+}
+
+// tree is every file and folder under root.
+func tree(t *testing.T, root string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		out[path] = true
+		return nil
+	})
+	return out
 }

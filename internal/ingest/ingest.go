@@ -22,6 +22,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -99,7 +100,10 @@ type Result struct {
 	Sessions     []SessionReport  `json:"sessions"`
 	Observations []Observed       `json:"observations"`
 	Candidates   []SavedCandidate `json:"candidates"`
-	Uses         []Usage          `json:"uses"`
+	// Kept are the lessons the person asked to keep: active entries at
+	// once (Created false: an entry said it already).
+	Kept []keep.Kept `json:"kept"`
+	Uses []Usage     `json:"uses"`
 	// Appended is the number of events written to the log (0 in a dry
 	// run; what would be written is every New observation and use).
 	Appended int      `json:"appended"`
@@ -161,7 +165,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{DryRun: p.DryRun, Sessions: []SessionReport{}, Observations: []Observed{}, Candidates: []SavedCandidate{}, Uses: []Usage{}, Problems: []string{}, Log: log}
+	res := &Result{DryRun: p.DryRun, Sessions: []SessionReport{}, Observations: []Observed{}, Candidates: []SavedCandidate{}, Kept: []keep.Kept{}, Uses: []Usage{}, Problems: []string{}, Log: log}
 	problem := func(format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		res.Problems = append(res.Problems, msg)
@@ -185,6 +189,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	var found []extract.Observation
 	var usages []Usage
 	var cands []extract.Candidate
+	var reqs []request
 	inBatch := map[string]bool{}
 	for i, src := range sources {
 		if err := ctx.Err(); err != nil {
@@ -242,6 +247,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
 		cands = append(cands, sess.Rules.Candidates...)
+		reqs = append(reqs, keepRequests(sess.ID, sess.Channels)...)
 		hist.Put(sess.ID, at, sess.Rules.Requests)
 		for _, name := range extracted {
 			hist.MarkExtracted(sess.ID, name)
@@ -284,6 +290,11 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		sc.SessionID = c.SessionID
 		res.Candidates = append(res.Candidates, sc)
+	}
+	// What the person asked to keep: after the blocks, so that a draft
+	// of the same lesson becomes theirs.
+	if store != nil || p.DryRun {
+		res.Kept = append(res.Kept, p.keepAll(ctx, store, reqs, problem)...)
 	}
 	if p.DryRun {
 		return res, nil

@@ -66,28 +66,60 @@ func ScanFrom(r io.Reader, first int, fn func(n int, line []byte) error) ([]Prob
 			return problems, err
 		}
 		eof := errors.Is(err, io.EOF)
-		torn := eof && len(line) > 0
-		body := bytes.TrimRight(line, "\r\n")
-		if len(bytes.TrimSpace(body)) > 0 {
-			if ferr := fn(n, body); ferr != nil {
-				// fatal is declared here, not per line: errors.As makes it
-				// escape, and a heap allocation per line is most of what a
-				// fast reader would allocate.
-				var fatal Fatal
-				switch {
-				case errors.Is(ferr, Stop):
-					return problems, nil
-				case errors.As(ferr, &fatal):
-					return problems, fatal.Err
-				default:
-					problems = append(problems, Problem{Line: n, Torn: torn, Err: ferr, Text: preview(body)})
-				}
-			}
+		if done, err := scanLine(&problems, n, line, eof, fn); done || err != nil {
+			return problems, err
 		}
 		if eof {
 			return problems, nil
 		}
 	}
+}
+
+// ScanBytes is ScanFrom over lines already in memory, read in place: data
+// holds whole lines, the first numbered first; its last line may lack its
+// newline only when final (the end of the file), and is then torn if fn
+// rejects it. fn's slice is a part of data.
+func ScanBytes(data []byte, first int, final bool, fn func(n int, line []byte) error) ([]Problem, error) {
+	var problems []Problem
+	for n := first; len(data) > 0; n++ {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		last := len(data) == 0 && final
+		if done, err := scanLine(&problems, n, line, last, fn); done || err != nil {
+			return problems, err
+		}
+	}
+	return problems, nil
+}
+
+// scanLine passes one line (with its newline, if any) to fn and records
+// a problem when fn rejects it; done is true when fn asked to stop.
+func scanLine(problems *[]Problem, n int, line []byte, last bool, fn func(n int, line []byte) error) (done bool, err error) {
+	torn := last && len(line) > 0 && line[len(line)-1] != '\n'
+	body := bytes.TrimRight(line, "\r\n")
+	if len(bytes.TrimSpace(body)) == 0 {
+		return false, nil
+	}
+	ferr := fn(n, body)
+	if ferr == nil {
+		return false, nil
+	}
+	// fatal is declared here, not per line: errors.As makes it escape,
+	// and a heap allocation per line is most of what a fast reader would
+	// allocate.
+	var fatal Fatal
+	switch {
+	case errors.Is(ferr, Stop):
+		return true, nil
+	case errors.As(ferr, &fatal):
+		return true, fatal.Err
+	}
+	*problems = append(*problems, Problem{Line: n, Torn: torn, Err: ferr, Text: preview(body)})
+	return false, nil
 }
 
 // ScanFile is Scan over the file at path; a missing file is ErrNotExist.

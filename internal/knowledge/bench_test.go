@@ -102,6 +102,48 @@ func BenchmarkIndex(b *testing.B) {
 	}
 }
 
+// BenchmarkRebuild is the first hook call after the knowledge changed (one
+// entry added) and the first in a new DEVLEARN_HOME (the global folder is
+// another one): the cache is brought up to date, reading only what
+// changed (issue 16's target: 20 ms at 1,000 entries).
+func BenchmarkRebuild(b *testing.B) {
+	call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true}
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("changed/entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			dir := filepath.Join(src.Root, ".memory", "knowledge", "entries")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				body := fmt.Sprintf("---\nkey: added-%d\nsummary: Added %d\npriority: HIGH\ntriggers:\n  tools: [Write]\n---\nAdded.\n", i, i)
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("added-%d.md", i)), []byte(body), 0o644); err != nil {
+					b.Fatal(err)
+				}
+				old := time.Now().Add(-time.Minute)
+				os.Chtimes(dir, old.Add(time.Duration(i)*time.Millisecond), old.Add(time.Duration(i)*time.Millisecond))
+				b.StartTimer()
+				set, err := Candidates(src, cache, call)
+				if err != nil || !set.Rebuilt {
+					b.Fatalf("rebuilt %v, %v", set.Rebuilt, err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("new-home/entries=%d", n), func(b *testing.B) {
+			src, cache := benchProject(b, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				src.GlobalDir = filepath.Join(b.TempDir(), "knowledge", "entries")
+				b.StartTimer()
+				set, err := Candidates(src, cache, call)
+				if err != nil || !set.Rebuilt {
+					b.Fatalf("rebuilt %v, %v", set.Rebuilt, err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkReadAll is a cold read of 1,000 entries, every file parsed and
 // its triggers derived from its text: what the first hook call of a clone
 // with no cache yet pays (a later rebuild reads only the files that changed).

@@ -54,14 +54,16 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 // load is Load with the stamps of src and the cache (nil if unreadable)
 // already read.
 func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *cacheData, cacheTime time.Time) (*Set, error) {
-	if old != nil && (old.root != src.Root || old.global != src.GlobalDir || len(old.stamps) != len(stamps)) {
+	moved := old != nil && old.global != src.GlobalDir
+	old = old.alignedTo(src)
+	if old != nil && len(old.stamps) != len(stamps) {
 		old = nil
 	}
 	fresh := func(i int) bool {
 		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].Racy(cacheTime)
 	}
 	dirs := src.entryDirs()
-	if old != nil && mode == Quick {
+	if old != nil && mode == Quick && !moved {
 		all := true
 		for i := range stamps {
 			all = all && fresh(i)
@@ -72,12 +74,13 @@ func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *c
 	}
 
 	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps}
+	now := time.Now()
 	var unreadable []*ParseError // folders that could not be listed
 	// changed: the cache must be written. A Full check that finds every
 	// file as it was, with nothing racy, leaves the file alone.
-	changed := old == nil
+	changed := old == nil || moved
 	for i := range stamps {
-		changed = changed || !fresh(i)
+		changed = changed || old.stamps[i] != stamps[i] || (!fresh(i) && curable(stamps[i], now))
 	}
 	if old != nil && fresh(len(dirs)) && fresh(len(dirs)+1) {
 		c.sections, c.sectionProblems = old.sections, old.sectionProblems
@@ -153,10 +156,10 @@ func candidates(src Sources, cachePath string, c *Call, stamps []stamp.Stamp) (*
 		return nil, nil, time.Time{}
 	}
 	meta, err := f.meta()
-	if err != nil || meta.root != src.Root || meta.global != src.GlobalDir {
+	if err != nil || meta.root != src.Root {
 		return nil, nil, time.Time{} // load could reuse nothing of it
 	}
-	good := len(stamps) == len(meta.stamps)
+	good := meta.global == src.GlobalDir && len(stamps) == len(meta.stamps)
 	for i := 0; good && i < len(stamps); i++ {
 		good = stamps[i] == meta.stamps[i] && !stamps[i].Racy(fi.ModTime())
 	}
@@ -183,6 +186,45 @@ func (src Sources) stamps() []stamp.Stamp {
 		out = append(out, stamp.Of(filepath.Join(src.Root, filepath.FromSlash(rel))))
 	}
 	return out
+}
+
+// curable reports whether writing the cache now would make a stamp that
+// is racy today trusted by the next reader: once the file is older than
+// the racy window. Until then a rewrite with nothing changed would only
+// be racy again, so it is not done: the hooks of the seconds that follow
+// a change check the files (a stat each) without writing the cache each
+// time.
+func curable(s stamp.Stamp, now time.Time) bool { return !s.Racy(now) }
+
+// alignedTo returns the cache as it applies to src: nil for another
+// working tree; when the global folder is another one (a new
+// DEVLEARN_HOME), the project's records kept and the global folder's
+// dropped, so that only the new folder is read.
+func (c *cacheData) alignedTo(src Sources) *cacheData {
+	if c == nil || c.root != src.Root {
+		return nil
+	}
+	if c.global == src.GlobalDir {
+		return c
+	}
+	oldDirs := Sources{Root: c.root, GlobalDir: c.global}.entryDirs()
+	dirs := src.entryDirs()
+	if len(c.stamps) != len(oldDirs)+2 || len(c.dirs) != len(oldDirs) {
+		return nil
+	}
+	a := &cacheData{root: c.root, global: src.GlobalDir, sections: c.sections, sectionProblems: c.sectionProblems}
+	for _, d := range dirs {
+		st, recs := stamp.Stamp{}, []*record(nil)
+		for j, o := range oldDirs {
+			if o.abs == d.abs && o.scope == d.scope {
+				st, recs = c.stamps[j], c.dirs[j]
+			}
+		}
+		a.stamps = append(a.stamps, st)
+		a.dirs = append(a.dirs, recs)
+	}
+	a.stamps = append(a.stamps, c.stamps[len(oldDirs):]...)
+	return a
 }
 
 type cacheData struct {

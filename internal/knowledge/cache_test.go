@@ -320,3 +320,79 @@ func TestFullCheckWritesOnlyChanges(t *testing.T) {
 		t.Fatalf("after the Full check: rebuilt %v, %s", set.Rebuilt, ids(set))
 	}
 }
+
+// A new DEVLEARN_HOME (another global folder) reads that folder only: the
+// project's entries are taken from the cache, not opened again. An entry
+// rewritten behind the cache's back (same size, same time, same inode)
+// shows which: read again, it would say "edited".
+func TestNewHomeReadsOnlyTheNewFolder(t *testing.T) {
+	s := newStore(t)
+	s.write("a", "active")
+	s.write("b", "active")
+	s.age()
+	call := &Call{Tool: "Write"}
+	if set, err := Candidates(s.src, s.cache, call); err != nil || ids(set) != "a=active b=active" {
+		t.Fatalf("%s %v", ids(set), err)
+	}
+	path := filepath.Join(s.dir(), "a.md")
+	fi, _ := os.Stat(path)
+	data, _ := os.ReadFile(path)
+	f, _ := os.OpenFile(path, os.O_WRONLY, 0)
+	f.Write(bytes.Replace(data, []byte("status: active"), []byte("status: edited"), 1))
+	f.Close()
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+
+	other := filepath.Join(t.TempDir(), "knowledge", "entries")
+	os.MkdirAll(other, 0o755)
+	os.WriteFile(filepath.Join(other, "g.md"), []byte("---\nsummary: Global g\ntriggers:\n  tools: [Write]\n---\ng\n"), 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(other, old, old)
+	s.src.GlobalDir = other
+	set, err := Candidates(s.src, s.cache, call)
+	if err != nil || !set.Rebuilt || ids(set) != "a=active b=active g=active" {
+		t.Fatalf("%s rebuilt=%v %v", ids(set), set.Rebuilt, err)
+	}
+	// The cache now names the new folder: the next call answers from it.
+	if set, err := Candidates(s.src, s.cache, call); err != nil || set.Rebuilt || ids(set) != "a=active b=active g=active" {
+		t.Fatalf("%s rebuilt=%v %v", ids(set), set.Rebuilt, err)
+	}
+	// A Full load, as session start does, still sees the file as it was
+	// stamped: an edit that keeps size, time and inode is git's racy case,
+	// which the stamps cannot see either.
+	if set := s.load(Full); ids(set) != "a=active b=active g=active" {
+		t.Fatalf("%s", ids(set))
+	}
+}
+
+// In the seconds after a change the folder's stamp is racy: each hook
+// checks the files again, but writes the cache only when something
+// changed or once a write would make the stamp trusted.
+func TestRacyFolderIsNotRewrittenEachCall(t *testing.T) {
+	s := newStore(t)
+	s.write("a", "active")
+	call := &Call{Tool: "Write"}
+	if set, err := Candidates(s.src, s.cache, call); err != nil || !set.Rebuilt {
+		t.Fatalf("rebuilt=%v %v", set.Rebuilt, err)
+	}
+	before, _ := os.Stat(s.cache)
+	for i := 0; i < 3; i++ {
+		if set, err := Candidates(s.src, s.cache, call); err != nil || ids(set) != "a=active" {
+			t.Fatalf("%s %v", ids(set), err)
+		}
+	}
+	if after, _ := os.Stat(s.cache); !os.SameFile(before, after) {
+		t.Fatal("the cache was rewritten with nothing changed while the folder is racy")
+	}
+	s.write("b", "active") // a change is written at once
+	if set, _ := Candidates(s.src, s.cache, call); ids(set) != "a=active b=active" {
+		t.Fatalf("%s", ids(set))
+	}
+	if after, _ := os.Stat(s.cache); os.SameFile(before, after) {
+		t.Fatal("a new entry did not rewrite the cache")
+	}
+	s.age() // the change is old now: one write makes the cache trusted
+	Candidates(s.src, s.cache, call)
+	if set, _ := Candidates(s.src, s.cache, call); set.Rebuilt {
+		t.Fatal("the cache is still not trusted once the folder is old")
+	}
+}

@@ -114,16 +114,19 @@ func encodeCache(c *cacheData) []byte {
 		}
 	}
 	it := &sec[secItems]
+	it.b = make([]byte, 0, 4+300*len(all)) // an item takes 200-300 bytes
 	it.b = binary.LittleEndian.AppendUint32(it.b, uint32(len(all)))
 	table := len(it.b)
 	it.b = append(it.b, make([]byte, 4*len(all))...)
 	data := len(it.b)
 	for i, item := range all {
-		binary.LittleEndian.PutUint32(it.b[table+4*i:], uint32(len(it.b)-data))
-		one := &enc{}
-		one.item(item)
-		it.b = binary.LittleEndian.AppendUint32(it.b, crc32.ChecksumIEEE(one.b))
-		it.b = append(it.b, one.b...)
+		// Each item is encoded in place after room for its CRC: no buffer
+		// of its own, no copy.
+		start := len(it.b)
+		binary.LittleEndian.PutUint32(it.b[table+4*i:], uint32(start-data))
+		it.b = append(it.b, 0, 0, 0, 0)
+		it.item(item)
+		binary.LittleEndian.PutUint32(it.b[start:], crc32.ChecksumIEEE(it.b[start+4:]))
 	}
 	v := &sec[secVisible]
 	v.u(uint64(len(set.Items)))
@@ -132,7 +135,12 @@ func encodeCache(c *cacheData) []byte {
 	}
 	sec[secIndex].index(set.Items, pos)
 
-	out := append([]byte(cacheMagic), cacheVersion)
+	total := len(cacheMagic) + 1
+	for i := range sec {
+		total += 8 + len(sec[i].b)
+	}
+	out := make([]byte, 0, total)
+	out = append(append(out, cacheMagic...), cacheVersion)
 	for i := range sec {
 		out = binary.LittleEndian.AppendUint32(out, uint32(len(sec[i].b)))
 		out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(sec[i].b))

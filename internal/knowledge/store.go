@@ -160,24 +160,28 @@ func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) 
 	if err != nil {
 		return nil, &ParseError{Path: d.abs, Msg: err.Error()}
 	}
-	var recs []*record
+	folder, err := stamp.OpenFolder(d.abs)
+	if err != nil {
+		return nil, &ParseError{Path: d.abs, Msg: err.Error()}
+	}
+	defer folder.Close()
+	recs := make([]*record, 0, len(ents))
 	for _, de := range ents {
 		name := de.Name()
 		if !strings.HasSuffix(name, ".md") || strings.HasPrefix(name, ".") {
 			continue
 		}
-		path := filepath.Join(d.abs, name)
-		fi, err := os.Lstat(path)
+		st, kind, err := folder.Lstat(name)
 		if err != nil {
 			continue // gone since the listing
 		}
-		st := stamp.Info(fi)
+		path := filepath.Join(d.abs, name)
 		r := &record{name: name, size: st.Size, mtime: st.Mtime, ino: st.Ino}
 		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
+		case kind == stamp.Symlink:
 			// A link could get a file from outside the store served.
 			r.problem = &ParseError{Path: displayPath(d, name), Msg: "is a symbolic link; entries are plain files (skipped)"}
-		case !fi.Mode().IsRegular():
+		case kind != stamp.Regular:
 			continue
 		case r.same(prev[name]):
 			r.item, r.problem = prev[name].item, prev[name].problem

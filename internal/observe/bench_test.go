@@ -1,11 +1,16 @@
 package observe
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"testing"
 	"time"
 
@@ -111,4 +116,160 @@ func BenchmarkAppend(b *testing.B) {
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "lines/s")
 		})
 	}
+}
+
+// growingLog writes about size bytes of a log as it grows over months of
+// use: observe events of 10,000 observations seen in 500 sessions, with
+// evidence from a small set of quotes, and one decision (created, flag,
+// count) in twenty lines. The observations are the same whatever the size:
+// a larger log is more sightings of them, so the fold's memory must not
+// grow with it.
+func growingLog(w io.Writer, size int64) (lines int, err error) {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	q := true
+	const observations, sessions = 10_000, 500
+	var written int64
+	for i := 0; written < size; i++ {
+		o := i % observations
+		typ := Types[o%4]
+		pattern := fmt.Sprintf("Lesson number %d about the build scripts and their hooks", o)
+		id := ID(typ, pattern)
+		at := t0.Add(time.Duration(i) * time.Second)
+		var e *Event
+		switch {
+		case i%20 == 7:
+			e = NewEvent(OpCreated, id, at, "render", func(e *Event) { e.Path = fmt.Sprintf(".claude/commands/self-learning/lesson-%d.md", o) })
+		case i%20 == 13:
+			e = NewEvent(OpCount, id, at, "hook", func(e *Event) { e.Counter = "used" })
+		case i%20 == 17:
+			e = NewEvent(OpFlag, id, at, "reconcile", func(e *Event) { e.Flag = FlagStale; e.Reason = "code reference gone" })
+		default:
+			s := Sighting{ID: id, Type: typ, Pattern: pattern, QualityOK: &q,
+				Details:  "area: scripts/hooks/; issue: one script does everything; impact: untestable; resolution: one job per script",
+				Evidence: []string{fmt.Sprintf("user: you forgot the hook again (%d)", i%50), "user: split this script"}}
+			e = ObserveEvent(s, fmt.Sprintf("session-%d", (i/7)%sessions), at)
+		}
+		b, err := json.Marshal(e)
+		if err != nil {
+			return lines, err
+		}
+		b = append(b, '\n')
+		if _, err := bw.Write(b); err != nil {
+			return lines, err
+		}
+		written += int64(len(b))
+		lines++
+	}
+	return lines, bw.Flush()
+}
+
+// BenchmarkFoldLog reads and folds a log file as every command does
+// (LoadFile), at 1 MB and 100 MB, and 1 GB with DEVLEARN_BENCH_1GB=1
+// (it takes a minute to write). Throughput must not fall with the size,
+// and memory must stay flat: peak-MB is the most heap in use during the
+// fold, live-MB what the folded log keeps.
+func BenchmarkFoldLog(b *testing.B) {
+	sizes := []int64{1 << 20, 100 << 20}
+	if os.Getenv("DEVLEARN_BENCH_1GB") != "" {
+		sizes = append(sizes, 1<<30)
+	}
+	for _, size := range sizes {
+		b.Run(fmt.Sprintf("%dMB", size>>20), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "learning-log.jsonl")
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines, err := growingLog(f, size)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			fi, _ := os.Stat(path)
+			b.SetBytes(fi.Size())
+			b.ReportAllocs()
+			var peak, live uint64
+			var cpu time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				runtime.GC()
+				stop := samplePeakHeap(&peak)
+				before := cpuTime()
+				b.StartTimer()
+				l, err := LoadFile(path)
+				b.StopTimer()
+				cpu += cpuTime() - before
+				stop()
+				if err != nil || l.Lines != lines || len(l.Problems) != 0 {
+					b.Fatalf("%d lines of %d, %d problems, %v", l.Lines, lines, len(l.Problems), err)
+				}
+				runtime.GC()
+				live = heapInUse()
+				runtime.KeepAlive(l)
+				b.StartTimer()
+			}
+			// Per second of CPU (every core's): what a loaded machine
+			// cannot take away, unlike MB/s, which is per second of wall.
+			if cpu > 0 {
+				b.ReportMetric(float64(fi.Size())*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
+			}
+			b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+			b.ReportMetric(float64(live)/(1<<20), "live-MB")
+			// The baseline: reading the same file, folding nothing.
+			b.StopTimer()
+			start := time.Now()
+			for i := 0; i < b.N; i++ {
+				readAll(b, path)
+			}
+			b.ReportMetric(float64(fi.Size())*float64(b.N)/time.Since(start).Seconds()/1e6, "read-MB/s")
+		})
+	}
+}
+
+// readAll reads the file at path as the fold does, in parts of the same
+// size, and drops them.
+func readAll(b *testing.B, path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, partSize)
+	for {
+		if _, err := io.ReadFull(f, buf); err != nil {
+			return
+		}
+	}
+}
+
+// samplePeakHeap records into peak the most heap in use until stop is
+// called (sampled every millisecond).
+func samplePeakHeap(peak *uint64) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Millisecond)
+		defer t.Stop()
+		for {
+			if h := heapInUse(); h > *peak {
+				*peak = h
+			}
+			select {
+			case <-done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+func heapInUse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -2,8 +2,10 @@ package observe
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strconv"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -17,21 +19,34 @@ type decoder struct {
 	r   bytes.Reader
 	dec jsontext.Decoder
 	buf []byte
+	// views makes strings without escapes views of the line, not copies:
+	// the fold sets it, reads each line in place from a buffer it never
+	// reuses, and copies what it keeps (Event.own, State.apply).
+	views bool
+	line  []byte
 }
 
 var decodeOpts = jsontext.AllowDuplicateNames(true)
 
 func (d *decoder) decode(line []byte, e *Event) error {
+	d.line = line
+	before := *e
+	if d.fast(line, e) {
+		return nil
+	}
+	*e = before // what fast set is undone: the tokenizer starts afresh
 	d.r.Reset(line)
 	d.dec.Reset(&d.r, decodeOpts)
 	if err := d.object(func(key []byte) error { return d.field(key, e) }); err != nil {
 		return err
 	}
 	if _, err := d.dec.ReadToken(); err == nil {
-		return fmt.Errorf("more than one JSON value on the line")
+		return errMoreThanOne
 	}
 	return nil
 }
+
+var errMoreThanOne = errors.New("more than one JSON value on the line")
 
 // object walks one object, calling fn with each key (the bytes are only
 // valid during the call).
@@ -106,6 +121,14 @@ func (d *decoder) str(key string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%q: %v", key, err)
 	}
+	if d.views && len(b) == len(raw)-2 && len(b) > 0 {
+		// No escapes: the same bytes are in the line, where the decoder's
+		// offset says (its own buffer is reused from line to line).
+		if end := int(d.dec.InputOffset()) - 1; end >= len(b) && end <= len(d.line) {
+			v := d.line[end-len(b) : end]
+			return unsafe.String(unsafe.SliceData(v), len(v)), nil
+		}
+	}
 	return string(b), nil
 }
 
@@ -178,7 +201,7 @@ func (d *decoder) field(key []byte, e *Event) (err error) {
 	case "details":
 		e.Details, err = d.str("details")
 	case "evidence":
-		e.Evidence, err = d.evidence()
+		e.Evidence, err = d.evidence(e.Evidence[:0])
 	case "quality_ok":
 		e.QualityOK, err = d.boolean("quality_ok")
 	case "path":
@@ -316,11 +339,10 @@ func (d *decoder) flag(key string) (bool, error) {
 	return b != nil && *b, err
 }
 
-func (d *decoder) evidence() (Evidences, error) {
+func (d *decoder) evidence(out Evidences) (Evidences, error) {
 	if d.null() {
 		return nil, nil
 	}
-	var out Evidences
 	err := d.array(func() error {
 		if d.dec.PeekKind() == '"' {
 			s, err := d.str("evidence")

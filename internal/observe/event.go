@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -84,6 +86,51 @@ type Event struct {
 	NeedsReview     bool     `json:"needsReview,omitempty"`
 	SoftCapExceeded bool     `json:"softCapExceeded,omitempty"`
 	DeprecatedAt    string   `json:"deprecated_at,omitempty"`
+}
+
+// reset empties e for the next line, keeping its evidence list's room.
+func (e *Event) reset() { *e = Event{Evidence: e.Evidence[:0]} }
+
+// own replaces every string of e with a copy of its own, for an event
+// decoded from a line as views (decoder.views) whose strings are kept.
+func (e *Event) own() {
+	for _, p := range []*string{&e.Op, &e.EID, &e.At, &e.Src, &e.ID, &e.Type, &e.Pattern, &e.Details, &e.Path, &e.Anchor,
+		&e.Reason, &e.Flag, &e.Counter, &e.Forgotten, &e.FirstSeen, &e.LastSeen, &e.Status, &e.ArtifactPath, &e.StaleReason, &e.DeprecatedAt} {
+		*p = strings.Clone(*p)
+	}
+	e.Evidence = slices.Clone(e.Evidence)
+	for i := range e.Evidence {
+		e.Evidence[i].Text, e.Evidence[i].At = strings.Clone(e.Evidence[i].Text), strings.Clone(e.Evidence[i].At)
+	}
+	for k, v := range e.Sources {
+		e.Sources[k] = strings.Clone(v)
+	}
+	for _, list := range e.Counters {
+		for i := range list {
+			list[i] = strings.Clone(list[i])
+		}
+	}
+	e.Text = e.Text.owned()
+	for _, ms := range []map[string]*Mark{e.Marks, e.Flags} {
+		for k, m := range ms {
+			ms[k] = m.owned()
+		}
+	}
+	for i := range e.Penalties {
+		e.Penalties[i] = *e.Penalties[i].owned()
+	}
+}
+
+// owned is a copy of m with strings of its own.
+func (m *Mark) owned() *Mark {
+	if m == nil {
+		return nil
+	}
+	c := *m
+	for _, p := range []*string{&c.At, &c.EID, &c.Reason, &c.Path, &c.Anchor} {
+		*p = strings.Clone(*p)
+	}
+	return &c
 }
 
 // Mark is a stamped fact in a snapshot: when, by which event, and its data.

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,7 +34,9 @@ type Log struct {
 	// Lines is how many non-blank lines were read.
 	Lines int
 
-	dec decoder
+	dec   decoder
+	ev    Event // the line being folded
+	names names
 }
 
 // KeptLine is a line carried through compaction verbatim.
@@ -46,66 +49,77 @@ type KeptLine struct {
 // NewLog returns an empty log.
 func NewLog() *Log { return &Log{states: map[string]*State{}} }
 
-// Fold reads a whole log. Corrupt lines become Problems and fold nothing.
+// Fold reads a whole log, once, in parts of at most a few megabytes: the
+// memory it takes is the folded observations', whatever the log's size.
+// Parts are folded on every core and joined: because folding is a join,
+// the log can be cut at any line boundary and the result is the same as
+// folding it in one pass, in any order. Corrupt lines become Problems and
+// fold nothing.
 func Fold(r io.Reader) (*Log, error) {
-	l := NewLog()
-	problems, err := jsonl.Scan(r, l.foldLine)
-	l.Problems = problems
-	return l, err
-}
-
-// LoadFile folds the log at path; a missing file is an empty log.
-func LoadFile(path string) (*Log, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return NewLog(), nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	return FoldBytes(data), nil
-}
-
-// parallelMin is the log size from which folding is split among cores.
-const parallelMin = 1 << 20
-
-// FoldBytes folds a whole log held in memory. Because folding is a join,
-// the log can be cut at any line boundary, each part folded on its own
-// core, and the parts joined: the result is the same as folding it in one
-// pass, in any order.
-func FoldBytes(data []byte) *Log {
 	workers := runtime.GOMAXPROCS(0)
-	if len(data) < parallelMin || workers < 2 {
-		l, _ := Fold(bytes.NewReader(data)) // a bytes.Reader never fails
-		return l
+	type part struct {
+		data  []byte
+		first int
+		final bool
 	}
-	parts := make([]*Log, 0, workers)
+	parts := make(chan part, workers)
+	logs := make([]*Log, workers)
 	var wg sync.WaitGroup
-	start, line := 0, 1
-	for i := 0; i < workers && start < len(data); i++ {
-		end := len(data)
-		if i < workers-1 {
-			end = start + (len(data)-start)/(workers-i)
-			if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 {
-				end += nl + 1
-			} else {
-				end = len(data)
-			}
-		}
-		l := NewLog()
-		parts = append(parts, l)
-		chunk, first := data[start:end], line
+	for i := range logs {
+		logs[i] = NewLog()
+		l := logs[i]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.Problems, _ = jsonl.ScanFrom(bytes.NewReader(chunk), first, l.foldLine)
+			for p := range parts {
+				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
+				l.Problems = append(l.Problems, probs...)
+				l.dropViews()
+			}
 		}()
-		line += bytes.Count(chunk, []byte{'\n'})
-		start = end
 	}
+	// Each part is a buffer of its own, never reused: the lines are read
+	// in place, and a fold keeps no byte of them (see decoder.views).
+	var readErr error
+	line, carry := 1, []byte(nil)
+	first := partSize
+	if n, ok := sizeOf(r); ok && n < partSize {
+		first = int(n) + 1 // a small log: a buffer its size (+1 to see the end)
+	}
+	for readErr == nil {
+		size := partSize
+		if first > 0 {
+			size, first = first, 0
+		}
+		if len(carry) >= size/2 {
+			size = 2 * len(carry) // a line longer than a part
+		}
+		buf := make([]byte, size)
+		n := copy(buf, carry)
+		m, err := io.ReadFull(r, buf[n:])
+		buf = buf[:n+m]
+		final := false
+		switch {
+		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			final = true
+			readErr = io.EOF
+		case err != nil:
+			readErr = err
+		}
+		cut := len(buf)
+		if !final {
+			cut = bytes.LastIndexByte(buf, '\n') + 1
+		}
+		carry = buf[cut:]
+		if cut > 0 {
+			parts <- part{buf[:cut], line, final}
+			line += bytes.Count(buf[:cut], []byte{'\n'})
+		}
+	}
+	close(parts)
 	wg.Wait()
-	out := parts[0]
-	for _, p := range parts[1:] {
+	out := logs[0]
+	for _, p := range logs[1:] {
 		for _, s := range p.states {
 			out.join(s)
 		}
@@ -113,15 +127,60 @@ func FoldBytes(data []byte) *Log {
 		out.Problems = append(out.Problems, p.Problems...)
 		out.Lines += p.Lines
 	}
-	return out
+	// Parts finish in any order: problems and kept lines are reported in
+	// the order of the log.
+	slices.SortFunc(out.Problems, func(a, b jsonl.Problem) int { return a.Line - b.Line })
+	slices.SortStableFunc(out.Kept, func(a, b KeptLine) int { return a.N - b.N })
+	if errors.Is(readErr, io.EOF) {
+		readErr = nil
+	}
+	return out, readErr
+}
+
+// partSize is how much of a log is read and folded at a time.
+const partSize = 4 << 20
+
+// sizeOf is how many bytes r holds, when it can tell.
+func sizeOf(r io.Reader) (int64, bool) {
+	switch v := r.(type) {
+	case interface{ Len() int }:
+		return int64(v.Len()), true
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size(), true
+		}
+	}
+	return 0, false
+}
+
+// LoadFile folds the log at path; a missing file is an empty log.
+func LoadFile(path string) (*Log, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NewLog(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Fold(f)
+}
+
+// FoldBytes folds a whole log held in memory.
+func FoldBytes(data []byte) *Log {
+	l, _ := Fold(bytes.NewReader(data)) // a bytes.Reader never fails
+	return l
 }
 
 // foldLine decodes one line and joins it in. An unknown op is kept; any
-// other error marks the line corrupt (jsonl.Scan records it).
+// other error marks the line corrupt (jsonl.Scan records it). The line's
+// bytes are read in place and never kept: what the fold stores is copied.
 func (l *Log) foldLine(n int, line []byte) error {
 	l.Lines++
-	var e Event
-	if err := l.dec.decode(line, &e); err != nil {
+	e := &l.ev
+	e.reset()
+	l.dec.views = true
+	if err := l.dec.decode(line, e); err != nil {
 		l.keep(n, line, true)
 		return errors.New(jsonMsg(err))
 	}
@@ -129,7 +188,11 @@ func (l *Log) foldLine(n int, line []byte) error {
 		l.keep(n, line, true)
 		return fmt.Errorf("no \"id\"")
 	}
-	s, err := fromEvent(&e, lineID(line))
+	eid := e.EID
+	if eid == "" {
+		eid = lineID(line)
+	}
+	err := l.fold(e, eid)
 	if errors.Is(err, errUnknownOp) {
 		l.keep(n, line, false)
 		return nil
@@ -138,8 +201,54 @@ func (l *Log) foldLine(n int, line []byte) error {
 		l.keep(n, line, true)
 		return fmt.Errorf("%s %q: %v", opName(e.Op), e.ID, err)
 	}
-	l.join(s)
 	return nil
+}
+
+// fold joins one event in: a devflow line or a snapshot as the state it
+// holds, any other event straight into its observation's state, so that a
+// line about an observation already folded allocates nothing but what it
+// adds.
+func (l *Log) fold(e *Event, eid string) error {
+	at, err := parseTime(e.At)
+	if err != nil {
+		return err
+	}
+	switch e.Op {
+	case "":
+		s, err := fromDevflow(e, eid, &l.names)
+		if err != nil {
+			return err
+		}
+		l.join(s)
+		return nil
+	case OpSnapshot:
+		e.own() // the state built keeps the event's strings
+		s, err := fromSnapshot(e, strings.Clone(eid))
+		if err != nil {
+			return err
+		}
+		l.join(s)
+		return nil
+	}
+	if err := e.check(at); err != nil {
+		return err
+	}
+	s := l.states[e.ID]
+	if s == nil {
+		s = newState(strings.Clone(e.ID))
+		l.states[s.ID] = s
+	}
+	s.apply(e, stamp{e.Seq, at, eid}, &l.names)
+	return nil
+}
+
+// dropViews forgets the last line read, so that its part of the file can
+// be freed.
+func (l *Log) dropViews() {
+	clear(l.ev.Evidence[:cap(l.ev.Evidence)])
+	l.ev.reset()
+	l.dec.line = nil
+	l.dec.r.Reset(nil)
 }
 
 func (l *Log) keep(n int, line []byte, corrupt bool) {
@@ -158,15 +267,18 @@ func (l *Log) join(s *State) {
 // Apply folds events into the log in memory, as if they had been read.
 func (l *Log) Apply(events ...*Event) error {
 	for _, e := range events {
-		b, err := json.Marshal(e)
-		if err != nil {
-			return err
+		eid := e.EID
+		if eid == "" {
+			b, err := json.Marshal(e)
+			if err != nil {
+				return err
+			}
+			eid = lineID(b)
 		}
-		s, err := fromEvent(e, lineID(b))
-		if err != nil {
+		c := *e
+		if err := l.fold(&c, eid); err != nil {
 			return fmt.Errorf("%s %q: %w", opName(e.Op), e.ID, err)
 		}
-		l.join(s)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -220,8 +222,9 @@ func TestDecoderAgreesWithEncodingJSON(t *testing.T) {
 	lines = append(lines, bytes.Split(bytes.TrimSpace(buf.Bytes()), []byte("\n"))...)
 	lines = append(lines, []byte(`{"id":"obs_x","pattern":"esc\u00e9 \"q\" \\ \n","evidence":[],"marks":null,"confidence":null}`))
 	var d decoder
+	views := decoder{views: true} // as the fold reads: strings are views of the line
 	for _, line := range lines {
-		var want, got Event
+		var want, got, viewed Event
 		if err := json.Unmarshal(line, &want); err != nil {
 			t.Fatalf("encoding/json: %v on %s", err, line)
 		}
@@ -231,7 +234,47 @@ func TestDecoderAgreesWithEncodingJSON(t *testing.T) {
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("decoders disagree on %s:\n got %+v\nwant %+v", line, got, want)
 		}
+		if err := views.decode(line, &viewed); err != nil || !reflect.DeepEqual(want, viewed) {
+			t.Fatalf("views disagree on %s (%v):\n got %+v\nwant %+v", line, err, viewed, want)
+		}
 	}
+}
+
+// The fold keeps no byte of the lines it reads (it reads them in place,
+// as views): what it keeps is copied, so the parts of the file it read
+// are freed. A view kept by mistake would hold a whole part, megabytes.
+func TestFoldKeepsNoLine(t *testing.T) {
+	runtime.GC()
+	before := int64(heapObjects())
+	// Sightings of ten observations from five sessions: the folded state
+	// is a few kilobytes, however long the log.
+	var log bytes.Buffer
+	q := true
+	for i := 0; log.Len() < 3*partSize; i++ {
+		s := Sighting{Type: Pitfall, Pattern: fmt.Sprintf("Lesson %d", i%10), Details: "area: x; issue: y", QualityOK: &q,
+			Evidence: []string{fmt.Sprintf("user said %d", i%3)}}
+		s.ID = ID(s.Type, s.Pattern)
+		b, _ := json.Marshal(ObserveEvent(s, fmt.Sprintf("s%d", i%5), t0.Add(time.Duration(i)*time.Second)))
+		log.Write(b)
+		log.WriteByte('\n')
+	}
+	l := FoldBytes(log.Bytes())
+	log = bytes.Buffer{}
+	runtime.GC()
+	kept := int64(heapObjects()) - before
+	if len(l.Problems) != 0 || len(l.states) == 0 {
+		t.Fatalf("%d problems, %d observations", len(l.Problems), len(l.states))
+	}
+	if kept > partSize/4 {
+		t.Fatalf("the folded log keeps %d bytes: a part of the file (%d bytes) is held by a view", kept, partSize)
+	}
+	runtime.KeepAlive(l)
+}
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }
 
 // A branch that forgot a weak observation (compact over log.max_observing)
@@ -277,5 +320,33 @@ func TestForgettingOnOneBranchKeepsTheOthersSightings(t *testing.T) {
 	}
 	if got == nil || got.Status != Created || got.Count != 2 {
 		t.Fatalf("after the merge: %+v", got)
+	}
+}
+
+// WithStatus, which works out in full only the observations it returns,
+// gives the ready observations Observations gives, whatever the log and
+// the time.
+func TestReadyAgreesWithObservations(t *testing.T) {
+	cfg := config.Default()
+	readies := 0
+	for seed := int64(0); seed < 20; seed++ {
+		l := fold(t, randomLog(rand.New(rand.NewSource(seed)), 400))
+		for _, now := range []time.Time{day(5), day(30), day(200)} {
+			var want []Observation
+			for _, o := range l.Observations(now, cfg) {
+				if o.Status == Ready {
+					want = append(want, o)
+				}
+			}
+			got := l.WithStatus(now, cfg, Ready)
+			SortByConfidence(got)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("seed %d, %s: Ready gave %d, Observations %d ready", seed, now, len(got), len(want))
+			}
+			readies += len(got)
+		}
+	}
+	if readies == 0 {
+		t.Fatal("no log had a ready observation: the comparison proved nothing")
 	}
 }

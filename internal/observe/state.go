@@ -228,7 +228,7 @@ func (s *State) addEvidence(text string, at int64) {
 			return
 		}
 	}
-	s.evidence = append(s.evidence, timedText{text, at})
+	s.evidence = append(s.evidence, timedText{strings.Clone(text), at})
 	if len(s.evidence) > MaxEvidence {
 		oldest := 0
 		for i := range s.evidence {
@@ -325,96 +325,155 @@ func (s *State) countedAt(counter string, at int64) {
 	}
 }
 
-// fromEvent turns one decoded line into the state it contributes. lineEID
-// names lines that carry no event id of their own (devflow's).
-func fromEvent(e *Event, lineEID string) (*State, error) {
-	s := newState(e.ID)
-	eid := e.EID
-	if eid == "" {
-		eid = lineEID
-	}
-	at, err := parseTime(e.At)
-	if err != nil {
-		return nil, err
-	}
-	st := stamp{e.Seq, at, eid}
+// check validates an event of a devlearn op (not a devflow line or a
+// snapshot) before anything of it is folded: a corrupt line folds nothing.
+func (e *Event) check(at int64) error {
 	switch e.Op {
-	case "":
-		return fromDevflow(e, eid)
-	case OpSnapshot:
-		return fromSnapshot(e, eid)
-	}
-	if _, known := knownOps[e.Op]; !known {
-		return nil, errUnknownOp
+	case OpObserve, OpIntent, OpCreated, OpPenalize, OpDeprecate, OpRestore, OpPromote, OpFlag, OpCount, OpTombstone:
+	default:
+		return errUnknownOp
 	}
 	if at == 0 {
-		return nil, fmt.Errorf("no \"at\" time")
+		return fmt.Errorf("no \"at\" time")
 	}
 	switch e.Op {
 	case OpObserve:
 		if e.Src == "" {
-			return nil, fmt.Errorf("observe event without src")
+			return fmt.Errorf("observe event without src")
 		}
-		s.Type = e.Type
-		if e.Pattern != "" {
-			s.text, s.Pattern = st, e.Pattern
-		}
-		if e.Details != "" {
-			s.details, s.Details = st, e.Details
-		}
-		if e.QualityOK != nil && *e.QualityOK {
-			s.quality = st
-		}
-		s.addSource(e.Src, at)
-		s.addWeight(e.Src, e.Weight, at)
-		for _, ev := range e.Evidence {
-			s.addEvidence(ev.Text, at)
-		}
-	case OpIntent, OpCreated, OpDeprecate, OpRestore, OpPromote:
-		s.setMark(markOf[e.Op], mark{stamp: st, reason: e.Reason, path: e.Path, anchor: e.Anchor})
 	case OpPenalize:
 		if e.Factor <= 0 || e.Factor > 1 {
-			return nil, fmt.Errorf("penalize factor %v is not in (0, 1]", e.Factor)
+			return fmt.Errorf("penalize factor %v is not in (0, 1]", e.Factor)
 		}
-		s.addPenalty(mark{stamp: st, factor: e.Factor, reason: e.Reason})
 	case OpFlag:
 		if e.Flag == "" {
-			return nil, fmt.Errorf("flag event without flag name")
+			return fmt.Errorf("flag event without flag name")
 		}
-		on := e.On == nil || *e.On
-		s.flags = map[string]mark{e.Flag: {stamp: st, on: on, reason: e.Reason}}
 	case OpCount:
 		if e.Counter == "" {
-			return nil, fmt.Errorf("count event without counter name")
+			return fmt.Errorf("count event without counter name")
 		}
-		s.count(e.Counter, eid)
-		s.countedAt(e.Counter, at)
-	case OpTombstone:
-		s.tomb = at
-	default:
-		return nil, errUnknownOp
 	}
-	return s, nil
+	return nil
 }
 
-var knownOps = map[string]struct{}{
-	OpObserve: {}, OpIntent: {}, OpCreated: {}, OpPenalize: {}, OpDeprecate: {},
-	OpRestore: {}, OpPromote: {}, OpFlag: {}, OpCount: {}, OpTombstone: {},
+// apply joins a checked event, stamped st, into s: the same as joining the
+// state the event alone would give, without building it. The event's
+// strings may be views of a line about to be dropped: whatever s keeps is
+// copied, or taken from names, so that a line about an observation already
+// folded costs a copy of what changed (the latest event id) and no more.
+func (s *State) apply(e *Event, st stamp, names *names) {
+	newer := func(cur stamp) bool { return !cur.set() || st.after(cur) }
+	// The event id is copied once, when something keeps it.
+	var owned stamp
+	own := func() stamp {
+		if !owned.set() {
+			owned = st.owned()
+		}
+		return owned
+	}
+	keep := func(cur, v string) string {
+		if cur == v {
+			return cur
+		}
+		return strings.Clone(v)
+	}
+	switch e.Op {
+	case OpObserve:
+		if e.Pattern != "" && newer(s.text) {
+			s.text, s.Pattern, s.Type = own(), keep(s.Pattern, e.Pattern), names.get(e.Type)
+		}
+		if s.Type == "" {
+			s.Type = names.get(e.Type)
+		}
+		if e.Details != "" && newer(s.details) {
+			s.details, s.Details = own(), keep(s.Details, e.Details)
+		}
+		if e.QualityOK != nil && *e.QualityOK && st.after(s.quality) {
+			s.quality = own()
+		}
+		if s.sources == nil {
+			s.sources = map[string]int64{}
+		}
+		if cur, ok := s.sources[e.Src]; !ok || st.at > cur {
+			s.sources[names.get(e.Src)] = st.at
+		}
+		if e.Weight > 1 {
+			s.addWeight(names.get(e.Src), e.Weight, st.at)
+		}
+		for _, ev := range e.Evidence {
+			s.addEvidence(ev.Text, st.at)
+		}
+	case OpIntent, OpCreated, OpDeprecate, OpRestore, OpPromote:
+		k := markOf(e.Op)
+		if cur, ok := s.marks[k]; !ok || st.after(cur.stamp) {
+			s.setMark(k, mark{stamp: own(), reason: names.get(e.Reason), path: keep(cur.path, e.Path), anchor: names.get(e.Anchor)})
+		}
+	case OpPenalize:
+		s.addPenalty(mark{stamp: own(), factor: e.Factor, reason: names.get(e.Reason)})
+	case OpFlag:
+		on := e.On == nil || *e.On
+		if cur, ok := s.flags[e.Flag]; !ok || st.after(cur.stamp) {
+			if s.flags == nil {
+				s.flags = map[string]mark{}
+			}
+			s.flags[names.get(e.Flag)] = mark{stamp: own(), on: on, reason: names.get(e.Reason)}
+		}
+	case OpCount:
+		c := names.get(e.Counter)
+		s.count(c, strings.Clone(st.eid))
+		s.countedAt(c, st.at)
+	case OpTombstone:
+		s.tomb = max(s.tomb, st.at)
+	}
 }
 
-var markOf = map[string]string{
-	OpIntent:    markIntent,
-	OpCreated:   markCreated,
-	OpDeprecate: markDeprecated,
-	OpRestore:   markRestored,
-	OpPromote:   markPromoted,
+// owned is st with an event id of its own, not a view of a line.
+func (st stamp) owned() stamp {
+	st.eid = strings.Clone(st.eid)
+	return st
+}
+
+// names holds the strings that recur from line to line (types, sources,
+// reasons, flag and counter names), each stored once.
+type names map[string]string
+
+func (n *names) get(v string) string {
+	if v == "" {
+		return ""
+	}
+	if s, ok := (*n)[v]; ok {
+		return s
+	}
+	if *n == nil {
+		*n = names{}
+	}
+	s := strings.Clone(v)
+	(*n)[s] = s
+	return s
+}
+
+// markOf is the mark an op sets.
+func markOf(op string) string {
+	switch op {
+	case OpIntent:
+		return markIntent
+	case OpCreated:
+		return markCreated
+	case OpDeprecate:
+		return markDeprecated
+	case OpRestore:
+		return markRestored
+	}
+	return markPromoted
 }
 
 // fromDevflow reads a devflow snapshot line as it is: its count, times,
 // status, evidence and stored confidence (kept as a legacy penalty, so that
 // a confidence devflow lowered stays lowered and is not lowered again).
-func fromDevflow(e *Event, eid string) (*State, error) {
-	s := newState(e.ID)
+// The event's strings may be views of the line: what the state keeps is
+// copied or taken from names.
+func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 	first, err := parseTime(e.FirstSeen)
 	if err != nil {
 		return nil, err
@@ -429,10 +488,11 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	if e.Type == "" || e.Pattern == "" {
 		return nil, fmt.Errorf("devflow line without type or pattern")
 	}
-	st := stamp{0, last, eid}
-	s.Type, s.Pattern, s.text = e.Type, e.Pattern, st
+	s := newState(strings.Clone(e.ID))
+	st := stamp{0, last, strings.Clone(eid)}
+	s.Type, s.Pattern, s.text = names.get(e.Type), strings.Clone(e.Pattern), st
 	if e.Details != "" {
-		s.Details, s.details = e.Details, st
+		s.Details, s.details = strings.Clone(e.Details), st
 	}
 	if e.QualityOK != nil && *e.QualityOK {
 		s.quality = st
@@ -447,7 +507,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 	}
 	switch e.Status {
 	case "created":
-		s.setMark(markCreated, mark{stamp: st, path: e.ArtifactPath})
+		s.setMark(markCreated, mark{stamp: st, path: strings.Clone(e.ArtifactPath)})
 	case "deprecated":
 		dat := last
 		if e.DeprecatedAt != "" {
@@ -469,7 +529,7 @@ func fromDevflow(e *Event, eid string) (*State, error) {
 			s.flags[name] = mark{stamp: st, on: true, reason: reason}
 		}
 	}
-	flag(FlagStale, e.MayBeStale, e.StaleReason)
+	flag(FlagStale, e.MayBeStale, names.get(e.StaleReason))
 	flag(FlagSoftCap, e.SoftCapExceeded, "")
 	flag(FlagReview, e.NeedsReview, "")
 	return s, nil

@@ -79,6 +79,21 @@ func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 	return out
 }
 
+// WithStatus returns the observations whose status at now is one of
+// statuses, in no particular order; only those are worked out in full.
+// render-ready asks for the ready ones, reconcile for those with an
+// artifact or about to have one: of a long log, a few.
+func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) []Observation {
+	var out []Observation
+	for _, s := range l.states {
+		if o, ok := s.viewAt(now, cfg, false); ok && slices.Contains(statuses, o.Status) {
+			o, _ = s.view(now, cfg)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // SortByConfidence orders observations as `learn --list` shows them.
 func SortByConfidence(obs []Observation) {
 	slices.SortFunc(obs, func(a, b Observation) int {
@@ -171,13 +186,23 @@ func sightingsNeeded(th config.Threshold) int {
 // view computes the observation at now. Penalties and decay are applied
 // here, every time from the stored facts, so they can never compound.
 func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
+	return s.viewAt(now, cfg, true)
+}
+
+// viewAt is view; without full, only what decides the status is worked
+// out (no evidence, counters or reasons), for a caller that keeps only
+// some statuses and asks those again in full (Log.Ready).
+func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observation, bool) {
 	th, known := cfg.Thresholds.For(s.Type)
 	if !known || s.Pattern == "" {
 		return Observation{}, false // a counter subject, or a line from a newer devlearn
 	}
 	live := func(st stamp) bool { return st.set() && st.at > s.tomb }
 
-	o := Observation{ID: s.ID, Type: s.Type, Pattern: s.Pattern, QualityOK: live(s.quality), Counters: s.counterView()}
+	o := Observation{ID: s.ID, Type: s.Type, Pattern: s.Pattern, QualityOK: live(s.quality)}
+	if full {
+		o.Counters = s.counterView()
+	}
 	if live(s.details) {
 		o.Details = s.Details
 	}
@@ -213,9 +238,11 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 		return Observation{}, false // forgotten, or never sighted
 	}
 	o.FirstSeen, o.LastSeen = time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
-	for _, ev := range s.evidenceByAge() {
-		if ev.at > s.tomb {
-			o.Evidence = append(o.Evidence, ev.text)
+	if full {
+		for _, ev := range s.evidenceByAge() {
+			if ev.at > s.tomb {
+				o.Evidence = append(o.Evidence, ev.text)
+			}
 		}
 	}
 
@@ -264,8 +291,14 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 	case markRestored, markPromoted:
 		o.Status = Ready
 	default:
-		o.Why = whyNotReady(o, th, base)
 		o.Status = Observing
+		if !full {
+			if unmet(o, th, base) == 0 {
+				o.Status = Ready
+			}
+			break
+		}
+		o.Why = whyNotReady(o, th, base)
 		if len(o.Why) == 0 {
 			o.Status = Ready
 		}
@@ -302,32 +335,65 @@ func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
 // active entry at once.
 const MinSources = 2
 
-// whyNotReady lists the unmet conditions of devflow's promotion rule, and
-// devlearn's own floor: evidence from more than one session.
-func whyNotReady(o Observation, th config.Threshold, base float64) []string {
-	var why []string
+// The conditions an observation may miss: devflow's promotion rule, and
+// devlearn's own floor (evidence from more than one session).
+const (
+	unmetQuality = 1 << iota
+	unmetCount
+	unmetPenalised
+	unmetFaded
+	unmetSpread
+	unmetSources
+)
+
+// unmet is the set of conditions o misses (0 when it is ready by them).
+func unmet(o Observation, th config.Threshold, base float64) int {
+	u := 0
 	if !o.QualityOK {
-		why = append(why, "quality not confirmed")
+		u |= unmetQuality
 	}
 	if o.Confidence < th.Promote-1e-9 {
 		switch {
 		case base < th.Promote-1e-9:
-			if o.Weighted > 0 {
-				why = append(why, fmt.Sprintf("count %d (weighing %d: bug or feedback sessions count more) of %d needed", o.Count, o.Weighted, sightingsNeeded(th)))
-			} else {
-				why = append(why, fmt.Sprintf("count %d of %d needed", o.Count, sightingsNeeded(th)))
-			}
+			u |= unmetCount
 		case o.Penalty < 1:
-			why = append(why, fmt.Sprintf("confidence %.2f below %.2f (penalised)", o.Confidence, th.Promote))
+			u |= unmetPenalised
 		default:
-			why = append(why, fmt.Sprintf("confidence %.2f below %.2f (faded: not seen since %s)", o.Confidence, th.Promote, o.LastSeen.Format("2006-01-02")))
+			u |= unmetFaded
 		}
 	}
-	spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24
-	if spread < th.SpreadDays-1e-9 {
-		why = append(why, fmt.Sprintf("spread %s of %s days", trimFloat(spread), trimFloat(th.SpreadDays)))
+	if spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24; spread < th.SpreadDays-1e-9 {
+		u |= unmetSpread
 	}
 	if o.Count < MinSources && base >= th.Promote-1e-9 {
+		u |= unmetSources
+	}
+	return u
+}
+
+// whyNotReady words the unmet conditions of devflow's promotion rule, and
+// devlearn's own floor.
+func whyNotReady(o Observation, th config.Threshold, base float64) []string {
+	u := unmet(o, th, base)
+	var why []string
+	if u&unmetQuality != 0 {
+		why = append(why, "quality not confirmed")
+	}
+	switch {
+	case u&unmetCount != 0 && o.Weighted > 0:
+		why = append(why, fmt.Sprintf("count %d (weighing %d: bug or feedback sessions count more) of %d needed", o.Count, o.Weighted, sightingsNeeded(th)))
+	case u&unmetCount != 0:
+		why = append(why, fmt.Sprintf("count %d of %d needed", o.Count, sightingsNeeded(th)))
+	case u&unmetPenalised != 0:
+		why = append(why, fmt.Sprintf("confidence %.2f below %.2f (penalised)", o.Confidence, th.Promote))
+	case u&unmetFaded != 0:
+		why = append(why, fmt.Sprintf("confidence %.2f below %.2f (faded: not seen since %s)", o.Confidence, th.Promote, o.LastSeen.Format("2006-01-02")))
+	}
+	if u&unmetSpread != 0 {
+		spread := o.LastSeen.Sub(o.FirstSeen).Hours() / 24
+		why = append(why, fmt.Sprintf("spread %s of %s days", trimFloat(spread), trimFloat(th.SpreadDays)))
+	}
+	if u&unmetSources != 0 {
 		why = append(why, fmt.Sprintf("seen in %d session; ready needs at least %d, whatever the thresholds", o.Count, MinSources))
 	}
 	return why

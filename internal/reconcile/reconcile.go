@@ -19,7 +19,6 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -75,6 +74,7 @@ type Reconciler struct {
 type run struct {
 	r           *Reconciler
 	res         *Result
+	log         *observe.Log
 	obs         map[string]observe.Observation
 	man         *manifest.Manifest
 	changed     bool // the manifest must be written
@@ -105,8 +105,11 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := &run{r: r, res: res, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
-	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
+	u := &run{r: r, res: res, log: log, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
+	// An entry's observation matters when deprecated (its deletion is
+	// already a "no"), an orphan's when ready or created, staleness when
+	// ready or created: the observing ones are never looked at.
+	for _, o := range log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated) {
 		u.obs[o.ID] = o
 	}
 	if u.sparse, err = sparseFilter(r.Proj); err != nil {
@@ -131,7 +134,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 
 	// After a merge renumbered entries, the manifest still has their old
 	// numbers: move them first, so a renumbering is not taken for an edit.
-	for _, ra := range gitx.SettleAnchors(man, u.docs) {
+	for _, ra := range knowfile.SettleAnchors(man, u.docs) {
 		u.changed = true
 		u.note(Outcome{ID: ra.ObservationID, Path: ra.Path, Anchor: ra.To, What: "renumbered", Note: "was " + ra.From})
 	}
@@ -181,7 +184,7 @@ func (u *run) note(o Outcome) { u.res.Details = append(u.res.Details, o) }
 
 // entry checks one rendered artifact against the disk.
 func (u *run) entry(e manifest.Entry) error {
-	o, known := u.obs[e.ObservationID]
+	o, known := u.observation(e.ObservationID)
 	deprecated := known && o.Status == observe.Deprecated
 	var current []byte
 	var sec *knowfile.Section
@@ -234,6 +237,15 @@ func (u *run) entry(e manifest.Entry) error {
 	u.man.Put(e)
 	u.changed = true
 	return nil
+}
+
+// observation is the observation id at the run's time, whatever its
+// status.
+func (u *run) observation(id string) (observe.Observation, bool) {
+	if o, ok := u.obs[id]; ok {
+		return o, true
+	}
+	return u.log.Observation(id, u.r.Opts.Now, u.r.Opts.Config)
 }
 
 func hashOf(sec *knowfile.Section, current []byte) string {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/devlearn/devlearn/internal/project"
@@ -83,16 +82,52 @@ func trackedNames(p *project.Project) map[string]bool {
 func sparseCheckout(p *project.Project) bool {
 	for _, f := range []string{filepath.Join(p.CommonDir, "config"), filepath.Join(p.GitDir, "config.worktree")} {
 		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		cfg := gitconfig.New()
-		if err := gitconfig.NewDecoder(bytes.NewReader(data)).Decode(cfg); err != nil {
-			continue
-		}
-		if strings.EqualFold(cfg.Section("core").Options.Get("sparsecheckout"), "true") {
+		if err == nil && configTrue(data, "core", "sparsecheckout") {
 			return true
 		}
 	}
 	return false
+}
+
+// configTrue reports whether a git config file sets section.key (both
+// lower case, no subsection) to true; the last setting wins, as in git.
+// It reads only what a boolean needs: session start runs reconcile, and
+// go-git's config decoder would link encoding/gob, whose initialisation
+// alone costs every hook process a quarter of a millisecond.
+func configTrue(data []byte, section, key string) bool {
+	in, val := false, false
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			end := strings.IndexByte(line, ']')
+			if end < 0 {
+				in = false
+				continue
+			}
+			name := strings.TrimSpace(line[1:end])
+			in = strings.EqualFold(name, section) // `[core "x"]` is a subsection
+			line = strings.TrimSpace(line[end+1:])
+		}
+		if !in || line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		k, v, hasValue := strings.Cut(line, "=")
+		if !strings.EqualFold(strings.TrimSpace(k), key) {
+			continue
+		}
+		if !hasValue {
+			val = true // a key alone is true
+			continue
+		}
+		if i := strings.IndexAny(v, "#;"); i >= 0 {
+			v = v[:i]
+		}
+		switch strings.ToLower(strings.Trim(strings.TrimSpace(v), `"`)) {
+		case "true", "yes", "on", "1":
+			val = true
+		default:
+			val = false
+		}
+	}
+	return val
 }

@@ -16,14 +16,14 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 )
 
-// devflowLog is n observations in devflow's format, one in ten ready (by
-// devflow's thresholds), the rest observing or already created.
-func devflowLog(n int) []byte {
+// devflowLog is n observations in devflow's format, one in every ready (by
+// devflow's thresholds), one in ten already created, the rest observing.
+func devflowLog(n, every int) []byte {
 	var buf bytes.Buffer
 	for i := 0; i < n; i++ {
 		typ := observe.Types[i%4]
 		status, count := "observing", 1
-		if i%10 == 0 {
+		if i%every == 0 {
 			status, count = "ready", 4
 		} else if i%10 == 1 {
 			status, count = "created", 4
@@ -52,7 +52,7 @@ func BenchmarkRenderReady(b *testing.B) {
 	cfg := config.Default()
 	cfg.Knowledge.SoftCap = 1 << 30
 	for _, n := range []int{10_000, 100_000} {
-		log := devflowLog(n)
+		log := devflowLog(n, 10)
 		b.Run(fmt.Sprintf("%dk", n/1000), func(b *testing.B) {
 			base := b.TempDir()
 			for i := 0; i < b.N; i++ {
@@ -84,5 +84,39 @@ func BenchmarkRenderReady(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/obs")
 		})
+	}
+}
+
+// BenchmarkRenderReadySessionEnd is render-ready as the worker runs it at
+// the end of a session: a 10,000-observation devflow-format log of which
+// five are newly ready. Most of the log is read to learn that nothing
+// else changed.
+func BenchmarkRenderReadySessionEnd(b *testing.B) {
+	cfg := config.Default()
+	log := bytes.NewBuffer(devflowLog(10_000, 2000))
+	base := b.TempDir()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		dir := filepath.Join(base, fmt.Sprint(i))
+		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+			b.Fatalf("%v %s", err, out)
+		}
+		os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), log.Bytes(), 0o644)
+		p, _ := project.Find(dir)
+		r := &Renderer{
+			Proj:   p,
+			Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+			Writer: evolve.New(p, goldenNow, evolve.Trigger{Command: "bench"}),
+			Opts:   Options{Now: goldenNow, Config: cfg},
+		}
+		b.StartTimer()
+		res, err := r.Run(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Rendered) != 5 {
+			b.Fatalf("rendered %d, want 5", len(res.Rendered))
+		}
 	}
 }

@@ -103,12 +103,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 
-	var ready []observe.Observation
-	for _, o := range log.Observations(r.Opts.Now, r.Opts.Config) {
-		if o.Status == observe.Ready {
-			ready = append(ready, o)
-		}
-	}
+	ready := log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready)
 	// Oldest lesson first, so numbering follows the order lessons were learned.
 	slices.SortFunc(ready, func(a, b observe.Observation) int {
 		if c := a.FirstSeen.Compare(b.FirstSeen); c != 0 {

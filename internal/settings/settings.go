@@ -59,8 +59,17 @@ const Marker = "devlearn hook "
 // hook's stdin and its exit status unchanged.
 const Guard = "command -v devlearn >/dev/null 2>&1 && exec "
 
+// HookGuard is Guard for devlearn-hook, the binary that serves the hooks
+// and the status line and links nothing else, so that it starts several
+// times faster than devlearn. Commands try it first and fall back to
+// devlearn, then to nothing: a machine with only devlearn installed (an
+// older install, or `go install ./cmd/devlearn`) still serves every hook.
+const HookGuard = "command -v devlearn-hook >/dev/null 2>&1 && exec "
+
 // Command is the exact command registered for hook subcommand sub.
-func Command(sub string) string { return Guard + "devlearn hook " + sub + " || true" }
+func Command(sub string) string {
+	return HookGuard + "devlearn-hook " + sub + " || " + Guard + "devlearn hook " + sub + " || true"
+}
 
 // Profile is how one agent's hook file lists devlearn's hooks. Claude
 // Code's settings, Codex's hooks.json and Gemini CLI's settings hold
@@ -94,7 +103,7 @@ func (p Profile) Command(sub string) string {
 	if p.Agent == "" {
 		return Command(sub)
 	}
-	return Guard + "devlearn hook " + p.Agent + " " + sub + " || true"
+	return HookGuard + "devlearn-hook " + p.Agent + " " + sub + " || " + Guard + "devlearn hook " + p.Agent + " " + sub + " || true"
 }
 
 // Name is the stable name of a Named profile's entry for sub.
@@ -127,7 +136,13 @@ func (p Profile) sub(cmd string) string {
 // StatusLineCommand is the status line devlearn registers (`init
 // --statusline`): the HUD, reading Claude Code's status JSON on stdin for
 // the session's folder.
-const StatusLineCommand = Guard + "devlearn hud --stdin || true"
+const StatusLineCommand = HookGuard + "devlearn-hook hud --stdin || " + Guard + "devlearn hud --stdin || true"
+
+// guarded reports whether a command has the shape of a guarded one: a
+// `command -v` test first and `|| true` last.
+func guarded(cmd string) bool {
+	return strings.HasPrefix(cmd, "command -v ") && strings.HasSuffix(cmd, " || true")
+}
 
 // Entry is one hook command found in a settings file.
 type Entry struct {
@@ -389,7 +404,7 @@ func (f *File) Problems() []string {
 		case len(es) > 1:
 			probs = append(probs, fmt.Sprintf("%s: registered %d times", h.Event, len(es)))
 		case es[0].Command != p.Command(h.Sub):
-			if !strings.HasPrefix(es[0].Command, Guard) {
+			if !guarded(es[0].Command) {
 				probs = append(probs, fmt.Sprintf("%s: %q is not guarded: it fails for a teammate without devlearn", h.Event, es[0].Command))
 			} else {
 				probs = append(probs, fmt.Sprintf("%s: %q is not devlearn's current command", h.Event, es[0].Command))

@@ -194,7 +194,7 @@ func TestStatusLine(t *testing.T) {
 func TestCommandsAreGuarded(t *testing.T) {
 	for _, h := range Hooks {
 		c := Command(h.Sub)
-		if !strings.HasPrefix(c, "command -v devlearn >/dev/null 2>&1 && ") || !strings.HasSuffix(c, " || true") || !IsDevlearn(c) {
+		if !strings.HasPrefix(c, "command -v devlearn-hook >/dev/null 2>&1 && exec devlearn-hook "+h.Sub+" || command -v devlearn >/dev/null 2>&1 && exec devlearn hook "+h.Sub+" || ") || !strings.HasSuffix(c, " || true") || !IsDevlearn(c) {
 			t.Errorf("%s: %q", h.Event, c)
 		}
 	}

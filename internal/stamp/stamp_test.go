@@ -32,3 +32,25 @@ func TestStampAndRacy(t *testing.T) {
 		}
 	}
 }
+
+// Folder.Lstat gives what OfLink gives, file by file.
+func TestFolderLstat(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("abc"), 0o644)
+	os.Mkdir(filepath.Join(dir, "d"), 0o755)
+	os.Symlink("f", filepath.Join(dir, "l"))
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for name, kind := range map[string]Kind{"f": Regular, "d": Other, "l": Symlink} {
+		s, k, err := f.Lstat(name)
+		if err != nil || k != kind || s != OfLink(filepath.Join(dir, name)) {
+			t.Errorf("%s: %+v %v %v, want %+v %v", name, s, k, err, OfLink(filepath.Join(dir, name)), kind)
+		}
+	}
+	if _, _, err := f.Lstat("missing"); err == nil {
+		t.Error("a missing file stamped")
+	}
+}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package cli
+package hookcmd
 
 import "syscall"
 
@@ -8,3 +8,5 @@ import "syscall"
 // terminal, and out of the hook's process group, which Claude Code may
 // kill when the hook's time is up.
 func detached() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+
+func exeSuffix() string { return "" }

@@ -1,9 +1,19 @@
 //go:build !unix
 
-package cli
+package hookcmd
 
-import "syscall"
+import (
+	"runtime"
+	"syscall"
+)
 
 // detached: elsewhere the worker is an ordinary child, which outlives the
 // hook that started it once released.
 func detached() *syscall.SysProcAttr { return nil }
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}

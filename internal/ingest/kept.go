@@ -1,0 +1,95 @@
+package ingest
+
+import (
+	"context"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/keep"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// A lesson the person explicitly asked to keep is their own decision, in
+// a session that ran without the prompt hook as in one that ran with it:
+// the transcript's request becomes the active entry the hook would have
+// made (keep.Keeper, the same code), at once. The request is read as the
+// hook reads a prompt (the correction detector, then keep.Find, on the
+// person's own turns, redacted as they were read); a request that only
+// points back ("remember this") is left to the observation the
+// extractors make of it, as is everything keep.Find does not take for a
+// lasting rule.
+
+// request is one lesson a session's person asked to keep.
+type request struct {
+	session string
+	q       keep.Request
+	text    string // the turn it is part of
+	ts      string // the turn's time
+}
+
+// keepRequests are the lessons a session's person asked to keep.
+func keepRequests(session string, ch *transcript.Channels) []request {
+	var out []request
+	for _, u := range ch.UserSignals {
+		// A refusal's reason is not a prompt: the hook never sees it.
+		if u.Rejection || !lang.MayBeCorrection(u.Text) {
+			continue
+		}
+		for _, q := range keep.Find(u.Text) {
+			if q.Lesson == "" {
+				continue
+			}
+			id := u.SessionID
+			if id == "" {
+				id = session
+			}
+			out = append(out, request{session: id, q: q, text: u.Text, ts: u.Timestamp})
+		}
+	}
+	return out
+}
+
+// keepAll keeps the requests as active entries through store (nil in a
+// dry run: nothing is written, what would be is reported). The entries
+// the project already has are read once, archived ones too: a transcript
+// ingested again never brings back what a person archived.
+func (p *Pipeline) keepAll(ctx context.Context, store *knowledge.Store, reqs []request, problem func(string, ...any)) []keep.Kept {
+	if len(reqs) == 0 || p.Proj == nil {
+		return nil
+	}
+	k := &keep.Keeper{Store: store, Log: p.Log, Source: SourceTranscript, About: p.entriesAbout()}
+	var out []keep.Kept
+	for _, r := range reqs {
+		k.Session = r.session
+		kept, err := k.Keep(ctx, r.q, r.text, p.at(r.ts))
+		if err != nil {
+			problem("session %s: keeping %q: %v", r.session, r.q.Lesson, err)
+			continue
+		}
+		out = append(out, kept)
+	}
+	return out
+}
+
+// entriesAbout lists the project's entries (of every status) whose
+// summary a text is about; only those are read in full.
+func (p *Pipeline) entriesAbout() func(string) []*knowledge.Entry {
+	var set *knowledge.Set
+	src := knowledge.Sources{Root: p.Proj.Root}
+	return func(text string) []*knowledge.Entry {
+		if set == nil {
+			set = knowledge.ReadAll(src)
+		}
+		told := keep.Tell(text)
+		var out []*knowledge.Entry
+		for _, it := range set.Items {
+			if it.Type != knowledge.TypeEntry || it.Scope != knowledge.ScopeProject || !told.About(it.Title) {
+				continue
+			}
+			if _, e, err := src.Current(it); err == nil && e != nil {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+}

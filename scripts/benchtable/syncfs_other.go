@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+import "os"
+
+func syncfs(f *os.File) { f.Sync() }
