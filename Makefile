@@ -6,7 +6,7 @@ BIN     := bin/devlearn
 HOOKBIN  = $(dir $(BIN))devlearn-hook
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build install test demo bench fuzz eval fmt clean
+.PHONY: all build install test demo bench fuzz eval fmt clean plugin
 
 all: build
 
@@ -36,6 +36,12 @@ test:
 	@out=$$(gofmt -l $(GOFILES)); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 	@GO=$(GO) ./scripts/test.sh
+
+# The Claude Code plugin (plugin/) and its marketplace file, rebuilt from
+# devlearn's hooks; 'make test' fails while they are not current.
+plugin:
+	$(GO) test -count=1 ./internal/plugin -update
+	$(GO) test -count=1 ./internal/plugin
 
 # devlearn's main job, on the sample project embedded in the binary.
 demo: build

@@ -27,6 +27,8 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 			"lock":     cmdLock,
 			"unlock":   cmdUnlock,
 			"waitfile": cmdWaitFile,
+			"schema":   cmdSchema,
+			"zstd":     cmdZstd,
 		},
 		Setup: func(e *testscript.Env) error {
 			home := filepath.Join(e.WorkDir, ".home")
@@ -50,6 +52,12 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				return err
 			}
 			e.Setenv("TRANSCRIPTS", transcripts)
+			// Codex's published hook schemas (vendored test data).
+			schemas, err := filepath.Abs("../../internal/agent/codex/testdata/schema")
+			if err != nil {
+				return err
+			}
+			e.Setenv("CODEX_SCHEMAS", schemas)
 			return nil
 		},
 	}

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 )
@@ -12,8 +15,8 @@ import (
 func newHookCmd(env *Env) *cobra.Command {
 	var cmd *cobra.Command
 	cmd = &cobra.Command{
-		Use:   "hook EVENT",
-		Short: "Serve a Claude Code hook event: JSON on stdin, JSON out",
+		Use:   "hook [AGENT] EVENT",
+		Short: "Serve an agent's hook event: JSON on stdin, JSON out",
 		Long: `Serve a Claude Code hook event. Claude Code runs these; they read the hook
 JSON on stdin and print the one output shape Claude Code honours, or nothing:
 
@@ -38,6 +41,12 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
                        wait and worker.daily_cap allows, starts 'devlearn
                        worker' detached to ingest them
 
+Other agents name themselves first: devlearn hook codex|gemini|cursor|copilot
+EVENT, with the same event names. Each agent's input is read as devlearn's
+one request and the answer printed in the shape that agent honours, or
+nothing where it honours none (see docs/agents.md; 'devlearn init --agent'
+registers them).
+
 A hook always exits 0 and prints nothing on error: the error goes to the
 worker log, <git-common-dir>/devlearn/logs/hooks.log. DEVLEARN_DISABLE=1,
 DEVLEARN_INTERNAL=1 or "enabled": false silence every hook; "serve":
@@ -60,6 +69,13 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 			if len(args) == 0 {
 				return c.Help()
 			}
+			if a, ok := agent.Lookup(args[0]); ok {
+				if len(args) < 2 {
+					fmt.Fprintf(env.Err, "devlearn: hook %s needs an event (%s); nothing done\n", a.Name, strings.Join(a.Events(), ", "))
+					return nil
+				}
+				return runAgentHook(env, a, args[1])
+			}
 			return runHook(env, args[0])
 		},
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -76,6 +92,12 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 // agent (an exit code of 2 would even block the tool call).
 func runHook(env *Env, event string) error {
 	hookcmd.Hook(env.hookCmd(), event)
+	return nil
+}
+
+// runAgentHook serves another agent's hook through its adapter.
+func runAgentHook(env *Env, a *agent.Agent, event string) error {
+	hookcmd.AgentHook(env.hookCmd(), a, event)
 	return nil
 }
 

@@ -14,6 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
+	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
+	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -23,17 +26,18 @@ import (
 )
 
 type ingestOptions struct {
-	sessions []string
-	all      bool
-	dryRun   bool
-	json     bool
+	sessions   []string
+	all        bool
+	autoMemory bool
+	dryRun     bool
+	json       bool
 }
 
 func newIngestCmd(env *Env) *cobra.Command {
 	opts := &ingestOptions{}
 	cmd := &cobra.Command{
 		Use:   "ingest [FILE|DIR...] [--session ID]... [--all]",
-		Short: "Extract observations from Claude Code transcripts",
+		Short: "Extract observations from agents' session transcripts",
 		Long: `Run the capture pipeline on transcripts by hand, as the SessionEnd worker
 does: the rule-based extractors, the history that makes a request or a
 failure "repeated" across sessions, uses of the artifacts already made, and
@@ -46,13 +50,31 @@ an active entry at once, as the prompt hook makes it.
   --session ID  the session's transcript under the Claude config folder
                 ($CLAUDE_CONFIG_DIR, else ~/.claude)
   --all         every session that ran in this working tree, found by the
-                cwd each transcript records
+                cwd each transcript records: Claude Code's, and Codex CLI's
+                rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
+                compressed ones too), Gemini CLI's chats
+                (~/.gemini/tmp/<project>/chats), Cursor's agent
+                transcripts (~/.cursor/projects/<workspace>/agent-transcripts)
+                and Copilot CLI's session logs ($COPILOT_HOME/session-state)
+
+A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
+Gemini CLI chats (session-*.jsonl, session-*.json), Cursor agent
+transcripts and Copilot CLI session logs too:
+each is recognised by its first line and read into the same channels, so
+every lesson found in a Claude Code session is found in theirs.
+
+--auto-memory reads Claude Code's own auto memory for this working tree
+(<config>/projects/<project>/memory/*.md, found through the transcripts
+that ran here) and records each memory as an observation, redacted:
+feedback as a pitfall, project as a decision; user memories (about the
+person) and reference ones are not recorded. Claude's files are only read.
 
 Ingesting is idempotent: a transcript ingested again adds nothing, and a
 lesson seen twice in one session counts once. Nothing is rendered: run
 'devlearn render-ready' afterwards (the worker does both).`,
 		Example: `  devlearn ingest ~/.claude/projects/-home-me-repo/0b9f6e2c-....jsonl
-  devlearn ingest --all --dry-run`,
+  devlearn ingest --all --dry-run
+  devlearn ingest --auto-memory`,
 		GroupID: "learn",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -61,6 +83,7 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 	}
 	cmd.Flags().StringArrayVar(&opts.sessions, "session", nil, "a session id to find under the Claude config folder (repeatable)")
 	cmd.Flags().BoolVar(&opts.all, "all", false, "every session of this working tree under the Claude config folder")
+	cmd.Flags().BoolVar(&opts.autoMemory, "auto-memory", false, "record Claude Code's auto memory of this working tree (feedback, project) as observations")
 	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "print what would be recorded; store nothing")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the result as JSON")
 	return cmd
@@ -71,6 +94,12 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 const progressMin = 5
 
 func runIngest(env *Env, opts *ingestOptions, args []string) error {
+	if opts.autoMemory {
+		if len(args) > 0 || len(opts.sessions) > 0 || opts.all {
+			return exitcode.Usagef("--auto-memory reads Claude Code's memory files, not transcripts: run it on its own")
+		}
+		return runAutoMemory(env, opts)
+	}
 	if len(args) == 0 && len(opts.sessions) == 0 && !opts.all {
 		return exitcode.Usagef("name transcripts to ingest: FILE or DIR arguments, --session ID, or --all\nRun 'devlearn ingest --help' for usage.")
 	}
@@ -161,6 +190,10 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, exitcode.Usagef("%v", err)
 		}
 		if !fi.IsDir() {
+			if read := sessions.ReaderFor(a); read != nil {
+				out = append(out, ingest.Source{Files: []string{a}, Read: read})
+				continue
+			}
 			f, err := transcript.FromPath(a)
 			if err != nil {
 				return nil, err
@@ -177,7 +210,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && ingest.IsMainTranscript(d.Name()) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path)) {
 				files = append(files, path)
 			}
 			return nil
@@ -187,6 +220,13 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		}
 		sort.Strings(files)
 		for _, p := range files {
+			if read := sessions.ReaderFor(p); read != nil {
+				out = append(out, ingest.Source{Files: []string{p}, Read: read})
+				continue
+			}
+			if !ingest.IsMainTranscript(filepath.Base(p)) {
+				continue
+			}
 			f, err := transcript.FromPath(p)
 			if err != nil {
 				return nil, err
@@ -203,11 +243,18 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 	}
 	if opts.all {
 		found, err := ingest.ProjectSessions(env.claudeDir(), root)
-		if err != nil {
+		others, oerr := sessions.Find(env.Getenv, root)
+		switch {
+		case oerr != nil:
+			return nil, oerr
+		case err != nil && len(others) == 0:
 			return nil, err
 		}
 		for _, f := range found {
 			out = append(out, ingest.Source{Files: f.All()})
+		}
+		for _, l := range others {
+			out = append(out, ingest.Source{Files: []string{l.Path}, Read: l.Read})
 		}
 	}
 	return out, nil

@@ -27,6 +27,7 @@ type initOptions struct {
 	json              bool
 	statusLine        bool
 	replaceStatusLine bool
+	agents            []string
 }
 
 func newInitCmd(env *Env) *cobra.Command {
@@ -52,11 +53,18 @@ nothing lost: its log, manifest, knowledge files and skills keep working,
 the manifest is rewritten with relative paths, and devflow's learning hooks
 are disabled. Run with --dry-run first to see the plan.
 
+--agent codex|gemini|cursor|copilot|all also registers devlearn's hooks
+for those agents, in their own files (.codex/hooks.json,
+.gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json),
+merged the same way; see docs/agents.md for what each agent is served. An
+agent installed before is kept current by every 'devlearn init'.
+
 --statusline also shows devlearn's one-line summary (devlearn hud) in
 Claude Code's status line, in your user settings (~/.claude/settings.json).`,
 		Example: `  devlearn init --dry-run
   devlearn init
-  devlearn init --statusline`,
+  devlearn init --statusline
+  devlearn init --agent codex --agent cursor`,
 		GroupID: "setup",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -68,6 +76,7 @@ Claude Code's status line, in your user settings (~/.claude/settings.json).`,
 	f.BoolVar(&opts.json, "json", false, "print what was done as JSON")
 	f.BoolVar(&opts.statusLine, "statusline", false, "show 'devlearn hud' in Claude Code's status line (user settings)")
 	f.BoolVar(&opts.replaceStatusLine, "replace-statusline", false, "with --statusline: replace a status line that is not devlearn's")
+	f.StringSliceVar(&opts.agents, "agent", nil, "also register devlearn's hooks for `AGENT`: codex, gemini, cursor, copilot or all (repeatable)")
 	return cmd
 }
 
@@ -97,6 +106,10 @@ const SchemaFile = project.SchemaFile
 func runInit(env *Env, opts *initOptions) error {
 	if opts.replaceStatusLine && !opts.statusLine {
 		return exitcode.Usagef("--replace-statusline goes with --statusline")
+	}
+	agents, err := agentsNamed(opts.agents)
+	if err != nil {
+		return err
 	}
 	now, err := env.Now()
 	if err != nil {
@@ -133,6 +146,10 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planLocalIgnore(p)
 	res.planHooks(p)
 	res.planMCP(p)
+	for _, a := range withInstalled(p, agents) {
+		res.planAgentHooks(p, a)
+		res.planAgentMCP(p, a)
+	}
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}

@@ -80,6 +80,12 @@ type settingsDoc struct {
 }
 
 func readSettings(path, display string) (*settingsDoc, error) {
+	return readHookFile(path, display, settings.Claude)
+}
+
+// readHookFile reads any agent's hook file for editing, as its profile
+// lays devlearn's hooks out.
+func readHookFile(path, display string, prof settings.Profile) (*settingsDoc, error) {
 	d := &settingsDoc{}
 	data, err := os.ReadFile(path)
 	switch {
@@ -89,7 +95,7 @@ func readSettings(path, display string) (*settingsDoc, error) {
 	default:
 		d.before, d.exists = data, true
 	}
-	f, err := settings.Parse(display, d.before)
+	f, err := settings.ParseAs(display, d.before, prof)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,9 @@ func newUninstallCmd(env *Env) *cobra.Command {
 		Short: "Undo init: hooks, MCP server, merge driver, .gitattributes lines",
 		Long: `Undo 'devlearn init' in this repository: devlearn's hooks leave
 .claude/settings.json, its MCP server leaves .mcp.json, its lines leave
-.gitattributes, and the merge driver leaves this clone's git config.
+.gitattributes, and the merge driver leaves this clone's git config; so do
+devlearn's hooks in the other agents' files (.codex/hooks.json,
+.gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json).
 Everything else in those files is kept.
 
 What devlearn learned stays (.memory/ and the artifacts) unless
@@ -85,6 +87,8 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 	} else {
 		res.Steps = append(res.Steps, step{Action: "unchanged", Path: project.SettingsFile, Note: "no devlearn hooks"})
 	}
+	res.uninstallAgentMCP(p)
+	res.uninstallAgentHooks(p)
 	if opts.global {
 		res.uninstallUser(env)
 	}
@@ -174,7 +178,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 				return err
 			}
 		}
-		cleanup.RemoveEmptyDirs(p, []string{project.SettingsFile})
+		cleanup.RemoveEmptyDirs(p, append([]string{project.SettingsFile}, agentHookFiles()...))
 		if purge != nil {
 			// The audit log goes last: it recorded the removals above, and
 			// the copies of what they removed stay in the per-clone objects.

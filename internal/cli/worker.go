@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -118,6 +119,15 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 		var at []int
 		for _, i := range idx {
 			begin(i) // finding its transcripts can hang too (a network folder)
+			// Another agent's session log (a Codex rollout, a Gemini chat,
+			// a Cursor transcript), spooled by that agent's session-end hook.
+			if tp := batch[i].TranscriptPath; tp != "" {
+				if read := sessions.ReaderFor(tp); read != nil {
+					sources = append(sources, ingest.Source{SessionID: batch[i].SessionID, Files: []string{tp}, Read: read})
+					at = append(at, i)
+					continue
+				}
+			}
 			files, err := env.sessionFiles(batch[i])
 			if err != nil {
 				res.Errs[i] = err

@@ -69,7 +69,7 @@ func Run(in Inputs) []Check {
 		dropped(in),
 		transcripts(in),
 	}
-	return checks
+	return append(checks, agents(in)...)
 }
 
 func ok(name, detail string) Check { return Check{Name: name, OK: true, Detail: detail} }

@@ -6,9 +6,7 @@
 package hook
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,6 +90,9 @@ type Env struct {
 	Task string
 	// Environ is the environment the Stop gates start from.
 	Environ []string
+	// Codec speaks another agent's hook protocol (internal/agent/...);
+	// nil is Claude Code's.
+	Codec Codec
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
@@ -135,13 +136,7 @@ type Specific struct {
 
 // Encode writes an output as Claude Code reads it: one JSON object, no
 // HTML escaping (it would only lengthen the text), one newline.
-func (o *Output) Encode() []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(o)
-	return b.Bytes()
-}
+func (o *Output) Encode() []byte { return JSONLine(o) }
 
 // run is one hook invocation.
 type run struct {
@@ -196,7 +191,11 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		return
 	}
 	if o != nil {
-		if _, err := out.Write(o.Encode()); err != nil {
+		data := o.Encode()
+		if env.Codec != nil {
+			data = env.Codec.Encode(event, o)
+		}
+		if _, err := out.Write(data); err != nil {
 			r.log.Printf("writing the output: %v", err)
 		}
 	}
@@ -259,12 +258,17 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	// hook past its budget. It is decoded as it is read, in one pass, so
 	// that a large Write costs one scan of its content.
 	lr := &io.LimitedReader{R: stdin, N: MaxInput + 1}
-	err := jsonv2.UnmarshalDecode(jsontext.NewDecoder(lr), &r.in)
+	var err error
+	if r.env.Codec != nil {
+		err = r.env.Codec.Decode(r.event, jsontext.NewDecoder(lr), &r.in)
+	} else {
+		err = jsonv2.UnmarshalDecode(jsontext.NewDecoder(lr), &r.in)
+	}
 	switch {
 	case lr.N <= 0:
 		return nil, fmt.Errorf("hook input over %d bytes: ignored", MaxInput)
 	case errors.Is(err, io.EOF):
-		return nil, fmt.Errorf("empty hook input (Claude Code sends a JSON object on stdin)")
+		return nil, fmt.Errorf("empty hook input (the agent sends a JSON object on stdin)")
 	case err != nil:
 		return nil, fmt.Errorf("hook input is not the expected JSON object: %v", err)
 	}

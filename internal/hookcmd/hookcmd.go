@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
@@ -121,7 +122,24 @@ const hookMemoryLimit = 256 << 20
 // Hook serves one hook event. It never fails: a hook's failure must not
 // reach the agent (an exit code of 2 would even block the tool call), so
 // errors go to the hook log and the process exits 0.
-func Hook(env *Env, event string) {
+func Hook(env *Env, event string) { serve(env, event, HookEnv(env)) }
+
+// AgentHook serves another agent's hook event through its adapter
+// (internal/agent): the same handlers, the agent's input read as the one
+// request and the answer printed as that agent honours it. An event
+// devlearn does not register for that agent does nothing: the agent could
+// not show what would be served.
+func AgentHook(env *Env, a *agent.Agent, event string) {
+	if !a.Serves(event) {
+		fmt.Fprintf(env.Err, "devlearn: %s has no %q hook here (served: %s); nothing done\n", a.Title, event, strings.Join(a.Events(), ", "))
+		return
+	}
+	he := HookEnv(env)
+	he.Codec = a.For(env.Getenv)
+	serve(env, event, he)
+}
+
+func serve(env *Env, event string, he hook.Env) {
 	known := false
 	for _, e := range hook.Events() {
 		known = known || e == event
@@ -144,7 +162,7 @@ func Hook(env *Env, event string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	hook.Run(ctx, event, HookEnv(env), &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
+	hook.Run(ctx, event, he, &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
 }
 
 // slowAfter reads DEVLEARN_SLOW_HOOK_MS, the milliseconds a hook call may

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/hook"
 )
@@ -49,6 +50,8 @@ const usage = `devlearn-hook serves Claude Code's hooks and status line for devl
 nothing else, so that a tool call pays only for what it uses:
 
   devlearn-hook EVENT               the same as 'devlearn hook EVENT' (events: %s)
+  devlearn-hook AGENT EVENT         the same as 'devlearn hook AGENT EVENT' for
+                                    codex, gemini, cursor or copilot
   devlearn-hook hud [--stdin] [--json]
                                     the same as 'devlearn hud'
 
@@ -79,6 +82,15 @@ func Main(env *Env, args []string) int {
 		return exitcode.OK
 	case "hud":
 		return hudMain(env, args[1:])
+	}
+	if a, ok := agent.Lookup(args[0]); ok {
+		// Another agent: `devlearn-hook codex pre-tool-use`.
+		if len(args) < 2 {
+			fmt.Fprintf(env.Err, "devlearn: hook %s needs an event (%s); nothing done\n", a.Name, strings.Join(a.Events(), ", "))
+			return exitcode.OK
+		}
+		AgentHook(env, a, args[1])
+		return exitcode.OK
 	}
 	// Whatever follows the event is ignored, as 'devlearn hook' does.
 	Hook(env, args[0])

@@ -37,6 +37,9 @@ type Source struct {
 	SessionID string
 	// Files are the main transcript, then its subagents'.
 	Files []string
+	// Read reads another agent's session log (Files[0]) into the same
+	// channels; nil reads Claude Code transcripts.
+	Read func(path string, opt transcript.Options) (*transcript.Channels, error)
 }
 
 // Session is one transcript as the extractors get it.
@@ -250,9 +253,11 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			hist.MarkExtracted(sess.ID, name)
 		}
 
-		uses, err := ScanUses(src.Files)
-		if err != nil {
-			problem("%s: looking for artifacts in use: %v", label(src, sess.ID), err)
+		var uses []Use
+		if src.Read == nil { // slash commands and skills in use are Claude Code's
+			if uses, err = ScanUses(src.Files); err != nil {
+				problem("%s: looking for artifacts in use: %v", label(src, sess.ID), err)
+			}
 		}
 		matched := Match(uses, artifacts, sess.ID)
 		rep.Uses = len(matched)
@@ -380,7 +385,13 @@ func (p *Pipeline) read(src Source) (*Session, error) {
 	if opt.Redact == nil {
 		opt.Redact = p.redact()
 	}
-	ch, err := transcript.ReadFiles(src.Files, opt)
+	var ch *transcript.Channels
+	var err error
+	if src.Read != nil {
+		ch, err = src.Read(src.Files[0], opt)
+	} else {
+		ch, err = transcript.ReadFiles(src.Files, opt)
+	}
 	if err != nil {
 		return nil, err
 	}

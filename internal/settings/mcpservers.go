@@ -21,6 +21,10 @@ var mcpArgs = []string{"mcp"}
 // and keeps every other byte of the file where it can (another server's
 // entry is re-indented when the list is rewritten, never changed).
 type MCPServers struct {
+	// Untyped leaves "type" out of devlearn's entry, for the agents whose
+	// server lists document none (Cursor's .cursor/mcp.json, Gemini CLI's
+	// settings), stdio being their default.
+	Untyped bool
 	name    string
 	obj     *object
 	servers orderedObj
@@ -83,16 +87,19 @@ func (f *MCPServers) Registered() bool {
 	return ok && ours(v)
 }
 
-func mcpEntry() jsontext.Value {
+func mcpEntry(typed bool) jsontext.Value {
 	args := make([]jsontext.Value, len(mcpArgs))
 	for i, a := range mcpArgs {
 		args[i] = strValue(a)
 	}
-	return orderedObj{
-		{"type", strValue("stdio")},
-		{"command", strValue("devlearn")},
-		{"args", encodeArray(args)},
-	}.encode()
+	var e orderedObj
+	if typed {
+		e = append(e, kv{"type", strValue("stdio")})
+	}
+	return append(e,
+		kv{"command", strValue("devlearn")},
+		kv{"args", encodeArray(args)},
+	).encode()
 }
 
 // Register adds devlearn's server (or puts it back as devlearn writes it),
@@ -106,7 +113,7 @@ func (f *MCPServers) Register() (changed, kept bool) {
 	if v, ok := f.servers.get(MCPServerName); ok && !looksLikeDevlearn(v) {
 		return false, true
 	}
-	f.servers = f.servers.set(MCPServerName, mcpEntry())
+	f.servers = f.servers.set(MCPServerName, mcpEntry(!f.Untyped))
 	f.write()
 	return true, false
 }

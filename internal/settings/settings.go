@@ -10,13 +10,15 @@
 package settings
 
 import (
+	"cmp"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/jsonpos"
 	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/devlearn/devlearn/internal/jsonpos"
 )
 
 // Hook is one of devlearn's hook registrations.
@@ -69,6 +71,68 @@ func Command(sub string) string {
 	return HookGuard + "devlearn-hook " + sub + " || " + Guard + "devlearn hook " + sub + " || true"
 }
 
+// Profile is how one agent's hook file lists devlearn's hooks. Claude
+// Code's settings, Codex's hooks.json and Gemini CLI's settings hold
+// {"matcher", "hooks": [...]} groups per event; Cursor's and Copilot's
+// hooks.json hold the commands themselves.
+type Profile struct {
+	// Agent is the agent's name on devlearn's command line
+	// (`devlearn hook AGENT EVENT`); "" is Claude Code.
+	Agent string
+	Hooks []Hook
+	// Flat: an event's list holds the commands, each with its matcher.
+	Flat bool
+	// CommandKey and TimeoutKey name an entry's command and timeout
+	// ("command" and "timeout" when empty).
+	CommandKey, TimeoutKey string
+	// TimeoutScale is what a Hook's seconds are multiplied by (Gemini CLI
+	// counts milliseconds); 0 is 1.
+	TimeoutScale int
+	// Named gives each entry a stable "name" (Gemini CLI deduplicates
+	// and disables hooks by name).
+	Named bool
+	// Version writes "version": 1 at the top when the file has none.
+	Version bool
+}
+
+// Claude is Claude Code's profile.
+var Claude = Profile{Hooks: Hooks}
+
+// Command is the exact command the profile registers for sub.
+func (p Profile) Command(sub string) string {
+	if p.Agent == "" {
+		return Command(sub)
+	}
+	return HookGuard + "devlearn-hook " + p.Agent + " " + sub + " || " + Guard + "devlearn hook " + p.Agent + " " + sub + " || true"
+}
+
+// Name is the stable name of a Named profile's entry for sub.
+func (p Profile) Name(sub string) string { return "devlearn-" + sub }
+
+func (p Profile) commandKey() string { return cmp.Or(p.CommandKey, "command") }
+func (p Profile) timeoutKey() string { return cmp.Or(p.TimeoutKey, "timeout") }
+func (p Profile) timeout(h Hook) int { return h.Timeout * max(p.TimeoutScale, 1) }
+
+// sub is the `devlearn hook` event a devlearn command of this profile
+// runs, "" when the command is not one of this profile's.
+func (p Profile) sub(cmd string) string {
+	i := strings.Index(cmd, Marker)
+	if i < 0 {
+		return ""
+	}
+	f := strings.Fields(cmd[i+len(Marker):])
+	if p.Agent != "" {
+		if len(f) == 0 || f[0] != p.Agent {
+			return ""
+		}
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
 // StatusLineCommand is the status line devlearn registers (`init
 // --statusline`): the HUD, reading Claude Code's status JSON on stdin for
 // the session's folder.
@@ -111,20 +175,25 @@ func IsDevflowLearning(cmd string) bool {
 
 // File is a parsed settings file.
 type File struct {
-	name string
-	obj  *object
+	name    string
+	profile Profile
+	obj     *object
 	// hooks is the "hooks" object, event by event.
 	hooks orderedObj
 }
 
-// Parse reads a settings file. name is used in errors. Empty data is an
-// empty file (a missing file is the caller's to treat as empty).
-func Parse(name string, data []byte) (*File, error) {
+// Parse reads a Claude Code settings file. name is used in errors. Empty
+// data is an empty file (a missing file is the caller's to treat as
+// empty).
+func Parse(name string, data []byte) (*File, error) { return ParseAs(name, data, Claude) }
+
+// ParseAs reads an agent's hook file, as its profile lays hooks out.
+func ParseAs(name string, data []byte, p Profile) (*File, error) {
 	obj, err := parseObject(name, data)
 	if err != nil {
 		return nil, err
 	}
-	f := &File{name: name, obj: obj}
+	f := &File{name: name, profile: p, obj: obj}
 	if raw, ok := obj.get("hooks"); ok {
 		if raw.Kind() == 'n' {
 			return f, nil
@@ -167,6 +236,15 @@ func (f *File) Entries() []Entry {
 	var out []Entry
 	for _, ev := range f.hooks {
 		groups, _ := decodeArray(ev.val)
+		if f.profile.Flat {
+			for _, h := range groups {
+				if e, ok := f.entryOf(h); ok {
+					e.Event = ev.key
+					out = append(out, e)
+				}
+			}
+			continue
+		}
 		for _, g := range groups {
 			gr, _ := decodeObj(g)
 			matcher := ""
@@ -176,7 +254,7 @@ func (f *File) Entries() []Entry {
 			hv, _ := gr.get("hooks")
 			list, _ := decodeArray(hv)
 			for _, h := range list {
-				if e, ok := entryOf(h); ok {
+				if e, ok := f.entryOf(h); ok {
 					e.Event, e.Matcher = ev.key, matcher
 					out = append(out, e)
 				}
@@ -186,17 +264,20 @@ func (f *File) Entries() []Entry {
 	return out
 }
 
-func entryOf(v jsontext.Value) (Entry, bool) {
+func (f *File) entryOf(v jsontext.Value) (Entry, bool) {
 	o, err := decodeObj(v)
 	if err != nil {
 		return Entry{}, false
 	}
 	var e Entry
-	if c, ok := o.get("command"); ok {
+	if c, ok := o.get(f.profile.commandKey()); ok {
 		e.Command, _ = stringValue(c)
 	}
-	if t, ok := o.get("timeout"); ok && t.Kind() == '0' {
+	if t, ok := o.get(f.profile.timeoutKey()); ok && t.Kind() == '0' {
 		fmt.Sscan(string(t), &e.Timeout)
+	}
+	if m, ok := o.get("matcher"); ok && f.profile.Flat {
+		e.Matcher, _ = stringValue(m)
 	}
 	return e, e.Command != ""
 }
@@ -210,6 +291,18 @@ func (f *File) remove(match func(cmd string) bool) []Entry {
 		groups, _ := decodeArray(ev.val)
 		var keptGroups []jsontext.Value
 		touched := false
+		if f.profile.Flat {
+			for _, h := range groups {
+				if e, ok := f.entryOf(h); ok && match(e.Command) {
+					e.Event = ev.key
+					removed = append(removed, e)
+					touched = true
+					continue
+				}
+				keptGroups = append(keptGroups, h)
+			}
+			groups = nil
+		}
 		for _, g := range groups {
 			gr, _ := decodeObj(g)
 			matcher := ""
@@ -224,7 +317,7 @@ func (f *File) remove(match func(cmd string) bool) []Entry {
 			}
 			var kept []jsontext.Value
 			for _, h := range list {
-				if e, ok := entryOf(h); ok && match(e.Command) {
+				if e, ok := f.entryOf(h); ok && match(e.Command) {
 					e.Event, e.Matcher = ev.key, matcher
 					removed = append(removed, e)
 					continue
@@ -277,21 +370,40 @@ func (f *File) Registered() bool { return len(f.Problems()) == 0 }
 // one line each; none when every hook is there exactly as it should be.
 func (f *File) Problems() []string {
 	var probs []string
-	found := map[string][]Entry{}
+	p := f.profile
+	var ours []Entry
 	for _, e := range f.Entries() {
 		if IsDevlearn(e.Command) {
-			found[e.Event] = append(found[e.Event], e)
+			ours = append(ours, e)
 		}
 	}
-	for _, h := range Hooks {
-		es := found[h.Event]
-		delete(found, h.Event)
+	claimed := make([]bool, len(ours))
+	found := make([][]Entry, len(p.Hooks))
+	// An entry belongs to the hook of its event that runs its subcommand;
+	// one that runs none (an old form) to the first hook of its event
+	// left without one, to be reported as not current.
+	for pass := 0; pass < 2; pass++ {
+		for i, h := range p.Hooks {
+			if pass == 1 && len(found[i]) > 0 {
+				continue
+			}
+			for j, e := range ours {
+				if claimed[j] || e.Event != h.Event || (pass == 0 && p.sub(e.Command) != h.Sub) {
+					continue
+				}
+				claimed[j] = true
+				found[i] = append(found[i], e)
+			}
+		}
+	}
+	for i, h := range p.Hooks {
+		es := found[i]
 		switch {
 		case len(es) == 0:
 			probs = append(probs, fmt.Sprintf("%s: not registered", h.Event))
 		case len(es) > 1:
 			probs = append(probs, fmt.Sprintf("%s: registered %d times", h.Event, len(es)))
-		case es[0].Command != Command(h.Sub):
+		case es[0].Command != p.Command(h.Sub):
 			if !guarded(es[0].Command) {
 				probs = append(probs, fmt.Sprintf("%s: %q is not guarded: it fails for a teammate without devlearn", h.Event, es[0].Command))
 			} else {
@@ -299,12 +411,14 @@ func (f *File) Problems() []string {
 			}
 		case es[0].Matcher != h.Matcher:
 			probs = append(probs, fmt.Sprintf("%s: matcher %q, want %q", h.Event, es[0].Matcher, h.Matcher))
-		case es[0].Timeout != h.Timeout:
-			probs = append(probs, fmt.Sprintf("%s: timeout %d, want %d", h.Event, es[0].Timeout, h.Timeout))
+		case es[0].Timeout != p.timeout(h):
+			probs = append(probs, fmt.Sprintf("%s: timeout %d, want %d", h.Event, es[0].Timeout, p.timeout(h)))
 		}
 	}
-	for ev, es := range found {
-		probs = append(probs, fmt.Sprintf("%s: devlearn has no %s hook, but %q is registered", ev, ev, es[0].Command))
+	for j, e := range ours {
+		if !claimed[j] {
+			probs = append(probs, fmt.Sprintf("%s: devlearn has no %s hook, but %q is registered", e.Event, e.Event, e.Command))
+		}
 	}
 	return probs
 }
@@ -328,24 +442,39 @@ func (f *File) Enable() bool {
 		return false
 	}
 	f.remove(IsDevlearn)
+	p := f.profile
 	events := f.hooks
-	for _, h := range Hooks {
-		var group orderedObj
-		if h.HasMatcher {
-			group = append(group, kv{"matcher", strValue(h.Matcher)})
+	for _, h := range p.Hooks {
+		var entry orderedObj
+		if p.Named {
+			entry = append(entry, kv{"name", strValue(p.Name(h.Sub))})
 		}
-		entry := orderedObj{
-			{"type", strValue("command")},
-			{"command", strValue(Command(h.Sub))},
-			{"timeout", jsontext.Value(fmt.Sprint(h.Timeout))},
+		entry = append(entry, kv{"type", strValue("command")})
+		if p.Flat && h.HasMatcher {
+			entry = append(entry, kv{"matcher", strValue(h.Matcher)})
 		}
-		group = append(group, kv{"hooks", encodeArray([]jsontext.Value{entry.encode()})})
+		entry = append(entry,
+			kv{p.commandKey(), strValue(p.Command(h.Sub))},
+			kv{p.timeoutKey(), jsontext.Value(fmt.Sprint(p.timeout(h)))},
+		)
+		item := entry.encode()
+		if !p.Flat {
+			var group orderedObj
+			if h.HasMatcher {
+				group = append(group, kv{"matcher", strValue(h.Matcher)})
+			}
+			group = append(group, kv{"hooks", encodeArray([]jsontext.Value{item})})
+			item = group.encode()
+		}
 		var groups []jsontext.Value
 		if cur, ok := events.get(h.Event); ok {
 			groups, _ = decodeArray(cur)
 		}
-		groups = append(groups, group.encode())
+		groups = append(groups, item)
 		events = events.set(h.Event, encodeArray(groups))
+	}
+	if _, ok := f.obj.get("version"); p.Version && !ok {
+		f.replace("version", jsontext.Value("1"))
 	}
 	f.setHooks(events)
 	return true
@@ -424,5 +553,9 @@ func (f *File) replace(key string, v jsontext.Value) {
 	f.obj = obj
 }
 
-// Empty reports whether the file holds no settings at all.
-func (f *File) Empty() bool { return len(f.obj.members) == 0 }
+// Empty reports whether the file holds no settings at all (a "version"
+// that Enable added counts for nothing).
+func (f *File) Empty() bool {
+	m := f.obj.members
+	return len(m) == 0 || (f.profile.Version && len(m) == 1 && m[0].key == "version")
+}

@@ -1,0 +1,389 @@
+// Package rollout reads Codex CLI session logs ("rollouts",
+// $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl, or .jsonl.zst
+// once Codex has compressed them) into the channels devlearn's
+// extractors read. It is not on the hook path (it links a zstd decoder).
+//
+// Each line is {"timestamp", "type", "payload"}. What is read:
+// session_meta (the session's id and cwd), event_msg user_message (what
+// the person typed; Codex's injected user-role items, AGENTS.md and
+// environment context, are not the person and are skipped),
+// response_item message of role assistant, function_call and
+// custom_tool_call with their *_output, and event_msg exec_command_end
+// for a shell call's exit code. Everything else is skipped.
+package rollout
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/devlearn/devlearn/internal/agent/codex"
+	"github.com/devlearn/devlearn/internal/agent/sessionlog"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// Compressed is the suffix of a rollout Codex has compressed.
+const Compressed = ".zst"
+
+// jsonRaw is a value read later, or not at all.
+type jsonRaw = jsontext.Value
+
+// payload holds the fields read from any line's payload. Each is raw
+// where Codex's types put values of different kinds under one name, so
+// that a line of a type devlearn skips never fails to read.
+type payload struct {
+	Type string `json:"type"`
+	// session_meta, turn_context
+	ID        string `json:"id"`
+	SessionID string `json:"session_id"`
+	Cwd       string `json:"cwd"`
+	// event_msg user_message
+	Message jsonRaw `json:"message"`
+	// response_item message
+	Role    string  `json:"role"`
+	Content jsonRaw `json:"content"`
+	// function_call, custom_tool_call and their outputs
+	Name      string  `json:"name"`
+	Arguments string  `json:"arguments"`
+	Input     string  `json:"input"`
+	CallID    string  `json:"call_id"`
+	Output    jsonRaw `json:"output"`
+	// event_msg exec_command_end
+	ExitCode  *int    `json:"exit_code"`
+	Stderr    jsonRaw `json:"stderr"`
+	Aggregate jsonRaw `json:"aggregated_output"`
+}
+
+// text is a raw value that is a string, or "".
+func text(v jsonRaw) string {
+	var s string
+	jsonv2.Unmarshal(v, &s)
+	return s
+}
+
+// Read collects a rollout's channels; name labels its problems.
+func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	b := sessionlog.New(name, opt)
+	var cwd string
+	shells := map[string]bool{} // call ids of shell calls, whose exit code exec_command_end gives
+	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
+		b.Line(n)
+		var l struct {
+			Timestamp string  `json:"timestamp"`
+			Type      string  `json:"type"`
+			Payload   payload `json:"payload"`
+		}
+		if err := jsonv2.Unmarshal(raw, &l); err != nil {
+			return err
+		}
+		p := &l.Payload
+		meta := transcript.Meta{Timestamp: l.Timestamp, Line: n}
+		if id := b.SessionID(); id != "" {
+			meta.UUID = fmt.Sprintf("%s:%d", id, n)
+		}
+		switch l.Type {
+		case "session_meta":
+			b.Session(cmpOr(p.ID, p.SessionID))
+			cwd = cmpOr(cwd, p.Cwd)
+		case "turn_context":
+			cwd = cmpOr(p.Cwd, cwd)
+		case "event_msg":
+			switch p.Type {
+			case "user_message":
+				b.User(meta, text(p.Message), cwd)
+			case "exec_command_end":
+				if p.ExitCode != nil {
+					shells[p.CallID] = true
+					b.Result(meta, p.CallID, *p.ExitCode != 0, cmpOr(text(p.Stderr), text(p.Aggregate)))
+				}
+			}
+		case "response_item":
+			switch p.Type {
+			case "message":
+				if p.Role == "assistant" {
+					var parts []struct {
+						Type string `json:"type"`
+						Text string `json:"text"`
+					}
+					jsonv2.Unmarshal(p.Content, &parts)
+					var said []string
+					for _, c := range parts {
+						if c.Type == "output_text" || c.Type == "text" {
+							said = append(said, c.Text)
+						}
+					}
+					b.Assistant(meta, strings.Join(said, "\n\n"))
+				}
+			case "function_call", "custom_tool_call":
+				name, command, paths := tool(p)
+				b.Tool(meta, p.CallID, name, command, paths, cwd)
+			case "function_call_output", "custom_tool_call_output":
+				if shells[p.CallID] {
+					return nil // exec_command_end said it already
+				}
+				failed, text := outcome(p.Output)
+				b.Result(meta, p.CallID, failed, text)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read rollout %s: %w", name, err)
+	}
+	for _, p := range problems {
+		b.Problem(p)
+	}
+	return b.Done(), nil
+}
+
+// tool names a call the way devlearn's extractors know calls: a shell
+// command is Bash with its command line, apply_patch the Edit (or Write)
+// of the files its patch names.
+func tool(p *payload) (name, command string, paths []string) {
+	switch p.Name {
+	case "shell", "exec_command", "local_shell", "container.exec", "shell_command":
+		var args struct {
+			Command jsonRaw `json:"command"`
+			Cmd     jsonRaw `json:"cmd"`
+		}
+		jsonv2.Unmarshal([]byte(p.Arguments), &args)
+		return "Bash", commandLine(cmpOrRaw(args.Command, args.Cmd)), nil
+	case "apply_patch":
+		patch := p.Input
+		if patch == "" {
+			var args struct {
+				Input string `json:"input"`
+			}
+			jsonv2.Unmarshal([]byte(p.Arguments), &args)
+			patch = args.Input
+		}
+		name, _ = codex.PatchTarget(patch)
+		return name, "", patchFiles(patch)
+	}
+	return p.Name, "", nil
+}
+
+// commandLine is a shell call's command: a string, or argv, where
+// ["bash", "-lc", "go test ./..."] is the script it runs.
+func commandLine(raw jsonRaw) string {
+	var s string
+	if jsonv2.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var argv []string
+	if jsonv2.Unmarshal(raw, &argv) != nil || len(argv) == 0 {
+		return ""
+	}
+	if len(argv) == 3 && (argv[1] == "-lc" || argv[1] == "-c") {
+		return argv[2]
+	}
+	return strings.Join(argv, " ")
+}
+
+func patchFiles(patch string) []string {
+	var out []string
+	for l := range strings.Lines(patch) {
+		l = strings.TrimSpace(l)
+		for _, prefix := range []string{"*** Add File: ", "*** Update File: ", "*** Delete File: "} {
+			if f, ok := strings.CutPrefix(l, prefix); ok {
+				out = append(out, strings.TrimSpace(f))
+			}
+		}
+	}
+	return out
+}
+
+var exitLine = regexp.MustCompile(`(?m)^Exit code: (\d+)`)
+
+// outcome reads a call's output: older Codex wrote {"output",
+// "metadata": {"exit_code"}}, newer a text that starts "Exit code: N".
+func outcome(raw jsonRaw) (failed bool, text string) {
+	var s string
+	if jsonv2.Unmarshal(raw, &s) != nil {
+		var o struct {
+			Content string `json:"content"`
+		}
+		jsonv2.Unmarshal(raw, &o)
+		s = o.Content
+	}
+	var o struct {
+		Output   string `json:"output"`
+		Metadata struct {
+			ExitCode *int `json:"exit_code"`
+		} `json:"metadata"`
+	}
+	if jsonv2.Unmarshal([]byte(s), &o) == nil && o.Metadata.ExitCode != nil {
+		return *o.Metadata.ExitCode != 0, o.Output
+	}
+	if m := exitLine.FindStringSubmatch(s); m != nil {
+		code, _ := strconv.Atoi(m[1])
+		return code != 0, s
+	}
+	return false, s
+}
+
+// Open opens a rollout, decompressing one that ends in .zst.
+func Open(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(path, Compressed) {
+		return f, nil
+	}
+	d, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	rc := d.IOReadCloser()
+	return struct {
+		io.Reader
+		io.Closer
+	}{rc, closers{rc, f}}, nil
+}
+
+type closers []io.Closer
+
+func (c closers) Close() error {
+	var errs []error
+	for _, x := range c {
+		errs = append(errs, x.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// ReadFile reads the rollout at path, compressed or not.
+func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	r, err := Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read rollout: %w", err)
+	}
+	defer r.Close()
+	return Read(r, path, opt)
+}
+
+// IsRollout reports whether a file's first line is a rollout's
+// session_meta.
+func IsRollout(path string) bool {
+	ok, _ := firstMeta(path)
+	return ok
+}
+
+// Home is Codex's folder: $CODEX_HOME, else ~/.codex.
+func Home(getenv func(string) string) string {
+	if h := getenv("CODEX_HOME"); h != "" {
+		return h
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".codex")
+	}
+	return ""
+}
+
+// Find lists the rollouts under home (sessions/ and archived_sessions/)
+// of sessions that ran inside root, by the cwd their session_meta
+// records. Where Codex left both a rollout and its compressed copy, the
+// plain one is read.
+func Find(home, root string) ([]string, error) {
+	var files []string
+	for _, dir := range []string{"sessions", "archived_sessions"} {
+		err := filepath.WalkDir(filepath.Join(home, dir), func(path string, d fs.DirEntry, err error) error {
+			if errors.Is(err, fs.ErrNotExist) {
+				return fs.SkipAll
+			}
+			if err != nil {
+				return err
+			}
+			n := d.Name()
+			if d.Type().IsRegular() && strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl"+Compressed)) {
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	plain := map[string]bool{}
+	for _, f := range files {
+		plain[f] = true
+	}
+	roots := []string{filepath.Clean(root)}
+	if r, err := filepath.EvalSymlinks(root); err == nil && r != roots[0] {
+		roots = append(roots, r)
+	}
+	var out []string
+	for _, f := range files {
+		if base, ok := strings.CutSuffix(f, Compressed); ok && plain[base] {
+			continue
+		}
+		if _, cwd := firstMeta(f); inside(cwd, roots) {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// firstMeta reads a rollout's first line: whether it is a session_meta,
+// and the cwd it records.
+func firstMeta(path string) (bool, string) {
+	r, err := Open(path)
+	if err != nil {
+		return false, ""
+	}
+	defer r.Close()
+	first, _ := bufio.NewReader(io.LimitReader(r, 1<<20)).ReadBytes('\n')
+	var l struct {
+		Type    string `json:"type"`
+		Payload struct {
+			Cwd string `json:"cwd"`
+		} `json:"payload"`
+	}
+	if jsonv2.Unmarshal(bytes.TrimSpace(first), &l) != nil || l.Type != "session_meta" {
+		return false, ""
+	}
+	return true, l.Payload.Cwd
+}
+
+func inside(cwd string, roots []string) bool {
+	if cwd == "" {
+		return false
+	}
+	cwd = filepath.Clean(cwd)
+	for _, r := range roots {
+		if cwd == r || strings.HasPrefix(cwd, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func cmpOrRaw(a, b jsonRaw) jsonRaw {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}

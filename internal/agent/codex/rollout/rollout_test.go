@@ -1,0 +1,99 @@
+package rollout
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+const sample = `{"timestamp":"2026-05-08T10:00:00.000Z","type":"session_meta","payload":{"id":"r1","cwd":"/home/dev/repo","cli_version":"0.150.0"}}
+{"timestamp":"2026-05-08T10:00:00.100Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>x</environment_context>"}]}}
+{"timestamp":"2026-05-08T10:00:01.000Z","type":"event_msg","payload":{"type":"user_message","message":"run the tests","kind":"plain"}}
+{"timestamp":"2026-05-08T10:00:02.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"go test ./...\"]}","call_id":"c1"}}
+{"timestamp":"2026-05-08T10:00:03.000Z","type":"event_msg","payload":{"type":"exec_command_end","call_id":"c1","exit_code":1,"stderr":"FAIL a_test.go"}}
+{"timestamp":"2026-05-08T10:00:03.100Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"{\"output\":\"FAIL\",\"metadata\":{\"exit_code\":1}}"}}
+{"timestamp":"2026-05-08T10:00:04.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"go vet ./...\"}","call_id":"c2"}}
+{"timestamp":"2026-05-08T10:00:05.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 1s\nOutput:\n"}}
+{"timestamp":"2026-05-08T10:00:06.000Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c3","input":"*** Begin Patch\n*** Update File: a.go\n*** Add File: b.go\n*** End Patch"}}
+{"timestamp":"2026-05-08T10:00:07.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]}}
+{"timestamp":"2026-05-08T10:00:08.000Z","type":"event_msg","payload":{"type":"user_message","message":"you forgot go generate"}}
+{"timestamp":"2026-05-08T10:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total":{"input_tokens":3}},"message":{"odd":true}}}
+`
+
+func TestRead(t *testing.T) {
+	ch, err := Read(strings.NewReader(sample), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.SessionID != "r1" || len(ch.Problems) != 0 {
+		t.Fatalf("session %q, problems %v", ch.SessionID, ch.Problems)
+	}
+	if len(ch.UserSignals) != 2 || ch.UserSignals[0].Text != "run the tests" || ch.UserSignals[0].Cwd != "/home/dev/repo" {
+		t.Errorf("user signals %+v", ch.UserSignals)
+	}
+	if len(ch.Tools) != 3 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if c := ch.Tools[0]; c.Name != "Bash" || c.Command != "go test ./..." || !c.Failed() || c.Error != "FAIL a_test.go" {
+		t.Errorf("shell call %+v", c)
+	}
+	if c := ch.Tools[1]; c.Name != "Bash" || c.Command != "go vet ./..." || c.Failed() || !c.HasResult {
+		t.Errorf("exec_command %+v", c)
+	}
+	if c := ch.Tools[2]; c.Name != "Edit" || strings.Join(c.Paths, ",") != "a.go,b.go" {
+		t.Errorf("apply_patch %+v", c)
+	}
+	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "Fixed." || ch.DialogPairs[0].Reply.Text != "you forgot go generate" {
+		t.Errorf("pairs %+v", ch.DialogPairs)
+	}
+}
+
+// A compressed rollout reads as the plain one, and Find prefers the plain
+// one where both are left, keeping only this working tree's sessions.
+func TestCompressedAndFind(t *testing.T) {
+	home := t.TempDir()
+	day := filepath.Join(home, "sessions", "2026", "05", "08")
+	if err := os.MkdirAll(day, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	plain := filepath.Join(day, "rollout-2026-05-08T10-00-00-r1.jsonl")
+	other := filepath.Join(day, "rollout-2026-05-08T11-00-00-r2.jsonl.zst")
+	os.WriteFile(plain, []byte(sample), 0o644)
+	os.WriteFile(plain+".zst", enc.EncodeAll([]byte(sample), nil), 0o644)
+	os.WriteFile(other, enc.EncodeAll([]byte(strings.Replace(sample, "/home/dev/repo", "/home/dev/other", 1)), nil), 0o644)
+	ch, err := ReadFile(plain+".zst", transcript.Options{})
+	if err != nil || len(ch.Tools) != 3 {
+		t.Fatalf("compressed: %v, %+v", err, ch)
+	}
+	got, err := Find(home, "/home/dev/repo")
+	if err != nil || len(got) != 1 || got[0] != plain {
+		t.Errorf("Find: %v, %v", got, err)
+	}
+	if !IsRollout(other) {
+		t.Errorf("%s is a rollout", other)
+	}
+}
+
+// Secrets are redacted where the text enters devlearn, as for Claude Code
+// transcripts.
+func TestSecretsAreRedactedOnRead(t *testing.T) {
+	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r2","cwd":"/r"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"use ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y to push"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"git push https://x:ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y@github.com/o/r\"]}","call_id":"c1"}}
+`
+	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{ch.UserSignals[0].Text, ch.Tools[0].Command} {
+		if strings.Contains(s, "ghp_R8s9") || !strings.Contains(s, "REDACTED") {
+			t.Errorf("kept a secret: %q", s)
+		}
+	}
+}

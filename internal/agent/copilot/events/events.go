@@ -1,0 +1,228 @@
+// Package events reads GitHub Copilot CLI's session logs
+// ($COPILOT_HOME/session-state/<session>/events.jsonl, default
+// ~/.copilot; older versions wrote session-state/<session>.jsonl) into
+// the channels devlearn's extractors read. It is not on the hook path.
+//
+// Each line is an event {type, id, timestamp, parentId, data}, the types
+// those of Copilot's SDK (github/copilot-sdk, session-events.ts, MIT):
+// session.start (data.sessionId, data.context.cwd), user.message
+// (data.content), assistant.message (data.content, data.toolRequests),
+// tool.execution_start and tool.execution_complete (data.toolCallId,
+// success, result.content, error.message). Events of a subagent (agentId)
+// and ephemeral ones are not the main conversation and are skipped.
+package events
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/devlearn/devlearn/internal/agent/sessionlog"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+type event struct {
+	Type      string `json:"type"`
+	ID        string `json:"id"`
+	Timestamp string `json:"timestamp"`
+	AgentID   string `json:"agentId"`
+	Ephemeral bool   `json:"ephemeral"`
+	Data      struct {
+		SessionID string `json:"sessionId"`
+		Context   struct {
+			Cwd string `json:"cwd"`
+		} `json:"context"`
+		Content      jsontext.Value `json:"content"`
+		Source       string         `json:"source"`
+		ToolRequests []struct {
+			ToolCallID string         `json:"toolCallId"`
+			Name       string         `json:"name"`
+			Arguments  jsontext.Value `json:"arguments"`
+		} `json:"toolRequests"`
+		ToolCallID string         `json:"toolCallId"`
+		ToolName   string         `json:"toolName"`
+		Arguments  jsontext.Value `json:"arguments"`
+		Success    *bool          `json:"success"`
+		Result     struct {
+			Content jsontext.Value `json:"content"`
+		} `json:"result"`
+		Error struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	} `json:"data"`
+}
+
+// tools maps Copilot CLI's tool names to Claude Code's.
+var tools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "str_replace": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
+
+// ReadFile reads the session log at path.
+func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read session log: %w", err)
+	}
+	defer f.Close()
+	return Read(f, path, opt)
+}
+
+// Read reads a session log; name labels its problems.
+func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	b := sessionlog.New(name, opt)
+	var cwd string
+	called := map[string]bool{}
+	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
+		b.Line(n)
+		var e event
+		if err := jsonv2.Unmarshal(raw, &e); err != nil {
+			return err
+		}
+		if e.AgentID != "" || e.Ephemeral {
+			return nil
+		}
+		d := &e.Data
+		meta := transcript.Meta{UUID: e.ID, Timestamp: e.Timestamp, Line: n}
+		switch e.Type {
+		case "session.start", "session.resume":
+			b.Session(d.SessionID)
+			if d.Context.Cwd != "" {
+				cwd = d.Context.Cwd
+			}
+		case "user.message":
+			if d.Source == "" || d.Source == "user" {
+				b.User(meta, text(d.Content), cwd)
+			}
+		case "assistant.message":
+			b.Assistant(meta, text(d.Content))
+			for _, t := range d.ToolRequests {
+				if called[t.ToolCallID] {
+					continue
+				}
+				called[t.ToolCallID] = true
+				name, command, paths := tool(t.Name, t.Arguments)
+				b.Tool(meta, t.ToolCallID, name, command, paths, cwd)
+			}
+		case "tool.execution_start":
+			if !called[d.ToolCallID] {
+				called[d.ToolCallID] = true
+				name, command, paths := tool(d.ToolName, d.Arguments)
+				b.Tool(meta, d.ToolCallID, name, command, paths, cwd)
+			}
+		case "tool.execution_complete":
+			failed := d.Success != nil && !*d.Success
+			b.Result(meta, d.ToolCallID, failed, cmpOr(d.Error.Message, text(d.Result.Content)))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read session log %s: %w", name, err)
+	}
+	for _, p := range problems {
+		b.Problem(p)
+	}
+	return b.Done(), nil
+}
+
+// tool names a call as devlearn's extractors know calls; its arguments
+// are an object, or that object as a JSON string.
+func tool(name string, raw jsontext.Value) (string, string, []string) {
+	if raw.Kind() == '"' {
+		var s string
+		if jsonv2.Unmarshal(raw, &s) == nil {
+			raw = jsontext.Value(s)
+		}
+	}
+	var args struct {
+		Command  string `json:"command"`
+		Path     string `json:"path"`
+		FilePath string `json:"file_path"`
+	}
+	jsonv2.Unmarshal(raw, &args)
+	if t, ok := tools[name]; ok {
+		name = t
+	}
+	var paths []string
+	if p := cmpOr(args.Path, args.FilePath); p != "" {
+		paths = []string{p}
+	}
+	return name, args.Command, paths
+}
+
+func text(v jsontext.Value) string {
+	var s string
+	jsonv2.Unmarshal(v, &s)
+	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// meta is what a log's first event says: whether it is a Copilot session
+// log, and the cwd it ran in.
+func meta(path string) (bool, string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, ""
+	}
+	defer f.Close()
+	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
+	var e event
+	if jsonv2.Unmarshal(bytes.TrimSpace(first), &e) != nil || (e.Type != "session.start" && e.Type != "session.resume") {
+		return false, ""
+	}
+	return true, e.Data.Context.Cwd
+}
+
+// IsLog reports whether the file at path is a Copilot CLI session log.
+func IsLog(path string) bool {
+	ok, _ := meta(path)
+	return ok && strings.HasSuffix(path, ".jsonl")
+}
+
+// Home is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
+func Home(getenv func(string) string) string {
+	if h := getenv("COPILOT_HOME"); h != "" {
+		return h
+	}
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".copilot")
+	}
+	return ""
+}
+
+// Find lists the session logs under home of sessions that ran inside
+// root, by the cwd their session.start records.
+func Find(home, root string) ([]string, error) {
+	dir := filepath.Join(home, "session-state")
+	var files []string
+	for _, pattern := range []string{filepath.Join("*", "events.jsonl"), "*.jsonl"} {
+		m, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, m...)
+	}
+	root = filepath.Clean(root)
+	var out []string
+	for _, f := range files {
+		ok, cwd := meta(f)
+		cwd = filepath.Clean(cwd)
+		if ok && (cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator))) {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}

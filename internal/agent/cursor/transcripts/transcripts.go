@@ -1,0 +1,185 @@
+// Package transcripts reads Cursor's agent transcripts
+// (~/.cursor/projects/<workspace>/agent-transcripts/<id>/<id>.jsonl, and
+// <id>.jsonl directly under agent-transcripts/ in some versions) into the
+// channels devlearn's extractors read. It is not on the hook path.
+//
+// Cursor documents no format; what is read is what every public reader of
+// these files agrees on (Cursor writes them since early 2026): one JSON
+// object per line, {"role": "user"|"assistant", "message": {"content":
+// [{"type": "text", "text": ...}, {"type": "tool_use", "name", "input"}]}},
+// the person's words wrapped in <user_query> tags. Lines carry no time:
+// the file's modification time dates every record, so that ingesting the
+// same file again adds nothing. The stop and sessionEnd hooks name the
+// file (transcript_path), which is how the worker finds it.
+package transcripts
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/devlearn/devlearn/internal/agent/sessionlog"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+type line struct {
+	Role    string `json:"role"`
+	Message struct {
+		Content jsontext.Value `json:"content"`
+	} `json:"message"`
+	Type string `json:"type"` // a Claude Code record has one; Cursor's lines do not
+}
+
+type block struct {
+	Type  string         `json:"type"`
+	Text  string         `json:"text"`
+	Name  string         `json:"name"`
+	Input jsontext.Value `json:"input"`
+}
+
+var userQuery = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)
+
+// tools maps Cursor's tool names to Claude Code's.
+var tools = map[string]string{"Shell": "Bash", "run_terminal_cmd": "Bash", "edit_file": "Edit", "search_replace": "Edit", "write": "Write", "read_file": "Read"}
+
+// ReadFile reads the transcript at path; its session is the file's name.
+func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	at := time.Now().UTC()
+	if fi, err := f.Stat(); err == nil {
+		at = fi.ModTime().UTC()
+	}
+	return Read(f, path, strings.TrimSuffix(filepath.Base(path), ".jsonl"), at, opt)
+}
+
+// Read reads a transcript of session id, dated at.
+func Read(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
+	b := sessionlog.New(name, opt)
+	b.Session(id)
+	ts := at.Format(time.RFC3339)
+	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
+		b.Line(n)
+		var l line
+		if err := jsonv2.Unmarshal(raw, &l); err != nil {
+			return err
+		}
+		meta := transcript.Meta{UUID: fmt.Sprintf("%s:%d", id, n), Timestamp: ts, Line: n}
+		var blocks []block
+		var s string
+		if jsonv2.Unmarshal(l.Message.Content, &s) == nil {
+			blocks = []block{{Type: "text", Text: s}}
+		} else {
+			jsonv2.Unmarshal(l.Message.Content, &blocks)
+		}
+		for i, bl := range blocks {
+			switch {
+			case l.Role == "user" && bl.Type == "text":
+				t := bl.Text
+				if m := userQuery.FindStringSubmatch(t); m != nil {
+					t = m[1]
+				}
+				b.User(meta, t, "")
+			case l.Role == "assistant" && bl.Type == "text":
+				b.Assistant(meta, bl.Text)
+			case l.Role == "assistant" && bl.Type == "tool_use":
+				name := bl.Name
+				if t, ok := tools[name]; ok {
+					name = t
+				}
+				var args struct {
+					Command    string `json:"command"`
+					FilePath   string `json:"file_path"`
+					TargetFile string `json:"target_file"`
+					Path       string `json:"path"`
+				}
+				jsonv2.Unmarshal(bl.Input, &args)
+				var paths []string
+				for _, p := range []string{args.FilePath, args.TargetFile, args.Path} {
+					if p != "" {
+						paths = append(paths, p)
+						break
+					}
+				}
+				tm := meta
+				tm.UUID = fmt.Sprintf("%s:%d:%d", id, n, i)
+				b.Tool(tm, "", name, args.Command, paths, "")
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+	}
+	for _, p := range problems {
+		b.Problem(p)
+	}
+	return b.Done(), nil
+}
+
+// IsTranscript reports whether the file at path is a Cursor agent
+// transcript: a .jsonl under an agent-transcripts folder whose first line
+// is a {role, message} object.
+func IsTranscript(path string) bool {
+	if !strings.HasSuffix(path, ".jsonl") || !strings.Contains(filepath.ToSlash(path), "/agent-transcripts/") {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
+	var l line
+	return jsonv2.Unmarshal(bytes.TrimSpace(first), &l) == nil && l.Type == "" && (l.Role == "user" || l.Role == "assistant")
+}
+
+// Home is Cursor's folder: ~/.cursor.
+func Home(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".cursor")
+	}
+	return ""
+}
+
+// Slug is Cursor's name for a workspace's folder under projects/: the
+// path with its separators (and other characters but letters, digits,
+// "-" and "_") made "-", without the leading one. Lines record no cwd,
+// so this name is the only link between a transcript and its workspace.
+func Slug(root string) string {
+	s := regexp.MustCompile(`[^A-Za-z0-9_-]`).ReplaceAllString(filepath.ToSlash(filepath.Clean(root)), "-")
+	return strings.TrimLeft(s, "-")
+}
+
+// Find lists the agent transcripts of the workspace root.
+func Find(home, root string) ([]string, error) {
+	dir := filepath.Join(home, "projects", Slug(root), "agent-transcripts")
+	var out []string
+	for _, pattern := range []string{"*.jsonl", filepath.Join("*", "*.jsonl")} {
+		files, err := filepath.Glob(filepath.Join(dir, pattern))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			if IsTranscript(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}

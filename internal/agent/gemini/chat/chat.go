@@ -1,0 +1,314 @@
+// Package chat reads Gemini CLI's chat recordings
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl, and the older
+// session-*.json) into the channels devlearn's extractors read. It is not
+// on the hook path.
+//
+// The record types are Gemini CLI's (packages/core/src/services/
+// chatRecordingTypes.ts, Apache-2.0): a JSONL file starts with the
+// session's metadata ({sessionId, projectHash, startTime, ...}), then
+// holds message records ({id, timestamp, type: user|gemini|info|error|
+// warning, content, toolCalls?}), where a later record with the same id
+// replaces the earlier one, {"$set": ...} metadata updates, and
+// {"$rewindTo": id}, which drops that message and everything after it. A
+// .json file is one ConversationRecord with its messages.
+package chat
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/devlearn/devlearn/internal/agent/sessionlog"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+type message struct {
+	ID        string         `json:"id"`
+	Timestamp string         `json:"timestamp"`
+	Type      string         `json:"type"`
+	Content   jsontext.Value `json:"content"`
+	ToolCalls []toolCall     `json:"toolCalls"`
+	line      int
+}
+
+type toolCall struct {
+	ID            string         `json:"id"`
+	Name          string         `json:"name"`
+	Args          jsontext.Value `json:"args"`
+	Status        string         `json:"status"`
+	Timestamp     string         `json:"timestamp"`
+	Result        jsontext.Value `json:"result"`
+	ResultDisplay jsontext.Value `json:"resultDisplay"`
+}
+
+// record is any JSONL line: metadata, a message, or an update.
+type record struct {
+	message   `json:",inline"`
+	SessionID string          `json:"sessionId"`
+	Set       *jsontext.Value `json:"$set"`
+	RewindTo  *string         `json:"$rewindTo"`
+}
+
+// ReadFile reads the chat at path.
+func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read chat: %w", err)
+	}
+	defer f.Close()
+	if strings.HasSuffix(path, ".json") {
+		return readLegacy(f, path, opt)
+	}
+	return Read(f, path, opt)
+}
+
+// Read reads a JSONL chat; name labels its problems.
+func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	var session string
+	var msgs []message
+	index := map[string]int{}
+	problems, err := jsonl.Scan(r, func(n int, line []byte) error {
+		var rec record
+		if err := jsonv2.Unmarshal(line, &rec); err != nil {
+			return err
+		}
+		switch {
+		case rec.RewindTo != nil:
+			if i, ok := index[*rec.RewindTo]; ok {
+				for _, m := range msgs[i:] {
+					delete(index, m.ID)
+				}
+				msgs = msgs[:i]
+			}
+		case rec.Set != nil:
+		case rec.Type == "" && rec.SessionID != "":
+			session = rec.SessionID
+		case rec.ID != "":
+			rec.message.line = n
+			if i, ok := index[rec.ID]; ok {
+				rec.message.line = msgs[i].line
+				msgs[i] = rec.message
+			} else {
+				index[rec.ID] = len(msgs)
+				msgs = append(msgs, rec.message)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read chat %s: %w", name, err)
+	}
+	b := build(name, opt, session, msgs)
+	for _, p := range problems {
+		b.Problem(p)
+	}
+	return b.Done(), nil
+}
+
+func readLegacy(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	var conv struct {
+		SessionID string    `json:"sessionId"`
+		Messages  []message `json:"messages"`
+	}
+	if err := jsonv2.UnmarshalRead(r, &conv); err != nil {
+		return nil, fmt.Errorf("read chat %s: %w", name, err)
+	}
+	for i := range conv.Messages {
+		conv.Messages[i].line = i + 1
+	}
+	return build(name, opt, conv.SessionID, conv.Messages).Done(), nil
+}
+
+func build(name string, opt transcript.Options, session string, msgs []message) *sessionlog.Builder {
+	b := sessionlog.New(name, opt)
+	b.Session(session)
+	for _, m := range msgs {
+		b.Line(m.line)
+		meta := transcript.Meta{UUID: m.ID, Timestamp: m.Timestamp, Line: m.line}
+		switch m.Type {
+		case "user":
+			b.User(meta, text(m.Content), "")
+		case "gemini":
+			b.Assistant(meta, text(m.Content))
+			for _, tc := range m.ToolCalls {
+				tmeta := transcript.Meta{UUID: m.ID + ":" + tc.ID, Timestamp: cmpOr(tc.Timestamp, m.Timestamp), Line: m.line}
+				name, command, paths := tool(tc)
+				b.Tool(tmeta, tc.ID, name, command, paths, "")
+				switch tc.Status {
+				case "success":
+					b.Result(tmeta, tc.ID, false, "")
+				case "error":
+					b.Result(tmeta, tc.ID, true, cmpOr(text(tc.ResultDisplay), text(tc.Result)))
+				}
+			}
+		}
+	}
+	return b
+}
+
+// tools maps Gemini CLI's built-in tools to Claude Code's names.
+var tools = map[string]string{
+	"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit",
+	"read_file": "Read", "read_many_files": "Read", "glob": "Glob",
+	"search_file_content": "Grep", "web_fetch": "WebFetch", "google_web_search": "WebSearch",
+}
+
+func tool(tc toolCall) (name, command string, paths []string) {
+	var args struct {
+		Command      string `json:"command"`
+		FilePath     string `json:"file_path"`
+		AbsolutePath string `json:"absolute_path"`
+		Path         string `json:"path"`
+	}
+	jsonv2.Unmarshal(tc.Args, &args)
+	name = tc.Name
+	if t, ok := tools[tc.Name]; ok {
+		name = t
+	}
+	for _, p := range []string{args.FilePath, args.AbsolutePath, args.Path} {
+		if p != "" {
+			paths = append(paths, p)
+			break
+		}
+	}
+	return name, args.Command, paths
+}
+
+// text is the text of a PartListUnion: a string, a part {text}, or a
+// list of them; other parts (function calls, images) are skipped.
+func text(v jsontext.Value) string {
+	var s string
+	if jsonv2.Unmarshal(v, &s) == nil {
+		return s
+	}
+	type part struct {
+		Text string `json:"text"`
+	}
+	var one part
+	if v.Kind() == '{' && jsonv2.Unmarshal(v, &one) == nil {
+		return one.Text
+	}
+	var parts []jsontext.Value
+	if jsonv2.Unmarshal(v, &parts) != nil {
+		return ""
+	}
+	var out []string
+	for _, p := range parts {
+		if t := text(p); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// IsChat reports whether the file at path is a Gemini CLI chat: named
+// session-*.json(l), its first record naming a sessionId and a
+// projectHash.
+func IsChat(path string) bool {
+	base := filepath.Base(path)
+	if !strings.HasPrefix(base, "session-") || !(strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head struct {
+		SessionID   string `json:"sessionId"`
+		ProjectHash string `json:"projectHash"`
+	}
+	if strings.HasSuffix(base, ".json") {
+		// The legacy file is one object: its first keys are enough, but
+		// it is read whole (chats are small).
+		if jsonv2.UnmarshalRead(io.LimitReader(f, 64<<20), &head) != nil {
+			return false
+		}
+	} else {
+		first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
+		if jsonv2.Unmarshal(bytes.TrimSpace(first), &head) != nil {
+			return false
+		}
+	}
+	return head.SessionID != "" && head.ProjectHash != ""
+}
+
+// Home is Gemini CLI's folder: ~/.gemini.
+func Home(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return filepath.Join(h, ".gemini")
+	}
+	return ""
+}
+
+// Find lists the chats of the projects rooted inside root: the project
+// folders under home/tmp whose .project_root names such a root, whose
+// projects.json entry does, or whose name is the sha256 of root (older
+// versions).
+func Find(home, root string) ([]string, error) {
+	root = filepath.Clean(root)
+	sum := sha256.Sum256([]byte(root))
+	hashed := hex.EncodeToString(sum[:])
+	slugs := map[string]bool{}
+	if data, err := os.ReadFile(filepath.Join(home, "projects.json")); err == nil {
+		var reg struct {
+			Projects map[string]string `json:"projects"`
+		}
+		if jsonv2.Unmarshal(data, &reg) == nil {
+			for p, slug := range reg.Projects {
+				if inside(p, root) {
+					slugs[slug] = true
+				}
+			}
+		}
+	}
+	ents, err := os.ReadDir(filepath.Join(home, "tmp"))
+	if err != nil {
+		return nil, nil // no Gemini CLI here
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(home, "tmp", e.Name())
+		ours := e.Name() == hashed || slugs[e.Name()]
+		if data, err := os.ReadFile(filepath.Join(dir, ".project_root")); err == nil {
+			ours = ours || inside(strings.TrimSpace(string(data)), root)
+		}
+		if !ours {
+			continue
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "chats", "session-*.json*"))
+		for _, f := range files {
+			if IsChat(f) {
+				out = append(out, f)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+func inside(p, root string) bool {
+	p = filepath.Clean(p)
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
+}

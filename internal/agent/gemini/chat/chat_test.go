@@ -1,0 +1,45 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// A record written again under its id replaces the first; $rewindTo drops
+// the message it names and all after; $set and metadata are not
+// messages; a failed tool call keeps its error.
+func TestRead(t *testing.T) {
+	in := `{"sessionId":"s1","projectHash":"h","startTime":"2026-05-08T10:00:00.000Z"}
+{"id":"m1","timestamp":"t1","type":"user","content":[{"text":"run the tests"}]}
+{"id":"m2","timestamp":"t2","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"executing"}]}
+{"id":"m2","timestamp":"t2","type":"gemini","content":"They fail.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"error","resultDisplay":"FAIL x_test.go"}]}
+{"id":"m3","timestamp":"t3","type":"user","content":"scrap that"}
+{"id":"m4","timestamp":"t4","type":"gemini","content":"ok"}
+{"$rewindTo":"m3"}
+{"$set":{"summary":"x"}}
+{"id":"m5","timestamp":"t5","type":"user","content":"you forgot go generate"}
+not json
+`
+	ch, err := Read(strings.NewReader(in), "c.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.SessionID != "s1" || len(ch.Problems) != 1 {
+		t.Fatalf("session %q, problems %v", ch.SessionID, ch.Problems)
+	}
+	var said []string
+	for _, u := range ch.UserSignals {
+		said = append(said, u.Text)
+	}
+	if strings.Join(said, "|") != "run the tests|you forgot go generate" {
+		t.Errorf("user signals %q", said)
+	}
+	if len(ch.Tools) != 1 || ch.Tools[0].Name != "Bash" || ch.Tools[0].Command != "go test ./..." || !ch.Tools[0].Failed() || ch.Tools[0].Error != "FAIL x_test.go" {
+		t.Errorf("tools %+v", ch.Tools)
+	}
+	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "They fail." || ch.DialogPairs[0].Reply.Text != "you forgot go generate" {
+		t.Errorf("pairs %+v", ch.DialogPairs)
+	}
+}

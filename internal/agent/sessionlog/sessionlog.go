@@ -1,0 +1,189 @@
+// Package sessionlog builds the channels devlearn's extractors read
+// (transcript.Channels: the person's messages, the dialog pairs, the tool
+// calls with their results) from another agent's session log, so that
+// every lesson class found in a Claude Code transcript is found in a
+// Codex rollout or a Gemini CLI chat too. Each agent's reader turns its
+// lines into the calls below, in order.
+package sessionlog
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// Builder collects one session.
+type Builder struct {
+	ch      transcript.Channels
+	opt     transcript.Options
+	file    string
+	turn    []string
+	from    int // the first line of the agent's current turn, 0 before it
+	last    transcript.Meta
+	pending map[string]int // tool call id → index in ch.Tools
+}
+
+// New starts a session read from file (named in problems).
+func New(file string, opt transcript.Options) *Builder {
+	if opt.MaxText <= 0 {
+		opt.MaxText = transcript.DefaultMaxText
+	}
+	if opt.MaxError <= 0 {
+		opt.MaxError = transcript.DefaultMaxError
+	}
+	if opt.Redact == nil {
+		opt.Redact = redact.Text
+	}
+	return &Builder{file: file, opt: opt, pending: map[string]int{}}
+}
+
+// Session sets the session's id (the first one given wins).
+func (b *Builder) Session(id string) {
+	if b.ch.SessionID == "" {
+		b.ch.SessionID = id
+		b.ch.Stats.SessionID = id
+	}
+}
+
+// SessionID is the session's id so far.
+func (b *Builder) SessionID() string { return b.ch.SessionID }
+
+// Line counts a line read.
+func (b *Builder) Line(n int) { b.ch.Stats.Lines++ }
+
+// User is something the person wrote: it closes the assistant's turn as
+// its reply.
+func (b *Builder) User(m transcript.Meta, text, cwd string) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	b.ch.Stats.User++
+	t := head(b.clean(text), b.opt.MaxText)
+	s := transcript.UserSignal{Meta: b.meta(m), Text: t, Own: transcript.OwnWords(t), Cwd: cwd}
+	b.closeTurn(&s)
+	b.ch.UserSignals = append(b.ch.UserSignals, s)
+	b.ch.Stats.UserSignals++
+}
+
+// Assistant is text the agent showed.
+func (b *Builder) Assistant(m transcript.Meta, text string) {
+	b.ch.Stats.Assistant++
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return
+	}
+	b.startTurn(m.Line)
+	b.turn = append(b.turn, b.clean(text))
+	b.last = b.meta(m)
+}
+
+// Tool is a tool call; its result comes with Result, by id.
+func (b *Builder) Tool(m transcript.Meta, id, name, command string, paths []string, cwd string) {
+	b.ch.Stats.ToolUses++
+	b.startTurn(m.Line)
+	for i, p := range paths {
+		paths[i] = b.clean(p)
+	}
+	tc := transcript.ToolCall{Meta: b.meta(m), ID: id, Name: name, Command: head(b.clean(command), b.opt.MaxError), Paths: paths, Cwd: cwd}
+	if id != "" {
+		b.pending[id] = len(b.ch.Tools)
+	}
+	b.ch.Tools = append(b.ch.Tools, tc)
+}
+
+// Result is a tool call's outcome; errText is kept for a failure.
+func (b *Builder) Result(m transcript.Meta, id string, failed bool, errText string) {
+	i, ok := b.pending[id]
+	if !ok {
+		return
+	}
+	delete(b.pending, id)
+	tc := &b.ch.Tools[i]
+	tc.HasResult, tc.ResultLine, tc.ResultUUID = true, m.Line, m.UUID
+	if failed {
+		tc.IsError = true
+		tc.Error = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
+		b.ch.Stats.ToolErrors++
+	}
+}
+
+// Problem is a line that could not be read.
+func (b *Builder) Problem(p jsonl.Problem) {
+	b.ch.Problems = append(b.ch.Problems, transcript.Problem{File: b.file, Problem: p})
+}
+
+// Done closes the last turn and returns the channels.
+func (b *Builder) Done() *transcript.Channels {
+	b.closeTurn(nil)
+	return &b.ch
+}
+
+// clean is text as devlearn may keep it: valid UTF-8, secrets redacted
+// before it is cut to length (as transcript.Walk does), so that no later
+// stage can forget to.
+func (b *Builder) clean(s string) string { return b.opt.Redact(strings.ToValidUTF8(s, "\uFFFD")) }
+
+func (b *Builder) meta(m transcript.Meta) transcript.Meta {
+	if m.SessionID == "" {
+		m.SessionID = b.ch.SessionID
+	}
+	return m
+}
+
+// startTurn notes the first line of the agent's turn: its text and its
+// tool calls are from there on.
+func (b *Builder) startTurn(line int) {
+	if b.from == 0 {
+		b.from = line
+	}
+}
+
+func (b *Builder) closeTurn(reply *transcript.UserSignal) {
+	from := b.from
+	b.from = 0
+	if len(b.turn) == 0 {
+		return
+	}
+	p := transcript.DialogPair{
+		Assistant:     tail(strings.Join(b.turn, "\n\n"), b.opt.MaxText),
+		AssistantUUID: b.last.UUID,
+		SessionID:     b.ch.SessionID,
+		Timestamp:     b.last.Timestamp,
+		FromLine:      from,
+	}
+	if reply != nil {
+		r := *reply
+		p.Reply = &r
+	}
+	b.ch.DialogPairs = append(b.ch.DialogPairs, p)
+	b.ch.Stats.DialogPairs++
+	b.turn = b.turn[:0]
+}
+
+// head keeps the start of s within max bytes, on a rune boundary.
+func head(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	s = s[:max]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// tail keeps the end of s within max bytes, on a rune boundary.
+func tail(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	s = s[len(s)-max:]
+	for !utf8.ValidString(s) {
+		s = s[1:]
+	}
+	return s
+}
