@@ -106,18 +106,9 @@ func buildPrompt(req Request, redact func(string) string, limit int) ([]byte, bo
 	// budget; the rest goes to the session, the person's own words first:
 	// six tenths, and whatever the pairs will not need of their four.
 	var s session
-	existingBudget := budget / 8
-	for _, o := range req.Existing {
-		if len(s.Existing) == MaxExisting {
-			break
-		}
-		e := existing{ID: o.ID, Type: o.Type, Pattern: clipStart(redact(o.Pattern), maxExistText), Count: o.Count}
-		if n := encodedLen(e) + 1; n <= existingBudget {
-			s.Existing = append(s.Existing, e)
-			existingBudget -= n
-			budget -= n
-		}
-	}
+	var used int
+	s.Existing, used = fitExisting(req.Existing, redact, budget/8)
+	budget -= used
 	pairsNeed := 0
 	for _, p := range pairs {
 		pairsNeed += min(len(p.Assistant), maxAssistant) + min(len(p.Reply.Text), maxSignal) + 32
@@ -166,6 +157,23 @@ func newestWithin[T any](n, share, total int, prepare func(int) T) ([]T, int) {
 	}
 	slices.Reverse(kept)
 	return kept, total
+}
+
+// fitExisting is what the model is shown of the existing observations,
+// strongest first, at most MaxExisting of them within budget bytes, and the
+// bytes they take.
+func fitExisting(obs []observe.Observation, redact func(string) string, budget int) (out []existing, used int) {
+	for _, o := range obs {
+		if len(out) == MaxExisting {
+			break
+		}
+		e := existing{ID: o.ID, Type: o.Type, Pattern: clipStart(redact(o.Pattern), maxExistText), Count: o.Count}
+		if n := encodedLen(e) + 1; used+n <= budget {
+			out = append(out, e)
+			used += n
+		}
+	}
+	return out, used
 }
 
 func encodedLen(v any) int {

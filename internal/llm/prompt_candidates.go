@@ -40,18 +40,9 @@ func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([
 	b.WriteString("\n\nThe candidates, as JSON (\"why\" is what flagged each):\n")
 	budget := limit - b.Len() - len(`{"existing_observations":[],"candidates":[]}`) - 1
 	var s nominated
-	existingBudget := budget / 8
-	for _, o := range req.Existing {
-		if len(s.Existing) == MaxExisting {
-			break
-		}
-		e := existing{ID: o.ID, Type: o.Type, Pattern: clipStart(redact(o.Pattern), maxExistText), Count: o.Count}
-		if n := encodedLen(e) + 1; n <= existingBudget {
-			s.Existing = append(s.Existing, e)
-			existingBudget -= n
-			budget -= n
-		}
-	}
+	var used int
+	s.Existing, used = fitExisting(req.Existing, redact, budget/8)
+	budget -= used
 	s.Candidates, _ = newestWithin(len(req.Candidates), budget, budget, func(i int) Candidate {
 		c := req.Candidates[i]
 		out := Candidate{
