@@ -5,8 +5,10 @@ import "strings"
 // The cache's encoding of what derive.go adds to an item's triggers: how
 // each glob reads as written and whether the lesson's text gave it, and
 // the commands and topics. It follows the written triggers in an item's
-// record (cachefile.go), so the hook decodes them with the item, never
-// derives them again.
+// record (cachefile.go), so the hook ranks items on what it decodes and
+// never derives triggers to rank them. An item it serves is read from its
+// file again (Sources.Current, to show what it holds now), and that read
+// derives them once more: BenchmarkDerive's cost per item served.
 
 func (e *enc) derived(m *Match) {
 	for _, g := range m.Files {

@@ -201,8 +201,9 @@ func sectionOf(t *testing.T, text string) *knowfile.Section {
 	return doc.Sections[0]
 }
 
-// BenchmarkDerive is what reading a lesson's text costs when the cache is
-// built (a hook never pays it): a pitfall section of the usual length.
+// BenchmarkDerive is what reading a lesson's text costs: once per item when
+// the cache is built, and once per item a hook serves (it reads the served
+// item from its file again): a pitfall section of the usual length.
 func BenchmarkDerive(b *testing.B) {
 	title := "Forgot to bump the version in the marketplace file when changing the plugin file"
 	body := "- **Issue**: plugin.json was changed (a new command) and the version in marketplace.json was left as it was, so nobody received the update\n" +
