@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/classify"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -57,20 +58,20 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 	for _, h := range res.Hooks {
 		registered = registered || h.Registered
 	}
-	res.Enabled = registered && w.cfg.Enabled && env.Getenv("DEVLEARN_DISABLE") != "1"
+	res.Enabled = registered && w.cfg.Enabled && !hookcmd.Switch(env.Getenv, "DEVLEARN_DISABLE")
 	if !registered {
 		res.Why = append(res.Why, "devlearn's hooks are not registered: run 'devlearn learn --enable'")
 	}
 	if !w.cfg.Enabled {
 		res.Why = append(res.Why, `"enabled": false in the config silences every hook`)
 	}
-	if env.Getenv("DEVLEARN_DISABLE") == "1" {
+	if hookcmd.Switch(env.Getenv, "DEVLEARN_DISABLE") {
 		res.Why = append(res.Why, "DEVLEARN_DISABLE=1 silences every hook in this environment")
 	}
 	if res.Enabled && !w.cfg.Serve.Enabled {
 		res.Why = append(res.Why, `"serve": {"enabled": false}: learning goes on, nothing is injected`)
 	}
-	if res.Enabled && env.Getenv("DISABLE_EXPERIENCE_INJECTION") == "1" {
+	if res.Enabled && hookcmd.Switch(env.Getenv, "DISABLE_EXPERIENCE_INJECTION") {
 		res.Why = append(res.Why, "DISABLE_EXPERIENCE_INJECTION=1 in this environment: learning goes on, nothing is injected")
 	}
 

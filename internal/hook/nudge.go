@@ -36,7 +36,7 @@ func (r *run) promptSubmit() (*Output, error) {
 	if err != nil && err != errQuiet {
 		return out, err
 	}
-	if len(notes) == 0 || !r.cfg.Serve.Enabled {
+	if len(notes) == 0 || !r.serving() {
 		return out, err
 	}
 	text := strings.Join(notes, "\n\n")

@@ -39,7 +39,7 @@ func (r *run) postToolUse() (*Output, error) {
 			return nil, err
 		}
 		recs := r.noteWalk(st, res, editTools[r.in.ToolName])
-		if !r.cfg.Serve.Enabled {
+		if !r.serving() {
 			return recs, nil
 		}
 		t, shown := r.directivesText(st, res, r.cfg.Directives.BudgetChars, func(s string) int { return size(r.output(s, "", "")) })
@@ -146,7 +146,7 @@ func (r *run) beforeEdit(knowledge *Output) (text, reason string) {
 		reason = fmt.Sprintf("devlearn: this %s is in %s, whose directives the agent has not been shown (%s); it made %d such edits in this session (directives.ask_after_edits: %d). They are given to it now.",
 			r.in.ToolName, res.Starts[0], nameList(unseen, maxNames), st.Unshown+1, d.AskAfterEdits)
 		recs = append(recs, directives.Record{Op: directives.OpAsked, Dir: res.Starts[0]})
-		if r.cfg.Serve.Enabled && budget > leftOutReserve {
+		if r.serving() && budget > leftOutReserve {
 			t, shown := r.directivesText(st, res, budget, func(s string) int { return size(r.output(s, "ask", reason)) })
 			text = t
 			recs = append(recs, shown...)

@@ -180,10 +180,7 @@ func slowAfter(v string) time.Duration {
 
 // HookEnv is the hook package's view of env.
 func HookEnv(env *Env) hook.Env {
-	on := func(k string) bool {
-		v := strings.ToLower(strings.TrimSpace(env.Getenv(k)))
-		return v != "" && v != "0" && v != "false"
-	}
+	on := func(k string) bool { return Switch(env.Getenv, k) }
 	return hook.Env{
 		Dir:  env.Dir,
 		Home: Home(env.Getenv),
@@ -203,6 +200,15 @@ func HookEnv(env *Env) hook.Env {
 		Task:        env.Getenv("DEVLEARN_TASK"),
 		Environ:     environ(env),
 	}
+}
+
+// Switch reports whether the environment variable k is set to something
+// that means on: anything but empty, "0" or "false". The hooks and the
+// commands that report on them (learn --status) read switches with it, so
+// they never disagree on whether one is set.
+func Switch(getenv func(string) string, k string) bool {
+	v := strings.ToLower(strings.TrimSpace(getenv(k)))
+	return v != "" && v != "0" && v != "false"
 }
 
 // environ is the environment the commands a hook starts (gates) inherit.
