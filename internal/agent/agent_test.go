@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,32 +9,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/hook"
 )
-
-// The adapters run in every hook process of their agent: like the hook
-// package, they must not pull in anything heavy (a TUI, go-git's root
-// package or its transports, an HTTP stack, the MCP SDK, cobra). A
-// structural guard, not a timed one.
-func TestHookPathImportsStayLight(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	// The hook path: the hook package, this registry and the adapters.
-	// Session-log readers (codex/rollout links a zstd decoder) are not on
-	// it.
-	out, err := exec.Command("go", "list", "-deps", "../hook", ".", "./codex", "./cursor", "./gemini", "./copilot").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		heavy := dep == "net/http" || dep == "github.com/go-git/go-git/v5" || dep == "github.com/spf13/cobra"
-		for _, prefix := range []string{"github.com/charmbracelet/", "github.com/go-git/go-git/v5/plumbing/transport", "github.com/modelcontextprotocol/", "github.com/santhosh-tekuri/", "github.com/klauspost/"} {
-			heavy = heavy || strings.HasPrefix(dep, prefix)
-		}
-		if heavy {
-			t.Errorf("the hook path depends on %s", dep)
-		}
-	}
-}
 
 func decode(t *testing.T, a *Agent, event, data string) hook.Input {
 	t.Helper()

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 )
@@ -88,25 +86,5 @@ func BenchmarkSessionUpdate(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		step()
-	}
-}
-
-// The package runs after every tool call: it must not pull in anything
-// heavy (a TUI, git transports, an HTTP stack). A structural guard, not a
-// timed one.
-func TestImportsStayLight(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	out, err := exec.Command("go", "list", "-deps", ".").Output()
-	if err != nil {
-		t.Skipf("go list: %v", err)
-	}
-	for _, dep := range strings.Fields(string(out)) {
-		for _, heavy := range []string{"net/http", "github.com/charmbracelet/", "github.com/go-git/go-git/v5", "github.com/spf13/cobra", "github.com/modelcontextprotocol/"} {
-			if dep == heavy || strings.HasPrefix(dep, heavy) {
-				t.Errorf("internal/directives depends on %s", dep)
-			}
-		}
 	}
 }

@@ -2,34 +2,9 @@ package task
 
 import (
 	"context"
-	"os/exec"
 	"strings"
 	"testing"
 )
-
-// The Stop hook links this package (and gate, proc, trust): none of them
-// may bring in what a hook must not initialise.
-func TestImportsStayLight(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go list")
-	}
-	for _, pkg := range []string{".", "../gate", "../proc", "../trust"} {
-		out, err := exec.Command("go", "list", "-deps", pkg).Output()
-		if err != nil {
-			t.Skipf("go list: %v", err)
-		}
-		for _, dep := range strings.Fields(string(out)) {
-			switch {
-			case dep == "net/http", dep == "github.com/go-git/go-git/v5", dep == "github.com/devlearn/devlearn/internal/gitx",
-				strings.HasPrefix(dep, "github.com/go-git/go-git/v5/plumbing/transport"),
-				strings.HasPrefix(dep, "github.com/charmbracelet/"),
-				strings.HasPrefix(dep, "github.com/spf13/cobra"),
-				strings.HasPrefix(dep, "github.com/modelcontextprotocol/"):
-				t.Errorf("%s depends on %s", pkg, dep)
-			}
-		}
-	}
-}
 
 // The similarity of two feedbacks is computed at every rejection, the
 // Stop hook's included.
