@@ -28,10 +28,11 @@ func newDirectivesCmd(env *Env) *cobra.Command {
 		Long: `Teams keep agent-facing rules in .directives/ folders at any level of a
 repository: AGENTS.md, INVARIANTS.md and ARCHITECTURE.md (core: given to
 the agent in full), TESTING.md, PITFALLS.md, CONTRIBUTING.md, TEMPLATE.md
-and CHECKLIST.md (named, read when a task calls for them). They add up from
-$DEVLEARN_HOME/directives/ to the root to the deepest folder; none shadows
-another. The post-tool-use hook gives the agent those it has not seen in the
-session; the Stop hook holds the checklist gate. See docs/directives.md.`,
+and CHECKLIST.md (filtered: in full when the skill of the task's stage
+declares them, else named). They add up from $DEVLEARN_HOME/directives/ to
+the root to the deepest folder; none shadows another. The post-tool-use hook
+gives the agent those it has not seen in the session; the Stop hook holds
+the checklist gate. See docs/directives.md.`,
 		GroupID: "learn",
 	})
 	cmd.AddCommand(newDirectivesDiscoverCmd(env), newDirectivesCheckCmd(env), newDirectivesInitCmd(env))
