@@ -108,8 +108,8 @@ func BenchmarkPostToolUse(b *testing.B) {
 	})
 	// "seen-task": the same with a task at implement (DEVLEARN_TASK),
 	// whose skill's declaration is read each call.
+	env := taskAt(b, root, "bench-task", "implement")
 	b.Run("seen-task", func(b *testing.B) {
-		env := taskAt(b, root, "bench-task", "implement")
 		runHookEnv(b, PostToolUse, env, postInput(root, "bench-seen-task", "Read", 0))
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {

@@ -270,3 +270,18 @@ func TestDeclaredByStage(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkDeclared is what post-tool-use adds for a session whose task
+// is at a stage: one core.md read and its front matter parsed.
+func BenchmarkDeclared(b *testing.B) {
+	cfg := config.Default()
+	home := b.TempDir()
+	if _, err := Seed(context.Background(), home); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if d, err := Declared(home, &cfg.Skills.Stages, "implement"); err != nil || len(d.Directives) != 4 {
+			b.Fatal(d, err)
+		}
+	}
+}
