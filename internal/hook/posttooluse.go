@@ -284,8 +284,8 @@ func contains(list []string, s string) bool {
 // it has not seen in this session: the core types, and the filtered ones
 // the stage's skill declares, in full while the output stays within
 // budget (as measured by size), the others by name, those that did not
-// fit by name too; each is then recorded as
-// shown, so that it is given once per session.
+// fit by name too; each is then recorded as shown, so that it is given
+// once per session.
 func (r *run) directivesText(st *directives.State, res *directives.Result, declared []string, budget int, size func(string) int) (string, []directives.Record) {
 	var full, named, leftOut []directives.File
 	var bodies []string
