@@ -11,11 +11,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/skills"
+	"github.com/devlearn/devlearn/internal/task"
 )
 
 func newDirectivesCmd(env *Env) *cobra.Command {
@@ -25,10 +28,11 @@ func newDirectivesCmd(env *Env) *cobra.Command {
 		Long: `Teams keep agent-facing rules in .directives/ folders at any level of a
 repository: AGENTS.md, INVARIANTS.md and ARCHITECTURE.md (core: given to
 the agent in full), TESTING.md, PITFALLS.md, CONTRIBUTING.md, TEMPLATE.md
-and CHECKLIST.md (named, read when a task calls for them). They add up from
-$DEVLEARN_HOME/directives/ to the root to the deepest folder; none shadows
-another. The post-tool-use hook gives the agent those it has not seen in the
-session; the Stop hook holds the checklist gate. See docs/directives.md.`,
+and CHECKLIST.md (filtered: in full when the skill of the task's stage
+declares them, else named). They add up from $DEVLEARN_HOME/directives/ to
+the root to the deepest folder; none shadows another. The post-tool-use hook
+gives the agent those it has not seen in the session; the Stop hook holds
+the checklist gate. See docs/directives.md.`,
 		GroupID: "learn",
 	})
 	cmd.AddCommand(newDirectivesDiscoverCmd(env), newDirectivesCheckCmd(env), newDirectivesInitCmd(env))
@@ -36,13 +40,24 @@ session; the Stop hook holds the checklist gate. See docs/directives.md.`,
 }
 
 type discoverOptions struct {
-	root string
-	json bool
+	root, stage, task string
+	json              bool
+}
+
+// discoverFile is a file found, and whether the agent is given it in
+// full (a core type, or a filtered one the stage's skill declares).
+type discoverFile struct {
+	directives.File
+	Loaded bool `json:"loaded"`
 }
 
 type discoverOutput struct {
 	Root string `json:"root"`
 	*directives.Result
+	Files []discoverFile `json:"files"`
+	// Declaration is what the stage's skill declares, with --stage or a
+	// task at a stage.
+	Declaration *skills.Declaration `json:"declaration,omitempty"`
 }
 
 func newDirectivesDiscoverCmd(env *Env) *cobra.Command {
@@ -56,8 +71,15 @@ files found on the way: $DEVLEARN_HOME/directives/ first, then the root's,
 then each deeper level's, each level's in type order. A file reached twice
 (through a symbolic link, or from two paths) is listed once, where it is
 first met; folders named in directives.ignore (node_modules, vendor, .git,
-...) are not collected from.`,
+...) are not collected from.
+
+Core types are given to the agent in full; the filtered ones (TESTING.md,
+PITFALLS.md, CONTRIBUTING.md, TEMPLATE.md, CHECKLIST.md) by name, unless
+the skill of the agent's stage declares them (its core.md's 'directives:'):
+with --stage, or --task (default $DEVLEARN_TASK) for that task's stage,
+those are listed as "loaded", as the post-tool-use hook gives them.`,
 		Example: `  devlearn directives discover internal/api/handler.go
+  devlearn directives discover --stage implement internal/api/handler.go
   devlearn directives discover --json pkg/a pkg/b`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -66,6 +88,8 @@ first met; folders named in directives.ignore (node_modules, vendor, .git,
 	}
 	cmd.Flags().StringVar(&opts.root, "root", "", "walk up to this folder instead of the repository root")
 	cmd.Flags().BoolVar(&opts.json, "json", false, "print the files as JSON")
+	cmd.Flags().StringVar(&opts.stage, "stage", "", "list as loaded the filtered types this stage's skill declares")
+	cmd.Flags().StringVar(&opts.task, "task", "", "the same for this task's stage (default $DEVLEARN_TASK)")
 	return cmd
 }
 
@@ -106,21 +130,47 @@ func runDiscover(env *Env, opts *discoverOptions, args []string) error {
 	if h := env.Home(); h != "" {
 		global = filepath.Join(h, directives.GlobalDirName)
 	}
+	decl, err := env.declaration(p, l.Config, opts)
+	if err != nil {
+		return err
+	}
 	res, err := directives.Discover(paths, directives.Options{Root: root, GlobalDir: global, Ignore: l.Directives.Ignore})
 	if err != nil {
 		return exitcode.UsageError(err)
 	}
+	var declared []string
+	if decl != nil {
+		declared = decl.Directives
+	}
+	out := discoverOutput{Root: root, Result: res, Files: []discoverFile{}, Declaration: decl}
+	for _, f := range res.Files {
+		out.Files = append(out.Files, discoverFile{File: f, Loaded: directives.Loaded(f, declared)})
+	}
 	if opts.json {
-		return printJSON(env.Out, discoverOutput{Root: root, Result: res})
+		return printJSON(env.Out, out)
+	}
+	if decl != nil {
+		d := "none"
+		if len(decl.Directives) > 0 {
+			d = strings.Join(decl.Directives, ", ")
+		}
+		skill := "skill " + decl.Skill
+		if decl.Skill == "" {
+			skill = "no skill"
+		}
+		fmt.Fprintf(env.Out, "Stage %s, %s: filtered types loaded in full: %s.\n", decl.Stage, skill, d)
 	}
 	if len(res.Files) == 0 {
 		fmt.Fprintf(env.Out, "No directives in force for %s.\n", strings.Join(args, ", "))
 	}
 	t := newTable(env.Out)
-	for _, f := range res.Files {
+	for _, f := range out.Files {
 		tier := "named"
-		if f.Core {
+		switch {
+		case f.Core:
 			tier = "core"
+		case f.Loaded:
+			tier = "loaded"
 		}
 		t.row(f.Level, tier, f.Path)
 	}
@@ -129,6 +179,46 @@ func runDiscover(env *Env, opts *discoverOptions, args []string) error {
 		fmt.Fprintf(env.Out, "skipped %s: %s\n", s.Path, s.Reason)
 	}
 	return nil
+}
+
+// declaration is what the skill of --stage, or of the stage of --task
+// (default $DEVLEARN_TASK), declares; nil when neither names a stage. A
+// declaration that cannot be read is said on stderr, and the filtered
+// types are listed as named, as the hook would give them.
+func (env *Env) declaration(p *project.Project, cfg *config.Config, opts *discoverOptions) (*skills.Declaration, error) {
+	stage := opts.stage
+	if stage != "" {
+		if err := checkStage(stage, false); err != nil {
+			return nil, err
+		}
+	} else {
+		name, err := env.taskName(opts.task)
+		if err != nil || name == "" {
+			return nil, err
+		}
+		if p == nil {
+			return nil, exitcode.Usagef("task %s: not inside a git repository, whose .memory/tasks/ holds it", name)
+		}
+		st, _, err := (&task.Store{Proj: p, Config: cfg}).Load(name)
+		if err != nil {
+			return nil, err
+		}
+		if st.Stage == "" {
+			if opts.task != "" {
+				fmt.Fprintf(env.Err, "devlearn: task %s has no stage ('devlearn task stage %s STAGE'): filtered types are named.\n", name, name)
+			}
+			return nil, nil
+		}
+		stage = st.Stage
+	}
+	d, err := skills.Declared(env.Home(), &cfg.Skills.Stages, stage)
+	if err != nil {
+		fmt.Fprintf(env.Err, "devlearn: %v\n", err)
+	}
+	for _, pr := range d.Problems {
+		fmt.Fprintf(env.Err, "devlearn: %s\n", pr)
+	}
+	return d, nil
 }
 
 type checkOptions struct {

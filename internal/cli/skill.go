@@ -72,8 +72,11 @@ func newSkillListCmd(env *Env) *cobra.Command {
 		Short: "Every skill, the stages that use it, and the size of each tier",
 		Long: `List the skills of $DEVLEARN_HOME/skills (the defaults are seeded first):
 the stages whose prompt gets each one (skills.stages), the size of its core
-and extended tiers in tokens, and whether you edited it. A stage pointing at
-a skill that does not exist is named.`,
+and extended tiers in tokens, whether you edited it, and the filtered
+directive types it loads in full (its core.md's 'directives:', such as
+'directives: [TESTING.md, CHECKLIST.md]'; a name that is not one is named
+on stderr with its line). A stage pointing at a skill that does not exist
+is named.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			home, err := env.seededSkills()
@@ -122,7 +125,15 @@ a skill that does not exist is named.`,
 				if len(r.Stages) > 0 {
 					st = strings.Join(r.Stages, ",")
 				}
+				if len(r.Directives) > 0 {
+					mark += "; loads " + strings.Join(r.Directives, ", ")
+				}
 				fmt.Fprintf(env.Out, "%-24s %-14s core ~%d tok, extended ~%d tok%s\n", r.Name, st, r.CoreTokens, r.ExtendedTokens, mark)
+			}
+			for _, r := range rows {
+				for _, p := range r.Problems {
+					fmt.Fprintf(env.Err, "devlearn: %s\n", p)
+				}
 			}
 			var missing []string
 			for name, st := range stages {

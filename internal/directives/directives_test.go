@@ -285,3 +285,16 @@ func TestWithLocalIgnored(t *testing.T) {
 		t.Fatal("added twice")
 	}
 }
+
+// One function decides how a file is given: core types always in full, a
+// filtered type in full only when declared.
+func TestLoaded(t *testing.T) {
+	tst := File{Type: "TESTING.md"}
+	agents := File{Type: "AGENTS.md", Core: true}
+	if !Loaded(agents, nil) || Loaded(tst, nil) || Loaded(tst, []string{"CHECKLIST.md"}) || !Loaded(tst, []string{"CHECKLIST.md", "TESTING.md"}) {
+		t.Fatal("Loaded")
+	}
+	if strings.Join(Filtered(), ",") != "TESTING.md,PITFALLS.md,CONTRIBUTING.md,TEMPLATE.md,CHECKLIST.md" {
+		t.Fatal(Filtered())
+	}
+}

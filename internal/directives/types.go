@@ -11,6 +11,11 @@
 // packages and devlearn's own small ones.
 package directives
 
+import (
+	"fmt"
+	"strings"
+)
+
 // DirName is the folder directive files live in, at any level.
 const DirName = ".directives"
 
@@ -75,4 +80,51 @@ func TypeNames() []string {
 		out[i] = t.Name
 	}
 	return out
+}
+
+// Filtered lists the names of the types a skill may declare (seed 004:
+// "skill-filtered, loaded when skill declares them"), in order.
+func Filtered() []string {
+	var out []string
+	for _, t := range Types {
+		if !t.Core {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// CheckDeclared checks a name a skill declares: a filtered type, spelt as
+// the seed spells it. The error says what to write instead.
+func CheckDeclared(name string) error {
+	allowed := strings.Join(Filtered(), ", ")
+	t, ok := TypeOf(name)
+	switch {
+	case ok && t.Core:
+		return fmt.Errorf("%s is a core type, always given in full: declare only %s", name, allowed)
+	case ok:
+		return nil
+	}
+	for _, t := range Types {
+		if !t.Core && (strings.EqualFold(name, t.Name) || strings.EqualFold(name+".md", t.Name)) {
+			return fmt.Errorf("%q is not a directive type: write %s", name, t.Name)
+		}
+	}
+	return fmt.Errorf("%q is not a directive type a skill can declare: one of %s", name, allowed)
+}
+
+// Loaded decides how the agent is given a discovered file: in full
+// (true) for a core type, and for a filtered type the current stage's
+// skill declares; by name (false) otherwise. The hooks and 'directives
+// discover' both ask it, so they never disagree.
+func Loaded(f File, declared []string) bool {
+	if f.Core {
+		return true
+	}
+	for _, d := range declared {
+		if d == f.Type {
+			return true
+		}
+	}
+	return false
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -22,6 +23,7 @@ import (
 	"github.com/devlearn/devlearn/internal/register"
 	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
+	"github.com/devlearn/devlearn/internal/skills"
 	"github.com/devlearn/devlearn/internal/trust"
 	"github.com/devlearn/devlearn/internal/worker"
 )
@@ -68,6 +70,7 @@ func Run(in Inputs) []Check {
 		stateWritable(in),
 		dropped(in),
 		transcripts(in),
+		skillDeclarations(in),
 	}
 	return append(checks, agents(in)...)
 }
@@ -225,6 +228,34 @@ func configValid(in Inputs) Check {
 		return fail(name, why, "read "+project.ConfigFile+", then run 'devlearn trust'")
 	}
 	return ok(name, project.ConfigFile+" is valid; its commands are "+why)
+}
+
+// skillDeclarations checks what the skill of each stage declares of the
+// directive system, as the post-tool-use hook reads it: a name that is not
+// a filtered type is ignored there (and logged), so it is named here with
+// its file and line.
+func skillDeclarations(in Inputs) Check {
+	const name = "stage skills' directive declarations"
+	l, err := config.LoadProject(in.Home, in.Proj.Root)
+	if err != nil {
+		return ok(name, "not checked: the config does not load (see above)")
+	}
+	var probs []string
+	loads := 0
+	for _, stage := range config.Stages {
+		d, err := skills.Declared(in.Home, &l.Config.Skills.Stages, stage)
+		if err != nil {
+			probs = append(probs, err.Error())
+			continue
+		}
+		probs = append(probs, d.Problems...)
+		loads += len(d.Directives)
+	}
+	if len(probs) > 0 {
+		return fail(name, strings.Join(probs, "; "),
+			"edit each line named ('devlearn skill edit NAME --tier core'): directives lists only "+strings.Join(directives.Filtered(), ", ")+"; point skills.stages at skills that exist")
+	}
+	return ok(name, fmt.Sprintf("%d filtered directive %s loaded in full by the %d stages' skills; no unknown name", loads, pluralWord(loads, "type", "types"), len(config.Stages)))
 }
 
 func logReadable(in Inputs) Check {

@@ -68,6 +68,23 @@ func SessionTask(named, sessionID string) string {
 	return "session-" + id
 }
 
+// sessionTask is the task this session works on (SessionTask) and its
+// state, as its log has it: what the stop gates record to, and whose
+// stage post-tool-use gives the directives of. A task with no log is new:
+// no stage.
+func (r *run) sessionTask(src string) (string, *task.Store, *task.State, error) {
+	name := SessionTask(r.env.Task, r.in.SessionID)
+	store := &task.Store{Proj: r.proj, Config: r.cfg, Now: r.now, Src: src, Redact: r.env.Redact}
+	st, probs, err := store.Load(name)
+	if err != nil {
+		return name, store, nil, err
+	}
+	for _, p := range probs {
+		r.log.Printf("%v", p)
+	}
+	return name, store, st, nil
+}
+
 func (r *run) gateStop() *Output {
 	in, err := gate.Trusted(r.env.Home, r.proj.Root, r.cfg)
 	if err != nil {
@@ -80,15 +97,10 @@ func (r *run) gateStop() *Output {
 		}
 		return nil
 	}
-	name := SessionTask(r.env.Task, r.in.SessionID)
-	store := &task.Store{Proj: r.proj, Config: r.cfg, Now: r.now, Src: "hook stop", Redact: r.env.Redact}
-	st, probs, err := store.Load(name)
+	name, store, st, err := r.sessionTask("hook stop")
 	if err != nil {
 		r.log.Printf("stop gates: task %s: %v (not run)", name, err)
 		return nil
-	}
-	for _, p := range probs {
-		r.log.Printf("%v", p)
 	}
 	if store.Blocked(st) != nil {
 		return &Output{SystemMessage: fmt.Sprintf("devlearn: the stop gates of task %s are paused: its circuit breaker tripped. Review its lessons ('devlearn learn --review'), then 'devlearn task resume %s'.", name, name)}

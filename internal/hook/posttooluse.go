@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/directives"
+	"github.com/devlearn/devlearn/internal/skills"
 )
 
 // The directive system (docs/directives.md): after each tool call that
@@ -33,6 +34,10 @@ func (r *run) postToolUse() (*Output, error) {
 		return nil, errQuiet
 	}
 	var text string
+	var declared []string
+	if r.serving() {
+		declared = r.declared()
+	}
 	err := r.directiveSession().Update(r.ctx, r.now, func(st *directives.State) ([]directives.Record, error) {
 		res, err := r.discover(st, paths)
 		if err != nil {
@@ -42,7 +47,7 @@ func (r *run) postToolUse() (*Output, error) {
 		if !r.serving() {
 			return recs, nil
 		}
-		t, shown := r.directivesText(st, res, r.cfg.Directives.BudgetChars, func(s string) int { return size(r.output(s, "", "")) })
+		t, shown := r.directivesText(st, res, declared, r.cfg.Directives.BudgetChars, func(s string) int { return size(r.output(s, "", "")) })
 		text = t
 		return append(recs, shown...), nil
 	})
@@ -147,7 +152,7 @@ func (r *run) beforeEdit(knowledge *Output) (text, reason string) {
 			r.in.ToolName, res.Starts[0], nameList(unseen, maxNames), st.Unshown+1, d.AskAfterEdits)
 		recs = append(recs, directives.Record{Op: directives.OpAsked, Dir: res.Starts[0]})
 		if r.serving() && budget > leftOutReserve {
-			t, shown := r.directivesText(st, res, budget, func(s string) int { return size(r.output(s, "ask", reason)) })
+			t, shown := r.directivesText(st, res, r.declared(), budget, func(s string) int { return size(r.output(s, "ask", reason)) })
 			text = t
 			recs = append(recs, shown...)
 		}
@@ -158,6 +163,32 @@ func (r *run) beforeEdit(knowledge *Output) (text, reason string) {
 		return "", ""
 	}
 	return text, reason
+}
+
+// declared is what the skill of the session's task's stage declares: the
+// filtered directive types given in full, like the core ones. A session
+// without a task, or whose task has no stage, reads nothing more than the
+// task log that is not there, and declares nothing: those types are named.
+// A declaration that cannot be read is logged, never fatal: the types are
+// named, as without one.
+func (r *run) declared() []string {
+	name, _, st, err := r.sessionTask("hook " + r.event)
+	if err != nil {
+		r.log.Printf("directives: task %s: %v (filtered directives named only)", name, err)
+		return nil
+	}
+	if st.Stage == "" {
+		return nil
+	}
+	d, err := skills.Declared(r.env.Home, &r.cfg.Skills.Stages, st.Stage)
+	if err != nil {
+		r.log.Printf("directives: task %s at %s: %v (filtered directives named only)", name, st.Stage, err)
+		return nil
+	}
+	for _, p := range d.Problems {
+		r.log.Printf("directives: task %s at %s: %s", name, st.Stage, p)
+	}
+	return d.Directives
 }
 
 // directiveSession is this session's directive state.
@@ -250,18 +281,19 @@ func contains(list []string, s string) bool {
 }
 
 // directivesText is what the agent is given of the directives of a walk
-// it has not seen in this session: the core types in full while the
-// output stays within budget (as measured by size), the others by name,
-// the core ones that did not fit by name too; each is then recorded as
-// shown, so that it is given once per session.
-func (r *run) directivesText(st *directives.State, res *directives.Result, budget int, size func(string) int) (string, []directives.Record) {
+// it has not seen in this session: the core types, and the filtered ones
+// the stage's skill declares, in full while the output stays within
+// budget (as measured by size), the others by name, those that did not
+// fit by name too; each is then recorded as shown, so that it is given
+// once per session.
+func (r *run) directivesText(st *directives.State, res *directives.Result, declared []string, budget int, size func(string) int) (string, []directives.Record) {
 	var full, named, leftOut []directives.File
 	var bodies []string
 	for _, f := range res.Files {
 		if st.Shown[f.Real] != "" {
 			continue
 		}
-		if !f.Core {
+		if !directives.Loaded(f, declared) {
 			named = append(named, f)
 			continue
 		}
@@ -299,10 +331,13 @@ func composeDirectives(start string, full []directives.File, bodies []string, na
 		where = "the repository root"
 	}
 	fmt.Fprintf(&b, "devlearn: directives in force for %s, not yet seen in this session. They add up: a deeper folder's extend the ones above it, none replaces another.\n", where)
+	var checklists []string
 	for i, f := range full {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Path, strings.TrimRight(bodies[i], "\n"))
+		if f.Type == directives.ChecklistFile {
+			checklists = append(checklists, f.Abs)
+		}
 	}
-	var checklists []string
 	if len(named) > 0 {
 		var items []string
 		for _, f := range named {

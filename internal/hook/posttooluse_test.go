@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/task"
 )
 
 // directivesRoot is a project with directives at the root and in pkg/a,
@@ -102,6 +106,18 @@ func BenchmarkPostToolUse(b *testing.B) {
 			}
 		}
 	})
+	// "seen-task": the same with a task at implement (DEVLEARN_TASK),
+	// whose skill's declaration is read each call.
+	env := taskAt(b, root, "bench-task", "implement")
+	b.Run("seen-task", func(b *testing.B) {
+		runHookEnv(b, PostToolUse, env, postInput(root, "bench-seen-task", "Read", 0))
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if out := runHookEnv(b, PostToolUse, env, postInput(root, "bench-seen-task", "Read", i)); out != "" {
+				b.Fatal(out)
+			}
+		}
+	})
 	sessions := 0 // the benchmark function runs more than once: a session is new each call
 	b.Run("new-session", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
@@ -112,4 +128,48 @@ func BenchmarkPostToolUse(b *testing.B) {
 			}
 		}
 	})
+}
+
+// taskAt starts task name at stage in root, and returns the hook's
+// environment of a session working on it, with its own devlearn home.
+func taskAt(tb testing.TB, root, name, stage string) Env {
+	tb.Helper()
+	p, err := project.Find(root)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	store := &task.Store{Proj: p, Config: config.Default(), Now: time.Now(), Src: "test"}
+	if _, err := store.Start(context.Background(), name, task.StartOptions{Stage: stage}); err != nil {
+		tb.Fatal(err)
+	}
+	return Env{Dir: root, Home: tb.TempDir(), Now: time.Now, Task: name}
+}
+
+func runHookEnv(tb testing.TB, event string, env Env, in []byte) string {
+	var out bytes.Buffer
+	Run(context.Background(), event, env, bytes.NewReader(in), &out)
+	return out.String()
+}
+
+// A session whose task is at implement is given TESTING.md and
+// CHECKLIST.md in full (the default skill declares them), with the
+// checklist's command still named; the same Read without a task names
+// them.
+func TestPostToolUseDeclared(t *testing.T) {
+	root := directivesRoot(t)
+	env := taskAt(t, root, "t1", "implement")
+	out := runHookEnv(t, PostToolUse, env, postInput(root, "with-task", "Read", 1))
+	for _, want := range []string{"## pkg/a/.directives/TESTING.md", "go test ./pkg/a", "## pkg/a/.directives/CHECKLIST.md", "- [ ] vet passes", "devlearn directives check --session with-task"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Also in force here") {
+		t.Fatalf("named a declared type:\n%s", out)
+	}
+	env.Task = ""
+	out = runHookEnv(t, PostToolUse, env, postInput(root, "no-task", "Read", 2))
+	if strings.Contains(out, "go test ./pkg/a") || !strings.Contains(out, "pkg/a/.directives/TESTING.md (how to test here)") {
+		t.Fatalf("without a task:\n%s", out)
+	}
 }

@@ -18,12 +18,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/templates"
@@ -213,6 +216,19 @@ type Skill struct {
 	Default bool   `json:"default"`
 	Edited  bool   `json:"edited"`
 	Dir     string `json:"dir"`
+	// Directives are the filtered directive types an agent at the skill's
+	// stage is given in full (its front matter's directives).
+	Directives []string `json:"directives"`
+	// Problems are declarations not taken (file:line: why), for doctor
+	// and 'skill list' to show.
+	Problems []string `json:"problems,omitempty"`
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
 
 // tokens estimates tokens as the knowledge store does: characters / 4.
@@ -231,11 +247,12 @@ func Load(home, name string) (*Skill, error) {
 	if err != nil {
 		return nil, err
 	}
-	desc, body, err := parseCore(corePath, core)
+	fm, body, err := parseCore(corePath, core)
 	if err != nil {
 		return nil, err
 	}
-	s := &Skill{Name: name, Description: desc, Core: body, CoreTokens: tokens(body), Dir: filepath.Dir(corePath)}
+	s := &Skill{Name: name, Description: fm.Description, Core: body, CoreTokens: tokens(body), Dir: filepath.Dir(corePath),
+		Directives: nonNil(fm.Directives), Problems: fm.Problems}
 	extPath, _ := file(home, name, Extended)
 	ext, err := readRegular(extPath)
 	switch {
@@ -292,46 +309,107 @@ func List(home string) ([]*Skill, []error, error) {
 	return out, probs, nil
 }
 
-// parseCore splits a core.md into its description and its body. The
-// front matter holds one key, description: one line saying when to use
-// the skill (Claude Code chooses skills by it).
-func parseCore(name string, data []byte) (desc, body string, err error) {
+// front is what a core.md's front matter says.
+type front struct {
+	Description string
+	// Directives are the filtered directive types the skill loads
+	// (seed 004), each once, in the order written.
+	Directives []string
+	// Problems are declarations that were not taken, each "FILE:LINE:
+	// what is wrong: what to write": the skill still works, declaring the
+	// rest.
+	Problems []string
+}
+
+// Front matter keys of a core.md.
+const (
+	keyDescription = "description"
+	keyDirectives  = "directives"
+)
+
+// parseCore splits a core.md into its front matter and its body. The
+// front matter holds description, one line saying when to use the skill
+// (Claude Code chooses skills by it), and, optionally, directives: the
+// filtered directive types (TESTING.md, PITFALLS.md, CONTRIBUTING.md,
+// TEMPLATE.md, CHECKLIST.md) an agent at the skill's stage is given in
+// full instead of by name.
+func parseCore(name string, data []byte) (front, string, error) {
+	var fm front
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	rest, ok := strings.CutPrefix(text, "---\n")
 	if !ok {
-		return "", "", fmt.Errorf("%s:1: a core.md starts with front matter: '---', 'description: when to use the skill', '---'", name)
+		return fm, "", fmt.Errorf("%s:1: a core.md starts with front matter: '---', 'description: when to use the skill', '---'", name)
 	}
-	fm, body, ok := strings.Cut(rest, "\n---\n")
+	meta, body, ok := strings.Cut(rest, "\n---\n")
 	if !ok {
-		if fm, ok = strings.CutSuffix(rest, "\n---"); !ok {
-			return "", "", fmt.Errorf("%s:1: the front matter is not closed with a '---' line", name)
+		if meta, ok = strings.CutSuffix(rest, "\n---"); !ok {
+			return fm, "", fmt.Errorf("%s:1: the front matter is not closed with a '---' line", name)
 		}
 		body = ""
 	}
-	var meta map[string]any
-	if err := yaml.Unmarshal([]byte(fm), &meta); err != nil {
-		return "", "", fmt.Errorf("%s: the front matter is not valid YAML: %v", name, err)
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(meta), &doc); err != nil {
+		return fm, "", fmt.Errorf("%s: the front matter is not valid YAML: %v", name, err)
 	}
-	for k := range meta {
-		if k != "description" {
-			return "", "", fmt.Errorf("%s: unknown front matter key %q (allowed: description)", name, k)
+	if len(doc.Content) == 1 {
+		m := doc.Content[0]
+		if m.Kind != yaml.MappingNode {
+			return fm, "", fmt.Errorf("%s:2: the front matter is not a set of 'key: value' lines", name)
+		}
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k, v := m.Content[i], m.Content[i+1]
+			switch k.Value {
+			case keyDescription:
+				if v.Kind == yaml.ScalarNode && v.Tag == "!!str" {
+					fm.Description = strings.TrimSpace(v.Value)
+				}
+			case keyDirectives:
+				fm.Directives, fm.Problems = declarations(name, v)
+			default:
+				return fm, "", fmt.Errorf("%s:%d: unknown front matter key %q (allowed: %s, %s)", name, k.Line+1, k.Value, keyDescription, keyDirectives)
+			}
 		}
 	}
-	d, _ := meta["description"].(string)
-	d = strings.TrimSpace(d)
+	d := fm.Description
 	switch {
 	case d == "":
-		return "", "", fmt.Errorf("%s: description is missing: one line saying when to use the skill", name)
+		return fm, "", fmt.Errorf("%s: description is missing: one line saying when to use the skill", name)
 	case strings.ContainsAny(d, "\n\r"):
-		return "", "", fmt.Errorf("%s: description must be one line", name)
+		return fm, "", fmt.Errorf("%s: description must be one line", name)
 	case utf8.RuneCountInString(d) > 1024:
-		return "", "", fmt.Errorf("%s: description is longer than 1,024 characters", name)
+		return fm, "", fmt.Errorf("%s: description is longer than 1,024 characters", name)
 	}
 	body = strings.TrimSpace(body)
 	if body == "" {
-		return "", "", fmt.Errorf("%s: the core is empty after its front matter", name)
+		return fm, "", fmt.Errorf("%s: the core is empty after its front matter", name)
 	}
-	return d, body + "\n", nil
+	return fm, body + "\n", nil
+}
+
+// declarations reads the directives key: a list of filtered type names.
+// Lines are the file's: the front matter starts on its second line.
+func declarations(name string, v *yaml.Node) (types, problems []string) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil, nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil, []string{fmt.Sprintf("%s:%d: directives is a list of directive types, such as 'directives: [TESTING.md, CHECKLIST.md]': nothing is declared until it is one", name, v.Line+1)}
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode {
+			problems = append(problems, fmt.Sprintf("%s:%d: each entry of directives is a file name such as TESTING.md: ignored", name, item.Line+1))
+			continue
+		}
+		n := strings.TrimSpace(item.Value)
+		if err := directives.CheckDeclared(n); err != nil {
+			problems = append(problems, fmt.Sprintf("%s:%d: %v (ignored until fixed)", name, item.Line+1, err))
+			continue
+		}
+		if !slices.Contains(types, n) {
+			types = append(types, n)
+		}
+	}
+	return types, problems
 }
 
 // Validate checks a tier's new content before it is saved.
@@ -351,7 +429,10 @@ func Validate(name, tier string, data []byte) error {
 		return fmt.Errorf("%s: %d bytes; at most %d", label, len(data), max)
 	}
 	if tier == Core {
-		_, _, err := parseCore(label, data)
+		fm, _, err := parseCore(label, data)
+		if err == nil && len(fm.Problems) > 0 {
+			err = errors.New(strings.Join(fm.Problems, "\n"))
+		}
 		return err
 	}
 	if strings.TrimSpace(string(data)) == "" {
@@ -403,4 +484,52 @@ func Read(home, name, tier string) (string, error) {
 		return "", fmt.Errorf("skill %q has no %s.md (%s): %w", name, tier, p, fs.ErrNotExist)
 	}
 	return string(data), err
+}
+
+// Declaration is what the skill of a task's stage declares of the
+// directive system: the filtered types an agent at that stage is given in
+// full.
+type Declaration struct {
+	Stage      string   `json:"stage"`
+	Skill      string   `json:"skill,omitempty"`
+	Directives []string `json:"directives"`
+	// Problems are declarations not taken (file:line: why).
+	Problems []string `json:"problems,omitempty"`
+}
+
+// Declared reads what the skill of stage declares (skills.stages names
+// it). It reads core.md's front matter and nothing else, since the
+// post-tool-use hook asks on every call of a session with a task; a
+// default skill not seeded yet declares what its default does, as the
+// seeding would write it. A stage without a skill (the Stop hook's, or
+// one devlearn does not know) declares nothing.
+func Declared(home string, stages *config.SkillStages, stage string) (*Declaration, error) {
+	d := &Declaration{Stage: stage, Directives: []string{}}
+	name, ok := stages.For(stage)
+	if !ok || name == "" {
+		return d, nil
+	}
+	d.Skill = name
+	p, err := file(home, name, Core)
+	if err != nil {
+		return d, err
+	}
+	data, err := readRegular(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		def, ok := defaultText(name, Core)
+		if !ok {
+			return d, fmt.Errorf("no skill %q for the %s stage (%s does not exist): its directives are named only", name, stage, p)
+		}
+		data, err = def, nil
+	}
+	if err != nil {
+		return d, err
+	}
+	fm, _, err := parseCore(p, data)
+	if err != nil {
+		return d, err
+	}
+	d.Directives = nonNil(fm.Directives)
+	d.Problems = fm.Problems
+	return d, nil
 }

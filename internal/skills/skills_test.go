@@ -187,3 +187,101 @@ func TestRenderForClaudeKeepsWhatIsNotOurs(t *testing.T) {
 		t.Fatalf("%+v", gone)
 	}
 }
+
+// A core.md declares the filtered directive types its stage loads; a name
+// that is not one is reported with its line and what to write, and the
+// rest still counts.
+func TestDirectivesDeclaration(t *testing.T) {
+	for _, tc := range []struct {
+		name, front string
+		want        []string
+		problems    []string
+	}{
+		{"none", "description: x\n", nil, nil},
+		{"empty", "description: x\ndirectives: []\n", nil, nil},
+		{"flow", "description: x\ndirectives: [TESTING.md, CHECKLIST.md, TESTING.md]\n", []string{"TESTING.md", "CHECKLIST.md"}, nil},
+		{"block", "description: x\ndirectives:\n  - PITFALLS.md\n  - testing.md\n  - AGENTS.md\n  - NOTES.md\n  - TEMPLATE\n", []string{"PITFALLS.md"}, []string{
+			`core.md:5: "testing.md" is not a directive type: write TESTING.md (ignored until fixed)`,
+			"core.md:6: AGENTS.md is a core type, always given in full: declare only TESTING.md, PITFALLS.md, CONTRIBUTING.md, TEMPLATE.md, CHECKLIST.md (ignored until fixed)",
+			`core.md:7: "NOTES.md" is not a directive type a skill can declare: one of TESTING.md, PITFALLS.md, CONTRIBUTING.md, TEMPLATE.md, CHECKLIST.md (ignored until fixed)`,
+			`core.md:8: "TEMPLATE" is not a directive type: write TEMPLATE.md (ignored until fixed)`,
+		}},
+		{"scalar", "description: x\ndirectives: TESTING.md\n", nil, []string{"core.md:3: directives is a list of directive types, such as 'directives: [TESTING.md, CHECKLIST.md]': nothing is declared until it is one"}},
+		{"nested", "description: x\ndirectives: [[TESTING.md]]\n", nil, []string{"core.md:3: each entry of directives is a file name such as TESTING.md: ignored"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fm, body, err := parseCore("core.md", []byte("---\n"+tc.front+"---\nBody.\n"))
+			if err != nil || body != "Body.\n" || fm.Description != "x" {
+				t.Fatalf("%+v %q %v", fm, body, err)
+			}
+			if strings.Join(fm.Directives, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("declared %q, want %q", fm.Directives, tc.want)
+			}
+			if strings.Join(fm.Problems, "\n") != strings.Join(tc.problems, "\n") {
+				t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(fm.Problems, "\n"), strings.Join(tc.problems, "\n"))
+			}
+			// 'skill edit' refuses what the hook would ignore.
+			err = Validate("s", Core, []byte("---\n"+tc.front+"---\nBody.\n"))
+			if (err != nil) != (len(tc.problems) > 0) {
+				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+	if _, _, err := parseCore("core.md", []byte("---\ndescription: x\nwhen: now\n---\nB\n")); err == nil || !strings.Contains(err.Error(), `core.md:3: unknown front matter key "when" (allowed: description, directives)`) {
+		t.Fatal(err)
+	}
+}
+
+// What each stage's default skill declares (seed 004: /implement, /fix
+// and /test declare CHECKLIST.md), read from the seeded file, from the
+// embedded default before any seeding, and nothing from a person's core
+// without the key.
+func TestDeclaredByStage(t *testing.T) {
+	cfg := config.Default()
+	home := t.TempDir()
+	want := map[string]string{
+		"brainstorm": "", "design_review": "PITFALLS.md", "plan": "TESTING.md,PITFALLS.md",
+		"implement": "TESTING.md,PITFALLS.md,TEMPLATE.md,CHECKLIST.md", "code_review": "CONTRIBUTING.md,CHECKLIST.md",
+		"verify": "TESTING.md,PITFALLS.md,CHECKLIST.md", "done": "CHECKLIST.md", "stop": "", "nowhere": "",
+	}
+	check := func(when string) {
+		for stage, w := range want {
+			d, err := Declared(home, &cfg.Skills.Stages, stage)
+			if err != nil || strings.Join(d.Directives, ",") != w || len(d.Problems) > 0 {
+				t.Errorf("%s, %s: %+v %v, want %s", when, stage, d, err, w)
+			}
+		}
+	}
+	check("not seeded")
+	if _, err := Seed(context.Background(), home); err != nil {
+		t.Fatal(err)
+	}
+	check("seeded")
+	mine := filepath.Join(Dir(home), "test-driven-development", "core.md")
+	os.WriteFile(mine, []byte("---\ndescription: my way\n---\nMine.\n"), 0o644)
+	if res, _ := Seed(context.Background(), home); strings.Join(res.Kept, ",") != "test-driven-development/core.md" {
+		t.Fatalf("%+v", res)
+	}
+	if d, err := Declared(home, &cfg.Skills.Stages, "implement"); err != nil || len(d.Directives) != 0 || d.Skill != "test-driven-development" {
+		t.Fatalf("%+v %v", d, err)
+	}
+	cfg.Skills.Stages.Implement = "missing"
+	if _, err := Declared(home, &cfg.Skills.Stages, "implement"); err == nil || !strings.Contains(err.Error(), `no skill "missing" for the implement stage`) {
+		t.Fatal(err)
+	}
+}
+
+// BenchmarkDeclared is what post-tool-use adds for a session whose task
+// is at a stage: one core.md read and its front matter parsed.
+func BenchmarkDeclared(b *testing.B) {
+	cfg := config.Default()
+	home := b.TempDir()
+	if _, err := Seed(context.Background(), home); err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < b.N; i++ {
+		if d, err := Declared(home, &cfg.Skills.Stages, "implement"); err != nil || len(d.Directives) != 4 {
+			b.Fatal(d, err)
+		}
+	}
+}
