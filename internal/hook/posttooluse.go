@@ -34,10 +34,7 @@ func (r *run) postToolUse() (*Output, error) {
 		return nil, errQuiet
 	}
 	var text string
-	var declared []string
-	if r.serving() {
-		declared = r.declared()
-	}
+	declared := r.declaredLater()
 	err := r.directiveSession().Update(r.ctx, r.now, func(st *directives.State) ([]directives.Record, error) {
 		res, err := r.discover(st, paths)
 		if err != nil {
@@ -152,7 +149,7 @@ func (r *run) beforeEdit(knowledge *Output) (text, reason string) {
 			r.in.ToolName, res.Starts[0], nameList(unseen, maxNames), st.Unshown+1, d.AskAfterEdits)
 		recs = append(recs, directives.Record{Op: directives.OpAsked, Dir: res.Starts[0]})
 		if r.serving() && budget > leftOutReserve {
-			t, shown := r.directivesText(st, res, r.declared(), budget, func(s string) int { return size(r.output(s, "ask", reason)) })
+			t, shown := r.directivesText(st, res, r.declaredLater(), budget, func(s string) int { return size(r.output(s, "ask", reason)) })
 			text = t
 			recs = append(recs, shown...)
 		}
@@ -189,6 +186,19 @@ func (r *run) declared() []string {
 		r.log.Printf("directives: task %s at %s: %s", name, st.Stage, p)
 	}
 	return d.Directives
+}
+
+// declaredLater is declared, read on first use: most calls meet no
+// filtered file the session has not seen, and then read no task log.
+func (r *run) declaredLater() func() []string {
+	var d []string
+	read := false
+	return func() []string {
+		if !read {
+			d, read = r.declared(), true
+		}
+		return d
+	}
 }
 
 // directiveSession is this session's directive state.
@@ -286,14 +296,14 @@ func contains(list []string, s string) bool {
 // budget (as measured by size), the others by name, those that did not
 // fit by name too; each is then recorded as shown, so that it is given
 // once per session.
-func (r *run) directivesText(st *directives.State, res *directives.Result, declared []string, budget int, size func(string) int) (string, []directives.Record) {
+func (r *run) directivesText(st *directives.State, res *directives.Result, declared func() []string, budget int, size func(string) int) (string, []directives.Record) {
 	var full, named, leftOut []directives.File
 	var bodies []string
 	for _, f := range res.Files {
 		if st.Shown[f.Real] != "" {
 			continue
 		}
-		if !directives.Loaded(f, declared) {
+		if !f.Core && !directives.Loaded(f, declared()) {
 			named = append(named, f)
 			continue
 		}
