@@ -5,6 +5,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // The agent as extractor: the agent in the session understands every
@@ -57,7 +58,7 @@ func (r *run) promptSubmit() (*Output, error) {
 // learnFromPrompt reads the prompt for lessons, and returns the notes for
 // the agent.
 func (r *run) learnFromPrompt() []string {
-	raw := cutUTF8(r.in.Prompt, MaxPromptRunes*4)
+	raw := textcut.Bytes(r.in.Prompt, MaxPromptRunes*4)
 	// The detectors read the prompt as typed (nothing they read is
 	// stored); only a prompt they flag is redacted, once, and everything
 	// kept is taken from the redacted text.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // preToolUse serves the entries relevant to the tool call about to run.
@@ -48,7 +49,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	// microseconds a byte on text dense with key words. Only the start is
 	// stored, so only the start is redacted, with a margin wide enough for
 	// a secret (a private key block) that crosses where it is cut.
-	prompt := cutUTF8(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
+	prompt := textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
 	stored := prompt
 	if r.env.Redact != nil {
 		stored = r.env.Redact(stored)
@@ -59,7 +60,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 	if !r.serving() {
 		return nil, errQuiet
 	}
-	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, cutUTF8(r.in.Prompt, promptMatchBytes))
+	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, textcut.Bytes(r.in.Prompt, promptMatchBytes))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {
@@ -313,7 +314,7 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
-		c.Commands = knowledge.Segments(cutUTF8(cmd, maxCommandBytes))
+		c.Commands = knowledge.Segments(textcut.Bytes(cmd, maxCommandBytes))
 	}
 	c.Words = knowledge.NewHaystack(texts...)
 	return c
@@ -356,14 +357,3 @@ const (
 	// programs it runs: a heredoc of a whole file is not a command.
 	maxCommandBytes = 16 << 10
 )
-
-// cutUTF8 returns at most max bytes of s, not splitting a character.
-func cutUTF8(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max--
-	}
-	return s[:max]
-}
