@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -151,6 +152,8 @@ type run struct {
 	// keptNow are the entries this prompt asked to keep: its note says
 	// so, and serving them for the same prompt would say it twice.
 	keptNow map[string]bool
+	// opts are the ranking options, read once per run (options).
+	opts *knowledge.Options
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
@@ -337,7 +340,16 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	return set
 }
 
-func (r *run) options() knowledge.Options { return ServeOptionsFor(r.proj, r.cfg) }
+// options are the run's ranking options, computed on first use: ranking
+// and choosing what fits both need them, and with counters.rank on they
+// read a file.
+func (r *run) options() knowledge.Options {
+	if r.opts == nil {
+		o := ServeOptionsFor(r.proj, r.cfg)
+		r.opts = &o
+	}
+	return *r.opts
+}
 
 // ServeOptionsFor are the hooks' ranking options in a project: with the
 // items that hurt more than they helped when counters.rank is on.
@@ -370,4 +382,4 @@ func (r *run) output(text, decision, reason string) *Output {
 }
 
 // size is the number of characters an output takes once printed.
-func size(o *Output) int { return len([]rune(string(o.Encode()))) }
+func size(o *Output) int { return utf8.RuneCount(o.Encode()) }
