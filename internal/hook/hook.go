@@ -154,6 +154,9 @@ type run struct {
 	keptNow map[string]bool
 	// opts are the ranking options, read once per run (options).
 	opts *knowledge.Options
+	// prompt is the prompt redacted, once per run (redactedPrompt).
+	prompt   string
+	redacted bool
 }
 
 // Run serves one hook event: it reads the input, does its work and writes

@@ -45,16 +45,7 @@ func (r *run) userPromptSubmit() (*Output, error) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
-	// A pasted log can make a prompt megabytes long, and redacting costs
-	// microseconds a byte on text dense with key words. Only the start is
-	// stored, so only the start is redacted, with a margin wide enough for
-	// a secret (a private key block) that crosses where it is cut.
-	prompt := textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
-	stored := prompt
-	if r.env.Redact != nil {
-		stored = r.env.Redact(stored)
-	}
-	if err := sess.AddPrompt(r.now, stored); err != nil {
+	if err := sess.AddPrompt(r.now, r.redactedPrompt()); err != nil {
 		r.log.Printf("recording the prompt: %v", err)
 	}
 	if !r.serving() {
@@ -67,6 +58,23 @@ func (r *run) userPromptSubmit() (*Output, error) {
 		return nil, errQuiet
 	}
 	return r.inject(sess, call, ranked, "", "this request")
+}
+
+// redactedPrompt is the start of the prompt that is stored, redacted: once
+// per run, for the prompt recorded and for the lessons read from it. A
+// pasted log can make a prompt megabytes long, and redacting costs
+// microseconds a byte on text dense with key words. Only the start is
+// stored, so only the start is redacted, with a margin wide enough for a
+// secret (a private key block) that crosses where it is cut.
+func (r *run) redactedPrompt() string {
+	if !r.redacted {
+		r.prompt = textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
+		if r.env.Redact != nil {
+			r.prompt = r.env.Redact(r.prompt)
+		}
+		r.redacted = true
+	}
+	return r.prompt
 }
 
 // inject picks from ranked what fits the output budget and has not been
