@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -157,6 +158,12 @@ type run struct {
 	// prompt is the prompt redacted, once per run (redactedPrompt).
 	prompt   string
 	redacted bool
+	// One per run, made at first use: the writer of the project's
+	// entries (entryStore), the entries a lesson may restate (entries),
+	// and the keeper that counts lessons on them (keeper).
+	store   *knowledge.Store
+	inForce *keep.Entries
+	keep    *keep.Keeper
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
