@@ -88,9 +88,9 @@ type Entries struct {
 	InForce bool
 
 	loaded bool
-	items  []*knowledge.Item  // the project's entries, as read
-	read   map[string]bool    // the keys of every project entry read
+	items  []*knowledge.Item  // as read
 	made   []*knowledge.Entry // added since
+	read   map[string]bool    // the keys of the project's entries read, once one is added
 }
 
 // About lists the entries whose summary text is about
@@ -103,11 +103,19 @@ func (s *Entries) About(text string) []*knowledge.Entry {
 	told := Tell(text)
 	var out []*knowledge.Entry
 	for _, it := range s.items {
-		if !told.About(it.Title) {
+		if !projectEntry(it) || s.InForce && !it.Active || !told.About(it.Title) {
 			continue
 		}
 		if _, e, err := s.Src.Current(it); err == nil && e != nil {
 			out = append(out, e)
+		}
+	}
+	if len(s.made) > 0 && s.read == nil {
+		s.read = map[string]bool{}
+		for _, it := range s.items {
+			if projectEntry(it) {
+				s.read[it.ID] = true
+			}
 		}
 	}
 	for _, e := range s.made {
@@ -118,28 +126,19 @@ func (s *Entries) About(text string) []*knowledge.Entry {
 	return out
 }
 
+func projectEntry(it *knowledge.Item) bool {
+	return it.Type == knowledge.TypeEntry && it.Scope == knowledge.ScopeProject
+}
+
 // Add adds an entry written since the items were read (in a dry run, one
 // that would be). One that was read already is found as read, from its file.
 func (s *Entries) Add(e *knowledge.Entry) { s.made = append(s.made, e) }
 
 func (s *Entries) load() {
-	if s.loaded {
-		return
+	if !s.loaded && s.Load != nil {
+		s.items = s.Load().Items
 	}
 	s.loaded = true
-	if s.Load == nil {
-		return
-	}
-	s.read = map[string]bool{}
-	for _, it := range s.Load().Items {
-		if it.Type != knowledge.TypeEntry || it.Scope != knowledge.ScopeProject {
-			continue
-		}
-		s.read[it.ID] = true
-		if !s.InForce || it.Active {
-			s.items = append(s.items, it)
-		}
-	}
 }
 
 // Kept is what became of one request.
