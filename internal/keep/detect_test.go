@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
@@ -69,4 +70,17 @@ func FuzzTelling(f *testing.F) {
 			t.Fatalf("About(%q, %q) = %v, want %v", text, lesson, got, want)
 		}
 	})
+}
+
+// cjk's shortcut: no rune below cjkFirst is in its tables, and the first
+// rune of Hangul Jamo is.
+func TestCJKBelowJamo(t *testing.T) {
+	for r := rune(0); r < cjkFirst; r++ {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
+			t.Fatalf("%U is in cjk's tables, below cjkFirst", r)
+		}
+	}
+	if !cjk(cjkFirst) {
+		t.Fatalf("%U is not cjk", cjkFirst)
+	}
 }

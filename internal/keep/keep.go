@@ -359,6 +359,11 @@ func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’'
 }
 
+// cjk: Chinese, Japanese or Korean. Every word of every entry's summary
+// is read with it, and the four tables start at U+1100 (Hangul Jamo):
+// below, the answer is known without them (TestCJKBelowJamo).
 func cjk(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= cjkFirst && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
+
+const cjkFirst = 0x1100
