@@ -80,10 +80,9 @@ func (r *run) stop() (o *Output, err error) {
 	if len(blocks) == 0 {
 		return nil, errQuiet
 	}
-	store := r.entryStore("hook stop")
 	kept := r.takeKeepPending()
 	for _, b := range blocks {
-		if err := r.saveBlock(store, b, kept); err != nil {
+		if err := r.saveBlock(b, kept); err != nil {
 			r.log.Printf("knowledge block not saved: %v", err)
 		}
 	}

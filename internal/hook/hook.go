@@ -13,11 +13,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"time"
+	"unicode/utf8"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -151,6 +153,17 @@ type run struct {
 	// keptNow are the entries this prompt asked to keep: its note says
 	// so, and serving them for the same prompt would say it twice.
 	keptNow map[string]bool
+	// opts are the ranking options, read once per run (options).
+	opts *knowledge.Options
+	// prompt is the prompt redacted, once per run (redactedPrompt).
+	prompt   string
+	redacted bool
+	// One per run, made at first use: the writer of the project's
+	// entries (entryStore), the entries a lesson may restate (entries),
+	// and the keeper that counts lessons on them (keeper).
+	store   *knowledge.Store
+	inForce *keep.Entries
+	keep    *keep.Keeper
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
@@ -337,7 +350,16 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	return set
 }
 
-func (r *run) options() knowledge.Options { return ServeOptionsFor(r.proj, r.cfg) }
+// options are the run's ranking options, computed on first use: ranking
+// and choosing what fits both need them, and with counters.rank on they
+// read a file.
+func (r *run) options() knowledge.Options {
+	if r.opts == nil {
+		o := ServeOptionsFor(r.proj, r.cfg)
+		r.opts = &o
+	}
+	return *r.opts
+}
 
 // ServeOptionsFor are the hooks' ranking options in a project: with the
 // items that hurt more than they helped when counters.rank is on.
@@ -370,4 +392,4 @@ func (r *run) output(text, decision, reason string) *Output {
 }
 
 // size is the number of characters an output takes once printed.
-func size(o *Output) int { return len([]rune(string(o.Encode()))) }
+func size(o *Output) int { return utf8.RuneCount(o.Encode()) }

@@ -57,7 +57,7 @@ func (r *run) keepRequests(reqs []keep.Request, prompt string) []string {
 // keepLesson makes one request an active entry, or, when an entry already
 // says it, counts this session on it (and escalates it).
 func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
-	k, err := r.keeper(r.entryStore("hook user-prompt-submit")).Keep(r.ctx, q, prompt, r.now)
+	k, err := r.keeper().Keep(r.ctx, q, prompt, r.now)
 	switch {
 	case err != nil:
 		return "", err
@@ -74,15 +74,32 @@ func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
 }
 
 // keeper keeps and counts this session's lessons among the entries in
-// force.
-func (r *run) keeper(store *knowledge.Store) *keep.Keeper {
-	return &keep.Keeper{
-		Store:   store,
-		Log:     r.logStore(),
-		Session: r.in.SessionID,
-		Source:  "prompt",
-		About:   r.entriesAbout,
+// force. A run has one, made at first use: it folds the observation log
+// once, however many lessons the prompt or the agent's blocks give.
+func (r *run) keeper() *keep.Keeper {
+	if r.keep == nil {
+		r.keep = &keep.Keeper{
+			Store:   r.entryStore(),
+			Log:     r.logStore(),
+			Session: r.in.SessionID,
+			Source:  "prompt",
+			Entries: r.entries(),
+		}
 	}
+	return r.keep
+}
+
+// entries are the project's entries in force that a lesson may restate,
+// read once per run, at the first lesson, from the knowledge cache.
+func (r *run) entries() *keep.Entries {
+	if r.inForce == nil {
+		r.inForce = &keep.Entries{
+			Src:     r.sources(),
+			Load:    func() *knowledge.Set { return r.load(knowledge.Quick) },
+			InForce: true,
+		}
+	}
+	return r.inForce
 }
 
 // debugKeep keeps what a hook's extractor read and made of it, redacted,
@@ -105,9 +122,8 @@ func (r *run) debugKeep(extractor string, in, out any) {
 // before.
 func (r *run) escalateCorrection(prompt string) []string {
 	var notes []string
-	store := r.entryStore("hook user-prompt-submit")
-	for _, e := range r.entriesAbout(prompt) {
-		esc, err := r.taught(store, e)
+	for _, e := range r.entries().About(prompt) {
+		esc, err := r.keeper().Taught(r.ctx, e, r.now)
 		if err != nil {
 			r.log.Printf("counting %s: %v", e.Key, err)
 			continue
@@ -119,55 +135,23 @@ func (r *run) escalateCorrection(prompt string) []string {
 	return notes
 }
 
-// taught counts this session on an entry, and escalates it when given
-// in an earlier session too (keep.Keeper.Taught).
-func (r *run) taught(store *knowledge.Store, e *knowledge.Entry) (bool, error) {
-	return r.keeper(store).Taught(r.ctx, e, r.now)
-}
-
-// countTaught records this session on a new entry.
-func (r *run) countTaught(key string) error {
-	return r.keeper(nil).CountTaught(r.ctx, key, r.now)
-}
-
 func (r *run) logStore() observe.Store {
 	return observe.Store{Root: r.proj.Root, Path: r.proj.Path(project.LogFile), LockPath: r.proj.LockPath(project.LogFile)}
 }
 
-func (r *run) entryStore(command string) *knowledge.Store {
-	//devlearn:triggers "hook stop" "hook user-prompt-submit"
-	w := evolve.New(r.proj, r.now, evolve.Trigger{Command: command, Session: r.in.SessionID})
-	return knowledge.ProjectStore(r.proj, w)
-}
-
-// entriesAbout lists the project's entries in force (active or draft)
-// whose lesson text is about. Their summaries come from the knowledge
-// cache; only the entries that match are read from their files.
-func (r *run) entriesAbout(text string) []*knowledge.Entry {
-	var out []*knowledge.Entry
-	src := r.sources()
-	told := keep.Tell(text)
-	for _, it := range r.load(knowledge.Quick).Items {
-		if it.Type != knowledge.TypeEntry || it.Scope != knowledge.ScopeProject || !it.Active || !told.About(it.Title) {
-			continue
+// entryStore is the project's entries, written through the one writer
+// under the run's hook: one per run.
+func (r *run) entryStore() *knowledge.Store {
+	if r.store == nil {
+		command := "hook user-prompt-submit"
+		if r.event == Stop {
+			command = "hook stop"
 		}
-		_, e, err := src.Current(it)
-		if err != nil || e == nil {
-			continue
-		}
-		out = append(out, e)
+		//devlearn:triggers "hook stop" "hook user-prompt-submit"
+		w := evolve.New(r.proj, r.now, evolve.Trigger{Command: command, Session: r.in.SessionID})
+		r.store = knowledge.ProjectStore(r.proj, w)
 	}
-	return out
-}
-
-// entryAbout is the entry a lesson restates, if there is one.
-func (r *run) entryAbout(lesson string) (*knowledge.Entry, bool) {
-	for _, e := range r.entriesAbout(lesson) {
-		if keep.About(e.Summary, lesson) {
-			return e, true
-		}
-	}
-	return nil, false
+	return r.store
 }
 
 // A request that only points back ("remember this") leaves the lesson
@@ -201,21 +185,22 @@ func (r *run) takeKeepPending() bool {
 // when the person asked, just before, to keep what the agent states
 // (kept). The session is counted on it, and on an entry of an earlier
 // session that says the same: the same lesson given again escalates.
-func (r *run) saveBlock(store *knowledge.Store, b extract.KnowledgeBlock, kept bool) error {
+func (r *run) saveBlock(b extract.KnowledgeBlock, kept bool) error {
 	why := "stop hook: a [PROCESS_KNOWLEDGE] block in the agent's last message"
 	e, err := ingest.CandidateEntry(b, ingest.SourceStopHook)
 	if err != nil {
 		return err
 	}
+	store, k := r.entryStore(), r.keeper()
 	// The entries whose lesson the block states (most of their telling
 	// words are in it): this session is counted on them, and one given in
 	// an earlier session is escalated. The block is kept all the same, as
 	// a draft: it may say more than what the person asked to keep.
-	for _, other := range r.entriesAbout(e.Summary) {
+	for _, other := range r.entries().About(e.Summary) {
 		if other.Key == knowledge.CandidateKey(e) {
 			continue
 		}
-		if _, err := r.taught(store, other); err != nil {
+		if _, err := k.Taught(r.ctx, other, r.now); err != nil {
 			r.log.Printf("counting %s: %v", other.Key, err)
 		}
 	}
@@ -235,21 +220,30 @@ func (r *run) saveBlock(store *knowledge.Store, b extract.KnowledgeBlock, kept b
 		if _, _, _, err := store.SetStatus(r.ctx, c.Key, knowledge.StatusActive, "the person asked to keep it: "+c.Summary); err != nil {
 			return err
 		}
+		// A later block of the message finds it (as read, if it was).
+		r.entries().Add(&c)
 	} else {
 		sc, err := ingest.SaveCandidate(r.ctx, store, b, ingest.SourceStopHook, why)
 		if err != nil {
 			return err
 		}
 		key, created = knowledge.CandidateKey(e), sc.Created
+		if created && r.cfg.Serve.Drafts {
+			// A later block of the message finds it, as it finds the
+			// drafts it serves.
+			d := *e
+			d.Status, d.Key = knowledge.StatusDraft, key
+			r.entries().Add(&d)
+		}
 	}
 	if created {
-		return r.countTaught(key)
+		return k.CountTaught(r.ctx, key, r.now)
 	}
 	// The same block in another session: the lesson given again.
 	existing, _, err := store.Read(key)
 	if err != nil {
 		return err
 	}
-	_, err = r.taught(store, existing)
+	_, err = k.Taught(r.ctx, existing, r.now)
 	return err
 }

@@ -87,3 +87,27 @@ func keys(m map[string]*knowledge.Entry) []string {
 	}
 	return out
 }
+
+// A prompt is redacted once per run, however many of its readers need it
+// redacted: the prompt recorded, and the lessons read from a prompt that
+// may be a correction or asks to keep one.
+func TestPromptRedactedOnce(t *testing.T) {
+	p := newProj(t)
+	for _, prompt := range []string{
+		"add a --json flag to the list command",
+		"no, use the other flag name instead",
+		"Remember: never run git push yourself",
+	} {
+		calls := 0
+		p.env.Redact = func(s string) string {
+			if s == prompt {
+				calls++
+			}
+			return s
+		}
+		p.prompt("s1", prompt)
+		if calls != 1 {
+			t.Errorf("%q: redacted %d times", prompt, calls)
+		}
+	}
+}

@@ -2,9 +2,11 @@ package hook
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // The agent as extractor: the agent in the session understands every
@@ -57,17 +59,14 @@ func (r *run) promptSubmit() (*Output, error) {
 // learnFromPrompt reads the prompt for lessons, and returns the notes for
 // the agent.
 func (r *run) learnFromPrompt() []string {
-	raw := cutUTF8(r.in.Prompt, MaxPromptRunes*4)
 	// The detectors read the prompt as typed (nothing they read is
-	// stored); only a prompt they flag is redacted, once, and everything
-	// kept is taken from the redacted text.
-	if !mayBeCorrection(raw) {
+	// stored); everything kept is taken from the redacted text, the one
+	// that is recorded (redactedPrompt), cut where the detector's is: a
+	// secret that crosses that cut is redacted whole.
+	if !mayBeCorrection(textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax)) {
 		return nil
 	}
-	prompt := raw
-	if r.env.Redact != nil {
-		prompt = r.env.Redact(prompt)
-	}
+	prompt := textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax)
 	reqs := keep.Find(prompt)
 	var notes []string
 	if len(reqs) > 0 {

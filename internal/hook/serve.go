@@ -11,6 +11,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // preToolUse serves the entries relevant to the tool call about to run.
@@ -44,28 +45,36 @@ func (r *run) userPromptSubmit() (*Output, error) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
-	// A pasted log can make a prompt megabytes long, and redacting costs
-	// microseconds a byte on text dense with key words. Only the start is
-	// stored, so only the start is redacted, with a margin wide enough for
-	// a secret (a private key block) that crosses where it is cut.
-	prompt := cutUTF8(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
-	stored := prompt
-	if r.env.Redact != nil {
-		stored = r.env.Redact(stored)
-	}
-	if err := sess.AddPrompt(r.now, stored); err != nil {
+	if err := sess.AddPrompt(r.now, r.redactedPrompt()); err != nil {
 		r.log.Printf("recording the prompt: %v", err)
 	}
 	if !r.serving() {
 		return nil, errQuiet
 	}
-	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, cutUTF8(r.in.Prompt, promptMatchBytes))
+	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, textcut.Bytes(r.in.Prompt, promptMatchBytes))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
 	return r.inject(sess, call, ranked, "", "this request")
+}
+
+// redactedPrompt is the start of the prompt that is stored, redacted: once
+// per run, for the prompt recorded and for the lessons read from it. A
+// pasted log can make a prompt megabytes long, and redacting costs
+// microseconds a byte on text dense with key words. Only the start is
+// stored, so only the start is redacted, with a margin wide enough for a
+// secret (a private key block) that crosses where it is cut.
+func (r *run) redactedPrompt() string {
+	if !r.redacted {
+		r.prompt = textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
+		if r.env.Redact != nil {
+			r.prompt = r.env.Redact(r.prompt)
+		}
+		r.redacted = true
+	}
+	return r.prompt
 }
 
 // inject picks from ranked what fits the output budget and has not been
@@ -313,7 +322,7 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
-		c.Commands = knowledge.Segments(cutUTF8(cmd, maxCommandBytes))
+		c.Commands = knowledge.Segments(textcut.Bytes(cmd, maxCommandBytes))
 	}
 	c.Words = knowledge.NewHaystack(texts...)
 	return c
@@ -356,14 +365,3 @@ const (
 	// programs it runs: a heredoc of a whole file is not a command.
 	maxCommandBytes = 16 << 10
 )
-
-// cutUTF8 returns at most max bytes of s, not splitting a character.
-func cutUTF8(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max--
-	}
-	return s[:max]
-}

@@ -57,7 +57,9 @@ func (p *Pipeline) keepAll(ctx context.Context, store *knowledge.Store, reqs []r
 	if len(reqs) == 0 || p.Proj == nil {
 		return nil
 	}
-	k := &keep.Keeper{Store: store, Log: p.Log, Source: SourceTranscript, About: p.entriesAbout()}
+	src := knowledge.Sources{Root: p.Proj.Root}
+	entries := &keep.Entries{Src: src, Load: func() *knowledge.Set { return knowledge.ReadAll(src) }}
+	k := &keep.Keeper{Store: store, Log: p.Log, Source: SourceTranscript, Entries: entries}
 	var out []keep.Kept
 	for _, r := range reqs {
 		k.Session = r.session
@@ -69,27 +71,4 @@ func (p *Pipeline) keepAll(ctx context.Context, store *knowledge.Store, reqs []r
 		out = append(out, kept)
 	}
 	return out
-}
-
-// entriesAbout lists the project's entries (of every status) whose
-// summary a text is about; only those are read in full.
-func (p *Pipeline) entriesAbout() func(string) []*knowledge.Entry {
-	var set *knowledge.Set
-	src := knowledge.Sources{Root: p.Proj.Root}
-	return func(text string) []*knowledge.Entry {
-		if set == nil {
-			set = knowledge.ReadAll(src)
-		}
-		told := keep.Tell(text)
-		var out []*knowledge.Entry
-		for _, it := range set.Items {
-			if it.Type != knowledge.TypeEntry || it.Scope != knowledge.ScopeProject || !told.About(it.Title) {
-				continue
-			}
-			if _, e, err := src.Current(it); err == nil && e != nil {
-				out = append(out, e)
-			}
-		}
-		return out
-	}
 }

@@ -2,6 +2,7 @@ package keep
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
@@ -21,6 +22,12 @@ func Tell(text string) Text { return Text{telling(text)} }
 
 // About is the package's About, for this text.
 func (t Text) About(lesson string) bool {
+	// A text is compared with every entry's summary, and shares no
+	// telling word with most: that is found before the summary's own set
+	// is made.
+	if !t.shares(lesson) {
+		return false
+	}
 	l := telling(lesson)
 	if len(l) == 0 {
 		return false
@@ -38,26 +45,47 @@ func (t Text) About(lesson string) bool {
 	return shared >= need && 2*shared >= len(l)
 }
 
+// shares reports whether lesson has one of the text's telling words.
+func (t Text) shares(lesson string) bool {
+	found := false
+	if len(t.words) > 0 {
+		eachTelling(lesson, func(w string) { found = found || t.words[w] })
+	}
+	return found
+}
+
 // telling is the set of a text's words that say what it is about.
 func telling(s string) map[string]bool {
-	extrasByCode()
 	out := map[string]bool{}
-	for _, w := range knowledge.Words(s) {
-		if strings.IndexFunc(w, cjk) >= 0 {
-			r := []rune(w)
-			for i := 0; i+1 < len(r); i++ {
-				if cjk(r[i]) && cjk(r[i+1]) {
-					if bg := string(r[i : i+2]); !common[bg] {
-						out[bg] = true
-					}
+	eachTelling(s, func(w string) { out[w] = true })
+	return out
+}
+
+// eachTelling calls fn with each of a text's telling words (some more than
+// once): its words but the short and the common ones, and of words in
+// Chinese or Japanese each pair of characters that is not common.
+func eachTelling(s string, fn func(string)) {
+	extrasByCode()
+	knowledge.EachWord(s, func(w string) {
+		if strings.IndexFunc(w, cjk) < 0 {
+			if len(w) >= 3 && !common[w] {
+				fn(w)
+			}
+			return
+		}
+		// Pairs of characters, cut from w: no copy.
+		r0, n0 := utf8.DecodeRuneInString(w)
+		for i := 0; i < len(w); {
+			if i+n0 >= len(w) {
+				break
+			}
+			r1, n1 := utf8.DecodeRuneInString(w[i+n0:])
+			if cjk(r0) && cjk(r1) {
+				if bg := w[i : i+n0+n1]; !common[bg] {
+					fn(bg)
 				}
 			}
-			continue
+			i, r0, n0 = i+n0, r1, n1
 		}
-		if len(w) < 3 || common[w] {
-			continue
-		}
-		out[w] = true
-	}
-	return out
+	})
 }

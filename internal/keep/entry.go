@@ -64,14 +64,81 @@ type Keeper struct {
 	Log     observe.Store
 	Session string
 	Source  string // the entries' source: "prompt", "transcript"
-	// About lists the project's entries whose summary the text is about
-	// (Tell(text).About(summary)). The hook gives those in force (from
+	// Entries are the project's entries a lesson may restate; what this
+	// keeper makes is added to them. nil: none but what it makes.
+	Entries *Entries
+
+	log *observe.Log
+}
+
+// Entries are the project's entries a lesson may restate, as the hook
+// and the pipeline both look them up: the items are read once, at the
+// first lesson, and compared by their summaries; only those a lesson is
+// about are read in full, from their files, so that what is counted or
+// escalated is never older than the file. The entries written after the
+// items were read are added (Add) rather than read again.
+type Entries struct {
+	// Src reads an entry in full.
+	Src knowledge.Sources
+	// Load reads the items, once. The hook gives those it serves (from
 	// its cache); the pipeline every entry, archived ones too, so that a
 	// transcript read again never brings back what a person archived.
-	About func(text string) []*knowledge.Entry
+	Load func() *knowledge.Set
+	// InForce leaves out archived entries (knowledge.Item.Active).
+	InForce bool
 
-	log  *observe.Log
-	kept []*knowledge.Entry // made by this keeper
+	loaded bool
+	items  []*knowledge.Item  // as read
+	made   []*knowledge.Entry // added since
+	read   map[string]bool    // the keys of the project's entries read, once one is added
+}
+
+// About lists the entries whose summary text is about
+// (Tell(text).About(summary)): those read, then those added since.
+func (s *Entries) About(text string) []*knowledge.Entry {
+	if s == nil {
+		return nil
+	}
+	s.load()
+	told := Tell(text)
+	var out []*knowledge.Entry
+	for _, it := range s.items {
+		if !projectEntry(it) || s.InForce && !it.Active || !told.About(it.Title) {
+			continue
+		}
+		if _, e, err := s.Src.Current(it); err == nil && e != nil {
+			out = append(out, e)
+		}
+	}
+	if len(s.made) > 0 && s.read == nil {
+		s.read = map[string]bool{}
+		for _, it := range s.items {
+			if projectEntry(it) {
+				s.read[it.ID] = true
+			}
+		}
+	}
+	for _, e := range s.made {
+		if !s.read[e.Key] && told.About(e.Summary) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func projectEntry(it *knowledge.Item) bool {
+	return it.Type == knowledge.TypeEntry && it.Scope == knowledge.ScopeProject
+}
+
+// Add adds an entry written since the items were read (in a dry run, one
+// that would be). One that was read already is found as read, from its file.
+func (s *Entries) Add(e *knowledge.Entry) { s.made = append(s.made, e) }
+
+func (s *Entries) load() {
+	if !s.loaded && s.Load != nil {
+		s.items = s.Load().Items
+	}
+	s.loaded = true
 }
 
 // Kept is what became of one request.
@@ -125,7 +192,7 @@ func (k *Keeper) Keep(ctx context.Context, q Request, context string, at time.Ti
 		out.Created = false
 		return out, nil
 	}
-	k.kept = append(k.kept, e)
+	k.entries().Add(e)
 	if k.Store == nil {
 		path, err := k.storeFile(e.Key)
 		out.Path = path
@@ -149,22 +216,19 @@ func (k *Keeper) storeFile(key string) (string, error) {
 // entryAbout is the entry a lesson restates, if there is one: of the
 // project's, or of those this keeper made.
 func (k *Keeper) entryAbout(lesson string) (*knowledge.Entry, bool) {
-	var found []*knowledge.Entry
-	if k.About != nil {
-		found = k.About(lesson)
-	}
-	told := Tell(lesson)
-	for _, e := range k.kept {
-		if told.About(e.Summary) {
-			found = append(found, e)
-		}
-	}
-	for _, e := range found {
+	for _, e := range k.entries().About(lesson) {
 		if About(e.Summary, lesson) {
 			return e, true
 		}
 	}
 	return nil, false
+}
+
+func (k *Keeper) entries() *Entries {
+	if k.Entries == nil {
+		k.Entries = &Entries{}
+	}
+	return k.Entries
 }
 
 // Taught counts this session on an entry and makes it CRITICAL when that

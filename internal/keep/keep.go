@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // Request is one lesson a person asked to keep.
@@ -48,9 +49,7 @@ const maxPrompt = 4000
 
 // Find returns the lessons a prompt asks to keep, in order.
 func Find(prompt string) []Request {
-	if len(prompt) > maxPrompt {
-		prompt = cutUTF8(prompt, maxPrompt)
-	}
+	prompt = textcut.Bytes(prompt, maxPrompt)
 	if notPerson(prompt) {
 		return nil
 	}
@@ -360,13 +359,11 @@ func wordRune(r rune) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' || r == '’'
 }
 
+// cjk: Chinese, Japanese or Korean. Every word of every entry's summary
+// is read with it, and the four tables start at U+1100 (Hangul Jamo):
+// below, the answer is known without them (TestCJKBelowJamo).
 func cjk(r rune) bool {
-	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
+	return r >= cjkFirst && unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-func cutUTF8(s string, max int) string {
-	for max > 0 && !utf8.RuneStart(s[max]) {
-		max--
-	}
-	return s[:max]
-}
+const cjkFirst = 0x1100

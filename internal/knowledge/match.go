@@ -19,6 +19,10 @@ func Words(s string) []string {
 	return out
 }
 
+// EachWord calls fn with each word of Words(s), in order, without making
+// the list.
+func EachWord(s string, fn func(string)) { eachWord(s, fn) }
+
 // Phrase is a keyword in matching form: its words joined by one space.
 func Phrase(keyword string) string { return strings.Join(Words(keyword), " ") }
 
