@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -190,11 +190,7 @@ func clipStart(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	cut := n - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return textcut.Bytes(s, n-len("…")) + "…"
 }
 
 // clipEnd keeps the last n bytes of s, cut at a rune boundary, and marks
@@ -203,11 +199,7 @@ func clipEnd(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	from := len(s) - (n - len("…"))
-	for from < len(s) && !utf8.RuneStart(s[from]) {
-		from++
-	}
-	return "…" + s[from:]
+	return "…" + textcut.Tail(s, n-len("…"))
 }
 
 // Strongest returns at most n observations for the prompt's list of

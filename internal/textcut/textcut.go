@@ -22,3 +22,20 @@ func Bytes(s string, max int) string {
 	}
 	return s[:max]
 }
+
+// Tail returns the longest end of s that is at most max bytes and starts
+// at a character boundary: the end of an agent's turn is what the
+// person's reply answers. max <= 0 gives "".
+func Tail(s string, max int) string {
+	if max <= 0 {
+		return ""
+	}
+	if len(s) <= max {
+		return s
+	}
+	from := len(s) - max
+	for from < len(s) && !utf8.RuneStart(s[from]) {
+		from++
+	}
+	return s[from:]
+}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/textcut"
 )
 
 // Meta says where an item comes from: the record's uuid, session and time
@@ -383,7 +384,7 @@ func (w *walker) toolInput(tc *ToolCall, input []byte) {
 				tc.Paths = append(tc.Paths, w.opt.Redact(validUTF8(s.String())))
 			}
 		case "command":
-			tc.Command = capHead(w.opt.Redact(validUTF8(asStr(v).String())), w.opt.MaxError)
+			tc.Command = textcut.Bytes(w.opt.Redact(validUTF8(asStr(v).String())), w.opt.MaxError)
 		}
 	}
 }
@@ -430,7 +431,7 @@ func (w *walker) user(r *Record) error {
 // userSignal is the person's message: redacted, then cut, then their own
 // words told from what they pasted.
 func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
-	t := capHead(w.opt.Redact(validUTF8(text)), w.opt.MaxText)
+	t := textcut.Bytes(w.opt.Redact(validUTF8(text)), w.opt.MaxText)
 	return UserSignal{Meta: w.meta(r), Text: t, Own: OwnWords(t), Cwd: w.str(r.Cwd), Rejection: rejection}
 }
 
@@ -457,7 +458,7 @@ func (w *walker) closeTurn(reply *UserSignal) error {
 		return nil
 	}
 	return w.sink.DialogPair(DialogPair{
-		Assistant:     capTail(string(w.turnText), w.opt.MaxText),
+		Assistant:     textcut.Tail(string(w.turnText), w.opt.MaxText),
 		AssistantUUID: w.turnUUID,
 		SessionID:     w.turnSess,
 		Timestamp:     w.turnTime,
@@ -493,7 +494,7 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 			tc.IsError = true
 			tc.Rejected = isRejection(errText)
 			tc.Protocol = !tc.Rejected && ProtocolError(errText)
-			tc.Error = capHead(errText, w.opt.MaxError)
+			tc.Error = textcut.Bytes(errText, w.opt.MaxError)
 		}
 		if err := w.emitTool(tc); err != nil {
 			return err
@@ -557,7 +558,7 @@ func (w *walker) driftTool(r *Record) error {
 		tc.IsError = true
 		errText := strings.TrimSpace(w.opt.Redact(validUTF8(string(w.p.sk.appendText(w.tmp[:0], r.ToolOutput)))))
 		tc.Protocol = ProtocolError(errText)
-		tc.Error = capHead(errText, w.opt.MaxError)
+		tc.Error = textcut.Bytes(errText, w.opt.MaxError)
 	}
 	return w.emitTool(tc)
 }
@@ -695,28 +696,4 @@ func validUTF8(s string) string {
 		return s
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
-}
-
-// capHead keeps the first max bytes of s, cut at a rune boundary.
-func capHead(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	i := max
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i]
-}
-
-// capTail keeps the last max bytes of s, cut at a rune boundary.
-func capTail(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	i := len(s) - max
-	for i < len(s) && !utf8.RuneStart(s[i]) {
-		i++
-	}
-	return s[i:]
 }
