@@ -19,11 +19,19 @@ type Store struct {
 	Root     string
 	Path     string
 	LockPath string
+	// Cache, when its Path is set, keeps the folded state between runs
+	// (see foldcache.go): only what was appended since is folded.
+	Cache FoldCache
 }
 
 // Load folds the log as it is now. Readers take no lock: appends are whole
 // lines, and a line still being written is reported as torn, not misread.
-func (st Store) Load() (*Log, error) { return LoadFile(st.Path) }
+func (st Store) Load() (*Log, error) {
+	if st.Cache.Path != "" {
+		return LoadCached(st.Path, st.Cache)
+	}
+	return LoadFile(st.Path)
+}
 
 // Append writes events under the lock, one line each.
 func (st Store) Append(ctx context.Context, events ...*Event) error {
