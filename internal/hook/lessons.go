@@ -15,7 +15,6 @@ import (
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
@@ -131,7 +130,7 @@ func (r *run) countTaught(key string) error {
 }
 
 func (r *run) logStore() observe.Store {
-	return observe.Store{Root: r.proj.Root, Path: r.proj.Path(project.LogFile), LockPath: r.proj.LockPath(project.LogFile)}
+	return observe.ProjectStore(r.proj)
 }
 
 func (r *run) entryStore(command string) *knowledge.Store {

@@ -10,7 +10,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -119,9 +123,31 @@ func (h *prefixHash) matches(c cacheHeader) bool {
 	return h.n == c.size && h.lines == c.lines && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
 }
 
-// programID names this program's build: a cache written by another build
-// (an upgrade, a rebuild) is not read, since its fold may differ.
-var programID = func() string {
+// programID names the build of this program: a cache written by another
+// build (an upgrade, a rebuild) is not read, since its fold may differ. A
+// release or a build of a clean checkout is named by its version or
+// commit, which devlearn and devlearn-hook of the same build share; any
+// other build (a modified checkout, a test binary) by its executable's
+// size and modification time.
+var programID = sync.OnceValue(func() string {
+	prefix := strconv.Itoa(cacheFormat) + ":"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" && modified == "false" {
+			return prefix + bi.Main.Path + "@" + rev
+		}
+		if v := bi.Main.Version; rev == "" && v != "" && v != "(devel)" && !strings.Contains(v, "+dirty") {
+			return prefix + bi.Main.Path + "@" + v
+		}
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
@@ -130,8 +156,8 @@ var programID = func() string {
 	if err != nil {
 		return ""
 	}
-	return strconv.Itoa(cacheFormat) + ":" + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
-}
+	return prefix + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+})
 
 func encodeCache(h cacheHeader, l *Log) []byte {
 	w := &encoder{b: make([]byte, 0, 1<<20)}
@@ -153,7 +179,7 @@ func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
 		return h, nil, errCacheCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Checksum([]byte(body), castagnoli) != binary.LittleEndian.Uint32([]byte(sum)) {
+	if crc32.Update(0, castagnoli, unsafe.Slice(unsafe.StringData(body), len(body))) != binary.LittleEndian.Uint32([]byte(sum)) {
 		return h, nil, errCacheCorrupt
 	}
 	r := &decoderBin{s: body[len(cacheMagic):]}
@@ -230,7 +256,9 @@ func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (*Log, b
 	if err != nil {
 		return nil, false
 	}
-	hdr, r, err := decodeHeader(string(data))
+	// The states read back keep views of data as their strings: data is
+	// never written to again, so it can be one string without a copy.
+	hdr, r, err := decodeHeader(unsafe.String(unsafe.SliceData(data), len(data)))
 	if err != nil || hdr.program != program || hdr.size <= 0 {
 		return nil, false
 	}

@@ -258,3 +258,47 @@ func TestStateFieldsEncoded(t *testing.T) {
 		t.Fatalf("mark's fields changed: update stateenc.go and bump cacheFormat: %s", got)
 	}
 }
+
+// BenchmarkLoadCached reads a 10,000-observation log through a warm fold
+// cache with a session's few lines appended since (what render-ready and
+// reconcile pay at session end), beside folding it afresh.
+func BenchmarkLoadCached(b *testing.B) {
+	for _, format := range []struct {
+		name string
+		gen  func(int) []byte
+	}{{"devflow", devflowLog}, {"events", eventLog}} {
+		dir := b.TempDir()
+		path := filepath.Join(dir, "log.jsonl")
+		cache := FoldCache{Root: dir, Path: filepath.Join(dir, "state", "fold")}
+		if err := os.WriteFile(path, format.gen(10_000), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := LoadCached(path, cache); err != nil { // writes the cache
+			b.Fatal(err)
+		}
+		f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, line := range randomLog(rand.New(rand.NewSource(1)), 20) {
+			f.Write(append(line, '\n'))
+		}
+		f.Close()
+		b.Run(format.name+"/cached", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := LoadCached(path, cache); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(format.name+"/fresh", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if _, err := LoadFile(path); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

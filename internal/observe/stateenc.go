@@ -170,6 +170,24 @@ var errCacheCorrupt = errors.New("fold cache: corrupt")
 type decoderBin struct {
 	s   string
 	err error
+	// Slabs the states are carved from: one allocation each for all the
+	// states, their evidence, their penalties and devflow's stored
+	// confidences, rather than several per state. Each piece is cut with
+	// its capacity at its length, so that an append reallocates rather
+	// than runs into the next state's.
+	states    []State
+	evidence  []timedText
+	penalties []mark
+	floats    []float64
+}
+
+func carve[T any](slab *[]T, n int) []T {
+	if len(*slab) < n {
+		*slab = make([]T, max(n, 1024))
+	}
+	out := (*slab)[:0:n]
+	*slab = (*slab)[n:]
+	return out
 }
 
 func (r *decoderBin) fail() { r.err = errCacheCorrupt; r.s = "" }
@@ -257,8 +275,9 @@ func (r *decoderBin) mark() mark {
 	m.factor = r.float()
 	m.on = r.bool()
 	if r.bool() {
-		f := r.float()
-		m.legacy = &f
+		f := carve(&r.floats, 1)[:1]
+		f[0] = r.float()
+		m.legacy = &f[0]
 	}
 	return m
 }
@@ -290,7 +309,8 @@ func (r *decoderBin) times() map[string]int64 {
 }
 
 func (r *decoderBin) state() *State {
-	s := &State{ID: r.str(), Type: r.str(), Pattern: r.str(), Details: r.str()}
+	s := &carve(&r.states, 1)[:1][0]
+	s.ID, s.Type, s.Pattern, s.Details = r.str(), r.str(), r.str(), r.str()
 	s.text, s.details, s.quality = r.stamp(), r.stamp(), r.stamp()
 	s.sources = r.times()
 	if n, isNil := r.size(); !isNil {
@@ -311,14 +331,14 @@ func (r *decoderBin) state() *State {
 	s.legacy = span{r.int(), r.int()}
 	s.legacyCount = int(r.int())
 	if n, isNil := r.size(); !isNil {
-		s.evidence = make([]timedText, 0, n)
+		s.evidence = carve(&r.evidence, n)
 		for i := 0; i < n && r.err == nil; i++ {
 			s.evidence = append(s.evidence, timedText{r.str(), r.int()})
 		}
 	}
 	s.marks = r.marks()
 	if n, isNil := r.size(); !isNil {
-		s.penalties = make([]mark, 0, n)
+		s.penalties = carve(&r.penalties, n)
 		for i := 0; i < n && r.err == nil; i++ {
 			s.penalties = append(s.penalties, r.mark())
 		}
@@ -373,6 +393,7 @@ func (r *decoderBin) log() (*Log, error) {
 	}
 	if r.err == nil {
 		l.states = make(map[string]*State, n)
+		r.states = make([]State, n)
 	}
 	for i := uint64(0); i < n && r.err == nil; i++ {
 		s := r.state()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // Store is the observation log on disk and the lock that guards it.
@@ -22,6 +23,13 @@ type Store struct {
 	// Cache, when its Path is set, keeps the folded state between runs
 	// (see foldcache.go): only what was appended since is folded.
 	Cache FoldCache
+}
+
+// ProjectStore is the project's observation log, read through the fold
+// cache kept per working tree in the clone's devlearn folder.
+func ProjectStore(p *project.Project) Store {
+	return Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile),
+		Cache: FoldCache{Root: p.CommonDir, Path: p.StatePath("cache", p.WorktreeID(), "fold")}}
 }
 
 // Load folds the log as it is now. Readers take no lock: appends are whole
