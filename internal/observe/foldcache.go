@@ -160,7 +160,8 @@ var programID = sync.OnceValue(func() string {
 })
 
 func encodeCache(h cacheHeader, l *Log) []byte {
-	w := &encoder{b: make([]byte, 0, 1<<20)}
+	// The state is about the size of the log it folds: one allocation.
+	w := &encoder{b: make([]byte, 0, h.size+h.size/4+4096)}
 	w.b = append(w.b, cacheMagic...)
 	w.str(h.program)
 	w.uint(uint64(h.size))

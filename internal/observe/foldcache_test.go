@@ -302,3 +302,18 @@ func BenchmarkLoadCached(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSaveFoldCache writes the cache of a 10,000-observation log, as
+// the first run over a log (or the first after it was rewritten) does.
+func BenchmarkSaveFoldCache(b *testing.B) {
+	data := devflowLog(10_000)
+	l := FoldBytes(data)
+	h := &prefixHash{}
+	h.add(data, true)
+	hdr := h.header("bench")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		encodeCache(hdr, l)
+	}
+}

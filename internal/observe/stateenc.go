@@ -74,7 +74,12 @@ func (w *encoder) times(m map[string]int64) {
 	}
 }
 
+// sortedKeys lists m's keys in order; most maps of a state hold one key or
+// none, which need neither a sort nor, for none, a slice.
 func sortedKeys[V any](m map[string]V) []string {
+	if len(m) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
