@@ -60,7 +60,7 @@ func canonical(l *Log) string {
 		}
 		n.states[id] = &c
 	}
-	w := &encoder{}
+	w := &encoder{sorted: true}
 	w.log(n)
 	return string(w.b) + "\n" + state(l)
 }

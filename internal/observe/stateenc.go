@@ -18,7 +18,13 @@ import (
 // A map or slice is written as its length plus one, 0 standing for nil, so
 // that the state read back is the state written, nil-ness included.
 
-type encoder struct{ b []byte }
+type encoder struct {
+	b []byte
+	// sorted writes maps in key order, so that equal states encode to
+	// equal bytes (what the tests compare); the cache itself does not
+	// need it, and sorting 10,000 ids was a third of writing it.
+	sorted bool
+}
 
 func (w *encoder) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
 func (w *encoder) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
@@ -60,7 +66,7 @@ func (w *encoder) mark(m mark) {
 // encodes to the same bytes.
 func (w *encoder) marks(ms map[string]mark) {
 	w.size(len(ms), ms == nil)
-	for _, k := range sortedKeys(ms) {
+	for _, k := range keys(w, ms) {
 		w.str(k)
 		w.mark(ms[k])
 	}
@@ -68,15 +74,15 @@ func (w *encoder) marks(ms map[string]mark) {
 
 func (w *encoder) times(m map[string]int64) {
 	w.size(len(m), m == nil)
-	for _, k := range sortedKeys(m) {
+	for _, k := range keys(w, m) {
 		w.str(k)
 		w.int(m[k])
 	}
 }
 
-// sortedKeys lists m's keys in order; most maps of a state hold one key or
-// none, which need neither a sort nor, for none, a slice.
-func sortedKeys[V any](m map[string]V) []string {
+// keys lists m's keys, in order when w.sorted; most maps of a state hold
+// one key or none, which need neither a sort nor, for none, a slice.
+func keys[V any](w *encoder, m map[string]V) []string {
 	if len(m) == 0 {
 		return nil
 	}
@@ -84,7 +90,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	for k := range m {
 		keys = append(keys, k)
 	}
-	slices.Sort(keys)
+	if w.sorted {
+		slices.Sort(keys)
+	}
 	return keys
 }
 
@@ -98,7 +106,7 @@ func (w *encoder) state(s *State) {
 	w.stamp(s.quality)
 	w.times(s.sources)
 	w.size(len(s.weights), s.weights == nil)
-	for _, src := range sortedKeys(s.weights) {
+	for _, src := range keys(w, s.weights) {
 		ws := s.weights[src]
 		w.str(src)
 		w.size(len(ws), ws == nil)
@@ -106,7 +114,9 @@ func (w *encoder) state(s *State) {
 		for x := range ws {
 			weights = append(weights, x)
 		}
-		slices.Sort(weights)
+		if w.sorted {
+			slices.Sort(weights)
+		}
 		for _, x := range weights {
 			w.int(int64(x))
 			w.int(ws[x])
@@ -127,11 +137,11 @@ func (w *encoder) state(s *State) {
 	}
 	w.marks(s.flags)
 	w.size(len(s.counters), s.counters == nil)
-	for _, c := range sortedKeys(s.counters) {
+	for _, c := range keys(w, s.counters) {
 		w.str(c)
 		set := s.counters[c]
 		w.size(len(set), set == nil)
-		for _, eid := range sortedKeys(set) {
+		for _, eid := range keys(w, set) {
 			w.str(eid)
 		}
 	}
@@ -161,8 +171,14 @@ func (w *encoder) log(l *Log) {
 		w.str(p.Text)
 	}
 	w.uint(uint64(len(l.states)))
-	for _, id := range l.IDs() {
-		w.state(l.states[id])
+	if w.sorted {
+		for _, id := range l.IDs() {
+			w.state(l.states[id])
+		}
+		return
+	}
+	for _, s := range l.states {
+		w.state(s)
 	}
 }
 
