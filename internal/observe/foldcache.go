@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -159,9 +160,10 @@ var programID = sync.OnceValue(func() string {
 	return prefix + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 })
 
-func encodeCache(h cacheHeader, l *Log) []byte {
-	// The state is about the size of the log it folds: one allocation.
-	w := &encoder{b: make([]byte, 0, h.size+h.size/4+4096)}
+// writeCache encodes the cache to out: magic, header, state, and the
+// CRC-32C of all that.
+func writeCache(out io.Writer, h cacheHeader, l *Log) error {
+	w := &encoder{b: make([]byte, 0, 64<<10), out: out}
 	w.b = append(w.b, cacheMagic...)
 	w.str(h.program)
 	w.uint(uint64(h.size))
@@ -169,7 +171,10 @@ func encodeCache(h cacheHeader, l *Log) []byte {
 	w.b = binary.LittleEndian.AppendUint32(w.b, h.crc)
 	w.b = append(w.b, h.tail[:]...)
 	w.log(l)
-	return binary.LittleEndian.AppendUint32(w.b, crc32.Checksum(w.b, castagnoli))
+	w.spill(true)
+	w.b = binary.LittleEndian.AppendUint32(w.b, w.crc)
+	w.spill(true)
+	return w.err
 }
 
 // decodeHeader checks a cache's integrity and reads its header; the rest
@@ -294,5 +299,5 @@ func save(c FoldCache, h cacheHeader, l *Log) {
 	if err := safefile.MkdirAll(c.Root, filepath.Dir(c.Path), 0o755); err != nil {
 		return
 	}
-	_ = jsonl.WriteFileRename(c.Root, c.Path, encodeCache(h, l), 0o644)
+	_ = jsonl.WriteRename(c.Root, c.Path, 0o644, func(w *bufio.Writer) error { return writeCache(w, h, l) })
 }

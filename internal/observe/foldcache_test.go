@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -314,6 +315,8 @@ func BenchmarkSaveFoldCache(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		encodeCache(hdr, l)
+		if err := writeCache(io.Discard, hdr, l); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
