@@ -47,7 +47,7 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 	pl := &ingest.Pipeline{
 		Proj:        p,
 		Config:      cfg,
-		Log:         observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:         observe.ProjectStore(p),
 		Now:         now,
 		Redact:      redact.For(cfg.Redact.PersonalData),
 		HistoryPath: ingest.HistoryPath(p),
@@ -170,7 +170,7 @@ func (w lineWriter) Write(b []byte) (int, error) {
 func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*render.Result, error) {
 	r := &render.Renderer{
 		Proj:   p,
-		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.ProjectStore(p),
 		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
 		Opts:   render.Options{Now: now, Config: cfg},
 	}

@@ -109,7 +109,7 @@ func printCurated(out io.Writer, res *curator.Result, files int) {
 func curateProject(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*curator.Result, error) {
 	cu := &curator.Curator{
 		Proj: p, Now: now, Config: cfg,
-		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.ProjectStore(p),
 		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
 	}
 	return cu.Run(ctx)

@@ -37,7 +37,7 @@ func (env *Env) workspace() (*workspace, error) {
 	return &workspace{
 		proj: p,
 		cfg:  cfg,
-		log:  observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		log:  observe.ProjectStore(p),
 		now:  now,
 		home: env.Home(),
 	}, nil

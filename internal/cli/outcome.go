@@ -25,7 +25,7 @@ func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config
 	}
 	events, _ := env.assessOutcomes(p, cfg, now, res)
 	if len(events) > 0 {
-		st := observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)}
+		st := observe.ProjectStore(p)
 		if err := st.Append(ctx, events...); err != nil {
 			return 0, err
 		}

@@ -15,7 +15,6 @@ import (
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
@@ -136,7 +135,7 @@ func (r *run) escalateCorrection(prompt string) []string {
 }
 
 func (r *run) logStore() observe.Store {
-	return observe.Store{Root: r.proj.Root, Path: r.proj.Path(project.LogFile), LockPath: r.proj.LockPath(project.LogFile)}
+	return observe.ProjectStore(r.proj)
 }
 
 // entryStore is the project's entries, written through the one writer

@@ -226,7 +226,7 @@ func environ(env *Env) []string {
 func ReconcileQuietly(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time) error {
 	r := &reconcile.Reconciler{
 		Proj:   p,
-		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Log:    observe.ProjectStore(p),
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "hook session-start"}),
 		Opts:   reconcile.Options{Now: now, Config: cfg},
 	}

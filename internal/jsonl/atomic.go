@@ -99,6 +99,12 @@ func WriteFileRename(root, path string, data []byte, perm os.FileMode) error {
 	return replace(root, path, perm, writeBytes(data), false)
 }
 
+// WriteRename is WriteFileRename with the content streamed by write: for a
+// cache too big to build in memory first.
+func WriteRename(root, path string, perm os.FileMode, write func(w *bufio.Writer) error) error {
+	return replace(root, path, perm, write, false)
+}
+
 // WriteFileOver is WriteFileRename for a checkout: whatever is at path, a
 // symbolic link included, is replaced by the file (a link at a folder on
 // the way is still refused).

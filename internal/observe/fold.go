@@ -55,7 +55,12 @@ func NewLog() *Log { return &Log{states: map[string]*State{}} }
 // the log can be cut at any line boundary and the result is the same as
 // folding it in one pass, in any order. Corrupt lines become Problems and
 // fold nothing.
-func Fold(r io.Reader) (*Log, error) {
+func Fold(r io.Reader) (*Log, error) { return foldFrom(r, 1, nil) }
+
+// foldFrom folds what r holds, its first line numbered first. seen, when
+// not nil, is given every part read, in the order of the log, before it is
+// folded: the fold cache hashes exactly the bytes folded.
+func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log, error) {
 	workers := runtime.GOMAXPROCS(0)
 	type part struct {
 		data  []byte
@@ -81,15 +86,15 @@ func Fold(r io.Reader) (*Log, error) {
 	// Each part is a buffer of its own, never reused: the lines are read
 	// in place, and a fold keeps no byte of them (see decoder.views).
 	var readErr error
-	line, carry := 1, []byte(nil)
-	first := partSize
+	line, carry := first, []byte(nil)
+	firstSize := partSize
 	if n, ok := sizeOf(r); ok && n < partSize {
-		first = int(n) + 1 // a small log: a buffer its size (+1 to see the end)
+		firstSize = int(n) + 1 // a small log: a buffer its size (+1 to see the end)
 	}
 	for readErr == nil {
 		size := partSize
-		if first > 0 {
-			size, first = first, 0
+		if firstSize > 0 {
+			size, firstSize = firstSize, 0
 		}
 		if len(carry) >= size/2 {
 			size = 2 * len(carry) // a line longer than a part
@@ -111,6 +116,9 @@ func Fold(r io.Reader) (*Log, error) {
 			cut = bytes.LastIndexByte(buf, '\n') + 1
 		}
 		carry = buf[cut:]
+		if seen != nil {
+			seen(buf[:cut], final)
+		}
 		if cut > 0 {
 			parts <- part{buf[:cut], line, final}
 			line += bytes.Count(buf[:cut], []byte{'\n'})
@@ -145,6 +153,8 @@ func sizeOf(r io.Reader) (int64, bool) {
 	switch v := r.(type) {
 	case interface{ Len() int }:
 		return int64(v.Len()), true
+	case interface{ Size() int64 }: // a section of a file, read from its start
+		return v.Size(), true
 	case interface{ Stat() (fs.FileInfo, error) }:
 		if fi, err := v.Stat(); err == nil && fi.Mode().IsRegular() {
 			return fi.Size(), true

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // Store is the observation log on disk and the lock that guards it.
@@ -19,11 +20,26 @@ type Store struct {
 	Root     string
 	Path     string
 	LockPath string
+	// Cache, when its Path is set, keeps the folded state between runs
+	// (see foldcache.go): only what was appended since is folded.
+	Cache FoldCache
+}
+
+// ProjectStore is the project's observation log, read through the fold
+// cache kept per working tree in the clone's devlearn folder.
+func ProjectStore(p *project.Project) Store {
+	return Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile),
+		Cache: FoldCache{Root: p.CommonDir, Path: p.StatePath("cache", p.WorktreeID(), "fold")}}
 }
 
 // Load folds the log as it is now. Readers take no lock: appends are whole
 // lines, and a line still being written is reported as torn, not misread.
-func (st Store) Load() (*Log, error) { return LoadFile(st.Path) }
+func (st Store) Load() (*Log, error) {
+	if st.Cache.Path != "" {
+		return LoadCached(st.Path, st.Cache)
+	}
+	return LoadFile(st.Path)
+}
 
 // Append writes events under the lock, one line each.
 func (st Store) Append(ctx context.Context, events ...*Event) error {

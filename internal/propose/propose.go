@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -36,12 +37,20 @@ type Proposal struct {
 // (the flag's reason is the proposal's id): it is not proposed again.
 const FlagDeclined = "gate_declined"
 
+// The patterns are compiled on first use, not when the program starts:
+// every devlearn command links this package, and compiling them took
+// 0.5-1.5 ms of each start (GODEBUG=inittrace=1), render-ready's and
+// reconcile's included, which never propose anything.
 var (
 	// A command in backticks after "run" (or "check with"), then when.
-	quotedRun = regexp.MustCompile("(?i)\\b(?:run|check with|use)\\s+`([^`\\n]{1,200})`(?:[^.;\\n]*?)\\b(before|after|prior to|on|when)\\s+(?:(?:each|every|any|a|the|you|your|we)\\s+)*([a-z]+(?:\\s+request)?)")
+	quotedRun = lazyRegexp("(?i)\\b(?:run|check with|use)\\s+`([^`\\n]{1,200})`(?:[^.;\\n]*?)\\b(before|after|prior to|on|when)\\s+(?:(?:each|every|any|a|the|you|your|we)\\s+)*([a-z]+(?:\\s+request)?)")
 	// A bare command of up to four words after "run", then when.
-	bareRun = regexp.MustCompile(`(?i)\brun\s+([a-z0-9][\w./:@-]*(?:\s+[\w./:=@-]+){0,3}?)\s+(before|after|prior to|on)\s+(?:(?:each|every|any|a|the|you|your|we)\s+)*([a-z]+(?:\s+request)?)`)
+	bareRun = lazyRegexp(`(?i)\brun\s+([a-z0-9][\w./:@-]*(?:\s+[\w./:=@-]+){0,3}?)\s+(before|after|prior to|on)\s+(?:(?:each|every|any|a|the|you|your|we)\s+)*([a-z]+(?:\s+request)?)`)
 )
+
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // notCommands are words a bare "run ..." starts with that name no
 // command ("run the tests before committing" says what, not how).
@@ -108,12 +117,12 @@ func Find(log *observe.Log, obs []observe.Observation, cfg *config.Config) []Pro
 // of reads the gate an observation's lesson calls for, if any.
 func of(o observe.Observation) (Proposal, bool) {
 	for _, text := range []string{o.Pattern, o.Details} {
-		if m := quotedRun.FindStringSubmatch(text); m != nil {
+		if m := quotedRun().FindStringSubmatch(text); m != nil {
 			if p, ok := proposal(o, strings.TrimSpace(m[1]), m[2], m[3], m[0]); ok {
 				return p, true
 			}
 		}
-		if m := bareRun.FindStringSubmatch(text); m != nil {
+		if m := bareRun().FindStringSubmatch(text); m != nil {
 			first := strings.ToLower(strings.Fields(m[1])[0])
 			if notCommands[first] {
 				continue

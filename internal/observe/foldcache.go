@@ -1,0 +1,303 @@
+package observe
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
+)
+
+// The fold cache keeps the folded state of the log's first N bytes between
+// runs, so that a run folds only what was appended since: the fold is a
+// join, so the state of a prefix joined with the fold of the rest is the
+// state of the whole (TestFoldCacheEqualsFreshFold checks it over random
+// histories of appends, compactions, merges, truncations and rewrites).
+//
+// It is a cache and nothing else: deleting it changes nothing but speed,
+// and it is used only when it provably describes the log as it is now:
+//
+//   - its format and the program that wrote it are this one (the
+//     executable's size and modification time: an upgraded devlearn, whose
+//     fold may read the same lines differently, refolds);
+//   - its own bytes are whole (a CRC-32C of the file, so a crash mid-write
+//     or a torn rename reads as no cache);
+//   - the log still begins with the very bytes it folded: the log is at
+//     least N bytes long, the CRC-32C of its first N bytes matches, and so
+//     does the SHA-256 of the last 64 KiB of them.
+//
+// Why a hash of the prefix and not the file's identity or size: a
+// compaction and a merge driver write a new file (a new inode, which the
+// system may give the number of the old one back), a checkout of an older
+// log can be longer or shorter, and a truncation followed by appends keeps
+// the inode; only the bytes say whether the log only grew. The whole prefix
+// goes through CRC-32C (hardware, about 20 GB/s: 0.2 ms for a 4 MB log)
+// rather than SHA-256 (2.5 ms here, a third of the whole budget of the
+// session-end render): any rewrite is caught unless its CRC collides by
+// chance (2^-32), and the region a rewrite most often touches, the end of
+// what was folded, is covered by SHA-256 as well. Someone able to craft a
+// collision can write the log itself, which says whatever they want anyway.
+//
+// Time-dependent parts (decay, expiry) are never stored: the cache holds
+// the join of the lines, and every view is computed at read time.
+//
+// Two writers at once each rename a whole file of their own over the cache
+// (safefile, below the clone's git folder): whichever lands last is a valid
+// cache for the prefix it names, and a reader checks that prefix anyway.
+
+// FoldCache names the cache file and the folder it is written below.
+type FoldCache struct {
+	Root string // the trusted folder (the clone's git folder)
+	Path string
+}
+
+const (
+	cacheMagic   = "devlearn fold cache\x00"
+	cacheFormat  = 1        // bump when stateenc.go's layout changes
+	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
+)
+
+// cacheMinTail: a tail shorter than this (and than 1/8 of the prefix) is
+// folded on every run rather than written back, so that a session's few
+// lines do not rewrite the whole cache each time. A variable for tests.
+var cacheMinTail int64 = 256 << 10
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// prefixHash follows the bytes of the log as they are folded: their CRC,
+// their newlines and their last cacheTailLen bytes.
+type prefixHash struct {
+	n     int64
+	lines int
+	crc   uint32
+	tail  []byte
+	open  bool // the log ended in a line without its newline: not cacheable as read
+}
+
+func (h *prefixHash) add(data []byte, final bool) {
+	if final {
+		if i := bytes.LastIndexByte(data, '\n'); i+1 < len(data) {
+			h.open = true
+			data = data[:i+1]
+		}
+	}
+	h.crc = crc32.Update(h.crc, castagnoli, data)
+	h.n += int64(len(data))
+	h.lines += bytes.Count(data, []byte{'\n'})
+	if len(data) >= cacheTailLen {
+		h.tail = append(h.tail[:0], data[len(data)-cacheTailLen:]...)
+		return
+	}
+	h.tail = append(h.tail, data...)
+	if over := len(h.tail) - cacheTailLen; over > 0 {
+		h.tail = h.tail[:copy(h.tail, h.tail[over:])]
+	}
+}
+
+// cacheHeader is what a cache says of the prefix it folded.
+type cacheHeader struct {
+	program string // identity of the program that wrote it
+	size    int64
+	lines   int // newlines in the prefix: the tail's first line is lines+1
+	crc     uint32
+	tail    [sha256.Size]byte
+}
+
+func (h *prefixHash) header(program string) cacheHeader {
+	return cacheHeader{program: program, size: h.n, lines: h.lines, crc: h.crc, tail: sha256.Sum256(h.tail)}
+}
+
+func (h *prefixHash) matches(c cacheHeader) bool {
+	return h.n == c.size && h.lines == c.lines && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
+}
+
+// programID names the build of this program: a cache written by another
+// build (an upgrade, a rebuild) is not read, since its fold may differ. A
+// release or a build of a clean checkout is named by its version or
+// commit, which devlearn and devlearn-hook of the same build share; any
+// other build (a modified checkout, a test binary) by its executable's
+// size and modification time.
+var programID = sync.OnceValue(func() string {
+	prefix := strconv.Itoa(cacheFormat) + ":"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if rev != "" && modified == "false" {
+			return prefix + bi.Main.Path + "@" + rev
+		}
+		if v := bi.Main.Version; rev == "" && v != "" && v != "(devel)" && !strings.Contains(v, "+dirty") {
+			return prefix + bi.Main.Path + "@" + v
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		return ""
+	}
+	return prefix + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
+})
+
+// writeCache encodes the cache to out: magic, header, state, and the
+// CRC-32C of all that.
+func writeCache(out io.Writer, h cacheHeader, l *Log) error {
+	w := &encoder{b: make([]byte, 0, 64<<10), out: out}
+	w.b = append(w.b, cacheMagic...)
+	w.str(h.program)
+	w.uint(uint64(h.size))
+	w.uint(uint64(h.lines))
+	w.b = binary.LittleEndian.AppendUint32(w.b, h.crc)
+	w.b = append(w.b, h.tail[:]...)
+	w.log(l)
+	w.spill(true)
+	w.b = binary.LittleEndian.AppendUint32(w.b, w.crc)
+	w.spill(true)
+	return w.err
+}
+
+// decodeHeader checks a cache's integrity and reads its header; the rest
+// of r is the folded state.
+func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
+	var h cacheHeader
+	if len(data) < len(cacheMagic)+4 || data[:len(cacheMagic)] != cacheMagic {
+		return h, nil, errCacheCorrupt
+	}
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	if crc32.Update(0, castagnoli, unsafe.Slice(unsafe.StringData(body), len(body))) != binary.LittleEndian.Uint32([]byte(sum)) {
+		return h, nil, errCacheCorrupt
+	}
+	r := &decoderBin{s: body[len(cacheMagic):]}
+	h.program = r.str()
+	h.size = int64(r.uint())
+	h.lines = int(r.uint())
+	if r.err != nil || len(r.s) < 4+sha256.Size {
+		return h, nil, errCacheCorrupt
+	}
+	h.crc = binary.LittleEndian.Uint32([]byte(r.s[:4]))
+	copy(h.tail[:], r.s[4:4+sha256.Size])
+	r.s = r.s[4+sha256.Size:]
+	return h, r, nil
+}
+
+// LoadCached folds the log at path as LoadFile does, reading the folded
+// state of what it had folded before from the cache when the log only
+// grew since, and refreshing the cache when it is missing, stale or far
+// behind. Any trouble with the cache (unreadable, another version, another
+// log) means a fresh fold: it never makes the fold fail.
+func LoadCached(path string, c FoldCache) (*Log, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NewLog(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	program := programID()
+	h := &prefixHash{}
+	if l, ok := readCached(f, c, program, h); ok {
+		cached := h.n
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, err
+		}
+		tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), h.lines+1, h.add)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range tail.states {
+			l.join(s)
+		}
+		l.Kept = append(l.Kept, tail.Kept...)
+		l.Problems = append(l.Problems, tail.Problems...)
+		l.Lines += tail.Lines
+		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+			save(c, h.header(program), l)
+		}
+		return l, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
+	}
+	h = &prefixHash{}
+	l, err := foldFrom(f, 1, h.add)
+	if err != nil {
+		return nil, err
+	}
+	if h.n > 0 && !h.open {
+		save(c, h.header(program), l)
+	}
+	return l, nil
+}
+
+// readCached reads the cache and checks it against the log's first bytes,
+// read from f into h; on success f is positioned just after them.
+func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (*Log, bool) {
+	if program == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(c.Path)
+	if err != nil {
+		return nil, false
+	}
+	// The states read back keep views of data as their strings: data is
+	// never written to again, so it can be one string without a copy.
+	hdr, r, err := decodeHeader(unsafe.String(unsafe.SliceData(data), len(data)))
+	if err != nil || hdr.program != program || hdr.size <= 0 {
+		return nil, false
+	}
+	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size {
+		return nil, false
+	}
+	buf := make([]byte, min(hdr.size, 1<<20))
+	for left := hdr.size; left > 0; {
+		n, err := io.ReadFull(f, buf[:min(left, int64(len(buf)))])
+		if err != nil {
+			return nil, false
+		}
+		h.add(buf[:n], false)
+		left -= int64(n)
+	}
+	if !h.matches(hdr) {
+		return nil, false
+	}
+	l, err := r.log()
+	if err != nil {
+		return nil, false
+	}
+	return l, true
+}
+
+// save writes the cache through the one writer, as a whole new file
+// renamed over the old; failing to is only slower next time.
+func save(c FoldCache, h cacheHeader, l *Log) {
+	if h.program == "" {
+		return
+	}
+	if err := safefile.MkdirAll(c.Root, filepath.Dir(c.Path), 0o755); err != nil {
+		return
+	}
+	_ = jsonl.WriteRename(c.Root, c.Path, 0o644, func(w *bufio.Writer) error { return writeCache(w, h, l) })
+}
