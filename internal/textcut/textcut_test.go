@@ -34,40 +34,6 @@ func TestBytes(t *testing.T) {
 	}
 }
 
-// FuzzBytes: the cut is a start of s, within max, valid UTF-8 when s is,
-// and as long as it can be (it gives up less than a character).
-func FuzzBytes(f *testing.F) {
-	f.Add("héllo wörld 日本語 😀", 7)
-	f.Add(strings.Repeat("é", 10), 5)
-	f.Add("\xff\x80abc", 2)
-	f.Fuzz(func(t *testing.T, s string, max int) {
-		got := Bytes(s, max)
-		if !strings.HasPrefix(s, got) {
-			t.Fatalf("Bytes(%q, %d) = %q: not a start of s", s, max, got)
-		}
-		if max <= 0 {
-			if got != "" {
-				t.Fatalf("Bytes(%q, %d) = %q, want empty", s, max, got)
-			}
-			return
-		}
-		if len(got) > max {
-			t.Fatalf("Bytes(%q, %d) = %q: longer than max", s, max, got)
-		}
-		if len(s) <= max && got != s {
-			t.Fatalf("Bytes(%q, %d) = %q: cut a string that fits", s, max, got)
-		}
-		if utf8.ValidString(s) {
-			if !utf8.ValidString(got) {
-				t.Fatalf("Bytes(%q, %d) = %q: splits a character", s, max, got)
-			}
-			if len(s) > max && len(got) <= max-utf8.UTFMax {
-				t.Fatalf("Bytes(%q, %d) = %q: shorter than it need be", s, max, got)
-			}
-		}
-	})
-}
-
 func TestTail(t *testing.T) {
 	for _, tc := range []struct {
 		s    string
@@ -92,35 +58,45 @@ func TestTail(t *testing.T) {
 	}
 }
 
-// FuzzTail: the cut is an end of s, within max, valid UTF-8 when s is,
-// and as long as it can be.
+// FuzzBytes and FuzzTail: the cut is a start (an end) of s, within max,
+// valid UTF-8 when s is, and as long as it can be (it gives up less than
+// a character).
+func FuzzBytes(f *testing.F) {
+	f.Add("héllo wörld 日本語 😀", 7)
+	f.Add(strings.Repeat("é", 10), 5)
+	f.Add("\xff\x80abc", 2)
+	f.Fuzz(func(t *testing.T, s string, max int) { checkCut(t, "Bytes", Bytes, strings.HasPrefix, s, max) })
+}
+
 func FuzzTail(f *testing.F) {
 	f.Add("héllo wörld 日本語 😀", 7)
 	f.Add("abc\x80\xff", 2)
-	f.Fuzz(func(t *testing.T, s string, max int) {
-		got := Tail(s, max)
-		if !strings.HasSuffix(s, got) {
-			t.Fatalf("Tail(%q, %d) = %q: not an end of s", s, max, got)
+	f.Fuzz(func(t *testing.T, s string, max int) { checkCut(t, "Tail", Tail, strings.HasSuffix, s, max) })
+}
+
+func checkCut(t *testing.T, name string, cut func(string, int) string, part func(s, got string) bool, s string, max int) {
+	got := cut(s, max)
+	if !part(s, got) {
+		t.Fatalf("%s(%q, %d) = %q: not a part of s where it should be", name, s, max, got)
+	}
+	if max <= 0 {
+		if got != "" {
+			t.Fatalf("%s(%q, %d) = %q, want empty", name, s, max, got)
 		}
-		if max <= 0 {
-			if got != "" {
-				t.Fatalf("Tail(%q, %d) = %q, want empty", s, max, got)
-			}
-			return
+		return
+	}
+	if len(got) > max {
+		t.Fatalf("%s(%q, %d) = %q: longer than max", name, s, max, got)
+	}
+	if len(s) <= max && got != s {
+		t.Fatalf("%s(%q, %d) = %q: cut a string that fits", name, s, max, got)
+	}
+	if utf8.ValidString(s) {
+		if !utf8.ValidString(got) {
+			t.Fatalf("%s(%q, %d) = %q: splits a character", name, s, max, got)
 		}
-		if len(got) > max {
-			t.Fatalf("Tail(%q, %d) = %q: longer than max", s, max, got)
+		if len(s) > max && len(got) <= max-utf8.UTFMax {
+			t.Fatalf("%s(%q, %d) = %q: shorter than it need be", name, s, max, got)
 		}
-		if len(s) <= max && got != s {
-			t.Fatalf("Tail(%q, %d) = %q: cut a string that fits", s, max, got)
-		}
-		if utf8.ValidString(s) {
-			if !utf8.ValidString(got) {
-				t.Fatalf("Tail(%q, %d) = %q: splits a character", s, max, got)
-			}
-			if len(s) > max && len(got) <= max-utf8.UTFMax {
-				t.Fatalf("Tail(%q, %d) = %q: shorter than it need be", s, max, got)
-			}
-		}
-	})
+	}
 }
