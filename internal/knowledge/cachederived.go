@@ -16,12 +16,12 @@ func (e *enc) derived(m *Match) {
 		if shown == g.Pattern {
 			shown = "" // the common case costs a byte
 		}
-		e.s(shown)
-		e.bool(g.Derived)
+		e.Str(shown)
+		e.Bool(g.Derived)
 	}
-	e.u(uint64(len(m.Commands)))
+	e.Uint(uint64(len(m.Commands)))
 	for _, c := range m.Commands {
-		e.s(c.Verb)
+		e.Str(c.Verb)
 		e.ss(c.Words)
 	}
 	e.ss(m.Topics)
@@ -29,17 +29,17 @@ func (e *enc) derived(m *Match) {
 
 func (d *dec) derived(m *Match) {
 	for i := range m.Files {
-		if shown := d.str(); shown != "" {
+		if shown := d.Str(); shown != "" {
 			m.Files[i].Shown = shown
 		} else {
 			m.Files[i].Shown = m.Files[i].Pattern
 		}
-		m.Files[i].Derived = d.bool()
+		m.Files[i].Derived = d.Bool()
 	}
-	if n := d.n(len(d.s)); n > 0 {
+	if n := d.Count(len(d.S)); n > 0 {
 		m.Commands = make([]Command, n)
 		for i := range m.Commands {
-			m.Commands[i] = Command{Verb: d.str(), Words: d.strs()}
+			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs()}
 		}
 	}
 	m.Topics = d.strs()

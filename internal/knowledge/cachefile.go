@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/stamp"
 )
 
@@ -40,7 +41,9 @@ const (
 	cacheVersion = 3 // 3: triggers derived from the lesson's text (commands, topics, shown globs)
 )
 
-var errCorrupt = errors.New("corrupt cache")
+// errCorrupt is binfield's: a field that does not decode and a section
+// that does not check are one error, told apart from none.
+var errCorrupt = binfield.ErrCorrupt
 
 // Sections, in file order.
 const (
@@ -78,73 +81,73 @@ func encodeCache(c *cacheData) []byte {
 
 	var sec [numSections]enc
 	m := &sec[secMeta]
-	m.s(c.root)
-	m.s(c.global)
-	m.u(uint64(len(c.stamps)))
+	m.Str(c.root)
+	m.Str(c.global)
+	m.Uint(uint64(len(c.stamps)))
 	for _, st := range c.stamps {
-		m.bool(st.Exists)
-		m.i(st.Size)
-		m.i(st.Mtime)
-		m.u(st.Ino)
+		m.Bool(st.Exists)
+		m.Int(st.Size)
+		m.Int(st.Mtime)
+		m.Uint(st.Ino)
 	}
 	p := &sec[secProblems]
-	p.u(uint64(len(c.sectionProblems)))
+	p.Uint(uint64(len(c.sectionProblems)))
 	for _, pr := range c.sectionProblems {
 		p.problem(pr)
 	}
 	r := &sec[secRecords]
-	r.u(uint64(len(c.dirs)))
+	r.Uint(uint64(len(c.dirs)))
 	for _, recs := range c.dirs {
-		r.u(uint64(len(recs)))
+		r.Uint(uint64(len(recs)))
 		for _, rec := range recs {
-			r.s(rec.name)
-			r.i(rec.size)
-			r.i(rec.mtime)
-			r.u(rec.ino)
+			r.Str(rec.name)
+			r.Int(rec.size)
+			r.Int(rec.mtime)
+			r.Uint(rec.ino)
 			switch {
 			case rec.item != nil:
-				r.u(1)
-				r.u(uint64(pos[rec.item]))
+				r.Uint(1)
+				r.Uint(uint64(pos[rec.item]))
 			case rec.problem != nil:
-				r.u(2)
+				r.Uint(2)
 				r.problem(rec.problem)
 			default:
-				r.u(0)
+				r.Uint(0)
 			}
 		}
 	}
 	it := &sec[secItems]
-	it.b = make([]byte, 0, 4+300*len(all)) // an item takes 200-300 bytes
-	it.b = binary.LittleEndian.AppendUint32(it.b, uint32(len(all)))
-	table := len(it.b)
-	it.b = append(it.b, make([]byte, 4*len(all))...)
-	data := len(it.b)
+	it.B = make([]byte, 0, 4+300*len(all)) // an item takes 200-300 bytes
+	it.Fixed32(uint32(len(all)))
+	table := len(it.B)
+	it.B = append(it.B, make([]byte, 4*len(all))...)
+	data := len(it.B)
 	for i, item := range all {
 		// Each item is encoded in place after room for its CRC: no buffer
 		// of its own, no copy.
-		start := len(it.b)
-		binary.LittleEndian.PutUint32(it.b[table+4*i:], uint32(start-data))
-		it.b = append(it.b, 0, 0, 0, 0)
+		start := len(it.B)
+		binary.LittleEndian.PutUint32(it.B[table+4*i:], uint32(start-data))
+		it.B = append(it.B, 0, 0, 0, 0)
 		it.item(item)
-		binary.LittleEndian.PutUint32(it.b[start:], crc32.ChecksumIEEE(it.b[start+4:]))
+		binary.LittleEndian.PutUint32(it.B[start:], crc32.ChecksumIEEE(it.B[start+4:]))
 	}
 	v := &sec[secVisible]
-	v.u(uint64(len(set.Items)))
+	v.Uint(uint64(len(set.Items)))
 	for _, item := range set.Items {
-		v.u(uint64(pos[item]))
+		v.Uint(uint64(pos[item]))
 	}
 	sec[secIndex].index(set.Items, pos)
 
 	total := len(cacheMagic) + 1
 	for i := range sec {
-		total += 8 + len(sec[i].b)
+		total += 8 + len(sec[i].B)
 	}
 	out := make([]byte, 0, total)
 	out = append(append(out, cacheMagic...), cacheVersion)
 	for i := range sec {
-		out = binary.LittleEndian.AppendUint32(out, uint32(len(sec[i].b)))
-		out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(sec[i].b))
-		out = append(out, sec[i].b...)
+		out = binary.LittleEndian.AppendUint32(out, uint32(len(sec[i].B)))
+		out = binary.LittleEndian.AppendUint32(out, crc32.ChecksumIEEE(sec[i].B))
+		out = append(out, sec[i].B...)
 	}
 	return out
 }
@@ -174,21 +177,21 @@ func (e *enc) index(items []*Item, pos map[*Item]int) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	e.b = binary.LittleEndian.AppendUint32(e.b, uint32(len(keys)))
-	table := len(e.b)
-	e.b = append(e.b, make([]byte, 4*len(keys))...)
-	data := len(e.b)
+	e.Fixed32(uint32(len(keys)))
+	table := len(e.B)
+	e.B = append(e.B, make([]byte, 4*len(keys))...)
+	data := len(e.B)
 	for i, k := range keys {
-		binary.LittleEndian.PutUint32(e.b[table+4*i:], uint32(len(e.b)-data))
-		e.s(k)
+		binary.LittleEndian.PutUint32(e.B[table+4*i:], uint32(len(e.B)-data))
+		e.Str(k)
 		e.ints(postings[k])
 	}
 }
 
 func (e *enc) ints(l []int) {
-	e.u(uint64(len(l)))
+	e.Uint(uint64(len(l)))
 	for _, i := range l {
-		e.u(uint64(i))
+		e.Uint(uint64(i))
 	}
 }
 
@@ -271,7 +274,7 @@ func (f *file) section(i int) (*dec, error) {
 		}
 		f.loaded[i] = &s
 	}
-	return &dec{s: *f.loaded[i]}, nil
+	return &dec{Decoder: binfield.Decoder{S: *f.loaded[i]}}, nil
 }
 
 // meta decodes the first section.
@@ -280,12 +283,12 @@ func (f *file) meta() (*cacheData, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &cacheData{root: d.str(), global: d.str()}
-	ns := d.n(16)
-	for i := 0; i < ns && d.err == nil; i++ {
-		c.stamps = append(c.stamps, stamp.Stamp{Exists: d.bool(), Size: d.i(), Mtime: d.i(), Ino: d.u()})
+	c := &cacheData{root: d.Str(), global: d.Str()}
+	ns := d.Count(16)
+	for i := 0; i < ns && d.Err == nil; i++ {
+		c.stamps = append(c.stamps, stamp.Stamp{Exists: d.Bool(), Size: d.Int(), Mtime: d.Int(), Ino: d.Uint()})
 	}
-	return c, d.done()
+	return c, d.Done()
 }
 
 // itemCount returns the number of items, reading the items section's
@@ -341,9 +344,9 @@ func (f *file) itemAt(i int, d *dec) (*Item, error) {
 	if crc32.ChecksumIEEE([]byte(body)) != le32(raw) {
 		return nil, errCorrupt
 	}
-	d.s, d.err = body, nil
+	d.S, d.Err = body, nil
 	it := d.item()
-	return it, d.done()
+	return it, d.Done()
 }
 
 func le32(s string) uint32 {
@@ -380,11 +383,11 @@ func (f *file) decode() (*cacheData, error) {
 	if err != nil {
 		return nil, err
 	}
-	np := p.n(len(p.s))
-	for i := 0; i < np && p.err == nil; i++ {
+	np := p.Count(len(p.S))
+	for i := 0; i < np && p.Err == nil; i++ {
 		c.sectionProblems = append(c.sectionProblems, p.problem())
 	}
-	if err := p.done(); err != nil {
+	if err := p.Done(); err != nil {
 		return nil, err
 	}
 	r, err := f.section(secRecords)
@@ -392,18 +395,18 @@ func (f *file) decode() (*cacheData, error) {
 		return nil, err
 	}
 	inDirs := map[*Item]bool{}
-	nd := r.n(4)
-	for i := 0; i < nd && r.err == nil; i++ {
-		nr := r.n(len(r.s) / 5) // a record takes five bytes at least
+	nd := r.Count(4)
+	for i := 0; i < nd && r.Err == nil; i++ {
+		nr := r.Count(len(r.S) / 5) // a record takes five bytes at least
 		recs := make([]*record, 0, nr)
 		backing := make([]record, nr)
-		for j := 0; j < nr && r.err == nil; j++ {
+		for j := 0; j < nr && r.Err == nil; j++ {
 			rec := &backing[j]
-			*rec = record{name: r.str(), size: r.i(), mtime: r.i(), ino: r.u()}
-			switch r.u() {
+			*rec = record{name: r.Str(), size: r.Int(), mtime: r.Int(), ino: r.Uint()}
+			switch r.Uint() {
 			case 1:
-				if rec.item = item(r.n(len(items))); rec.item == nil {
-					r.fail()
+				if rec.item = item(r.Count(len(items))); rec.item == nil {
+					r.Fail()
 				}
 				inDirs[rec.item] = true
 			case 2:
@@ -413,7 +416,7 @@ func (f *file) decode() (*cacheData, error) {
 		}
 		c.dirs = append(c.dirs, recs)
 	}
-	if err := r.done(); err != nil {
+	if err := r.Done(); err != nil {
 		return nil, err
 	}
 	for _, it := range items {
@@ -435,26 +438,26 @@ func (f *file) candidates(c *Call) ([]*Item, error) {
 	for _, i := range x.intList() {
 		seen[i] = true
 	}
-	nk := int(x.fixed32())
-	if x.err != nil || nk > len(x.s)/4 {
+	nk := int(x.Fixed32())
+	if x.Err != nil || nk > len(x.S)/4 {
 		return nil, errCorrupt
 	}
-	table, data := x.s[:4*nk], x.s[4*nk:]
+	table, data := x.S[:4*nk], x.S[4*nk:]
 	keyAt := func(m int) (string, *dec) {
 		off := int(le32(table[4*m:]))
 		if off > len(data) {
-			return "", &dec{err: errCorrupt}
+			return "", &dec{Decoder: binfield.Decoder{Err: errCorrupt}}
 		}
-		d := &dec{s: data[off:]}
-		return d.str(), d
+		d := &dec{Decoder: binfield.Decoder{S: data[off:]}}
+		return d.Str(), d
 	}
 	lookup := func(key string) {
 		lo, hi := 0, nk
 		for lo < hi {
 			m := (lo + hi) / 2
 			k, d := keyAt(m)
-			if d.err != nil {
-				x.err = d.err
+			if d.Err != nil {
+				x.Err = d.Err
 				return
 			}
 			switch strings.Compare(k, key) {
@@ -471,8 +474,8 @@ func (f *file) candidates(c *Call) ([]*Item, error) {
 		}
 	}
 	callKeys(c, lookup)
-	if x.err != nil {
-		return nil, x.err
+	if x.Err != nil {
+		return nil, x.Err
 	}
 	idx := make([]int, 0, len(seen))
 	for i := range seen {
@@ -556,65 +559,56 @@ func writeCache(root, path string, c *cacheData) error {
 	return jsonl.WriteFileRename(root, path, encodeCache(c), 0o600)
 }
 
-// The field encoding: uvarint-length strings and varints.
+// The field encoding is binfield's; enc and dec add the cache's own
+// structures: items, lists, problems, and the arenas items decode into.
 
-type enc struct{ b []byte }
+type enc struct{ binfield.Encoder }
 
-func (e *enc) u(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
-func (e *enc) i(v int64)  { e.b = binary.AppendVarint(e.b, v) }
-func (e *enc) s(v string) { e.u(uint64(len(v))); e.b = append(e.b, v...) }
-func (e *enc) bool(v bool) {
-	if v {
-		e.u(1)
-	} else {
-		e.u(0)
-	}
-}
 func (e *enc) ss(v []string) {
-	e.u(uint64(len(v)))
+	e.Uint(uint64(len(v)))
 	for _, s := range v {
-		e.s(s)
+		e.Str(s)
 	}
 }
 
 // item writes what scoring needs, then the Detail as one string, so that
 // a hook can skip it.
 func (e *enc) item(it *Item) {
-	e.s(it.ID)
-	e.s(it.Priority)
-	e.bool(it.Active)
+	e.Str(it.ID)
+	e.Str(it.Priority)
+	e.Bool(it.Active)
 	e.ss(it.Match.Tools)
-	e.u(uint64(len(it.Match.Files)))
+	e.Uint(uint64(len(it.Match.Files)))
 	for _, g := range it.Match.Files {
-		e.s(g.Pattern)
-		e.s(g.Literal)
+		e.Str(g.Pattern)
+		e.Str(g.Literal)
 	}
 	e.ss(it.Match.Actions)
 	e.ss(it.Match.Context)
 	e.derived(&it.Match)
 	d := &enc{}
 	d.detail(it.Detail)
-	e.s(string(d.b))
+	e.Str(string(d.B))
 }
 
 func (e *enc) detail(d *Detail) {
-	e.s(d.Type)
-	e.s(d.Kind)
-	e.s(d.Scope)
-	e.s(d.Title)
-	e.s(d.Status)
-	e.s(d.Area)
-	e.s(d.Observation)
-	e.bool(d.Ask)
-	e.s(d.Path)
-	e.s(d.Text)
-	e.u(uint64(d.TextRunes))
+	e.Str(d.Type)
+	e.Str(d.Kind)
+	e.Str(d.Scope)
+	e.Str(d.Title)
+	e.Str(d.Status)
+	e.Str(d.Area)
+	e.Str(d.Observation)
+	e.Bool(d.Ask)
+	e.Str(d.Path)
+	e.Str(d.Text)
+	e.Uint(uint64(d.TextRunes))
 }
 
 func (e *enc) problem(p *ParseError) {
-	e.s(p.Path)
-	e.u(uint64(p.Line))
-	e.s(p.Msg)
+	e.Str(p.Path)
+	e.Uint(uint64(p.Line))
+	e.Str(p.Msg)
 }
 
 // dec decodes fields from a string that slices the file's bytes, taking
@@ -622,97 +616,25 @@ func (e *enc) problem(p *ParseError) {
 // thousand items allocates a few dozen times. Whatever the bytes, it
 // fails rather than panicking or allocating without bound.
 type dec struct {
-	s         string
-	err       error
+	binfield.Decoder
 	batch     int // items to allocate at a time (default 1024)
 	arena     []string
 	globArena []Glob
 	items     []Item
 }
 
-func (d *dec) fail() {
-	if d.err == nil {
-		d.err = errCorrupt
-	}
-	d.s = ""
-}
-
-func (d *dec) done() error {
-	if d.err == nil && d.s != "" {
-		d.err = errCorrupt
-	}
-	return d.err
-}
-
-func (d *dec) u() uint64 {
-	var x uint64
-	var shift uint
-	for i := 0; i < len(d.s) && i < binary.MaxVarintLen64; i++ {
-		c := d.s[i]
-		if c < 0x80 {
-			d.s = d.s[i+1:]
-			return x | uint64(c)<<shift
-		}
-		x |= uint64(c&0x7f) << shift
-		shift += 7
-	}
-	d.fail()
-	return 0
-}
-
-func (d *dec) i() int64 {
-	ux := d.u()
-	x := int64(ux >> 1)
-	if ux&1 != 0 {
-		x = ^x
-	}
-	return x
-}
-
-func (d *dec) fixed32() uint32 {
-	if len(d.s) < 4 {
-		d.fail()
-		return 0
-	}
-	v := le32(d.s)
-	d.s = d.s[4:]
-	return v
-}
-
-func (d *dec) n(max int) int {
-	v := d.u()
-	if v > uint64(max) {
-		d.fail()
-		return 0
-	}
-	return int(v)
-}
-
-func (d *dec) str() string {
-	n := d.u()
-	if n > uint64(len(d.s)) {
-		d.fail()
-		return ""
-	}
-	v := d.s[:n]
-	d.s = d.s[n:]
-	return v
-}
-
-func (d *dec) bool() bool { return d.u() == 1 }
-
 func (d *dec) intList() []int {
-	n := d.n(len(d.s))
+	n := d.Count(len(d.S))
 	out := make([]int, 0, n)
-	for i := 0; i < n && d.err == nil; i++ {
-		out = append(out, d.n(1<<31))
+	for i := 0; i < n && d.Err == nil; i++ {
+		out = append(out, d.Count(1<<31))
 	}
 	return out
 }
 
 // strs decodes a list into the decoder's arena.
 func (d *dec) strs() []string {
-	n := d.n(len(d.s))
+	n := d.Count(len(d.S))
 	if n == 0 {
 		return nil
 	}
@@ -721,14 +643,14 @@ func (d *dec) strs() []string {
 	}
 	start := len(d.arena)
 	for i := 0; i < n; i++ {
-		d.arena = append(d.arena, d.str())
+		d.arena = append(d.arena, d.Str())
 	}
 	return d.arena[start:len(d.arena):len(d.arena)]
 }
 
 // globs is strs for file triggers.
 func (d *dec) globs() []Glob {
-	n := d.n(len(d.s))
+	n := d.Count(len(d.S))
 	if n == 0 {
 		return nil
 	}
@@ -737,7 +659,7 @@ func (d *dec) globs() []Glob {
 	}
 	start := len(d.globArena)
 	for i := 0; i < n; i++ {
-		d.globArena = append(d.globArena, Glob{Pattern: d.str(), Literal: d.str()})
+		d.globArena = append(d.globArena, Glob{Pattern: d.Str(), Literal: d.Str()})
 	}
 	return d.globArena[start:len(d.globArena):len(d.globArena)]
 }
@@ -754,28 +676,28 @@ func (d *dec) newItem() *Item {
 // item decodes an item; its Detail is a string of its own.
 func (d *dec) item() *Item {
 	it := d.newItem()
-	*it = Item{ID: d.str(), Priority: d.str(), Active: d.bool()}
+	*it = Item{ID: d.Str(), Priority: d.Str(), Active: d.Bool()}
 	it.Match.Tools = d.strs()
 	it.Match.Files = d.globs()
 	it.Match.Actions = d.strs()
 	it.Match.Context = d.strs()
 	d.derived(&it.Match)
-	sub := &dec{s: d.str()}
+	sub := &dec{Decoder: binfield.Decoder{S: d.Str()}}
 	it.Detail = sub.detail()
-	if sub.done() != nil {
-		d.fail()
+	if sub.Done() != nil {
+		d.Fail()
 	}
 	return it
 }
 
 func (d *dec) detail() *Detail {
 	return &Detail{
-		Type: d.str(), Kind: d.str(), Scope: d.str(), Title: d.str(), Status: d.str(),
-		Area: d.str(), Observation: d.str(), Ask: d.bool(), Path: d.str(), Text: d.str(),
-		TextRunes: d.n(1 << 30),
+		Type: d.Str(), Kind: d.Str(), Scope: d.Str(), Title: d.Str(), Status: d.Str(),
+		Area: d.Str(), Observation: d.Str(), Ask: d.Bool(), Path: d.Str(), Text: d.Str(),
+		TextRunes: d.Count(1 << 30),
 	}
 }
 
 func (d *dec) problem() *ParseError {
-	return &ParseError{Path: d.str(), Line: d.n(1 << 30), Msg: d.str()}
+	return &ParseError{Path: d.Str(), Line: d.Count(1 << 30), Msg: d.Str()}
 }

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -163,16 +164,16 @@ var programID = sync.OnceValue(func() string {
 // writeCache encodes the cache to out: magic, header, state, and the
 // CRC-32C of all that.
 func writeCache(out io.Writer, h cacheHeader, l *Log) error {
-	w := &encoder{b: make([]byte, 0, 64<<10), out: out}
-	w.b = append(w.b, cacheMagic...)
-	w.str(h.program)
-	w.uint(uint64(h.size))
-	w.uint(uint64(h.lines))
-	w.b = binary.LittleEndian.AppendUint32(w.b, h.crc)
-	w.b = append(w.b, h.tail[:]...)
+	w := &encoder{Encoder: binfield.Encoder{B: make([]byte, 0, 64<<10)}, out: out}
+	w.B = append(w.B, cacheMagic...)
+	w.Str(h.program)
+	w.Uint(uint64(h.size))
+	w.Uint(uint64(h.lines))
+	w.Fixed32(h.crc)
+	w.B = append(w.B, h.tail[:]...)
 	w.log(l)
 	w.spill(true)
-	w.b = binary.LittleEndian.AppendUint32(w.b, w.crc)
+	w.Fixed32(w.crc)
 	w.spill(true)
 	return w.err
 }
@@ -188,16 +189,16 @@ func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
 	if crc32.Update(0, castagnoli, unsafe.Slice(unsafe.StringData(body), len(body))) != binary.LittleEndian.Uint32([]byte(sum)) {
 		return h, nil, errCacheCorrupt
 	}
-	r := &decoderBin{s: body[len(cacheMagic):]}
-	h.program = r.str()
-	h.size = int64(r.uint())
-	h.lines = int(r.uint())
-	if r.err != nil || len(r.s) < 4+sha256.Size {
+	r := &decoderBin{Decoder: binfield.Decoder{S: body[len(cacheMagic):]}}
+	h.program = r.Str()
+	h.size = int64(r.Uint())
+	h.lines = int(r.Uint())
+	h.crc = r.Fixed32()
+	if r.Err != nil || len(r.S) < sha256.Size {
 		return h, nil, errCacheCorrupt
 	}
-	h.crc = binary.LittleEndian.Uint32([]byte(r.s[:4]))
-	copy(h.tail[:], r.s[4:4+sha256.Size])
-	r.s = r.s[4+sha256.Size:]
+	copy(h.tail[:], r.S[:sha256.Size])
+	r.S = r.S[sha256.Size:]
 	return h, r, nil
 }
 

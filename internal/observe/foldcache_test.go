@@ -63,7 +63,7 @@ func canonical(l *Log) string {
 	}
 	w := &encoder{sorted: true}
 	w.log(n)
-	return string(w.b) + "\n" + state(l)
+	return string(w.B) + "\n" + state(l)
 }
 
 // A history of everything that happens to a log: appends (torn and corrupt
