@@ -152,7 +152,7 @@ func (w *encoder) spill(force bool) {
 	if w.out == nil || (!force && len(w.B) < 32<<10) {
 		return
 	}
-	w.crc = crc32.Update(w.crc, castagnoli, w.B)
+	w.crc = crc32.Update(w.crc, castagnoli(), w.B)
 	if _, err := w.out.Write(w.B); err != nil && w.err == nil {
 		w.err = err
 	}
