@@ -1,7 +1,7 @@
 // Command devlearn-hook serves Claude Code's hooks and status line for
-// devlearn: `devlearn-hook EVENT` is `devlearn hook EVENT` and
-// `devlearn-hook hud` is `devlearn hud`, in a binary that links only
-// what they use.
+// devlearn: `devlearn-hook EVENT` is `devlearn hook EVENT`, and
+// `devlearn-hook hud`, `render-ready` and `reconcile` are devlearn's, in a
+// binary that links only what they use.
 //
 // Every tool call of every session starts a hook process, and Go runs the
 // initialisation of every package a binary links before main. devlearn

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
-	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
@@ -57,11 +56,7 @@ func (e *Env) Home() string { return hookcmd.Home(e.Getenv) }
 
 // Project finds the project around the working folder.
 func (e *Env) Project() (*project.Project, error) {
-	p, err := project.Find(e.Dir)
-	if err != nil {
-		return nil, exitcode.WithHint(err, "run devlearn inside a git repository (or 'git init' one first)")
-	}
-	return p, nil
+	return hookcmd.FindProject(e.Dir)
 }
 
 // Config loads the configuration of p (global, then project).

@@ -1,24 +1,13 @@
 package cli
 
 import (
-	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
-
 	"github.com/spf13/cobra"
 
-	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/reconcile"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
-type reconcileOptions struct {
-	json   bool
-	dryRun bool
-}
-
 func newReconcileCmd(env *Env) *cobra.Command {
-	opts := &reconcileOptions{}
+	opts := &hookcmd.ReconcileOptions{}
 	cmd := &cobra.Command{
 		Use:   "reconcile",
 		Short: "Square the records with what people did to the artifacts",
@@ -38,60 +27,10 @@ treated as deleted.`,
 		GroupID: "learn",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			w, err := env.workspace()
-			if err != nil {
-				return err
-			}
-			r := &reconcile.Reconciler{
-				Proj:   w.proj,
-				Log:    w.log,
-				Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "reconcile"}),
-				Opts:   reconcile.Options{Now: w.now, Config: w.cfg.Config, DryRun: opts.dryRun},
-			}
-			res, err := r.Run(ctxBackground())
-			if err != nil {
-				return err
-			}
-			if opts.json {
-				return printJSON(env.Out, res)
-			}
-			printReconciled(env.Out, res, opts.dryRun)
-			return nil
+			return hookcmd.Reconcile(env.hookCmd(), *opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.json, "json", false, "print the counts and details as JSON")
-	cmd.Flags().BoolVar(&opts.dryRun, "dry-run", false, "find everything, record nothing")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "find everything, record nothing")
 	return cmd
-}
-
-func printReconciled(out io.Writer, res *reconcile.Result, dry bool) {
-	for _, s := range res.Skipped {
-		if s.Path != "" {
-			fmt.Fprintf(out, "Skipped %s: %s\n", s.Path, s.Reason)
-		} else {
-			fmt.Fprintf(out, "Skipped: %s\n", s.Reason)
-		}
-	}
-	total := res.Unchanged + res.Edits + res.Deletions
-	var parts []string
-	parts = append(parts, fmt.Sprintf("%d unchanged", res.Unchanged))
-	parts = append(parts, fmt.Sprintf("%d edited", res.Edits))
-	parts = append(parts, fmt.Sprintf("%d deleted", res.Deletions))
-	verb := "Checked"
-	if dry {
-		verb = "Checked (dry run, nothing recorded)"
-	}
-	fmt.Fprintf(out, "%s %s: %s; %d healed, %d stale.\n", verb, plural(total, "artifact", "artifacts"), strings.Join(parts, ", "), res.Healed, res.Stale)
-	if len(res.Details) == 0 {
-		return
-	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	for _, d := range res.Details {
-		where := d.Path
-		if d.Anchor != "" {
-			where += " " + d.Anchor
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\n", d.What, d.ID, where, d.Note)
-	}
-	tw.Flush()
 }

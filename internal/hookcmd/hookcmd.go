@@ -1,8 +1,9 @@
-// Package hookcmd runs the two commands Claude Code calls all the time:
-// `hook EVENT` on every hook event and `hud` for the status line. Both
-// binaries serve them through this package: devlearn through its command
-// tree (internal/cli), devlearn-hook on its own, so that a hook process
-// links nothing else.
+// Package hookcmd runs the commands Claude Code calls all the time:
+// `hook EVENT` on every hook event and `hud` for the status line, and the
+// two a hook of one's own may run at a session's edges, `render-ready`
+// and `reconcile`. Both binaries serve them through this package: devlearn
+// through its command tree (internal/cli), devlearn-hook on its own, so
+// that a hook process links nothing else.
 //
 // What this package imports is what every tool call pays to start: Go
 // runs the initialisation of every linked package before main. It must
@@ -76,6 +77,40 @@ func Home(getenv func(string) string) string {
 		return filepath.Join(h, ".devlearn")
 	}
 	return ""
+}
+
+// FindProject finds the project around dir, for the commands that need
+// one (a hook outside any project quietly does nothing instead).
+func FindProject(dir string) (*project.Project, error) {
+	p, err := project.Find(dir)
+	if err != nil {
+		return nil, exitcode.WithHint(err, "run devlearn inside a git repository (or 'git init' one first)")
+	}
+	return p, nil
+}
+
+// workspace is what a command working on the project around the folder
+// starts from.
+type workspace struct {
+	proj *project.Project
+	cfg  *config.Config
+	now  time.Time
+}
+
+func openWorkspace(env *Env) (*workspace, error) {
+	now, err := Now(env.Getenv, env.Clock)
+	if err != nil {
+		return nil, err
+	}
+	p, err := FindProject(env.Dir)
+	if err != nil {
+		return nil, err
+	}
+	l, err := LoadConfig(env.Getenv, p.Root)
+	if err != nil {
+		return nil, err
+	}
+	return &workspace{proj: p, cfg: l.Config, now: now}, nil
 }
 
 // LoadConfig loads the configuration of the project at root (global,

@@ -47,18 +47,28 @@ func SystemEnv() *Env {
 }
 
 const usage = `devlearn-hook serves Claude Code's hooks and status line for devlearn, and
-nothing else, so that a tool call pays only for what it uses:
+the two commands hooks run (render-ready, reconcile), and nothing else, so
+that a tool call pays only for what it uses:
 
   devlearn-hook EVENT               the same as 'devlearn hook EVENT' (events: %s)
   devlearn-hook AGENT EVENT         the same as 'devlearn hook AGENT EVENT' for
                                     codex, gemini, cursor or copilot
   devlearn-hook hud [--stdin] [--json]
                                     the same as 'devlearn hud'
+  devlearn-hook render-ready [--json] [--dry-run] [--session ID]
+  devlearn-hook reconcile [--json] [--dry-run]
+                                    the same as 'devlearn render-ready' and
+                                    'devlearn reconcile', for a hook that
+                                    renders at session end or reconciles at
+                                    session start (as devflow's hooks do)
 
 'devlearn init' registers it in .claude/settings.json, falling back to
 'devlearn hook EVENT' where only devlearn is installed. Run 'devlearn hook
 --help' and 'devlearn hud --help' for what each does.
 `
+
+// ownFlags are the commands that read their own flags, --help included.
+var ownFlags = []string{"hud", "render-ready", "reconcile"}
 
 // Main runs devlearn-hook with its arguments (the program's name left
 // out) and returns the exit code (contract 1).
@@ -72,7 +82,7 @@ func Main(env *Env, args []string) int {
 	}
 	// Help is looked for after the event too, as 'devlearn hook' does:
 	// `devlearn-hook session-end --help` prints it, and reads no input.
-	if args[0] != "hud" && slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
+	if !slices.Contains(ownFlags, args[0]) && slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
 		fmt.Fprintf(env.Out, usage, strings.Join(hook.Events(), ", "))
 		return exitcode.OK
 	}
@@ -82,6 +92,10 @@ func Main(env *Env, args []string) int {
 		return exitcode.OK
 	case "hud":
 		return hudMain(env, args[1:])
+	case "render-ready":
+		return renderMain(env, args[1:])
+	case "reconcile":
+		return reconcileMain(env, args[1:])
 	}
 	if a, ok := agent.Lookup(args[0]); ok {
 		// Another agent: `devlearn-hook codex pre-tool-use`.
@@ -103,23 +117,53 @@ func hudMain(env *Env, args []string) int {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(1 << 30)
 	var opts HudOptions
-	fs := flag.NewFlagSet("devlearn-hook hud", flag.ContinueOnError)
+	return command(env, "hud", "[--stdin] [--json]", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")
+		fs.BoolVar(&opts.JSON, "json", false, "print the counts as JSON")
+	}, func() error { return Hud(env, opts) })
+}
+
+func renderMain(env *Env, args []string) int {
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(1 << 30)
+	var opts RenderOptions
+	return command(env, "render-ready", "[--json] [--dry-run] [--session ID]", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&opts.JSON, "json", false, "print what was rendered and skipped as JSON")
+		fs.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; say what would be written")
+		fs.StringVar(&opts.Session, "session", "", "the session that triggered this run (for the audit log)")
+	}, func() error { return RenderReady(env, opts) })
+}
+
+func reconcileMain(env *Env, args []string) int {
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(1 << 30)
+	var opts ReconcileOptions
+	return command(env, "reconcile", "[--json] [--dry-run]", args, func(fs *flag.FlagSet) {
+		fs.BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")
+		fs.BoolVar(&opts.DryRun, "dry-run", false, "find everything, record nothing")
+	}, func() error { return Reconcile(env, opts) })
+}
+
+// command runs one of devlearn's commands that devlearn-hook serves too:
+// its flags parsed as devlearn parses them, its errors, hints and exit
+// codes as devlearn reports them (contract 1).
+func command(env *Env, name, synopsis string, args []string, define func(*flag.FlagSet), run func() error) int {
+	fs := flag.NewFlagSet("devlearn-hook "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")
-	fs.BoolVar(&opts.JSON, "json", false, "print the counts as JSON")
+	define(fs)
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintf(env.Out, "Usage: devlearn-hook hud [--stdin] [--json]\n\nThe same as 'devlearn hud' (see 'devlearn hud --help').\n")
+		fmt.Fprintf(env.Out, "Usage: devlearn-hook %s %s\n\nThe same as 'devlearn %s' (see 'devlearn %s --help').\n", name, synopsis, name, name)
 		return exitcode.OK
 	case err != nil:
-		fmt.Fprintf(env.Err, "devlearn-hook: %v\nRun 'devlearn-hook hud --help' for usage.\n", err)
+		fmt.Fprintf(env.Err, "devlearn-hook: %v\nRun 'devlearn-hook %s --help' for usage.\n", err, name)
 		return exitcode.Usage
 	case fs.NArg() > 0:
-		fmt.Fprintf(env.Err, "devlearn-hook: hud takes no arguments (got %q)\n", strings.Join(fs.Args(), " "))
+		fmt.Fprintf(env.Err, "devlearn-hook: %s takes no arguments (got %q)\n", name, strings.Join(fs.Args(), " "))
 		return exitcode.Usage
 	}
-	if err := Hud(env, opts); err != nil {
+	if err := run(); err != nil {
 		fmt.Fprintf(env.Err, "devlearn-hook: %v\n", err)
 		if hint := exitcode.HintOf(err); hint != "" {
 			fmt.Fprintf(env.Err, "hint: %s\n", hint)

@@ -775,6 +775,17 @@ func renderFigures(b bins, work, helper string) error {
 		{"same, after an earlier run (the previous session's end)", func(i int) bool { return i%2000 == 1999 }, "≤ 1/20 of devflow", 1.0 / 20, false, true},
 		{"render-ready bulk: same log, 10% ready (a first run)", func(i int) bool { return i%10 == 0 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, false},
 	}
+	// Each is measured with devlearn-hook, which a hook of one's own runs
+	// at a session's edges as devflow's hooks run its helper, and with
+	// devlearn, the whole CLI a person types.
+	type binary struct {
+		label string
+		argv  func(cmd string) []string
+	}
+	binaries := []binary{
+		{"devlearn-hook", func(cmd string) []string { return []string{b.hook, cmd} }},
+		{"devlearn", func(cmd string) []string { return []string{b.devlearn, cmd} }},
+	}
 	for ci, c := range cases {
 		log, earlier, appended := devflowLog(10000, c.ready), []byte(nil), []byte(nil)
 		if c.session {
@@ -787,31 +798,37 @@ func renderFigures(b bins, work, helper string) error {
 			}
 			log = append(append([]byte(nil), earlier...), appended...)
 		}
-		var dl, df []sample
-		var ratios, cpuRatios []float64
-		var recDL, recQuiet, recDF []time.Duration
-		var recRatios []float64
+		dl := make([][]sample, len(binaries))
+		var df []sample
+		ratios, cpuRatios := make([][]float64, len(binaries)), make([][]float64, len(binaries))
+		recDL, recQuiet := make([][]time.Duration, len(binaries)), make([][]time.Duration, len(binaries))
+		recRatios := make([][]float64, len(binaries))
+		var recDF []time.Duration
 		var created int
 		var empty []time.Duration
 		for r := 0; r < *runs; r++ {
-			pd := filepath.Join(work, fmt.Sprintf("render-%d-%d-devlearn", ci, r))
 			pf := filepath.Join(work, fmt.Sprintf("render-%d-%d-devflow", ci, r))
 			if err := project(pf, log); err != nil {
 				return err
 			}
 			env := []string{"DEVLEARN_HOME=" + filepath.Join(work, "home"), "DEVLEARN_NOW=2026-04-10T00:00:00Z"}
-			if c.session {
-				if err := project(pd, earlier); err != nil {
+			pds := make([]string, len(binaries))
+			for bi, bin := range binaries {
+				pd := filepath.Join(work, fmt.Sprintf("render-%d-%d-%s", ci, r, bin.label))
+				pds[bi] = pd
+				if c.session {
+					if err := project(pd, earlier); err != nil {
+						return err
+					}
+					if _, _, err := spawn(bin.argv("render-ready"), env, pd, nil); err != nil {
+						return err
+					}
+					if err := appendFile(filepath.Join(pd, ".memory", "learning-log.jsonl"), appended); err != nil {
+						return err
+					}
+				} else if err := project(pd, log); err != nil {
 					return err
 				}
-				if _, _, err := spawn([]string{b.devlearn, "render-ready"}, env, pd, nil); err != nil {
-					return err
-				}
-				if err := appendFile(filepath.Join(pd, ".memory", "learning-log.jsonl"), appended); err != nil {
-					return err
-				}
-			} else if err := project(pd, log); err != nil {
-				return err
 			}
 			// The logs were just written: flush them now, untimed, as a
 			// real log was written long before (devlearn syncs what it
@@ -820,32 +837,33 @@ func renderFigures(b bins, work, helper string) error {
 				syncfs(f)
 				f.Close()
 			}
-			before := inodes(pd)
-			// Alternate which goes first, so that neither always meets a
+			before := inodes(pds[0])
+			// Take turns at going first, so that none always meets a
 			// colder cache.
-			first := func() error {
+			steps := []func() error{func() error {
 				s, _, err := spawn([]string{"node", helper, "render-ready", filepath.Join(pf, ".memory", "learning-log.jsonl"), pf}, nil, pf, nil)
 				df = append(df, s)
 				return err
+			}}
+			for bi, bin := range binaries {
+				steps = append(steps, func() error {
+					s, _, err := spawn(bin.argv("render-ready"), env, pds[bi], nil)
+					dl[bi] = append(dl[bi], s)
+					return err
+				})
 			}
-			second := func() error {
-				s, _, err := spawn([]string{b.devlearn, "render-ready"}, env, pd, nil)
-				dl = append(dl, s)
-				return err
+			for k := range steps {
+				if err := steps[(k+r)%len(steps)](); err != nil {
+					return err
+				}
 			}
-			if r%2 == 1 {
-				first, second = second, first
+			f := df[len(df)-1]
+			for bi := range binaries {
+				d := dl[bi][len(dl[bi])-1]
+				ratios[bi] = append(ratios[bi], float64(d.wall)/float64(f.wall))
+				cpuRatios[bi] = append(cpuRatios[bi], float64(d.cpu)/float64(f.cpu))
 			}
-			if err := first(); err != nil {
-				return err
-			}
-			if err := second(); err != nil {
-				return err
-			}
-			d, f := dl[len(dl)-1], df[len(df)-1]
-			ratios = append(ratios, float64(d.wall)/float64(f.wall))
-			cpuRatios = append(cpuRatios, float64(d.cpu)/float64(f.cpu))
-			created = inodes(pd) - before
+			created = inodes(pds[0]) - before
 			e, err := emptyFiles(filepath.Join(work, fmt.Sprintf("empty-%d-%d", ci, r)), created)
 			if err != nil {
 				return err
@@ -859,16 +877,19 @@ func renderFigures(b bins, work, helper string) error {
 			if err != nil {
 				return err
 			}
-			sd, _, err := spawn([]string{b.devlearn, "reconcile"}, env, pd, nil)
-			if err != nil {
-				return err
+			recDF = append(recDF, sf.wall)
+			for bi, bin := range binaries {
+				sd, _, err := spawn(bin.argv("reconcile"), env, pds[bi], nil)
+				if err != nil {
+					return err
+				}
+				sq, _, err := spawn(bin.argv("reconcile"), env, pds[bi], nil)
+				if err != nil {
+					return err
+				}
+				recDL[bi], recQuiet[bi] = append(recDL[bi], sd.wall), append(recQuiet[bi], sq.wall)
+				recRatios[bi] = append(recRatios[bi], float64(sd.wall)/float64(sf.wall))
 			}
-			sq, _, err := spawn([]string{b.devlearn, "reconcile"}, env, pd, nil)
-			if err != nil {
-				return err
-			}
-			recDF, recDL, recQuiet = append(recDF, sf.wall), append(recDL, sd.wall), append(recQuiet, sq.wall)
-			recRatios = append(recRatios, float64(sd.wall)/float64(sf.wall))
 		}
 		walls := func(s []sample) (w, c []time.Duration) {
 			for _, x := range s {
@@ -876,21 +897,37 @@ func renderFigures(b bins, work, helper string) error {
 			}
 			return
 		}
-		dw, dc := walls(dl)
 		fw, fc := walls(df)
+		for bi, bin := range binaries {
+			dw, dc := walls(dl[bi])
+			name := c.name + ", " + bin.label
+			target, verdictOf := c.target, func(ok bool) string { return verdict(ok) }
+			if bi > 0 {
+				name, target, verdictOf = "same, "+bin.label+" (the whole CLI)", "", func(bool) string { return "" }
+			}
+			if !c.cpu {
+				r := medianF(ratios[bi])
+				add(row{name, spread(dw) + " wall", "devflow " + spread(fw), fmt.Sprintf("1/%.1f", 1/r), target, verdictOf(r <= c.limit)})
+				continue
+			}
+			r := medianF(cpuRatios[bi])
+			add(row{name, fmt.Sprintf("%s CPU, %s wall", ms(median(dc)), ms(median(dw))),
+				fmt.Sprintf("devflow %s CPU, %s wall; creating %d empty files: %s", ms(median(fc)), ms(median(fw)), created, ms(median(empty))),
+				fmt.Sprintf("1/%.1f CPU, 1/%.1f wall", 1/r, 1/medianF(ratios[bi])), target, verdictOf(r <= c.limit)})
+		}
 		if !c.cpu {
-			r := medianF(ratios)
-			add(row{c.name, spread(dw) + " wall", "devflow " + spread(fw), fmt.Sprintf("1/%.1f", 1/r), c.target, verdict(r <= c.limit)})
 			continue
 		}
-		r := medianF(cpuRatios)
-		add(row{c.name, fmt.Sprintf("%s CPU, %s wall", ms(median(dc)), ms(median(dw))),
-			fmt.Sprintf("devflow %s CPU, %s wall; creating %d empty files: %s", ms(median(fc)), ms(median(fw)), created, ms(median(empty))),
-			fmt.Sprintf("1/%.1f CPU, 1/%.1f wall", 1/r, 1/medianF(ratios)), c.target, verdict(r <= c.limit)})
-		rr := medianF(recRatios)
-		add(row{"reconcile, same log, 10% ready (first run after the render: full check)", spread(recDL),
-			fmt.Sprintf("devflow %s; devlearn's next run (quiet, nothing changed): %s", spread(recDF), spread(recQuiet)),
-			fmt.Sprintf("1/%.1f", 1/rr), "≤ 1/10 of devflow", verdict(rr <= 0.1)})
+		for bi, bin := range binaries {
+			rr := medianF(recRatios[bi])
+			name, target, v := "reconcile, same log, 10% ready (first run after the render: full check), "+bin.label, "≤ 1/10 of devflow", verdict(rr <= 0.1)
+			if bi > 0 {
+				name, target, v = "same, "+bin.label+" (the whole CLI)", "", ""
+			}
+			add(row{name, spread(recDL[bi]),
+				fmt.Sprintf("devflow %s; devlearn's next run (quiet, nothing changed): %s", spread(recDF), spread(recQuiet[bi])),
+				fmt.Sprintf("1/%.1f", 1/rr), target, v})
+		}
 	}
 	return nil
 }
