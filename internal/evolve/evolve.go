@@ -123,6 +123,22 @@ type pending struct {
 	Gone  []bool   `json:"remove"`
 }
 
+// trees are the two folders a batch writes below, each opened once for
+// the batch under the writer's lock (safefile.Tree): the project's working
+// tree, and the clone's git folder that holds the kept copies and the
+// batch in flight. A batch of hundreds of files walks each folder once,
+// not once per operation of each file.
+type trees struct{ proj, state *safefile.Tree }
+
+func (w *Writer) open() trees {
+	return trees{proj: safefile.NewTree(w.proj.Root), state: safefile.NewTree(w.proj.CommonDir)}
+}
+
+func (t trees) close() {
+	t.proj.Close()
+	t.state.Close()
+}
+
 // Apply writes a batch of changes and records it. Unchanged files are left
 // out; a batch that changes nothing writes nothing and returns nil.
 func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*Entry, error) {
@@ -131,7 +147,9 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		return nil, err
 	}
 	defer unlock()
-	if err := w.recover(); err != nil {
+	t := w.open()
+	defer t.close()
+	if err := w.recover(t); err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
 	}
 
@@ -147,7 +165,11 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		if err != nil {
 			return nil, err
 		}
-		before, err := os.ReadFile(abs)
+		// The one look at the file before it is replaced, through the
+		// batch's open folders: a symbolic link at it or at a folder on
+		// the way is refused here, before anything of the batch is
+		// written, and a batch with one refused file writes none.
+		before, err := t.proj.ReadFile(abs)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -170,12 +192,12 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		// changed since. Both are found by their hash; an unchanged file
 		// is not replaced, and a copy of it would be kept by no entry.
 		if exists && !c.Forget {
-			if err := w.keep(fc.Before, before); err != nil {
+			if err := w.keep(t, fc.Before, before); err != nil {
 				return nil, err
 			}
 		}
 		if !c.Remove {
-			if err := w.keep(fc.After, c.Data); err != nil {
+			if err := w.keep(t, fc.After, c.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -190,7 +212,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		p.Temps = append(p.Temps, tempName(c.Path, p.Entry.ID))
 		p.Gone = append(p.Gone, c.Remove)
 	}
-	if err := writeJSON(w.proj.CommonDir, w.pendingPath(), p); err != nil {
+	if err := writeJSON(t.state, w.pendingPath(), p); err != nil {
 		return nil, err
 	}
 	for i, c := range writes {
@@ -198,10 +220,10 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 			continue
 		}
 		tmp := filepath.Join(w.proj.Root, filepath.FromSlash(p.Temps[i]))
-		if err := safefile.MkdirAll(w.proj.Root, filepath.Dir(tmp), 0o755); err != nil {
+		if err := t.proj.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
 			return nil, err
 		}
-		if err := safefile.WriteFile(w.proj.Root, tmp, c.Data, 0o644); err != nil {
+		if err := t.proj.WriteFile(tmp, c.Data, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -219,21 +241,21 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	}
 	crashpoint.Hit("evolve:committed")
 
-	if err := w.finish(p); err != nil {
+	if err := w.finish(t, p); err != nil {
 		return nil, err
 	}
 	return &p.Entry, nil
 }
 
 // finish moves a committed batch into place and forgets it.
-func (w *Writer) finish(p pending) error {
+func (w *Writer) finish(t trees, p pending) error {
 	for i, fc := range p.Entry.Files {
 		abs := w.proj.Path(fc.Path)
 		if p.Gone[i] {
-			if err := safefile.Remove(w.proj.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := t.proj.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
-		} else if err := safefile.Rename(w.proj.Root, w.proj.Path(p.Temps[i]), abs); err != nil {
+		} else if err := t.proj.Rename(w.proj.Path(p.Temps[i]), abs); err != nil {
 			return err
 		}
 		crashpoint.Hit("evolve:file-replaced")
@@ -241,18 +263,18 @@ func (w *Writer) finish(p pending) error {
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return w.removePending()
+	return w.removePending(t)
 }
 
 // removePending forgets the batch in flight.
-func (w *Writer) removePending() error { return safefile.Remove(w.proj.CommonDir, w.pendingPath()) }
+func (w *Writer) removePending(t trees) error { return t.state.Remove(w.pendingPath()) }
 
 // recover finishes or undoes the batch a crashed writer left. Committed
 // (its entry is in the audit log): every file still at its old content is
 // moved into place from its temporary file. Not committed: its temporary
 // files go, and the project is as it was.
-func (w *Writer) recover() error {
-	data, err := os.ReadFile(w.pendingPath())
+func (w *Writer) recover(t trees) error {
+	data, err := t.state.ReadFile(w.pendingPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -262,47 +284,47 @@ func (w *Writer) recover() error {
 	var p pending
 	if err := json.Unmarshal(data, &p); err != nil || len(p.Temps) != len(p.Entry.Files) || len(p.Gone) != len(p.Temps) {
 		// A marker torn before its sync: nothing was committed after it.
-		return w.removePending()
+		return w.removePending(t)
 	}
 	committed, err := w.inLog(p.Entry.ID)
 	if err != nil {
 		return err
 	}
 	if !committed {
-		for _, t := range p.Temps {
-			safefile.Remove(w.proj.Root, w.proj.Path(t))
+		for _, tmp := range p.Temps {
+			t.proj.Remove(w.proj.Path(tmp))
 		}
-		return w.removePending()
+		return w.removePending(t)
 	}
 	for i, fc := range p.Entry.Files {
 		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])
 		curHash := ""
-		if cur, err := os.ReadFile(abs); err == nil {
+		if cur, err := t.proj.ReadFile(abs); err == nil {
 			curHash = BlobHash(cur)
 		}
 		switch {
 		case curHash != fc.Before:
 			// In place already, or changed by someone since: leave it.
 		case p.Gone[i]:
-			if err := safefile.Remove(w.proj.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := t.proj.Remove(abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
 		default:
 			// Not yet in place: its temporary file was synced before the
 			// commit point.
-			if t, err := os.ReadFile(tmp); err != nil || BlobHash(t) != fc.After {
+			if data, err := t.proj.ReadFile(tmp); err != nil || BlobHash(data) != fc.After {
 				return fmt.Errorf("%s: the new content (%s) was lost with its temporary file; the audit log entry %s describes it", fc.Path, fc.After, p.Entry.ID)
 			}
-			if err := safefile.Rename(w.proj.Root, tmp, abs); err != nil {
+			if err := t.proj.Rename(tmp, abs); err != nil {
 				return err
 			}
 		}
-		safefile.Remove(w.proj.Root, tmp)
+		t.proj.Remove(tmp)
 	}
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return w.removePending()
+	return w.removePending(t)
 }
 
 func (w *Writer) inLog(id string) (bool, error) {
@@ -322,14 +344,16 @@ func (w *Writer) inLog(id string) (bool, error) {
 }
 
 // keep stores a content under its hash, once.
-func (w *Writer) keep(h string, data []byte) error {
+func (w *Writer) keep(t trees, h string, data []byte) error {
 	path := w.ObjectPath(h)
-	if _, err := os.Stat(path); err == nil {
-		return nil
+	if there, err := t.state.Exists(path); there || err != nil {
+		return err
 	}
 	// A fixed temporary name would let two writers keeping the same
-	// content at once tear each other's copy.
-	return jsonl.WriteFileRename(w.proj.CommonDir, path, data, 0o644)
+	// content at once tear each other's copy (two worktrees of a clone
+	// share the copies, not the lock). Nothing was at path just now, a
+	// link neither: the rename needs no second look.
+	return jsonl.WriteFileRenameIn(t.state, path, data, 0o644)
 }
 
 // files lists every path a batch touches, for the sync fallback.
@@ -368,11 +392,8 @@ func (w *Writer) safePath(rel string) (string, error) {
 		}
 	}
 	abs := filepath.Join(w.proj.Root, clean)
-	// Checked here, before anything of the batch is written, as well as by
-	// every write below: a batch with one refused file writes none.
-	if err := safefile.CheckNoLink(w.proj.Root, abs); err != nil {
-		return "", err
-	}
+	// A symbolic link on the way is refused by Apply's read of the file,
+	// before anything of the batch is written, and by every write after.
 	return abs, nil
 }
 
@@ -418,15 +439,15 @@ func entryID(e *Entry) string {
 	return "ev_" + hex.EncodeToString(sum[:6])
 }
 
-func writeJSON(root, path string, v any) error {
-	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o755); err != nil {
+func writeJSON(t *safefile.Tree, path string, v any) error {
+	if err := t.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return safefile.WriteFile(root, path, b, 0o644)
+	return t.WriteFile(path, b, 0o644)
 }
 
 // RewriteLog replaces the audit log with what rewrite makes of it, and
@@ -443,7 +464,9 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 		return nil, err
 	}
 	defer unlock()
-	if err := w.recover(); err != nil {
+	t := w.open()
+	defer t.close()
+	if err := w.recover(t); err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
 	}
 	path := w.proj.Path(LogPath)

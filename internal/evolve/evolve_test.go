@@ -2,6 +2,7 @@ package evolve
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 func newProject(t *testing.T) *project.Project {
@@ -188,5 +190,34 @@ func TestRewriteLog(t *testing.T) {
 	}
 	if entries, _, _ := ReadLog(p); len(entries) != 3 {
 		t.Fatalf("%d entries", len(entries))
+	}
+}
+
+// A batch walks each folder once, not once per operation of each file (the
+// cost of a bulk render, issue 16): counted, not timed. A walk per
+// operation opened a dozen folders or more per file (the read, the kept
+// copies' temporary files and renames, the temporary file, the rename
+// into place).
+func TestApplyOpensEachFolderOnce(t *testing.T) {
+	p := newProject(t)
+	const n = 200
+	batch := func(v int) []Change {
+		changes := make([]Change, n)
+		for i := range changes {
+			changes[i] = Change{Path: fmt.Sprintf(".claude/commands/self-learning/f%d.md", i), Data: []byte(fmt.Sprintf("version %d of %d\n", v, i))}
+		}
+		return changes
+	}
+	for v := 0; v < 2; v++ {
+		before := safefile.FoldersOpened()
+		e, err := New(p, now, Trigger{Command: "test"}).Apply(context.Background(), Reason{Text: "bulk"}, batch(v)...)
+		if err != nil || len(e.Files) != n {
+			t.Fatal(e, err)
+		}
+		opened := safefile.FoldersOpened() - before
+		t.Logf("batch %d: %d folders opened for %d files", v, opened, n)
+		if opened > 3*n {
+			t.Fatalf("batch %d: %d folders opened for %d files; a batch opens each folder once", v, opened, n)
+		}
 	}
 }

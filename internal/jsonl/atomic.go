@@ -24,19 +24,34 @@ func WriteAtomic(root, path string, perm os.FileMode, write func(w *bufio.Writer
 // replace writes a temporary file beside path, synced when durable, and
 // renames it over path; on failure the temporary file goes.
 func replace(root, path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
+	t := safefile.NewTree(root)
+	defer t.Close()
 	// A person's link at path would be replaced by a file: refused, like
 	// one at a folder, with the file named.
-	if err := safefile.CheckNoLink(root, path); err != nil {
+	if err := t.CheckNoLink(path); err != nil {
 		return err
 	}
-	return replaceOver(root, path, perm, write, durable)
+	return replaceIn(t, path, perm, write, durable, true)
 }
 
 // replaceOver is replace without the check of path itself: a link there
 // is replaced (rename(2) never follows it); one at a folder is refused.
 func replaceOver(root, path string, perm os.FileMode, write func(w *bufio.Writer) error, durable bool) error {
-	dir := filepath.Dir(path)
-	tmp, err := safefile.CreateTemp(root, dir, "."+filepath.Base(path)+".tmp-*")
+	t := safefile.NewTree(root)
+	defer t.Close()
+	return replaceIn(t, path, perm, write, durable, true)
+}
+
+// replaceIn is replaceOver in a Tree. exact gives the file exactly perm,
+// whatever the umask (a person's mode kept across a rewrite), at the cost
+// of a chmod; otherwise it is created with perm less the umask, as any new
+// file is.
+func replaceIn(t *safefile.Tree, path string, perm os.FileMode, write func(w *bufio.Writer) error, durable, exact bool) error {
+	mode := perm
+	if exact {
+		mode = 0o600
+	}
+	tmp, err := t.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*", mode)
 	if err != nil {
 		return err
 	}
@@ -44,7 +59,7 @@ func replaceOver(root, path string, perm os.FileMode, write func(w *bufio.Writer
 	defer func() {
 		if !done {
 			tmp.Close()
-			safefile.Remove(root, tmp.Name())
+			t.Remove(tmp.Name())
 		}
 	}()
 	bw := bufio.NewWriterSize(tmp, 64*1024)
@@ -54,8 +69,10 @@ func replaceOver(root, path string, perm os.FileMode, write func(w *bufio.Writer
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err := tmp.Chmod(perm); err != nil {
-		return err
+	if exact {
+		if err := tmp.Chmod(perm); err != nil {
+			return err
+		}
 	}
 	if durable {
 		if err := tmp.Sync(); err != nil {
@@ -65,7 +82,7 @@ func replaceOver(root, path string, perm os.FileMode, write func(w *bufio.Writer
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	if err := safefile.Rename(root, tmp.Name(), path); err != nil {
+	if err := t.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
 	done = true
@@ -97,6 +114,16 @@ func SyncDir(dir string) error {
 // a crash could.
 func WriteFileRename(root, path string, data []byte, perm os.FileMode) error {
 	return replace(root, path, perm, writeBytes(data), false)
+}
+
+// WriteFileRenameIn is WriteFileRename for a batch that holds t open (the
+// one writer keeping copies of what it replaces): no folder is walked
+// again, and the file is created with perm less the umask, as any new file
+// is, with no chmod after. Like WriteFileOver it does not look at path
+// itself: a link there is replaced, never followed; a caller that must
+// refuse one (naming it to the person) checks first.
+func WriteFileRenameIn(t *safefile.Tree, path string, data []byte, perm os.FileMode) error {
+	return replaceIn(t, path, perm, writeBytes(data), false, false)
 }
 
 // WriteRename is WriteFileRename with the content streamed by write: for a

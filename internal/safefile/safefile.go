@@ -98,6 +98,10 @@ func WriteFile(root, path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
+	return writeClose(f, data)
+}
+
+func writeClose(f *os.File, data []byte) error {
 	_, werr := f.Write(data)
 	cerr := f.Close()
 	if werr != nil {
