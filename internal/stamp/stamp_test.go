@@ -54,3 +54,52 @@ func TestFolderLstat(t *testing.T) {
 		t.Error("a missing file stamped")
 	}
 }
+
+// The racy window follows the file system's granularity, read from the
+// mtime: seconds for whole seconds, the clock's tick for nanoseconds.
+func TestWindowFollowsGranularity(t *testing.T) {
+	sec := time.Date(2026, 4, 10, 0, 0, 0, 0, time.UTC)
+	whole := Stamp{Exists: true, Mtime: sec.UnixNano()}
+	if w := Window(whole); w < 2*time.Second {
+		t.Errorf("whole seconds (FAT, ext3): window %v", w)
+	}
+	fine := Stamp{Exists: true, Mtime: sec.UnixNano() + 123456789}
+	if w := Window(fine); w < tickSlack() || w > tickSlack()+time.Microsecond {
+		t.Errorf("nanoseconds: window %v, tick slack %v", w, tickSlack())
+	}
+	exfat := Stamp{Exists: true, Mtime: sec.UnixNano() + 120*int64(time.Millisecond)}
+	if w := Window(exfat); w < 10*time.Millisecond+tickSlack() {
+		t.Errorf("10 ms granularity (exFAT): window %v", w)
+	}
+	if !fine.RacyAt(time.Unix(0, fine.Mtime)) || !fine.RacyAt(time.Unix(0, fine.Mtime).Add(tickSlack()-time.Nanosecond)) {
+		t.Error("a file written in the tick a run started is trusted")
+	}
+	if fine.RacyAt(time.Unix(0, fine.Mtime).Add(tickSlack() + time.Millisecond)) {
+		t.Error("a file written ticks before the run started is racy")
+	}
+	if !whole.RacyAt(sec.Add(time.Second)) {
+		t.Error("a whole-second mtime a second before the start is trusted")
+	}
+	if (Stamp{}).RacyAt(sec) {
+		t.Error("a missing file is racy")
+	}
+	pre := Stamp{Exists: true, Mtime: -1} // before 1970, a fraction all the same
+	if Window(pre) > time.Second {
+		t.Errorf("negative mtime: window %v", Window(pre))
+	}
+}
+
+// On this machine, a file just written is racy for a run that started
+// before, and settled for one that starts a window later.
+func TestRacyAtOnThisFileSystem(t *testing.T) {
+	start := time.Now()
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte("abc"), 0o644)
+	s := Of(path)
+	if !s.RacyAt(start) {
+		t.Fatalf("written after the start, not racy: mtime %v start %v", time.Unix(0, s.Mtime), start)
+	}
+	if s.RacyAt(time.Now().Add(Window(s))) {
+		t.Fatal("racy a window later")
+	}
+}
