@@ -70,18 +70,21 @@ type proof struct {
 // absolute path outside the working tree).
 func (u *run) judged(rel string, pf proof) { u.proofs[rel] = pf }
 
-func (u *run) abs(name string) string {
-	if strings.HasPrefix(name, "!") {
-		return name[1:]
+// stampOf stamps a cache's name: a path relative to the working tree, or
+// "!" and an absolute path.
+func stampOf(root *stamp.Folder, name string) stamp.Stamp {
+	if abs, ok := strings.CutPrefix(name, "!"); ok {
+		return stamp.Of(abs)
 	}
-	return u.r.Proj.Path(name)
+	s, _ := root.Stat(name)
+	return s
 }
 
 // preStamp proves the files the run reads through other packages by their
 // stamps before reading: the log, and git's index and config.
 func (u *run) preStamp() {
 	for _, name := range append([]string{project.LogFile}, gitFiles(u.r.Proj)...) {
-		u.judged(name, proof{kind: byStamp, pre: stamp.Of(u.abs(name))})
+		u.judged(name, proof{kind: byStamp, pre: stampOf(u.root, name)})
 	}
 }
 
@@ -93,8 +96,8 @@ func gitFiles(p *project.Project) []string {
 
 // present is what gone asks of a code reference: there, or not known to be
 // missing.
-func present(abs string) bool {
-	_, err := os.Stat(abs)
+func present(root *stamp.Folder, rel string) bool {
+	_, err := root.Stat(rel)
 	return err == nil || !errors.Is(err, fs.ErrNotExist)
 }
 
@@ -120,15 +123,15 @@ func hashOfBytes(b []byte) string {
 // current is what the file name is now, in the terms of a proof of kind:
 // its stamp, and for a racy byContent or byListing proof the hash of its
 // bytes or listing.
-func currentHash(kind byte, abs string) (string, bool) {
+func currentHash(p *project.Project, root *stamp.Folder, kind byte, rel string) (string, bool) {
 	if kind == byListing {
-		entries, err := os.ReadDir(abs)
+		entries, err := os.ReadDir(p.Path(rel))
 		if err != nil {
 			return "", false
 		}
 		return hashOfBytes(listing(entries)), true
 	}
-	data, err := os.ReadFile(abs)
+	data, err := root.ReadFile(rel)
 	if err != nil {
 		return "", false
 	}
@@ -143,15 +146,14 @@ func (u *run) saveCache() {
 	res, _ := json.Marshal(u.res)
 	fmt.Fprintf(&b, "%s %d %s\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), configKey(u.r.Opts.Config), res)
 	for name, pf := range u.proofs {
-		abs := u.abs(name)
 		if pf.kind == byPresent {
-			if present(abs) != pf.exists {
+			if present(u.root, name) != pf.exists {
 				return
 			}
 			fmt.Fprintf(&b, "%c 0 0 0 %d - %s\n", pf.kind, b2i(pf.exists), name)
 			continue
 		}
-		cur := stamp.Of(abs)
+		cur := stampOf(u.root, name)
 		hash := "-"
 		switch {
 		case pf.kind == byStamp:
@@ -198,6 +200,11 @@ func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Ti
 	if err != nil {
 		return nil
 	}
+	root, err := stamp.OpenFolder(p.Root)
+	if err != nil {
+		return nil
+	}
+	defer root.Close()
 	rest := data
 	next := func() ([]byte, int) {
 		at := len(data) - len(rest)
@@ -230,17 +237,13 @@ func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Ti
 			return nil
 		}
 		kind, hash, name := fields[0][0], string(fields[5]), string(fields[6])
-		abs := p.Path(name)
-		if strings.HasPrefix(name, "!") {
-			abs = name[1:]
-		}
 		if kind == byPresent {
-			if present(abs) != (string(fields[4]) == "1") {
+			if present(root, name) != (string(fields[4]) == "1") {
 				return nil
 			}
 			continue
 		}
-		cur := stamp.Of(abs)
+		cur := stampOf(root, name)
 		if strconv.FormatInt(cur.Size, 10) != string(fields[1]) || strconv.FormatInt(cur.Mtime, 10) != string(fields[2]) ||
 			strconv.FormatUint(cur.Ino, 10) != string(fields[3]) || (cur.Exists != (string(fields[4]) == "1")) {
 			return nil
@@ -248,7 +251,10 @@ func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Ti
 		if hash == "-" {
 			continue
 		}
-		if got, ok := currentHash(kind, abs); !ok || got != hash {
+		if strings.HasPrefix(name, "!") || kind == byStamp || kind == byPresent {
+			return nil // only what the run read itself is proved by content
+		}
+		if got, ok := currentHash(p, root, kind, name); !ok || got != hash {
 			return nil
 		}
 		if !cur.RacyAt(start) {

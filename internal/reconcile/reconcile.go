@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // Options of a run.
@@ -84,6 +85,7 @@ type run struct {
 	tracked map[string]bool  // base names of the files git tracks, read when first needed
 	start   time.Time        // before the run looked at any file
 	proofs  map[string]proof // what it judged, for the quiet-run cache
+	root    *stamp.Folder    // the working tree: its files are read and stamped by relative names
 }
 
 // Run reconciles and records what it found.
@@ -99,7 +101,12 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 			return res, nil
 		}
 	}
-	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}}
+	root, err := stamp.OpenFolder(r.Proj.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}, root: root}
 	u.preStamp()
 	log, err := r.Log.Load()
 	if err != nil {
@@ -181,7 +188,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 // readDoc reads and parses a knowledge or directive file; a missing one
 // is an empty document.
 func (u *run) readDoc(k knowfile.Kind, rel string) error {
-	data, err := os.ReadFile(u.r.Proj.Path(rel))
+	data, err := u.root.ReadFile(rel)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
@@ -217,7 +224,7 @@ func (u *run) entry(e manifest.Entry) error {
 			current = []byte(sec.Body)
 		}
 	} else {
-		data, err := os.ReadFile(u.r.Proj.Path(e.Path))
+		data, err := u.root.ReadFile(e.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -422,7 +429,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 		if recorded[rel] {
 			return
 		}
-		data, err := os.ReadFile(u.r.Proj.Path(rel))
+		data, err := u.root.ReadFile(rel)
 		u.judged(rel, proof{kind: byContent, exists: err == nil, data: data})
 		if err != nil {
 			return
@@ -457,7 +464,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 // anywhere, so it is gone only if it is neither at the root nor the name of
 // any file git tracks (and unknown, not gone, without an index).
 func (u *run) gone(ref string) bool {
-	there := present(u.r.Proj.Path(ref))
+	there := present(u.root, ref)
 	if _, seen := u.proofs[ref]; !seen {
 		u.judged(ref, proof{kind: byPresent, exists: there})
 	}

@@ -1,6 +1,8 @@
 package stamp
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -101,5 +103,39 @@ func TestRacyAtOnThisFileSystem(t *testing.T) {
 	}
 	if s.RacyAt(time.Now().Add(Window(s))) {
 		t.Fatal("racy a window later")
+	}
+}
+
+// Folder.Stat and ReadFile give what Of and os.ReadFile give, through
+// links and subfolders, errors included.
+func TestFolderStatAndRead(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+	big := make([]byte, 100_000)
+	for i := range big {
+		big[i] = byte(i)
+	}
+	os.WriteFile(filepath.Join(dir, "sub", "big"), big, 0o644)
+	os.WriteFile(filepath.Join(dir, "empty"), nil, 0o644)
+	os.Symlink("sub/big", filepath.Join(dir, "link"))
+	os.Symlink("missing", filepath.Join(dir, "dangling"))
+	f, err := OpenFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, name := range []string{"sub/big", "empty", "link", "dangling", "missing", "sub", "empty/x"} {
+		abs := filepath.Join(dir, name)
+		_, wantStatErr := os.Stat(abs)
+		if got, err := f.Stat(name); got != Of(abs) || (err == nil) != (wantStatErr == nil) ||
+			errors.Is(err, fs.ErrNotExist) != errors.Is(wantStatErr, fs.ErrNotExist) {
+			t.Errorf("Stat %s: %+v %v, want %+v %v", name, got, err, Of(abs), wantStatErr)
+		}
+		got, err := f.ReadFile(name)
+		want, wantErr := os.ReadFile(abs)
+		if string(got) != string(want) || (err == nil) != (wantErr == nil) ||
+			errors.Is(err, fs.ErrNotExist) != errors.Is(wantErr, fs.ErrNotExist) {
+			t.Errorf("ReadFile %s: %d bytes, %v; want %d bytes, %v", name, len(got), err, len(want), wantErr)
+		}
 	}
 }
