@@ -84,11 +84,26 @@ func Load(path, root string) (*Manifest, []Migration, error) {
 // LoadProject loads the manifest of a project; its error names the file
 // and what to do about it.
 func LoadProject(p *project.Project) (*Manifest, []Migration, error) {
-	m, migrated, err := Load(p.Path(project.ManifestFile), p.Root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w (fix it, or take git's copy back: git checkout -- %s)", project.ManifestFile, err, project.ManifestFile)
+	m, migrated, _, err := LoadProjectData(p)
+	return m, migrated, err
+}
+
+// LoadProjectData is LoadProject that also returns the bytes it read (nil
+// for a missing file), for a caller that must prove later what it judged.
+func LoadProjectData(p *project.Project) (*Manifest, []Migration, []byte, error) {
+	data, err := os.ReadFile(p.Path(project.ManifestFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Manifest{SchemaVersion: SchemaVersion}, nil, nil, nil
 	}
-	return m, migrated, nil
+	var m *Manifest
+	var migrated []Migration
+	if err == nil {
+		m, migrated, err = Parse(data, p.Root)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w (fix it, or take git's copy back: git checkout -- %s)", project.ManifestFile, err, project.ManifestFile)
+	}
+	return m, migrated, data, nil
 }
 
 // Parse reads manifest bytes (see Load).

@@ -1,19 +1,20 @@
 package reconcile
 
 import (
-	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/config"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -22,13 +23,24 @@ import (
 
 // The quiet-run cache. Reconcile runs at every session start, and most of
 // the time nobody touched anything. When a full run finds nothing to
-// record, it keeps the stat fingerprint (size, mtime, inode, existence) of
-// every file its answer depends on: the log, the manifest, the knowledge
-// files, the project's config, each artifact, the artifact folders (a new file changes their
-// mtime), every code reference it checked and the git index and config.
-// If none of them changed, the next run's answer is the same, and it is
-// given without reading a single file: what git does with its index.
-const cacheVersion = "devlearn-reconcile-cache 2"
+// record, it keeps a proof for every file its answer depends on: the log,
+// the manifest, the knowledge files, each artifact, the artifact folders'
+// listings, every file it looked at for an orphan, every code reference it
+// checked and the git index and config. If each proof still holds, the
+// next run's answer is the same, and it is given without judging anything:
+// what git does with its index.
+//
+// A proof is the file's stamp (size, mtime, inode, existence; a link's
+// target's, as reading follows links) when the stamp is settled: older than the run's start by the racy window
+// (stamp.RacyAt), so that nothing wrote the file after the run began and
+// any later write changes the stamp. A file written just before the run
+// (a render's artifacts, the second before) is racy: its stamp cannot tell
+// a same-size write in the same tick. For the files the run read itself it
+// keeps the hash of the bytes it judged, and the next run compares the
+// file's content with it, then records the file as settled (git's racily
+// clean entries). A racy file whose bytes the run did not judge itself (the
+// log, the git index) means no cache: the next run checks in full.
+const cacheVersion = "devlearn-reconcile-cache 3"
 
 // cacheMaxAge bounds what time alone could change (a ready observation
 // fading below its threshold): past it, a full run happens anyway.
@@ -38,63 +50,136 @@ func cachePath(p *project.Project) string {
 	return p.StatePath("cache", p.WorktreeID(), "reconcile")
 }
 
-// watched lists the files a quiet run's answer depends on.
-func (u *run) watched() []string {
-	set := map[string]bool{
-		project.LogFile: true, project.ManifestFile: true, project.DecisionsFile: true, project.PitfallsFile: true,
-		project.CommandsDir: true, project.SkillsDir: true,
+// Kinds of proof, one letter in the cache.
+const (
+	byStamp   = 's' // the stamp taken before the run read the file
+	byContent = 'c' // the bytes the run judged (data), a file or missing
+	byListing = 'l' // the names the run listed in a folder (data)
+	byPresent = 'e' // whether a code reference is there, following links
+)
+
+// proof is what a run knows of one file it judged.
+type proof struct {
+	kind   byte
+	exists bool        // byContent, byListing, byPresent: as judged
+	data   []byte      // byContent, byListing: what was judged
+	pre    stamp.Stamp // byStamp: before the run read it
+}
+
+// judged records what the run read of rel (a project path, or "!" and an
+// absolute path outside the working tree).
+func (u *run) judged(rel string, pf proof) { u.proofs[rel] = pf }
+
+// stampOf stamps a cache's name: a path relative to the working tree, or
+// "!" and an absolute path.
+func stampOf(root *stamp.Folder, name string) stamp.Stamp {
+	if abs, ok := strings.CutPrefix(name, "!"); ok {
+		return stamp.Of(abs)
 	}
-	for _, e := range u.man.Entries {
-		set[e.Path] = true
-		if dir := filepath.ToSlash(filepath.Dir(e.Path)); strings.HasPrefix(dir, project.SkillsDir+"/") {
-			set[dir] = true
-		}
+	s, _ := root.Stat(name)
+	return s
+}
+
+// preStamp proves the files the run reads through other packages by their
+// stamps before reading: the log, and git's index and config.
+func (u *run) preStamp() {
+	for _, name := range append([]string{project.LogFile}, gitFiles(u.r.Proj)...) {
+		u.judged(name, proof{kind: byStamp, pre: stampOf(u.root, name)})
 	}
-	for ref := range u.refsChecked {
-		set[ref] = true
-	}
-	out := make([]string, 0, len(set))
-	for p := range set {
-		out = append(out, p)
-	}
-	return out
 }
 
 // gitFiles are outside the working tree but change the answer: the index
 // (tracked names, skip-worktree bits) and the config (sparse checkout).
 func gitFiles(p *project.Project) []string {
-	return []string{filepath.Join(p.GitDir, "index"), filepath.Join(p.CommonDir, "config"), filepath.Join(p.GitDir, "config.worktree")}
+	return []string{"!" + filepath.Join(p.GitDir, "index"), "!" + filepath.Join(p.CommonDir, "config"), "!" + filepath.Join(p.GitDir, "config.worktree")}
 }
 
-// saveCache records a quiet run. Errors are ignored: the cache only ever
-// saves time.
+// present is what gone asks of a code reference: there, or not known to be
+// missing.
+func present(root *stamp.Folder, rel string) bool {
+	_, err := root.Stat(rel)
+	return err == nil || !errors.Is(err, fs.ErrNotExist)
+}
+
+// listing is what a run judged of a folder: its names, a slash after each
+// folder's.
+func listing(entries []os.DirEntry) []byte {
+	var b []byte
+	for _, e := range entries {
+		b = append(b, e.Name()...)
+		if e.IsDir() {
+			b = append(b, '/')
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func hashOfBytes(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// current is what the file name is now, in the terms of a proof of kind:
+// its stamp, and for a racy byContent or byListing proof the hash of its
+// bytes or listing.
+func currentHash(p *project.Project, root *stamp.Folder, kind byte, rel string) (string, bool) {
+	if kind == byListing {
+		entries, err := os.ReadDir(p.Path(rel))
+		if err != nil {
+			return "", false
+		}
+		return hashOfBytes(listing(entries)), true
+	}
+	data, err := root.ReadFile(rel)
+	if err != nil {
+		return "", false
+	}
+	return hashOfBytes(data), true
+}
+
+// saveCache records a quiet run, unless some file changed while it ran or
+// cannot be proved. Errors are ignored: the cache only ever saves time.
 func (u *run) saveCache() {
 	p := u.r.Proj
-	written := time.Now()
 	var b bytes.Buffer
 	res, _ := json.Marshal(u.res)
 	fmt.Fprintf(&b, "%s %d %s\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), configKey(u.r.Opts.Config), res)
-	fresh := false
-	write := func(abs, name string) {
-		f := stamp.OfLink(abs)
-		fresh = fresh || f.Racy(written)
-		ex := 0
-		if f.Exists {
-			ex = 1
+	for name, pf := range u.proofs {
+		if pf.kind == byPresent {
+			if present(u.root, name) != pf.exists {
+				return
+			}
+			fmt.Fprintf(&b, "%c 0 0 0 %d - %s\n", pf.kind, b2i(pf.exists), name)
+			continue
 		}
-		fmt.Fprintf(&b, "%d %d %d %d %s\n", f.Size, f.Mtime, f.Ino, ex, name)
+		cur := stampOf(u.root, name)
+		hash := "-"
+		switch {
+		case pf.kind == byStamp:
+			if cur != pf.pre || cur.RacyAt(u.start) {
+				return // changed, or may have, since the run read it
+			}
+		case cur.Exists != pf.exists:
+			return
+		case cur.RacyAt(u.start):
+			hash = hashOfBytes(pf.data)
+		}
+		fmt.Fprintf(&b, "%c %d %d %d %d %s %s\n", pf.kind, cur.Size, cur.Mtime, cur.Ino, b2i(cur.Exists), hash, name)
 	}
-	for _, rel := range u.watched() {
-		write(p.Path(rel), rel)
-	}
-	for _, abs := range gitFiles(p) {
-		write(abs, "!"+abs)
-	}
-	if fresh {
-		return
-	}
+	writeCache(p, b.Bytes())
+}
+
+func writeCache(p *project.Project, data []byte) {
 	_ = safefile.MkdirAll(p.CommonDir, filepath.Dir(cachePath(p)), 0o755)
-	_ = jsonl.WriteFileAtomic(p.CommonDir, cachePath(p), b.Bytes(), 0o644)
+	_ = jsonl.WriteFileAtomic(p.CommonDir, cachePath(p), data, 0o644)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // configKey names the config in force, project and global files alike:
@@ -106,20 +191,32 @@ func configKey(cfg *config.Config) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// cached returns the answer of the last quiet run if nothing it depended
-// on changed since.
-func cached(p *project.Project, now time.Time, cfg *config.Config) *Result {
-	f, err := os.Open(cachePath(p))
+// cached returns the answer of the last quiet run if every proof it kept
+// still holds. start is when this run began, before it looked at any file:
+// the racy files whose content it found unchanged and that are settled by
+// now are written back as settled, so that later runs only stamp them.
+func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Time) *Result {
+	data, err := os.ReadFile(cachePath(p))
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	if !sc.Scan() {
+	root, err := stamp.OpenFolder(p.Root)
+	if err != nil {
 		return nil
 	}
-	head := strings.Fields(sc.Text())
+	defer root.Close()
+	rest := data
+	next := func() ([]byte, int) {
+		at := len(data) - len(rest)
+		line, after, ok := bytes.Cut(rest, []byte("\n"))
+		if !ok {
+			return nil, -1
+		}
+		rest = after
+		return line, at
+	}
+	first, _ := next()
+	head := strings.Fields(string(first))
 	if len(head) != 4 || head[0]+" "+head[1] != cacheVersion || head[3] != configKey(cfg) {
 		return nil
 	}
@@ -127,31 +224,57 @@ func cached(p *project.Project, now time.Time, cfg *config.Config) *Result {
 	if err != nil || now.Sub(time.Unix(at, 0)) > cacheMaxAge || now.Before(time.Unix(at, 0)) {
 		return nil
 	}
-	if !sc.Scan() {
-		return nil
-	}
+	second, _ := next()
 	res := &Result{}
-	if err := json.Unmarshal(sc.Bytes(), res); err != nil {
+	if err := json.Unmarshal(second, res); err != nil {
 		return nil
 	}
-	for sc.Scan() {
-		fields := bytes.SplitN(sc.Bytes(), []byte(" "), 5)
-		if len(fields) != 5 {
+	var settled [][2]int // where the hashes proved and settled since are
+	for len(rest) > 0 {
+		line, off := next()
+		fields := bytes.SplitN(line, []byte(" "), 7)
+		if off < 0 || len(fields) != 7 || len(fields[0]) != 1 {
 			return nil
 		}
-		name := string(fields[4])
-		abs := p.Path(name)
-		if strings.HasPrefix(name, "!") {
-			abs = name[1:]
+		kind, hash, name := fields[0][0], string(fields[5]), string(fields[6])
+		if kind == byPresent {
+			if present(root, name) != (string(fields[4]) == "1") {
+				return nil
+			}
+			continue
 		}
-		cur := stamp.OfLink(abs)
-		if strconv.FormatInt(cur.Size, 10) != string(fields[0]) || strconv.FormatInt(cur.Mtime, 10) != string(fields[1]) ||
-			strconv.FormatUint(cur.Ino, 10) != string(fields[2]) || (cur.Exists != (string(fields[3]) == "1")) {
+		cur := stampOf(root, name)
+		if strconv.FormatInt(cur.Size, 10) != string(fields[1]) || strconv.FormatInt(cur.Mtime, 10) != string(fields[2]) ||
+			strconv.FormatUint(cur.Ino, 10) != string(fields[3]) || (cur.Exists != (string(fields[4]) == "1")) {
 			return nil
+		}
+		if hash == "-" {
+			continue
+		}
+		if strings.HasPrefix(name, "!") || kind == byStamp || kind == byPresent {
+			return nil // only what the run read itself is proved by content
+		}
+		if got, ok := currentHash(p, root, kind, name); !ok || got != hash {
+			return nil
+		}
+		if !cur.RacyAt(start) {
+			h := off + len(line) - len(name) - 1 - len(hash)
+			settled = append(settled, [2]int{h, h + len(hash)})
 		}
 	}
-	if sc.Err() != nil {
-		return nil
+	if len(settled) > 0 {
+		writeCache(p, settle(data, settled))
 	}
 	return res
+}
+
+// settle replaces the hashes at the given ranges of a cache with "-".
+func settle(data []byte, ranges [][2]int) []byte {
+	out := make([]byte, 0, len(data))
+	last := 0
+	for _, r := range ranges {
+		out = append(append(out, data[last:r[0]]...), '-')
+		last = r[1]
+	}
+	return append(out, data[last:]...)
 }

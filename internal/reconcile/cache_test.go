@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -45,29 +46,47 @@ func quickRun(t *testing.T, p *project.Project) *Result {
 func TestQuietRunCacheNeverHidesAChange(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
+		setup  func(p *project.Project) // before the files are aged
 		change func(p *project.Project)
 		check  func(r *Result) bool
 	}{
-		{"same-size edit of a file", func(p *project.Project) {
+		{"same-size edit of a file", nil, func(p *project.Project) {
 			path := p.Path(project.CommandsDir + "/lesson-0.md")
 			b, _ := os.ReadFile(path)
 			b[len(b)-3] = 'X'
 			os.WriteFile(path, b, 0o644)
 		}, func(r *Result) bool { return r.Edits == 1 }},
-		{"deleted file", func(p *project.Project) { os.Remove(p.Path(project.SkillsDir + "/lesson-1/SKILL.md")) },
+		{"deleted file", nil, func(p *project.Project) { os.Remove(p.Path(project.SkillsDir + "/lesson-1/SKILL.md")) },
 			func(r *Result) bool { return r.Deletions == 1 }},
-		{"deleted section", func(p *project.Project) {
+		{"deleted section", nil, func(p *project.Project) {
 			b, _ := os.ReadFile(p.Path(project.PitfallsFile))
 			os.WriteFile(p.Path(project.PitfallsFile), b[:len(b)/2], 0o644)
 		}, func(r *Result) bool { return r.Deletions > 0 }},
-		{"referenced folder gone", func(p *project.Project) { os.RemoveAll(p.Path("src")) },
+		{"referenced folder gone", nil, func(p *project.Project) { os.RemoveAll(p.Path("src")) },
 			func(r *Result) bool { return r.Stale > 0 }},
-		{"orphan added", func(p *project.Project) {
+		{"orphan added", nil, func(p *project.Project) {
 			os.WriteFile(p.Path(project.CommandsDir+"/new.md"), []byte("---\nsource: self-learning:obs_x\n---\n"), 0o644)
+		}, func(r *Result) bool { return len(r.Details) == 1 && r.Details[0].What == "orphan" }},
+		// An orphan left alone is part of the answer: what its file says
+		// must be read again when it changes, though its folder does not.
+		{"orphan edited in place", func(p *project.Project) {
+			os.WriteFile(p.Path(project.CommandsDir+"/new.md"), []byte("---\nsource: self-learning:obs_x\n---\n"), 0o644)
+		}, func(p *project.Project) {
+			os.WriteFile(p.Path(project.CommandsDir+"/new.md"), []byte("---\nsource: self-learning:obs_y\n---\n"), 0o644)
+		}, func(r *Result) bool { return len(r.Details) == 1 && r.Details[0].ID == "obs_y" }},
+		// A skill file appearing in a folder that was already there changes
+		// no listing reconcile reads: the file itself is watched.
+		{"skill file added to an empty skill folder", func(p *project.Project) {
+			os.MkdirAll(p.Path(project.SkillsDir+"/new"), 0o755)
+		}, func(p *project.Project) {
+			os.WriteFile(p.Path(project.SkillsDir+"/new/SKILL.md"), []byte("---\nsource: self-learning:obs_x\n---\n"), 0o644)
 		}, func(r *Result) bool { return len(r.Details) == 1 && r.Details[0].What == "orphan" }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := benchProjectT(t, 8)
+			if tc.setup != nil {
+				tc.setup(p)
+			}
 			age(t, p.Root)
 			if r := quickRun(t, p); r.Unchanged != 8 {
 				t.Fatalf("first run %+v", r)
@@ -75,7 +94,7 @@ func TestQuietRunCacheNeverHidesAChange(t *testing.T) {
 			if _, err := os.Stat(cachePath(p)); err != nil {
 				t.Fatal("a quiet run on old files must leave the cache")
 			}
-			if r := cached(p, benchNow, config.Default()); r == nil || r.Unchanged != 8 {
+			if r := cached(p, benchNow, config.Default(), time.Now()); r == nil || r.Unchanged != 8 {
 				t.Fatalf("the cache must answer the next run: %+v", r)
 			}
 			tc.change(p)
@@ -92,14 +111,113 @@ func TestQuietRunCacheFollowsTheConfig(t *testing.T) {
 	p := benchProjectT(t, 8)
 	age(t, p.Root)
 	quickRun(t, p)
-	if cached(p, benchNow, config.Default()) == nil {
+	if cached(p, benchNow, config.Default(), time.Now()) == nil {
 		t.Fatal("the cache must answer the next run")
 	}
 	lower := config.Default()
 	th := lower.Thresholds.Workflow
 	th.Required--
 	lower.Thresholds.Workflow = th
-	if r := cached(p, benchNow, lower); r != nil {
+	if r := cached(p, benchNow, lower, time.Now()); r != nil {
 		t.Fatalf("the cache answered under other thresholds: %+v", r)
 	}
+}
+
+// Right after a render wrote the artifacts, they are racy: the run that
+// checks them keeps the hash of what it read, and the next run is answered
+// from the cache after comparing their content, not their stamps alone.
+func TestQuietRunCacheRightAfterAWrite(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	fresh := p.Path(project.CommandsDir + "/lesson-0.md")
+	data, _ := os.ReadFile(fresh)
+	os.WriteFile(fresh, data, 0o644) // rewritten the moment before the run
+	if r := quickRun(t, p); r.Unchanged != 8 {
+		t.Fatalf("first run %+v", r)
+	}
+	line := cacheLine(t, p, project.CommandsDir+"/lesson-0.md")
+	if strings.Fields(line)[5] == "-" {
+		t.Fatalf("the file written just before is trusted by its stamp: %q", line)
+	}
+	// The runs below start in the tick the file was written (a slow first
+	// run would otherwise have let the file settle, after which no write
+	// can keep its stamp, and the cache rightly trusts it).
+	st, _ := os.Stat(fresh)
+	inTick := st.ModTime()
+	if r := cached(p, benchNow, config.Default(), inTick); r == nil || r.Unchanged != 8 {
+		t.Fatalf("the cache must answer the run right after a write: %+v", r)
+	}
+
+	// A same-size edit in the same tick keeps the stamp: size, inode and,
+	// set back here, the mtime. Only the content tells.
+	edited := append([]byte(nil), data...)
+	edited[len(edited)-3] = 'X'
+	f, _ := os.OpenFile(fresh, os.O_WRONLY, 0)
+	f.WriteAt(edited, 0)
+	f.Close()
+	os.Chtimes(fresh, st.ModTime(), st.ModTime())
+	if after, _ := os.Stat(fresh); after.ModTime() != st.ModTime() || after.Size() != st.Size() {
+		t.Fatal("the stamp was not kept")
+	}
+	if r := cached(p, benchNow, config.Default(), inTick); r != nil {
+		t.Fatalf("the cache hid a racy same-size edit: %+v", r)
+	}
+	if r := quickRun(t, p); r.Edits != 1 {
+		t.Fatalf("the edit was not seen: %+v", r)
+	}
+}
+
+// Once a racy file proved unchanged by its content is settled, the cache
+// records it by its stamp, so that later runs stop reading it.
+func TestQuietRunCacheSettlesRacyFiles(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	fresh := p.Path(project.CommandsDir + "/lesson-0.md")
+	data, _ := os.ReadFile(fresh)
+	os.WriteFile(fresh, data, 0o644)
+	quickRun(t, p)
+	if strings.Fields(cacheLine(t, p, project.CommandsDir+"/lesson-0.md"))[5] == "-" {
+		t.Fatal("not racy")
+	}
+	if r := cached(p, benchNow, config.Default(), time.Now().Add(time.Minute)); r == nil {
+		t.Fatal("the cache must answer")
+	}
+	if line := cacheLine(t, p, project.CommandsDir+"/lesson-0.md"); strings.Fields(line)[5] != "-" {
+		t.Fatalf("a settled file is still checked by content: %q", line)
+	}
+	if r := cached(p, benchNow, config.Default(), time.Now()); r == nil || r.Unchanged != 8 {
+		t.Fatalf("the rewritten cache must answer: %+v", r)
+	}
+	os.WriteFile(fresh, append(data, '\n'), 0o644)
+	if r := quickRun(t, p); r.Edits != 1 {
+		t.Fatalf("an edit after settling was not seen: %+v", r)
+	}
+}
+
+// A log written just before the run is racy and its bytes are judged by
+// the fold, not by reconcile: no cache is kept, the next run checks.
+func TestQuietRunCacheGivesUpOnARacyLog(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	data, _ := os.ReadFile(p.Path(project.LogFile))
+	os.WriteFile(p.Path(project.LogFile), data, 0o644)
+	quickRun(t, p)
+	if _, err := os.Stat(cachePath(p)); err == nil {
+		t.Fatal("a cache was kept with the log racy")
+	}
+}
+
+func cacheLine(t *testing.T, p *project.Project, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(cachePath(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.HasSuffix(line, " "+name) {
+			return line
+		}
+	}
+	t.Fatalf("%s is not in the cache", name)
+	return ""
 }

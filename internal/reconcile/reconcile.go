@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // Options of a run.
@@ -72,40 +73,51 @@ type Reconciler struct {
 }
 
 type run struct {
-	r           *Reconciler
-	res         *Result
-	log         *observe.Log
-	obs         map[string]observe.Observation
-	man         *manifest.Manifest
-	changed     bool // the manifest must be written
-	docs        map[string]*knowfile.Doc
-	events      []*observe.Event
-	sparse      func(rel string) bool
-	tracked     map[string]bool // base names of the files git tracks, read when first needed
-	refsChecked map[string]bool // code references looked up, for the quiet-run cache
+	r       *Reconciler
+	res     *Result
+	log     *observe.Log
+	obs     map[string]observe.Observation
+	man     *manifest.Manifest
+	changed bool // the manifest must be written
+	docs    map[string]*knowfile.Doc
+	events  []*observe.Event
+	sparse  func(rel string) bool
+	tracked map[string]bool  // base names of the files git tracks, read when first needed
+	start   time.Time        // before the run looked at any file
+	proofs  map[string]proof // what it judged, for the quiet-run cache
+	root    *stamp.Folder    // the working tree: its files are read and stamped by relative names
 }
 
 // Run reconciles and records what it found.
 func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
+	start := time.Now()
 	res := &Result{Skipped: []Skip{}, Details: []Outcome{}}
 	if op, marker := r.Proj.Operation(); op != "" {
 		res.Skipped = append(res.Skipped, Skip{Reason: fmt.Sprintf("%s is in progress (.git/%s): nothing is treated as deleted, edited or stale until it ends", op, marker)})
 		return res, nil
 	}
 	if !r.Opts.DryRun && !r.Opts.Full {
-		if res := cached(r.Proj, r.Opts.Now, r.Opts.Config); res != nil {
+		if res := cached(r.Proj, r.Opts.Now, r.Opts.Config, start); res != nil {
 			return res, nil
 		}
 	}
+	root, err := stamp.OpenFolder(r.Proj.Root)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}, root: root}
+	u.preStamp()
 	log, err := r.Log.Load()
 	if err != nil {
 		return nil, err
 	}
-	man, migrated, err := manifest.LoadProject(r.Proj)
+	man, migrated, data, err := manifest.LoadProjectData(r.Proj)
 	if err != nil {
 		return nil, err
 	}
-	u := &run{r: r, res: res, log: log, man: man, changed: len(migrated) > 0, obs: map[string]observe.Observation{}, refsChecked: map[string]bool{}}
+	u.judged(project.ManifestFile, proof{kind: byContent, exists: data != nil, data: data})
+	u.log, u.man, u.changed = log, man, len(migrated) > 0
 	// An entry's observation matters when deprecated (its deletion is
 	// already a "no"), an orphan's when ready or created, staleness when
 	// ready or created: the observing ones are never looked at.
@@ -115,19 +127,22 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	if u.sparse, err = sparseFilter(r.Proj); err != nil {
 		return nil, err
 	}
-	if u.docs, err = knowfile.ReadAll(r.Proj); err != nil {
-		return nil, err
+	// The knowledge files, then the sections rendered into an area's
+	// .directives/ files, artifacts like the central ones: each file the
+	// manifest names. Read here rather than through knowfile.ReadAll and
+	// directives.ReadLearned, to keep the bytes judged.
+	u.docs = make(map[string]*knowfile.Doc, len(knowfile.Kinds))
+	for _, k := range knowfile.Kinds {
+		if err := u.readDoc(k, k.Path); err != nil {
+			return nil, err
+		}
 	}
-	// Sections rendered into an area's .directives/ files are artifacts
-	// like the central ones: read each file the manifest names.
 	for _, e := range man.Entries {
 		if e.AnchorID != "" && u.docs[e.Path] == nil {
-			doc, ok, err := directives.ReadLearned(r.Proj, e.Path)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				u.docs[e.Path] = doc
+			if k, ok := directives.KindOf(e.Path); ok {
+				if err := u.readDoc(k, e.Path); err != nil {
+					return nil, err
+				}
 			}
 		}
 	}
@@ -170,6 +185,18 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	return res, nil
 }
 
+// readDoc reads and parses a knowledge or directive file; a missing one
+// is an empty document.
+func (u *run) readDoc(k knowfile.Kind, rel string) error {
+	data, err := u.root.ReadFile(rel)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	u.judged(rel, proof{kind: byContent, exists: err == nil, data: data})
+	u.docs[rel] = knowfile.Parse(k, data)
+	return nil
+}
+
 func (u *run) ids() []string {
 	var ids []string
 	for _, o := range u.res.Details {
@@ -197,10 +224,11 @@ func (u *run) entry(e manifest.Entry) error {
 			current = []byte(sec.Body)
 		}
 	} else {
-		data, err := os.ReadFile(u.r.Proj.Path(e.Path))
+		data, err := u.root.ReadFile(e.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
+		u.judged(e.Path, proof{kind: byContent, exists: err == nil, data: data})
 		if err == nil {
 			current = data
 		}
@@ -401,7 +429,8 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 		if recorded[rel] {
 			return
 		}
-		data, err := os.ReadFile(u.r.Proj.Path(rel))
+		data, err := u.root.ReadFile(rel)
+		u.judged(rel, proof{kind: byContent, exists: err == nil, data: data})
 		if err != nil {
 			return
 		}
@@ -411,6 +440,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	u.judged(project.CommandsDir, proof{kind: byListing, exists: err == nil, data: listing(cmds)})
 	for _, c := range cmds {
 		if !c.IsDir() && strings.HasSuffix(c.Name(), ".md") {
 			read(observe.Workflow, project.CommandsDir+"/"+c.Name())
@@ -420,6 +450,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	u.judged(project.SkillsDir, proof{kind: byListing, exists: err == nil, data: listing(skills)})
 	for _, s := range skills {
 		if s.IsDir() {
 			read(observe.Procedural, project.SkillsDir+"/"+s.Name()+"/SKILL.md")
@@ -433,8 +464,11 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 // anywhere, so it is gone only if it is neither at the root nor the name of
 // any file git tracks (and unknown, not gone, without an index).
 func (u *run) gone(ref string) bool {
-	u.refsChecked[ref] = true
-	if _, err := os.Stat(u.r.Proj.Path(ref)); err == nil || !errors.Is(err, fs.ErrNotExist) {
+	there := present(u.root, ref)
+	if _, seen := u.proofs[ref]; !seen {
+		u.judged(ref, proof{kind: byPresent, exists: there})
+	}
+	if there {
 		return false
 	}
 	if strings.Contains(ref, "/") {

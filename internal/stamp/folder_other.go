@@ -28,5 +28,20 @@ func (f *Folder) Lstat(name string) (Stamp, Kind, error) {
 	return Info(fi), kindOf(fi.Mode()), nil
 }
 
+// Stat stamps the member name, following a link as reading it does; on
+// an error the Stamp is the zero one.
+func (f *Folder) Stat(name string) (Stamp, error) {
+	fi, err := os.Stat(filepath.Join(f.path, name))
+	if err != nil {
+		return Stamp{}, err
+	}
+	return Info(fi), nil
+}
+
+// ReadFile reads the member name.
+func (f *Folder) ReadFile(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join(f.path, name))
+}
+
 // Close releases the folder.
 func (f *Folder) Close() error { return nil }
