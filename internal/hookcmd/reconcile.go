@@ -1,6 +1,7 @@
 package hookcmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -44,7 +45,9 @@ func Reconcile(env *Env, opts ReconcileOptions) error {
 	return nil
 }
 
-func printReconciled(out io.Writer, res *reconcile.Result, dry bool) {
+func printReconciled(w io.Writer, res *reconcile.Result, dry bool) {
+	out := bufio.NewWriter(w)
+	defer out.Flush()
 	for _, s := range res.Skipped {
 		if s.Path != "" {
 			fmt.Fprintf(out, "Skipped %s: %s\n", s.Path, s.Reason)

@@ -1,6 +1,7 @@
 package hookcmd
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -44,7 +45,10 @@ func RenderReady(env *Env, opts RenderOptions) error {
 	return nil
 }
 
-func printRendered(out io.Writer, res *render.Result) {
+func printRendered(w io.Writer, res *render.Result) {
+	// A bulk render lists a thousand artifacts: one write, not one each.
+	out := bufio.NewWriter(w)
+	defer out.Flush()
 	verb, files := "Rendered", "Wrote"
 	if res.DryRun {
 		verb, files = "Would render", "Would write"
