@@ -96,7 +96,7 @@ func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log,
 		if firstSize > 0 {
 			size, firstSize = firstSize, 0
 		}
-		if len(carry) >= size/2 {
+		if len(carry) > 0 && len(carry) >= size/2 {
 			size = 2 * len(carry) // a line longer than a part
 		}
 		buf := make([]byte, size)
