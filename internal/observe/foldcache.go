@@ -55,6 +55,15 @@ import (
 // Time-dependent parts (decay, expiry) are never stored: the cache holds
 // the join of the lines, and every view is computed at read time.
 //
+// Beside each state it holds the state's status facts (statusFacts: what
+// the status is worked out from, neither the time nor the configuration
+// among them) and an index of the ids. A read decodes no state at once:
+// the states the appended lines touch are decoded to join them, WithStatus
+// decides every other status from the facts and decodes the few it
+// returns, and a caller that wants every state decodes the rest (lazy.go).
+// render-ready at a session end reads the whole cache (its CRC) but
+// decodes a handful of its states.
+//
 // Two writers at once each rename a whole file of their own over the cache
 // (safefile, below the clone's git folder): whichever lands last is a valid
 // cache for the prefix it names, and a reader checks that prefix anyway.
@@ -67,7 +76,7 @@ type FoldCache struct {
 
 const (
 	cacheMagic   = "devlearn fold cache\x00"
-	cacheFormat  = 1        // bump when stateenc.go's layout changes
+	cacheFormat  = 2        // bump when stateenc.go's layout changes
 	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
 )
 

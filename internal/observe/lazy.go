@@ -1,0 +1,118 @@
+package observe
+
+import (
+	"maps"
+
+	"github.com/devlearn/devlearn/internal/binfield"
+)
+
+// lazyStates are the states of a log read from the fold cache that have
+// not been decoded yet. A state is decoded when something asks for it by
+// id (Log.get: an event or a line of the tail joined in, Observation,
+// Sighted...), when WithStatus finds from its facts that its status is
+// one asked for, or with all the others when a caller wants every state
+// (Log.all: Observations, IDs, compaction, writing the cache). At the end
+// of a session render-ready decodes the states of the lines appended
+// since the cache was written and the ready ones, not the whole log.
+//
+// What a state holds is trusted as the cache's CRC and the log prefix's
+// hashes establish (foldcache.go), as when it was decoded at once: a
+// record that does not decode although the cache's CRC matched (only a
+// cache written on purpose could) is read as no state, never a panic.
+type lazyStates struct {
+	states  string // the states' records, one after the other
+	offsets string // n × Fixed32: where each record begins in states
+	slots   string // the id hash table (encoder.log)
+	facts   []statusFacts
+	decoded []bool // decoded, or dropped as undecodable
+	left    int    // how many are not
+	dec     decoderBin
+}
+
+func fixed32At(s string, i int) uint32 {
+	d := binfield.Decoder{S: s[4*i : 4*i+4]}
+	return d.Fixed32()
+}
+
+func (z *lazyStates) offset(i int) int { return int(fixed32At(z.offsets, i)) }
+
+// record is the bytes of state i.
+func (z *lazyStates) record(i int) string {
+	end := len(z.states)
+	if i+1 < len(z.facts) {
+		end = z.offset(i + 1)
+	}
+	return z.states[z.offset(i):end]
+}
+
+// find is the index of the state of id, looked up in the hash table and
+// confirmed by the id the record begins with.
+func (z *lazyStates) find(id string) (int, bool) {
+	m := len(z.slots) / 4
+	h := fnv32a(id)
+	for probe := 0; probe < m; probe++ {
+		v := fixed32At(z.slots, int((h+uint32(probe))&uint32(m-1)))
+		if v == 0 {
+			return 0, false
+		}
+		d := binfield.Decoder{S: z.record(int(v - 1))}
+		if d.Str() == id && d.Err == nil {
+			return int(v - 1), true
+		}
+	}
+	return 0, false
+}
+
+// get is the state of id, decoded if it was not.
+func (l *Log) get(id string) (*State, bool) {
+	if s, ok := l.states[id]; ok {
+		return s, true
+	}
+	if l.lazy == nil {
+		return nil, false
+	}
+	i, ok := l.lazy.find(id)
+	if !ok || l.lazy.decoded[i] {
+		return nil, false
+	}
+	s := l.decode(i)
+	return s, s != nil
+}
+
+// decode decodes state i into l.states (nil when its record does not
+// decode, or holds an id already there).
+func (l *Log) decode(i int) *State {
+	z := l.lazy
+	z.decoded[i] = true
+	if z.left--; z.left == 0 {
+		l.lazy = nil
+	}
+	z.dec.S, z.dec.Err = z.record(i), nil
+	s := z.dec.state()
+	if z.dec.Done() != nil {
+		return nil
+	}
+	if _, dup := l.states[s.ID]; dup {
+		return nil
+	}
+	l.states[s.ID] = s
+	return s
+}
+
+// all decodes every state not decoded yet, and returns them all.
+func (l *Log) all() map[string]*State {
+	z := l.lazy
+	if z == nil {
+		return l.states
+	}
+	states := make(map[string]*State, len(l.states)+z.left)
+	maps.Copy(states, l.states)
+	l.states = states
+	z.dec.slab, z.dec.states = 0, make([]State, z.left) // slabs for all of them
+	for i, done := range z.decoded {
+		if !done {
+			l.decode(i)
+		}
+	}
+	return l.states
+}
