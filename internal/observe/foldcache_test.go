@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -511,5 +512,85 @@ func BenchmarkSaveFoldCache(b *testing.B) {
 		if err := writeCache(io.Discard, hdr, l); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A log read through the cache maps the cache file, and unmaps it once no
+// state is left to decode from it: what the log gave out (observations,
+// kept lines, problems) copies its strings and outlives the mapping, and
+// reading the cache many times leaves no mapping behind.
+func TestMappedCacheOutlivesNothing(t *testing.T) {
+	if _, err := os.Stat("/proc/self/maps"); err != nil {
+		t.Skip("no /proc/self/maps here")
+	}
+	dir := t.TempDir()
+	path, cache := sessionEnd(t, dir, 2_000)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("not json\n{\"op\":\"future\",\"id\":\"obs_x\"}\n")
+	f.Close()
+	var kept []KeptLine
+	var probs []string
+	var ready []Observation
+	for range 300 {
+		l, err := LoadCached(path, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.lazy == nil {
+			t.Fatal("the cache was not read lazily")
+		}
+		ready = append(ready, l.WithStatus(day(9), config.Default(), Ready)...)
+		o, _ := l.Observation("obs_00000002", day(9), config.Default())
+		ready = append(ready, o)
+		kept = append(kept, l.Kept...)
+		for _, p := range l.Problems {
+			probs = append(probs, p.Text+p.Err.Error())
+		}
+	}
+	for range 3 {
+		runtime.GC()
+	}
+	time.Sleep(10 * time.Millisecond) // cleanups run on their own goroutine
+	runtime.GC()
+	maps, _ := os.ReadFile("/proc/self/maps")
+	if n := bytes.Count(maps, []byte(cache.Path)); n > 10 {
+		t.Fatalf("%d mappings of the cache left after 300 reads", n)
+	}
+	var b strings.Builder
+	for _, o := range ready {
+		b.WriteString(o.ID + o.Pattern + o.Details + strings.Join(o.Evidence, ""))
+	}
+	for _, k := range kept {
+		b.Write(k.Raw)
+	}
+	for _, p := range probs {
+		b.WriteString(p)
+	}
+	if want := 300 * (2 + 2 + 1); len(ready)+len(kept)+len(probs) != want || !strings.Contains(b.String(), "Lesson number 1999") {
+		t.Fatalf("%d ready, %d kept, %d problems", len(ready), len(kept), len(probs))
+	}
+}
+
+// A cache cut short in place under a log still decoding from it (devlearn
+// never does; a person might) is states that do not decode, not a crash.
+func TestMappedCacheCutShortUnderTheLog(t *testing.T) {
+	path, cache := sessionEnd(t, t.TempDir(), 2_000)
+	l, err := LoadCached(path, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.lazy.dec.clone {
+		t.Skip("the cache is read here, not mapped")
+	}
+	if err := os.Truncate(cache.Path, 0); err != nil {
+		t.Fatal(err)
+	}
+	l.Has("obs_00000010")
+	l.WithStatus(day(9), config.Default(), Observing)
+	if n := len(l.Observations(day(9), config.Default())); n >= 2_000 {
+		t.Fatalf("%d observations read from a cache cut to nothing", n)
 	}
 }

@@ -2,6 +2,8 @@ package observe
 
 import (
 	"maps"
+	"runtime/debug"
+	"strings"
 
 	"github.com/devlearn/devlearn/internal/binfield"
 )
@@ -47,7 +49,8 @@ func (z *lazyStates) record(i int) string {
 
 // find is the index of the state of id, looked up in the hash table and
 // confirmed by the id the record begins with.
-func (z *lazyStates) find(id string) (int, bool) {
+func (z *lazyStates) find(id string) (i int, ok bool) {
+	defer catchFault(&ok, debug.SetPanicOnFault(true))
 	m := len(z.slots) / 4
 	h := fnv32a(id)
 	for probe := 0; probe < m; probe++ {
@@ -87,9 +90,8 @@ func (l *Log) decode(i int) *State {
 	if z.left--; z.left == 0 {
 		l.lazy = nil
 	}
-	z.dec.S, z.dec.Err = z.record(i), nil
-	s := z.dec.state()
-	if z.dec.Done() != nil {
+	s, ok := z.state(i)
+	if !ok {
 		return nil
 	}
 	if _, dup := l.states[s.ID]; dup {
@@ -97,6 +99,16 @@ func (l *Log) decode(i int) *State {
 	}
 	l.states[s.ID] = s
 	return s
+}
+
+// state decodes the record of state i; a fault reading it (the cache
+// file cut short in place under its mapping) is a record that does not
+// decode.
+func (z *lazyStates) state(i int) (s *State, ok bool) {
+	defer catchFault(&ok, debug.SetPanicOnFault(true))
+	z.dec.S, z.dec.Err = z.record(i), nil
+	s = z.dec.state()
+	return s, z.dec.Done() == nil
 }
 
 // all decodes every state not decoded yet, and returns them all.
@@ -109,6 +121,15 @@ func (l *Log) all() map[string]*State {
 	maps.Copy(states, l.states)
 	l.states = states
 	z.dec.slab, z.dec.states = 0, make([]State, z.left) // slabs for all of them
+	if z.dec.clone {
+		// One copy of all the records rather than one of each string.
+		ok := true
+		func() {
+			defer catchFault(&ok, debug.SetPanicOnFault(true))
+			z.states = strings.Clone(z.states)
+		}()
+		z.dec.clone = !ok
+	}
 	for i, done := range z.decoded {
 		if !done {
 			l.decode(i)

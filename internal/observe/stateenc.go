@@ -167,17 +167,18 @@ func (w *encoder) spill(force bool) {
 func (w *encoder) pos() int64 { return w.n + int64(len(w.B)) }
 
 // log writes what a fold of the log's lines made: the count of lines
-// read, the kept lines and the problems; the states; then the index of
-// the states and their status facts, so that a reader can decode only
-// the states it needs (lazyStates):
+// read, the kept lines and the problems; then the status facts of every
+// state (statusFacts), the states, and the index of the states, so that a
+// reader can decode only the states it needs (lazyStates):
 //
+//	facts    n × the status facts of each state, in the order of the states
+//	states   n × a state
 //	offsets  n × Fixed32: where each state begins, from the first
 //	slots    m × Fixed32: a hash table of the ids (fnv32a, linear
-//	         probing, m a power of two above n), each a state's index
-//	         plus one, 0 for none
-//	facts    n × the status facts of each state (statusFacts)
-//	trailer  Fixed32 each: where the states begin and end, n, m, and
-//	         where the facts begin, all from the start of the log
+//	         probing, m = slotCount(n)), each a state's index plus one,
+//	         0 for none
+//	trailer  Fixed32 each: where the facts begin, where the states begin
+//	         and end, n and m, all from the start of the log
 func (w *encoder) log(l *Log) {
 	states := l.all()
 	base := w.pos()
@@ -199,7 +200,6 @@ func (w *encoder) log(l *Log) {
 		w.Str(msg)
 		w.Str(p.Text)
 	}
-	statesStart := w.pos() - base
 	order := make([]*State, 0, len(states))
 	for _, s := range states {
 		order = append(order, s)
@@ -207,38 +207,39 @@ func (w *encoder) log(l *Log) {
 	if w.sorted {
 		slices.SortFunc(order, func(a, b *State) int { return strings.Compare(a.ID, b.ID) })
 	}
-	offsets := make([]int64, len(order))
-	facts := &encoder{}
+	factsStart := w.pos() - base
+	for _, s := range order {
+		w.facts(s.facts())
+		w.spill(false)
+	}
+	statesStart := w.pos() - base
+	offsets := make([]uint32, len(order))
 	for i, s := range order {
-		offsets[i] = w.pos() - base - statesStart
+		offsets[i] = uint32(w.pos() - base - statesStart)
 		w.state(s)
-		facts.facts(s.facts())
 		w.spill(false)
 	}
 	statesEnd := w.pos() - base
-	for _, off := range offsets {
-		w.Fixed32(uint32(off))
+	if statesEnd+4*int64(len(order)+slotCount(len(order))) > math.MaxUint32 && w.err == nil {
+		w.err = errCacheTooLarge // the offsets are 32 bits: no cache rather than a wrong one
 	}
-	m := slotCount(len(order))
-	slots := make([]uint32, m)
+	for _, off := range offsets {
+		w.Fixed32(off)
+	}
+	slots := make([]uint32, slotCount(len(order)))
+	mask := uint32(len(slots) - 1)
 	for i, s := range order {
-		for h := fnv32a(s.ID); ; h++ {
-			if slots[h&uint32(m-1)] == 0 {
-				slots[h&uint32(m-1)] = uint32(i + 1)
-				break
-			}
+		h := fnv32a(s.ID)
+		for slots[h&mask] != 0 {
+			h++
 		}
+		slots[h&mask] = uint32(i + 1)
 	}
 	for _, v := range slots {
 		w.Fixed32(v)
 		w.spill(false)
 	}
-	factsStart := w.pos() - base
-	w.B = append(w.B, facts.B...)
-	if factsStart+int64(len(facts.B)) > math.MaxUint32 && w.err == nil {
-		w.err = errCacheTooLarge // the offsets are 32 bits: no cache rather than a wrong one
-	}
-	for _, v := range []int64{statesStart, statesEnd, int64(len(order)), int64(m), factsStart} {
+	for _, v := range []int64{factsStart, statesStart, statesEnd, int64(len(order)), int64(len(slots))} {
 		w.Fixed32(uint32(v))
 	}
 }
@@ -249,14 +250,13 @@ const trailerLen = 5 * 4
 var errCacheTooLarge = errors.New("fold cache over 4 GiB")
 
 // slotCount is the size of the id hash table of n states: a power of two
-// at least twice n (so that a probe ends soon at an empty slot), 0 for
-// none.
+// at least 4/3 of n (so that a probe soon meets an empty slot), 0 for none.
 func slotCount(n int) int {
 	if n == 0 {
 		return 0
 	}
 	m := 2
-	for m < 2*n {
+	for m < n+n/3+1 {
 		m *= 2
 	}
 	return m
@@ -341,6 +341,18 @@ type decoderBin struct {
 	// slab is the least a slab is made for (1,024 when 0): a reader that
 	// decodes a few states makes small ones.
 	slab int
+	// clone copies every string read: the input is a mapped file, which
+	// is unmapped once the log no longer reads from it.
+	clone bool
+}
+
+// Str reads a string: a view of the input, or a copy when r.clone.
+func (r *decoderBin) Str() string {
+	s := r.Decoder.Str()
+	if r.clone {
+		s = strings.Clone(s)
+	}
+	return s
 }
 
 func carve[T any](slab *[]T, n, least int) []T {
@@ -479,15 +491,15 @@ func (r *decoderBin) log() (*Log, error) {
 		return nil, r.Err
 	}
 	tr := binfield.Decoder{S: data[len(data)-trailerLen:]}
-	statesStart, statesEnd, n, m, factsStart := int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32())
-	factsEnd := len(data) - trailerLen
-	if statesStart > statesEnd || n > statesEnd-statesStart || m != slotCount(n) ||
-		statesEnd > factsEnd || (factsStart-statesEnd)/4 != n+m || (factsStart-statesEnd)%4 != 0 || factsStart > factsEnd {
+	factsStart, statesStart, statesEnd, n, m := int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32())
+	if factsStart > statesStart || statesStart > statesEnd || n > statesEnd-statesStart || m != slotCount(n) ||
+		(n == 0 && factsStart != statesEnd) ||
+		statesEnd > len(data) || len(data)-trailerLen-statesEnd != 4*(n+m) {
 		r.Fail()
 		return nil, r.Err
 	}
 	l := NewLog()
-	r.S = data[:statesStart]
+	r.S = data[:factsStart]
 	l.Lines = int(r.Int())
 	if n, isNil := r.size(); !isNil {
 		l.Kept = make([]KeptLine, 0, n)
@@ -518,11 +530,11 @@ func (r *decoderBin) log() (*Log, error) {
 	z := &lazyStates{
 		states:  data[statesStart:statesEnd],
 		offsets: data[statesEnd : statesEnd+4*n],
-		slots:   data[statesEnd+4*n : factsStart],
+		slots:   data[statesEnd+4*n : statesEnd+4*(n+m)],
 		facts:   make([]statusFacts, n),
 		decoded: make([]bool, n),
 		left:    n,
-		dec:     decoderBin{slab: 16}, // a few states: small slabs
+		dec:     decoderBin{slab: 16, clone: r.clone}, // a few states: small slabs
 	}
 	prev := -1
 	for i := range n {
@@ -539,7 +551,7 @@ func (r *decoderBin) log() (*Log, error) {
 			return nil, r.Err
 		}
 	}
-	fd := &decoderBin{Decoder: binfield.Decoder{S: data[factsStart:factsEnd]}}
+	fd := &decoderBin{Decoder: binfield.Decoder{S: data[factsStart:statesStart]}}
 	for i := range z.facts {
 		z.facts[i] = fd.facts()
 	}
