@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"math"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -114,6 +115,46 @@ func (s *State) facts() statusFacts {
 		f.penalty *= p.factor
 	}
 	return f
+}
+
+// status is the status statusAt decides, worked out only as far as it
+// takes: of a long log most observations are still observing, and most
+// of those plainly so.
+//
+// An observation no mark decided whose quality is not confirmed misses
+// the rule (unmetQuality) whatever the rest. One whose base confidence is
+// below the threshold misses it too once its confidence is no more than
+// the base (unmetCount): that holds when its penalties other than
+// devflow's multiply to at most 1, since devflow's factor (legacyFactor)
+// and the decay are at most 1, a product of floats by factors at most 1
+// is at most the float itself, and rounding to four places keeps the base
+// (a whole percentage) as it is and keeps the order. Anything else, and
+// the penalty checked here being NaN or above 1 or devflow's stored
+// confidence NaN, is worked out in full.
+func (f *statusFacts) status(now time.Time, th config.Threshold, d config.Decay) string {
+	switch f.decided {
+	case decidedDeprecated:
+		return Deprecated
+	case decidedCreated:
+		return Created
+	case decidedRestored, decidedPromoted:
+		return Ready
+	}
+	if !f.quality {
+		return Observing
+	}
+	if f.penalty <= 1 && !math.IsNaN(f.legacy) {
+		counted := f.count // as Observation.counted
+		if f.weighted != f.count && f.weighted > 0 {
+			counted = f.weighted
+		}
+		if BaseConfidence(counted, th.Required) < th.Promote-1e-9 {
+			return Observing
+		}
+	}
+	var o Observation
+	f.statusAt(&o, now, th, d)
+	return o.Status
 }
 
 // statusAt fills in o what the facts decide at now under th and d: the

@@ -25,26 +25,28 @@ type lazyStates struct {
 	states  string // the states' records, one after the other
 	offsets string // n × Fixed32: where each record begins in states
 	slots   string // the id hash table (encoder.log)
-	facts   []statusFacts
+	facts   string // n × statusFacts
 	decoded []bool // decoded, or dropped as undecodable
 	left    int    // how many are not
 	dec     decoderBin
 }
 
 func fixed32At(s string, i int) uint32 {
-	d := binfield.Decoder{S: s[4*i : 4*i+4]}
-	return d.Fixed32()
+	s = s[4*i : 4*i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
-func (z *lazyStates) offset(i int) int { return int(fixed32At(z.offsets, i)) }
-
-// record is the bytes of state i.
-func (z *lazyStates) record(i int) string {
-	end := len(z.states)
-	if i+1 < len(z.facts) {
-		end = z.offset(i + 1)
+// record is the bytes of state i; ok is false when the offsets do not
+// delimit them.
+func (z *lazyStates) record(i int) (rec string, ok bool) {
+	start, end := int(fixed32At(z.offsets, i)), len(z.states)
+	if i+1 < len(z.decoded) {
+		end = int(fixed32At(z.offsets, i+1))
 	}
-	return z.states[z.offset(i):end]
+	if start >= end || end > len(z.states) {
+		return "", false
+	}
+	return z.states[start:end], true
 }
 
 // find is the index of the state of id, looked up in the hash table and
@@ -54,16 +56,35 @@ func (z *lazyStates) find(id string) (i int, ok bool) {
 	m := len(z.slots) / 4
 	h := fnv32a(id)
 	for probe := 0; probe < m; probe++ {
-		v := fixed32At(z.slots, int((h+uint32(probe))&uint32(m-1)))
-		if v == 0 {
+		v := int(fixed32At(z.slots, int((h+uint32(probe))&uint32(m-1))))
+		if v == 0 || v > len(z.decoded) {
 			return 0, false
 		}
-		d := binfield.Decoder{S: z.record(int(v - 1))}
-		if d.Str() == id && d.Err == nil {
-			return int(v - 1), true
+		rec, ok := z.record(v - 1)
+		d := binfield.Decoder{S: rec}
+		if ok && d.Str() == id && d.Err == nil {
+			return v - 1, true
 		}
 	}
 	return 0, false
+}
+
+// pick lists the states not decoded yet whose facts match; ok is false
+// when the facts do not decode (the caller then decides from the states).
+func (z *lazyStates) pick(match func(*statusFacts) bool) (picked []int, ok bool) {
+	defer catchFault(&ok, debug.SetPanicOnFault(true))
+	r := &decoderBin{Decoder: binfield.Decoder{S: z.facts}}
+	var f statusFacts // one for all: match keeps no pointer, but may escape it
+	for i, done := range z.decoded {
+		f = r.facts()
+		if r.Err != nil {
+			return nil, false
+		}
+		if !done && match(&f) {
+			picked = append(picked, i)
+		}
+	}
+	return picked, r.Done() == nil
 }
 
 // get is the state of id, decoded if it was not.
@@ -106,7 +127,11 @@ func (l *Log) decode(i int) *State {
 // decode.
 func (z *lazyStates) state(i int) (s *State, ok bool) {
 	defer catchFault(&ok, debug.SetPanicOnFault(true))
-	z.dec.S, z.dec.Err = z.record(i), nil
+	rec, ok := z.record(i)
+	if !ok {
+		return nil, false
+	}
+	z.dec.S, z.dec.Err = rec, nil
 	s = z.dec.state()
 	return s, z.dec.Done() == nil
 }

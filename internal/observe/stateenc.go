@@ -527,36 +527,16 @@ func (r *decoderBin) log() (*Log, error) {
 	if n == 0 {
 		return l, nil
 	}
+	// The offsets, the slots and the facts are checked as they are read
+	// (lazyStates): a read that asks for five states reads no more.
 	z := &lazyStates{
 		states:  data[statesStart:statesEnd],
 		offsets: data[statesEnd : statesEnd+4*n],
 		slots:   data[statesEnd+4*n : statesEnd+4*(n+m)],
-		facts:   make([]statusFacts, n),
+		facts:   data[factsStart:statesStart],
 		decoded: make([]bool, n),
 		left:    n,
 		dec:     decoderBin{slab: 16, clone: r.clone}, // a few states: small slabs
-	}
-	prev := -1
-	for i := range n {
-		off := z.offset(i)
-		if off <= prev || off >= len(z.states) || (i == 0 && off != 0) {
-			r.Fail()
-			return nil, r.Err
-		}
-		prev = off
-	}
-	for i := range m {
-		if int(fixed32At(z.slots, i)) > n {
-			r.Fail()
-			return nil, r.Err
-		}
-	}
-	fd := &decoderBin{Decoder: binfield.Decoder{S: data[factsStart:statesStart]}}
-	for i := range z.facts {
-		z.facts[i] = fd.facts()
-	}
-	if err := fd.Done(); err != nil {
-		return nil, err
 	}
 	l.lazy = z
 	return l, nil

@@ -88,29 +88,22 @@ func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 // their facts (see statusFacts), and decodes only those that match.
 func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) []Observation {
 	ths, known := thresholds(cfg)
-	var out []Observation
 	match := func(f *statusFacts) bool {
-		if !f.visible || !known[f.typ] {
-			return false
-		}
-		var o Observation
-		f.statusAt(&o, now, ths[f.typ], cfg.Decay)
-		return slices.Contains(statuses, o.Status)
+		return f.visible && known[f.typ] && slices.Contains(statuses, f.status(now, ths[f.typ], cfg.Decay))
 	}
+	if z := l.lazy; z != nil {
+		picked, ok := z.pick(match)
+		if !ok {
+			l.all()
+		}
+		for _, i := range picked {
+			l.decode(i)
+		}
+	}
+	var out []Observation
 	for _, s := range l.states {
 		if f := s.facts(); match(&f) {
 			out = append(out, s.viewFacts(&f, now, ths[f.typ], cfg.Decay))
-		}
-	}
-	if z := l.lazy; z != nil {
-		for i := range z.facts {
-			if z.decoded[i] || !match(&z.facts[i]) {
-				continue
-			}
-			if s := l.decode(i); s != nil {
-				f := s.facts()
-				out = append(out, s.viewFacts(&f, now, ths[f.typ], cfg.Decay))
-			}
 		}
 	}
 	return out
