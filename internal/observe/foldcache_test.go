@@ -408,6 +408,19 @@ func BenchmarkLoadCached(b *testing.B) {
 				}
 			}
 		})
+		// A caller that wants every state (learn --list, compaction).
+		b.Run(format.name+"/cached-every-state", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				l, err := LoadCached(path, cache)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(l.IDs()) < 10_000 {
+					b.Fatal("states missing")
+				}
+			}
+		})
 		b.Run(format.name+"/fresh", func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
