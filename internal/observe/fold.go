@@ -24,7 +24,10 @@ import (
 // Log is the folded observation log: one joined State per id, plus what
 // compaction must carry over untouched.
 type Log struct {
+	// states are the states decoded; a log read from the fold cache
+	// keeps the others in lazy until they are asked for (get, all).
 	states map[string]*State
+	lazy   *lazyStates
 	// Kept are lines folding does not understand: unknown ops (from a newer
 	// devlearn) and corrupt lines. Compaction writes them back as they are;
 	// only `learn --purge` drops corrupt ones.
@@ -96,7 +99,7 @@ func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log,
 		if firstSize > 0 {
 			size, firstSize = firstSize, 0
 		}
-		if len(carry) >= size/2 {
+		if len(carry) > 0 && len(carry) >= size/2 {
 			size = 2 * len(carry) // a line longer than a part
 		}
 		buf := make([]byte, size)
@@ -243,7 +246,7 @@ func (l *Log) fold(e *Event, eid string) error {
 	if err := e.check(at); err != nil {
 		return err
 	}
-	s := l.states[e.ID]
+	s, _ := l.get(e.ID)
 	if s == nil {
 		s = newState(strings.Clone(e.ID))
 		l.states[s.ID] = s
@@ -267,7 +270,7 @@ func (l *Log) keep(n int, line []byte, corrupt bool) {
 
 // Join folds one state (from an event being recorded, say) into the log.
 func (l *Log) join(s *State) {
-	if cur, ok := l.states[s.ID]; ok {
+	if cur, ok := l.get(s.ID); ok {
 		cur.join(s)
 		return
 	}
@@ -294,11 +297,11 @@ func (l *Log) Apply(events ...*Event) error {
 }
 
 // Has reports whether id has any state in the log.
-func (l *Log) Has(id string) bool { _, ok := l.states[id]; return ok }
+func (l *Log) Has(id string) bool { _, ok := l.get(id); return ok }
 
 // TypeOf returns the type recorded for id, if any.
 func (l *Log) TypeOf(id string) string {
-	if s, ok := l.states[id]; ok {
+	if s, ok := l.get(id); ok {
 		return s.Type
 	}
 	return ""
@@ -306,8 +309,9 @@ func (l *Log) TypeOf(id string) string {
 
 // IDs lists every id in the log, sorted.
 func (l *Log) IDs() []string {
-	ids := make([]string, 0, len(l.states))
-	for id := range l.states {
+	states := l.all()
+	ids := make([]string, 0, len(states))
+	for id := range states {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)

@@ -350,3 +350,20 @@ func TestReadyAgreesWithObservations(t *testing.T) {
 		t.Fatal("no log had a ready observation: the comparison proved nothing")
 	}
 }
+
+// Folding nothing (the tail of a log read through the fold cache when
+// nothing was appended since) allocates next to nothing, not a part's
+// 4 MiB: an empty first buffer was once read as not yet the end.
+func TestFoldNothingAllocatesLittle(t *testing.T) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 4 {
+		if _, err := foldFrom(bytes.NewReader(nil), 1, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 1<<20 {
+		t.Fatalf("folding nothing four times allocated %d bytes", n)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -55,6 +56,15 @@ import (
 // Time-dependent parts (decay, expiry) are never stored: the cache holds
 // the join of the lines, and every view is computed at read time.
 //
+// Beside each state it holds the state's status facts (statusFacts: what
+// the status is worked out from, neither the time nor the configuration
+// among them) and an index of the ids. A read decodes no state at once:
+// the states the appended lines touch are decoded to join them, WithStatus
+// decides every other status from the facts and decodes the few it
+// returns, and a caller that wants every state decodes the rest (lazy.go).
+// render-ready at a session end reads the whole cache (its CRC) but
+// decodes a handful of its states.
+//
 // Two writers at once each rename a whole file of their own over the cache
 // (safefile, below the clone's git folder): whichever lands last is a valid
 // cache for the prefix it names, and a reader checks that prefix anyway.
@@ -67,7 +77,7 @@ type FoldCache struct {
 
 const (
 	cacheMagic   = "devlearn fold cache\x00"
-	cacheFormat  = 1        // bump when stateenc.go's layout changes
+	cacheFormat  = 2        // bump when stateenc.go's layout changes
 	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
 )
 
@@ -257,41 +267,89 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 }
 
 // readCached reads the cache and checks it against the log's first bytes,
-// read from f into h; on success f is positioned just after them.
-func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (*Log, bool) {
+// read from f into h.
+func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log, ok bool) {
 	if program == "" {
 		return nil, false
 	}
-	data, err := os.ReadFile(c.Path)
+	// Both files are mapped rather than read when they can be: a fault
+	// reading them (a file cut short in place under the mapping, which
+	// devlearn never does) reads as no cache.
+	defer catchFault(&ok, debug.SetPanicOnFault(true))
+	cf, err := os.Open(c.Path)
 	if err != nil {
 		return nil, false
 	}
-	// The states read back keep views of data as their strings: data is
-	// never written to again, so it can be one string without a copy.
+	defer cf.Close()
+	fi, err := cf.Stat()
+	if err != nil {
+		return nil, false
+	}
+	data, unmap, mapped := mapFile(cf, fi.Size())
+	if !mapped {
+		data = make([]byte, fi.Size())
+		if _, err := io.ReadFull(cf, data); err != nil {
+			return nil, false
+		}
+	}
+	keep := false
+	defer func() {
+		if mapped && !keep {
+			unmap()
+		}
+	}()
+	// The states read back keep views of data as their strings when it
+	// was read (data is never written to again, so it can be one string
+	// without a copy), copies when it is mapped.
 	hdr, r, err := decodeHeader(unsafe.String(unsafe.SliceData(data), len(data)))
 	if err != nil || hdr.program != program || hdr.size <= 0 {
 		return nil, false
 	}
-	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size {
+	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size || !hashPrefix(f, hdr.size, h) || !h.matches(hdr) {
 		return nil, false
 	}
-	buf := make([]byte, min(hdr.size, 1<<20))
-	for left := hdr.size; left > 0; {
-		n, err := io.ReadFull(f, buf[:min(left, int64(len(buf)))])
-		if err != nil {
-			return nil, false
-		}
-		h.add(buf[:n], false)
-		left -= int64(n)
-	}
-	if !h.matches(hdr) {
+	r.clone = mapped
+	if l, err = r.log(); err != nil {
 		return nil, false
 	}
-	l, err := r.log()
-	if err != nil {
-		return nil, false
+	if mapped && l.lazy != nil {
+		// Unmapped once no state is left to decode from it.
+		keep = true
+		runtime.AddCleanup(l.lazy, func(unmap func()) { unmap() }, unmap)
 	}
 	return l, true
+}
+
+// hashPrefix adds the first n bytes of f to h.
+func hashPrefix(f *os.File, n int64, h *prefixHash) bool {
+	if data, unmap, ok := mapFile(f, n); ok {
+		defer unmap()
+		h.add(data, false)
+		return true
+	}
+	buf := make([]byte, min(n, 1<<20))
+	for left := n; left > 0; {
+		m, err := f.ReadAt(buf[:min(left, int64(len(buf)))], n-left)
+		if m == 0 && err != nil {
+			return false
+		}
+		h.add(buf[:m], false)
+		left -= int64(m)
+	}
+	return true
+}
+
+// catchFault, deferred with the goroutine's previous SetPanicOnFault,
+// turns a fault reading a mapped file into ok = false; any other panic
+// goes on.
+func catchFault(ok *bool, old bool) {
+	debug.SetPanicOnFault(old)
+	if e := recover(); e != nil {
+		if _, fault := e.(interface{ Addr() uintptr }); !fault {
+			panic(e)
+		}
+		*ok = false
+	}
 }
 
 // save writes the cache through the one writer, as a whole new file

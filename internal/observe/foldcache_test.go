@@ -3,16 +3,19 @@ package observe
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
 )
@@ -29,7 +32,7 @@ func canonical(l *Log) string {
 		p.Err = fmt.Errorf("%v", p.Err)
 		n.Problems = append(n.Problems, p)
 	}
-	for id, s := range l.states {
+	for id, s := range l.all() {
 		c := *s
 		c.evidence = slices.Clone(s.evidence)
 		slices.SortFunc(c.evidence, func(a, b timedText) int { return strings.Compare(a.text, b.text) })
@@ -183,8 +186,113 @@ func TestFoldCacheEqualsFreshFold(t *testing.T) {
 					t.Fatalf("seed %d, after %s (read %d): the cached fold differs from a fresh one\n got %q\nwant %q", seed, strings.Join(steps, ", "), i+1, g, w)
 				}
 			}
+			// What reads only some states reads them from a log whose
+			// other states are still undecoded: each accessor on a log
+			// just read, and every accessor after it.
+			if msg := sameAnswers(r, st, want); msg != "" {
+				t.Fatalf("seed %d, after %s: %s", seed, strings.Join(steps, ", "), msg)
+			}
 		}
 	}
+}
+
+// otherConfig has other thresholds and a faster decay than the default.
+func otherConfig() *config.Config {
+	cfg := config.Default()
+	cfg.Thresholds.Pitfall = config.Threshold{Required: 1, SpreadDays: 2, Promote: 0.3}
+	cfg.Thresholds.Decision = config.Threshold{Required: 5, SpreadDays: 1, Promote: 0.9}
+	cfg.Thresholds.Workflow.Promote = 0.2
+	cfg.Decay = config.Decay{AfterDays: 2, HalfLifeDays: 5}
+	return cfg
+}
+
+// sameAnswers asks a log read through the store the questions a command
+// asks of a few states (WithStatus at random moments under two
+// configurations, for random statuses, then the accessors by id), each
+// first on a log just read, and compares every answer with want's, a
+// fresh fold's. It returns what differs, or "".
+func sameAnswers(r *rand.Rand, st Store, want *Log) string {
+	load := func() *Log {
+		l, err := st.Load()
+		if err != nil {
+			panic(err)
+		}
+		return l
+	}
+	sorted := func(obs []Observation) string {
+		slices.SortFunc(obs, func(a, b Observation) int { return strings.Compare(a.ID, b.ID) })
+		j, _ := json.Marshal(obs)
+		return string(j)
+	}
+	statuses := []string{Observing, Ready, Created, Deprecated}
+	ids := append(want.IDs(), "obs_unknown")
+	got := load()
+	for q := 0; q < 6; q++ {
+		cfg := config.Default()
+		if r.Intn(2) == 0 {
+			cfg = otherConfig()
+		}
+		// From before the first sighting to long after the last.
+		now := t0.Add(time.Duration(r.Intn(400*24)-20*24) * time.Hour)
+		var ask []string
+		for _, s := range statuses {
+			if r.Intn(2) == 0 {
+				ask = append(ask, s)
+			}
+		}
+		if q == 3 {
+			got = load()
+		}
+		// The answer of a fresh fold, and every observation in full of
+		// it with one of those statuses (WithStatus's shortcuts are
+		// checked against the whole rule).
+		var full []Observation
+		for _, o := range want.Observations(now, cfg) {
+			if slices.Contains(ask, o.Status) {
+				full = append(full, o)
+			}
+		}
+		g, w, f := sorted(got.WithStatus(now, cfg, ask...)), sorted(want.WithStatus(now, cfg, ask...)), sorted(full)
+		if g != w || w != f {
+			return fmt.Sprintf("WithStatus(%s, %v) differs\n got %s\nwant %s\nfull %s", now, ask, g, w, f)
+		}
+	}
+	now, cfg := t0.Add(time.Duration(r.Intn(60*24))*time.Hour), config.Default()
+	questions := []func(l *Log, id string) string{
+		func(l *Log, id string) string {
+			o, ok := l.Observation(id, now, cfg)
+			j, _ := json.Marshal(o)
+			return fmt.Sprint(ok, string(j))
+		},
+		func(l *Log, id string) string { return fmt.Sprint(l.Has(id), l.TypeOf(id)) },
+		func(l *Log, id string) string { return fmt.Sprint(l.Counters(id), l.LastCounted(id, "used")) },
+		func(l *Log, id string) string { on, why := l.Flag(id, FlagStale); return fmt.Sprint(on, why) },
+		func(l *Log, id string) string { return fmt.Sprint(l.Marks(id)) },
+		func(l *Log, id string) string {
+			return fmt.Sprint(l.Sighted(id, "s1", now), l.Counted(id, "used", "x"))
+		},
+	}
+	// Every question about every id, in a random order, twice.
+	type ask struct {
+		q  int
+		id string
+	}
+	var asks []ask
+	for q := range questions {
+		for _, id := range ids {
+			asks = append(asks, ask{q, id})
+		}
+	}
+	for range 2 {
+		r.Shuffle(len(asks), func(i, j int) { asks[i], asks[j] = asks[j], asks[i] })
+		l := load()
+		for _, a := range asks {
+			if g, w := questions[a.q](l, a.id), questions[a.q](want, a.id); g != w {
+				return fmt.Sprintf("question %d about %s differs: got %s, want %s", a.q, a.id, g, w)
+			}
+		}
+	}
+	return ""
 }
 
 // Two programs reading two different logs through the same cache at once:
@@ -258,6 +366,13 @@ func TestStateFieldsEncoded(t *testing.T) {
 	if got := strings.Join(marks, " "); got != "stamp reason path anchor factor on legacy" {
 		t.Fatalf("mark's fields changed: update stateenc.go and bump cacheFormat: %s", got)
 	}
+	var facts []string
+	for f := range reflect.TypeFor[statusFacts]().Fields() {
+		facts = append(facts, f.Name)
+	}
+	if got := strings.Join(facts, " "); got != "typ visible quality decided hasLegacy count weighted legacyCount first last penalty legacy" {
+		t.Fatalf("statusFacts's fields changed: update encoder.facts and decoderBin.facts and bump cacheFormat: %s", got)
+	}
 }
 
 // BenchmarkLoadCached reads a 10,000-observation log through a warm fold
@@ -293,6 +408,19 @@ func BenchmarkLoadCached(b *testing.B) {
 				}
 			}
 		})
+		// A caller that wants every state (learn --list, compaction).
+		b.Run(format.name+"/cached-every-state", func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				l, err := LoadCached(path, cache)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(l.IDs()) < 10_000 {
+					b.Fatal("states missing")
+				}
+			}
+		})
 		b.Run(format.name+"/fresh", func(b *testing.B) {
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
@@ -301,6 +429,95 @@ func BenchmarkLoadCached(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// sessionEndLog is the log of render-ready at a session end, in devflow's
+// format: n observations, none ready, which an earlier session end read
+// (and so cached); then the lines of the session that make every
+// 2,000th ready (scripts/benchtable's "after an earlier run").
+func sessionEndLog(n int) (earlier, appended []byte) {
+	line := func(i int, ready bool) []byte {
+		status, count, conf, last := "observing", 1, 0.33, "2026-04-09T00:00:00Z"
+		if ready {
+			status, count, conf, last = "ready", 4, 0.95, "2026-04-09T12:00:00Z"
+		}
+		q := true
+		b, _ := json.Marshal(Event{ID: fmt.Sprintf("obs_%08x", i), Type: Types[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
+			Confidence: &conf, Observations: count, FirstSeen: "2026-04-01T00:00:00Z", LastSeen: last, Status: status,
+			Evidence: Evidences{{Text: "user: you forgot the hook again"}}, QualityOK: &q,
+			Details: fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i)})
+		return append(b, '\n')
+	}
+	for i := 0; i < n; i++ {
+		earlier = append(earlier, line(i, false)...)
+		if i%2000 == 1999 {
+			appended = append(appended, line(i, true)...)
+		}
+	}
+	return earlier, appended
+}
+
+// sessionEnd writes the log of sessionEndLog in dir, its cache written
+// by a first read of the earlier part.
+func sessionEnd(tb testing.TB, dir string, n int) (path string, cache FoldCache) {
+	path = filepath.Join(dir, "log.jsonl")
+	cache = FoldCache{Root: dir, Path: filepath.Join(dir, "state", "fold")}
+	earlier, appended := sessionEndLog(n)
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := LoadCached(path, cache); err != nil {
+		tb.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(appended); err != nil {
+		tb.Fatal(err)
+	}
+	return path, cache
+}
+
+// The session end's render reads a 10,000-observation log through the
+// cache and decodes the five states its appended lines touched, no other:
+// every status is decided from the cached facts. A guard of the speed
+// that does not time anything.
+func TestSessionEndDecodesOnlyWhatItNeeds(t *testing.T) {
+	path, cache := sessionEnd(t, t.TempDir(), 10_000)
+	l, err := LoadCached(path, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.lazy == nil || len(l.states) != 5 || l.lazy.left != 10_000-5 {
+		t.Fatalf("read %d states of 10,000 at once", len(l.states))
+	}
+	ready := l.WithStatus(day(9), config.Default(), Ready)
+	if len(ready) != 5 || len(l.states) != 5 {
+		t.Fatalf("%d ready, %d states decoded", len(ready), len(l.states))
+	}
+	if n := len(l.Observations(day(9), config.Default())); n != 10_000 || l.lazy != nil {
+		t.Fatalf("%d observations listed", n)
+	}
+}
+
+// BenchmarkSessionEndReady is what render-ready (and reconcile) pay for
+// the log at a session end after an earlier one: the log read through
+// the cache with the session's lines appended, and the ready ones asked.
+func BenchmarkSessionEndReady(b *testing.B) {
+	path, cache := sessionEnd(b, b.TempDir(), 10_000)
+	cfg, now := config.Default(), day(9)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		l, err := LoadCached(path, cache)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if ready := l.WithStatus(now, cfg, Ready); len(ready) != 5 {
+			b.Fatalf("%d ready", len(ready))
+		}
 	}
 }
 
@@ -318,5 +535,85 @@ func BenchmarkSaveFoldCache(b *testing.B) {
 		if err := writeCache(io.Discard, hdr, l); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A log read through the cache maps the cache file, and unmaps it once no
+// state is left to decode from it: what the log gave out (observations,
+// kept lines, problems) copies its strings and outlives the mapping, and
+// reading the cache many times leaves no mapping behind.
+func TestMappedCacheOutlivesNothing(t *testing.T) {
+	if _, err := os.Stat("/proc/self/maps"); err != nil {
+		t.Skip("no /proc/self/maps here")
+	}
+	dir := t.TempDir()
+	path, cache := sessionEnd(t, dir, 2_000)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("not json\n{\"op\":\"future\",\"id\":\"obs_x\"}\n")
+	f.Close()
+	var kept []KeptLine
+	var probs []string
+	var ready []Observation
+	for range 300 {
+		l, err := LoadCached(path, cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.lazy == nil {
+			t.Fatal("the cache was not read lazily")
+		}
+		ready = append(ready, l.WithStatus(day(9), config.Default(), Ready)...)
+		o, _ := l.Observation("obs_00000002", day(9), config.Default())
+		ready = append(ready, o)
+		kept = append(kept, l.Kept...)
+		for _, p := range l.Problems {
+			probs = append(probs, p.Text+p.Err.Error())
+		}
+	}
+	for range 3 {
+		runtime.GC()
+	}
+	time.Sleep(10 * time.Millisecond) // cleanups run on their own goroutine
+	runtime.GC()
+	maps, _ := os.ReadFile("/proc/self/maps")
+	if n := bytes.Count(maps, []byte(cache.Path)); n > 10 {
+		t.Fatalf("%d mappings of the cache left after 300 reads", n)
+	}
+	var b strings.Builder
+	for _, o := range ready {
+		b.WriteString(o.ID + o.Pattern + o.Details + strings.Join(o.Evidence, ""))
+	}
+	for _, k := range kept {
+		b.Write(k.Raw)
+	}
+	for _, p := range probs {
+		b.WriteString(p)
+	}
+	if want := 300 * (2 + 2 + 1); len(ready)+len(kept)+len(probs) != want || !strings.Contains(b.String(), "Lesson number 1999") {
+		t.Fatalf("%d ready, %d kept, %d problems", len(ready), len(kept), len(probs))
+	}
+}
+
+// A cache cut short in place under a log still decoding from it (devlearn
+// never does; a person might) is states that do not decode, not a crash.
+func TestMappedCacheCutShortUnderTheLog(t *testing.T) {
+	path, cache := sessionEnd(t, t.TempDir(), 2_000)
+	l, err := LoadCached(path, cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.lazy.dec.clone {
+		t.Skip("the cache is read here, not mapped")
+	}
+	if err := os.Truncate(cache.Path, 0); err != nil {
+		t.Fatal(err)
+	}
+	l.Has("obs_00000010")
+	l.WithStatus(day(9), config.Default(), Observing)
+	if n := len(l.Observations(day(9), config.Default())); n >= 2_000 {
+		t.Fatalf("%d observations read from a cache cut to nothing", n)
 	}
 }

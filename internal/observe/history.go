@@ -84,7 +84,7 @@ type MarkInfo struct {
 
 // Marks lists the latest decision of every kind recorded about id.
 func (l *Log) Marks(id string) []MarkInfo {
-	s, ok := l.states[id]
+	s, ok := l.get(id)
 	if !ok {
 		return nil
 	}

@@ -8,7 +8,7 @@ import "time"
 // a transcript asks this before appending, so that the same session read
 // twice adds no line, even after compaction has folded its events away.
 func (l *Log) Sighted(id, src string, at time.Time) bool {
-	s, ok := l.states[id]
+	s, ok := l.get(id)
 	if !ok {
 		return false
 	}
@@ -24,7 +24,7 @@ func (l *Log) Sighted(id, src string, at time.Time) bool {
 // eid (contract 8: counters are sets of event ids, so one that derives its
 // id from what it counts counts once).
 func (l *Log) Counted(subject, counter, eid string) bool {
-	s, ok := l.states[subject]
+	s, ok := l.get(subject)
 	if !ok {
 		return false
 	}

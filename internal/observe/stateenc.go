@@ -4,7 +4,9 @@ import (
 	"errors"
 	"hash/crc32"
 	"io"
+	"math"
 	"slices"
+	"strings"
 
 	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -29,6 +31,7 @@ type encoder struct {
 	// what was handed to out.
 	out io.Writer
 	crc uint32
+	n   int64 // bytes handed to out
 	err error
 	// sorted writes maps in key order, so that equal states encode to
 	// equal bytes (what the tests compare); the cache itself does not
@@ -156,12 +159,29 @@ func (w *encoder) spill(force bool) {
 	if _, err := w.out.Write(w.B); err != nil && w.err == nil {
 		w.err = err
 	}
+	w.n += int64(len(w.B))
 	w.B = w.B[:0]
 }
 
-// log writes what a fold of the log's lines made: the states, the kept
-// lines and the problems, and the count of lines read.
+// pos is how many bytes were encoded so far.
+func (w *encoder) pos() int64 { return w.n + int64(len(w.B)) }
+
+// log writes what a fold of the log's lines made: the count of lines
+// read, the kept lines and the problems; then the status facts of every
+// state (statusFacts), the states, and the index of the states, so that a
+// reader can decode only the states it needs (lazyStates):
+//
+//	facts    n × the status facts of each state, in the order of the states
+//	states   n × a state
+//	offsets  n × Fixed32: where each state begins, from the first
+//	slots    m × Fixed32: a hash table of the ids (fnv32a, linear
+//	         probing, m = slotCount(n)), each a state's index plus one,
+//	         0 for none
+//	trailer  Fixed32 each: where the facts begin, where the states begin
+//	         and end, n and m, all from the start of the log
 func (w *encoder) log(l *Log) {
+	states := l.all()
+	base := w.pos()
 	w.Int(int64(l.Lines))
 	w.size(len(l.Kept), l.Kept == nil)
 	for _, k := range l.Kept {
@@ -180,18 +200,124 @@ func (w *encoder) log(l *Log) {
 		w.Str(msg)
 		w.Str(p.Text)
 	}
-	w.Uint(uint64(len(l.states)))
-	if w.sorted {
-		for _, id := range l.IDs() {
-			w.state(l.states[id])
-			w.spill(false)
-		}
-		return
+	order := make([]*State, 0, len(states))
+	for _, s := range states {
+		order = append(order, s)
 	}
-	for _, s := range l.states {
+	if w.sorted {
+		slices.SortFunc(order, func(a, b *State) int { return strings.Compare(a.ID, b.ID) })
+	}
+	factsStart := w.pos() - base
+	for _, s := range order {
+		w.facts(s.facts())
+		w.spill(false)
+	}
+	statesStart := w.pos() - base
+	offsets := make([]uint32, len(order))
+	for i, s := range order {
+		offsets[i] = uint32(w.pos() - base - statesStart)
 		w.state(s)
 		w.spill(false)
 	}
+	statesEnd := w.pos() - base
+	if statesEnd+4*int64(len(order)+slotCount(len(order))) > math.MaxUint32 && w.err == nil {
+		w.err = errCacheTooLarge // the offsets are 32 bits: no cache rather than a wrong one
+	}
+	for _, off := range offsets {
+		w.Fixed32(off)
+	}
+	slots := make([]uint32, slotCount(len(order)))
+	mask := uint32(len(slots) - 1)
+	for i, s := range order {
+		h := fnv32a(s.ID)
+		for slots[h&mask] != 0 {
+			h++
+		}
+		slots[h&mask] = uint32(i + 1)
+	}
+	for _, v := range slots {
+		w.Fixed32(v)
+		w.spill(false)
+	}
+	for _, v := range []int64{factsStart, statesStart, statesEnd, int64(len(order)), int64(len(slots))} {
+		w.Fixed32(uint32(v))
+	}
+}
+
+// trailerLen is the size of the trailer of a log's encoding.
+const trailerLen = 5 * 4
+
+var errCacheTooLarge = errors.New("fold cache over 4 GiB")
+
+// slotCount is the size of the id hash table of n states: a power of two
+// at least 4/3 of n (so that a probe soon meets an empty slot), 0 for none.
+func slotCount(n int) int {
+	if n == 0 {
+		return 0
+	}
+	m := 2
+	for m < n+n/3+1 {
+		m *= 2
+	}
+	return m
+}
+
+// fnv32a hashes an id for the table of slots.
+func fnv32a(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h ^= uint32(s[i])
+		h *= 16777619
+	}
+	return h
+}
+
+// facts writes a state's status facts; those of a state no view shows
+// are its type alone.
+func (w *encoder) facts(f statusFacts) {
+	w.Uint(uint64(f.typ))
+	flags := uint64(f.decided) << 3
+	for i, b := range []bool{f.visible, f.quality, f.hasLegacy} {
+		if b {
+			flags |= 1 << i
+		}
+	}
+	w.Uint(flags)
+	if !f.visible {
+		return
+	}
+	w.Int(int64(f.count))
+	w.Int(int64(f.weighted))
+	w.Int(int64(f.legacyCount))
+	w.Int(f.first)
+	w.Int(f.last)
+	w.Float(f.penalty)
+	if f.hasLegacy {
+		w.Float(f.legacy)
+	}
+}
+
+func (r *decoderBin) facts() statusFacts {
+	f := statusFacts{typ: uint8(r.Count(len(Types)))}
+	flags := r.Uint()
+	if flags>>3 > decidedPromoted {
+		r.Fail()
+	}
+	f.decided = uint8(flags >> 3)
+	f.visible, f.quality, f.hasLegacy = flags&1 != 0, flags&2 != 0, flags&4 != 0
+	if !f.visible {
+		if flags != 0 {
+			r.Fail() // written as the type alone
+		}
+		return f
+	}
+	f.count, f.weighted, f.legacyCount = int(r.Int()), int(r.Int()), int(r.Int())
+	f.first, f.last = r.Int(), r.Int()
+	f.penalty = r.Float()
+	if f.hasLegacy {
+		f.legacy = r.Float()
+	}
+	return f
 }
 
 // errCacheCorrupt is any cache that does not decode: it is refolded. It
@@ -212,11 +338,29 @@ type decoderBin struct {
 	evidence  []timedText
 	penalties []mark
 	floats    []float64
+	// slab is the least a slab is made for (1,024 when 0): a reader that
+	// decodes a few states makes small ones.
+	slab int
+	// clone copies every string read: the input is a mapped file, which
+	// is unmapped once the log no longer reads from it.
+	clone bool
 }
 
-func carve[T any](slab *[]T, n int) []T {
+// Str reads a string: a view of the input, or a copy when r.clone.
+func (r *decoderBin) Str() string {
+	s := r.Decoder.Str()
+	if r.clone {
+		s = strings.Clone(s)
+	}
+	return s
+}
+
+func carve[T any](slab *[]T, n, least int) []T {
+	if least == 0 {
+		least = 1024
+	}
 	if len(*slab) < n {
-		*slab = make([]T, max(n, 1024))
+		*slab = make([]T, max(n, least))
 	}
 	out := (*slab)[:0:n]
 	*slab = (*slab)[n:]
@@ -248,7 +392,7 @@ func (r *decoderBin) mark() mark {
 	m.factor = r.Float()
 	m.on = r.Bool()
 	if r.Bool() {
-		f := carve(&r.floats, 1)[:1]
+		f := carve(&r.floats, 1, r.slab)[:1]
 		f[0] = r.Float()
 		m.legacy = &f[0]
 	}
@@ -282,7 +426,7 @@ func (r *decoderBin) times() map[string]int64 {
 }
 
 func (r *decoderBin) state() *State {
-	s := &carve(&r.states, 1)[:1][0]
+	s := &carve(&r.states, 1, r.slab)[:1][0]
 	s.ID, s.Type, s.Pattern, s.Details = r.Str(), r.Str(), r.Str(), r.Str()
 	s.text, s.details, s.quality = r.stamp(), r.stamp(), r.stamp()
 	s.sources = r.times()
@@ -304,14 +448,14 @@ func (r *decoderBin) state() *State {
 	s.legacy = span{r.Int(), r.Int()}
 	s.legacyCount = int(r.Int())
 	if n, isNil := r.size(); !isNil {
-		s.evidence = carve(&r.evidence, n)
+		s.evidence = carve(&r.evidence, n, r.slab)
 		for i := 0; i < n && r.Err == nil; i++ {
 			s.evidence = append(s.evidence, timedText{r.Str(), r.Int()})
 		}
 	}
 	s.marks = r.marks()
 	if n, isNil := r.size(); !isNil {
-		s.penalties = carve(&r.penalties, n)
+		s.penalties = carve(&r.penalties, n, r.slab)
 		for i := 0; i < n && r.Err == nil; i++ {
 			s.penalties = append(s.penalties, r.mark())
 		}
@@ -336,9 +480,26 @@ func (r *decoderBin) state() *State {
 	return s
 }
 
-// log reads what encoder.log wrote into a new Log.
+// log reads what encoder.log wrote, all of r.S, into a new Log: the
+// lines read, the kept lines and the problems at once, the states when
+// they are asked for (lazyStates). Everything but the states' own fields
+// is checked here: the layout, the offsets, the slots and the facts.
 func (r *decoderBin) log() (*Log, error) {
+	data := r.S
+	if len(data) < trailerLen {
+		r.Fail()
+		return nil, r.Err
+	}
+	tr := binfield.Decoder{S: data[len(data)-trailerLen:]}
+	factsStart, statesStart, statesEnd, n, m := int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32())
+	if factsStart > statesStart || statesStart > statesEnd || n > statesEnd-statesStart || m != slotCount(n) ||
+		(n == 0 && factsStart != statesEnd) ||
+		statesEnd > len(data) || len(data)-trailerLen-statesEnd != 4*(n+m) {
+		r.Fail()
+		return nil, r.Err
+	}
 	l := NewLog()
+	r.S = data[:factsStart]
 	l.Lines = int(r.Int())
 	if n, isNil := r.size(); !isNil {
 		l.Kept = make([]KeptLine, 0, n)
@@ -360,23 +521,23 @@ func (r *decoderBin) log() (*Log, error) {
 			l.Problems = append(l.Problems, p)
 		}
 	}
-	n := r.Uint()
-	if n > uint64(len(r.S)) {
-		r.Fail()
+	if err := r.Done(); err != nil {
+		return nil, err
 	}
-	if r.Err == nil {
-		l.states = make(map[string]*State, n)
-		r.states = make([]State, n)
+	if n == 0 {
+		return l, nil
 	}
-	for i := uint64(0); i < n && r.Err == nil; i++ {
-		s := r.state()
-		l.states[s.ID] = s
+	// The offsets, the slots and the facts are checked as they are read
+	// (lazyStates): a read that asks for five states reads no more.
+	z := &lazyStates{
+		states:  data[statesStart:statesEnd],
+		offsets: data[statesEnd : statesEnd+4*n],
+		slots:   data[statesEnd+4*n : statesEnd+4*(n+m)],
+		facts:   data[factsStart:statesStart],
+		decoded: make([]bool, n),
+		left:    n,
+		dec:     decoderBin{slab: 16, clone: r.clone}, // a few states: small slabs
 	}
-	if r.Err == nil && len(r.S) != 0 {
-		r.Fail() // bytes after the end: not what was written
-	}
-	if r.Err != nil {
-		return nil, r.Err
-	}
+	l.lazy = z
 	return l, nil
 }

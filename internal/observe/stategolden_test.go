@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/binfield"
+	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/jsonl"
 )
 
@@ -55,9 +56,10 @@ func goldenOne() *Log {
 	return l
 }
 
-// The fold cache's bytes are those the encoder wrote before the field
-// encoding moved to binfield (testdata/foldstate.golden was written by
-// that code), and they decode to what encodes to them again.
+// The fold cache's bytes are pinned (testdata/foldstate.golden), and they
+// decode to what encodes to them again. The states' records are those the
+// encoder wrote before the field encoding moved to binfield; format 2
+// moved their count to the trailer and added the index and the facts.
 func TestFoldCacheBytesGolden(t *testing.T) {
 	want, err := os.ReadFile("testdata/foldstate.golden")
 	if err != nil {
@@ -118,6 +120,10 @@ func FuzzDecodeFoldCache(f *testing.F) {
 		if err != nil {
 			return
 		}
+		// The states not decoded yet: by their facts, by id, then all.
+		l.WithStatus(t0, config.Default(), Observing, Ready, Created, Deprecated)
+		l.Has("obs_full")
+		l.Observations(t0, config.Default())
 		w := &encoder{sorted: true}
 		w.log(l)
 		r = &decoderBin{Decoder: binfield.Decoder{S: string(w.B)}}

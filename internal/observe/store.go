@@ -108,7 +108,7 @@ func (l *Log) WriteCompacted(w io.Writer, now time.Time, cfg *config.Config) (*C
 	stats.Forgotten = l.forgetWeakest(now, cfg)
 	bw := bufio.NewWriter(w)
 	for _, id := range l.IDs() {
-		b, err := json.Marshal(l.states[id].snapshot())
+		b, err := json.Marshal(l.all()[id].snapshot())
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +147,7 @@ func (l *Log) forgetWeakest(now time.Time, cfg *config.Config) []string {
 		// to its latest event, not up to now: a branch that went on
 		// sighting it (or rendered it) meanwhile keeps what it added when
 		// the two merge.
-		st := l.states[o.ID]
+		st := l.all()[o.ID]
 		st.join(&State{ID: o.ID, tomb: st.latest()})
 		gone = append(gone, o.ID)
 	}

@@ -69,8 +69,9 @@ type Target struct {
 // Observations returns every observation as it stands at now, by
 // confidence (highest first), then most recently seen, then id.
 func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
-	out := make([]Observation, 0, len(l.states))
-	for _, s := range l.states {
+	states := l.all()
+	out := make([]Observation, 0, len(states))
+	for _, s := range states {
 		if o, ok := s.view(now, cfg); ok {
 			out = append(out, o)
 		}
@@ -82,13 +83,27 @@ func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 // WithStatus returns the observations whose status at now is one of
 // statuses, in no particular order; only those are worked out in full.
 // render-ready asks for the ready ones, reconcile for those with an
-// artifact or about to have one: of a long log, a few.
+// artifact or about to have one: of a long log, a few. A log read from
+// the fold cache decides the status of the states it has not decoded from
+// their facts (see statusFacts), and decodes only those that match.
 func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) []Observation {
+	ths, known := thresholds(cfg)
+	match := func(f *statusFacts) bool {
+		return f.visible && known[f.typ] && slices.Contains(statuses, f.status(now, ths[f.typ], cfg.Decay))
+	}
+	if z := l.lazy; z != nil {
+		picked, ok := z.pick(match)
+		if !ok {
+			l.all()
+		}
+		for _, i := range picked {
+			l.decode(i)
+		}
+	}
 	var out []Observation
 	for _, s := range l.states {
-		if o, ok := s.viewAt(now, cfg, false); ok && slices.Contains(statuses, o.Status) {
-			o, _ = s.view(now, cfg)
-			out = append(out, o)
+		if f := s.facts(); match(&f) {
+			out = append(out, s.viewFacts(&f, now, ths[f.typ], cfg.Decay))
 		}
 	}
 	return out
@@ -109,7 +124,7 @@ func SortByConfidence(obs []Observation) {
 
 // Observation returns one observation by id.
 func (l *Log) Observation(id string, now time.Time, cfg *config.Config) (Observation, bool) {
-	s, ok := l.states[id]
+	s, ok := l.get(id)
 	if !ok {
 		return Observation{}, false
 	}
@@ -118,7 +133,7 @@ func (l *Log) Observation(id string, now time.Time, cfg *config.Config) (Observa
 
 // Counters returns the counters of a subject ("obs_…" or "entry:<key>").
 func (l *Log) Counters(subject string) map[string]int {
-	s, ok := l.states[subject]
+	s, ok := l.get(subject)
 	if !ok {
 		return nil
 	}
@@ -128,7 +143,7 @@ func (l *Log) Counters(subject string) map[string]int {
 // Flag reports whether a subject's flag is on, and its reason: for flags
 // the view of an observation does not show (a declined gate proposal).
 func (l *Log) Flag(subject, name string) (on bool, reason string) {
-	s, ok := l.states[subject]
+	s, ok := l.get(subject)
 	if !ok {
 		return false, ""
 	}
@@ -142,7 +157,7 @@ func (l *Log) Flag(subject, name string) (on bool, reason string) {
 // LastCounted is the time of the latest event of a subject's counter
 // (when an item was last applied); zero when it has none.
 func (l *Log) LastCounted(subject, counter string) time.Time {
-	s, ok := l.states[subject]
+	s, ok := l.get(subject)
 	if !ok || s.counted[counter] == 0 {
 		return time.Time{}
 	}
@@ -186,66 +201,25 @@ func sightingsNeeded(th config.Threshold) int {
 // view computes the observation at now. Penalties and decay are applied
 // here, every time from the stored facts, so they can never compound.
 func (s *State) view(now time.Time, cfg *config.Config) (Observation, bool) {
-	return s.viewAt(now, cfg, true)
+	th, known := cfg.Thresholds.For(s.Type)
+	f := s.facts()
+	if !known || !f.visible {
+		return Observation{}, false // a counter subject, a line from a newer devlearn, forgotten or never sighted
+	}
+	return s.viewFacts(&f, now, th, cfg.Decay), true
 }
 
-// viewAt is view; without full, only what decides the status is worked
-// out (no evidence, counters or reasons), for a caller that keeps only
-// some statuses and asks those again in full (Log.Ready).
-func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observation, bool) {
-	th, known := cfg.Thresholds.For(s.Type)
-	if !known || s.Pattern == "" {
-		return Observation{}, false // a counter subject, or a line from a newer devlearn
-	}
-	live := func(st stamp) bool { return st.set() && st.at > s.tomb }
-
-	o := Observation{ID: s.ID, Type: s.Type, Pattern: s.Pattern, QualityOK: live(s.quality)}
-	if full {
-		o.Counters = s.counterView()
-	}
-	if live(s.details) {
+// viewFacts is view, s's facts already taken.
+func (s *State) viewFacts(f *statusFacts, now time.Time, th config.Threshold, d config.Decay) Observation {
+	o := Observation{ID: s.ID, Type: s.Type, Pattern: s.Pattern, Counters: s.counterView()}
+	if s.live(s.details) {
 		o.Details = s.Details
 	}
-	var first, last int64
-	see := func(sp span) {
-		if sp.first != 0 && (first == 0 || sp.first < first) {
-			first = sp.first
-		}
-		if sp.last > last {
-			last = sp.last
+	for _, ev := range s.evidenceByAge() {
+		if ev.at > s.tomb {
+			o.Evidence = append(o.Evidence, ev.text)
 		}
 	}
-	if s.legacyCount > 0 && s.legacy.last > s.tomb {
-		o.Count += s.legacyCount
-		sp := s.legacy
-		if sp.first <= s.tomb {
-			sp.first = sp.last // only what came after the tombstone counts
-		}
-		see(sp)
-	}
-	weighted := o.Count // devflow's count, each sighting weighing 1
-	for src, at := range s.sources {
-		if at > s.tomb {
-			o.Count++
-			weighted += s.weightOf(src)
-			see(span{at, at})
-		}
-	}
-	if weighted != o.Count {
-		o.Weighted = weighted
-	}
-	if o.Count == 0 {
-		return Observation{}, false // forgotten, or never sighted
-	}
-	o.FirstSeen, o.LastSeen = time.Unix(first, 0).UTC(), time.Unix(last, 0).UTC()
-	if full {
-		for _, ev := range s.evidenceByAge() {
-			if ev.at > s.tomb {
-				o.Evidence = append(o.Evidence, ev.text)
-			}
-		}
-	}
-
 	for _, m := range s.marks {
 		o.Seq = max(o.Seq, m.seq)
 	}
@@ -255,66 +229,31 @@ func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observatio
 	for _, m := range s.flags {
 		o.Seq = max(o.Seq, m.seq)
 	}
-	// The status follows the latest of the decisive marks.
-	restored := s.marks[markRestored]
-	var latestKind string
+	base := f.statusAt(&o, now, th, d)
 	var latest mark
-	for _, k := range []string{markCreated, markDeprecated, markRestored, markPromoted} {
-		m, ok := s.marks[k]
-		if ok && live(m.stamp) && (latestKind == "" || m.after(latest.stamp)) {
-			latestKind, latest = k, m
-		}
+	if f.decided != decidedNone {
+		latest = s.marks[decisive[f.decided]]
 	}
-
-	base := BaseConfidence(o.counted(), th.Required)
-	o.Penalty = 1
-	for _, p := range s.penalties {
-		if !live(p.stamp) || (live(restored.stamp) && !p.after(restored.stamp)) {
-			continue
-		}
-		f := p.factor
-		if p.legacy != nil {
-			f = legacyFactor(*p.legacy, s.legacyCount, th.Required)
-		}
-		o.Penalty *= f
-	}
-	o.Decay = decayFactor(now, o.LastSeen, cfg.Decay)
-	o.Confidence = round4(base * o.Penalty * o.Decay)
-	o.Penalty = round4(o.Penalty)
-	o.Decay = round4(o.Decay)
-
-	switch latestKind {
-	case markDeprecated:
-		o.Status, o.DeprecatedReason = Deprecated, latest.reason
-	case markCreated:
-		o.Status, o.Artifact, o.Anchor = Created, latest.path, latest.anchor
-	case markRestored, markPromoted:
-		o.Status = Ready
-	default:
-		o.Status = Observing
-		if !full {
-			if unmet(o, th, base) == 0 {
-				o.Status = Ready
-			}
-			break
-		}
-		o.Why = whyNotReady(o, th, base)
-		if len(o.Why) == 0 {
-			o.Status = Ready
-		}
+	switch f.decided {
+	case decidedDeprecated:
+		o.DeprecatedReason = latest.reason
+	case decidedCreated:
+		o.Artifact, o.Anchor = latest.path, latest.anchor
+	case decidedNone:
+		o.Why = whyNotReady(&o, th, base)
 	}
 	if o.Status == Ready {
-		if in, ok := s.marks[markIntent]; ok && live(in.stamp) && (latestKind == "" || in.after(latest.stamp)) {
+		if in, ok := s.marks[markIntent]; ok && s.live(in.stamp) && (f.decided == decidedNone || in.after(latest.stamp)) {
 			o.Intent = &Target{Path: in.path, Anchor: in.anchor}
 		}
 	}
-	for name, f := range s.flags {
-		if !f.on || !live(f.stamp) {
+	for name, fl := range s.flags {
+		if !fl.on || !s.live(fl.stamp) {
 			continue
 		}
 		switch name {
 		case FlagStale:
-			o.Stale = f.reason
+			o.Stale = fl.reason
 			if o.Stale == "" {
 				o.Stale = "a file it refers to is gone"
 			}
@@ -325,7 +264,7 @@ func (s *State) viewAt(now time.Time, cfg *config.Config, full bool) (Observatio
 		}
 	}
 	o.NeedsReview = o.NeedsReview || o.Stale != "" || o.SoftCap
-	return o, true
+	return o
 }
 
 // MinSources is the fewest sources (sessions) whose evidence makes an
@@ -347,7 +286,7 @@ const (
 )
 
 // unmet is the set of conditions o misses (0 when it is ready by them).
-func unmet(o Observation, th config.Threshold, base float64) int {
+func unmet(o *Observation, th config.Threshold, base float64) int {
 	u := 0
 	if !o.QualityOK {
 		u |= unmetQuality
@@ -373,7 +312,7 @@ func unmet(o Observation, th config.Threshold, base float64) int {
 
 // whyNotReady words the unmet conditions of devflow's promotion rule, and
 // devlearn's own floor.
-func whyNotReady(o Observation, th config.Threshold, base float64) []string {
+func whyNotReady(o *Observation, th config.Threshold, base float64) []string {
 	u := unmet(o, th, base)
 	var why []string
 	if u&unmetQuality != 0 {
