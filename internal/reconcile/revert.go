@@ -114,15 +114,33 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 			return nil, nil, fmt.Errorf("%s as %s left it: %w", project.ManifestFile, plan.Entry.ID, err)
 		}
 	}
+	// The artifacts the revert takes away are named by the manifest as the
+	// revert leaves it, or as it is now: an entry that wrote the manifest
+	// too (a render writes both in one batch) restores one that never
+	// named them.
+	candidates := slices.Clone(man.Entries)
+	if manChange != nil {
+		now, _, err := manifest.LoadProject(r.Proj)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, me := range now.Entries {
+			if man.Get(me.ObservationID) == nil {
+				candidates = append(candidates, me)
+			}
+		}
+	}
 	var events []*observe.Event
 	changed := false
-	for _, me := range slices.Clone(man.Entries) {
+	for _, me := range candidates {
 		c := after[me.Path]
 		if c == nil || !gone(me, c) {
 			continue
 		}
-		man.Remove(me.ObservationID)
-		changed = true
+		if man.Get(me.ObservationID) != nil {
+			man.Remove(me.ObservationID)
+			changed = true
+		}
 		o, known := log.Observation(me.ObservationID, r.Opts.Now, r.Opts.Config)
 		if !known || o.Status == observe.Deprecated {
 			continue

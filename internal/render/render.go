@@ -415,20 +415,21 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	}
 	crashpoint.Hit("render:intents-recorded")
 
-	reason := evolve.Reason{Text: fmt.Sprintf("render-ready: %d ready observations became artifacts", len(ids)), Observations: ids}
-	if _, err := r.Writer.Apply(ctx, reason, changes...); err != nil {
-		return err
-	}
-	crashpoint.Hit("render:artifacts-written")
-
+	// The artifacts and the manifest are one batch, the manifest last: the
+	// one writer moves a batch's files into place in its order, so the
+	// artifacts are there before the manifest names them, and the audit
+	// entry commits both at once. One batch is one sync before its commit
+	// point and one after, where two batches paid four; a revert of it
+	// takes the manifest back with the artifacts (Reverter.withdraw).
 	for _, e := range p.entries {
 		p.man.Put(e)
 	}
-	if _, err := r.Writer.Apply(ctx, evolve.Reason{Text: "render-ready: manifest entries", Observations: ids},
-		evolve.Change{Path: project.ManifestFile, Data: p.man.Bytes()}); err != nil {
+	batch := append(changes, evolve.Change{Path: project.ManifestFile, Data: p.man.Bytes()})
+	reason := evolve.Reason{Text: fmt.Sprintf("render-ready: %d ready observations became artifacts", len(ids)), Observations: ids}
+	if _, err := r.Writer.Apply(ctx, reason, batch...); err != nil {
 		return err
 	}
-	crashpoint.Hit("render:manifest-written")
+	crashpoint.Hit("render:artifacts-written")
 	return r.Log.Append(ctx, created...)
 }
 
