@@ -29,7 +29,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -217,11 +216,7 @@ func spawn(argv, env []string, dir string, stdin []byte) (sample, []byte, error)
 	if err != nil {
 		return sample{}, nil, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, errb.Bytes())
 	}
-	var cpu time.Duration
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-	}
-	return sample{wall, cpu}, out.Bytes(), nil
+	return sample{wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()}, out.Bytes(), nil
 }
 
 func median(ds []time.Duration) time.Duration {
