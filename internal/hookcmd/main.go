@@ -112,10 +112,6 @@ func Main(env *Env, args []string) int {
 }
 
 func hudMain(env *Env, args []string) int {
-	// As devlearn runs every other command: collecting four times less
-	// often than Go's default, under a memory limit.
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(1 << 30)
 	var opts HudOptions
 	return command(env, "hud", "[--stdin] [--json]", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")
@@ -124,8 +120,6 @@ func hudMain(env *Env, args []string) int {
 }
 
 func renderMain(env *Env, args []string) int {
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(1 << 30)
 	var opts RenderOptions
 	return command(env, "render-ready", "[--json] [--dry-run] [--session ID]", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&opts.JSON, "json", false, "print what was rendered and skipped as JSON")
@@ -135,8 +129,6 @@ func renderMain(env *Env, args []string) int {
 }
 
 func reconcileMain(env *Env, args []string) int {
-	debug.SetGCPercent(400)
-	debug.SetMemoryLimit(1 << 30)
 	var opts ReconcileOptions
 	return command(env, "reconcile", "[--json] [--dry-run]", args, func(fs *flag.FlagSet) {
 		fs.BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")
@@ -148,6 +140,10 @@ func reconcileMain(env *Env, args []string) int {
 // its flags parsed as devlearn parses them, its errors, hints and exit
 // codes as devlearn reports them (contract 1).
 func command(env *Env, name, synopsis string, args []string, define func(*flag.FlagSet), run func() error) int {
+	// As devlearn runs every command: collecting four times less often
+	// than Go's default, under a memory limit.
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(1 << 30)
 	fs := flag.NewFlagSet("devlearn-hook "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	define(fs)

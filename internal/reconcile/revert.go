@@ -102,10 +102,11 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 	}
 	// The manifest as the revert leaves it: restored, if the entry wrote
 	// it, else as it is.
-	man, _, err := manifest.LoadProject(r.Proj)
+	current, _, err := manifest.LoadProject(r.Proj)
 	if err != nil {
 		return nil, nil, err
 	}
+	man := current
 	manChange := after[project.ManifestFile]
 	if manChange != nil {
 		if manChange.Remove {
@@ -119,15 +120,9 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 	// too (a render writes both in one batch) restores one that never
 	// named them.
 	candidates := slices.Clone(man.Entries)
-	if manChange != nil {
-		now, _, err := manifest.LoadProject(r.Proj)
-		if err != nil {
-			return nil, nil, err
-		}
-		for _, me := range now.Entries {
-			if man.Get(me.ObservationID) == nil {
-				candidates = append(candidates, me)
-			}
+	for _, me := range current.Entries {
+		if man.Get(me.ObservationID) == nil {
+			candidates = append(candidates, me)
 		}
 	}
 	var events []*observe.Event
