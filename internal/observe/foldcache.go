@@ -35,8 +35,11 @@ import (
 //   - its format and the program that wrote it are this one (the
 //     executable's size and modification time: an upgraded devlearn, whose
 //     fold may read the same lines differently, refolds);
-//   - its own bytes are whole (a CRC-32C of the file, so a crash mid-write
-//     or a torn rename reads as no cache);
+//   - its own bytes are whole (a CRC-32C of the header and the directory,
+//     and one of each state's record, checked when the state is decoded:
+//     a crash mid-write or a torn rename reads as no cache, or, where
+//     only a record is damaged, as a log folded afresh the moment the
+//     record is reached; lazy.go);
 //   - the log still begins with the very bytes it folded: the log is at
 //     least N bytes long, the CRC-32C of its first N bytes matches, and so
 //     does the SHA-256 of the last 64 KiB of them.
@@ -62,8 +65,8 @@ import (
 // the states the appended lines touch are decoded to join them, WithStatus
 // decides every other status from the facts and decodes the few it
 // returns, and a caller that wants every state decodes the rest (lazy.go).
-// render-ready at a session end reads the whole cache (its CRC) but
-// decodes a handful of its states.
+// render-ready at a session end reads the cache's directory (the facts,
+// the index) and a handful of its states' records, not the other 3 MB.
 //
 // Two writers at once each rename a whole file of their own over the cache
 // (safefile, below the clone's git folder): whichever lands last is a valid
@@ -77,7 +80,7 @@ type FoldCache struct {
 
 const (
 	cacheMagic   = "devlearn fold cache\x00"
-	cacheFormat  = 2        // bump when stateenc.go's layout changes
+	cacheFormat  = 3        // bump when stateenc.go's layout changes
 	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
 )
 
@@ -108,9 +111,16 @@ func (h *prefixHash) add(data []byte, final bool) {
 			data = data[:i+1]
 		}
 	}
+	h.lines += bytes.Count(data, []byte{'\n'})
+	h.hash(data)
+}
+
+// hash is add without the count of newlines: the bytes of a prefix
+// checked against the cache, whose count the cache says once their CRC
+// matched.
+func (h *prefixHash) hash(data []byte) {
 	h.crc = crc32.Update(h.crc, castagnoli(), data)
 	h.n += int64(len(data))
-	h.lines += bytes.Count(data, []byte{'\n'})
 	if len(data) >= cacheTailLen {
 		h.tail = append(h.tail[:0], data[len(data)-cacheTailLen:]...)
 		return
@@ -134,8 +144,12 @@ func (h *prefixHash) header(program string) cacheHeader {
 	return cacheHeader{program: program, size: h.n, lines: h.lines, crc: h.crc, tail: sha256.Sum256(h.tail)}
 }
 
+// matches says whether the bytes h followed are those the cache folded:
+// their size, CRC and the SHA-256 of their end. Their newlines are not
+// counted again: bytes whose CRC matches hold the newlines the cache
+// counted, as sure as they are the bytes it folded.
 func (h *prefixHash) matches(c cacheHeader) bool {
-	return h.n == c.size && h.lines == c.lines && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
+	return h.n == c.size && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
 }
 
 // programID names the build of this program: a cache written by another
@@ -174,8 +188,9 @@ var programID = sync.OnceValue(func() string {
 	return prefix + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 })
 
-// writeCache encodes the cache to out: magic, header, state, and the
-// CRC-32C of all that.
+// writeCache encodes the cache to out: magic, header, the log (its
+// states, then its directory: encoder.log), and the CRC-32C of all but
+// the states' records, which carry their own.
 func writeCache(out io.Writer, h cacheHeader, l *Log) error {
 	w := &encoder{Encoder: binfield.Encoder{B: make([]byte, 0, 64<<10)}, out: out}
 	w.B = append(w.B, cacheMagic...)
@@ -192,26 +207,37 @@ func writeCache(out io.Writer, h cacheHeader, l *Log) error {
 }
 
 // decodeHeader checks a cache's integrity and reads its header; the rest
-// of r is the folded state.
+// of r is the folded state. The file's CRC covers the header and the
+// log's directory; each state's record is checked when it is decoded
+// (lazyStates), so that a read that decodes five states of 10,000 does
+// not read the other records' 3 MB to check them.
 func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
 	var h cacheHeader
 	if len(data) < len(cacheMagic)+4 || data[:len(cacheMagic)] != cacheMagic {
 		return h, nil, errCacheCorrupt
 	}
 	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(body), len(body))) != binary.LittleEndian.Uint32([]byte(sum)) {
-		return h, nil, errCacheCorrupt
-	}
 	r := &decoderBin{Decoder: binfield.Decoder{S: body[len(cacheMagic):]}}
 	h.program = r.Str()
 	h.size = int64(r.Uint())
 	h.lines = int(r.Uint())
 	h.crc = r.Fixed32()
-	if r.Err != nil || len(r.S) < sha256.Size {
+	if r.Err != nil || len(r.S) < sha256.Size+trailerLen {
 		return h, nil, errCacheCorrupt
 	}
 	copy(h.tail[:], r.S[:sha256.Size])
 	r.S = r.S[sha256.Size:]
+	head := len(body) - len(r.S) // the log begins here
+	statesEnd, _, _, _ := logTrailer(r.S)
+	if statesEnd > len(r.S)-trailerLen {
+		return h, nil, errCacheCorrupt
+	}
+	crc := crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(body), head))
+	dir := r.S[statesEnd:]
+	crc = crc32.Update(crc, castagnoli(), unsafe.Slice(unsafe.StringData(dir), len(dir)))
+	if crc != binary.LittleEndian.Uint32([]byte(sum)) {
+		return h, nil, errCacheCorrupt
+	}
 	return h, r, nil
 }
 
@@ -241,16 +267,25 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 		if err != nil {
 			return nil, err
 		}
+		z := l.lazy
 		for _, s := range tail.states {
 			l.join(s)
 		}
-		l.Kept = append(l.Kept, tail.Kept...)
-		l.Problems = append(l.Problems, tail.Problems...)
-		l.Lines += tail.Lines
-		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
-			save(c, h.header(program), l)
+		if z == nil || !z.bad {
+			l.Kept = append(l.Kept, tail.Kept...)
+			l.Problems = append(l.Problems, tail.Problems...)
+			l.Lines += tail.Lines
+			if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+				save(c, h.header(program), l)
+			}
+			if l.lazy != nil {
+				read, size := *h, fi.Size()
+				l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+			}
+			return l, nil
 		}
-		return l, nil
+		// A state the tail joined failed its CRC: the cache is damaged
+		// where its file's CRC does not reach; fold afresh.
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
@@ -264,6 +299,35 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 		save(c, h.header(program), l)
 	}
 	return l, nil
+}
+
+// refold folds the log at path afresh for a log read through a cache
+// found damaged after it was read (a state's record failing its CRC): the
+// first size bytes, the log as it was read, when they still hash as they
+// did (read); the log as it is now otherwise, as a later read would see
+// it. It writes the cache again, as a read without one does. nil when the
+// log cannot be read.
+func refold(path string, c FoldCache, program string, read prefixHash, size int64) *Log {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	h := &prefixHash{}
+	l, err := foldFrom(io.NewSectionReader(f, 0, size), 1, h.add)
+	if err != nil {
+		return nil
+	}
+	if h.n != read.n || h.lines != read.lines || h.crc != read.crc || !bytes.Equal(h.tail, read.tail) {
+		h = &prefixHash{}
+		if l, err = foldFrom(io.NewSectionReader(f, 0, 1<<62), 1, h.add); err != nil {
+			return nil
+		}
+	}
+	if h.n > 0 && !h.open {
+		save(c, h.header(program), l)
+	}
+	return l
 }
 
 // readCached reads the cache and checks it against the log's first bytes,
@@ -308,6 +372,7 @@ func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log,
 	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size || !hashPrefix(f, hdr.size, h) || !h.matches(hdr) {
 		return nil, false
 	}
+	h.lines = hdr.lines // as many as in the bytes it hashed: their CRC matched
 	r.clone = mapped
 	if l, err = r.log(); err != nil {
 		return nil, false
@@ -324,7 +389,7 @@ func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log,
 func hashPrefix(f *os.File, n int64, h *prefixHash) bool {
 	if data, unmap, ok := mapFile(f, n); ok {
 		defer unmap()
-		h.add(data, false)
+		h.hash(data)
 		return true
 	}
 	buf := make([]byte, min(n, 1<<20))
@@ -333,7 +398,7 @@ func hashPrefix(f *os.File, n int64, h *prefixHash) bool {
 		if m == 0 && err != nil {
 			return false
 		}
-		h.add(buf[:m], false)
+		h.hash(buf[:m])
 		left -= int64(m)
 	}
 	return true
