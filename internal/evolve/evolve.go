@@ -7,8 +7,9 @@
 // A batch is crash-safe as a whole: the audit entry is the commit point.
 // Before it, nothing in the project has changed; after it, a crash is
 // rolled forward by the next writer from the synced temporary files.
-// Durability costs one filesystem sync before the commit point and one
-// after, whatever the number of files.
+// Durability costs one filesystem sync per batch, whatever the number of
+// files: the sync before the commit point, which also makes the previous
+// batch's last steps durable (see Apply).
 package evolve
 
 import (
@@ -104,6 +105,14 @@ func (w *Writer) pendingPath() string {
 	return w.proj.StatePath("pending", w.proj.WorktreeID()+".json")
 }
 
+// donePath is the batch in flight renamed once its files are in place:
+// finished, but its last steps (the audit entry, the renames) not yet
+// known to be durable; the next batch's sync makes them so, and its own
+// marker replaces this one.
+func (w *Writer) donePath() string {
+	return w.proj.StatePath("pending", w.proj.WorktreeID()+".done.json")
+}
+
 // ObjectPath is where the copy of a content with git blob hash h is kept.
 func (w *Writer) ObjectPath(h string) string { return ObjectPath(w.proj, h) }
 
@@ -149,7 +158,8 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	defer unlock()
 	t := w.open()
 	defer t.close()
-	if err := w.recover(t); err != nil {
+	done, err := w.recover(t)
+	if err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
 	}
 
@@ -228,9 +238,21 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 	}
 	crashpoint.Hit("evolve:temps-written")
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	// The one sync of the batch: its marker, temporary files and kept
+	// copies (and whatever its caller wrote before, as render's intents),
+	// and the previous batch's audit entry and renames, which it left
+	// unsynced under its done marker (finish).
+	toSync := w.files(p)
+	if done != nil {
+		toSync = append(toSync, w.files(*done)...)
+	}
+	if err := syncBatch(w.proj.Root, toSync); err != nil {
 		return nil, err
 	}
+	// The finished batch's marker is not removed here: this batch's own
+	// is renamed over it once this one is finished, and until then a
+	// crash leaves it to be found settled again.
+	crashpoint.Hit("evolve:synced")
 
 	line, err := json.Marshal(p.Entry)
 	if err != nil {
@@ -247,7 +269,13 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	return &p.Entry, nil
 }
 
-// finish moves a committed batch into place and forgets it.
+// finish moves a committed batch into place and renames its marker to
+// the done marker, with no second sync: until the next batch's sync, a
+// crash of the system may lose any of the audit entry, the renames and
+// the marker's rename (the temporary files and the marker's content were
+// synced before the commit point), and recover rolls the batch forward
+// from whichever marker is left: the done one, or the one in flight with
+// the entry in the audit log or a file moved into place.
 func (w *Writer) finish(t trees, p pending) error {
 	for i, fc := range p.Entry.Files {
 		abs := w.proj.Path(fc.Path)
@@ -260,41 +288,120 @@ func (w *Writer) finish(t trees, p pending) error {
 		}
 		crashpoint.Hit("evolve:file-replaced")
 	}
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if err := t.state.Rename(w.pendingPath(), w.donePath()); err != nil {
 		return err
 	}
-	return w.removePending(t)
+	crashpoint.Hit("evolve:finished")
+	return nil
 }
 
 // removePending forgets the batch in flight.
 func (w *Writer) removePending(t trees) error { return t.state.Remove(w.pendingPath()) }
 
-// recover finishes or undoes the batch a crashed writer left. Committed
-// (its entry is in the audit log): every file still at its old content is
-// moved into place from its temporary file. Not committed: its temporary
-// files go, and the project is as it was.
-func (w *Writer) recover(t trees) error {
-	data, err := t.state.ReadFile(w.pendingPath())
+// readMarker reads a batch's marker; ok is false when there is none, or
+// when it does not decode (a marker torn before its sync: nothing was
+// committed after it).
+func (w *Writer) readMarker(t trees, path string) (p pending, ok bool, err error) {
+	data, err := t.state.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return p, false, nil
 	}
 	if err != nil {
-		return err
+		return p, false, err
 	}
-	var p pending
 	if err := json.Unmarshal(data, &p); err != nil || len(p.Temps) != len(p.Entry.Files) || len(p.Gone) != len(p.Temps) {
-		// A marker torn before its sync: nothing was committed after it.
-		return w.removePending(t)
+		return p, false, t.state.Remove(path)
 	}
+	return p, true, nil
+}
+
+// recover finishes or undoes what the previous writer left: first the
+// batch it finished (its done marker), then a batch a crashed writer left
+// in flight. done is the finished batch when it needed nothing: its
+// marker is left for the caller to replace or remove once a sync of its
+// own made that batch durable (a caller that syncs nothing leaves it).
+func (w *Writer) recover(t trees) (done *pending, err error) {
+	if p, ok, err := w.readMarker(t, w.donePath()); err != nil {
+		return nil, err
+	} else if ok {
+		settled, err := w.settled(t, p)
+		if err != nil {
+			return nil, err
+		}
+		if settled {
+			done = &p
+		} else if err := w.rollForward(t, p, w.donePath()); err != nil {
+			return nil, err
+		}
+	}
+	p, ok, err := w.readMarker(t, w.pendingPath())
+	if !ok || err != nil {
+		return done, err
+	}
+	// Committed: its entry is in the audit log, or a file was moved into
+	// place, which only happens after the entry was appended (a crash of
+	// the system may keep the rename and lose the append).
 	committed, err := w.inLog(p.Entry.ID)
 	if err != nil {
-		return err
+		return done, err
+	}
+	for i, fc := range p.Entry.Files {
+		if committed {
+			break
+		}
+		if p.Gone[i] {
+			continue
+		}
+		tmpThere, err := t.proj.Exists(w.proj.Path(p.Temps[i]))
+		if err != nil {
+			return done, err
+		}
+		if cur, err := t.proj.ReadFile(w.proj.Path(fc.Path)); !tmpThere && err == nil && BlobHash(cur) == fc.After {
+			committed = true
+		}
 	}
 	if !committed {
 		for _, tmp := range p.Temps {
 			t.proj.Remove(w.proj.Path(tmp))
 		}
-		return w.removePending(t)
+		return done, w.removePending(t)
+	}
+	return done, w.rollForward(t, p, w.pendingPath())
+}
+
+// settled reports whether a finished batch needs nothing: its entry is in
+// the audit log, no temporary file is left and no file it removed is
+// there. What the system made durable of it is not known until a sync.
+func (w *Writer) settled(t trees, p pending) (bool, error) {
+	for i, fc := range p.Entry.Files {
+		path := p.Temps[i]
+		if p.Gone[i] {
+			path = fc.Path
+		}
+		if there, err := t.proj.Exists(w.proj.Path(path)); there || err != nil {
+			return false, err
+		}
+	}
+	return w.inLog(p.Entry.ID)
+}
+
+// rollForward finishes a committed batch from its marker at marker: its
+// entry appended to the audit log if a crash lost it, every file still at
+// its old content moved into place from its temporary file (synced
+// before the commit point); then a sync, and the marker goes.
+func (w *Writer) rollForward(t trees, p pending, marker string) error {
+	logged, err := w.inLog(p.Entry.ID)
+	if err != nil {
+		return err
+	}
+	if !logged {
+		line, err := json.Marshal(p.Entry)
+		if err != nil {
+			return err
+		}
+		if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
+			return err
+		}
 	}
 	for i, fc := range p.Entry.Files {
 		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])
@@ -324,11 +431,27 @@ func (w *Writer) recover(t trees) error {
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return w.removePending(t)
+	return t.state.Remove(marker)
 }
 
 func (w *Writer) inLog(id string) (bool, error) {
 	needle := []byte(`"id":"` + id + `"`)
+	// The entry looked for is nearly always among the last: the log's end
+	// first, where a whole line (ended by its newline, as the scan below
+	// reads it) holding it is enough.
+	if f, err := os.Open(w.proj.Path(LogPath)); err == nil {
+		fi, err := f.Stat()
+		if err == nil {
+			tail := make([]byte, min(fi.Size(), 64<<10))
+			if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err == nil {
+				if i := bytes.Index(tail, needle); i >= 0 && bytes.IndexByte(tail[i:], '\n') >= 0 {
+					f.Close()
+					return true, nil
+				}
+			}
+		}
+		f.Close()
+	}
 	found := false
 	_, err := jsonl.ScanFile(w.proj.Path(LogPath), func(n int, line []byte) error {
 		if bytes.Contains(line, needle) {
@@ -358,7 +481,7 @@ func (w *Writer) keep(t trees, h string, data []byte) error {
 
 // files lists every path a batch touches, for the sync fallback.
 func (w *Writer) files(p pending) []string {
-	out := []string{w.pendingPath(), w.proj.Path(LogPath)}
+	out := []string{w.pendingPath(), w.donePath(), w.proj.Path(LogPath)}
 	for i, fc := range p.Entry.Files {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {
@@ -466,8 +589,19 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 	defer unlock()
 	t := w.open()
 	defer t.close()
-	if err := w.recover(t); err != nil {
+	done, err := w.recover(t)
+	if err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
+	}
+	// The finished batch's marker holds its entry: it goes, durably, as
+	// the log it is in is rewritten (redact scrubs the log, not markers).
+	if done != nil {
+		if err := syncBatch(w.proj.Root, w.files(*done)); err != nil {
+			return nil, err
+		}
+		if err := t.state.Remove(w.donePath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
 	}
 	path := w.proj.Path(LogPath)
 	old, err := os.ReadFile(path)
