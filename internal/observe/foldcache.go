@@ -212,11 +212,21 @@ func writeCache(out io.Writer, h cacheHeader, l *Log) error {
 // (lazyStates), so that a read that decodes five states of 10,000 does
 // not read the other records' 3 MB to check them.
 func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
+	h, r, err := parseHeader(data)
+	if err == nil && !checkCache(data, r) {
+		err = errCacheCorrupt
+	}
+	return h, r, err
+}
+
+// parseHeader reads a cache's header, unchecked; the rest of r is the
+// folded state.
+func parseHeader(data string) (cacheHeader, *decoderBin, error) {
 	var h cacheHeader
 	if len(data) < len(cacheMagic)+4 || data[:len(cacheMagic)] != cacheMagic {
 		return h, nil, errCacheCorrupt
 	}
-	body, sum := data[:len(data)-4], data[len(data)-4:]
+	body := data[:len(data)-4]
 	r := &decoderBin{Decoder: binfield.Decoder{S: body[len(cacheMagic):]}}
 	h.program = r.Str()
 	h.size = int64(r.Uint())
@@ -227,18 +237,22 @@ func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
 	}
 	copy(h.tail[:], r.S[:sha256.Size])
 	r.S = r.S[sha256.Size:]
+	return h, r, nil
+}
+
+// checkCache checks the CRC of the cache data whose header parseHeader
+// read, leaving r at the log.
+func checkCache(data string, r *decoderBin) bool {
+	body, sum := data[:len(data)-4], data[len(data)-4:]
 	head := len(body) - len(r.S) // the log begins here
 	statesEnd, _, _, _ := logTrailer(r.S)
 	if statesEnd > len(r.S)-trailerLen {
-		return h, nil, errCacheCorrupt
+		return false
 	}
 	crc := crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(body), head))
 	dir := r.S[statesEnd:]
 	crc = crc32.Update(crc, castagnoli(), unsafe.Slice(unsafe.StringData(dir), len(dir)))
-	if crc != binary.LittleEndian.Uint32([]byte(sum)) {
-		return h, nil, errCacheCorrupt
-	}
-	return h, r, nil
+	return crc == binary.LittleEndian.Uint32([]byte(sum))
 }
 
 // LoadCached folds the log at path as LoadFile does, reading the folded
@@ -256,41 +270,13 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	}
 	defer f.Close()
 	program := programID()
-	h := &prefixHash{}
-	if l, ok := readCached(f, c, program, h); ok {
-		cached := h.n
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), h.lines+1, h.add)
-		if err != nil {
-			return nil, err
-		}
-		z := l.lazy
-		for _, s := range tail.states {
-			l.join(s)
-		}
-		if z == nil || !z.bad {
-			l.Kept = append(l.Kept, tail.Kept...)
-			l.Problems = append(l.Problems, tail.Problems...)
-			l.Lines += tail.Lines
-			if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
-				save(c, h.header(program), l)
-			}
-			if l.lazy != nil {
-				read, size := *h, fi.Size()
-				l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
-			}
-			return l, nil
-		}
-		// A state the tail joined failed its CRC: the cache is damaged
-		// where its file's CRC does not reach; fold afresh.
+	if l, ok, err := loadThrough(path, f, c, program); ok || err != nil {
+		return l, err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	h = &prefixHash{}
+	h := &prefixHash{}
 	l, err := foldFrom(f, 1, h.add)
 	if err != nil {
 		return nil, err
@@ -299,6 +285,63 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 		save(c, h.header(program), l)
 	}
 	return l, nil
+}
+
+// loadThrough is LoadCached through a cache that describes the log's
+// first bytes: ok is false when there is none (or it does not).
+func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, ok bool, err error) {
+	h := &prefixHash{}
+	l, hdr, prefixOK, ok := readCached(f, c, program, h)
+	if !ok {
+		return nil, false, nil
+	}
+	cached := hdr.size
+	fi, err := f.Stat()
+	if err != nil {
+		prefixOK()
+		return nil, false, err
+	}
+	// The tail is folded while the prefix is still being checked (on
+	// another core, when there is one); its bytes are added to the
+	// prefix's hash once the check is done. A long tail waits for it.
+	var parts []tailPart
+	seen := func(data []byte, final bool) { parts = append(parts, tailPart{data, final}) }
+	if fi.Size()-cached > maxTailBeside {
+		if !prefixOK() {
+			return nil, false, nil
+		}
+		seen = h.add
+	}
+	tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), hdr.lines+1, seen)
+	if !prefixOK() {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	for _, p := range parts {
+		h.add(p.data, p.final)
+	}
+	z := l.lazy
+	for _, s := range tail.states {
+		l.join(s)
+	}
+	if z == nil || !z.bad {
+		l.Kept = append(l.Kept, tail.Kept...)
+		l.Problems = append(l.Problems, tail.Problems...)
+		l.Lines += tail.Lines
+		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+			save(c, h.header(program), l)
+		}
+		if l.lazy != nil {
+			read, size := *h, fi.Size()
+			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+		}
+		return l, true, nil
+	}
+	// A state the tail joined failed its CRC: the cache is damaged
+	// where its file's CRC does not reach; fold afresh.
+	return nil, false, nil
 }
 
 // refold folds the log at path afresh for a log read through a cache
@@ -330,30 +373,57 @@ func refold(path string, c FoldCache, program string, read prefixHash, size int6
 	return l
 }
 
-// readCached reads the cache and checks it against the log's first bytes,
-// read from f into h.
-func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log, ok bool) {
+// tailPart is a part of the log's tail as foldFrom read it: a buffer of
+// its own, never reused.
+type tailPart struct {
+	data  []byte
+	final bool
+}
+
+// maxTailBeside is the longest tail folded beside the prefix's check,
+// its parts kept until the check is done.
+const maxTailBeside = 8 << 20
+
+// readCached reads the cache and checks its own bytes; it checks the
+// log's first bytes (read from f into h) against it on another goroutine,
+// and prefixOK waits for that check and reports whether they match (h
+// then holds them). l is not to be trusted, nor f closed, until prefixOK
+// said yes; prefixOK is to be called before returning, whatever happens.
+func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log, hdr cacheHeader, prefixOK func() bool, ok bool) {
 	if program == "" {
-		return nil, false
+		return nil, hdr, func() bool { return false }, false
 	}
+	var prefix chan bool
+	var matched, waited bool
+	prefixOK = func() bool {
+		if prefix != nil && !waited {
+			matched, waited = <-prefix, true
+		}
+		return matched
+	}
+	defer func() {
+		if !ok {
+			prefixOK()
+		}
+	}()
 	// Both files are mapped rather than read when they can be: a fault
 	// reading them (a file cut short in place under the mapping, which
 	// devlearn never does) reads as no cache.
 	defer catchFault(&ok, debug.SetPanicOnFault(true))
 	cf, err := os.Open(c.Path)
 	if err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	defer cf.Close()
 	fi, err := cf.Stat()
 	if err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	data, unmap, mapped := mapFile(cf, fi.Size())
 	if !mapped {
 		data = make([]byte, fi.Size())
 		if _, err := io.ReadFull(cf, data); err != nil {
-			return nil, false
+			return nil, hdr, prefixOK, false
 		}
 	}
 	keep := false
@@ -365,24 +435,35 @@ func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log,
 	// The states read back keep views of data as their strings when it
 	// was read (data is never written to again, so it can be one string
 	// without a copy), copies when it is mapped.
-	hdr, r, err := decodeHeader(unsafe.String(unsafe.SliceData(data), len(data)))
+	str := unsafe.String(unsafe.SliceData(data), len(data))
+	hdr, r, err := parseHeader(str)
 	if err != nil || hdr.program != program || hdr.size <= 0 {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
-	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size || !hashPrefix(f, hdr.size, h) || !h.matches(hdr) {
-		return nil, false
+	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size {
+		return nil, hdr, prefixOK, false
 	}
-	h.lines = hdr.lines // as many as in the bytes it hashed: their CRC matched
+	prefix = make(chan bool, 1)
+	go func(want cacheHeader) {
+		ok := false
+		defer func() { prefix <- ok }()
+		defer catchFault(&ok, debug.SetPanicOnFault(true))
+		ok = hashPrefix(f, want.size, h) && h.matches(want)
+		h.lines = want.lines // as many as in the bytes it hashed, when their CRC matched
+	}(hdr)
+	if !checkCache(str, r) {
+		return nil, hdr, prefixOK, false
+	}
 	r.clone = mapped
 	if l, err = r.log(); err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	if mapped && l.lazy != nil {
 		// Unmapped once no state is left to decode from it.
 		keep = true
 		runtime.AddCleanup(l.lazy, func(unmap func()) { unmap() }, unmap)
 	}
-	return l, true
+	return l, hdr, prefixOK, true
 }
 
 // hashPrefix adds the first n bytes of f to h.

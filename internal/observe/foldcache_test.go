@@ -734,3 +734,41 @@ func sortedJSON(obs []Observation) string {
 	j, _ := json.Marshal(obs)
 	return string(j)
 }
+
+// The tail is folded while the prefix is checked on another goroutine,
+// and its bytes added to the prefix's hash afterwards: a tail long enough
+// to be written back leaves a cache whose header names the whole log
+// exactly (its size, newlines, CRC and end), which the next read then
+// reads through.
+func TestTailFoldedBesideThePrefixCheckHashesTheWholeLog(t *testing.T) {
+	defer func(v int64) { cacheMinTail = v }(cacheMinTail)
+	cacheMinTail = 0
+	dir := t.TempDir()
+	path, cache := sessionEnd(t, dir, 2_000)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range randomLog(rand.New(rand.NewSource(7)), 3_000) { // over 1/8 of the prefix
+		f.Write(append(line, '\n'))
+	}
+	f.Close()
+	if _, err := LoadCached(path, cache); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(path)
+	data, err := os.ReadFile(cache.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr, _, err := decodeHeader(string(data))
+	want := &prefixHash{}
+	want.add(log, true)
+	if err != nil || hdr != want.header(hdr.program) || hdr.size != int64(len(log)) {
+		t.Fatalf("the cache written back names %+v (%v), the log is %+v", hdr, err, want.header(hdr.program))
+	}
+	l, err := LoadCached(path, cache)
+	if err != nil || l.lazy == nil {
+		t.Fatalf("the next read did not read through the cache: %v", err)
+	}
+}
