@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -130,7 +131,23 @@ type pending struct {
 	Entry Entry    `json:"entry"`
 	Temps []string `json:"temps"`
 	Gone  []bool   `json:"remove"`
+	// Boot names the system's boot the batch was written in (bootID):
+	// while it is the same, everything the batch did is in the system's
+	// memory, seen by every reader, whatever a disk holds.
+	Boot string `json:"boot,omitempty"`
 }
+
+// bootID names the running boot of the system ("" where it cannot be
+// told): a batch finished in this boot needs no look at the disk to know
+// its steps all happened; only a crash of the system, which ends the
+// boot, can lose them.
+var bootID = sync.OnceValue(func() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+})
 
 // trees are the two folders a batch writes below, each opened once for
 // the batch under the writer's lock (safefile.Tree): the project's working
@@ -218,6 +235,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		return nil, nil
 	}
 	p.Entry.ID = entryID(&p.Entry)
+	p.Boot = bootID()
 	for _, c := range writes {
 		p.Temps = append(p.Temps, tempName(c.Path, p.Entry.ID))
 		p.Gone = append(p.Gone, c.Remove)
@@ -288,6 +306,15 @@ func (w *Writer) finish(t trees, p pending) error {
 		}
 		crashpoint.Hit("evolve:file-replaced")
 	}
+	if p.Boot == "" {
+		// No boot to tell a crash of the system by: the done marker's
+		// check would have to look at the disk, which another branch
+		// checked out meanwhile makes ambiguous. Sync, and forget.
+		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+			return err
+		}
+		return w.removePending(t)
+	}
 	if err := t.state.Rename(w.pendingPath(), w.donePath()); err != nil {
 		return err
 	}
@@ -323,14 +350,20 @@ func (w *Writer) readMarker(t trees, path string) (p pending, ok bool, err error
 func (w *Writer) recover(t trees) (done *pending, err error) {
 	if p, ok, err := w.readMarker(t, w.donePath()); err != nil {
 		return nil, err
+	} else if ok && p.Boot == bootID() {
+		// Finished in this boot: all its steps happened, whatever the
+		// disk holds yet, and whatever changed the files since (another
+		// branch checked out) is someone else's. The caller's sync makes
+		// it durable.
+		done = &p
 	} else if ok {
-		settled, err := w.settled(t, p)
-		if err != nil {
-			return nil, err
-		}
-		if settled {
-			done = &p
-		} else if err := w.rollForward(t, p, w.donePath()); err != nil {
+		// A crash of the system since may have lost its last steps: the
+		// renames whose temporary files are still there are done again,
+		// and then the entry, if the log lost it too. Without a
+		// temporary file left, the batch reached the disk as far as can
+		// be told: an entry missing from the log is another branch's
+		// doing as likely as the crash's, and is left alone.
+		if err := w.afterReboot(t, p); err != nil {
 			return nil, err
 		}
 	}
@@ -338,15 +371,16 @@ func (w *Writer) recover(t trees) (done *pending, err error) {
 	if !ok || err != nil {
 		return done, err
 	}
-	// Committed: its entry is in the audit log, or a file was moved into
-	// place, which only happens after the entry was appended (a crash of
-	// the system may keep the rename and lose the append).
+	// Committed: its entry is in the audit log. After a crash of the
+	// system (another boot), also when a file was moved into place, which
+	// only happens after the entry was appended: the crash may have kept
+	// the rename and lost the append.
 	committed, err := w.inLog(p.Entry.ID)
 	if err != nil {
 		return done, err
 	}
 	for i, fc := range p.Entry.Files {
-		if committed {
+		if committed || p.Boot == "" || p.Boot == bootID() {
 			break
 		}
 		if p.Gone[i] {
@@ -369,20 +403,51 @@ func (w *Writer) recover(t trees) (done *pending, err error) {
 	return done, w.rollForward(t, p, w.pendingPath())
 }
 
-// settled reports whether a finished batch needs nothing: its entry is in
-// the audit log, no temporary file is left and no file it removed is
-// there. What the system made durable of it is not known until a sync.
-func (w *Writer) settled(t trees, p pending) (bool, error) {
+// afterReboot finishes a batch whose done marker was left in another boot
+// of the system: a file whose temporary file is still there, and still
+// at its old content, is moved into place (the rename was lost), and the
+// entry is appended if the log lost it too; then a sync, and the marker
+// goes.
+func (w *Writer) afterReboot(t trees, p pending) error {
+	lost := false
 	for i, fc := range p.Entry.Files {
-		path := p.Temps[i]
-		if p.Gone[i] {
-			path = fc.Path
+		tmp := w.proj.Path(p.Temps[i])
+		data, err := t.proj.ReadFile(tmp)
+		if err != nil {
+			continue
 		}
-		if there, err := t.proj.Exists(w.proj.Path(path)); there || err != nil {
-			return false, err
+		lost = true
+		abs := w.proj.Path(fc.Path)
+		curHash := ""
+		if cur, err := t.proj.ReadFile(abs); err == nil {
+			curHash = BlobHash(cur)
+		}
+		if curHash == fc.Before && BlobHash(data) == fc.After {
+			if err := t.proj.Rename(tmp, abs); err != nil {
+				return err
+			}
+		}
+		t.proj.Remove(tmp)
+	}
+	if lost {
+		logged, err := w.inLog(p.Entry.ID)
+		if err != nil {
+			return err
+		}
+		if !logged {
+			line, err := json.Marshal(p.Entry)
+			if err != nil {
+				return err
+			}
+			if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
+				return err
+			}
+		}
+		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+			return err
 		}
 	}
-	return w.inLog(p.Entry.ID)
+	return t.state.Remove(w.donePath())
 }
 
 // rollForward finishes a committed batch from its marker at marker: its

@@ -45,19 +45,25 @@ func TestFinishedBatchIsForgottenAfterTheNextSync(t *testing.T) {
 // What a crash of the system between a batch's commit point and the next
 // batch's sync may leave (any of the audit entry, the renames and the
 // marker's rename lost; the temporary files and the marker's content were
-// synced), the next writer rolls forward; a batch that never reached its
-// commit point, it undoes.
+// synced), the next writer, in the next boot, rolls forward; a batch that
+// never reached its commit point, it undoes. In the same boot nothing can
+// have been lost: what differs is someone else's doing (another branch
+// checked out), and is left alone.
 func TestUnsyncedEndOfABatchIsRolledForward(t *testing.T) {
 	for _, c := range []struct {
 		name                 string
 		done, entry, renamed bool // what survived
-		forward              bool
+		lostA                bool // a.md's rename lost (its temporary file there)
+		sameBoot             bool
+		forward, undone      bool
 	}{
-		{"done marker, entry lost, one rename lost", true, false, true, true},
-		{"done marker, entry kept, renames lost", true, true, false, true},
-		{"marker in flight, entry lost, a file moved into place", false, false, true, true},
-		{"marker in flight, entry kept, renames lost", false, true, false, true},
-		{"marker in flight, nothing after the sync", false, false, false, false},
+		{name: "done marker, entry lost, a rename lost", done: true, renamed: true, lostA: true, forward: true},
+		{name: "done marker, entry kept, renames lost", done: true, entry: true, lostA: true, forward: true},
+		{name: "marker in flight, entry lost, a file moved into place", renamed: true, lostA: true, forward: true},
+		{name: "marker in flight, entry kept, renames lost", entry: true, lostA: true, forward: true},
+		{name: "marker in flight, nothing after the sync", lostA: true, undone: true},
+		{name: "done marker, another branch checked out since, next boot", done: true, renamed: true},
+		{name: "done marker, another branch checked out since, same boot", done: true, renamed: true, sameBoot: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newProject(t)
@@ -69,12 +75,21 @@ func TestUnsyncedEndOfABatchIsRolledForward(t *testing.T) {
 				t.Fatal(err)
 			}
 			pm := marker(t, w.donePath())
+			if pm.Boot != bootID() {
+				t.Fatalf("the marker names boot %q, not this one", pm.Boot)
+			}
+			if !c.sameBoot {
+				pm.Boot = "another boot"
+				os.WriteFile(w.donePath(), mustJSON(t, pm), 0o644)
+			}
 			logBefore, _ := os.ReadFile(p.Path(LogPath))
-			// Take back what did not survive.
+			// Take back what did not survive (or what another branch has).
 			if !c.entry {
 				os.WriteFile(p.Path(LogPath), bytes.TrimSuffix(logBefore, append(mustJSON(t, e), '\n')), 0o644)
 			}
-			os.Rename(p.Path("a.md"), p.Path(pm.Temps[0]))
+			if c.lostA {
+				os.Rename(p.Path("a.md"), p.Path(pm.Temps[0]))
+			}
 			os.WriteFile(p.Path("a.md"), []byte("old a\n"), 0o644)
 			if !c.renamed {
 				os.Rename(p.Path("b.md"), p.Path(pm.Temps[1]))
@@ -88,12 +103,19 @@ func TestUnsyncedEndOfABatchIsRolledForward(t *testing.T) {
 			entries, _, _ := ReadLog(p)
 			a, _ := os.ReadFile(p.Path("a.md"))
 			_, bErr := os.Stat(p.Path("b.md"))
-			if c.forward {
+			switch {
+			case c.forward:
 				if len(entries) != 2 || entries[0].ID != e.ID || string(a) != "new a\n" || bErr != nil {
 					t.Fatalf("not rolled forward: %d entries, a.md %q, b.md %v", len(entries), a, bErr)
 				}
-			} else if len(entries) != 1 || string(a) != "old a\n" || bErr == nil {
-				t.Fatalf("not undone: %d entries, a.md %q, b.md %v", len(entries), a, bErr)
+			case c.undone:
+				if len(entries) != 1 || string(a) != "old a\n" || bErr == nil {
+					t.Fatalf("not undone: %d entries, a.md %q, b.md %v", len(entries), a, bErr)
+				}
+			default:
+				if len(entries) != 1 || entries[0].ID == e.ID || string(a) != "old a\n" {
+					t.Fatalf("another branch's files were changed: %d entries, a.md %q", len(entries), a)
+				}
 			}
 			for _, tmp := range pm.Temps {
 				if _, err := os.Stat(p.Path(tmp)); !os.IsNotExist(err) {
