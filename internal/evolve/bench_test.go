@@ -14,10 +14,11 @@ import (
 // BenchmarkApply is the one writer's cost for a batch that replaces n
 // small files (a render's artifacts, the Stop hook's candidate entries):
 // the lock, the copies kept of what is replaced and written, the
-// temporary files, two syncs, the audit entry. new=500 is a bulk render's
-// batch: 500 files created in a new project. Beside the wall time,
-// cpu-ns/op is the process's CPU time (user and system) in Apply: the
-// wall time of its two syncfs is whatever else the disk holds dirty.
+// temporary files, one sync (which also makes the previous batch's last
+// steps durable), the audit entry. new=500 is a bulk render's batch: 500
+// files created in a new project. Beside the wall time, cpu-ns/op is the
+// process's CPU time (user and system) in Apply: the wall time of its
+// syncfs is whatever else the disk holds dirty.
 func BenchmarkApply(b *testing.B) {
 	for _, c := range []struct {
 		n     int

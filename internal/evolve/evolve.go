@@ -7,8 +7,9 @@
 // A batch is crash-safe as a whole: the audit entry is the commit point.
 // Before it, nothing in the project has changed; after it, a crash is
 // rolled forward by the next writer from the synced temporary files.
-// Durability costs one filesystem sync before the commit point and one
-// after, whatever the number of files.
+// Durability costs one filesystem sync per batch, whatever the number of
+// files: the sync before the commit point, which also makes the previous
+// batch's last steps durable (see Apply).
 package evolve
 
 import (
@@ -23,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -104,6 +106,14 @@ func (w *Writer) pendingPath() string {
 	return w.proj.StatePath("pending", w.proj.WorktreeID()+".json")
 }
 
+// donePath is the batch in flight renamed once its files are in place:
+// finished, but its last steps (the audit entry, the renames) not yet
+// known to be durable; the next batch's sync makes them so, and its own
+// marker replaces this one.
+func (w *Writer) donePath() string {
+	return w.proj.StatePath("pending", w.proj.WorktreeID()+".done.json")
+}
+
 // ObjectPath is where the copy of a content with git blob hash h is kept.
 func (w *Writer) ObjectPath(h string) string { return ObjectPath(w.proj, h) }
 
@@ -121,7 +131,23 @@ type pending struct {
 	Entry Entry    `json:"entry"`
 	Temps []string `json:"temps"`
 	Gone  []bool   `json:"remove"`
+	// Boot names the system's boot the batch was written in (bootID):
+	// while it is the same, everything the batch did is in the system's
+	// memory, seen by every reader, whatever a disk holds.
+	Boot string `json:"boot,omitempty"`
 }
+
+// bootID names the running boot of the system ("" where it cannot be
+// told): a batch finished in this boot needs no look at the disk to know
+// its steps all happened; only a crash of the system, which ends the
+// boot, can lose them.
+var bootID = sync.OnceValue(func() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(b))
+})
 
 // trees are the two folders a batch writes below, each opened once for
 // the batch under the writer's lock (safefile.Tree): the project's working
@@ -149,7 +175,8 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	defer unlock()
 	t := w.open()
 	defer t.close()
-	if err := w.recover(t); err != nil {
+	done, err := w.recover(t)
+	if err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
 	}
 
@@ -208,6 +235,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		return nil, nil
 	}
 	p.Entry.ID = entryID(&p.Entry)
+	p.Boot = bootID()
 	for _, c := range writes {
 		p.Temps = append(p.Temps, tempName(c.Path, p.Entry.ID))
 		p.Gone = append(p.Gone, c.Remove)
@@ -228,9 +256,21 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 	}
 	crashpoint.Hit("evolve:temps-written")
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	// The one sync of the batch: its marker, temporary files and kept
+	// copies (and whatever its caller wrote before, as render's intents),
+	// and the previous batch's audit entry and renames, which it left
+	// unsynced under its done marker (finish).
+	toSync := w.files(p)
+	if done != nil {
+		toSync = append(toSync, w.files(*done)...)
+	}
+	if err := syncBatch(w.proj.Root, toSync); err != nil {
 		return nil, err
 	}
+	// The finished batch's marker is not removed here: this batch's own
+	// is renamed over it once this one is finished, and until then a
+	// crash leaves it to be found settled again.
+	crashpoint.Hit("evolve:synced")
 
 	line, err := json.Marshal(p.Entry)
 	if err != nil {
@@ -247,7 +287,13 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	return &p.Entry, nil
 }
 
-// finish moves a committed batch into place and forgets it.
+// finish moves a committed batch into place and renames its marker to
+// the done marker, with no second sync: until the next batch's sync, a
+// crash of the system may lose any of the audit entry, the renames and
+// the marker's rename (the temporary files and the marker's content were
+// synced before the commit point), and recover rolls the batch forward
+// from whichever marker is left: the done one, or the one in flight with
+// the entry in the audit log or a file moved into place.
 func (w *Writer) finish(t trees, p pending) error {
 	for i, fc := range p.Entry.Files {
 		abs := w.proj.Path(fc.Path)
@@ -260,41 +306,167 @@ func (w *Writer) finish(t trees, p pending) error {
 		}
 		crashpoint.Hit("evolve:file-replaced")
 	}
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if p.Boot == "" {
+		// No boot to tell a crash of the system by: the done marker's
+		// check would have to look at the disk, which another branch
+		// checked out meanwhile makes ambiguous. Sync, and forget.
+		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+			return err
+		}
+		return w.removePending(t)
+	}
+	if err := t.state.Rename(w.pendingPath(), w.donePath()); err != nil {
 		return err
 	}
-	return w.removePending(t)
+	crashpoint.Hit("evolve:finished")
+	return nil
 }
 
 // removePending forgets the batch in flight.
 func (w *Writer) removePending(t trees) error { return t.state.Remove(w.pendingPath()) }
 
-// recover finishes or undoes the batch a crashed writer left. Committed
-// (its entry is in the audit log): every file still at its old content is
-// moved into place from its temporary file. Not committed: its temporary
-// files go, and the project is as it was.
-func (w *Writer) recover(t trees) error {
-	data, err := t.state.ReadFile(w.pendingPath())
+// readMarker reads a batch's marker; ok is false when there is none, or
+// when it does not decode (a marker torn before its sync: nothing was
+// committed after it).
+func (w *Writer) readMarker(t trees, path string) (p pending, ok bool, err error) {
+	data, err := t.state.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return p, false, nil
 	}
 	if err != nil {
-		return err
+		return p, false, err
 	}
-	var p pending
 	if err := json.Unmarshal(data, &p); err != nil || len(p.Temps) != len(p.Entry.Files) || len(p.Gone) != len(p.Temps) {
-		// A marker torn before its sync: nothing was committed after it.
-		return w.removePending(t)
+		return p, false, t.state.Remove(path)
 	}
+	return p, true, nil
+}
+
+// recover finishes or undoes what the previous writer left: first the
+// batch it finished (its done marker), then a batch a crashed writer left
+// in flight. done is the finished batch when it needed nothing: its
+// marker is left for the caller to replace or remove once a sync of its
+// own made that batch durable (a caller that syncs nothing leaves it).
+func (w *Writer) recover(t trees) (done *pending, err error) {
+	if p, ok, err := w.readMarker(t, w.donePath()); err != nil {
+		return nil, err
+	} else if ok && p.Boot == bootID() {
+		// Finished in this boot: all its steps happened, whatever the
+		// disk holds yet, and whatever changed the files since (another
+		// branch checked out) is someone else's. The caller's sync makes
+		// it durable.
+		done = &p
+	} else if ok {
+		// A crash of the system since may have lost its last steps: the
+		// renames whose temporary files are still there are done again,
+		// and then the entry, if the log lost it too. Without a
+		// temporary file left, the batch reached the disk as far as can
+		// be told: an entry missing from the log is another branch's
+		// doing as likely as the crash's, and is left alone.
+		if err := w.afterReboot(t, p); err != nil {
+			return nil, err
+		}
+	}
+	p, ok, err := w.readMarker(t, w.pendingPath())
+	if !ok || err != nil {
+		return done, err
+	}
+	// Committed: its entry is in the audit log. After a crash of the
+	// system (another boot), also when a file was moved into place, which
+	// only happens after the entry was appended: the crash may have kept
+	// the rename and lost the append.
 	committed, err := w.inLog(p.Entry.ID)
 	if err != nil {
-		return err
+		return done, err
+	}
+	for i, fc := range p.Entry.Files {
+		if committed || p.Boot == "" || p.Boot == bootID() {
+			break
+		}
+		if p.Gone[i] {
+			continue
+		}
+		tmpThere, err := t.proj.Exists(w.proj.Path(p.Temps[i]))
+		if err != nil {
+			return done, err
+		}
+		if cur, err := t.proj.ReadFile(w.proj.Path(fc.Path)); !tmpThere && err == nil && BlobHash(cur) == fc.After {
+			committed = true
+		}
 	}
 	if !committed {
 		for _, tmp := range p.Temps {
 			t.proj.Remove(w.proj.Path(tmp))
 		}
-		return w.removePending(t)
+		return done, w.removePending(t)
+	}
+	return done, w.rollForward(t, p, w.pendingPath())
+}
+
+// afterReboot finishes a batch whose done marker was left in another boot
+// of the system: a file whose temporary file is still there, and still
+// at its old content, is moved into place (the rename was lost), and the
+// entry is appended if the log lost it too; then a sync, and the marker
+// goes.
+func (w *Writer) afterReboot(t trees, p pending) error {
+	lost := false
+	for i, fc := range p.Entry.Files {
+		tmp := w.proj.Path(p.Temps[i])
+		data, err := t.proj.ReadFile(tmp)
+		if err != nil {
+			continue
+		}
+		lost = true
+		abs := w.proj.Path(fc.Path)
+		curHash := ""
+		if cur, err := t.proj.ReadFile(abs); err == nil {
+			curHash = BlobHash(cur)
+		}
+		if curHash == fc.Before && BlobHash(data) == fc.After {
+			if err := t.proj.Rename(tmp, abs); err != nil {
+				return err
+			}
+		}
+		t.proj.Remove(tmp)
+	}
+	if lost {
+		logged, err := w.inLog(p.Entry.ID)
+		if err != nil {
+			return err
+		}
+		if !logged {
+			line, err := json.Marshal(p.Entry)
+			if err != nil {
+				return err
+			}
+			if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
+				return err
+			}
+		}
+		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+			return err
+		}
+	}
+	return t.state.Remove(w.donePath())
+}
+
+// rollForward finishes a committed batch from its marker at marker: its
+// entry appended to the audit log if a crash lost it, every file still at
+// its old content moved into place from its temporary file (synced
+// before the commit point); then a sync, and the marker goes.
+func (w *Writer) rollForward(t trees, p pending, marker string) error {
+	logged, err := w.inLog(p.Entry.ID)
+	if err != nil {
+		return err
+	}
+	if !logged {
+		line, err := json.Marshal(p.Entry)
+		if err != nil {
+			return err
+		}
+		if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
+			return err
+		}
 	}
 	for i, fc := range p.Entry.Files {
 		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])
@@ -324,11 +496,27 @@ func (w *Writer) recover(t trees) error {
 	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
 		return err
 	}
-	return w.removePending(t)
+	return t.state.Remove(marker)
 }
 
 func (w *Writer) inLog(id string) (bool, error) {
 	needle := []byte(`"id":"` + id + `"`)
+	// The entry looked for is nearly always among the last: the log's end
+	// first, where a whole line (ended by its newline, as the scan below
+	// reads it) holding it is enough.
+	if f, err := os.Open(w.proj.Path(LogPath)); err == nil {
+		fi, err := f.Stat()
+		if err == nil {
+			tail := make([]byte, min(fi.Size(), 64<<10))
+			if _, err := f.ReadAt(tail, fi.Size()-int64(len(tail))); err == nil {
+				if i := bytes.Index(tail, needle); i >= 0 && bytes.IndexByte(tail[i:], '\n') >= 0 {
+					f.Close()
+					return true, nil
+				}
+			}
+		}
+		f.Close()
+	}
 	found := false
 	_, err := jsonl.ScanFile(w.proj.Path(LogPath), func(n int, line []byte) error {
 		if bytes.Contains(line, needle) {
@@ -358,7 +546,7 @@ func (w *Writer) keep(t trees, h string, data []byte) error {
 
 // files lists every path a batch touches, for the sync fallback.
 func (w *Writer) files(p pending) []string {
-	out := []string{w.pendingPath(), w.proj.Path(LogPath)}
+	out := []string{w.pendingPath(), w.donePath(), w.proj.Path(LogPath)}
 	for i, fc := range p.Entry.Files {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {
@@ -466,8 +654,19 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 	defer unlock()
 	t := w.open()
 	defer t.close()
-	if err := w.recover(t); err != nil {
+	done, err := w.recover(t)
+	if err != nil {
 		return nil, fmt.Errorf("finishing an interrupted write: %w", err)
+	}
+	// The finished batch's marker holds its entry: it goes, durably, as
+	// the log it is in is rewritten (redact scrubs the log, not markers).
+	if done != nil {
+		if err := syncBatch(w.proj.Root, w.files(*done)); err != nil {
+			return nil, err
+		}
+		if err := t.state.Remove(w.donePath()); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
 	}
 	path := w.proj.Path(LogPath)
 	old, err := os.ReadFile(path)

@@ -28,6 +28,9 @@ type Log struct {
 	// keeps the others in lazy until they are asked for (get, all).
 	states map[string]*State
 	lazy   *lazyStates
+	// applied are the events Apply folded in while states were left to
+	// decode: a log folded afresh from a damaged cache applies them again.
+	applied []*Event
 	// Kept are lines folding does not understand: unknown ops (from a newer
 	// devlearn) and corrupt lines. Compaction writes them back as they are;
 	// only `learn --purge` drops corrupt ones.
@@ -291,6 +294,9 @@ func (l *Log) Apply(events ...*Event) error {
 		c := *e
 		if err := l.fold(&c, eid); err != nil {
 			return fmt.Errorf("%s %q: %w", opName(e.Op), e.ID, err)
+		}
+		if l.lazy != nil {
+			l.applied = append(l.applied, e)
 		}
 	}
 	return nil

@@ -35,8 +35,11 @@ import (
 //   - its format and the program that wrote it are this one (the
 //     executable's size and modification time: an upgraded devlearn, whose
 //     fold may read the same lines differently, refolds);
-//   - its own bytes are whole (a CRC-32C of the file, so a crash mid-write
-//     or a torn rename reads as no cache);
+//   - its own bytes are whole (a CRC-32C of the header and the directory,
+//     and one of each state's record, checked when the state is decoded:
+//     a crash mid-write or a torn rename reads as no cache, or, where
+//     only a record is damaged, as a log folded afresh the moment the
+//     record is reached; lazy.go);
 //   - the log still begins with the very bytes it folded: the log is at
 //     least N bytes long, the CRC-32C of its first N bytes matches, and so
 //     does the SHA-256 of the last 64 KiB of them.
@@ -62,8 +65,8 @@ import (
 // the states the appended lines touch are decoded to join them, WithStatus
 // decides every other status from the facts and decodes the few it
 // returns, and a caller that wants every state decodes the rest (lazy.go).
-// render-ready at a session end reads the whole cache (its CRC) but
-// decodes a handful of its states.
+// render-ready at a session end reads the cache's directory (the facts,
+// the index) and a handful of its states' records, not the other 3 MB.
 //
 // Two writers at once each rename a whole file of their own over the cache
 // (safefile, below the clone's git folder): whichever lands last is a valid
@@ -77,7 +80,7 @@ type FoldCache struct {
 
 const (
 	cacheMagic   = "devlearn fold cache\x00"
-	cacheFormat  = 2        // bump when stateenc.go's layout changes
+	cacheFormat  = 3        // bump when stateenc.go's layout changes
 	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
 )
 
@@ -108,9 +111,16 @@ func (h *prefixHash) add(data []byte, final bool) {
 			data = data[:i+1]
 		}
 	}
+	h.lines += bytes.Count(data, []byte{'\n'})
+	h.hash(data)
+}
+
+// hash is add without the count of newlines: the bytes of a prefix
+// checked against the cache, whose count the cache says once their CRC
+// matched.
+func (h *prefixHash) hash(data []byte) {
 	h.crc = crc32.Update(h.crc, castagnoli(), data)
 	h.n += int64(len(data))
-	h.lines += bytes.Count(data, []byte{'\n'})
 	if len(data) >= cacheTailLen {
 		h.tail = append(h.tail[:0], data[len(data)-cacheTailLen:]...)
 		return
@@ -134,8 +144,12 @@ func (h *prefixHash) header(program string) cacheHeader {
 	return cacheHeader{program: program, size: h.n, lines: h.lines, crc: h.crc, tail: sha256.Sum256(h.tail)}
 }
 
+// matches says whether the bytes h followed are those the cache folded:
+// their size, CRC and the SHA-256 of their end. Their newlines are not
+// counted again: bytes whose CRC matches hold the newlines the cache
+// counted, as sure as they are the bytes it folded.
 func (h *prefixHash) matches(c cacheHeader) bool {
-	return h.n == c.size && h.lines == c.lines && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
+	return h.n == c.size && h.crc == c.crc && sha256.Sum256(h.tail) == c.tail
 }
 
 // programID names the build of this program: a cache written by another
@@ -174,8 +188,9 @@ var programID = sync.OnceValue(func() string {
 	return prefix + strconv.FormatInt(fi.Size(), 10) + ":" + strconv.FormatInt(fi.ModTime().UnixNano(), 10)
 })
 
-// writeCache encodes the cache to out: magic, header, state, and the
-// CRC-32C of all that.
+// writeCache encodes the cache to out: magic, header, the log (its
+// states, then its directory: encoder.log), and the CRC-32C of all but
+// the states' records, which carry their own.
 func writeCache(out io.Writer, h cacheHeader, l *Log) error {
 	w := &encoder{Encoder: binfield.Encoder{B: make([]byte, 0, 64<<10)}, out: out}
 	w.B = append(w.B, cacheMagic...)
@@ -192,27 +207,52 @@ func writeCache(out io.Writer, h cacheHeader, l *Log) error {
 }
 
 // decodeHeader checks a cache's integrity and reads its header; the rest
-// of r is the folded state.
+// of r is the folded state. The file's CRC covers the header and the
+// log's directory; each state's record is checked when it is decoded
+// (lazyStates), so that a read that decodes five states of 10,000 does
+// not read the other records' 3 MB to check them.
 func decodeHeader(data string) (cacheHeader, *decoderBin, error) {
+	h, r, err := parseHeader(data)
+	if err == nil && !checkCache(data, r) {
+		err = errCacheCorrupt
+	}
+	return h, r, err
+}
+
+// parseHeader reads a cache's header, unchecked; the rest of r is the
+// folded state.
+func parseHeader(data string) (cacheHeader, *decoderBin, error) {
 	var h cacheHeader
 	if len(data) < len(cacheMagic)+4 || data[:len(cacheMagic)] != cacheMagic {
 		return h, nil, errCacheCorrupt
 	}
-	body, sum := data[:len(data)-4], data[len(data)-4:]
-	if crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(body), len(body))) != binary.LittleEndian.Uint32([]byte(sum)) {
-		return h, nil, errCacheCorrupt
-	}
+	body := data[:len(data)-4]
 	r := &decoderBin{Decoder: binfield.Decoder{S: body[len(cacheMagic):]}}
 	h.program = r.Str()
 	h.size = int64(r.Uint())
 	h.lines = int(r.Uint())
 	h.crc = r.Fixed32()
-	if r.Err != nil || len(r.S) < sha256.Size {
+	if r.Err != nil || len(r.S) < sha256.Size+trailerLen {
 		return h, nil, errCacheCorrupt
 	}
 	copy(h.tail[:], r.S[:sha256.Size])
 	r.S = r.S[sha256.Size:]
 	return h, r, nil
+}
+
+// checkCache checks the CRC of the cache data whose header parseHeader
+// read, leaving r at the log.
+func checkCache(data string, r *decoderBin) bool {
+	body, sum := data[:len(data)-4], data[len(data)-4:]
+	head := len(body) - len(r.S) // the log begins here
+	statesEnd, _, _, _ := logTrailer(r.S)
+	if statesEnd > len(r.S)-trailerLen {
+		return false
+	}
+	crc := crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(body), head))
+	dir := r.S[statesEnd:]
+	crc = crc32.Update(crc, castagnoli(), unsafe.Slice(unsafe.StringData(dir), len(dir)))
+	return crc == binary.LittleEndian.Uint32([]byte(sum))
 }
 
 // LoadCached folds the log at path as LoadFile does, reading the folded
@@ -230,32 +270,13 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	}
 	defer f.Close()
 	program := programID()
-	h := &prefixHash{}
-	if l, ok := readCached(f, c, program, h); ok {
-		cached := h.n
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, err
-		}
-		tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), h.lines+1, h.add)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range tail.states {
-			l.join(s)
-		}
-		l.Kept = append(l.Kept, tail.Kept...)
-		l.Problems = append(l.Problems, tail.Problems...)
-		l.Lines += tail.Lines
-		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
-			save(c, h.header(program), l)
-		}
-		return l, nil
+	if l, ok, err := loadThrough(path, f, c, program); ok || err != nil {
+		return l, err
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
 	}
-	h = &prefixHash{}
+	h := &prefixHash{}
 	l, err := foldFrom(f, 1, h.add)
 	if err != nil {
 		return nil, err
@@ -266,30 +287,143 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	return l, nil
 }
 
-// readCached reads the cache and checks it against the log's first bytes,
-// read from f into h.
-func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log, ok bool) {
-	if program == "" {
-		return nil, false
+// loadThrough is LoadCached through a cache that describes the log's
+// first bytes: ok is false when there is none (or it does not).
+func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, ok bool, err error) {
+	h := &prefixHash{}
+	l, hdr, prefixOK, ok := readCached(f, c, program, h)
+	if !ok {
+		return nil, false, nil
 	}
+	cached := hdr.size
+	fi, err := f.Stat()
+	if err != nil {
+		prefixOK()
+		return nil, false, err
+	}
+	// The tail is folded while the prefix is still being checked (on
+	// another core, when there is one); its bytes are added to the
+	// prefix's hash once the check is done. A long tail waits for it.
+	var parts []tailPart
+	seen := func(data []byte, final bool) { parts = append(parts, tailPart{data, final}) }
+	if fi.Size()-cached > maxTailBeside {
+		if !prefixOK() {
+			return nil, false, nil
+		}
+		seen = h.add
+	}
+	tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), hdr.lines+1, seen)
+	if !prefixOK() {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	for _, p := range parts {
+		h.add(p.data, p.final)
+	}
+	z := l.lazy
+	for _, s := range tail.states {
+		l.join(s)
+	}
+	if z == nil || !z.bad {
+		l.Kept = append(l.Kept, tail.Kept...)
+		l.Problems = append(l.Problems, tail.Problems...)
+		l.Lines += tail.Lines
+		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+			save(c, h.header(program), l)
+		}
+		if l.lazy != nil {
+			read, size := *h, fi.Size()
+			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+		}
+		return l, true, nil
+	}
+	// A state the tail joined failed its CRC: the cache is damaged
+	// where its file's CRC does not reach; fold afresh.
+	return nil, false, nil
+}
+
+// refold folds the log at path afresh for a log read through a cache
+// found damaged after it was read (a state's record failing its CRC): the
+// first size bytes, the log as it was read, when they still hash as they
+// did (read); the log as it is now otherwise, as a later read would see
+// it. It writes the cache again, as a read without one does. nil when the
+// log cannot be read.
+func refold(path string, c FoldCache, program string, read prefixHash, size int64) *Log {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	h := &prefixHash{}
+	l, err := foldFrom(io.NewSectionReader(f, 0, size), 1, h.add)
+	if err != nil {
+		return nil
+	}
+	if h.n != read.n || h.lines != read.lines || h.crc != read.crc || !bytes.Equal(h.tail, read.tail) {
+		h = &prefixHash{}
+		if l, err = foldFrom(io.NewSectionReader(f, 0, 1<<62), 1, h.add); err != nil {
+			return nil
+		}
+	}
+	if h.n > 0 && !h.open {
+		save(c, h.header(program), l)
+	}
+	return l
+}
+
+// tailPart is a part of the log's tail as foldFrom read it: a buffer of
+// its own, never reused.
+type tailPart struct {
+	data  []byte
+	final bool
+}
+
+// maxTailBeside is the longest tail folded beside the prefix's check,
+// its parts kept until the check is done.
+const maxTailBeside = 8 << 20
+
+// readCached reads the cache and checks its own bytes; it checks the
+// log's first bytes (read from f into h) against it on another goroutine,
+// and prefixOK waits for that check and reports whether they match (h
+// then holds them). l is not to be trusted, nor f closed, until prefixOK
+// said yes; prefixOK is to be called before returning, whatever happens.
+func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log, hdr cacheHeader, prefixOK func() bool, ok bool) {
+	if program == "" {
+		return nil, hdr, func() bool { return false }, false
+	}
+	var prefix chan bool
+	var matched, waited bool
+	prefixOK = func() bool {
+		if prefix != nil && !waited {
+			matched, waited = <-prefix, true
+		}
+		return matched
+	}
+	defer func() {
+		if !ok {
+			prefixOK()
+		}
+	}()
 	// Both files are mapped rather than read when they can be: a fault
 	// reading them (a file cut short in place under the mapping, which
 	// devlearn never does) reads as no cache.
 	defer catchFault(&ok, debug.SetPanicOnFault(true))
 	cf, err := os.Open(c.Path)
 	if err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	defer cf.Close()
 	fi, err := cf.Stat()
 	if err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	data, unmap, mapped := mapFile(cf, fi.Size())
 	if !mapped {
 		data = make([]byte, fi.Size())
 		if _, err := io.ReadFull(cf, data); err != nil {
-			return nil, false
+			return nil, hdr, prefixOK, false
 		}
 	}
 	keep := false
@@ -301,30 +435,42 @@ func readCached(f *os.File, c FoldCache, program string, h *prefixHash) (l *Log,
 	// The states read back keep views of data as their strings when it
 	// was read (data is never written to again, so it can be one string
 	// without a copy), copies when it is mapped.
-	hdr, r, err := decodeHeader(unsafe.String(unsafe.SliceData(data), len(data)))
+	str := unsafe.String(unsafe.SliceData(data), len(data))
+	hdr, r, err := parseHeader(str)
 	if err != nil || hdr.program != program || hdr.size <= 0 {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
-	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size || !hashPrefix(f, hdr.size, h) || !h.matches(hdr) {
-		return nil, false
+	if fi, err := f.Stat(); err != nil || fi.Size() < hdr.size {
+		return nil, hdr, prefixOK, false
+	}
+	prefix = make(chan bool, 1)
+	go func(want cacheHeader) {
+		ok := false
+		defer func() { prefix <- ok }()
+		defer catchFault(&ok, debug.SetPanicOnFault(true))
+		ok = hashPrefix(f, want.size, h) && h.matches(want)
+		h.lines = want.lines // as many as in the bytes it hashed, when their CRC matched
+	}(hdr)
+	if !checkCache(str, r) {
+		return nil, hdr, prefixOK, false
 	}
 	r.clone = mapped
 	if l, err = r.log(); err != nil {
-		return nil, false
+		return nil, hdr, prefixOK, false
 	}
 	if mapped && l.lazy != nil {
 		// Unmapped once no state is left to decode from it.
 		keep = true
 		runtime.AddCleanup(l.lazy, func(unmap func()) { unmap() }, unmap)
 	}
-	return l, true
+	return l, hdr, prefixOK, true
 }
 
 // hashPrefix adds the first n bytes of f to h.
 func hashPrefix(f *os.File, n int64, h *prefixHash) bool {
 	if data, unmap, ok := mapFile(f, n); ok {
 		defer unmap()
-		h.add(data, false)
+		h.hash(data)
 		return true
 	}
 	buf := make([]byte, min(n, 1<<20))
@@ -333,7 +479,7 @@ func hashPrefix(f *os.File, n int64, h *prefixHash) bool {
 		if m == 0 && err != nil {
 			return false
 		}
-		h.add(buf[:m], false)
+		h.hash(buf[:m])
 		left -= int64(m)
 	}
 	return true

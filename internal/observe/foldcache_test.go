@@ -371,7 +371,7 @@ func TestStateFieldsEncoded(t *testing.T) {
 		facts = append(facts, f.Name)
 	}
 	if got := strings.Join(facts, " "); got != "typ visible quality decided hasLegacy count weighted legacyCount first last penalty legacy" {
-		t.Fatalf("statusFacts's fields changed: update encoder.facts and decoderBin.facts and bump cacheFormat: %s", got)
+		t.Fatalf("statusFacts's fields changed: update encoder.facts and factsAt and bump cacheFormat: %s", got)
 	}
 }
 
@@ -598,7 +598,8 @@ func TestMappedCacheOutlivesNothing(t *testing.T) {
 }
 
 // A cache cut short in place under a log still decoding from it (devlearn
-// never does; a person might) is states that do not decode, not a crash.
+// never does; a person might) is a damaged cache, not a crash: the log is
+// folded afresh and answers as a fresh fold.
 func TestMappedCacheCutShortUnderTheLog(t *testing.T) {
 	path, cache := sessionEnd(t, t.TempDir(), 2_000)
 	l, err := LoadCached(path, cache)
@@ -611,9 +612,163 @@ func TestMappedCacheCutShortUnderTheLog(t *testing.T) {
 	if err := os.Truncate(cache.Path, 0); err != nil {
 		t.Fatal(err)
 	}
-	l.Has("obs_00000010")
-	l.WithStatus(day(9), config.Default(), Observing)
-	if n := len(l.Observations(day(9), config.Default())); n >= 2_000 {
-		t.Fatalf("%d observations read from a cache cut to nothing", n)
+	fresh, err := LoadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	if !l.Has("obs_00000010") {
+		t.Fatal("a state read from a cache cut to nothing was lost")
+	}
+	if got, want := sortedJSON(l.WithStatus(day(9), cfg, Observing)), sortedJSON(fresh.WithStatus(day(9), cfg, Observing)); got != want {
+		t.Fatal("statuses read from a cache cut to nothing differ from a fresh fold's")
+	}
+	if canonical(l) != canonical(fresh) {
+		t.Fatal("a log read from a cache cut to nothing differs from a fresh fold")
+	}
+}
+
+// cacheRecord is where the record of id's state lies in the cache file
+// data, and its index: the file's CRC leaves the records out, each is
+// checked by its own.
+func cacheRecord(t *testing.T, data []byte, id string) (start, end, i int) {
+	t.Helper()
+	_, r, err := decodeHeader(string(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := len(data) - 4 - len(r.S)
+	l, err := r.log()
+	if err != nil || l.lazy == nil {
+		t.Fatalf("cache: %v", err)
+	}
+	z := l.lazy
+	i, ok, bad := z.find(id)
+	if !ok || bad {
+		t.Fatalf("%s not in the cache", id)
+	}
+	rec, _, _ := z.record(i)
+	start = base + int(fixed32At(z.offsets, i))
+	return start, start + len(rec), i
+}
+
+// A record damaged where the cache file's CRC does not reach (the states
+// are each checked when decoded) changes nothing but speed: whichever way
+// the damaged state is reached (joined with the tail, by its status, by
+// id, with every state, after an event applied in memory), the answers
+// are a fresh fold's, and the cache is written whole again.
+func TestFoldCacheDamagedRecordRefolds(t *testing.T) {
+	cfg, now := config.Default(), day(9)
+	for _, c := range []struct {
+		name, damaged string
+		ask           func(l *Log) string
+	}{
+		{"joined with the tail", "obs_00000005", func(l *Log) string {
+			o, ok := l.Observation("obs_00000005", now, cfg)
+			return fmt.Sprint(ok, sortedJSON(append(l.WithStatus(now, cfg, Ready), o)))
+		}},
+		{"by id", "obs_00000005", func(l *Log) string {
+			o, ok := l.Observation("obs_00000005", now, cfg)
+			return fmt.Sprint(ok, sortedJSON([]Observation{o}))
+		}},
+		{"every state", "obs_00000005", func(l *Log) string { return sortedJSON(l.Observations(now, cfg)) }},
+		{"after an event applied", "obs_00000005", func(l *Log) string {
+			if err := l.Apply(&Event{Op: OpObserve, ID: "obs_00000009", Type: Pitfall, Pattern: "Lesson number 9 about the build scripts", Src: "codex", At: "2026-04-09T06:00:00Z"}); err != nil {
+				t.Fatal(err)
+			}
+			o, ok := l.Observation("obs_00000005", now, cfg)
+			p, _ := l.Observation("obs_00000009", now, cfg)
+			return fmt.Sprint(ok, sortedJSON([]Observation{o, p}))
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path, cache := sessionEnd(t, dir, 4_000)
+			if c.name == "joined with the tail" {
+				// A sighting of the damaged state in the lines appended
+				// since the cache was written: the read joins it at once.
+				f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				f.WriteString(`{"op":"observe","eid":"e_tail","at":"2026-04-09T06:00:00Z","src":"codex","id":"obs_00000005","type":"pitfall","pattern":"Lesson number 5 about the build scripts"}` + "\n")
+				f.Close()
+			}
+			fresh, err := LoadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.ask(fresh)
+			data, err := os.ReadFile(cache.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, end, _ := cacheRecord(t, data, c.damaged)
+			data[(start+end)/2] ^= 0x5a
+			if err := os.WriteFile(cache.Path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			l, err := LoadCached(path, cache)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := c.ask(l); got != want {
+				t.Fatalf("through the damaged cache:\n got %s\nwant %s", got, want)
+			}
+			if c.name != "after an event applied" && canonical(l) != canonical(fresh) {
+				t.Fatal("the log read through the damaged cache differs from a fresh fold")
+			}
+			again, err := os.ReadFile(cache.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, i := cacheRecord(t, again, c.damaged); bytes.Equal(again, data) {
+				t.Fatalf("the damaged cache (record %d) was not written again", i)
+			}
+		})
+	}
+}
+
+func sortedJSON(obs []Observation) string {
+	slices.SortFunc(obs, func(a, b Observation) int { return strings.Compare(a.ID, b.ID) })
+	j, _ := json.Marshal(obs)
+	return string(j)
+}
+
+// The tail is folded while the prefix is checked on another goroutine,
+// and its bytes added to the prefix's hash afterwards: a tail long enough
+// to be written back leaves a cache whose header names the whole log
+// exactly (its size, newlines, CRC and end), which the next read then
+// reads through.
+func TestTailFoldedBesideThePrefixCheckHashesTheWholeLog(t *testing.T) {
+	defer func(v int64) { cacheMinTail = v }(cacheMinTail)
+	cacheMinTail = 0
+	dir := t.TempDir()
+	path, cache := sessionEnd(t, dir, 2_000)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range randomLog(rand.New(rand.NewSource(7)), 3_000) { // over 1/8 of the prefix
+		f.Write(append(line, '\n'))
+	}
+	f.Close()
+	if _, err := LoadCached(path, cache); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(path)
+	data, err := os.ReadFile(cache.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr, _, err := decodeHeader(string(data))
+	want := &prefixHash{}
+	want.add(log, true)
+	if err != nil || hdr != want.header(hdr.program) || hdr.size != int64(len(log)) {
+		t.Fatalf("the cache written back names %+v (%v), the log is %+v", hdr, err, want.header(hdr.program))
+	}
+	l, err := LoadCached(path, cache)
+	if err != nil || l.lazy == nil {
+		t.Fatalf("the next read did not read through the cache: %v", err)
 	}
 }

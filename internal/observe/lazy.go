@@ -1,9 +1,11 @@
 package observe
 
 import (
+	"hash/crc32"
 	"maps"
 	"runtime/debug"
 	"strings"
+	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/binfield"
 )
@@ -17,18 +19,28 @@ import (
 // of a session render-ready decodes the states of the lines appended
 // since the cache was written and the ready ones, not the whole log.
 //
-// What a state holds is trusted as the cache's CRC and the log prefix's
-// hashes establish (foldcache.go), as when it was decoded at once: a
-// record that does not decode although the cache's CRC matched (only a
-// cache written on purpose could) is read as no state, never a panic.
+// The directory (the facts, the offsets, the slots) is trusted as the
+// cache's CRC and the log prefix's hashes establish (foldcache.go); each
+// record is checked against its own CRC when it is decoded, or looked at
+// to find an id. A record that fails it (a cache torn or damaged where
+// the file's CRC does not reach) makes the log fold its file afresh
+// (refold), so that a damaged cache changes nothing but speed; a record
+// that does not decode although its CRC matched (only a cache written on
+// purpose could) is read as no state, never a panic.
 type lazyStates struct {
 	states  string // the states' records, one after the other
 	offsets string // n × Fixed32: where each record begins in states
+	crcs    string // n × Fixed32: each record's CRC-32C
 	slots   string // the id hash table (encoder.log)
-	facts   string // n × statusFacts
+	facts   string // n × factsLen bytes of statusFacts
 	decoded []bool // decoded, or dropped as undecodable
 	left    int    // how many are not
 	dec     decoderBin
+	// refold folds the log afresh, as it was when it was read, for a
+	// record that fails its CRC; nil where there is no file to fold (a
+	// log section decoded on its own), and once it was called.
+	refold func() *Log
+	bad    bool // a record failed its CRC
 }
 
 func fixed32At(s string, i int) uint32 {
@@ -37,54 +49,66 @@ func fixed32At(s string, i int) uint32 {
 }
 
 // record is the bytes of state i; ok is false when the offsets do not
-// delimit them.
-func (z *lazyStates) record(i int) (rec string, ok bool) {
+// delimit them, bad when they fail their CRC.
+func (z *lazyStates) record(i int) (rec string, ok, bad bool) {
 	start, end := int(fixed32At(z.offsets, i)), len(z.states)
 	if i+1 < len(z.decoded) {
 		end = int(fixed32At(z.offsets, i+1))
 	}
 	if start >= end || end > len(z.states) {
-		return "", false
+		return "", false, false
 	}
-	return z.states[start:end], true
+	rec = z.states[start:end]
+	if crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(rec), len(rec))) != fixed32At(z.crcs, i) {
+		return "", false, true
+	}
+	return rec, true, false
 }
 
 // find is the index of the state of id, looked up in the hash table and
-// confirmed by the id the record begins with.
-func (z *lazyStates) find(id string) (i int, ok bool) {
-	defer catchFault(&ok, debug.SetPanicOnFault(true))
+// confirmed by the id the record begins with; bad when a record it looked
+// at fails its CRC (a fault reading one, too).
+func (z *lazyStates) find(id string) (i int, ok, bad bool) {
+	defer catchDamage(&ok, &bad, debug.SetPanicOnFault(true))
 	m := len(z.slots) / 4
 	h := fnv32a(id)
 	for probe := 0; probe < m; probe++ {
 		v := int(fixed32At(z.slots, int((h+uint32(probe))&uint32(m-1))))
 		if v == 0 || v > len(z.decoded) {
-			return 0, false
+			return 0, false, false
 		}
-		rec, ok := z.record(v - 1)
+		rec, ok, bad := z.record(v - 1)
+		if bad {
+			return 0, false, true
+		}
 		d := binfield.Decoder{S: rec}
 		if ok && d.Str() == id && d.Err == nil {
-			return v - 1, true
+			return v - 1, true, false
 		}
 	}
-	return 0, false
+	return 0, false, false
 }
 
-// pick lists the states not decoded yet whose facts match; ok is false
-// when the facts do not decode (the caller then decides from the states).
+// pick lists the states not decoded yet whose facts match, and those
+// whose facts are not in the cache (whose match is then decided from the
+// state); ok is false when the facts do not decode (the caller then
+// decides from the states).
 func (z *lazyStates) pick(match func(*statusFacts) bool) (picked []int, ok bool) {
 	defer catchFault(&ok, debug.SetPanicOnFault(true))
-	r := &decoderBin{Decoder: binfield.Decoder{S: z.facts}}
 	var f statusFacts // one for all: match keeps no pointer, but may escape it
 	for i, done := range z.decoded {
-		f = r.facts()
-		if r.Err != nil {
+		if done {
+			continue
+		}
+		var here, ok bool
+		if f, here, ok = factsAt(z.facts[factsLen*i:]); !ok {
 			return nil, false
 		}
-		if !done && match(&f) {
+		if !here || match(&f) {
 			picked = append(picked, i)
 		}
 	}
-	return picked, r.Done() == nil
+	return picked, true
 }
 
 // get is the state of id, decoded if it was not.
@@ -92,15 +116,20 @@ func (l *Log) get(id string) (*State, bool) {
 	if s, ok := l.states[id]; ok {
 		return s, true
 	}
-	if l.lazy == nil {
+	z := l.lazy
+	if z == nil {
 		return nil, false
 	}
-	i, ok := l.lazy.find(id)
-	if !ok || l.lazy.decoded[i] {
+	i, ok, bad := z.find(id)
+	if bad {
+		l.damaged(z)
+	} else if !ok || z.decoded[i] {
 		return nil, false
+	} else if s := l.decode(i); s != nil {
+		return s, true
 	}
-	s := l.decode(i)
-	return s, s != nil
+	s, ok := l.states[id] // a log folded afresh, when it was
+	return s, ok
 }
 
 // decode decodes state i into l.states (nil when its record does not
@@ -111,7 +140,10 @@ func (l *Log) decode(i int) *State {
 	if z.left--; z.left == 0 {
 		l.lazy = nil
 	}
-	s, ok := z.state(i)
+	s, ok, bad := z.state(i)
+	if bad {
+		l.damaged(z)
+	}
 	if !ok {
 		return nil
 	}
@@ -123,17 +155,52 @@ func (l *Log) decode(i int) *State {
 }
 
 // state decodes the record of state i; a fault reading it (the cache
-// file cut short in place under its mapping) is a record that does not
-// decode.
-func (z *lazyStates) state(i int) (s *State, ok bool) {
-	defer catchFault(&ok, debug.SetPanicOnFault(true))
-	rec, ok := z.record(i)
+// file cut short in place under its mapping) is a damaged record, as one
+// that fails its CRC.
+func (z *lazyStates) state(i int) (s *State, ok, bad bool) {
+	defer catchDamage(&ok, &bad, debug.SetPanicOnFault(true))
+	rec, ok, bad := z.record(i)
 	if !ok {
-		return nil, false
+		return nil, false, bad
 	}
 	z.dec.S, z.dec.Err = rec, nil
 	s = z.dec.state()
-	return s, z.dec.Done() == nil
+	return s, z.dec.Done() == nil, false
+}
+
+// catchDamage, deferred with the goroutine's previous SetPanicOnFault,
+// turns a fault reading a mapped record into a damaged one (ok false,
+// bad true); any other panic goes on.
+func catchDamage(ok, bad *bool, old bool) {
+	debug.SetPanicOnFault(old)
+	if e := recover(); e != nil {
+		if _, fault := e.(interface{ Addr() uintptr }); !fault {
+			panic(e)
+		}
+		*ok, *bad = false, true
+	}
+}
+
+// damaged is what a record of z failing its CRC does: the log is folded
+// afresh from its file, when it can be (z.refold), and what was applied
+// to it since it was read is applied again; otherwise that state is read
+// as none, as a record that does not decode.
+func (l *Log) damaged(z *lazyStates) {
+	z.bad = true
+	refold := z.refold
+	if refold == nil {
+		return
+	}
+	z.refold = nil
+	fresh := refold()
+	if fresh == nil {
+		return
+	}
+	applied := l.applied
+	l.states, l.lazy, l.Kept, l.Problems, l.Lines, l.applied = fresh.states, nil, fresh.Kept, fresh.Problems, fresh.Lines, nil
+	for _, e := range applied {
+		l.Apply(e) // it applied once already
+	}
 }
 
 // all decodes every state not decoded yet, and returns them all.
@@ -158,6 +225,9 @@ func (l *Log) all() map[string]*State {
 	for i, done := range z.decoded {
 		if !done {
 			l.decode(i)
+			if l.lazy != z {
+				break // all decoded, or the log folded afresh
+			}
 		}
 	}
 	return l.states

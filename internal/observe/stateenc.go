@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"io"
@@ -33,6 +34,9 @@ type encoder struct {
 	crc uint32
 	n   int64 // bytes handed to out
 	err error
+	// skip leaves what is handed to out meanwhile out of crc (the
+	// states' records, which carry CRCs of their own).
+	skip bool
 	// sorted writes maps in key order, so that equal states encode to
 	// equal bytes (what the tests compare); the cache itself does not
 	// need it, and sorting 10,000 ids was a third of writing it.
@@ -155,7 +159,9 @@ func (w *encoder) spill(force bool) {
 	if w.out == nil || (!force && len(w.B) < 32<<10) {
 		return
 	}
-	w.crc = crc32.Update(w.crc, castagnoli(), w.B)
+	if !w.skip {
+		w.crc = crc32.Update(w.crc, castagnoli(), w.B)
+	}
 	if _, err := w.out.Write(w.B); err != nil && w.err == nil {
 		w.err = err
 	}
@@ -166,22 +172,52 @@ func (w *encoder) spill(force bool) {
 // pos is how many bytes were encoded so far.
 func (w *encoder) pos() int64 { return w.n + int64(len(w.B)) }
 
-// log writes what a fold of the log's lines made: the count of lines
-// read, the kept lines and the problems; then the status facts of every
-// state (statusFacts), the states, and the index of the states, so that a
-// reader can decode only the states it needs (lazyStates):
+// log writes what a fold of the log's lines made: the states, each on
+// its own, then the directory a reader decodes at once: the count of
+// lines read, the kept lines, the problems, the status facts of every
+// state (statusFacts) and the index of the states, so that a reader can
+// decode only the states it needs (lazyStates):
 //
-//	facts    n × the status facts of each state, in the order of the states
 //	states   n × a state
+//	meta     the lines read, the kept lines, the problems
+//	facts    n × factsLen bytes: the status facts of each state, in the
+//	         order of the states, at fixed offsets (encoder.facts)
 //	offsets  n × Fixed32: where each state begins, from the first
+//	crcs     n × Fixed32: the CRC-32C of each state's record
 //	slots    m × Fixed32: a hash table of the ids (fnv32a, linear
 //	         probing, m = slotCount(n)), each a state's index plus one,
 //	         0 for none
-//	trailer  Fixed32 each: where the facts begin, where the states begin
-//	         and end, n and m, all from the start of the log
+//	trailer  Fixed32 each: where the states end (the directory begins)
+//	         and where the facts begin, from the start of the log; n, m
+//
+// The states come first and the directory after them so that the cache
+// streams out through a small buffer and its file CRC (foldcache.go) can
+// cover the directory and leave out the states: a reader checks the
+// directory whole and each state's record as it decodes it, and at a
+// session's end decodes a handful of 10,000.
 func (w *encoder) log(l *Log) {
 	states := l.all()
+	order := make([]*State, 0, len(states))
+	for _, s := range states {
+		order = append(order, s)
+	}
+	if w.sorted {
+		slices.SortFunc(order, func(a, b *State) int { return strings.Compare(a.ID, b.ID) })
+	}
 	base := w.pos()
+	w.spill(true)
+	w.skip = true // the states are not in the file's CRC: each has its own
+	offsets, crcs := make([]uint32, len(order)), make([]uint32, len(order))
+	for i, s := range order {
+		offsets[i] = uint32(w.pos() - base)
+		at := len(w.B)
+		w.state(s)
+		crcs[i] = crc32.Checksum(w.B[at:], castagnoli())
+		w.spill(false)
+	}
+	w.spill(true)
+	w.skip = false
+	statesEnd := w.pos() - base
 	w.Int(int64(l.Lines))
 	w.size(len(l.Kept), l.Kept == nil)
 	for _, k := range l.Kept {
@@ -200,31 +236,16 @@ func (w *encoder) log(l *Log) {
 		w.Str(msg)
 		w.Str(p.Text)
 	}
-	order := make([]*State, 0, len(states))
-	for _, s := range states {
-		order = append(order, s)
-	}
-	if w.sorted {
-		slices.SortFunc(order, func(a, b *State) int { return strings.Compare(a.ID, b.ID) })
-	}
 	factsStart := w.pos() - base
 	for _, s := range order {
 		w.facts(s.facts())
 		w.spill(false)
 	}
-	statesStart := w.pos() - base
-	offsets := make([]uint32, len(order))
-	for i, s := range order {
-		offsets[i] = uint32(w.pos() - base - statesStart)
-		w.state(s)
-		w.spill(false)
-	}
-	statesEnd := w.pos() - base
-	if statesEnd+4*int64(len(order)+slotCount(len(order))) > math.MaxUint32 && w.err == nil {
-		w.err = errCacheTooLarge // the offsets are 32 bits: no cache rather than a wrong one
-	}
 	for _, off := range offsets {
 		w.Fixed32(off)
+	}
+	for _, c := range crcs {
+		w.Fixed32(c)
 	}
 	slots := make([]uint32, slotCount(len(order)))
 	mask := uint32(len(slots) - 1)
@@ -239,13 +260,16 @@ func (w *encoder) log(l *Log) {
 		w.Fixed32(v)
 		w.spill(false)
 	}
-	for _, v := range []int64{factsStart, statesStart, statesEnd, int64(len(order)), int64(len(slots))} {
+	if w.pos()-base+trailerLen > math.MaxUint32 && w.err == nil {
+		w.err = errCacheTooLarge // the offsets are 32 bits: no cache rather than a wrong one
+	}
+	for _, v := range []int64{statesEnd, factsStart, int64(len(order)), int64(len(slots))} {
 		w.Fixed32(uint32(v))
 	}
 }
 
 // trailerLen is the size of the trailer of a log's encoding.
-const trailerLen = 5 * 4
+const trailerLen = 4 * 4
 
 var errCacheTooLarge = errors.New("fold cache over 4 GiB")
 
@@ -272,52 +296,92 @@ func fnv32a(s string) uint32 {
 	return h
 }
 
+// factsLen is the size of a state's status facts in the cache: fixed, so
+// that a reader deciding 10,000 statuses reads each where it is rather
+// than decoding varints one after the other.
+//
+//	0      the type (typeCode)
+//	1      flags: 1 visible, 2 quality, 4 devflow's stored confidence in
+//	       force, 8 the facts are here (else: decode the state to know)
+//	2      decided (the decided* values)
+//	3      0
+//	4:16   count, weighted, legacyCount: int32 each
+//	16:32  first, last: int64 each
+//	32:48  penalty, legacy: float64 bits each
+const factsLen = 48
+
+const (
+	factVisible = 1 << iota
+	factQuality
+	factLegacy
+	factHere
+)
+
 // facts writes a state's status facts; those of a state no view shows
-// are its type alone.
+// are its type alone. A count beyond 32 bits (no log holds one) is not
+// written: the reader decodes that state to decide its status.
 func (w *encoder) facts(f statusFacts) {
-	w.Uint(uint64(f.typ))
-	flags := uint64(f.decided) << 3
-	for i, b := range []bool{f.visible, f.quality, f.hasLegacy} {
-		if b {
-			flags |= 1 << i
+	var b [factsLen]byte
+	b[0] = f.typ
+	fits := func(v int) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+	if !f.visible {
+		b[1] = factHere
+	} else if fits(f.count) && fits(f.weighted) && fits(f.legacyCount) {
+		b[1] = factVisible | factHere
+		if f.quality {
+			b[1] |= factQuality
+		}
+		if f.hasLegacy {
+			b[1] |= factLegacy
+		}
+		b[2] = f.decided
+		le := binary.LittleEndian
+		le.PutUint32(b[4:], uint32(int32(f.count)))
+		le.PutUint32(b[8:], uint32(int32(f.weighted)))
+		le.PutUint32(b[12:], uint32(int32(f.legacyCount)))
+		le.PutUint64(b[16:], uint64(f.first))
+		le.PutUint64(b[24:], uint64(f.last))
+		le.PutUint64(b[32:], math.Float64bits(f.penalty))
+		if f.hasLegacy {
+			le.PutUint64(b[40:], math.Float64bits(f.legacy))
 		}
 	}
-	w.Uint(flags)
-	if !f.visible {
-		return
-	}
-	w.Int(int64(f.count))
-	w.Int(int64(f.weighted))
-	w.Int(int64(f.legacyCount))
-	w.Int(f.first)
-	w.Int(f.last)
-	w.Float(f.penalty)
-	if f.hasLegacy {
-		w.Float(f.legacy)
-	}
+	w.B = append(w.B, b[:]...)
 }
 
-func (r *decoderBin) facts() statusFacts {
-	f := statusFacts{typ: uint8(r.Count(len(Types)))}
-	flags := r.Uint()
-	if flags>>3 > decidedPromoted {
-		r.Fail()
+// factsAt reads the facts encoder.facts wrote at the start of b (factsLen
+// bytes) as far as statusFacts.status needs them: the counts, the span
+// and the penalties only of a state no mark decided whose quality is
+// confirmed, which most states of a long log are not. here is false when
+// they were not written, ok false when they do not decode.
+func factsAt(b string) (f statusFacts, here, ok bool) {
+	f.typ = b[0]
+	flags := b[1]
+	if f.typ > uint8(len(Types)) || flags&^(factVisible|factQuality|factLegacy|factHere) != 0 || b[2] > decidedPromoted || b[3] != 0 {
+		return f, false, false
 	}
-	f.decided = uint8(flags >> 3)
-	f.visible, f.quality, f.hasLegacy = flags&1 != 0, flags&2 != 0, flags&4 != 0
-	if !f.visible {
-		if flags != 0 {
-			r.Fail() // written as the type alone
-		}
-		return f
+	if flags&factHere == 0 {
+		return f, false, flags == 0
 	}
-	f.count, f.weighted, f.legacyCount = int(r.Int()), int(r.Int()), int(r.Int())
-	f.first, f.last = r.Int(), r.Int()
-	f.penalty = r.Float()
+	if flags&factVisible == 0 {
+		return f, true, flags == factHere && b[2] == 0
+	}
+	f.visible, f.quality, f.hasLegacy = true, flags&factQuality != 0, flags&factLegacy != 0
+	f.decided = b[2]
+	if f.decided != decidedNone || !f.quality {
+		return f, true, true
+	}
+	u32 := func(i int) int {
+		return int(int32(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24))
+	}
+	u64 := func(i int) uint64 { return uint64(uint32(u32(i))) | uint64(uint32(u32(i+4)))<<32 }
+	f.count, f.weighted, f.legacyCount = u32(4), u32(8), u32(12)
+	f.first, f.last = int64(u64(16)), int64(u64(24))
+	f.penalty = math.Float64frombits(u64(32))
 	if f.hasLegacy {
-		f.legacy = r.Float()
+		f.legacy = math.Float64frombits(u64(40))
 	}
-	return f
+	return f, true, true
 }
 
 // errCacheCorrupt is any cache that does not decode: it is refolded. It
@@ -482,7 +546,7 @@ func (r *decoderBin) state() *State {
 
 // log reads what encoder.log wrote, all of r.S, into a new Log: the
 // lines read, the kept lines and the problems at once, the states when
-// they are asked for (lazyStates). Everything but the states' own fields
+// they are asked for (lazyStates). Everything but the states' own records
 // is checked here: the layout, the offsets, the slots and the facts.
 func (r *decoderBin) log() (*Log, error) {
 	data := r.S
@@ -490,16 +554,14 @@ func (r *decoderBin) log() (*Log, error) {
 		r.Fail()
 		return nil, r.Err
 	}
-	tr := binfield.Decoder{S: data[len(data)-trailerLen:]}
-	factsStart, statesStart, statesEnd, n, m := int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32()), int(tr.Fixed32())
-	if factsStart > statesStart || statesStart > statesEnd || n > statesEnd-statesStart || m != slotCount(n) ||
-		(n == 0 && factsStart != statesEnd) ||
-		statesEnd > len(data) || len(data)-trailerLen-statesEnd != 4*(n+m) {
+	statesEnd, factsStart, n, m := logTrailer(data)
+	if statesEnd > factsStart || n > statesEnd || m != slotCount(n) || (n == 0 && statesEnd != 0) ||
+		factsStart > len(data) || len(data)-trailerLen-factsStart != factsLen*n+4*(2*n+m) {
 		r.Fail()
 		return nil, r.Err
 	}
 	l := NewLog()
-	r.S = data[:factsStart]
+	r.S = data[statesEnd:factsStart]
 	l.Lines = int(r.Int())
 	if n, isNil := r.size(); !isNil {
 		l.Kept = make([]KeptLine, 0, n)
@@ -527,17 +589,28 @@ func (r *decoderBin) log() (*Log, error) {
 	if n == 0 {
 		return l, nil
 	}
-	// The offsets, the slots and the facts are checked as they are read
-	// (lazyStates): a read that asks for five states reads no more.
+	// The offsets, the slots and the facts are checked as they are read,
+	// each record against its CRC as it is decoded (lazyStates): a read
+	// that asks for five states reads no more.
+	at := factsStart
+	cut := func(size int) string { at += size; return data[at-size : at] }
 	z := &lazyStates{
-		states:  data[statesStart:statesEnd],
-		offsets: data[statesEnd : statesEnd+4*n],
-		slots:   data[statesEnd+4*n : statesEnd+4*(n+m)],
-		facts:   data[factsStart:statesStart],
+		states:  data[:statesEnd],
+		facts:   cut(factsLen * n),
+		offsets: cut(4 * n),
+		crcs:    cut(4 * n),
+		slots:   cut(4 * m),
 		decoded: make([]bool, n),
 		left:    n,
 		dec:     decoderBin{slab: 16, clone: r.clone}, // a few states: small slabs
 	}
 	l.lazy = z
 	return l, nil
+}
+
+// logTrailer reads the trailer at the end of a log's encoding (at least
+// trailerLen bytes).
+func logTrailer(data string) (statesEnd, factsStart, n, m int) {
+	tr := data[len(data)-trailerLen:]
+	return int(fixed32At(tr, 0)), int(fixed32At(tr, 1)), int(fixed32At(tr, 2)), int(fixed32At(tr, 3))
 }

@@ -59,7 +59,10 @@ func goldenOne() *Log {
 // The fold cache's bytes are pinned (testdata/foldstate.golden), and they
 // decode to what encodes to them again. The states' records are those the
 // encoder wrote before the field encoding moved to binfield; format 2
-// moved their count to the trailer and added the index and the facts.
+// moved their count to the trailer and added the index and the facts;
+// format 3 put the states first and the directory after them, the facts
+// at a fixed width, a CRC per state, and left the states out of the
+// file's CRC.
 func TestFoldCacheBytesGolden(t *testing.T) {
 	want, err := os.ReadFile("testdata/foldstate.golden")
 	if err != nil {

@@ -97,6 +97,9 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 			l.all()
 		}
 		for _, i := range picked {
+			if l.lazy != z {
+				break // the log was folded afresh (a damaged cache)
+			}
 			l.decode(i)
 		}
 	}
