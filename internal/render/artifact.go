@@ -10,8 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/templates"
 )
@@ -55,23 +53,6 @@ func newData(o observe.Observation, now time.Time) artifactData {
 	return d
 }
 
-// frontMatter writes YAML front matter with yaml.v3, so that no learned
-// text can close the block or inject keys.
-func frontMatter(pairs ...string) string {
-	var node yaml.Node
-	node.Kind = yaml.MappingNode
-	for i := 0; i+1 < len(pairs); i += 2 {
-		node.Content = append(node.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i]},
-			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i+1]})
-	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	_ = enc.Encode(&node)
-	return buf.String()
-}
-
 // defuse makes learned text inert where Claude Code reads a file as a
 // prompt (slash commands and skills): !`cmd` would run cmd when the command
 // or skill is used, and @path would pull a file into the context. A space
@@ -113,7 +94,7 @@ func defused(o observe.Observation) observe.Observation {
 func renderCommand(o observe.Observation, now time.Time) []byte {
 	o = defused(o)
 	d := newData(o, now)
-	d.FrontMatter = frontMatter("description", d.Pattern, "source", sourceOf(o.ID))
+	d.FrontMatter = frontMatter(text("description", d.Pattern), text("source", sourceOf(o.ID)))
 	d.Body = bodyText(o.Details, d.Pattern)
 	return execute("command.md.tmpl", d)
 }
@@ -123,12 +104,11 @@ func renderSkill(o observe.Observation, slug string, now time.Time) []byte {
 	o = defused(o)
 	d := newData(o, now)
 	d.FrontMatter = frontMatter(
-		"name", slug,
-		"description", "This skill should be used when "+d.Lower,
-		"user-invocable", "false",
-		"allowed-tools", "Read, Grep, Glob",
-		"source", sourceOf(o.ID))
-	d.FrontMatter = strings.Replace(d.FrontMatter, `user-invocable: "false"`, "user-invocable: false", 1)
+		text("name", slug),
+		text("description", "This skill should be used when "+d.Lower),
+		field{key: "user-invocable", value: "false", literal: true},
+		text("allowed-tools", "Read, Grep, Glob"),
+		text("source", sourceOf(o.ID)))
 	d.Steps = steps(o.Details, d.Pattern)
 	return execute("skill.md.tmpl", d)
 }
