@@ -204,10 +204,12 @@ func (p *plan) addFile(o observe.Observation) error {
 				return nil
 			}
 		}
-		switch src := sourceOfFile(p.r.Proj.Path(path)); {
-		case src == o.ID:
-			return p.adopt(o, path, "")
-		case src != "" || exists(p.r.Proj.Path(path)):
+		// Nothing there is the common case: one lstat says so, where
+		// reading the file first cost a failed open as well.
+		if full := p.r.Proj.Path(path); exists(full) {
+			if sourceOfFile(full) == o.ID {
+				return p.adopt(o, path, "")
+			}
 			continue // another artifact, or the user's own file
 		}
 		var data []byte
