@@ -273,3 +273,40 @@ func heapInUse() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// BenchmarkFoldDevflow folds what a bulk render-ready folds first: 10,000
+// devflow lines (4.6 MB), each a new observation, in one part. The logs of
+// BenchmarkFoldLog are mostly lines about observations already folded,
+// which allocate little and fold faster per byte.
+func BenchmarkFoldDevflow(b *testing.B) {
+	data := devflowLog(10_000)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for range b.N {
+		if l := FoldBytes(data); l.Lines != 10_000 || len(l.Problems) != 0 {
+			b.Fatalf("%d lines, %d problems", l.Lines, len(l.Problems))
+		}
+	}
+}
+
+// BenchmarkFastDecode decodes devflow lines in one pass (decoder.fast)
+// without folding them: the part of a fold spent reading JSON.
+func BenchmarkFastDecode(b *testing.B) {
+	lines := bytes.SplitAfter(devflowLog(1000), []byte{'\n'})
+	lines = lines[:len(lines)-1]
+	var size int64
+	for _, l := range lines {
+		size += int64(len(l))
+	}
+	b.SetBytes(size)
+	d := decoder{views: true}
+	var e Event
+	for range b.N {
+		for _, l := range lines {
+			e.reset()
+			if !d.fast(l, &e) {
+				b.Fatalf("%s: not decoded", l)
+			}
+		}
+	}
+}
