@@ -228,7 +228,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		}
 	}
 	crashpoint.Hit("evolve:temps-written")
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 		return nil, err
 	}
 
@@ -260,7 +260,7 @@ func (w *Writer) finish(t trees, p pending) error {
 		}
 		crashpoint.Hit("evolve:file-replaced")
 	}
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 		return err
 	}
 	return w.removePending(t)
@@ -321,7 +321,7 @@ func (w *Writer) recover(t trees) error {
 		}
 		t.proj.Remove(tmp)
 	}
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 		return err
 	}
 	return w.removePending(t)
