@@ -59,6 +59,9 @@ func newData(o observe.Observation, now time.Time) artifactData {
 // after the ! and a full-width ＠ keep the text readable and inert.
 // Invisible formatting characters (bidirectional overrides) are dropped.
 func defuse(s string) string {
+	if inert(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := ' '
@@ -77,6 +80,17 @@ func defuse(s string) string {
 	}
 	// A fence opened as ```! is a shell block in the same files.
 	return strings.ReplaceAll(b.String(), "```!", "``` !")
+}
+
+// inert is whether defuse would leave s as it is: ASCII (which has no
+// format characters) with no @ and no ! next to a backtick.
+func inert(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == '@' {
+			return false
+		}
+	}
+	return !strings.Contains(s, "!`") && !strings.Contains(s, "`!")
 }
 
 // defused is the observation with its learned text made inert (defuse).
@@ -202,7 +216,30 @@ func steps(details, pattern string) []string {
 	return out
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string {
+	if plainLine(s) {
+		return s // nearly all learned text: nothing to collapse, no copy
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// plainLine is whether s is already one line of single spaces: ASCII
+// (strings.Fields splits at Unicode's spaces too, which it leaves to the
+// slow path) with no white space but single inner spaces.
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		}
+	}
+	return true
+}
 
 func lowerFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
