@@ -260,9 +260,12 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	// copies (and whatever its caller wrote before, as render's intents),
 	// and the previous batch's audit entry and renames, which it left
 	// unsynced under its done marker (finish).
-	toSync := w.files(p)
-	if done != nil {
-		toSync = append(toSync, w.files(*done)...)
+	toSync := func() []string {
+		files := w.files(p)
+		if done != nil {
+			files = append(files, w.files(*done)...)
+		}
+		return files
 	}
 	if err := syncBatch(w.proj.Root, toSync); err != nil {
 		return nil, err
@@ -310,7 +313,7 @@ func (w *Writer) finish(t trees, p pending) error {
 		// No boot to tell a crash of the system by: the done marker's
 		// check would have to look at the disk, which another branch
 		// checked out meanwhile makes ambiguous. Sync, and forget.
-		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+		if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 			return err
 		}
 		return w.removePending(t)
@@ -443,7 +446,7 @@ func (w *Writer) afterReboot(t trees, p pending) error {
 				return err
 			}
 		}
-		if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+		if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 			return err
 		}
 	}
@@ -493,7 +496,7 @@ func (w *Writer) rollForward(t trees, p pending, marker string) error {
 		}
 		t.proj.Remove(tmp)
 	}
-	if err := syncBatch(w.proj.Root, w.files(p)); err != nil {
+	if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 		return err
 	}
 	return t.state.Remove(marker)
@@ -661,7 +664,7 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 	// The finished batch's marker holds its entry: it goes, durably, as
 	// the log it is in is rewritten (redact scrubs the log, not markers).
 	if done != nil {
-		if err := syncBatch(w.proj.Root, w.files(*done)); err != nil {
+		if err := syncBatch(w.proj.Root, func() []string { return w.files(*done) }); err != nil {
 			return nil, err
 		}
 		if err := t.state.Remove(w.donePath()); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -9,9 +9,9 @@ import (
 
 // syncBatch fsyncs each file of the batch and its folder where the system
 // has no syncfs.
-func syncBatch(_ string, paths []string) error {
+func syncBatch(_ string, paths func() []string) error {
 	dirs := map[string]bool{}
-	for _, p := range paths {
+	for _, p := range paths() {
 		if f, err := os.Open(p); err == nil {
 			f.Sync()
 			f.Close()

@@ -273,3 +273,44 @@ func heapInUse() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// BenchmarkFoldDevflow folds what a bulk render-ready folds first: devflow
+// lines, each a new observation, in one part (8,000 lines, 3.7 MB, as the
+// benchtable's 3.9 MB log is one part). The logs of BenchmarkFoldLog are
+// mostly lines about observations already folded, which allocate little
+// and fold faster per byte.
+func BenchmarkFoldDevflow(b *testing.B) {
+	data := devflowLog(8_000)
+	if len(data) >= partSize {
+		b.Fatalf("%d bytes: more than one part", len(data))
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for range b.N {
+		if l := FoldBytes(data); l.Lines != 8_000 || len(l.Problems) != 0 {
+			b.Fatalf("%d lines, %d problems", l.Lines, len(l.Problems))
+		}
+	}
+}
+
+// BenchmarkFastDecode decodes devflow lines in one pass (decoder.fast)
+// without folding them: the part of a fold spent reading JSON.
+func BenchmarkFastDecode(b *testing.B) {
+	lines := bytes.SplitAfter(devflowLog(1000), []byte{'\n'})
+	lines = lines[:len(lines)-1]
+	var size int64
+	for _, l := range lines {
+		size += int64(len(l))
+	}
+	b.SetBytes(size)
+	d := decoder{views: true}
+	var e Event
+	for range b.N {
+		for _, l := range lines {
+			e.reset()
+			if !d.fast(l, &e) {
+				b.Fatalf("%s: not decoded", l)
+			}
+		}
+	}
+}

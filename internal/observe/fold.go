@@ -132,6 +132,23 @@ func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log,
 	}
 	close(parts)
 	wg.Wait()
+	out := merge(logs)
+	if errors.Is(readErr, io.EOF) {
+		readErr = nil
+	}
+	return out, readErr
+}
+
+// merge joins the workers' logs into one: into the one that folded the
+// most. A log of one part (most logs) is folded by whichever worker takes
+// it, and joining all its states into another, empty log inserted every
+// one of them again, in half the runs (TestMergeKeepsTheFullestLog).
+func merge(logs []*Log) *Log {
+	for i, l := range logs {
+		if len(l.states) > len(logs[0].states) {
+			logs[0], logs[i] = l, logs[0]
+		}
+	}
 	out := logs[0]
 	for _, p := range logs[1:] {
 		for _, s := range p.states {
@@ -145,10 +162,7 @@ func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log,
 	// the order of the log.
 	slices.SortFunc(out.Problems, func(a, b jsonl.Problem) int { return a.Line - b.Line })
 	slices.SortStableFunc(out.Kept, func(a, b KeptLine) int { return a.N - b.N })
-	if errors.Is(readErr, io.EOF) {
-		readErr = nil
-	}
-	return out, readErr
+	return out
 }
 
 // partSize is how much of a log is read and folded at a time.

@@ -367,3 +367,23 @@ func TestFoldNothingAllocatesLittle(t *testing.T) {
 		t.Fatalf("folding nothing four times allocated %d bytes", n)
 	}
 }
+
+// The workers' logs are joined into the one that folded the most: a log of
+// one part comes back as the log its worker built, whichever worker that
+// was, its states not inserted again; logs that both folded are joined.
+func TestMergeKeepsTheFullestLog(t *testing.T) {
+	data := devflowLog(200)
+	for _, full := range []int{0, 1} {
+		logs := []*Log{NewLog(), NewLog()}
+		logs[full] = FoldBytes(data)
+		want := logs[full]
+		if got := merge(logs); got != want || len(got.states) != 200 {
+			t.Fatalf("the full log in place %d: got another log, %d states", full, len(got.states))
+		}
+	}
+	halves := bytes.SplitAfterN(data, []byte("\n"), 101)
+	a, b := FoldBytes(bytes.Join(halves[:100], nil)), FoldBytes(halves[100])
+	if got, want := merge([]*Log{a, b}), FoldBytes(data); !reflect.DeepEqual(got.Observations(day(10), config.Default()), want.Observations(day(10), config.Default())) || got.Lines != 200 {
+		t.Fatalf("two halves merged differ from the whole")
+	}
+}

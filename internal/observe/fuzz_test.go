@@ -2,7 +2,9 @@ package observe
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -66,6 +68,10 @@ func FuzzFastDecode(f *testing.F) {
 		` { "id" : "a" , "unknown":-0.5e+3 , "k2":false} `, `{"id":"a"} x`, `{"id":"a","id":"b"}`, `{"evidence":[]}`, `{"evidence":null}`,
 		`{"op":"observe","eid":"e2","at":"2026-04-01T09:00:00Z","src":"s2","id":"obs_aaaaaa","type":"pitfall","pattern":"p","weight":3}`,
 		`{"weight":null}`, `{"weight":2.5}`, `{"counted":{"applied":"2026-04-01T09:00:00Z"}}`, `{"weights":{"s":{"3":"2026-04-01T09:00:00Z"}}}`,
+		// Strings long enough for str to step over eight bytes at a time,
+		// with what must stop it at every offset of a word.
+		`{"id":"obs_0123456789abcdef","pattern":"Lesson number 12 about the \"build\" scripts, é and \u00e9 after","details":"area: scripts/hooks/12345678; issue: x"}`,
+		"{\"pattern\":\"abcdefghijklmno\x01pq\"}", "{\"pattern\":\"abcdefghijklmnop\xffq\"}", `{"pattern":"abcdefghijklmnopqrstuvwxyz\\"}`,
 		`{"seq":1.5}`, `{"seq":01}`, `{"pattern":"\ud800"}`, `{"pattern":"a\u0000b"}`, "{\"pattern\":\"\xff\"}", `{}`, `[]`, `{"a":}`,
 	} {
 		f.Add([]byte(s))
@@ -95,4 +101,38 @@ func FuzzFastDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// plain8 says a word may be stepped over exactly when no byte of it would
+// stop str's byte loop: every byte value at every position, among bytes
+// that would not stop it and among random ones.
+func TestPlain8(t *testing.T) {
+	stops := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
+	check := func(w [8]byte) {
+		want := true
+		for _, c := range w {
+			want = want && !stops(c)
+		}
+		if got := plain8(binary.LittleEndian.Uint64(w[:])); got != want {
+			t.Fatalf("% x: plain8 %v, want %v", w, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(8, 8))
+	for pos := range 8 {
+		for c := range 256 {
+			for range 8 {
+				var w [8]byte
+				for i := range w {
+					w[i] = byte(0x20 + r.IntN(0x60)) // never stops, unless '"' or '\\'
+				}
+				w[pos] = byte(c)
+				check(w)
+			}
+		}
+	}
+	for range 1 << 20 {
+		var w [8]byte
+		binary.LittleEndian.PutUint64(w[:], r.Uint64())
+		check(w)
+	}
 }

@@ -10,8 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/templates"
 )
@@ -55,29 +53,15 @@ func newData(o observe.Observation, now time.Time) artifactData {
 	return d
 }
 
-// frontMatter writes YAML front matter with yaml.v3, so that no learned
-// text can close the block or inject keys.
-func frontMatter(pairs ...string) string {
-	var node yaml.Node
-	node.Kind = yaml.MappingNode
-	for i := 0; i+1 < len(pairs); i += 2 {
-		node.Content = append(node.Content,
-			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i]},
-			&yaml.Node{Kind: yaml.ScalarNode, Value: pairs[i+1]})
-	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	_ = enc.Encode(&node)
-	return buf.String()
-}
-
 // defuse makes learned text inert where Claude Code reads a file as a
 // prompt (slash commands and skills): !`cmd` would run cmd when the command
 // or skill is used, and @path would pull a file into the context. A space
 // after the ! and a full-width ＠ keep the text readable and inert.
 // Invisible formatting characters (bidirectional overrides) are dropped.
 func defuse(s string) string {
+	if inert(s) {
+		return s
+	}
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := ' '
@@ -98,6 +82,17 @@ func defuse(s string) string {
 	return strings.ReplaceAll(b.String(), "```!", "``` !")
 }
 
+// inert is whether defuse would leave s as it is: ASCII (which has no
+// format characters) with no @ and no ! next to a backtick.
+func inert(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || s[i] == '@' {
+			return false
+		}
+	}
+	return !strings.Contains(s, "!`") && !strings.Contains(s, "`!")
+}
+
 // defused is the observation with its learned text made inert (defuse).
 func defused(o observe.Observation) observe.Observation {
 	o.Pattern, o.Details = defuse(o.Pattern), defuse(o.Details)
@@ -113,7 +108,7 @@ func defused(o observe.Observation) observe.Observation {
 func renderCommand(o observe.Observation, now time.Time) []byte {
 	o = defused(o)
 	d := newData(o, now)
-	d.FrontMatter = frontMatter("description", d.Pattern, "source", sourceOf(o.ID))
+	d.FrontMatter = frontMatter(text("description", d.Pattern), text("source", sourceOf(o.ID)))
 	d.Body = bodyText(o.Details, d.Pattern)
 	return execute("command.md.tmpl", d)
 }
@@ -123,12 +118,11 @@ func renderSkill(o observe.Observation, slug string, now time.Time) []byte {
 	o = defused(o)
 	d := newData(o, now)
 	d.FrontMatter = frontMatter(
-		"name", slug,
-		"description", "This skill should be used when "+d.Lower,
-		"user-invocable", "false",
-		"allowed-tools", "Read, Grep, Glob",
-		"source", sourceOf(o.ID))
-	d.FrontMatter = strings.Replace(d.FrontMatter, `user-invocable: "false"`, "user-invocable: false", 1)
+		text("name", slug),
+		text("description", "This skill should be used when "+d.Lower),
+		field{key: "user-invocable", value: "false", literal: true},
+		text("allowed-tools", "Read, Grep, Glob"),
+		text("source", sourceOf(o.ID)))
 	d.Steps = steps(o.Details, d.Pattern)
 	return execute("skill.md.tmpl", d)
 }
@@ -222,7 +216,30 @@ func steps(details, pattern string) []string {
 	return out
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+func oneLine(s string) string {
+	if plainLine(s) {
+		return s // nearly all learned text: nothing to collapse, no copy
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// plainLine is whether s is already one line of single spaces: ASCII
+// (strings.Fields splits at Unicode's spaces too, which it leaves to the
+// slow path) with no white space but single inner spaces.
+func plainLine(s string) bool {
+	if s == "" || s[0] == ' ' || s[len(s)-1] == ' ' {
+		return s == ""
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false
+		case c == ' ' && s[i+1] == ' ':
+			return false
+		}
+	}
+	return true
+}
 
 func lowerFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)

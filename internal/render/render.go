@@ -75,6 +75,10 @@ type plan struct {
 	seq        map[string]int // observation -> sequence of its next decision
 	softCapped []observe.Observation
 	newFiles   map[string]bool // area directive files this run creates
+	// active counts each knowledge file's entries in force, counted once
+	// and kept up as sections are appended: counting them again for every
+	// section made a bulk render quadratic in the file's entries.
+	active map[string]int
 }
 
 // Run renders every ready observation.
@@ -97,6 +101,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		claimed:  map[string]string{},
 		seq:      map[string]int{},
 		newFiles: map[string]bool{},
+		active:   map[string]int{},
 		res:      &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
@@ -199,10 +204,12 @@ func (p *plan) addFile(o observe.Observation) error {
 				return nil
 			}
 		}
-		switch src := sourceOfFile(p.r.Proj.Path(path)); {
-		case src == o.ID:
-			return p.adopt(o, path, "")
-		case src != "" || exists(p.r.Proj.Path(path)):
+		// Nothing there is the common case: one lstat says so, where
+		// reading the file first cost a failed open as well.
+		if full := p.r.Proj.Path(path); exists(full) {
+			if sourceOfFile(full) == o.ID {
+				return p.adopt(o, path, "")
+			}
 			continue // another artifact, or the user's own file
 		}
 		var data []byte
@@ -280,8 +287,13 @@ func (p *plan) addSection(o observe.Observation, file string, render func(observ
 			return nil
 		}
 	}
-	if cap := p.r.Opts.Config.Knowledge.SoftCap; doc.ActiveCount() >= cap {
-		p.skip(o.ID, fmt.Sprintf("%s has %d active entries, the soft cap (knowledge.soft_cap); review it with 'devlearn learn --review'", file, doc.ActiveCount()))
+	active, counted := p.active[file]
+	if !counted {
+		active = doc.ActiveCount()
+	}
+	if cap := p.r.Opts.Config.Knowledge.SoftCap; active >= cap {
+		p.active[file] = active
+		p.skip(o.ID, fmt.Sprintf("%s has %d active entries, the soft cap (knowledge.soft_cap); review it with 'devlearn learn --review'", file, active))
 		if !o.SoftCap {
 			p.softCapped = append(p.softCapped, o)
 		}
@@ -289,6 +301,10 @@ func (p *plan) addSection(o observe.Observation, file string, render func(observ
 	}
 	anchor := doc.Kind.Anchor(doc.NextNumber())
 	s := doc.Append(render(o, anchor, p.r.Opts.Now))
+	if s.Anchor != "" && s.Active() {
+		active++
+	}
+	p.active[file] = active
 	p.changed[file] = true
 	p.record(o, file, anchor, s.Hash(), false)
 	return nil

@@ -2,8 +2,10 @@ package safefile
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,5 +157,67 @@ func TestTheRefusalSaysWhatToDo(t *testing.T) {
 	want := "refusing to write .memory/learning-log.jsonl: .memory/learning-log.jsonl is a symbolic link (to ../../outside/.bashrc), and devlearn never writes through one (a repository can commit a link to carry writes out of it); replace the link with a real file"
 	if err == nil || err.Error() != want {
 		t.Fatalf("got  %v\nwant %s", err, want)
+	}
+}
+
+// rel's shortcut for clean paths gives filepath.Rel's answer, and refuses
+// what it refuses, on paths built from empty, ".", ".." and ordinary
+// names, below, at, beside and above roots clean and not.
+func TestRelAgreesWithRel(t *testing.T) {
+	reference := func(root, path string) ([]string, bool) {
+		r, err := filepath.Rel(root, path)
+		if err != nil || !filepath.IsLocal(r) {
+			return nil, false
+		}
+		if r == "." {
+			return nil, true
+		}
+		return strings.Split(r, string(filepath.Separator)), true
+	}
+	names := []string{"", ".", "..", "a", "b", "ab", "..a", "a..", ".git", "x y"}
+	random := func(r *rand.Rand, n int) string {
+		parts := make([]string, n)
+		for i := range parts {
+			parts[i] = names[r.IntN(len(names))]
+		}
+		return strings.Join(parts, "/")
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		root := "/" + random(r, 1+r.IntN(3))
+		if r.IntN(4) == 0 {
+			root = "/w/repo"
+		}
+		var path string
+		switch r.IntN(4) {
+		case 0:
+			path = root + "/" + random(r, 1+r.IntN(4))
+		case 1:
+			path = root + random(r, 1+r.IntN(3))
+		case 2:
+			path = "/" + random(r, 1+r.IntN(5))
+		default:
+			path = "/w/repo/" + random(r, 1+r.IntN(4))
+		}
+		want, wantOK := reference(root, path)
+		got, err := rel(root, path)
+		if (err == nil) != wantOK || !slices.Equal(got, want) {
+			t.Fatalf("rel(%q, %q) = %q, %v; filepath.Rel says %q, %v", root, path, got, err, want, wantOK)
+		}
+	}
+}
+
+// BenchmarkRel is the path check of every write below a trusted folder:
+// an artifact's path and a kept copy's, as a bulk render makes them.
+func BenchmarkRel(b *testing.B) {
+	root := "/home/someone/src/project"
+	paths := []string{root + "/.claude/commands/self-learning/lesson-number-9980-about-the-build-scripts.md",
+		root + "/.git/devlearn/objects/ab/cdef0123456789abcdef0123456789abcdef01"}
+	for range b.N {
+		for _, p := range paths {
+			if _, err := rel(root, p); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
