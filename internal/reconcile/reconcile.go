@@ -510,7 +510,7 @@ func (u *run) staleness() {
 			continue
 		}
 		var missing []string
-		for _, ref := range codeRefs(o.Details + "\n" + strings.Join(o.Evidence, "\n")) {
+		for _, ref := range codeRefs(o.Details, o.Evidence...) {
 			if !u.sparse(ref) && u.gone(ref) {
 				missing = append(missing, ref)
 			}
