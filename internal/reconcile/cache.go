@@ -64,6 +64,10 @@ type proof struct {
 	exists bool        // byContent, byListing, byPresent: as judged
 	data   []byte      // byContent, byListing: what was judged
 	pre    stamp.Stamp // byStamp: before the run read it
+	// judged: pre is the stamp the run judged the file by, taken after its
+	// start (a render's hand-over): a write since would have changed it, so
+	// the cache keeps it without stamping the file again.
+	judged bool
 }
 
 // judged records what the run read of rel (a project path, or "!" and an
@@ -153,7 +157,12 @@ func (u *run) saveCache() {
 			b = append(append(b, name...), '\n')
 			continue
 		}
-		cur := stampOf(u.root, name)
+		var cur stamp.Stamp
+		if pf.judged {
+			cur = pf.pre
+		} else {
+			cur = stampOf(u.root, name)
+		}
 		hash := "-"
 		switch {
 		case pf.kind == byStamp:

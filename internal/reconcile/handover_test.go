@@ -180,3 +180,25 @@ func TestHandOverChangesNothingButSpeed(t *testing.T) {
 		}
 	}
 }
+
+// The stamps a run judged handed-over files by are their proofs in the
+// quiet-run cache, kept without stamping the files again: the next run is
+// answered from the cache, and a write to one of them since is seen.
+func TestHandOverProofsInTheCache(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	handOver(t, p)
+	if r := fullRun(t, p); r.Unchanged != 8 {
+		t.Fatalf("%+v", r)
+	}
+	if r := cached(p, benchNow, config.Default(), time.Now()); r == nil || r.Unchanged != 8 {
+		t.Fatalf("the cache must answer: %+v", r)
+	}
+	os.WriteFile(p.Path(project.CommandsDir+"/lesson-4.md"), []byte("a person's version\n"), 0o644)
+	if r := cached(p, benchNow, config.Default(), time.Now()); r != nil {
+		t.Fatalf("the cache hid a write to a handed-over file: %+v", r)
+	}
+	if r := quickRun(t, p); r.Edits != 1 {
+		t.Fatalf("the write was not seen: %+v", r)
+	}
+}

@@ -274,8 +274,9 @@ func (u *run) entry(e manifest.Entry) error {
 
 // unchangedSinceRender counts e unchanged without reading it when the
 // render handed over its file's stamp and hash, the file still has that
-// stamp, and the hash is the manifest's. It is proved by its stamp, taken
-// before anything of it was judged, for the quiet-run cache.
+// stamp, and the hash is the manifest's. The stamp it was judged by is its
+// proof in the quiet-run cache: it was settled before the run began, so
+// any write since has changed it.
 func (u *run) unchangedSinceRender(e manifest.Entry) bool {
 	if !u.handed.Has(e.Path) || manifest.IsLegacyHash(e.ContentHash) {
 		return false
@@ -284,7 +285,7 @@ func (u *run) unchangedSinceRender(e manifest.Entry) bool {
 	if hash, ok := u.handed.Hash(e.Path, cur); err != nil || !ok || hash != e.ContentHash {
 		return false
 	}
-	u.judged(e.Path, proof{kind: byStamp, pre: cur})
+	u.judged(e.Path, proof{kind: byStamp, pre: cur, judged: true})
 	u.res.Unchanged++
 	return true
 }
