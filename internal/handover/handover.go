@@ -10,7 +10,12 @@
 // stamp is still the handed-over one still holds the bytes the render
 // wrote. A file written in the racy window before the end is left out,
 // and reconcile reads it: a same-size write in the same clock tick keeps
-// its stamp, and only the content can tell.
+// its stamp, and only the content can tell. So is a file of another size
+// than was written. What the stamps taken at the end cannot tell is a
+// same-size write after the render moved the file into place and before
+// that window (while the render still runs: its last sync and appends);
+// stamping each file as the one writer writes it would narrow that to
+// the write's own tick, as git's checkout does.
 //
 // It is a cache and nothing else: a missing, stale, torn or foreign
 // hand-over changes nothing but how many files reconcile reads. Every
@@ -44,12 +49,19 @@ const version = "devlearn-handover 1"
 // the clone's git folder.
 func Path(p *project.Project) string { return p.StatePath("cache", p.WorktreeID(), "rendered") }
 
-// Write records the files a run just wrote: written maps each path
-// (relative to the root, forward slashes) to manifest.Hash of the bytes
-// written there. It is called once the run's last write is synced; the
-// files are stamped after the time they are judged against is taken.
-// Errors are ignored: the hand-over only ever saves time.
-func Write(p *project.Project, written map[string]string) {
+// Written is what a run wrote to a file: manifest.Hash of the bytes, and
+// how many there were.
+type Written struct {
+	Hash string
+	Size int64
+}
+
+// Write records the files a run just wrote, by their paths (relative to
+// the root, forward slashes). It is called once the run's last write is
+// synced; the files are stamped after the time they are judged against is
+// taken. A file of another size than was written is left out: something
+// wrote it since. Errors are ignored: the hand-over only ever saves time.
+func Write(p *project.Project, written map[string]Written) {
 	if len(written) == 0 {
 		return
 	}
@@ -61,12 +73,12 @@ func Write(p *project.Project, written map[string]string) {
 	defer root.Close()
 	var body []byte
 	for _, rel := range slices.Sorted(maps.Keys(written)) {
-		hash := written[rel]
+		hash := written[rel].Hash
 		if len(hash) != sha256.Size*2 || strings.ContainsAny(rel, "\n") {
 			continue
 		}
 		s, err := root.Stat(rel)
-		if err != nil || s.RacyAt(at) {
+		if err != nil || s.Size != written[rel].Size || s.RacyAt(at) {
 			continue
 		}
 		body = strconv.AppendInt(body, s.Size, 10)

@@ -12,7 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/stamp"
 )
 
-func testProject(t *testing.T, files map[string]string, mtime map[string]time.Time) (*project.Project, map[string]string) {
+func testProject(t *testing.T, files map[string]string, mtime map[string]time.Time) (*project.Project, map[string]Written) {
 	t.Helper()
 	root := t.TempDir()
 	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
@@ -20,14 +20,14 @@ func testProject(t *testing.T, files map[string]string, mtime map[string]time.Ti
 	if err != nil {
 		t.Fatal(err)
 	}
-	hashes := map[string]string{}
+	hashes := map[string]Written{}
 	for rel, data := range files {
 		os.MkdirAll(filepath.Dir(p.Path(rel)), 0o755)
 		os.WriteFile(p.Path(rel), []byte(data), 0o644)
 		if m, ok := mtime[rel]; ok {
 			os.Chtimes(p.Path(rel), m, m)
 		}
-		hashes[rel] = manifest.Hash([]byte(data))
+		hashes[rel] = Written{Hash: manifest.Hash([]byte(data)), Size: int64(len(data))}
 	}
 	return p, hashes
 }
@@ -50,7 +50,7 @@ func TestOnlySettledFilesAreHandedOver(t *testing.T) {
 	if f == nil {
 		t.Fatal("no hand-over")
 	}
-	if h, ok := f.Hash("a.md", now(t, p, "a.md")); !ok || h != hashes["a.md"] {
+	if h, ok := f.Hash("a.md", now(t, p, "a.md")); !ok || h != hashes["a.md"].Hash {
 		t.Errorf("a settled file: %q %v", h, ok)
 	}
 	if f.Has("b.md") {
@@ -62,6 +62,19 @@ func TestOnlySettledFilesAreHandedOver(t *testing.T) {
 	}
 	if _, ok := f.Hash("missing.md", stamp.Stamp{}); ok {
 		t.Error("a file never handed over is known")
+	}
+}
+
+// A file of another size than the run wrote was written since, before the
+// stamps were taken: its stamp is not the run's bytes'.
+func TestAFileOfAnotherSizeIsNotHandedOver(t *testing.T) {
+	old := time.Now().Add(-time.Hour)
+	p, hashes := testProject(t, map[string]string{"a.md": "as written\n"}, map[string]time.Time{"a.md": old})
+	os.WriteFile(p.Path("a.md"), []byte("a person's edit, before the render ended\n"), 0o644)
+	os.Chtimes(p.Path("a.md"), old, old)
+	Write(p, hashes)
+	if Load(p).Has("a.md") {
+		t.Fatal("a file of another size was handed over")
 	}
 }
 
@@ -79,7 +92,7 @@ func TestADamagedHandOverIsNone(t *testing.T) {
 	for name, bad := range map[string]string{
 		"cut at a line's end": strings.Join(lines[:len(lines)-2], ""),
 		"cut mid-line":        string(data[:len(data)-5]),
-		"a hash changed":      strings.Replace(string(data), hashes["a.md"], hashes["b.md"], 1),
+		"a hash changed":      strings.Replace(string(data), hashes["a.md"].Hash, hashes["b.md"].Hash, 1),
 		"another version":     strings.Replace(string(data), version, "devlearn-handover 0", 1),
 		"empty":               "",
 	} {

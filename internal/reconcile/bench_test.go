@@ -17,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 var benchNow = time.Date(2026, 5, 9, 9, 0, 0, 0, time.UTC)
@@ -105,10 +106,10 @@ func benchReconcile(b *testing.B, n int, kind string) {
 	})
 	if kind == "handed" {
 		m, _, _ := manifest.LoadProject(p)
-		written := map[string]string{}
+		written := map[string]handover.Written{}
 		for _, e := range m.Entries {
 			if e.AnchorID == "" {
-				written[e.Path] = e.ContentHash
+				written[e.Path] = handover.Written{Hash: e.ContentHash, Size: stamp.Of(p.Path(e.Path)).Size}
 			}
 		}
 		handover.Write(p, written)

@@ -14,6 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // handOver hands over every file artifact of p with the hash its manifest
@@ -24,10 +25,10 @@ func handOver(t *testing.T, p *project.Project) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written := map[string]string{}
+	written := map[string]handover.Written{}
 	for _, e := range m.Entries {
 		if e.AnchorID == "" {
-			written[e.Path] = e.ContentHash
+			written[e.Path] = handover.Written{Hash: e.ContentHash, Size: stamp.Of(p.Path(e.Path)).Size}
 		}
 	}
 	handover.Write(p, written)

@@ -436,10 +436,10 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	}
 	// What was written, for the reconcile that follows: it reads back only
 	// the files changed since (internal/handover).
-	written := map[string]string{}
+	written := map[string]handover.Written{}
 	for _, e := range p.entries {
-		if e.AnchorID == "" && p.files[e.Path] != nil {
-			written[e.Path] = e.ContentHash
+		if data := p.files[e.Path]; e.AnchorID == "" && data != nil {
+			written[e.Path] = handover.Written{Hash: e.ContentHash, Size: int64(len(data))}
 		}
 	}
 	handover.Write(r.Proj, written)
