@@ -1,6 +1,7 @@
 package knowfile
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,56 @@ func TestHashIsStableAcrossWriteAndRead(t *testing.T) {
 func TestEmptyFileGetsItsTitle(t *testing.T) {
 	if got := string(Parse(Pitfalls, nil).Bytes()); got != "<!-- TL;DR: 0 pitfalls. -->\n# Known Pitfalls\n" {
 		t.Fatalf("%q", got)
+	}
+}
+
+// field is fieldRe by hand: the same matches and groups on random lines of
+// bullets, stars, spaces, colons and broken UTF-8.
+func TestFieldIsFieldRe(t *testing.T) {
+	pieces := []string{"-", "*", "**", " ", "\t", "\f", "\r", "\v", ":", "Area", "Source", "self-learning:obs_1", "é", "\xff", "x", "**:", "- **", "* **"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	lines := []string{"- **Area**: src/", "  * **Status**:Active", "-**Area**: x", "- ****: x", "- **a*b**: c", "- **Area**:  two spaces ", "- **Area**:"}
+	for i := 0; i < 50000; i++ {
+		var b strings.Builder
+		for n := rng.IntN(12); n > 0; n-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		lines = append(lines, b.String())
+	}
+	for _, line := range lines {
+		key, value, ok := field(line)
+		m := fieldRe().FindStringSubmatch(line)
+		if ok != (m != nil) || (ok && (key != m[1] || value != m[2])) {
+			t.Fatalf("field(%q) = %q, %q, %v; fieldRe: %q", line, key, value, ok, m)
+		}
+	}
+}
+
+// heading is headingRe by hand, on random first lines.
+func TestHeadingIsHeadingRe(t *testing.T) {
+	pieces := []string{"## ", "#", "ADR", "PF", "-", "0", "07", "123", ":", " ", "\t", "\f", "\r", "\v", "Title", "é", "\xff", "x y"}
+	rng := rand.New(rand.NewPCG(7, 8))
+	lines := []string{"## ADR-001: Keep JSON", "## PF-12:  spaced  title \t", "## ADR-: x", "## ADR-1:", "## ADR-1 : x", "##  ADR-1: x", "## PF-003:   "}
+	pick := func(s ...string) string { return s[rng.IntN(len(s))] }
+	for i := 0; i < 50000; i++ {
+		var b strings.Builder
+		if i%2 == 0 { // mostly well-formed, one part at a time wrong
+			b.WriteString(pick("## ", "## ", "##", "### "))
+			b.WriteString(pick("ADR", "PF", "PF", "AD", "adr"))
+			b.WriteString(pick("-", "-", "", "_"))
+			b.WriteString(pick("1", "007", "123", "", "1a"))
+			b.WriteString(pick(":", ":", " :", ""))
+		}
+		for n := rng.IntN(8); n > 0; n-- {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		lines = append(lines, b.String())
+	}
+	for _, line := range lines {
+		kind, number, title, ok := heading(line)
+		m := headingRe().FindStringSubmatch(line)
+		if ok != (m != nil) || (ok && (kind != m[1] || number != m[2] || title != m[3])) {
+			t.Fatalf("heading(%q) = %q %q %q %v; headingRe: %q", line, kind, number, title, ok, m)
+		}
 	}
 }

@@ -19,6 +19,9 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	jsonv1 "github.com/go-json-experiment/json/v1"
+
 	"github.com/devlearn/devlearn/internal/jsonpos"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -112,7 +115,7 @@ func Parse(data []byte, root string) (*Manifest, []Migration, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &Manifest{SchemaVersion: SchemaVersion}, nil, nil
 	}
-	if err := json.Unmarshal(data, m); err != nil {
+	if err := decode(data, m); err != nil {
 		if line, col, ok := jsonpos.Of(data, err); ok {
 			return nil, nil, fmt.Errorf("line %d, column %d: not valid JSON: %w", line, col, err)
 		}
@@ -128,6 +131,19 @@ func Parse(data []byte, root string) (*Manifest, []Migration, error) {
 	}
 	m.SchemaVersion = SchemaVersion
 	return m, migrated, nil
+}
+
+// decode is encoding/json's Unmarshal, by go-json-experiment's decoder
+// under its options for encoding/json's semantics: a third of the time on
+// the thousand entries that reconcile reads at every full check. Where
+// that decoder refuses, encoding/json decodes again, so that what is
+// accepted, and the error of what is not, are encoding/json's.
+func decode(data []byte, m *Manifest) error {
+	if jsonv2.Unmarshal(data, m, jsonv1.DefaultOptionsV1()) == nil {
+		return nil
+	}
+	*m = Manifest{}
+	return json.Unmarshal(data, m)
 }
 
 func relative(p, root string) (string, bool) {

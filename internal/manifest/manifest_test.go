@@ -1,6 +1,9 @@
 package manifest
 
 import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -62,5 +65,48 @@ func TestHashes(t *testing.T) {
 	}
 	if !Matches(Hash([]byte("x")), []byte("x")) || Matches(Hash([]byte("x")), []byte("y")) {
 		t.Error("sha256")
+	}
+}
+
+// The decoder Parse uses accepts what encoding/json accepts and gives the
+// same manifest, on edge cases and on thousands of damaged copies of a
+// real one (bytes changed, cut, repeated): where it would differ, the
+// manifest and error must be encoding/json's.
+func TestDecodeIsEncodingJSONs(t *testing.T) {
+	good := []byte(devflowManifest)
+	docs := []string{
+		`{"SchemaVersion":2,"ENTRIES":[{"ObservationId":"a","PATH":"x"}]}`, // names matched without case
+		`{"schemaVersion":2,"schemaVersion":3,"entries":[]}`,               // a name twice
+		`{"schemaVersion":null,"entries":null}`,
+		`{"schemaVersion":2,"entries":[{"observationId":"a\xffb","path":"\xc3"}]}`, // invalid UTF-8
+		`{"schemaVersion":2.0,"entries":[]}`,
+		`{"schemaVersion":"2","entries":[{"observationId":1}]}`,
+		`{"schemaVersion":2,"entries":[{"observationId":"a","extra":{"x":[1,2]}}],"more":true}`,
+		`{"schemaVersion":2,"entries":[{"observationId":"\ud800","path":"\u00e9\n"}]}`,
+		`[]`, `null`, `{}`, `{"entries":{}}`, ` {"schemaVersion":1e2} `, `{"schemaVersion":2} x`,
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 5000; i++ {
+		d := []byte(string(good))
+		for n := rng.IntN(3) + 1; n > 0; n-- {
+			at := rng.IntN(len(d))
+			switch rng.IntN(3) {
+			case 0:
+				const junk = `{}[]":,0 aZ\-.`
+				d[at] = junk[rng.IntN(len(junk))]
+			case 1:
+				d = append(d[:at:at], d[at+1:]...)
+			default:
+				d = append(d[:at:at], append([]byte(string(d[at:min(len(d), at+8)])), d[at:]...)...)
+			}
+		}
+		docs = append(docs, string(d))
+	}
+	for _, doc := range docs {
+		var got, want Manifest
+		gotErr, wantErr := decode([]byte(doc), &got), json.Unmarshal([]byte(doc), &want)
+		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n got %+v, %v\nwant %+v, %v", doc, got, gotErr, want, wantErr)
+		}
 	}
 }

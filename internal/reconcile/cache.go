@@ -40,7 +40,7 @@ import (
 // file's content with it, then records the file as settled (git's racily
 // clean entries). A racy file whose bytes the run did not judge itself (the
 // log, the git index) means no cache: the next run checks in full.
-const cacheVersion = "devlearn-reconcile-cache 3"
+const cacheVersion = "devlearn-reconcile-cache 4"
 
 // cacheMaxAge bounds what time alone could change (a ready observation
 // fading below its threshold): past it, a full run happens anyway.
@@ -64,6 +64,10 @@ type proof struct {
 	exists bool        // byContent, byListing, byPresent: as judged
 	data   []byte      // byContent, byListing: what was judged
 	pre    stamp.Stamp // byStamp: before the run read it
+	// judged: pre is the stamp the run judged the file by, taken after its
+	// start (a render's hand-over): a write since would have changed it, so
+	// the cache keeps it without stamping the file again.
+	judged bool
 }
 
 // judged records what the run read of rel (a project path, or "!" and an
@@ -142,18 +146,23 @@ func currentHash(p *project.Project, root *stamp.Folder, kind byte, rel string) 
 // cannot be proved. Errors are ignored: the cache only ever saves time.
 func (u *run) saveCache() {
 	p := u.r.Proj
-	var b bytes.Buffer
 	res, _ := json.Marshal(u.res)
-	fmt.Fprintf(&b, "%s %d %s\n%s\n", cacheVersion, u.r.Opts.Now.Unix(), configKey(u.r.Opts.Config), res)
+	b := append(res, '\n')
 	for name, pf := range u.proofs {
 		if pf.kind == byPresent {
 			if present(u.root, name) != pf.exists {
 				return
 			}
-			fmt.Fprintf(&b, "%c 0 0 0 %d - %s\n", pf.kind, b2i(pf.exists), name)
+			b = append(b, pf.kind, ' ', '0', ' ', '0', ' ', '0', ' ', byte('0'+b2i(pf.exists)), ' ', '-', ' ')
+			b = append(append(b, name...), '\n')
 			continue
 		}
-		cur := stampOf(u.root, name)
+		var cur stamp.Stamp
+		if pf.judged {
+			cur = pf.pre
+		} else {
+			cur = stampOf(u.root, name)
+		}
 		hash := "-"
 		switch {
 		case pf.kind == byStamp:
@@ -165,14 +174,34 @@ func (u *run) saveCache() {
 		case cur.RacyAt(u.start):
 			hash = hashOfBytes(pf.data)
 		}
-		fmt.Fprintf(&b, "%c %d %d %d %d %s %s\n", pf.kind, cur.Size, cur.Mtime, cur.Ino, b2i(cur.Exists), hash, name)
+		b = append(b, pf.kind, ' ')
+		b = strconv.AppendInt(b, cur.Size, 10)
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, cur.Mtime, 10)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, cur.Ino, 10)
+		b = append(b, ' ', byte('0'+b2i(cur.Exists)), ' ')
+		b = append(append(b, hash...), ' ')
+		b = append(append(b, name...), '\n')
 	}
-	writeCache(p, b.Bytes())
+	writeCache(p, withHead(u.r.Opts.Now.Unix(), configKey(u.r.Opts.Config), b))
 }
 
+// withHead puts the cache's first line before body: the version, when the
+// run was, the config's key and a checksum of body, so that a cache torn
+// by a crash (it is written without a sync) or damaged is never read as
+// a shorter list of proofs.
+func withHead(at int64, key string, body []byte) []byte {
+	sum := sha256.Sum256(body)
+	head := fmt.Sprintf("%s %d %s %s\n", cacheVersion, at, key, hex.EncodeToString(sum[:16]))
+	return append([]byte(head), body...)
+}
+
+// writeCache replaces the cache without a sync: a crash leaves the old
+// cache, the new one, or one that fails its checksum.
 func writeCache(p *project.Project, data []byte) {
 	_ = safefile.MkdirAll(p.CommonDir, filepath.Dir(cachePath(p)), 0o755)
-	_ = jsonl.WriteFileAtomic(p.CommonDir, cachePath(p), data, 0o644)
+	_ = jsonl.WriteFileRename(p.CommonDir, cachePath(p), data, 0o644)
 }
 
 func b2i(b bool) int {
@@ -217,7 +246,10 @@ func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Ti
 	}
 	first, _ := next()
 	head := strings.Fields(string(first))
-	if len(head) != 4 || head[0]+" "+head[1] != cacheVersion || head[3] != configKey(cfg) {
+	if len(head) != 5 || head[0]+" "+head[1] != cacheVersion || head[3] != configKey(cfg) {
+		return nil
+	}
+	if sum := sha256.Sum256(rest); head[4] != hex.EncodeToString(sum[:16]) {
 		return nil
 	}
 	at, err := strconv.ParseInt(head[2], 10, 64)
@@ -263,15 +295,17 @@ func cached(p *project.Project, now time.Time, cfg *config.Config, start time.Ti
 		}
 	}
 	if len(settled) > 0 {
-		writeCache(p, settle(data, settled))
+		body := len(first) + 1
+		writeCache(p, withHead(at, head[3], settle(data, body, settled)))
 	}
 	return res
 }
 
-// settle replaces the hashes at the given ranges of a cache with "-".
-func settle(data []byte, ranges [][2]int) []byte {
-	out := make([]byte, 0, len(data))
-	last := 0
+// settle replaces the hashes at the given ranges of a cache with "-", and
+// returns what follows its first line (from body on).
+func settle(data []byte, body int, ranges [][2]int) []byte {
+	out := make([]byte, 0, len(data)-body)
+	last := body
 	for _, r := range ranges {
 		out = append(append(out, data[last:r[0]]...), '-')
 		last = r[1]

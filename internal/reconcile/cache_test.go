@@ -221,3 +221,35 @@ func cacheLine(t *testing.T, p *project.Project, name string) string {
 	t.Fatalf("%s is not in the cache", name)
 	return ""
 }
+
+// The cache is written without a sync: one cut short at a line's end (a
+// crash) or damaged must not answer, as a shorter list of proofs would
+// prove too little.
+func TestQuietRunCacheCutOrDamagedDoesNotAnswer(t *testing.T) {
+	p := benchProjectT(t, 8)
+	age(t, p.Root)
+	quickRun(t, p)
+	data, err := os.ReadFile(cachePath(p))
+	if err != nil || cached(p, benchNow, config.Default(), time.Now()) == nil {
+		t.Fatalf("the cache must answer: %v", err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for name, bad := range map[string]string{
+		"a proof cut off":   strings.Join(lines[:len(lines)-2], ""),
+		"a byte changed":    strings.Replace(string(data), " 1 - ", " 0 - ", 1),
+		"the checksum gone": strings.Replace(string(data), lines[0], strings.Join(strings.Fields(lines[0])[:4], " ")+"\n", 1),
+		"an older version":  strings.Replace(string(data), cacheVersion, "devlearn-reconcile-cache 3", 1),
+	} {
+		if bad == string(data) {
+			t.Fatalf("%s: nothing changed", name)
+		}
+		os.WriteFile(cachePath(p), []byte(bad), 0o644)
+		if r := cached(p, benchNow, config.Default(), time.Now()); r != nil {
+			t.Errorf("%s: the cache answered", name)
+		}
+	}
+	os.Remove(cachePath(p))
+	if r := quickRun(t, p); r.Unchanged != 8 {
+		t.Fatalf("without the cache: %+v", r)
+	}
+}

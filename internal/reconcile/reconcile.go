@@ -19,6 +19,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -86,6 +87,7 @@ type run struct {
 	start   time.Time        // before the run looked at any file
 	proofs  map[string]proof // what it judged, for the quiet-run cache
 	root    *stamp.Folder    // the working tree: its files are read and stamped by relative names
+	handed  *handover.Files  // what the last render wrote, known by stamp without reading it
 }
 
 // Run reconciles and records what it found.
@@ -106,7 +108,8 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer root.Close()
-	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}, root: root}
+	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}, root: root,
+		handed: handover.Load(r.Proj)}
 	u.preStamp()
 	log, err := r.Log.Load()
 	if err != nil {
@@ -223,6 +226,8 @@ func (u *run) entry(e manifest.Entry) error {
 		if sec = doc.BySource(e.ObservationID); sec != nil {
 			current = []byte(sec.Body)
 		}
+	} else if u.unchangedSinceRender(e) {
+		return nil
 	} else {
 		data, err := u.root.ReadFile(e.Path)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -265,6 +270,24 @@ func (u *run) entry(e manifest.Entry) error {
 	u.man.Put(e)
 	u.changed = true
 	return nil
+}
+
+// unchangedSinceRender counts e unchanged without reading it when the
+// render handed over its file's stamp and hash, the file still has that
+// stamp, and the hash is the manifest's. The stamp it was judged by is its
+// proof in the quiet-run cache: it was settled before the run began, so
+// any write since has changed it.
+func (u *run) unchangedSinceRender(e manifest.Entry) bool {
+	if !u.handed.Has(e.Path) || manifest.IsLegacyHash(e.ContentHash) {
+		return false
+	}
+	cur, err := u.root.Stat(e.Path)
+	if hash, ok := u.handed.Hash(e.Path, cur); err != nil || !ok || hash != e.ContentHash {
+		return false
+	}
+	u.judged(e.Path, proof{kind: byStamp, pre: cur, judged: true})
+	u.res.Unchanged++
+	return true
 }
 
 // observation is the observation id at the run's time, whatever its
@@ -488,7 +511,7 @@ func (u *run) staleness() {
 			continue
 		}
 		var missing []string
-		for _, ref := range codeRefs(o.Details + "\n" + strings.Join(o.Evidence, "\n")) {
+		for _, ref := range codeRefs(o.Details, o.Evidence...) {
 			if !u.sparse(ref) && u.gone(ref) {
 				missing = append(missing, ref)
 			}

@@ -2,6 +2,7 @@ package reconcile
 
 import (
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -14,41 +15,77 @@ var knownExt = map[string]bool{
 	"tf": true, "proto": true, "xml": true, "ini": true, "cfg": true, "txt": true,
 }
 
-// codeRefs finds the repository paths a text mentions. It prefers missing a
-// reference to inventing one: a token counts only if it is a relative path
-// with a folder and a file name with an extension or a trailing slash
-// ("src/server.js", "scripts/hooks/", "src/"), or a bare file name with a known
-// extension ("CHANGELOG.md"). URLs, absolute paths and "and/or" do not.
-func codeRefs(text string) []string {
-	seen := map[string]bool{}
+// codeRefs finds the repository paths the texts mention, in order, each
+// once. It prefers missing a reference to inventing one: a token counts
+// only if it is a relative path with a folder and a file name with an
+// extension or a trailing slash ("src/server.js", "scripts/hooks/", "src/"),
+// or a bare file name with a known extension ("CHANGELOG.md"). URLs,
+// absolute paths and "and/or" do not.
+//
+// Reconcile asks it of every ready and created observation on each full
+// check: tokens are cut by byte (every separator is ASCII, which no byte of
+// a longer UTF-8 sequence is), and one with neither a slash nor a dot,
+// most words, is passed over before anything is allocated for it.
+func codeRefs(first string, more ...string) []string {
 	var out []string
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '\n' || r == ',' || r == ';' || r == '(' || r == ')' ||
-			r == '[' || r == ']' || r == '"' || r == '\'' || r == '`' || r == '<' || r == '>' || r == '|'
-	}) {
-		tok = strings.TrimRight(tok, ".:!?")
-		if tok == "" || strings.Contains(tok, "://") || strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, "~") ||
-			strings.HasPrefix(tok, "-") || strings.Contains(tok, "..") || strings.ContainsAny(tok, "*{}$=@#%&") {
-			continue
+	for k := -1; k < len(more); k++ {
+		text := first
+		if k >= 0 {
+			text = more[k]
 		}
-		dir := strings.HasSuffix(tok, "/")
-		base := path.Base(strings.TrimSuffix(tok, "/"))
-		ext := strings.TrimPrefix(path.Ext(base), ".")
-		ok := false
-		switch {
-		case strings.Contains(strings.TrimSuffix(tok, "/"), "/"):
-			ok = dir || (ext != "" && !isNumber(ext))
-		case dir:
-			ok = len(base) >= 2 // "src/", not "w/"
-		default:
-			ok = knownExt[strings.ToLower(ext)]
-		}
-		if ok && !seen[tok] {
-			seen[tok] = true
-			out = append(out, tok)
+		for len(text) > 0 {
+			i := 0
+			for i < len(text) && refSep[text[i]] {
+				i++
+			}
+			j := i
+			for j < len(text) && !refSep[text[j]] {
+				j++
+			}
+			tok := text[i:j]
+			text = text[j:]
+			if strings.IndexByte(tok, '/') < 0 && strings.IndexByte(tok, '.') < 0 {
+				continue
+			}
+			if tok = refToken(tok); tok != "" && !slices.Contains(out, tok) {
+				out = append(out, tok)
+			}
 		}
 	}
 	return out
+}
+
+// refSep are the bytes that end a token.
+var refSep = func() (t [256]bool) {
+	for _, c := range " \t\n,;()[]\"'`<>|" {
+		t[c] = true
+	}
+	return t
+}()
+
+// refToken is tok as a code reference, or "" when it is not one.
+func refToken(tok string) string {
+	tok = strings.TrimRight(tok, ".:!?")
+	if tok == "" || strings.Contains(tok, "://") || strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, "~") ||
+		strings.HasPrefix(tok, "-") || strings.Contains(tok, "..") || strings.ContainsAny(tok, "*{}$=@#%&") {
+		return ""
+	}
+	dir := strings.HasSuffix(tok, "/")
+	base := path.Base(strings.TrimSuffix(tok, "/"))
+	ext := strings.TrimPrefix(path.Ext(base), ".")
+	ok := false
+	switch {
+	case strings.Contains(strings.TrimSuffix(tok, "/"), "/"):
+		ok = dir || (ext != "" && !isNumber(ext))
+	case dir:
+		ok = len(base) >= 2 // "src/", not "w/"
+	default:
+		ok = knownExt[strings.ToLower(ext)]
+	}
+	if !ok {
+		return ""
+	}
+	return tok
 }
 
 func isNumber(s string) bool {

@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/crashpoint"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -446,7 +447,19 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 		return err
 	}
 	crashpoint.Hit("render:artifacts-written")
-	return r.Log.Append(ctx, created...)
+	if err := r.Log.Append(ctx, created...); err != nil {
+		return err
+	}
+	// What was written, for the reconcile that follows: it reads back only
+	// the files changed since (internal/handover).
+	written := map[string]handover.Written{}
+	for _, e := range p.entries {
+		if data := p.files[e.Path]; e.AnchorID == "" && data != nil {
+			written[e.Path] = handover.Written{Hash: e.ContentHash, Size: int64(len(data))}
+		}
+	}
+	handover.Write(r.Proj, written)
+	return nil
 }
 
 // sourceOfFile reads the observation id of the artifact at path.
