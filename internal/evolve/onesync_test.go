@@ -97,6 +97,20 @@ func TestUnsyncedEndOfABatchIsRolledForward(t *testing.T) {
 			if !c.done {
 				os.Rename(w.donePath(), w.pendingPath())
 			}
+			// A reader that judges the files (reconcile) asks first, and
+			// settles what a crash of the system may have left.
+			if got, want := Unsettled(p), !c.sameBoot || !c.done; got != want {
+				t.Fatalf("Unsettled = %v, want %v", got, want)
+			}
+			if err := w.Settle(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if Unsettled(p) {
+				t.Fatal("still unsettled after Settle")
+			}
+			if a, _ := os.ReadFile(p.Path("a.md")); (string(a) == "new a\n") != c.forward {
+				t.Fatalf("after Settle a.md is %q (rolled forward: %v)", a, c.forward)
+			}
 			if _, err := w.Apply(ctx, Reason{Text: "two"}, Change{Path: "c.md", Data: []byte("c\n")}); err != nil {
 				t.Fatal(err)
 			}

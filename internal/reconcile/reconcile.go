@@ -103,6 +103,14 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 			return res, nil
 		}
 	}
+	// A crash of the system may have lost a finished batch's last
+	// renames: judged before they are done again, a rendered artifact
+	// would read as a person's deletion, a "no" that sticks.
+	if !r.Opts.DryRun && r.Writer != nil && evolve.Unsettled(r.Proj) {
+		if err := r.Writer.Settle(ctx); err != nil {
+			return nil, err
+		}
+	}
 	root, err := stamp.OpenFolder(r.Proj.Root)
 	if err != nil {
 		return nil, err
