@@ -33,6 +33,7 @@ import (
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
+	"github.com/devlearn/devlearn/internal/stamp"
 )
 
 // Trigger says what asked for a change.
@@ -88,6 +89,19 @@ type Writer struct {
 	proj    *project.Project
 	now     time.Time
 	trigger Trigger
+	// written are the stamps of the files the last Apply wrote, taken
+	// as each was written (its temporary file: the rename keeps size,
+	// mtime and inode). See Written.
+	written map[string]stamp.Stamp
+}
+
+// Written is the stamp the file at path (relative to the root, forward
+// slashes) had as the last Apply wrote it, before anyone else could write
+// it: a reader that finds the same stamp later, settled, finds the bytes
+// written (git's index after a checkout; internal/handover).
+func (w *Writer) Written(path string) (stamp.Stamp, bool) {
+	s, ok := w.written[path]
+	return s, ok
 }
 
 // New returns the writer of p for one command run.
@@ -243,6 +257,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	if err := writeJSON(t.state, w.pendingPath(), p); err != nil {
 		return nil, err
 	}
+	w.written = make(map[string]stamp.Stamp, len(writes))
 	for i, c := range writes {
 		if c.Remove {
 			continue
@@ -251,9 +266,11 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		if err := t.proj.MkdirAll(filepath.Dir(tmp), 0o755); err != nil {
 			return nil, err
 		}
-		if err := t.proj.WriteFile(tmp, c.Data, 0o644); err != nil {
+		fi, err := t.proj.WriteFileStat(tmp, c.Data, 0o644)
+		if err != nil {
 			return nil, err
 		}
+		w.written[c.Path] = stamp.Info(fi)
 	}
 	crashpoint.Hit("evolve:temps-written")
 	// The one sync of the batch: its marker, temporary files and kept

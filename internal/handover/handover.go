@@ -1,21 +1,18 @@
 // Package handover passes what a render wrote to the reconcile that
 // follows it: for each artifact file, the hash of the bytes the render
-// wrote and the file's stamp taken when the render ended, so that
-// reconcile's first check reads only what changed since, as git trusts
-// the stat data a checkout leaves in its index.
+// wrote and the file's stamp, so that reconcile's first check reads only
+// what changed since, as git trusts the stat data a checkout leaves in its
+// index.
 //
-// A stamp is handed over only when its mtime was settled when the stamps
-// were taken (stamp.RacyAt against that time, git's rule for its index):
-// a write after that time gives the file another stamp, so a file whose
-// stamp is still the handed-over one still holds the bytes the render
-// wrote. A file written in the racy window before the end is left out,
-// and reconcile reads it: a same-size write in the same clock tick keeps
-// its stamp, and only the content can tell. So is a file of another size
-// than was written. What the stamps taken at the end cannot tell is a
-// same-size write after the render moved the file into place and before
-// that window (while the render still runs: its last sync and appends);
-// stamping each file as the one writer writes it would narrow that to
-// the write's own tick, as git's checkout does.
+// The stamp is the one the file had as the one writer wrote it (taken on
+// the written file before it was closed; the rename into place keeps its
+// size, mtime and inode), and it is handed over only when the file still
+// has it at the render's end and its mtime was settled then (stamp.RacyAt
+// against the time taken before that check: git's rule for its index). A
+// write after the render's, of any size, gives the file another stamp
+// unless it lands in the same clock tick, and a file written in the racy
+// window before the end is left out, as git leaves out racy entries:
+// reconcile reads it.
 //
 // It is a cache and nothing else: a missing, stale, torn or foreign
 // hand-over changes nothing but how many files reconcile reads. Every
@@ -50,17 +47,18 @@ const version = "devlearn-handover 1"
 func Path(p *project.Project) string { return p.StatePath("cache", p.WorktreeID(), "rendered") }
 
 // Written is what a run wrote to a file: manifest.Hash of the bytes, and
-// how many there were.
+// the file's stamp as it was written (evolve.Writer.Written).
 type Written struct {
-	Hash string
-	Size int64
+	Hash  string
+	Stamp stamp.Stamp
 }
 
 // Write records the files a run just wrote, by their paths (relative to
-// the root, forward slashes). It is called once the run's last write is
-// synced; the files are stamped after the time they are judged against is
-// taken. A file of another size than was written is left out: something
-// wrote it since. Errors are ignored: the hand-over only ever saves time.
+// the root, forward slashes). It is called once the run's writes are
+// done; the files are stamped again after the time they are judged
+// against is taken, and one whose stamp is no longer the one it was
+// written with is left out: something wrote it since. Errors are ignored:
+// the hand-over only ever saves time.
 func Write(p *project.Project, written map[string]Written) {
 	if len(written) == 0 {
 		return
@@ -78,7 +76,7 @@ func Write(p *project.Project, written map[string]Written) {
 			continue
 		}
 		s, err := root.Stat(rel)
-		if err != nil || s.Size != written[rel].Size || s.RacyAt(at) {
+		if err != nil || s != written[rel].Stamp || s.RacyAt(at) {
 			continue
 		}
 		body = strconv.AppendInt(body, s.Size, 10)

@@ -109,7 +109,7 @@ func benchReconcile(b *testing.B, n int, kind string) {
 		written := map[string]handover.Written{}
 		for _, e := range m.Entries {
 			if e.AnchorID == "" {
-				written[e.Path] = handover.Written{Hash: e.ContentHash, Size: stamp.Of(p.Path(e.Path)).Size}
+				written[e.Path] = handover.Written{Hash: e.ContentHash, Stamp: stamp.Of(p.Path(e.Path))}
 			}
 		}
 		handover.Write(p, written)

@@ -28,7 +28,7 @@ func handOver(t *testing.T, p *project.Project) {
 	written := map[string]handover.Written{}
 	for _, e := range m.Entries {
 		if e.AnchorID == "" {
-			written[e.Path] = handover.Written{Hash: e.ContentHash, Size: stamp.Of(p.Path(e.Path)).Size}
+			written[e.Path] = handover.Written{Hash: e.ContentHash, Stamp: stamp.Of(p.Path(e.Path))}
 		}
 	}
 	handover.Write(p, written)

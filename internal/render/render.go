@@ -454,8 +454,8 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	// the files changed since (internal/handover).
 	written := map[string]handover.Written{}
 	for _, e := range p.entries {
-		if data := p.files[e.Path]; e.AnchorID == "" && data != nil {
-			written[e.Path] = handover.Written{Hash: e.ContentHash, Size: int64(len(data))}
+		if s, ok := r.Writer.Written(e.Path); ok && e.AnchorID == "" && p.files[e.Path] != nil {
+			written[e.Path] = handover.Written{Hash: e.ContentHash, Stamp: s}
 		}
 	}
 	handover.Write(r.Proj, written)

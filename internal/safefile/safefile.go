@@ -124,6 +124,25 @@ func WriteFile(root, path string, data []byte, perm os.FileMode) error {
 	return writeClose(f, data)
 }
 
+// writeStatClose is writeClose that also stats the file as written, before
+// it is closed: what git's checkout records in its index, so that a later
+// write, even a same-size one, shows in the stamp unless it lands in the
+// same clock tick.
+func writeStatClose(f *os.File, data []byte) (fs.FileInfo, error) {
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fi, nil
+}
+
 func writeClose(f *os.File, data []byte) error {
 	_, werr := f.Write(data)
 	cerr := f.Close()

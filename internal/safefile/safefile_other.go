@@ -105,6 +105,14 @@ func (t *Tree) WriteFile(path string, data []byte, perm os.FileMode) error {
 	return WriteFile(t.root, path, data, perm)
 }
 
+// WriteFileStat is WriteFile that also returns the file's stat as written.
+func (t *Tree) WriteFileStat(path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
+	if err := WriteFile(t.root, path, data, perm); err != nil {
+		return nil, err
+	}
+	return os.Lstat(path)
+}
+
 // Exists reports whether anything is at path, a link included.
 func (t *Tree) Exists(path string) (bool, error) {
 	if err := check(t.root, filepath.Dir(path)); err != nil {
