@@ -16,6 +16,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/config"
 )
@@ -770,5 +771,36 @@ func TestTailFoldedBesideThePrefixCheckHashesTheWholeLog(t *testing.T) {
 	l, err := LoadCached(path, cache)
 	if err != nil || l.lazy == nil {
 		t.Fatalf("the next read did not read through the cache: %v", err)
+	}
+}
+
+// byAddress puts states in the order of their addresses, each of them
+// once, whatever the order they come in.
+func TestByAddressSortsEveryState(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, n := range []int{0, 1, 2, 3, 255, 256, 257, 1000} {
+		order := make([]*State, 0, n)
+		for range n / 2 {
+			order = append(order, new(State)) // where the heap puts them
+		}
+		slab := make([]State, n-n/2) // one after the other
+		for i := range slab {
+			order = append(order, &slab[i])
+		}
+		r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		want := map[*State]bool{}
+		for _, s := range order {
+			want[s] = true
+		}
+		byAddress(order)
+		for i, s := range order {
+			if !want[s] {
+				t.Fatalf("n %d: state %d is none of those given, or twice", n, i)
+			}
+			delete(want, s)
+			if i > 0 && uintptr(unsafe.Pointer(order[i-1])) >= uintptr(unsafe.Pointer(s)) {
+				t.Fatalf("n %d: state %d is not after state %d", n, i, i-1)
+			}
+		}
 	}
 }
