@@ -18,6 +18,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/config"
 )
 
@@ -802,5 +803,45 @@ func TestByAddressSortsEveryState(t *testing.T) {
 				t.Fatalf("n %d: state %d is not after state %d", n, i, i-1)
 			}
 		}
+	}
+}
+
+// The cache is written in the order of the states' addresses (byAddress),
+// the speed of its writing: a guard of it, not of what a reader sees.
+func TestCacheWritesStatesInAddressOrder(t *testing.T) {
+	data := devflowLog(500)
+	l := FoldBytes(data)
+	h := &prefixHash{}
+	h.add(data, true)
+	var file bytes.Buffer
+	if err := writeCache(&file, h.header("p"), l); err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := decodeHeader(file.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := r.log()
+	if err != nil || read.lazy == nil {
+		t.Fatalf("the cache does not read back lazily: %v", err)
+	}
+	z := read.lazy
+	last := uintptr(0)
+	for i := range z.decoded {
+		rec, ok, _ := z.record(i)
+		d := binfield.Decoder{S: rec}
+		id := d.Str()
+		s := l.states[id]
+		if !ok || s == nil {
+			t.Fatalf("record %d (%q) is no state of the log", i, id)
+		}
+		if at := uintptr(unsafe.Pointer(s)); at <= last {
+			t.Fatalf("record %d (%s) is not after the one before it in memory", i, id)
+		} else {
+			last = at
+		}
+	}
+	if len(z.decoded) != 500 {
+		t.Fatalf("%d records", len(z.decoded))
 	}
 }
