@@ -16,7 +16,9 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
+	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/config"
 )
 
@@ -770,5 +772,76 @@ func TestTailFoldedBesideThePrefixCheckHashesTheWholeLog(t *testing.T) {
 	l, err := LoadCached(path, cache)
 	if err != nil || l.lazy == nil {
 		t.Fatalf("the next read did not read through the cache: %v", err)
+	}
+}
+
+// byAddress puts states in the order of their addresses, each of them
+// once, whatever the order they come in.
+func TestByAddressSortsEveryState(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	for _, n := range []int{0, 1, 2, 3, 255, 256, 257, 1000} {
+		order := make([]*State, 0, n)
+		for range n / 2 {
+			order = append(order, new(State)) // where the heap puts them
+		}
+		slab := make([]State, n-n/2) // one after the other
+		for i := range slab {
+			order = append(order, &slab[i])
+		}
+		r.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		want := map[*State]bool{}
+		for _, s := range order {
+			want[s] = true
+		}
+		byAddress(order)
+		for i, s := range order {
+			if !want[s] {
+				t.Fatalf("n %d: state %d is none of those given, or twice", n, i)
+			}
+			delete(want, s)
+			if i > 0 && uintptr(unsafe.Pointer(order[i-1])) >= uintptr(unsafe.Pointer(s)) {
+				t.Fatalf("n %d: state %d is not after state %d", n, i, i-1)
+			}
+		}
+	}
+}
+
+// The cache is written in the order of the states' addresses (byAddress),
+// the speed of its writing: a guard of it, not of what a reader sees.
+func TestCacheWritesStatesInAddressOrder(t *testing.T) {
+	data := devflowLog(500)
+	l := FoldBytes(data)
+	h := &prefixHash{}
+	h.add(data, true)
+	var file bytes.Buffer
+	if err := writeCache(&file, h.header("p"), l); err != nil {
+		t.Fatal(err)
+	}
+	_, r, err := decodeHeader(file.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := r.log()
+	if err != nil || read.lazy == nil {
+		t.Fatalf("the cache does not read back lazily: %v", err)
+	}
+	z := read.lazy
+	last := uintptr(0)
+	for i := range z.decoded {
+		rec, ok, _ := z.record(i)
+		d := binfield.Decoder{S: rec}
+		id := d.Str()
+		s := l.states[id]
+		if !ok || s == nil {
+			t.Fatalf("record %d (%q) is no state of the log", i, id)
+		}
+		if at := uintptr(unsafe.Pointer(s)); at <= last {
+			t.Fatalf("record %d (%s) is not after the one before it in memory", i, id)
+		} else {
+			last = at
+		}
+	}
+	if len(z.decoded) != 500 {
+		t.Fatalf("%d records", len(z.decoded))
 	}
 }
