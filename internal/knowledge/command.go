@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Command is a command trigger: a program and the subcommand words that
@@ -195,7 +196,7 @@ func commandIn(span string) (Command, bool) {
 	}
 	first := toks[0]
 	verb := verbOf(first)
-	known := knownVerbs[verb]
+	known := knownVerbs.has(verb)
 	if !known {
 		// An unknown program counts when it reads like one and comes
 		// with a subcommand: `sqlc generate`, `./scripts/reset.sh`.
@@ -217,7 +218,7 @@ func commandIn(span string) (Command, bool) {
 	if !known && len(c.Words) == 0 && !strings.HasPrefix(first, "./") {
 		return Command{}, false
 	}
-	if ambiguousVerbs[c.Verb] && len(c.Words) == 0 {
+	if ambiguousVerbs.has(c.Verb) && len(c.Words) == 0 {
 		return Command{}, false
 	}
 	return c, true
@@ -253,7 +254,7 @@ func subcommandLike(t string) bool {
 
 // knownVerbs are programs a lesson may name without backticks ("use
 // pnpm, not npm"; "never pip install").
-var knownVerbs = setOf(`npm pnpm yarn npx bun bunx deno node tsc eslint prettier vite vitest jest
+var knownVerbs = lazySet(`npm pnpm yarn npx bun bunx deno node tsc eslint prettier vite vitest jest
 playwright cypress webpack go gofmt golangci-lint cargo rustc rustup pip pip3 pipx python python3
 poetry uv uvx pytest ruff black mypy tox conda bundle bundler gem rake rails rspec ruby mvn gradle
 gradlew dotnet nuget git gh docker docker-compose podman kubectl helm kustomize minikube terraform
@@ -265,16 +266,32 @@ flyctl heroku wrangler supabase prisma alembic flyway goose atlas just task mage
 // ambiguousVerbs are programs whose name is also a common English word:
 // they count as a command only with a subcommand ("go test", "make
 // generate") or in backticks with one.
-var ambiguousVerbs = setOf(`go make just task mix rake ruby python node php dart black buf mage
+var ambiguousVerbs = lazySet(`go make just task mix rake ruby python node php dart black buf mage
 pod gem bundle`)
 
 // subcommands are words that follow a program in a lesson's prose
 // ("never pip install", "npm install breaks the lock file").
-var subcommands = setOf(`install i add remove uninstall update upgrade run exec test build lint fmt
+var subcommands = lazySet(`install i add remove uninstall update upgrade run exec test build lint fmt
 vet generate publish deploy push pull commit rebase merge reset checkout switch clone fetch tag
 stash cherry-pick revert apply plan destroy init migrate start serve dev up down login tidy get
 mod ci audit link release version sync lock format check clean edit delete create rollout scale
 restart logs describe force-unlock import export`)
+
+// wordSet is a set of words built the first time it is asked: a hook
+// process links this package but most never derive a command, and eleven
+// sets built before main were a quarter of the hook's initialisation.
+type wordSet struct {
+	words string
+	once  sync.Once
+	m     map[string]bool
+}
+
+func lazySet(words string) *wordSet { return &wordSet{words: words} }
+
+func (s *wordSet) has(w string) bool {
+	s.once.Do(func() { s.m = setOf(s.words) })
+	return s.m[w]
+}
 
 func setOf(words string) map[string]bool {
 	m := map[string]bool{}
@@ -286,7 +303,7 @@ func setOf(words string) map[string]bool {
 
 // commandContext are the words before a program in prose that say it is
 // run, not talked about: "use pnpm", "not npm", "never pip install".
-var commandContext = setOf(`run runs ran running use uses using used not never avoid instead than
+var commandContext = lazySet(`run runs ran running use uses using used not never avoid instead than
 execute executes executing invoke invokes invoking call calls calling with prefer don't dont stop
 before after`)
 

@@ -76,12 +76,12 @@ func deriveTriggers(title, body string) derived {
 			if subject(units, i) {
 				d.addFile(u.text)
 			}
-		case knownVerbs[u.lower] && u.text == u.lower && !(i > 0 && determiners[units[i-1].lower]):
+		case knownVerbs.has(u.lower) && u.text == u.lower && !(i > 0 && determiners.has(units[i-1].lower)):
 			// "the git binary" is a thing, not a command run.
 			c := Command{Verb: u.lower}
-			if i+1 < len(units) && !u.end && !units[i+1].code && subcommands[units[i+1].lower] && units[i+1].text == units[i+1].lower {
+			if i+1 < len(units) && !u.end && !units[i+1].code && subcommands.has(units[i+1].lower) && units[i+1].text == units[i+1].lower {
 				c.Words = []string{alias(c.Verb, units[i+1].lower)}
-			} else if ambiguousVerbs[c.Verb] {
+			} else if ambiguousVerbs.has(c.Verb) {
 				continue
 			}
 			// In prose a command counts when warned against, or when the
@@ -169,12 +169,12 @@ func splitUnits(text string, title bool) []unit {
 // subjectCues before a path say the lesson is about a change to it or in
 // it; changedCues after it, that it was changed.
 var (
-	subjectCues = setOf(`change changes changed changing edit edits edited editing modify modifies modified
+	subjectCues = lazySet(`change changes changed changing edit edits edited editing modify modifies modified
 modifying touch touches touched touching update updates updated updating add adds added adding write
 writes writing wrote bump bumps bumped bumping rename renames renamed renaming delete deletes deleted
 deleting remove removes removed removing create creates created creating in under inside within to
 into when before after`)
-	changedCues = setOf(`changed edited modified touched updated renamed deleted removed created written
+	changedCues = lazySet(`changed edited modified touched updated renamed deleted removed created written
 bumped regenerated`)
 )
 
@@ -188,7 +188,7 @@ func subject(units []unit, i int) bool {
 		if units[j].end {
 			break
 		}
-		if !units[j].code && subjectCues[units[j].lower] {
+		if !units[j].code && subjectCues.has(units[j].lower) {
 			return true
 		}
 	}
@@ -196,7 +196,7 @@ func subject(units []unit, i int) bool {
 		if units[j-1].end {
 			break
 		}
-		if !units[j].code && changedCues[units[j].lower] {
+		if !units[j].code && changedCues.has(units[j].lower) {
 			return true
 		}
 	}
@@ -212,13 +212,13 @@ const (
 )
 
 var (
-	warnCues      = setOf(`never not don't dont avoid instead rather stop without forbid forbidden`)
-	momentCues    = setOf(`before after when whenever while`)
-	recommendCues = setOf(`use uses using run runs running with then always prefer via through by start`)
+	warnCues      = lazySet(`never not don't dont avoid instead rather stop without forbid forbidden`)
+	momentCues    = lazySet(`before after when whenever while`)
+	recommendCues = lazySet(`use uses using run runs running with then always prefer via through by start`)
 )
 
 // runVerbs say a command is run: "before running go test".
-var runVerbs = setOf(`run runs ran running execute executes executing invoke invoking call calling`)
+var runVerbs = lazySet(`run runs ran running execute executes executing invoke invoking call calling`)
 
 // polarity is how the text speaks of the command at i: warned against
 // ("never", "not", "instead of" within three words before it) or named as
@@ -232,16 +232,16 @@ func polarity(units []unit, i int) tone {
 		if units[j].end {
 			break
 		}
-		if warnCues[units[j].lower] || momentCues[units[j].lower] && (units[i].code || ran) {
+		if warnCues.has(units[j].lower) || momentCues.has(units[j].lower) && (units[i].code || ran) {
 			return warned
 		}
-		ran = ran || runVerbs[units[j].lower]
+		ran = ran || runVerbs.has(units[j].lower)
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		if units[j].end {
 			break
 		}
-		if recommendCues[units[j].lower] {
+		if recommendCues.has(units[j].lower) {
 			return recommended
 		}
 	}
@@ -249,10 +249,10 @@ func polarity(units []unit, i int) tone {
 }
 
 // determiners before a program's name make it a thing talked about.
-var determiners = setOf(`the a an this that its our their your his her my no`)
+var determiners = lazySet(`the a an this that its our their your his her my no`)
 
 // notPackages are words that follow "package" without naming one.
-var notPackages = setOf(`manager managers lock lockfile name names version versions json registry
+var notPackages = lazySet(`manager managers lock lockfile name names version versions json registry
 registries install installs update updates is was are and or the a an of for to in that which level
 main file files list lists it its this`)
 
@@ -260,7 +260,7 @@ main file files list lists it its this`)
 // orders module": the name of the package the lesson is about, or "".
 func packageName(units []unit, i int) string {
 	ok := func(w unit) bool {
-		return !w.code && w.text == w.lower && identifierLike(w.text) && !notPackages[w.lower] && !knownVerbs[w.lower]
+		return !w.code && w.text == w.lower && identifierLike(w.text) && !notPackages.has(w.lower) && !knownVerbs.has(w.lower)
 	}
 	prep := func(j int) bool {
 		return j >= 0 && !units[j].end && (units[j].lower == "in" || units[j].lower == "inside" || units[j].lower == "of" || units[j].lower == "from" || units[j].lower == "to")
@@ -314,31 +314,31 @@ func identifierLike(w string) bool {
 // codeName: a name in code, not a word of prose or a brand: CartButton,
 // order_items, useEffect; not "re-render", "GitHub" or "TypeScript".
 func codeName(w string) bool {
-	if !identifierLike(w) || strings.Contains(w, "-") || brands[strings.ToLower(w)] {
+	if !identifierLike(w) || strings.Contains(w, "-") || brands.has(strings.ToLower(w)) {
 		return false
 	}
 	return w != strings.ToLower(w) && w != strings.ToUpper(w) || strings.Contains(strings.Trim(w, "_"), "_")
 }
 
 // brands are names written in CamelCase that are not the project's code.
-var brands = setOf(`github gitlab bitbucket javascript typescript postgresql mysql sqlite mongodb dynamodb
+var brands = lazySet(`github gitlab bitbucket javascript typescript postgresql mysql sqlite mongodb dynamodb
 openapi graphql macos ios iphone ipad youtube linkedin paypal wordpress devops nodejs vscode intellij
 powershell bigquery cloudflare digitalocean openai chatgpt claude anthropic webpack nextjs dockerhub
 circleci jenkins grafana opentelemetry elasticsearch rabbitmq kafka redis postgres npm pnpm`)
 
 // fileExts are the endings that make a word of prose a file name.
-var fileExts = setOf(`go mod sum md mdx json jsonc yaml yml toml ts tsx mts cts js jsx mjs cjs py pyi rb
+var fileExts = lazySet(`go mod sum md mdx json jsonc yaml yml toml ts tsx mts cts js jsx mjs cjs py pyi rb
 rs java kt kts c h cc cpp hpp cs sh bash zsh ps1 sql html htm css scss sass less txt lock cfg ini
 env xml gradle swift php proto graphql gql tf tfvars hcl vue svelte dart ex exs erl hs ml lua scala
 clj zig nix bzl cmake mk csv ipynb conf properties plist gemspec tmpl tpl j2 http rst adoc`)
 
 // knownFiles are file names without an ending.
-var knownFiles = setOf(`makefile dockerfile containerfile justfile gemfile rakefile procfile jenkinsfile
+var knownFiles = lazySet(`makefile dockerfile containerfile justfile gemfile rakefile procfile jenkinsfile
 vagrantfile brewfile changelog readme license codeowners .gitignore .gitattributes .dockerignore .env
 .npmrc .nvmrc .editorconfig .eslintrc .prettierrc .babelrc .tool-versions go.work`)
 
 // jsLibraries are names of libraries that read like file names.
-var jsLibraries = setOf(`node.js next.js vue.js react.js express.js nuxt.js d3.js three.js chart.js
+var jsLibraries = lazySet(`node.js next.js vue.js react.js express.js nuxt.js d3.js three.js chart.js
 nest.js deno.js ember.js backbone.js angular.js socket.io`)
 
 // pathWord reports whether a word names a file, a folder or a glob. In
@@ -347,22 +347,22 @@ nest.js deno.js ember.js backbone.js angular.js socket.io`)
 // shape will do.
 func pathWord(w string, quoted bool) bool {
 	if !strings.ContainsAny(w, `/.\*`) {
-		return knownFiles[strings.ToLower(w)] // most words of prose: no path shape at all
+		return knownFiles.has(strings.ToLower(w)) // most words of prose: no path shape at all
 	}
 	if len(w) > 200 || strings.Contains(w, "://") || strings.ContainsAny(w, " \t=(){}<>|;,\"'") {
 		return false
 	}
 	w = repopath.Slash(w)
 	low := strings.ToLower(w)
-	if jsLibraries[low] {
+	if jsLibraries.has(low) {
 		return false
 	}
 	base := low[strings.LastIndexByte(low, '/')+1:]
-	named := knownFiles[base] || strings.Contains(base, "*")
-	if dot := strings.LastIndexByte(base, '.'); dot > 0 && dot < len(base)-1 && fileExts[base[dot+1:]] {
+	named := knownFiles.has(base) || strings.Contains(base, "*")
+	if dot := strings.LastIndexByte(base, '.'); dot > 0 && dot < len(base)-1 && fileExts.has(base[dot+1:]) {
 		named = true
 	} else if dot == 0 && len(base) > 2 {
-		named = knownFiles[base]
+		named = knownFiles.has(base)
 	}
 	if !strings.Contains(w, "/") {
 		return named
@@ -406,7 +406,7 @@ func textGlobs(w string) []string {
 	switch {
 	case folder:
 		globs = []string{w + "/**"}
-	case strings.ContainsAny(w[3:], "*?[") || strings.Contains(w[strings.LastIndexByte(w, '/')+1:], ".") || knownFiles[strings.ToLower(w[strings.LastIndexByte(w, '/')+1:])]:
+	case strings.ContainsAny(w[3:], "*?[") || strings.Contains(w[strings.LastIndexByte(w, '/')+1:], ".") || knownFiles.has(strings.ToLower(w[strings.LastIndexByte(w, '/')+1:])):
 		globs = []string{w}
 	default:
 		globs = []string{w, w + "/**"}

@@ -216,7 +216,7 @@ func areaCommand(area string) (Command, bool) {
 		return Command{}, false
 	}
 	c, ok := commandIn(area)
-	return c, ok && (knownVerbs[c.Verb] || strings.HasPrefix(area, "./"))
+	return c, ok && (knownVerbs.has(c.Verb) || strings.HasPrefix(area, "./"))
 }
 
 // AreaGlobs reads the file patterns in a pitfall's Area: every word that

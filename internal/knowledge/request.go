@@ -28,11 +28,11 @@ func RequestCall(root, cwd, prompt string) *Call {
 			}
 		case pathWord(u.text, false):
 			c.addPath(root, cwd, u.text)
-		case knownVerbs[u.lower] && u.text == u.lower:
+		case knownVerbs.has(u.lower) && u.text == u.lower:
 			cmd := Command{Verb: u.lower}
-			if i+1 < len(units) && !u.end && !units[i+1].code && subcommands[units[i+1].lower] {
+			if i+1 < len(units) && !u.end && !units[i+1].code && subcommands.has(units[i+1].lower) {
 				cmd.Words = []string{alias(cmd.Verb, units[i+1].lower)}
-			} else if ambiguousVerbs[cmd.Verb] {
+			} else if ambiguousVerbs.has(cmd.Verb) {
 				continue
 			}
 			c.addCommand(cmd)
