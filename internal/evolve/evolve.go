@@ -450,18 +450,8 @@ func (w *Writer) afterReboot(t trees, p pending) error {
 		t.proj.Remove(tmp)
 	}
 	if lost {
-		logged, err := w.inLog(p.Entry.ID)
-		if err != nil {
+		if err := w.appendIfLost(p.Entry); err != nil {
 			return err
-		}
-		if !logged {
-			line, err := json.Marshal(p.Entry)
-			if err != nil {
-				return err
-			}
-			if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
-				return err
-			}
 		}
 		if err := syncBatch(w.proj.Root, func() []string { return w.files(p) }); err != nil {
 			return err
@@ -470,23 +460,27 @@ func (w *Writer) afterReboot(t trees, p pending) error {
 	return t.state.Remove(w.donePath())
 }
 
+// appendIfLost appends e to the audit log unless it is there: a batch
+// rolled forward after a crash that lost its append.
+func (w *Writer) appendIfLost(e Entry) error {
+	logged, err := w.inLog(e.ID)
+	if err != nil || logged {
+		return err
+	}
+	line, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line)
+}
+
 // rollForward finishes a committed batch from its marker at marker: its
 // entry appended to the audit log if a crash lost it, every file still at
 // its old content moved into place from its temporary file (synced
 // before the commit point); then a sync, and the marker goes.
 func (w *Writer) rollForward(t trees, p pending, marker string) error {
-	logged, err := w.inLog(p.Entry.ID)
-	if err != nil {
+	if err := w.appendIfLost(p.Entry); err != nil {
 		return err
-	}
-	if !logged {
-		line, err := json.Marshal(p.Entry)
-		if err != nil {
-			return err
-		}
-		if err := jsonl.AppendLocked(w.proj.Root, w.proj.Path(LogPath), line); err != nil {
-			return err
-		}
 	}
 	for i, fc := range p.Entry.Files {
 		abs, tmp := w.proj.Path(fc.Path), w.proj.Path(p.Temps[i])

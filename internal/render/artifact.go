@@ -62,6 +62,11 @@ func defuse(s string) string {
 	if inert(s) {
 		return s
 	}
+	return defuseAll(s)
+}
+
+// defuseAll is defuse without its shortcut for inert text.
+func defuseAll(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	prev := ' '

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -44,6 +45,28 @@ func devflowLog(n, every int) []byte {
 	return buf.Bytes()
 }
 
+// newRenderer makes dir a fresh git repository whose observation log is
+// log (and whose knowledge files the caller may add before Run), and
+// returns its renderer at now under cfg.
+func newRenderer(tb testing.TB, dir string, log []byte, now time.Time, cfg *config.Config) *Renderer {
+	tb.Helper()
+	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+		tb.Fatalf("%v %s", err, out)
+	}
+	os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), log, 0o644)
+	p, err := project.Find(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &Renderer{
+		Proj:   p,
+		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
+		Writer: evolve.New(p, now, evolve.Trigger{Command: "test"}),
+		Opts:   Options{Now: now, Config: cfg},
+	}
+}
+
 // BenchmarkRenderReady renders the ready tenth of a devflow-format log into
 // a fresh repository each time: fold, plan, intent events, every artifact
 // through the audited writer, manifest, created events. The soft cap is
@@ -58,18 +81,7 @@ func BenchmarkRenderReady(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
 				dir := filepath.Join(base, fmt.Sprint(i))
-				if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-					b.Fatalf("%v %s", err, out)
-				}
-				os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
-				os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), log, 0o644)
-				p, _ := project.Find(dir)
-				r := &Renderer{
-					Proj:   p,
-					Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-					Writer: evolve.New(p, goldenNow, evolve.Trigger{Command: "bench"}),
-					Opts:   Options{Now: goldenNow, Config: cfg},
-				}
+				r := newRenderer(b, dir, log, goldenNow, cfg)
 				b.StartTimer()
 				res, err := r.Run(context.Background())
 				if err != nil {
@@ -93,23 +105,11 @@ func BenchmarkRenderReady(b *testing.B) {
 // else changed.
 func BenchmarkRenderReadySessionEnd(b *testing.B) {
 	cfg := config.Default()
-	log := bytes.NewBuffer(devflowLog(10_000, 2000))
+	log := devflowLog(10_000, 2000)
 	base := b.TempDir()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		dir := filepath.Join(base, fmt.Sprint(i))
-		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-			b.Fatalf("%v %s", err, out)
-		}
-		os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
-		os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), log.Bytes(), 0o644)
-		p, _ := project.Find(dir)
-		r := &Renderer{
-			Proj:   p,
-			Log:    observe.Store{Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-			Writer: evolve.New(p, goldenNow, evolve.Trigger{Command: "bench"}),
-			Opts:   Options{Now: goldenNow, Config: cfg},
-		}
+		r := newRenderer(b, filepath.Join(base, fmt.Sprint(i)), log, goldenNow, cfg)
 		b.StartTimer()
 		res, err := r.Run(context.Background())
 		if err != nil {

@@ -5,29 +5,19 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
-	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/project"
 )
 
 // The soft cap counts the entries a run appends as well as those it found:
 // with one entry in force (and one deprecated) under a cap of three, two of
 // four ready decisions are written and the other two skipped.
 func TestSoftCapCountsSectionsAppendedInTheRun(t *testing.T) {
-	dir := t.TempDir()
-	if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
-		t.Fatalf("%v %s", err, out)
-	}
-	os.MkdirAll(filepath.Join(dir, ".memory", "knowledge"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".memory", "knowledge", "decisions.md"), []byte("# Architectural Decisions\n\n"+
-		"## ADR-001: Plain files\n\n- **Status**: Accepted\n\n## ADR-002: Old files\n\n- **Status**: Deprecated\n"), 0o644)
 	var log strings.Builder
 	for i := range 4 {
 		q, conf := true, 0.95
@@ -37,20 +27,13 @@ func TestSoftCapCountsSectionsAppendedInTheRun(t *testing.T) {
 		log.Write(b)
 		log.WriteByte('\n')
 	}
-	os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), []byte(log.String()), 0o644)
-	p, err := project.Find(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := time.Date(2026, 4, 10, 0, 0, 0, 0, time.UTC)
 	cfg := config.Default()
 	cfg.Knowledge.SoftCap = 3
-	r := &Renderer{
-		Proj:   p,
-		Log:    observe.Store{Root: p.Root, Path: p.Path(project.LogFile), LockPath: p.LockPath(project.LogFile)},
-		Writer: evolve.New(p, now, evolve.Trigger{Command: "test"}),
-		Opts:   Options{Now: now, Config: cfg},
-	}
+	dir := t.TempDir()
+	r := newRenderer(t, dir, []byte(log.String()), time.Date(2026, 4, 10, 0, 0, 0, 0, time.UTC), cfg)
+	os.MkdirAll(filepath.Join(dir, ".memory", "knowledge"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".memory", "knowledge", "decisions.md"), []byte("# Architectural Decisions\n\n"+
+		"## ADR-001: Plain files\n\n- **Status**: Accepted\n\n## ADR-002: Old files\n\n- **Status**: Deprecated\n"), 0o644)
 	res, err := r.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
