@@ -110,15 +110,21 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	}
 
 	ready := log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready)
-	// Oldest lesson first, so numbering follows the order lessons were learned.
-	slices.SortFunc(ready, func(a, b observe.Observation) int {
+	// Oldest lesson first, so numbering follows the order lessons were
+	// learned. Sorted through pointers: an observation is 320 bytes, and
+	// moving a thousand of them about took a bulk render 2 ms.
+	order := make([]*observe.Observation, len(ready))
+	for i := range ready {
+		order[i] = &ready[i]
+	}
+	slices.SortFunc(order, func(a, b *observe.Observation) int {
 		if c := a.FirstSeen.Compare(b.FirstSeen); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	for _, o := range ready {
-		if err := p.add(o); err != nil {
+	for _, o := range order {
+		if err := p.add(*o); err != nil {
 			return nil, err
 		}
 	}
