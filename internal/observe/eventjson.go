@@ -3,7 +3,8 @@ package observe
 import (
 	"encoding/json"
 	"strconv"
-	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/jsonstr"
 )
 
 // marshalEvent is json.Marshal(e), byte for byte. The events devlearn
@@ -38,7 +39,7 @@ func appendEvent(b []byte, e *Event) ([]byte, bool) {
 	str := func(key, v string) {
 		if v != "" {
 			b = appendKey(b, key)
-			b = appendJSONString(b, v)
+			b = jsonstr.Append(b, v)
 		}
 	}
 	num := func(key string, v int) {
@@ -58,7 +59,7 @@ func appendEvent(b []byte, e *Event) ([]byte, bool) {
 	str("at", e.At)
 	str("src", e.Src)
 	b = appendKey(b, "id") // not omitempty
-	b = appendJSONString(b, e.ID)
+	b = jsonstr.Append(b, e.ID)
 	num("seq", e.Seq)
 	str("type", e.Type)
 	str("pattern", e.Pattern)
@@ -70,7 +71,7 @@ func appendEvent(b []byte, e *Event) ([]byte, bool) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, ev.Text)
+			b = jsonstr.Append(b, ev.Text)
 		}
 		b = append(b, ']')
 	}
@@ -93,61 +94,4 @@ func appendKey(b []byte, key string) []byte {
 	b = append(b, '"')
 	b = append(b, key...)
 	return append(b, '"', ':')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s as encoding/json does: HTML's <, > and &
-// escaped, invalid UTF-8 as U+FFFD, and the line and paragraph
-// separators escaped for JavaScript.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

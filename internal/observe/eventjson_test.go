@@ -68,18 +68,6 @@ func TestMarshalEventIsEncodingJSON(t *testing.T) {
 	}
 }
 
-func FuzzAppendJSONString(f *testing.F) {
-	for _, p := range jsonPieces {
-		f.Add(p)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString(nil, s); !bytes.Equal(got, want) {
-			t.Fatalf("appendJSONString(%q) = %s, want %s", s, got, want)
-		}
-	})
-}
-
 // BenchmarkNewEvent records one render's intent event: what a bulk render
 // does a thousand times, with its created twin.
 func BenchmarkNewEvent(b *testing.B) {
