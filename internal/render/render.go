@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -10,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/crashpoint"
@@ -21,6 +20,7 @@ import (
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
 // Options of a render run.
@@ -481,10 +481,11 @@ func sourceOfFile(path string) string {
 // ("source: self-learning:obs_…"), or "" for a file that has none: the
 // user's own, or not an artifact at all.
 func SourceOf(data []byte) string {
+	front, _, ok := yamlfront.Split(data)
 	var fm struct {
 		Source string `yaml:"source"`
 	}
-	if _, err := frontmatter.Parse(bytes.NewReader(data), &fm); err != nil {
+	if !ok || yaml.Unmarshal(front, &fm) != nil {
 		return ""
 	}
 	id, _ := strings.CutPrefix(fm.Source, knowfile.SourcePrefix)
