@@ -80,6 +80,9 @@ type plan struct {
 	// and kept up as sections are appended: counting them again for every
 	// section made a bulk render quadratic in the file's entries.
 	active map[string]int
+	// renderedAt is the run's time as the manifest writes it, formatted
+	// once for the thousand entries of a bulk render.
+	renderedAt string
 }
 
 // Run renders every ready observation.
@@ -97,13 +100,14 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	}
 	p := &plan{
 		r: r, man: man,
-		changed:  map[string]bool{},
-		files:    map[string][]byte{},
-		claimed:  map[string]string{},
-		seq:      map[string]int{},
-		newFiles: map[string]bool{},
-		active:   map[string]int{},
-		res:      &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
+		changed:    map[string]bool{},
+		files:      map[string][]byte{},
+		claimed:    map[string]string{},
+		seq:        map[string]int{},
+		newFiles:   map[string]bool{},
+		active:     map[string]int{},
+		renderedAt: observe.FormatTime(r.Opts.Now),
+		res:        &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
 		return nil, err
@@ -354,7 +358,7 @@ func (p *plan) record(o observe.Observation, path, anchor, hash string, adopted 
 	p.res.Rendered = append(p.res.Rendered, Rendered{ID: o.ID, Type: o.Type, Path: path, Anchor: anchor, Adopted: adopted})
 	p.entries = append(p.entries, manifest.Entry{
 		ObservationID: o.ID, Type: o.Type, Path: path, ContentHash: hash,
-		RenderedAt: observe.FormatTime(p.r.Opts.Now), AnchorID: anchor,
+		RenderedAt: p.renderedAt, AnchorID: anchor,
 	})
 }
 
