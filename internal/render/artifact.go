@@ -160,8 +160,11 @@ func sourceOf(id string) string { return "self-learning:" + id }
 
 func execute(name string, d artifactData) []byte {
 	var buf bytes.Buffer
-	if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
-		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
+	buf.Grow(1024)
+	if !walk(tmpl(), name, &d, &buf) {
+		if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
+			panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
+		}
 	}
 	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n')
 }
@@ -231,6 +234,11 @@ func steps(details, pattern string) []string {
 func oneLine(s string) string {
 	if plainLine(s) {
 		return s // nearly all learned text: nothing to collapse, no copy
+	}
+	// A value of devflow's details ("key: value; ...") has a space
+	// before it: trimmed, it is plain too.
+	if t := strings.Trim(s, " \t\n\v\f\r"); plainLine(t) {
+		return t
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
