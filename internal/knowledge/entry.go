@@ -7,7 +7,6 @@ package knowledge
 import (
 	"bytes"
 	"cmp"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -15,9 +14,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/adrg/frontmatter"
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
+
+	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
 // Entry is one knowledge entry: its front matter and its markdown body.
@@ -128,18 +128,13 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
 	}
-	var node yaml.Node
-	var yamlText []byte
-	format := frontmatter.NewFormat("---", "---", func(b []byte, v any) error {
-		yamlText = b
-		return yaml.Unmarshal(b, v)
-	})
-	rest, err := frontmatter.MustParse(bytes.NewReader(data), &node, format)
+	yamlText, rest, found := yamlfront.Split(data)
 	offset := frontMatterOffset(data)
-	if errors.Is(err, frontmatter.ErrNotFound) {
+	if !found {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter: an entry starts with a '---' line, its YAML keys, and a closing '---' line"}
 	}
-	if err != nil {
+	var node yaml.Node
+	if err := yaml.Unmarshal(yamlText, &node); err != nil {
 		_, msg := yamlLine(err)
 		return nil, &ParseError{Path: path, Line: offset + yamlErrorLine(yamlText, err) - 1, Msg: "not valid YAML: " + msg}
 	}

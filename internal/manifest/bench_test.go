@@ -8,6 +8,27 @@ import (
 // BenchmarkParse reads a manifest of 1,000 entries, as reconcile does on
 // every full check.
 func BenchmarkParse(b *testing.B) {
+	data := benchManifest().Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := Parse(data, "/r"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBytes writes a manifest of 1,000 entries, as a bulk render does
+// once it has written their artifacts.
+func BenchmarkBytes(b *testing.B) {
+	m := benchManifest()
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		m.Bytes()
+	}
+}
+
+func benchManifest() *Manifest {
 	m := &Manifest{}
 	for i := 0; i < 1000; i++ {
 		e := Entry{ObservationID: fmt.Sprintf("obs_%08x", i), Type: "workflow", ContentHash: Hash([]byte{byte(i)}), RenderedAt: "2026-04-10T00:00:00Z",
@@ -17,12 +38,5 @@ func BenchmarkParse(b *testing.B) {
 		}
 		m.Put(e)
 	}
-	data := m.Bytes()
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		if _, _, err := Parse(data, "/r"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return m
 }

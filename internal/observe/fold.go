@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -299,7 +298,7 @@ func (l *Log) Apply(events ...*Event) error {
 	for _, e := range events {
 		eid := e.EID
 		if eid == "" {
-			b, err := json.Marshal(e)
+			b, err := marshalEvent(e)
 			if err != nil {
 				return err
 			}

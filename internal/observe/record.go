@@ -163,7 +163,7 @@ func NewEvent(op, id string, at time.Time, src string, fill func(*Event)) *Event
 	if fill != nil {
 		fill(e)
 	}
-	b, _ := json.Marshal(e)
+	b, _ := marshalEvent(e)
 	e.EID = eventID(string(b))
 	return e
 }

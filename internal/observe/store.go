@@ -53,7 +53,7 @@ func (st Store) Append(ctx context.Context, events ...*Event) error {
 func encodeAll(events []*Event) ([][]byte, error) {
 	lines := make([][]byte, 0, len(events))
 	for _, e := range events {
-		b, err := json.Marshal(e)
+		b, err := marshalEvent(e)
 		if err != nil {
 			return nil, err
 		}

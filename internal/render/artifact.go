@@ -114,7 +114,7 @@ func renderCommand(o observe.Observation, now time.Time) []byte {
 	o = defused(o)
 	d := newData(o, now)
 	d.FrontMatter = frontMatter(text("description", d.Pattern), text("source", sourceOf(o.ID)))
-	d.Body = bodyText(o.Details, d.Pattern)
+	d.Body = bodyText(o.Details, d.Pattern, len(d.fields))
 	return execute("command.md.tmpl", d)
 }
 
@@ -160,8 +160,11 @@ func sourceOf(id string) string { return "self-learning:" + id }
 
 func execute(name string, d artifactData) []byte {
 	var buf bytes.Buffer
-	if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
-		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
+	buf.Grow(1024)
+	if !walk(tmpl(), name, &d, &buf) {
+		if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
+			panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
+		}
 	}
 	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n')
 }
@@ -190,21 +193,28 @@ func fill(m map[string]string, k, def string) {
 
 // bodyText is the details as prose for a command, without the key: value
 // framing when it has one.
-func bodyText(details, pattern string) string {
+func bodyText(details, pattern string, fields int) string {
 	details = strings.TrimSpace(details)
 	if details == "" {
 		return pattern + "."
 	}
-	if f := detailFields(details); len(f) > 0 && strings.Count(details, ":") >= len(f) && strings.Contains(details, ";") {
+	if fields > 0 && strings.Count(details, ":") >= fields && strings.Contains(details, ";") {
 		var b strings.Builder
-		for _, part := range strings.Split(details, ";") {
+		b.Grow(len(details) + 16*fields)
+		for part := range strings.SplitSeq(details, ";") {
 			if k, v, ok := strings.Cut(part, ":"); ok && strings.TrimSpace(v) != "" {
-				fmt.Fprintf(&b, "- **%s**: %s\n", upperFirst(strings.TrimSpace(k)), oneLine(v))
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString("- **")
+				b.WriteString(upperFirst(strings.TrimSpace(k)))
+				b.WriteString("**: ")
+				b.WriteString(oneLine(v))
 			}
 		}
-		return strings.TrimRight(b.String(), "\n")
+		return b.String()
 	}
-	return strings.TrimSpace(details)
+	return details
 }
 
 // steps splits details into the numbered steps of a skill's procedure.
@@ -224,6 +234,11 @@ func steps(details, pattern string) []string {
 func oneLine(s string) string {
 	if plainLine(s) {
 		return s // nearly all learned text: nothing to collapse, no copy
+	}
+	// A value of devflow's details ("key: value; ...") has a space
+	// before it: trimmed, it is plain too.
+	if t := strings.Trim(s, " \t\n\v\f\r"); plainLine(t) {
+		return t
 	}
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"maps"
@@ -10,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/adrg/frontmatter"
+	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/crashpoint"
@@ -21,6 +20,7 @@ import (
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
 // Options of a render run.
@@ -80,6 +80,9 @@ type plan struct {
 	// and kept up as sections are appended: counting them again for every
 	// section made a bulk render quadratic in the file's entries.
 	active map[string]int
+	// renderedAt is the run's time as the manifest writes it, formatted
+	// once for the thousand entries of a bulk render.
+	renderedAt string
 }
 
 // Run renders every ready observation.
@@ -97,28 +100,35 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	}
 	p := &plan{
 		r: r, man: man,
-		changed:  map[string]bool{},
-		files:    map[string][]byte{},
-		claimed:  map[string]string{},
-		seq:      map[string]int{},
-		newFiles: map[string]bool{},
-		active:   map[string]int{},
-		res:      &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
+		changed:    map[string]bool{},
+		files:      map[string][]byte{},
+		claimed:    map[string]string{},
+		seq:        map[string]int{},
+		newFiles:   map[string]bool{},
+		active:     map[string]int{},
+		renderedAt: observe.FormatTime(r.Opts.Now),
+		res:        &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
 		return nil, err
 	}
 
 	ready := log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready)
-	// Oldest lesson first, so numbering follows the order lessons were learned.
-	slices.SortFunc(ready, func(a, b observe.Observation) int {
+	// Oldest lesson first, so numbering follows the order lessons were
+	// learned. Sorted through pointers: an observation is 320 bytes, and
+	// moving a thousand of them about took a bulk render 2 ms.
+	order := make([]*observe.Observation, len(ready))
+	for i := range ready {
+		order[i] = &ready[i]
+	}
+	slices.SortFunc(order, func(a, b *observe.Observation) int {
 		if c := a.FirstSeen.Compare(b.FirstSeen); c != 0 {
 			return c
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
-	for _, o := range ready {
-		if err := p.add(o); err != nil {
+	for _, o := range order {
+		if err := p.add(*o); err != nil {
 			return nil, err
 		}
 	}
@@ -348,7 +358,7 @@ func (p *plan) record(o observe.Observation, path, anchor, hash string, adopted 
 	p.res.Rendered = append(p.res.Rendered, Rendered{ID: o.ID, Type: o.Type, Path: path, Anchor: anchor, Adopted: adopted})
 	p.entries = append(p.entries, manifest.Entry{
 		ObservationID: o.ID, Type: o.Type, Path: path, ContentHash: hash,
-		RenderedAt: observe.FormatTime(p.r.Opts.Now), AnchorID: anchor,
+		RenderedAt: p.renderedAt, AnchorID: anchor,
 	})
 }
 
@@ -475,10 +485,11 @@ func sourceOfFile(path string) string {
 // ("source: self-learning:obs_…"), or "" for a file that has none: the
 // user's own, or not an artifact at all.
 func SourceOf(data []byte) string {
+	front, _, ok := yamlfront.Split(data)
 	var fm struct {
 		Source string `yaml:"source"`
 	}
-	if _, err := frontmatter.Parse(bytes.NewReader(data), &fm); err != nil {
+	if !ok || yaml.Unmarshal(front, &fm) != nil {
 		return ""
 	}
 	id, _ := strings.CutPrefix(fm.Source, knowfile.SourcePrefix)
