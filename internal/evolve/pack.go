@@ -373,7 +373,7 @@ func Explode(p *project.Project, path string) error {
 			return err
 		}
 		written = append(written, loose)
-		return os.Chtimes(loose, fi.ModTime(), fi.ModTime())
+		return t.Chtimes(loose, fi.ModTime())
 	})
 	if err != nil {
 		return err
