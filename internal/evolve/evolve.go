@@ -200,6 +200,10 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	p := pending{Entry: Entry{Time: w.now.Format(time.RFC3339), Trigger: w.trigger, Reason: reason}}
 	var writes []Change
 	var keeps []packed
+	// Folders the reads below found missing: a file below one is absent
+	// too, with no look (a first bulk render creates hundreds of files in
+	// folders that do not exist yet; each look was a failed openat).
+	var missing []string
 	for _, c := range changes {
 		if c.Path == LogPath {
 			// Apply appends its entry to the audit log and then moves its
@@ -214,7 +218,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		// batch's open folders: a symbolic link at it or at a folder on
 		// the way is refused here, before anything of the batch is
 		// written, and a batch with one refused file writes none.
-		before, err := t.proj.ReadFile(abs)
+		before, err := readBefore(t.proj, abs, &missing)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -308,6 +312,23 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		return nil, err
 	}
 	return &p.Entry, nil
+}
+
+// readBefore reads the file at abs through t, unless it lies below a
+// folder of missing, which it extends with the folder a read finds
+// missing on the way to abs.
+func readBefore(t *safefile.Tree, abs string, missing *[]string) ([]byte, error) {
+	for _, dir := range *missing {
+		if strings.HasPrefix(abs, dir) && abs[len(dir)] == filepath.Separator {
+			return nil, fs.ErrNotExist
+		}
+	}
+	data, err := t.ReadFile(abs)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) && pe.Path != abs && len(pe.Path) < len(abs) && strings.HasPrefix(abs, pe.Path) && abs[len(pe.Path)] == filepath.Separator {
+		*missing = append(*missing, pe.Path)
+	}
+	return data, err
 }
 
 // finish moves a committed batch into place and renames its marker to
