@@ -348,7 +348,7 @@ func listPack(path string) ([]packedObject, error) {
 }
 
 // Explode turns the pack at path into loose copies and removes it: every
-// whole copy not already kept loose is written loose with the pack's time
+// whole copy not already kept whole loose is written loose with the pack's time
 // (when it was kept, which prune reads), everything is synced, and only
 // then the pack goes. A crash on the way leaves the pack and some loose
 // copies, which are the same copies twice; exploding again finishes. A
@@ -366,7 +366,10 @@ func Explode(p *project.Project, path string) error {
 	var written []string
 	err = EachPacked(path, func(hash string, data []byte) error {
 		loose := ObjectPath(p, hash)
-		if there, err := t.Exists(loose); there || err != nil {
+		// A loose copy that is not whole is replaced by the packed one.
+		if have, err := t.ReadFile(loose); err == nil && BlobHash(have) == hash {
+			return nil
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		if err := jsonl.WriteFileRenameIn(t, loose, data, 0o644); err != nil {

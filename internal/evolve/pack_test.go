@@ -215,9 +215,12 @@ func TestExplodeIsIdempotentAndKeepsTheTime(t *testing.T) {
 	old := time.Now().Add(-48 * time.Hour).Truncate(time.Second)
 	os.Chtimes(pk, old, old)
 	// A crash after part of an explode: some copies loose already.
-	first := e.Files[0].After
+	first, second := e.Files[0].After, e.Files[1].After
 	os.MkdirAll(filepath.Dir(ObjectPath(p, first)), 0o755)
 	os.WriteFile(ObjectPath(p, first), bulk(packMin, 1)[0].Data, 0o644)
+	// And a loose copy that is not whole: replaced by the packed one.
+	os.MkdirAll(filepath.Dir(ObjectPath(p, second)), 0o755)
+	os.WriteFile(ObjectPath(p, second), []byte("torn"), 0o644)
 	for range 2 {
 		if err := Explode(p, pk); err != nil {
 			t.Fatal(err)
@@ -229,10 +232,13 @@ func TestExplodeIsIdempotentAndKeepsTheTime(t *testing.T) {
 	if n := looseCount(t, p); n != packMin {
 		t.Fatalf("%d loose copies, want %d", n, packMin)
 	}
-	for _, fc := range e.Files[1:] {
+	for i, fc := range e.Files[1:] {
 		fi, err := os.Stat(ObjectPath(p, fc.After))
 		if err != nil || !fi.ModTime().Equal(old) {
 			t.Fatalf("%s: %v %v, want the pack's time %v", fc.Path, fi.ModTime(), err, old)
+		}
+		if data, _ := os.ReadFile(ObjectPath(p, fc.After)); string(data) != string(bulk(packMin, 1)[i+1].Data) {
+			t.Fatalf("%s: exploded as %q", fc.Path, data)
 		}
 	}
 }
