@@ -576,8 +576,11 @@ func (w *Writer) inLog(id string) (bool, error) {
 // twice are harmless, and prune's explode keeps one).
 func (w *Writer) keepAll(t trees, keeps []packed) (string, error) {
 	if len(keeps) >= packMin {
-		if path, ok, err := w.pack(t, keeps); ok || err != nil {
-			return path, err
+		// A pack is only a cheaper way to keep them: where none can be
+		// written (a link or a file at objects/pack), they are kept loose,
+		// and an error common to both (a full disk) comes from there.
+		if path, ok, err := w.pack(t, keeps); ok && err == nil {
+			return path, nil
 		}
 	}
 	for _, k := range keeps {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
@@ -64,11 +65,12 @@ func IsPack(path string) bool {
 	return filepath.Base(filepath.Dir(path)) == "pack" && strings.HasSuffix(base, packExt) && !strings.HasPrefix(base, ".")
 }
 
-// Packs lists p's packs, by path; none when the folder is missing.
+// Packs lists p's packs, by path; none when the folder is missing (or
+// not a folder: nothing could have been packed there).
 func Packs(p *project.Project) ([]string, error) {
 	dir := PackDir(p)
 	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return nil, nil
 	}
 	if err != nil {

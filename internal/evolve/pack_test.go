@@ -310,3 +310,38 @@ func TestPackedCopiesBehaveAsLooseOnes(t *testing.T) {
 		t.Fatal("prune removed packed copies without exploding their packs")
 	}
 }
+
+// Where no pack can be written, a bulk batch keeps its copies loose.
+func TestNoPackWhereNoneCanBeWritten(t *testing.T) {
+	for _, what := range []string{"file", "link"} {
+		t.Run(what, func(t *testing.T) {
+			p := newProject(t)
+			os.MkdirAll(p.StatePath("objects"), 0o755)
+			if what == "file" {
+				os.WriteFile(PackDir(p), []byte("not a folder"), 0o644)
+			} else {
+				outside := t.TempDir()
+				if err := os.Symlink(outside, PackDir(p)); err != nil {
+					t.Skip(err)
+				}
+				defer func() {
+					if ents, _ := os.ReadDir(outside); len(ents) != 0 {
+						t.Fatalf("written through the link: %v", ents)
+					}
+				}()
+			}
+			e := apply(t, p, now, bulk(packMin, 1)...)
+			if n := looseCount(t, p); n != packMin {
+				t.Fatalf("%d loose copies, want %d", n, packMin)
+			}
+			for _, fc := range e.Files {
+				if _, ok, err := Content(p, "absent.md", fc.After); err != nil || !ok {
+					t.Fatalf("%s: %v %v", fc.Path, ok, err)
+				}
+			}
+			if _, err := Prune(context.Background(), p, PruneOptions{Now: now}); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
