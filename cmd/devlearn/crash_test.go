@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 // crashBinary builds devlearn with the devlearn_crash tag, whose
@@ -146,6 +147,7 @@ func TestRenderCrashAtEveryWritePoint(t *testing.T) {
 			checkRendered(t, dir, got)
 		})
 	}
+	t.Run("bulk", func(t *testing.T) { bulkRenderCrashKeepsItsPack(t, bin) })
 }
 
 // checkRendered verifies the invariants on their own terms, not only by
@@ -271,4 +273,93 @@ func diffMaps(got, want map[string]string) string {
 		}
 	}
 	return b.String()
+}
+
+// bulkCrashLog is 70 ready workflow lessons (the devflow format): a batch
+// large enough to keep its copies in one pack.
+func bulkCrashLog() string {
+	var b strings.Builder
+	for i := range 70 {
+		fmt.Fprintf(&b, `{"confidence":0.95,"details":"area: scripts/%d","evidence":["user: again"],"first_seen":"2026-04-01T00:00:00Z","id":"obs_%08x","last_seen":"2026-04-09T00:00:00Z","observations":4,"pattern":"Lesson number %d about the build scripts","quality_ok":true,"status":"ready","type":"workflow"}`+"\n", i, i, i)
+	}
+	return b.String()
+}
+
+// A bulk render is stopped dead at the first and last pass of each of its
+// write points, the pack of its kept copies among them, then run again:
+// the files are those of a run that never crashed, and every content the
+// audit log names is kept whole (in the one pack), for history and revert.
+// (A part of TestRenderCrashAtEveryWritePoint, which builds the binary.)
+func bulkRenderCrashKeepsItsPack(t *testing.T, bin string) {
+	newRepo := func(t *testing.T) string {
+		dir := t.TempDir()
+		if out, err := exec.Command("git", "init", "-q", dir).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
+		os.MkdirAll(filepath.Join(dir, ".memory"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".memory", "learning-log.jsonl"), []byte(bulkCrashLog()), 0o644)
+		return dir
+	}
+	ref := newRepo(t)
+	trace := filepath.Join(t.TempDir(), "trace")
+	if code, out := runCrash(t, bin, ref, "DEVLEARN_CRASH_TRACE="+trace); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, out)
+	}
+	want := projectFiles(t, ref)
+	b, _ := os.ReadFile(trace)
+	first, last := map[string]string{}, map[string]string{}
+	var names []string
+	for _, id := range strings.Fields(string(b)) {
+		name, _, _ := strings.Cut(id, "#")
+		if _, ok := first[name]; !ok {
+			first[name] = id
+			names = append(names, name)
+		}
+		last[name] = id
+	}
+	if _, ok := first["evolve:packed"]; !ok {
+		t.Fatalf("the bulk render packed nothing: %v", names)
+	}
+	var points []string
+	for _, name := range names {
+		points = append(points, first[name])
+		if last[name] != first[name] {
+			points = append(points, last[name])
+		}
+	}
+	for _, point := range points {
+		t.Run(point, func(t *testing.T) {
+			dir := newRepo(t)
+			if code, out := runCrash(t, bin, dir, "DEVLEARN_CRASH_AT="+point); code != 137 {
+				t.Fatalf("crash run: exit %d, want 137\n%s", code, out)
+			}
+			if code, out := runCrash(t, bin, dir); code != 0 {
+				t.Fatalf("rerun after the crash: exit %d\n%s", code, out)
+			}
+			if got := projectFiles(t, dir); !equalMaps(got, want) {
+				t.Fatalf("after a crash at %s the files differ from a clean run:\n%s", point, diffMaps(got, want))
+			}
+			p, err := project.Find(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			entries, _, err := evolve.ReadLog(p)
+			if err != nil || len(entries) == 0 {
+				t.Fatalf("audit log: %d entries, %v", len(entries), err)
+			}
+			for _, e := range entries {
+				for _, fc := range e.Files {
+					for _, h := range []string{fc.Before, fc.After} {
+						// Not the file itself: the kept copy.
+						if _, ok, err := evolve.Content(p, "not-a-file", h); err != nil || !ok {
+							t.Errorf("%s: %s of %s is not kept (%v)", e.ID, h, fc.Path, err)
+						}
+					}
+				}
+			}
+			if packs, err := evolve.Packs(p); err != nil || len(packs) != 1 {
+				t.Errorf("packs %v %v, want the one", packs, err)
+			}
+		})
+	}
 }

@@ -15,6 +15,7 @@ func TestArtifactsAreOnlyWhatDevlearnMade(t *testing.T) {
 		".git/devlearn/locks/x.lock":                "",
 		".git/devlearn/cache/hud.json":              "{}",
 		".git/devlearn/objects/ab/cd":               "x",
+		".git/devlearn/objects/pack/ef.pack":        "x",
 		".claude/commands/self-learning/made.md":    "---\nsource: self-learning:obs_1\n---\n",
 		".claude/commands/self-learning/mine.md":    "---\ndescription: mine\n---\n",
 		".claude/skills/made/SKILL.md":              "---\nname: made\nsource: self-learning:obs_2\n---\n",
@@ -56,7 +57,8 @@ func TestArtifactsAreOnlyWhatDevlearnMade(t *testing.T) {
 	if err != nil || !slices.Equal(gone, []string{"cache"}) {
 		t.Fatal(gone, err)
 	}
-	for _, keep := range []string{"locks", "objects"} {
+	// The copies, loose and packed, make the cleanup revertible.
+	for _, keep := range []string{"locks", "objects/ab/cd", "objects/pack/ef.pack"} {
 		if _, err := os.Stat(p.StatePath(keep)); err != nil {
 			t.Errorf("%s removed", keep)
 		}

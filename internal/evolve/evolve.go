@@ -149,6 +149,9 @@ type pending struct {
 	// while it is the same, everything the batch did is in the system's
 	// memory, seen by every reader, whatever a disk holds.
 	Boot string `json:"boot,omitempty"`
+	// Pack is the pack the batch kept its copies in, if it packed them:
+	// the sync's fallback list names it.
+	Pack string `json:"pack,omitempty"`
 }
 
 // bootID names the running boot of the system ("" where it cannot be
@@ -196,6 +199,11 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 
 	p := pending{Entry: Entry{Time: w.now.Format(time.RFC3339), Trigger: w.trigger, Reason: reason}}
 	var writes []Change
+	var keeps []packed
+	// Folders the reads below found missing: a file below one is absent
+	// too, with no look (a first bulk render creates hundreds of files in
+	// folders that do not exist yet; each look was a failed openat).
+	var missing []string
 	for _, c := range changes {
 		if c.Path == LogPath {
 			// Apply appends its entry to the audit log and then moves its
@@ -210,7 +218,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		// batch's open folders: a symbolic link at it or at a folder on
 		// the way is refused here, before anything of the batch is
 		// written, and a batch with one refused file writes none.
-		before, err := t.proj.ReadFile(abs)
+		before, err := readBefore(t.proj, abs, &missing)
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -233,20 +241,19 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		// changed since. Both are found by their hash; an unchanged file
 		// is not replaced, and a copy of it would be kept by no entry.
 		if exists && !c.Forget {
-			if err := w.keep(t, fc.Before, before); err != nil {
-				return nil, err
-			}
+			keeps = append(keeps, packed{fc.Before, before})
 		}
 		if !c.Remove {
-			if err := w.keep(t, fc.After, c.Data); err != nil {
-				return nil, err
-			}
+			keeps = append(keeps, packed{fc.After, c.Data})
 		}
 		p.Entry.Files = append(p.Entry.Files, fc)
 		writes = append(writes, c)
 	}
 	if len(writes) == 0 {
 		return nil, nil
+	}
+	if p.Pack, err = w.keepAll(t, keeps); err != nil {
+		return nil, err
 	}
 	p.Entry.ID = entryID(&p.Entry)
 	p.Boot = bootID()
@@ -305,6 +312,23 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 		return nil, err
 	}
 	return &p.Entry, nil
+}
+
+// readBefore reads the file at abs through t, unless it lies below a
+// folder of missing, which it extends with the folder a read finds
+// missing on the way to abs.
+func readBefore(t *safefile.Tree, abs string, missing *[]string) ([]byte, error) {
+	for _, dir := range *missing {
+		if strings.HasPrefix(abs, dir) && abs[len(dir)] == filepath.Separator {
+			return nil, fs.ErrNotExist
+		}
+	}
+	data, err := t.ReadFile(abs)
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) && pe.Path != abs && len(pe.Path) < len(abs) && strings.HasPrefix(abs, pe.Path) && abs[len(pe.Path)] == filepath.Separator {
+		*missing = append(*missing, pe.Path)
+	}
+	return data, err
 }
 
 // finish moves a committed batch into place and renames its marker to
@@ -545,6 +569,73 @@ func (w *Writer) inLog(id string) (bool, error) {
 	return found, err
 }
 
+// keepAll keeps the copies of a batch, once each: loose, one file each,
+// or, for a batch of packMin copies or more, in one pack (see pack.go),
+// whose path it returns. A copy already kept loose is not packed again;
+// one already in another pack is (a reader takes either: the same bytes
+// twice are harmless, and prune's explode keeps one).
+func (w *Writer) keepAll(t trees, keeps []packed) (string, error) {
+	if len(keeps) >= packMin {
+		// A pack is only a cheaper way to keep them: where none can be
+		// written (a link or a file at objects/pack), they are kept loose,
+		// and an error common to both (a full disk) comes from there.
+		if path, ok, err := w.pack(t, keeps); ok && err == nil {
+			return path, nil
+		}
+	}
+	for _, k := range keeps {
+		if err := w.keep(t, k.hash, k.data); err != nil {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// pack writes the batch's copies that are not kept loose as one pack,
+// named by what it holds, through a temporary file and a rename (two
+// worktrees of a clone share the copies, not the lock). ok is false when
+// the clone holds packMax packs already: the copies are kept loose.
+func (w *Writer) pack(t trees, keeps []packed) (path string, ok bool, err error) {
+	if packs, err := Packs(w.proj); err != nil || len(packs) >= packMax {
+		return "", false, err
+	}
+	// Loose copies are looked for only in the fan-out folders there are:
+	// a first bulk render in a clone finds none and looks no further.
+	fanout := map[string]bool{}
+	if ents, err := os.ReadDir(w.proj.StatePath("objects")); err == nil {
+		for _, e := range ents {
+			fanout[e.Name()] = true
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", false, err
+	}
+	seen := make(map[string]bool, len(keeps))
+	var copies []packed
+	for _, k := range keeps {
+		if seen[k.hash] {
+			continue
+		}
+		seen[k.hash] = true
+		if fanout[k.hash[:2]] {
+			if there, err := t.state.Exists(w.ObjectPath(k.hash)); err != nil {
+				return "", false, err
+			} else if there {
+				continue
+			}
+		}
+		copies = append(copies, k)
+	}
+	if len(copies) == 0 {
+		return "", true, nil
+	}
+	path = filepath.Join(PackDir(w.proj), packName(copies))
+	if err := jsonl.WriteFileRenameIn(t.state, path, encodePack(copies), 0o644); err != nil {
+		return "", false, err
+	}
+	crashpoint.Hit("evolve:packed")
+	return path, true, nil
+}
+
 // keep stores a content under its hash, once.
 func (w *Writer) keep(t trees, h string, data []byte) error {
 	path := w.ObjectPath(h)
@@ -561,6 +652,9 @@ func (w *Writer) keep(t trees, h string, data []byte) error {
 // files lists every path a batch touches, for the sync fallback.
 func (w *Writer) files(p pending) []string {
 	out := []string{w.pendingPath(), w.donePath(), w.proj.Path(LogPath)}
+	if p.Pack != "" {
+		out = append(out, p.Pack)
+	}
 	for i, fc := range p.Entry.Files {
 		out = append(out, w.proj.Path(fc.Path), w.proj.Path(p.Temps[i]))
 		if fc.Before != "" {

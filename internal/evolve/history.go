@@ -128,16 +128,20 @@ func RevertedBy(entries []Entry, e *Entry) *Entry {
 // false when neither does (the copy was pruned or, for what devlearn redact
 // scrubbed, never kept). The hash "" is the absent file: empty and ok.
 func Content(p *project.Project, path, h string) (data []byte, ok bool, err error) {
+	c := newCopies(p)
+	defer c.close()
+	return content(c, path, h)
+}
+
+// content is Content with the kept copies read through c.
+func content(c *copies, path, h string) (data []byte, ok bool, err error) {
 	if h == "" {
 		return nil, true, nil
 	}
-	data, err = os.ReadFile(ObjectPath(p, h))
-	if err == nil && BlobHash(data) == h {
-		return data, true, nil
+	if data, ok, err := c.get(h); err != nil || ok {
+		return data, ok, err
 	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, false, err
-	}
+	p := c.p
 	cur, ok, err := Current(p, path)
 	if err != nil || !ok {
 		return nil, false, err
@@ -171,14 +175,16 @@ type FileDiff struct {
 
 // Diffs returns the files of e with their diffs.
 func Diffs(p *project.Project, e *Entry) ([]FileDiff, error) {
+	c := newCopies(p)
+	defer c.close()
 	var out []FileDiff
 	for _, fc := range e.Files {
 		fd := FileDiff{FileChange: fc}
-		before, okB, err := Content(p, fc.Path, fc.Before)
+		before, okB, err := content(c, fc.Path, fc.Before)
 		if err != nil {
 			return nil, err
 		}
-		after, okA, err := Content(p, fc.Path, fc.After)
+		after, okA, err := content(c, fc.Path, fc.After)
 		if err != nil {
 			return nil, err
 		}

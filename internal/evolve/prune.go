@@ -58,6 +58,9 @@ type object struct {
 	at         int64 // unix seconds: when an entry last needed it
 	named      bool  // some entry names it
 	protected  bool
+	// packs hold the copy too (or only): exploded before it is removed,
+	// so that removing it is removing its loose file.
+	packs []string
 }
 
 // Prune removes kept copies by opts. It holds the writer's lock of every
@@ -129,8 +132,17 @@ func Prune(ctx context.Context, p *project.Project, opts PruneOptions) (*PruneRe
 		return strings.Compare(a.hash, b.hash)
 	})
 	total := res.Bytes
+	exploded := map[string]bool{}
 	remove := func(o *object, why string) error {
 		if !opts.DryRun {
+			for _, pk := range o.packs {
+				if !exploded[pk] {
+					if err := Explode(p, pk); err != nil {
+						return err
+					}
+					exploded[pk] = true
+				}
+			}
 			if err := safefile.Remove(p.CommonDir, o.path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}
@@ -166,8 +178,47 @@ func Prune(ctx context.Context, p *project.Project, opts PruneOptions) (*PruneRe
 	return res, nil
 }
 
-// listObjects walks the kept copies.
+// listObjects walks the kept copies, loose and packed, once each.
 func listObjects(p *project.Project) ([]*object, error) {
+	out, err := listLoose(p)
+	if err != nil {
+		return nil, err
+	}
+	packs, err := Packs(p)
+	if err != nil {
+		return nil, err
+	}
+	byHash := make(map[string]*object, len(out))
+	for _, o := range out {
+		byHash[o.hash] = o
+	}
+	for _, path := range packs {
+		fi, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		copies, err := listPack(path)
+		if err != nil {
+			return nil, err
+		}
+		at := fi.ModTime().Unix()
+		for _, c := range copies {
+			o := byHash[c.hash]
+			if o == nil {
+				o = &object{hash: c.hash, path: ObjectPath(p, c.hash), size: c.size, at: at}
+				byHash[c.hash] = o
+				out = append(out, o)
+			}
+			// Kept first wherever it was kept first.
+			o.at = min(o.at, at)
+			o.packs = append(o.packs, path)
+		}
+	}
+	return out, nil
+}
+
+// listLoose walks the loose copies.
+func listLoose(p *project.Project) ([]*object, error) {
 	root := p.StatePath("objects")
 	var out []*object
 	dirs, err := os.ReadDir(root)

@@ -46,6 +46,8 @@ func (e *CannotRevert) Error() string { return e.Why }
 // reverted too).
 func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, error) {
 	plan := &RevertPlan{Entry: e, Conflicts: []Conflict{}}
+	kept := newCopies(p)
+	defer kept.close()
 	if by := RevertedBy(entries, e); by != nil {
 		plan.RevertedBy = by.ID
 	}
@@ -53,7 +55,7 @@ func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, err
 		if fc.Path == LogPath {
 			return nil, &CannotRevert{Why: fmt.Sprintf("%s rewrote the audit log itself (devlearn redact): what it removed was never kept, so it cannot be reverted", e.ID)}
 		}
-		before, ok, err := Content(p, fc.Path, fc.Before)
+		before, ok, err := content(kept, fc.Path, fc.Before)
 		if err != nil {
 			return nil, err
 		}
@@ -73,7 +75,7 @@ func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, err
 		}
 		if now != fc.After {
 			c := Conflict{Path: fc.Path, Wrote: fc.After, Now: now}
-			if wrote, ok, err := Content(p, fc.Path, fc.After); err != nil {
+			if wrote, ok, err := content(kept, fc.Path, fc.After); err != nil {
 				return nil, err
 			} else if ok {
 				c.Diff = Unified(fc.Path, wrote, fc.After == "", cur, !exists)

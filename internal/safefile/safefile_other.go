@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // Where there is no openat(2), each write checks the path with Lstat
@@ -148,3 +149,10 @@ func (t *Tree) Rename(from, to string) error { return Rename(t.root, from, to) }
 func (t *Tree) Remove(path string) error { return Remove(t.root, path) }
 
 func (t *Tree) Symlink(target, path string) error { return Symlink(t.root, target, path) }
+
+func (t *Tree) Chtimes(path string, mtime time.Time) error {
+	if err := check(t.root, path); err != nil {
+		return err
+	}
+	return os.Chtimes(path, mtime, mtime)
+}

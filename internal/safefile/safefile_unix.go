@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -374,6 +375,21 @@ func (t *Tree) Remove(path string) error {
 	}
 	if err != nil {
 		return &fs.PathError{Op: "remove", Path: path, Err: err}
+	}
+	return nil
+}
+
+// Chtimes sets the modification (and access) time of the file at path,
+// not following a link there; a link at a folder on the way is refused.
+func (t *Tree) Chtimes(path string, mtime time.Time) error {
+	t.begin()
+	d, name, err := t.parent("write", path, false, 0)
+	if err != nil {
+		return err
+	}
+	ts := unix.NsecToTimespec(mtime.UnixNano())
+	if err := unix.UtimesNanoAt(d.fd, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &fs.PathError{Op: "chtimes", Path: path, Err: err}
 	}
 	return nil
 }

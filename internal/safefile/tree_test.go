@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Every operation of a Tree refuses a link at the file or at a folder on
@@ -43,6 +44,7 @@ func TestTreeRefusesALinkAsTheFunctionsDo(t *testing.T) {
 		{"make a link under a linked folder", folder, func() error { return tr.Symlink("x", cmd) },
 			func() error { return Symlink(root, "x", cmd) }},
 		{"check under a linked folder", folder, func() error { return tr.CheckNoLink(cmd) }, func() error { return CheckNoLink(root, cmd) }},
+		{"set a time under a linked folder", folder, func() error { return tr.Chtimes(cmd, time.Unix(1e9, 0)) }, func() error { return CheckNoLink(root, cmd) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			err := c.tree()
@@ -52,6 +54,27 @@ func TestTreeRefusesALinkAsTheFunctionsDo(t *testing.T) {
 			}
 			untouched(t, outside)
 		})
+	}
+}
+
+// Chtimes sets the time prune reads of a copy written through the Tree.
+func TestTreeChtimes(t *testing.T) {
+	root, _ := repo(t)
+	tr := NewTree(root)
+	defer tr.Close()
+	path := filepath.Join(root, ".git", "devlearn", "objects", "ab", "cdef")
+	if err := tr.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.WriteFile(path, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if err := tr.Chtimes(path, at); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.ModTime().Equal(at) {
+		t.Fatalf("%v %v, want %v", fi.ModTime(), err, at)
 	}
 }
 

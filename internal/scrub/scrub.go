@@ -314,6 +314,9 @@ func (s *run) stateIn(trusted, dir string) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if top == "objects" && evolve.IsPack(path) {
+			return s.pack(trusted, path)
+		}
 		data, err := os.ReadFile(path)
 		if err != nil {
 			return err
@@ -333,7 +336,7 @@ func (s *run) stateIn(trusted, dir string) error {
 			note := "a cache: rebuilt when needed"
 			switch {
 			case top == "objects":
-				note = "a kept copy of a replaced file: reverting the change that replaced it can no longer restore it"
+				note = keptCopyNote
 			case !text:
 				note = "not text"
 			}
@@ -367,6 +370,47 @@ func (s *run) stateIn(trusted, dir string) error {
 	})
 	return err
 }
+
+// pack deals with a pack of kept copies (several copies in one file,
+// evolve) copy by copy, as with the same copies loose: each that holds a
+// match is reported by the name it has loose and deleted. Deleting one
+// copy explodes the pack into loose copies first, so that it is deleting
+// a file, as for any other copy; a pack without a match is left as it is.
+func (s *run) pack(trusted, path string) error {
+	var hits []string
+	err := evolve.EachPacked(path, func(hash string, data []byte) error {
+		n := s.o.Match.Count(string(data))
+		if n == 0 {
+			return nil
+		}
+		loose := evolve.ObjectPath(s.o.Proj, hash)
+		hits = append(hits, loose)
+		shown := s.show(loose)
+		if slices.ContainsFunc(s.res.Found, func(f Found) bool { return f.Path == shown }) {
+			return nil // kept loose as well, and found there
+		}
+		var lines []int
+		if utf8.Valid(data) {
+			lines = s.o.Match.Lines(data).lines
+		}
+		s.add(Found{Path: shown, Lines: lines, Count: n, Action: s.action(Deleted), Note: keptCopyNote})
+		return nil
+	})
+	if err != nil || len(hits) == 0 || s.o.DryRun {
+		return err
+	}
+	if err := evolve.Explode(s.o.Proj, path); err != nil {
+		return err
+	}
+	for _, loose := range hits {
+		if err := safefile.Remove(trusted, loose); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+const keptCopyNote = "a kept copy of a replaced file: reverting the change that replaced it can no longer restore it"
 
 // learnedFiles are the area directive files (.directives/PITFALLS.md,
 // INVARIANTS.md) the manifest says devlearn rendered into.

@@ -268,3 +268,101 @@ func TestRunNothingFound(t *testing.T) {
 		t.Fatalf("%+v %v", res, err)
 	}
 }
+
+// A bulk batch keeps its copies in one pack (evolve): redact finds and
+// deletes them copy by copy, as loose ones, and leaves the others kept.
+func TestRunDealsWithPackedCopiesOneByOne(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	p, err := project.Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var changes, clean []evolve.Change
+	for i := range 100 {
+		body := "note " + strings.Repeat("n", i) + "\n"
+		if i%40 == 0 {
+			body += "the key " + secret + "\n"
+		}
+		changes = append(changes, evolve.Change{Path: "notes/" + strings.Repeat("n", i+1) + ".md", Data: []byte(body)})
+		clean = append(clean, evolve.Change{Path: "other/" + strings.Repeat("o", i+1) + ".md", Data: []byte(body[:5+i] + "\n")})
+	}
+	w := evolve.New(p, now.Add(-time.Hour), evolve.Trigger{Command: "test"})
+	var hashes []string
+	for _, batch := range [][]evolve.Change{changes, clean} {
+		e, err := w.Apply(context.Background(), evolve.Reason{Text: "bulk"}, batch...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fc := range e.Files {
+			hashes = append(hashes, fc.After)
+		}
+	}
+	packs, _ := evolve.Packs(p)
+	if len(packs) != 2 {
+		t.Fatalf("packs %v, want one per batch", packs)
+	}
+	// The copies stay readable once the files are gone.
+	for _, c := range append(changes, clean...) {
+		os.Remove(p.Path(c.Path))
+	}
+	secretCopies := []string{}
+	for _, c := range changes {
+		if strings.Contains(string(c.Data), secret) {
+			secretCopies = append(secretCopies, filepath.ToSlash(must(p.Rel(evolve.ObjectPath(p, evolve.BlobHash(c.Data))))))
+		}
+	}
+	slices.Sort(secretCopies)
+
+	for _, dry := range []bool{true, false} {
+		res, err := Run(context.Background(), Options{Proj: p, Match: literal(t, secret), Writer: evolve.New(p, now, evolve.Trigger{Command: "redact"}), DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found []string
+		for _, f := range res.Found {
+			if strings.Contains(f.Path, "/objects/") {
+				found = append(found, f.Path)
+				if f.Count != 1 || !slices.Equal(f.Lines, []int{2}) || !strings.Contains(f.Action, Deleted) || f.Note != keptCopyNote {
+					t.Errorf("dry %v: %+v", dry, f)
+				}
+			}
+		}
+		if !slices.Equal(found, secretCopies) {
+			t.Fatalf("dry %v: found %v, want %v", dry, found, secretCopies)
+		}
+		after, _ := evolve.Packs(p)
+		if dry && !slices.Equal(after, packs) {
+			t.Fatalf("a dry run changed the packs: %v", after)
+		}
+		if !dry && (len(after) != 1 || !slices.Contains(packs, after[0])) {
+			t.Fatalf("packs after: %v, want only the one of %v without a match", after, packs)
+		}
+	}
+	if left := holders(t, p.StateDir()); len(left) != 0 {
+		t.Fatalf("still holding it: %v", left)
+	}
+	kept := 0
+	for _, h := range hashes {
+		data, ok, err := evolve.Content(p, "gone.md", h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			kept++
+			if strings.Contains(string(data), secret) {
+				t.Fatalf("%s still kept", h)
+			}
+		}
+	}
+	if kept != len(hashes)-len(secretCopies) {
+		t.Fatalf("%d copies kept, want %d", kept, len(hashes)-len(secretCopies))
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
