@@ -2,9 +2,12 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -83,6 +86,9 @@ type plan struct {
 	// renderedAt is the run's time as the manifest writes it, formatted
 	// once for the thousand entries of a bulk render.
 	renderedAt string
+	// missing and present are folders found absent or there (exists).
+	missing []string
+	present map[string]bool
 }
 
 // Run renders every ready observation.
@@ -107,6 +113,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		newFiles:   map[string]bool{},
 		active:     map[string]int{},
 		renderedAt: observe.FormatTime(r.Opts.Now),
+		present:    map[string]bool{},
 		res:        &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
@@ -217,7 +224,7 @@ func (p *plan) addFile(o observe.Observation) error {
 		}
 		// Nothing there is the common case: one lstat says so, where
 		// reading the file first cost a failed open as well.
-		if full := p.r.Proj.Path(path); exists(full) {
+		if full := p.r.Proj.Path(path); p.exists(full) {
 			if sourceOfFile(full) == o.ID {
 				return p.adopt(o, path, "")
 			}
@@ -275,7 +282,7 @@ func (p *plan) target(o observe.Observation) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if !exists(p.r.Proj.Path(file)) {
+		if !p.exists(p.r.Proj.Path(file)) {
 			p.newFiles[file] = true
 		}
 		p.docs[file] = doc
@@ -496,7 +503,37 @@ func SourceOf(data []byte) string {
 	return id
 }
 
-func exists(path string) bool {
+// exists is whether anything is at path (a link too). A first render
+// writes hundreds of artifacts into folders that do not exist yet: the
+// first look below a missing folder finds the highest one missing, and
+// nothing below it is looked for again in the run (the plan creates no
+// folder; the writer does, after it).
+func (p *plan) exists(path string) bool {
+	for _, dir := range p.missing {
+		if len(path) > len(dir) && path[len(dir)] == filepath.Separator && strings.HasPrefix(path, dir) {
+			return false
+		}
+	}
 	_, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		p.noteMissing(filepath.Dir(path))
+	}
 	return err == nil
+}
+
+// noteMissing records the highest folder from dir up that is missing,
+// below the project's root; folders found there are remembered too, so
+// that a miss in a folder that exists looks at it once in the run.
+func (p *plan) noteMissing(dir string) {
+	root, top := p.r.Proj.Root, ""
+	for d := dir; len(d) > len(root) && strings.HasPrefix(d, root) && !p.present[d]; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			p.present[d] = true
+			break
+		}
+		top = d
+	}
+	if top != "" {
+		p.missing = append(p.missing, top)
+	}
 }
