@@ -103,11 +103,27 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 			l.decode(i)
 		}
 	}
-	var out []Observation
+	// The matches first, then their views in a slice of their size: an
+	// Observation is 320 bytes, and growing a slice of a thousand of them
+	// allocated three times that, each page of it a fault on a fresh
+	// process's heap (reconcile after a bulk render).
+	type hit struct {
+		s *State
+		f statusFacts
+	}
+	var hits []hit
 	for _, s := range l.states {
 		if f := s.facts(); match(&f) {
-			out = append(out, s.viewFacts(&f, now, ths[f.typ], cfg.Decay))
+			hits = append(hits, hit{s, f})
 		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]Observation, len(hits))
+	for i := range hits {
+		h := &hits[i]
+		out[i] = h.s.viewFacts(&h.f, now, ths[h.f.typ], cfg.Decay)
 	}
 	return out
 }
