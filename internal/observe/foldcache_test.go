@@ -55,14 +55,15 @@ func canonical(l *Log) string {
 		if len(c.marks) == 0 {
 			c.marks = nil
 		}
-		if len(c.flags) == 0 {
-			c.flags = nil
-		}
-		if len(c.counters) == 0 {
-			c.counters = nil
-		}
-		if len(c.counted) == 0 {
-			c.counted = nil
+		if c.counts != nil {
+			counts := *c.counts
+			if len(counts.sets) == 0 {
+				counts.sets = nil
+			}
+			if len(counts.at) == 0 {
+				counts.at = nil
+			}
+			c.counts = &counts
 		}
 		n.states[id] = &c
 	}
@@ -357,7 +358,7 @@ func TestStateFieldsEncoded(t *testing.T) {
 	for f := range reflect.TypeFor[State]().Fields() {
 		names = append(names, f.Name)
 	}
-	want := "ID Type Pattern Details text details quality sources weights legacy legacyCount evidence marks penalties flags counters counted tomb"
+	want := "ID Type Pattern Details text details quality sources weights legacy legacyCount evidence marks penalties counts tomb"
 	if got := strings.Join(names, " "); got != want {
 		t.Fatalf("State's fields changed: update stateenc.go and bump cacheFormat\n got %s\nwant %s", got, want)
 	}
