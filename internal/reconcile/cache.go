@@ -147,7 +147,11 @@ func currentHash(p *project.Project, root *stamp.Folder, kind byte, rel string) 
 func (u *run) saveCache() {
 	p := u.r.Proj
 	res, _ := json.Marshal(u.res)
-	b := append(res, '\n')
+	// Sized for the proofs' lines (about 100 bytes each): grown from the
+	// result's, it allocated four times the 60 KB of a run right after a
+	// bulk render, every fresh page a fault.
+	b := make([]byte, 0, len(res)+1+len(u.proofs)*128)
+	b = append(append(b, res...), '\n')
 	for name, pf := range u.proofs {
 		if pf.kind == byPresent {
 			if present(u.root, name) != pf.exists {
