@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -84,6 +85,19 @@ func TestDecodeIsEncodingJSONs(t *testing.T) {
 		`{"schemaVersion":2,"entries":[{"observationId":"a","extra":{"x":[1,2]}}],"more":true}`,
 		`{"schemaVersion":2,"entries":[{"observationId":"\ud800","path":"\u00e9\n"}]}`,
 		`[]`, `null`, `{}`, `{"entries":{}}`, ` {"schemaVersion":1e2} `, `{"schemaVersion":2} x`,
+		// What decodeFast takes, and what it leaves to the full decoder.
+		`{"schemaVersion":2,"entries":[]}`, `{"entries":[],"schemaVersion":-0}`, "\t{ \"schemaVersion\" :\r\n2 } ",
+		`{"schemaVersion":2,"entries":[{"observationId":"a","type":"t","path":"p","contentHash":"h","renderedAt":"r","anchorId":"A","sources":"s"}]}`,
+		`{"schemaVersion":2,"entries":[{"observationId":"a","observationId":"b"}]}`,
+		`{"schemaVersion":2,"entries":[{"observationid":"a"}]}`,
+		`{"schemaVersion":2,"entries":[{"observationId":"a\u00e9\"b"}]}`,
+		`{"schemaVersion":2,"entries":[{"path":"é/ü.md","type":"\u003c"}]}`,
+		`{"schemaVersion":2,"entries":[{"path":"a` + "\x01" + `"}]}`,
+		`{"schemaVersion":2,"entries":[{}]}`, `{"schemaVersion":2,"entries":[{"path":null}]}`,
+		`{"schemaVersion":2,"entries":[{"path":"a"},]}`, `{"schemaVersion":2,"entries":[{"path":"a",}]}`,
+		`{"schemaVersion":2,}`, `{"schemaVersion":2 "entries":[]}`, `{"schemaVersion":02}`, `{"schemaVersion":-}`,
+		`{"schemaVersion":99999999999999999999}`, `{"schemaVersion":-9223372036854775808}`, `{"schemaVersion":2.5}`,
+		`{"schemaVersion":2,"entries":null}`, `{"schemaVersion":2,"entries":[{"path":"a"}]`, `{"schemaVersion":2,"entries":[{"path":"a"}]}}`,
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := 0; i < 5000; i++ {
@@ -107,6 +121,32 @@ func TestDecodeIsEncodingJSONs(t *testing.T) {
 		gotErr, wantErr := decode([]byte(doc), &got), json.Unmarshal([]byte(doc), &want)
 		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) || !reflect.DeepEqual(got, want) {
 			t.Fatalf("%q:\n got %+v, %v\nwant %+v, %v", doc, got, gotErr, want, wantErr)
+		}
+	}
+}
+
+// The manifest devlearn writes is read by decodeFast (not by the full
+// decoder after it refused), to what encoding/json reads; so is every
+// copy of it with its entries' strings changed in ways the fast path
+// takes or leaves (non-ASCII, escapes, control characters, invalid UTF-8).
+func TestDecodeFastTakesWhatBytesWrites(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	texts := []string{"a", "é", "<&>", "a\\b", "\"", "\n", "\x7f", "\xff", "ü/ö.md", ""}
+	for round := 0; round < 500; round++ {
+		m := &Manifest{}
+		for i := 0; i < rng.IntN(6); i++ {
+			pick := func() string { return texts[rng.IntN(len(texts))] + fmt.Sprint(rng.IntN(3)) }
+			m.Put(Entry{ObservationID: pick(), Type: pick(), Path: pick(), ContentHash: pick(), RenderedAt: pick(), AnchorID: pick(), Sources: pick()})
+		}
+		data := m.Bytes()
+		var want Manifest
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := decodeFast(data)
+		plain := !strings.Contains(string(data), `\`) // Bytes escapes what is not plain, and what is not UTF-8
+		if ok != plain || (ok && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("%s:\n fast %v %#v\nwant %#v", data, ok, got, want)
 		}
 	}
 }

@@ -98,12 +98,12 @@ func (s *State) facts() statusFacts {
 	}
 	var latest mark
 	for k := decidedCreated; k <= decidedPromoted; k++ {
-		m, ok := s.marks[decisive[k]]
+		m, ok := s.mark(decisive[k])
 		if ok && s.live(m.stamp) && (f.decided == decidedNone || m.after(latest.stamp)) {
 			f.decided, latest = uint8(k), m
 		}
 	}
-	restored := s.marks[markRestored]
+	restored, _ := s.mark(markRestored)
 	for _, p := range s.penalties {
 		if !s.live(p.stamp) || (s.live(restored.stamp) && !p.after(restored.stamp)) {
 			continue

@@ -66,7 +66,19 @@ func Fold(r io.Reader) (*Log, error) { return foldFrom(r, 1, nil) }
 // not nil, is given every part read, in the order of the log, before it is
 // folded: the fold cache hashes exactly the bytes folded.
 func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log, error) {
+	return foldInto(nil, r, first, seen)
+}
+
+// foldInto is foldFrom folding into l, on one core, when l is not nil:
+// the lines about a state l holds are applied to it, where folding them
+// into a log of their own would build a second state and its maps only
+// to join them into the first (a log read through the fold cache and the
+// few lines appended since).
+func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bool)) (*Log, error) {
 	workers := runtime.GOMAXPROCS(0)
+	if into != nil {
+		workers = 1
+	}
 	type part struct {
 		data  []byte
 		first int
@@ -76,7 +88,10 @@ func foldFrom(r io.Reader, first int, seen func(data []byte, final bool)) (*Log,
 	logs := make([]*Log, workers)
 	var wg sync.WaitGroup
 	for i := range logs {
-		logs[i] = NewLog()
+		logs[i] = into
+		if into == nil {
+			logs[i] = NewLog()
+		}
 		l := logs[i]
 		wg.Add(1)
 		go func() {

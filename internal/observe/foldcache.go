@@ -312,7 +312,15 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 		}
 		seen = h.add
 	}
-	tail, err := foldFrom(io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), hdr.lines+1, seen)
+	// A tail of one part (a session's lines, a render's) is folded
+	// straight into the states read from the cache; a longer one on
+	// every core, then joined.
+	z := l.lazy
+	into := l
+	if fi.Size()-cached > partSize {
+		into = nil
+	}
+	tail, err := foldInto(into, io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), hdr.lines+1, seen)
 	if !prefixOK() {
 		return nil, false, nil
 	}
@@ -322,14 +330,17 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 	for _, p := range parts {
 		h.add(p.data, p.final)
 	}
-	z := l.lazy
-	for _, s := range tail.states {
-		l.join(s)
+	if tail != l {
+		for _, s := range tail.states {
+			l.join(s)
+		}
 	}
 	if z == nil || !z.bad {
-		l.Kept = append(l.Kept, tail.Kept...)
-		l.Problems = append(l.Problems, tail.Problems...)
-		l.Lines += tail.Lines
+		if tail != l {
+			l.Kept = append(l.Kept, tail.Kept...)
+			l.Problems = append(l.Problems, tail.Problems...)
+			l.Lines += tail.Lines
+		}
 		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
 			save(c, h.header(program), l)
 		}

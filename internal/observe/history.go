@@ -89,14 +89,14 @@ func (l *Log) Marks(id string) []MarkInfo {
 		return nil
 	}
 	var out []MarkInfo
-	for k, m := range s.marks {
+	for _, m := range s.marks.marks() {
 		if m.at > s.tomb {
-			out = append(out, MarkInfo{Kind: k, At: time.Unix(m.at, 0).UTC(), Seq: m.seq, Reason: m.reason, On: true})
+			out = append(out, MarkInfo{Kind: m.name, At: time.Unix(m.at, 0).UTC(), Seq: m.seq, Reason: m.reason, On: true})
 		}
 	}
-	for k, m := range s.flags {
+	for _, m := range s.marks.flags() {
 		if m.at > s.tomb {
-			out = append(out, MarkInfo{Kind: "flag:" + k, At: time.Unix(m.at, 0).UTC(), Seq: m.seq, Reason: m.reason, On: m.on})
+			out = append(out, MarkInfo{Kind: "flag:" + m.name, At: time.Unix(m.at, 0).UTC(), Seq: m.seq, Reason: m.reason, On: m.on})
 		}
 	}
 	slices.SortFunc(out, func(a, b MarkInfo) int { return cmp.Compare(a.Kind, b.Kind) })

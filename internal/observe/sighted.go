@@ -28,6 +28,9 @@ func (l *Log) Counted(subject, counter, eid string) bool {
 	if !ok {
 		return false
 	}
-	_, ok = s.counters[counter][eid]
+	if s.counts == nil {
+		return false
+	}
+	_, ok = s.counts.sets[counter][eid]
 	return ok
 }

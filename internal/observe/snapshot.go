@@ -80,9 +80,9 @@ func (s *State) snapshot() *Event {
 			e.Evidence = append(e.Evidence, Evidence{Text: ev.text, At: formatTime(ev.at)})
 		}
 	}
-	for k, m := range s.marks {
+	for _, m := range s.marks.marks() {
 		if live(m.stamp) {
-			putMark(k, m.encode())
+			putMark(m.name, m.encode())
 			bump(m.at)
 		}
 	}
@@ -94,17 +94,21 @@ func (s *State) snapshot() *Event {
 			bump(m.at)
 		}
 	}
-	for k, m := range s.flags {
+	for _, m := range s.marks.flags() {
 		if !live(m.stamp) {
 			continue
 		}
 		if e.Flags == nil {
 			e.Flags = map[string]*Mark{}
 		}
-		e.Flags[k] = m.encode()
+		e.Flags[m.name] = m.encode()
 		bump(m.at)
 	}
-	for c, set := range s.counters {
+	var counts counts
+	if s.counts != nil {
+		counts = *s.counts
+	}
+	for c, set := range counts.sets {
 		if e.Counters == nil {
 			e.Counters = map[string][]string{}
 		}
@@ -115,7 +119,7 @@ func (s *State) snapshot() *Event {
 		sort.Strings(list)
 		e.Counters[c] = list
 	}
-	for c, at := range s.counted {
+	for c, at := range counts.at {
 		if e.Counted == nil {
 			e.Counted = map[string]string{}
 		}
@@ -240,10 +244,7 @@ func fromSnapshot(e *Event, lineEID string) (*State, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s.flags == nil {
-			s.flags = map[string]mark{}
-		}
-		s.flags[k] = dm
+		s.marks.set(true, k, dm)
 	}
 	for c, eids := range e.Counters {
 		for _, eid := range eids {

@@ -71,12 +71,17 @@ type State struct {
 	legacy        span                     // devflow lines: first and last seen
 	legacyCount   int
 	evidence      []timedText // at most MaxEvidence, each text with its last sighting
-	marks         map[string]mark
-	penalties     []mark // by penaltyKey, one each
-	flags         map[string]mark
-	counters      map[string]map[string]struct{} // counter -> event ids
-	counted       map[string]int64               // counter -> time of its latest event
+	marks         markSet     // the latest mark of each kind, then of each flag
+	penalties     []mark      // by penaltyKey, one each
+	counts        *counts     // of a counter subject ("entry:<key>"), nil for any other
 	tomb          int64
+}
+
+// counts are a counter subject's counters: few states have any, so they
+// are one pointer in State.
+type counts struct {
+	sets map[string]map[string]struct{} // counter -> event ids
+	at   map[string]int64               // counter -> time of its latest event
 }
 
 func newState(id string) *State { return &State{ID: id} }
@@ -110,27 +115,22 @@ func (s *State) join(o *State) {
 	for _, ev := range o.evidence {
 		s.addEvidence(ev.text, ev.at)
 	}
-	for k, m := range o.marks {
-		s.setMark(k, m)
+	for i := range o.marks {
+		m := &o.marks[i]
+		s.marks.set(m.flag, m.name, m.mark)
 	}
 	for _, m := range o.penalties {
 		s.addPenalty(m)
 	}
-	for k, m := range o.flags {
-		if s.flags == nil {
-			s.flags = map[string]mark{}
+	if o.counts != nil {
+		for c, eids := range o.counts.sets {
+			for eid := range eids {
+				s.count(c, eid)
+			}
 		}
-		if cur, ok := s.flags[k]; !ok || m.after(cur.stamp) {
-			s.flags[k] = m
+		for c, at := range o.counts.at {
+			s.countedAt(c, at)
 		}
-	}
-	for c, eids := range o.counters {
-		for eid := range eids {
-			s.count(c, eid)
-		}
-	}
-	for c, at := range o.counted {
-		s.countedAt(c, at)
 	}
 	if o.tomb > s.tomb {
 		s.tomb = o.tomb
@@ -150,9 +150,6 @@ func (s *State) latest() int64 {
 		t = max(t, m.at)
 	}
 	for _, m := range s.penalties {
-		t = max(t, m.at)
-	}
-	for _, m := range s.flags {
 		t = max(t, m.at)
 	}
 	return t
@@ -290,23 +287,31 @@ func (s *State) addPenalty(m mark) {
 	s.penalties = append(s.penalties, m)
 }
 
-func (s *State) setMark(k string, m mark) {
-	if s.marks == nil {
-		s.marks = map[string]mark{}
+func (s *State) setMark(k string, m mark) { s.marks.set(false, k, m) }
+
+// mark is the latest mark of kind k.
+func (s *State) mark(k string) (mark, bool) { return s.marks.get(false, k) }
+
+// flag is the latest of flag name.
+func (s *State) flag(name string) (mark, bool) { return s.marks.get(true, name) }
+
+// counters are s's counts, made when it has none.
+func (s *State) counters() *counts {
+	if s.counts == nil {
+		s.counts = &counts{}
 	}
-	if cur, ok := s.marks[k]; !ok || m.after(cur.stamp) {
-		s.marks[k] = m
-	}
+	return s.counts
 }
 
 func (s *State) count(counter, eid string) {
-	if s.counters == nil {
-		s.counters = map[string]map[string]struct{}{}
+	c := s.counters()
+	if c.sets == nil {
+		c.sets = map[string]map[string]struct{}{}
 	}
-	set := s.counters[counter]
+	set := c.sets[counter]
 	if set == nil {
 		set = map[string]struct{}{}
-		s.counters[counter] = set
+		c.sets[counter] = set
 	}
 	set[eid] = struct{}{}
 }
@@ -317,11 +322,12 @@ func (s *State) countedAt(counter string, at int64) {
 	if at <= 0 {
 		return
 	}
-	if s.counted == nil {
-		s.counted = map[string]int64{}
+	c := s.counters()
+	if c.at == nil {
+		c.at = map[string]int64{}
 	}
-	if at > s.counted[counter] {
-		s.counted[counter] = at
+	if at > c.at[counter] {
+		c.at[counter] = at
 	}
 }
 
@@ -406,18 +412,15 @@ func (s *State) apply(e *Event, st stamp, names *names) {
 		}
 	case OpIntent, OpCreated, OpDeprecate, OpRestore, OpPromote:
 		k := markOf(e.Op)
-		if cur, ok := s.marks[k]; !ok || st.after(cur.stamp) {
+		if cur, ok := s.mark(k); !ok || st.after(cur.stamp) {
 			s.setMark(k, mark{stamp: own(), reason: names.get(e.Reason), path: keep(cur.path, e.Path), anchor: names.get(e.Anchor)})
 		}
 	case OpPenalize:
 		s.addPenalty(mark{stamp: own(), factor: e.Factor, reason: names.get(e.Reason)})
 	case OpFlag:
 		on := e.On == nil || *e.On
-		if cur, ok := s.flags[e.Flag]; !ok || st.after(cur.stamp) {
-			if s.flags == nil {
-				s.flags = map[string]mark{}
-			}
-			s.flags[names.get(e.Flag)] = mark{stamp: own(), on: on, reason: names.get(e.Reason)}
+		if cur, ok := s.flag(e.Flag); !ok || st.after(cur.stamp) {
+			s.marks.set(true, names.get(e.Flag), mark{stamp: own(), on: on, reason: names.get(e.Reason)})
 		}
 	case OpCount:
 		c := names.get(e.Counter)
@@ -523,10 +526,7 @@ func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 	}
 	flag := func(name string, on bool, reason string) {
 		if on {
-			if s.flags == nil {
-				s.flags = map[string]mark{}
-			}
-			s.flags[name] = mark{stamp: st, on: true, reason: reason}
+			s.marks.set(true, name, mark{stamp: st, on: true, reason: reason})
 		}
 	}
 	flag(FlagStale, e.MayBeStale, names.get(e.StaleReason))

@@ -70,13 +70,14 @@ func (w *encoder) mark(m *mark) {
 	}
 }
 
-// marks writes a map of marks.
-func (w *encoder) marks(ms map[string]mark) {
-	w.size(len(ms), ms == nil)
-	each(w, ms, func(k string, m mark) {
-		w.Str(k)
-		w.mark(&m)
-	})
+// marks writes the marks or the flags of a set (in the order of their
+// names, as a map of them was written in sorted order).
+func (w *encoder) marks(ms markSet) {
+	w.size(len(ms), len(ms) == 0)
+	for i := range ms {
+		w.Str(ms[i].name)
+		w.mark(&ms[i].mark)
+	}
 }
 
 func (w *encoder) times(m map[string]int64) {
@@ -128,19 +129,23 @@ func (w *encoder) state(s *State) {
 		w.Str(e.text)
 		w.Int(e.at)
 	}
-	w.marks(s.marks)
+	w.marks(s.marks.marks())
 	w.size(len(s.penalties), s.penalties == nil)
 	for i := range s.penalties {
 		w.mark(&s.penalties[i])
 	}
-	w.marks(s.flags)
-	w.size(len(s.counters), s.counters == nil)
-	each(w, s.counters, func(c string, set map[string]struct{}) {
+	w.marks(s.marks.flags())
+	var counts counts
+	if s.counts != nil {
+		counts = *s.counts
+	}
+	w.size(len(counts.sets), counts.sets == nil)
+	each(w, counts.sets, func(c string, set map[string]struct{}) {
 		w.Str(c)
 		w.size(len(set), set == nil)
 		each(w, set, func(eid string, _ struct{}) { w.Str(eid) })
 	})
-	w.times(s.counted)
+	w.times(counts.at)
 	w.Int(s.tomb)
 }
 
@@ -442,6 +447,7 @@ type decoderBin struct {
 	states    []State
 	evidence  []timedText
 	penalties []mark
+	markSets  []namedMark
 	floats    []float64
 	// slab is the least a slab is made for (1,024 when 0): a reader that
 	// decodes a few states makes small ones.
@@ -504,17 +510,22 @@ func (r *decoderBin) mark() mark {
 	return m
 }
 
-func (r *decoderBin) marks() map[string]mark {
-	n, isNil := r.size()
-	if isNil {
-		return nil
+// marks reads the marks (or the flags) of a state into ms.
+func (r *decoderBin) marks(ms markSet, flag bool) markSet {
+	n, _ := r.size()
+	if n == 0 {
+		return ms
 	}
-	m := make(map[string]mark, n)
+	if len(ms) == 0 {
+		ms = carve(&r.markSets, n, r.slab)
+	} else {
+		ms = slices.Grow(ms, n)
+	}
 	for i := 0; i < n && r.Err == nil; i++ {
 		k := r.Str()
-		m[k] = r.mark()
+		ms.set(flag, k, r.mark())
 	}
-	return m
+	return ms
 }
 
 func (r *decoderBin) times() map[string]int64 {
@@ -558,16 +569,16 @@ func (r *decoderBin) state() *State {
 			s.evidence = append(s.evidence, timedText{r.Str(), r.Int()})
 		}
 	}
-	s.marks = r.marks()
+	s.marks = r.marks(nil, false)
 	if n, isNil := r.size(); !isNil {
 		s.penalties = carve(&r.penalties, n, r.slab)
 		for i := 0; i < n && r.Err == nil; i++ {
 			s.penalties = append(s.penalties, r.mark())
 		}
 	}
-	s.flags = r.marks()
+	s.marks = r.marks(s.marks, true)
 	if n, isNil := r.size(); !isNil {
-		s.counters = make(map[string]map[string]struct{}, n)
+		s.counters().sets = make(map[string]map[string]struct{}, n)
 		for i := 0; i < n && r.Err == nil; i++ {
 			c := r.Str()
 			var set map[string]struct{}
@@ -577,10 +588,12 @@ func (r *decoderBin) state() *State {
 					set[r.Str()] = struct{}{}
 				}
 			}
-			s.counters[c] = set
+			s.counts.sets[c] = set
 		}
 	}
-	s.counted = r.times()
+	if at := r.times(); at != nil {
+		s.counters().at = at
+	}
 	s.tomb = r.Int()
 	return s
 }

@@ -31,15 +31,16 @@ func goldenLog() *Log {
 		legacy:      span{-7, 1 << 40},
 		legacyCount: 3,
 		evidence:    []timedText{{"saw it", 1}, {long, -1}},
-		marks: map[string]mark{
-			markCreated:  {stamp: stamp{seq: 1, at: 2, eid: "c"}, reason: "r", path: "p", anchor: "a", factor: 1.5, on: true},
-			markPromoted: {factor: math.Inf(-1), legacy: &legacy},
+		marks: markSet{
+			{name: markCreated, mark: mark{stamp: stamp{seq: 1, at: 2, eid: "c"}, reason: "r", path: "p", anchor: "a", factor: 1.5, on: true}},
+			{name: markPromoted, mark: mark{factor: math.Inf(-1), legacy: &legacy}},
 		},
 		penalties: []mark{{stamp: stamp{at: 3}, reason: "contradicted", factor: -0.25}, {factor: math.NaN()}},
-		flags:     map[string]mark{},
-		counters:  map[string]map[string]struct{}{"hits": {"e1": {}, "e2": {}}, "none": nil, "empty": {}},
-		counted:   map[string]int64{"hits": 99},
-		tomb:      -1,
+		counts: &counts{
+			sets: map[string]map[string]struct{}{"hits": {"e1": {}, "e2": {}}, "none": nil, "empty": {}},
+			at:   map[string]int64{"hits": 99},
+		},
+		tomb: -1,
 	}
 	l.states["obs_bare"] = &State{ID: "obs_bare", sources: map[string]int64{}}
 	return l
@@ -52,7 +53,7 @@ func goldenOne() *Log {
 	l.Lines = 2
 	l.states["obs_one"] = &State{ID: "obs_one", Type: "t", text: stamp{seq: 1, at: 2, eid: "e"},
 		sources: map[string]int64{"s": 1}, weights: map[string]map[int]int64{"s": {3: 4}},
-		marks: map[string]mark{markCreated: {on: true, factor: 2}}, counters: map[string]map[string]struct{}{"c": {"e": {}}}}
+		marks: markSet{{name: markCreated, mark: mark{on: true, factor: 2}}}, counts: &counts{sets: map[string]map[string]struct{}{"c": {"e": {}}}}}
 	return l
 }
 

@@ -103,11 +103,27 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 			l.decode(i)
 		}
 	}
-	var out []Observation
+	// The matches first, then their views in a slice of their size: an
+	// Observation is 320 bytes, and growing a slice of a thousand of them
+	// allocated three times that, each page of it a fault on a fresh
+	// process's heap (reconcile after a bulk render).
+	type hit struct {
+		s *State
+		f statusFacts
+	}
+	var hits []hit
 	for _, s := range l.states {
 		if f := s.facts(); match(&f) {
-			out = append(out, s.viewFacts(&f, now, ths[f.typ], cfg.Decay))
+			hits = append(hits, hit{s, f})
 		}
+	}
+	if len(hits) == 0 {
+		return nil
+	}
+	out := make([]Observation, len(hits))
+	for i := range hits {
+		h := &hits[i]
+		out[i] = h.s.viewFacts(&h.f, now, ths[h.f.typ], cfg.Decay)
 	}
 	return out
 }
@@ -150,7 +166,7 @@ func (l *Log) Flag(subject, name string) (on bool, reason string) {
 	if !ok {
 		return false, ""
 	}
-	f, ok := s.flags[name]
+	f, ok := s.flag(name)
 	if !ok || !f.on || f.at <= s.tomb {
 		return false, ""
 	}
@@ -161,18 +177,18 @@ func (l *Log) Flag(subject, name string) (on bool, reason string) {
 // (when an item was last applied); zero when it has none.
 func (l *Log) LastCounted(subject, counter string) time.Time {
 	s, ok := l.get(subject)
-	if !ok || s.counted[counter] == 0 {
+	if !ok || s.counts == nil || s.counts.at[counter] == 0 {
 		return time.Time{}
 	}
-	return time.Unix(s.counted[counter], 0).UTC()
+	return time.Unix(s.counts.at[counter], 0).UTC()
 }
 
 func (s *State) counterView() map[string]int {
-	if len(s.counters) == 0 {
+	if s.counts == nil || len(s.counts.sets) == 0 {
 		return nil
 	}
-	out := make(map[string]int, len(s.counters))
-	for c, set := range s.counters {
+	out := make(map[string]int, len(s.counts.sets))
+	for c, set := range s.counts.sets {
 		out[c] = len(set)
 	}
 	return out
@@ -223,19 +239,16 @@ func (s *State) viewFacts(f *statusFacts, now time.Time, th config.Threshold, d 
 			o.Evidence = append(o.Evidence, ev.text)
 		}
 	}
-	for _, m := range s.marks {
+	for _, m := range s.marks { // and the flags
 		o.Seq = max(o.Seq, m.seq)
 	}
 	for _, m := range s.penalties {
 		o.Seq = max(o.Seq, m.seq)
 	}
-	for _, m := range s.flags {
-		o.Seq = max(o.Seq, m.seq)
-	}
 	base := f.statusAt(&o, now, th, d)
 	var latest mark
 	if f.decided != decidedNone {
-		latest = s.marks[decisive[f.decided]]
+		latest, _ = s.mark(decisive[f.decided])
 	}
 	switch f.decided {
 	case decidedDeprecated:
@@ -246,15 +259,15 @@ func (s *State) viewFacts(f *statusFacts, now time.Time, th config.Threshold, d 
 		o.Why = whyNotReady(&o, th, base)
 	}
 	if o.Status == Ready {
-		if in, ok := s.marks[markIntent]; ok && s.live(in.stamp) && (f.decided == decidedNone || in.after(latest.stamp)) {
+		if in, ok := s.mark(markIntent); ok && s.live(in.stamp) && (f.decided == decidedNone || in.after(latest.stamp)) {
 			o.Intent = &Target{Path: in.path, Anchor: in.anchor}
 		}
 	}
-	for name, fl := range s.flags {
+	for _, fl := range s.marks.flags() {
 		if !fl.on || !s.live(fl.stamp) {
 			continue
 		}
-		switch name {
+		switch fl.name {
 		case FlagStale:
 			o.Stale = fl.reason
 			if o.Stale == "" {

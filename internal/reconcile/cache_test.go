@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -251,5 +252,75 @@ func TestQuietRunCacheCutOrDamagedDoesNotAnswer(t *testing.T) {
 	os.Remove(cachePath(p))
 	if r := quickRun(t, p); r.Unchanged != 8 {
 		t.Fatalf("without the cache: %+v", r)
+	}
+}
+
+// The quiet-run cache's config key changes with every leaf of the config
+// (an answer given under another config is not this one's) and with
+// nothing else: the same config, read twice, has the same key.
+func TestConfigKeyFollowsEveryLeaf(t *testing.T) {
+	base := configKey(config.Default())
+	if configKey(config.Default()) != base {
+		t.Fatal("the same config has two keys")
+	}
+	var paths []string
+	var walk func(v reflect.Value, path string)
+	walk = func(v reflect.Value, path string) {
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				if f := v.Type().Field(i); f.IsExported() {
+					walk(v.Field(i), path+"."+f.Name)
+				}
+			}
+			return
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Float64:
+			v.SetFloat(v.Float() + 0.5)
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Slice:
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+		case reflect.Map:
+			if v.IsNil() {
+				v.Set(reflect.MakeMap(v.Type()))
+			}
+			v.SetMapIndex(reflect.Zero(v.Type().Key()), reflect.Zero(v.Type().Elem()))
+		default:
+			t.Fatalf("%s: a %s in the config: teach appendValue and this test", path, v.Kind())
+		}
+		paths = append(paths, path)
+	}
+	// Each leaf changed alone, in a fresh default config.
+	var leaves []string
+	walk(reflect.ValueOf(config.Default()).Elem(), "")
+	leaves, paths = paths, nil
+	for i, leaf := range leaves {
+		cfg := config.Default()
+		n := 0
+		var one func(v reflect.Value, path string)
+		one = func(v reflect.Value, path string) {
+			if v.Kind() == reflect.Struct {
+				for j := range v.NumField() {
+					if f := v.Type().Field(j); f.IsExported() {
+						one(v.Field(j), path+"."+f.Name)
+					}
+				}
+				return
+			}
+			if n++; n-1 == i {
+				walk(v, path)
+			}
+		}
+		one(reflect.ValueOf(cfg).Elem(), "")
+		if configKey(cfg) == base {
+			t.Errorf("%s changed, the key did not", leaf)
+		}
+	}
+	if len(leaves) < 20 {
+		t.Fatalf("%d leaves walked", len(leaves))
 	}
 }

@@ -77,7 +77,7 @@ type run struct {
 	r       *Reconciler
 	res     *Result
 	log     *observe.Log
-	obs     map[string]observe.Observation
+	obs     map[string]*observe.Observation // by id, into the slice WithStatus gave
 	man     *manifest.Manifest
 	changed bool // the manifest must be written
 	docs    map[string]*knowfile.Doc
@@ -116,7 +116,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer root.Close()
-	u := &run{r: r, res: res, obs: map[string]observe.Observation{}, start: start, proofs: map[string]proof{}, root: root,
+	u := &run{r: r, res: res, start: start, proofs: map[string]proof{}, root: root,
 		handed: handover.Load(r.Proj)}
 	u.preStamp()
 	log, err := r.Log.Load()
@@ -132,8 +132,10 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	// An entry's observation matters when deprecated (its deletion is
 	// already a "no"), an orphan's when ready or created, staleness when
 	// ready or created: the observing ones are never looked at.
-	for _, o := range log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated) {
-		u.obs[o.ID] = o
+	matters := log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated)
+	u.obs = make(map[string]*observe.Observation, len(matters))
+	for i := range matters {
+		u.obs[matters[i].ID] = &matters[i]
 	}
 	if u.sparse, err = sparseFilter(r.Proj); err != nil {
 		return nil, err
@@ -302,7 +304,7 @@ func (u *run) unchangedSinceRender(e manifest.Entry) bool {
 // status.
 func (u *run) observation(id string) (observe.Observation, bool) {
 	if o, ok := u.obs[id]; ok {
-		return o, true
+		return *o, true
 	}
 	return u.log.Observation(id, u.r.Opts.Now, u.r.Opts.Config)
 }
@@ -382,12 +384,12 @@ func (u *run) orphans() error {
 func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash string, known map[string]bool) error {
 	var matches []observe.Observation
 	if o, ok := u.obs[src]; ok && (o.Status == observe.Ready || o.Status == observe.Created) && o.Type == typ {
-		matches = []observe.Observation{o}
+		matches = []observe.Observation{*o}
 	} else if title != "" {
 		want := observe.Normalize(title)
 		for _, o := range u.obs {
 			if o.Type == typ && o.Status == observe.Ready && !known[o.ID] && observe.Normalize(o.Pattern) == want {
-				matches = append(matches, o)
+				matches = append(matches, *o)
 			}
 		}
 	}
