@@ -4,23 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
-	"sync"
-	"text/template"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/templates"
 )
-
-// tmpl parses on first use: every devlearn process links this package,
-// hooks included, and only render-ready and the demo write artifacts.
-var tmpl = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").Funcs(template.FuncMap{
-		"inc": func(i int) int { return i + 1 },
-	}).ParseFS(templates.Render, "render/*.tmpl"))
-})
 
 // artifactData is what a template sees: learned text, already made safe
 // for where it goes (one line in headings and fields, escaped YAML in
@@ -161,10 +150,8 @@ func sourceOf(id string) string { return "self-learning:" + id }
 func execute(name string, d artifactData) []byte {
 	var buf bytes.Buffer
 	buf.Grow(1024)
-	if !walk(tmpl(), name, &d, &buf) {
-		if err := tmpl().ExecuteTemplate(&buf, name, d); err != nil {
-			panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
-		}
+	if err := walk(artifactTemplates()[name], &d, &buf); err != nil {
+		panic(fmt.Sprintf("template %s: %v", name, err)) // the templates are ours and tested
 	}
 	return append(bytes.TrimRight(buf.Bytes(), "\n"), '\n')
 }

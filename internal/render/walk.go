@@ -2,30 +2,58 @@ package render
 
 import (
 	"bytes"
+	"fmt"
+	"io/fs"
+	"path"
 	"strconv"
-	"text/template"
+	"sync"
 	"text/template/parse"
+
+	"github.com/devlearn/devlearn/templates"
 )
 
-// walk writes the template name with d as text/template writes it, for
-// the actions devlearn's templates use: fields of the data, .Field "key",
-// a variable, inc, if, and range over a list. text/template finds a
-// field by reflection on every action; a bulk render writes a thousand
-// artifacts, and walking the parsed templates directly takes a tenth of
-// the time. ok is false on any other action, and nothing is written: the
-// caller runs text/template.
-func walk(t *template.Template, name string, d *artifactData, buf *bytes.Buffer) (ok bool) {
-	tt := t.Lookup(name)
-	if tt == nil || tt.Tree == nil {
-		return false
+// artifactTemplates are templates/render's templates, parsed on first use
+// (every devlearn process links this package, hooks included, and only
+// render-ready and the demo write artifacts), by name. They are parsed
+// with text/template's parser and written by walk, not by text/template:
+// its execution finds every field by reflection (a bulk render writes a
+// thousand artifacts), and it links net/url and net/netip, whose
+// initialisation every hook call paid.
+var artifactTemplates = sync.OnceValue(func() map[string]*parse.Tree {
+	out := map[string]*parse.Tree{}
+	paths, err := fs.Glob(templates.Render, "render/*.tmpl")
+	if err != nil || len(paths) == 0 {
+		panic(fmt.Sprintf("templates/render: %v", err))
+	}
+	for _, p := range paths {
+		text, err := fs.ReadFile(templates.Render, p)
+		if err != nil {
+			panic(err)
+		}
+		name := path.Base(p)
+		trees, err := parse.Parse(name, string(text), "", "", templateFuncs)
+		if err != nil {
+			panic(err) // the templates are ours and tested
+		}
+		out[name] = trees[name]
+	}
+	return out
+})
+
+// templateFuncs are the functions the templates may call, as the parser
+// needs them named.
+var templateFuncs = map[string]any{"inc": func(i int) int { return i + 1 }}
+
+// walk writes the template t with d as text/template would, for the
+// actions our templates use: fields of the data, .Field "key", a
+// variable, inc, if, and range over a list. Any other action is an error
+// (TestWalkIsTextTemplate holds every template to text/template).
+func walk(t *parse.Tree, d *artifactData, buf *bytes.Buffer) error {
+	if t == nil {
+		return fmt.Errorf("no such template")
 	}
 	w := walker{d: d, buf: buf, dot: d, vars: map[string]any{}}
-	start := buf.Len()
-	if !w.list(tt.Tree.Root) {
-		buf.Truncate(start)
-		return false
-	}
-	return true
+	return w.list(t.Root)
 }
 
 type walker struct {
@@ -35,30 +63,30 @@ type walker struct {
 	vars map[string]any
 }
 
-func (w *walker) list(l *parse.ListNode) bool {
+func (w *walker) list(l *parse.ListNode) error {
 	if l == nil {
-		return true
+		return nil
 	}
 	for _, n := range l.Nodes {
-		if !w.node(n) {
-			return false
+		if err := w.node(n); err != nil {
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
-func (w *walker) node(n parse.Node) bool {
+func (w *walker) node(n parse.Node) error {
 	switch n := n.(type) {
 	case *parse.TextNode:
 		w.buf.Write(n.Text)
-		return true
+		return nil
 	case *parse.ActionNode:
 		if len(n.Pipe.Decl) > 0 {
-			return false
+			return unknown(n)
 		}
-		v, ok := w.pipe(n.Pipe)
-		if !ok {
-			return false
+		v, err := w.pipe(n.Pipe)
+		if err != nil {
+			return err
 		}
 		switch v := v.(type) {
 		case string:
@@ -66,20 +94,20 @@ func (w *walker) node(n parse.Node) bool {
 		case int:
 			w.buf.WriteString(strconv.Itoa(v))
 		default:
-			return false
+			return unknown(n)
 		}
-		return true
+		return nil
 	case *parse.IfNode:
 		if len(n.Pipe.Decl) > 0 {
-			return false
+			return unknown(n)
 		}
-		v, ok := w.pipe(n.Pipe)
-		if !ok {
-			return false
+		v, err := w.pipe(n.Pipe)
+		if err != nil {
+			return err
 		}
 		truth, ok := truthOf(v)
 		if !ok {
-			return false
+			return unknown(n)
 		}
 		if truth {
 			return w.list(n.List)
@@ -88,20 +116,22 @@ func (w *walker) node(n parse.Node) bool {
 	case *parse.RangeNode:
 		return w.rangeOver(n)
 	}
-	return false
+	return unknown(n)
 }
 
-func (w *walker) rangeOver(n *parse.RangeNode) bool {
+func unknown(n parse.Node) error { return fmt.Errorf("%s: not an action walk writes", n) }
+
+func (w *walker) rangeOver(n *parse.RangeNode) error {
 	if n.Pipe.IsAssign || len(n.Pipe.Decl) > 2 {
-		return false
+		return unknown(n)
 	}
-	v, ok := w.pipe(n.Pipe)
-	if !ok {
-		return false
+	v, err := w.pipe(n.Pipe)
+	if err != nil {
+		return err
 	}
 	items, ok := v.([]string)
 	if !ok {
-		return false
+		return unknown(n)
 	}
 	if len(items) == 0 {
 		return w.list(n.ElseList)
@@ -117,51 +147,52 @@ func (w *walker) rangeOver(n *parse.RangeNode) bool {
 			w.vars[n.Pipe.Decl[0].Ident[0]] = i
 			w.vars[n.Pipe.Decl[1].Ident[0]] = s
 		}
-		if !w.list(n.List) {
-			return false
+		if err := w.list(n.List); err != nil {
+			return err
 		}
 	}
-	return true
+	return nil
 }
 
 // pipe evaluates a pipeline of one command.
-func (w *walker) pipe(p *parse.PipeNode) (any, bool) {
+func (w *walker) pipe(p *parse.PipeNode) (any, error) {
 	if p == nil || len(p.Cmds) != 1 {
-		return nil, false
+		return nil, fmt.Errorf("%s: not an action walk writes", p)
 	}
 	args := p.Cmds[0].Args
 	switch a := args[0].(type) {
 	case *parse.DotNode:
-		if len(args) == 1 {
-			if s, ok := w.dot.(string); ok {
-				return s, true
-			}
+		if s, ok := w.dot.(string); ok && len(args) == 1 {
+			return s, nil
 		}
 	case *parse.VariableNode:
-		if len(args) == 1 && len(a.Ident) == 1 {
-			v, ok := w.vars[a.Ident[0]]
-			return v, ok
+		if v, ok := w.vars[a.Ident[0]]; ok && len(args) == 1 && len(a.Ident) == 1 {
+			return v, nil
 		}
 	case *parse.FieldNode:
 		if w.dot != any(w.d) || len(a.Ident) != 1 {
-			return nil, false
+			break
 		}
 		if len(args) == 1 {
-			return w.field(a.Ident[0])
+			if v, ok := w.field(a.Ident[0]); ok {
+				return v, nil
+			}
 		}
-		if s, ok := args[1].(*parse.StringNode); ok && len(args) == 2 && a.Ident[0] == "Field" {
-			return w.d.Field(s.Text), true
+		if len(args) == 2 && a.Ident[0] == "Field" {
+			if s, ok := args[1].(*parse.StringNode); ok {
+				return w.d.Field(s.Text), nil
+			}
 		}
 	case *parse.IdentifierNode:
 		if a.Ident == "inc" && len(args) == 2 {
 			if v, ok := args[1].(*parse.VariableNode); ok && len(v.Ident) == 1 {
 				if i, ok := w.vars[v.Ident[0]].(int); ok {
-					return i + 1, true
+					return i + 1, nil
 				}
 			}
 		}
 	}
-	return nil, false
+	return nil, fmt.Errorf("%s: not an action walk writes", p)
 }
 
 func (w *walker) field(name string) (any, bool) {

@@ -3,15 +3,19 @@ package render
 import (
 	"bytes"
 	"math/rand/v2"
+	"strings"
 	"testing"
+	"text/template"
+	"text/template/parse"
+
+	"github.com/devlearn/devlearn/templates"
 )
 
 // walk writes every template of templates/render as text/template writes
-// it, on data with every field empty or not, lists of none to several,
-// and every kind of text; and it does write each of them (no template of
-// ours falls back to text/template, where the speed would be lost
-// silently).
+// it, on data with every field empty or not, lists of none to several, and
+// every kind of text.
 func TestWalkIsTextTemplate(t *testing.T) {
+	want := template.Must(template.New("").Funcs(template.FuncMap(templateFuncs)).ParseFS(templates.Render, "render/*.tmpl"))
 	r := rand.New(rand.NewPCG(9, 9))
 	text := func() string {
 		if r.IntN(4) == 0 {
@@ -26,47 +30,42 @@ func TestWalkIsTextTemplate(t *testing.T) {
 		}
 		return out
 	}
-	names := []string{"command.md.tmpl", "skill.md.tmpl", "adr.md.tmpl", "pitfall.md.tmpl"}
-	for _, name := range names {
-		if tmpl().Lookup(name) == nil {
-			t.Fatalf("no template %s", name)
+	var names []string
+	for _, tt := range want.Templates() {
+		if strings.HasSuffix(tt.Name(), ".tmpl") {
+			names = append(names, tt.Name())
 		}
+	}
+	if len(names) != len(artifactTemplates()) || len(names) < 4 {
+		t.Fatalf("text/template has %v, walk %d templates", names, len(artifactTemplates()))
 	}
 	for i := range 20000 {
 		d := artifactData{ID: text(), Anchor: text(), Date: text(), Pattern: text(), Lower: text(), FrontMatter: text(),
 			Body: text(), Steps: list(), Evidence: list(),
 			fields: map[string]string{"context": text(), "decision": text(), "area": text(), "issue": text()}}
 		name := names[i%len(names)]
-		var got, want bytes.Buffer
-		if !walk(tmpl(), name, &d, &got) {
-			t.Fatalf("walk could not write %s", name)
+		var got, exp bytes.Buffer
+		if err := walk(artifactTemplates()[name], &d, &got); err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
-		if err := tmpl().ExecuteTemplate(&want, name, d); err != nil {
+		if err := want.ExecuteTemplate(&exp, name, d); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			t.Fatalf("%s with %+v:\n got %q\nwant %q", name, d, got.String(), want.String())
+		if !bytes.Equal(got.Bytes(), exp.Bytes()) {
+			t.Fatalf("%s with %+v:\n got %q\nwant %q", name, d, got.String(), exp.String())
 		}
 	}
 }
 
-// An action walk does not know is left to text/template, with nothing
-// written.
-func TestWalkLeavesOtherActions(t *testing.T) {
-	tt := tmpl().Lookup("command.md.tmpl")
-	other, err := tt.Clone()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := other.New("other").Parse(`a {{printf "%s" .Pattern}} b`); err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	buf.WriteString("kept")
-	if walk(other, "other", &artifactData{Pattern: "p"}, &buf) {
-		t.Fatal("walk wrote a printf action")
-	}
-	if buf.String() != "kept" {
-		t.Fatalf("walk left %q, want what was there before", buf.String())
+// An action walk does not know is an error, not a guess.
+func TestWalkRefusesOtherActions(t *testing.T) {
+	for _, src := range []string{`a {{printf "%s" .Pattern}} b`, `{{.Pattern | inc}}`, `{{with .Body}}x{{end}}`, `{{.Missing}}`, `{{$x := .ID}}`} {
+		trees, err := parse.Parse("t", src, "", "", templateFuncs, map[string]any{"printf": true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := walk(trees["t"], &artifactData{Pattern: "p"}, &bytes.Buffer{}); err == nil {
+			t.Errorf("walk wrote %s", src)
+		}
 	}
 }
