@@ -356,7 +356,10 @@ func (l *Log) IDs() []string {
 // same line read twice (a duplicate after a merge) is the same fact.
 func lineID(line []byte) string {
 	sum := sha256.Sum256(line)
-	return "line_" + hex.EncodeToString(sum[:8])
+	var id [len("line_") + 16]byte
+	copy(id[:], "line_")
+	hex.Encode(id[len("line_"):], sum[:8])
+	return string(id[:])
 }
 
 func opName(op string) string {

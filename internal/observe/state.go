@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 )
 
 // stamp orders facts: by sequence, then time, then event id, so that two
@@ -216,7 +217,11 @@ func (s *State) weightOf(src string) int {
 // older than everything kept there, so it could not have been kept in the
 // join of all sides either. A slice, not a map: there are never more than
 // eleven, and a fold builds one per line.
-func (s *State) addEvidence(text string, at int64) {
+func (s *State) addEvidence(text string, at int64) { s.addEvidenceOwned(text, at, strings.Clone) }
+
+// addEvidenceOwned is addEvidence with text made the state's own by own,
+// when it is added.
+func (s *State) addEvidenceOwned(text string, at int64, own func(string) string) {
 	for i := range s.evidence {
 		if s.evidence[i].text == text {
 			if at > s.evidence[i].at {
@@ -225,7 +230,7 @@ func (s *State) addEvidence(text string, at int64) {
 			return
 		}
 	}
-	s.evidence = append(s.evidence, timedText{strings.Clone(text), at})
+	s.evidence = append(s.evidence, timedText{own(text), at})
 	if len(s.evidence) > MaxEvidence {
 		oldest := 0
 		for i := range s.evidence {
@@ -491,11 +496,27 @@ func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 	if e.Type == "" || e.Pattern == "" {
 		return nil, fmt.Errorf("devflow line without type or pattern")
 	}
-	s := newState(strings.Clone(e.ID))
-	st := stamp{0, last, strings.Clone(eid)}
-	s.Type, s.Pattern, s.text = names.get(e.Type), strings.Clone(e.Pattern), st
+	// The strings the line leaves in the state are copied out of it in
+	// one allocation, not one each: a bulk render folds ten thousand
+	// devflow lines. They live and go together, with the state.
+	n := len(e.ID) + len(eid) + len(e.Pattern) + len(e.Details) + len(e.ArtifactPath)
+	for _, ev := range e.Evidence {
+		n += len(ev.Text)
+	}
+	buf := make([]byte, 0, n)
+	own := func(v string) string {
+		if v == "" {
+			return ""
+		}
+		start := len(buf)
+		buf = append(buf, v...) // within buf's capacity: never moved
+		return unsafe.String(&buf[start], len(v))
+	}
+	s := newState(own(e.ID))
+	st := stamp{0, last, own(eid)}
+	s.Type, s.Pattern, s.text = names.get(e.Type), own(e.Pattern), st
 	if e.Details != "" {
-		s.Details, s.details = strings.Clone(e.Details), st
+		s.Details, s.details = own(e.Details), st
 	}
 	if e.QualityOK != nil && *e.QualityOK {
 		s.quality = st
@@ -506,11 +527,11 @@ func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 	}
 	s.legacy = span{first, last}
 	for _, ev := range e.Evidence {
-		s.addEvidence(ev.Text, last)
+		s.addEvidenceOwned(ev.Text, last, own)
 	}
 	switch e.Status {
 	case "created":
-		s.setMark(markCreated, mark{stamp: st, path: strings.Clone(e.ArtifactPath)})
+		s.setMark(markCreated, mark{stamp: st, path: own(e.ArtifactPath)})
 	case "deprecated":
 		dat := last
 		if e.DeprecatedAt != "" {
