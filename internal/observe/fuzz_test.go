@@ -72,6 +72,9 @@ func FuzzFastDecode(f *testing.F) {
 		// with what must stop it at every offset of a word.
 		`{"id":"obs_0123456789abcdef","pattern":"Lesson number 12 about the \"build\" scripts, é and \u00e9 after","details":"area: scripts/hooks/12345678; issue: x"}`,
 		"{\"pattern\":\"abcdefghijklmno\x01pq\"}", "{\"pattern\":\"abcdefghijklmnop\xffq\"}", `{"pattern":"abcdefghijklmnopqrstuvwxyz\\"}`,
+		// Short strings, which str ends with IndexByte: what must send
+		// them to the loop before the quote it finds.
+		"{\"id\":\"ab\x01\"}", `{"id":"a\"b"}`, `{"id":"a\\"}`, "{\"id\":\"a\xc3\xa9\"}", "{\"id\":\"\x7f\"}",
 		`{"seq":1.5}`, `{"seq":01}`, `{"pattern":"\ud800"}`, `{"pattern":"a\u0000b"}`, "{\"pattern\":\"\xff\"}", `{}`, `[]`, `{"a":}`,
 	} {
 		f.Add([]byte(s))
