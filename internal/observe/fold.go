@@ -97,6 +97,12 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		go func() {
 			defer wg.Done()
 			for p := range parts {
+				if into == nil && p.final && p.first == first && len(l.states) == 0 {
+					// A log read as one part (nearly every log): its map
+					// of states sized once, for about a state per line,
+					// instead of grown and rehashed as they come.
+					l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
+				}
 				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
 				l.Problems = append(l.Problems, probs...)
 				l.dropViews()
