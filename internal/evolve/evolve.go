@@ -203,7 +203,7 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	// Folders the reads below found missing: a file below one is absent
 	// too, with no look (a first bulk render creates hundreds of files in
 	// folders that do not exist yet; each look was a failed openat).
-	var missing []string
+	var missing safefile.Absent
 	for _, c := range changes {
 		if c.Path == LogPath {
 			// Apply appends its entry to the audit log and then moves its
@@ -316,16 +316,14 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 
 // readBefore reads the file at abs through t, unless it lies below a
 // folder of missing, which it extends with the folder a read finds
-// missing on the way to abs.
-func readBefore(t *safefile.Tree, abs string, missing *[]string) ([]byte, error) {
-	for _, dir := range *missing {
-		if strings.HasPrefix(abs, dir) && abs[len(dir)] == filepath.Separator {
-			return nil, fs.ErrNotExist
-		}
+// missing on the way to abs (the path of the failed open).
+func readBefore(t *safefile.Tree, abs string, missing *safefile.Absent) ([]byte, error) {
+	if missing.Below(abs) {
+		return nil, fs.ErrNotExist
 	}
 	data, err := t.ReadFile(abs)
 	var pe *fs.PathError
-	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) && pe.Path != abs && len(pe.Path) < len(abs) && strings.HasPrefix(abs, pe.Path) && abs[len(pe.Path)] == filepath.Separator {
+	if errors.As(err, &pe) && errors.Is(err, fs.ErrNotExist) && (safefile.Absent{pe.Path}).Below(abs) {
 		*missing = append(*missing, pe.Path)
 	}
 	return data, err

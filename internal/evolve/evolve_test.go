@@ -223,3 +223,14 @@ func TestApplyOpensEachFolderOnce(t *testing.T) {
 		}
 	}
 }
+
+// A change at the path of a folder an earlier read of the batch found
+// missing is read as any other (the folder's own path is not below it).
+func TestApplyReadsAFileAtAMissingFolderPath(t *testing.T) {
+	p := newProject(t)
+	_, err := New(p, now, Trigger{Command: "test"}).Apply(context.Background(), Reason{Text: "t"},
+		Change{Path: "notes/a.md", Data: []byte("a\n")}, Change{Path: "notes", Data: []byte("b\n")})
+	if err == nil {
+		t.Fatal("wrote a file and a folder at the same path")
+	}
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
@@ -87,7 +88,7 @@ type plan struct {
 	// once for the thousand entries of a bulk render.
 	renderedAt string
 	// missing and present are folders found absent or there (exists).
-	missing []string
+	missing safefile.Absent
 	present map[string]bool
 }
 
@@ -509,10 +510,8 @@ func SourceOf(data []byte) string {
 // nothing below it is looked for again in the run (the plan creates no
 // folder; the writer does, after it).
 func (p *plan) exists(path string) bool {
-	for _, dir := range p.missing {
-		if len(path) > len(dir) && path[len(dir)] == filepath.Separator && strings.HasPrefix(path, dir) {
-			return false
-		}
+	if p.missing.Below(path) {
+		return false
 	}
 	_, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
