@@ -128,8 +128,7 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
 	}
-	yamlText, rest, found := yamlfront.Split(data)
-	offset := frontMatterOffset(data)
+	yamlText, rest, offset, found := yamlfront.Split(data)
 	if !found {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter: an entry starts with a '---' line, its YAML keys, and a closing '---' line"}
 	}
@@ -189,21 +188,6 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 	}
 	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
-}
-
-// frontMatterOffset is the file line of the front matter's first YAML
-// line: the parser skips blank lines before the opening "---".
-func frontMatterOffset(data []byte) int {
-	line := 1
-	for len(data) > 0 {
-		l, rest, _ := bytes.Cut(data, []byte("\n"))
-		if len(bytes.TrimSpace(l)) != 0 {
-			return line + 1
-		}
-		data = rest
-		line++
-	}
-	return line + 1
 }
 
 // yamlLine splits a yaml.v3 error into its line and message. yaml.v3

@@ -493,7 +493,7 @@ func sourceOfFile(path string) string {
 // ("source: self-learning:obs_…"), or "" for a file that has none: the
 // user's own, or not an artifact at all.
 func SourceOf(data []byte) string {
-	front, _, ok := yamlfront.Split(data)
+	front, _, _, ok := yamlfront.Split(data)
 	var fm struct {
 		Source string `yaml:"source"`
 	}

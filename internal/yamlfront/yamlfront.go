@@ -9,16 +9,18 @@ package yamlfront
 import "bytes"
 
 // Split finds data's front matter: after any blank lines, a line that is
-// "---" once the spaces around it are trimmed, up to the next such line. front is the text between the two
-// lines, rest what follows the closing one. ok is false when data has no
-// front matter (a first line that opens none, or none that closes it);
-// rest is then all of data.
-func Split(data []byte) (front, rest []byte, ok bool) {
+// "---" once the spaces around it are trimmed, up to the next such line.
+// front is the text between the two lines, rest what follows the closing
+// one, and line the 1-based line of data where front starts (for the
+// line numbers of errors in it). ok is false when data has no front
+// matter (a first line that opens none, or none that closes it); rest is
+// then all of data.
+func Split(data []byte) (front, rest []byte, line int, ok bool) {
 	pos := 0
-	// line returns the next line, trimmed, and where the one after it
+	// next returns the next line, trimmed, and where the one after it
 	// starts; last is true for a final line without a newline, which
 	// adrg/frontmatter never takes as an opening line.
-	line := func() (text []byte, next int, last bool) {
+	next := func() (text []byte, after int, last bool) {
 		i := bytes.IndexByte(data[pos:], '\n')
 		if i < 0 {
 			return bytes.TrimSpace(data[pos:]), len(data), true
@@ -26,28 +28,29 @@ func Split(data []byte) (front, rest []byte, ok bool) {
 		return bytes.TrimSpace(data[pos : pos+i+1]), pos + i + 1, false
 	}
 	for {
-		text, next, last := line()
+		text, after, last := next()
 		if last {
-			return nil, data, false
+			return nil, data, 0, false
 		}
-		pos = next
+		pos = after
+		line++
 		if len(text) == 0 {
 			continue
 		}
 		if string(text) != "---" {
-			return nil, data, false
+			return nil, data, 0, false
 		}
 		break
 	}
 	start := pos
 	for {
-		text, next, last := line()
+		text, after, last := next()
 		if string(text) == "---" {
-			return data[start:pos], data[next:], true
+			return data[start:pos], data[after:], line + 1, true
 		}
 		if last {
-			return nil, data, false
+			return nil, data, 0, false
 		}
-		pos = next
+		pos = after
 	}
 }

@@ -37,10 +37,17 @@ func TestSplitIsAdrgFrontmatter(t *testing.T) {
 			}
 		}
 		data := []byte(b.String())
-		front, rest, ok := Split(data)
+		front, rest, line, ok := Split(data)
 		wantFront, wantRest, wantOK := adrg(data)
 		if ok != wantOK || !bytes.Equal(front, wantFront) || !bytes.Equal(rest, wantRest) {
 			t.Fatalf("Split(%q) = %q, %q, %v; adrg/frontmatter %q, %q, %v", data, front, rest, ok, wantFront, wantRest, wantOK)
+		}
+		// line is where front starts: one line past every line before it.
+		if ok {
+			start := cap(data) - cap(front) // front is data[start:...]
+			if want := bytes.Count(data[:start], []byte("\n")) + 1; line != want {
+				t.Fatalf("Split(%q): front matter at line %d, want %d", data, line, want)
+			}
 		}
 	}
 }
