@@ -75,6 +75,18 @@ func newCrashRepo(t *testing.T) string {
 	return dir
 }
 
+// crashThenRerun runs render-ready in dir killed at point, then once more
+// to its end, as a person would after the crash.
+func crashThenRerun(t *testing.T, bin, dir, point string) {
+	t.Helper()
+	if code, out := runCrash(t, bin, dir, "DEVLEARN_CRASH_AT="+point); code != 137 {
+		t.Fatalf("crash run: exit %d, want 137\n%s", code, out)
+	}
+	if code, out := runCrash(t, bin, dir); code != 0 {
+		t.Fatalf("rerun after the crash: exit %d\n%s", code, out)
+	}
+}
+
 func runCrash(t *testing.T, bin, dir string, env ...string) (int, string) {
 	t.Helper()
 	cmd := exec.Command(bin, "render-ready")
@@ -131,12 +143,7 @@ func TestRenderCrashAtEveryWritePoint(t *testing.T) {
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			dir := newCrashRepo(t)
-			if code, out := runCrash(t, bin, dir, "DEVLEARN_CRASH_AT="+point); code != 137 {
-				t.Fatalf("crash run: exit %d, want 137\n%s", code, out)
-			}
-			if code, out := runCrash(t, bin, dir); code != 0 {
-				t.Fatalf("rerun after the crash: exit %d\n%s", code, out)
-			}
+			crashThenRerun(t, bin, dir, point)
 			if code, out := runCrash(t, bin, dir); code != 0 || !strings.Contains(out, "Nothing is ready") {
 				t.Fatalf("third run should find nothing to do: exit %d\n%s", code, out)
 			}
@@ -330,12 +337,7 @@ func bulkRenderCrashKeepsItsPack(t *testing.T, bin string) {
 	for _, point := range points {
 		t.Run(point, func(t *testing.T) {
 			dir := newRepo(t)
-			if code, out := runCrash(t, bin, dir, "DEVLEARN_CRASH_AT="+point); code != 137 {
-				t.Fatalf("crash run: exit %d, want 137\n%s", code, out)
-			}
-			if code, out := runCrash(t, bin, dir); code != 0 {
-				t.Fatalf("rerun after the crash: exit %d\n%s", code, out)
-			}
+			crashThenRerun(t, bin, dir, point)
 			if got := projectFiles(t, dir); !equalMaps(got, want) {
 				t.Fatalf("after a crash at %s the files differ from a clean run:\n%s", point, diffMaps(got, want))
 			}

@@ -467,6 +467,15 @@ func sessionEnd(tb testing.TB, dir string, n int) (path string, cache FoldCache)
 	path = filepath.Join(dir, "log.jsonl")
 	cache = FoldCache{Root: dir, Path: filepath.Join(dir, "state", "fold")}
 	earlier, appended := sessionEndLog(n)
+	cachedThenAppended(tb, path, cache, earlier, appended)
+	return path, cache
+}
+
+// cachedThenAppended writes earlier at path, reads it once through cache
+// (which writes the cache), and appends appended: a log whose cache is
+// behind by appended.
+func cachedThenAppended(tb testing.TB, path string, cache FoldCache, earlier, appended []byte) {
+	tb.Helper()
 	if err := os.WriteFile(path, earlier, 0o644); err != nil {
 		tb.Fatal(err)
 	}
@@ -481,7 +490,6 @@ func sessionEnd(tb testing.TB, dir string, n int) (path string, cache FoldCache)
 	if _, err := f.Write(appended); err != nil {
 		tb.Fatal(err)
 	}
-	return path, cache
 }
 
 // The session end's render reads a 10,000-observation log through the
@@ -881,20 +889,7 @@ func afterRender(tb testing.TB, dir string) (path string, cache FoldCache) {
 			add(NewEvent(OpFlag, id, day(9), "render", func(e *Event) { e.Seq, e.Flag, e.Reason = 1, FlagSoftCap, "knowledge file over its soft cap" }))
 		}
 	}
-	if err := os.WriteFile(path, log, 0o644); err != nil {
-		tb.Fatal(err)
-	}
-	if _, err := LoadCached(path, cache); err != nil {
-		tb.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	if _, err := f.Write(appended); err != nil {
-		tb.Fatal(err)
-	}
+	cachedThenAppended(tb, path, cache, log, appended)
 	return path, cache
 }
 
