@@ -387,3 +387,77 @@ func TestMergeKeepsTheFullestLog(t *testing.T) {
 		t.Fatalf("two halves merged differ from the whole")
 	}
 }
+
+// A log read in one part is folded in pieces on every core: the result,
+// problems and kept lines included, in the order of the log, is the fold
+// on one core.
+func TestFoldInPiecesIsTheFoldOnOneCore(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	for seed := int64(1); seed <= 5; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		lines := randomLog(r, 6000)
+		for i := 0; i < 20; i++ { // corrupt lines and a newer devlearn's op, anywhere
+			at := r.Intn(len(lines))
+			extra := []byte(`{"op":"from-the-future","id":"obs_x"}`)
+			if i%2 == 0 {
+				extra = []byte(`{"op":"observe","id":`)
+			}
+			lines = append(lines[:at], append([][]byte{extra}, lines[at:]...)...)
+		}
+		data := bytes.Join(lines, []byte("\n")) // the last line without its newline
+		if len(data) < 4*minPiece {
+			t.Fatalf("%d bytes: too small to be cut", len(data))
+		}
+		pieces, err := Fold(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := foldInto(NewLog(), bytes.NewReader(data), 1, nil) // one worker, one piece
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := state(pieces), state(one); got != want {
+			t.Fatalf("seed %d: folded in pieces:\n%s\non one core:\n%s", seed, got, want)
+		}
+		if !reflect.DeepEqual(pieces.Problems, one.Problems) || !reflect.DeepEqual(pieces.Kept, one.Kept) || pieces.Lines != one.Lines {
+			t.Fatalf("seed %d: problems, kept lines or line count differ:\n%v %v %d\n%v %v %d", seed,
+				pieces.Problems, pieces.Kept, pieces.Lines, one.Problems, one.Kept, one.Lines)
+		}
+	}
+}
+
+// Pieces are whole lines, cover the data, and are about a share each; data
+// too small to be worth a second core is one piece.
+func TestPieceEnd(t *testing.T) {
+	line := bytes.Repeat([]byte("x"), 99)
+	data := bytes.Repeat(append(line, '\n'), 10_000) // 1,000,000 bytes
+	for _, n := range []int{1, 2, 3, 8} {
+		pieces, left := 0, n
+		for rest := data; len(rest) > 0; left-- {
+			end := pieceEnd(rest, left)
+			if end < len(rest) && (rest[end-1] != '\n' || end < minPiece) {
+				t.Fatalf("%d pieces: a piece ends at %d of %d", n, end, len(rest))
+			}
+			pieces++
+			rest = rest[end:]
+		}
+		if pieces != n {
+			t.Fatalf("%d pieces asked for, %d cut", n, pieces)
+		}
+	}
+	for _, tc := range []struct {
+		size, n, want int
+	}{
+		{1_000_000, 2, 500_000},
+		{1_000_000, 1, 1_000_000},
+		{2*minPiece - 100, 2, 2*minPiece - 100}, // too small to cut
+		{1_000_000, 100, minPiece + 100 - minPiece%100}, // never below minPiece: the line crossing it
+	} {
+		if got := pieceEnd(data[:tc.size], tc.n); got != tc.want {
+			t.Errorf("pieceEnd(%d bytes, %d) = %d, want %d", tc.size, tc.n, got, tc.want)
+		}
+	}
+	if got := pieceEnd(bytes.Repeat([]byte("x"), 4*minPiece), 2); got != 4*minPiece {
+		t.Errorf("one long line cut at %d", got)
+	}
+}
