@@ -450,7 +450,7 @@ func TestPieceEnd(t *testing.T) {
 	}{
 		{1_000_000, 2, 500_000},
 		{1_000_000, 1, 1_000_000},
-		{2*minPiece - 100, 2, 2*minPiece - 100}, // too small to cut
+		{2*minPiece - 100, 2, 2*minPiece - 100},         // too small to cut
 		{1_000_000, 100, minPiece + 100 - minPiece%100}, // never below minPiece: the line crossing it
 	} {
 		if got := pieceEnd(data[:tc.size], tc.n); got != tc.want {
