@@ -226,15 +226,6 @@ func (t *Tree) WriteFile(path string, data []byte, perm os.FileMode) error {
 	return writeClose(f, data)
 }
 
-// WriteFileStat is WriteFile that also returns the file's stat as written.
-func (t *Tree) WriteFileStat(path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
-	f, err := t.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
-	if err != nil {
-		return nil, err
-	}
-	return writeStatClose(f, data)
-}
-
 // Exists reports whether anything is at path, a symbolic link included
 // (not followed); a link at a folder on the way is refused, a missing
 // folder is false.

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -128,4 +129,56 @@ func openFiles(t *testing.T) int {
 		t.Skip("no /proc/self/fd")
 	}
 	return len(ents)
+}
+
+// WriteFileStat's stat is the file's as os.Lstat reads it, field by field,
+// the inode a stamp keeps included; a link at the path is refused, not
+// written through; a file there is replaced.
+func TestWriteFileStatIsTheFilesStat(t *testing.T) {
+	root := t.TempDir()
+	tr := NewTree(root)
+	defer tr.Close()
+	path := filepath.Join(root, "a", "file.md")
+	if err := tr.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		data string
+		perm os.FileMode
+	}{{"first\n", 0o640}, {"", 0o644}, {string(make([]byte, 1<<20)), 0o644}} {
+		fi, err := tr.WriteFileStat(path, []byte(tc.data), tc.perm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Name() != want.Name() || fi.Size() != want.Size() || fi.Size() != int64(len(tc.data)) || fi.Mode() != want.Mode() ||
+			!fi.ModTime().Equal(want.ModTime()) || fi.IsDir() != want.IsDir() {
+			t.Fatalf("stat %v %d %v %v, os.Lstat %v %d %v %v", fi.Name(), fi.Size(), fi.Mode(), fi.ModTime(), want.Name(), want.Size(), want.Mode(), want.ModTime())
+		}
+		if got, want := fi.Sys().(*syscall.Stat_t).Ino, want.Sys().(*syscall.Stat_t).Ino; got != want {
+			t.Fatalf("inode %d, os.Lstat %d", got, want)
+		}
+		if b, _ := os.ReadFile(path); string(b) != tc.data {
+			t.Fatalf("the file holds %d bytes, want %d", len(b), len(tc.data))
+		}
+	}
+	outside := filepath.Join(t.TempDir(), "target")
+	os.WriteFile(outside, []byte("theirs"), 0o644)
+	link := filepath.Join(root, "a", "link.md")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	var le *LinkError
+	if _, err := tr.WriteFileStat(link, []byte("ours"), 0o644); !errors.As(err, &le) {
+		t.Fatalf("writing at a link: %v, want a LinkError", err)
+	}
+	if b, _ := os.ReadFile(outside); string(b) != "theirs" {
+		t.Fatalf("the link's target was written: %q", b)
+	}
+	if _, err := tr.WriteFileStat(filepath.Join(root, "missing", "x.md"), nil, 0o644); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a missing folder: %v", err)
+	}
 }
