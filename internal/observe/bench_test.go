@@ -286,15 +286,11 @@ func BenchmarkFoldDevflow(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	before := cpuTime()
 	for range b.N {
 		if l := FoldBytes(data); l.Lines != 8_000 || len(l.Problems) != 0 {
 			b.Fatalf("%d lines, %d problems", l.Lines, len(l.Problems))
 		}
 	}
-	// The CPU of every core: what a fold on more than one costs the
-	// machine, beside the wall time it saves (ns/op).
-	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkFastDecode decodes devflow lines in one pass (decoder.fast)

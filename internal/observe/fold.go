@@ -56,8 +56,7 @@ func NewLog() *Log { return &Log{states: map[string]*State{}} }
 
 // Fold reads a whole log, once, in parts of at most a few megabytes: the
 // memory it takes is the folded observations', whatever the log's size.
-// Each part is cut into pieces of whole lines, one per core, folded on
-// every core and joined: because folding is a join,
+// Parts are folded on every core and joined: because folding is a join,
 // the log can be cut at any line boundary and the result is the same as
 // folding it in one pass, in any order. Corrupt lines become Problems and
 // fold nothing.
@@ -84,7 +83,6 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		data  []byte
 		first int
 		final bool
-		read  int // the size of what data is a piece of
 	}
 	parts := make(chan part, workers)
 	logs := make([]*Log, workers)
@@ -99,12 +97,11 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		go func() {
 			defer wg.Done()
 			for p := range parts {
-				if into == nil && len(l.states) == 0 {
-					// A worker's map of states sized once, for about a
-					// state per line of what was read, instead of grown
-					// and rehashed as they come, or as the pieces' logs
-					// are joined.
-					l.states = make(map[string]*State, min(p.read/384, 1<<15))
+				if into == nil && p.final && p.first == first && len(l.states) == 0 {
+					// A log read as one part (nearly every log): its map
+					// of states sized once, for about a state per line,
+					// instead of grown and rehashed as they come.
+					l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
 				}
 				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
 				l.Problems = append(l.Problems, probs...)
@@ -148,17 +145,9 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		if seen != nil {
 			seen(buf[:cut], final)
 		}
-		pieces := 1
-		if into == nil {
-			pieces = workers
-		}
-		for data := buf[:cut]; len(data) > 0; pieces-- {
-			// Every core folds a piece of what was read, so that a log
-			// read in one part (nearly every log) is not folded on one.
-			n := pieceEnd(data, pieces)
-			parts <- part{data[:n], line, final && n == len(data), cut}
-			line += bytes.Count(data[:n], []byte{'\n'})
-			data = data[n:]
+		if cut > 0 {
+			parts <- part{buf[:cut], line, final}
+			line += bytes.Count(buf[:cut], []byte{'\n'})
 		}
 	}
 	close(parts)
@@ -198,28 +187,6 @@ func merge(logs []*Log) *Log {
 
 // partSize is how much of a log is read and folded at a time.
 const partSize = 4 << 20
-
-// minPiece is the least of a part worth handing to another core: below it
-// the join of the pieces' states costs about what the second core saves.
-const minPiece = 64 << 10
-
-// pieceEnd is where the first of n pieces of data ends: after the line
-// that crosses its nth, so that pieces are whole lines of about the same
-// size; all of data when it is too small to cut.
-func pieceEnd(data []byte, n int) int {
-	if n <= 1 || len(data) < 2*minPiece {
-		return len(data)
-	}
-	at := max(len(data)/n, minPiece)
-	if at >= len(data) {
-		return len(data)
-	}
-	nl := bytes.IndexByte(data[at-1:], '\n')
-	if nl < 0 {
-		return len(data)
-	}
-	return at + nl
-}
 
 // sizeOf is how many bytes r holds, when it can tell.
 func sizeOf(r io.Reader) (int64, bool) {
