@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"strings"
 	"testing"
@@ -385,5 +387,51 @@ func TestMergeKeepsTheFullestLog(t *testing.T) {
 	a, b := FoldBytes(bytes.Join(halves[:100], nil)), FoldBytes(halves[100])
 	if got, want := merge([]*Log{a, b}), FoldBytes(data); !reflect.DeepEqual(got.Observations(day(10), config.Default()), want.Observations(day(10), config.Default())) || got.Lines != 200 {
 		t.Fatalf("two halves merged differ from the whole")
+	}
+}
+
+// gcPercent reads the collection rate without changing it.
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
+}
+
+// percentReader records the collection rate at each read of the log.
+type percentReader struct {
+	r    io.Reader
+	seen []int
+}
+
+func (p *percentReader) Read(b []byte) (int, error) {
+	p.seen = append(p.seen, gcPercent())
+	return p.r.Read(b)
+}
+
+// A log of one part folds at the rate the command chose; a longer one at
+// Go's default from its second part on, and the command's rate is back
+// once it is folded.
+func TestLongLogsFoldAtTheDefaultCollectionRate(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	var long bytes.Buffer
+	if _, err := growingLog(&long, 3*partSize); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		data []byte
+		want int // the rate at the last read
+	}{{"one part", long.Bytes()[:bytes.IndexByte(long.Bytes()[partSize/2:], '\n')+partSize/2+1], 400}, {"three parts", long.Bytes(), 100}} {
+		r := &percentReader{r: bytes.NewReader(tc.data)}
+		l, err := Fold(io.MultiReader(r)) // a reader that cannot tell its size
+		if err != nil || len(l.Problems) != 0 {
+			t.Fatalf("%s: %v, %d problems", tc.name, err, len(l.Problems))
+		}
+		if r.seen[0] != 400 || r.seen[len(r.seen)-1] != tc.want {
+			t.Fatalf("%s: collection rates at the reads %v, want 400 first and %d last", tc.name, r.seen, tc.want)
+		}
+		if got := gcPercent(); got != 400 {
+			t.Fatalf("%s: the rate is %d after the fold, want the command's 400 back", tc.name, got)
+		}
 	}
 }
