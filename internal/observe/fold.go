@@ -43,6 +43,18 @@ type Log struct {
 	dec   decoder
 	ev    Event // the line being folded
 	names names
+
+	// facts are the status facts of every state as the fold cache was
+	// last written from this log, nil once anything changed it since.
+	facts *factsMemo
+}
+
+// factsMemo is every state's status facts, in the order the fold cache
+// wrote them (by address): WithStatus reads them instead of taking them
+// again from ten thousand states scattered in memory.
+type factsMemo struct {
+	states []*State
+	facts  []statusFacts
 }
 
 // KeptLine is a line carried through compaction verbatim.
@@ -268,6 +280,7 @@ func (l *Log) foldLine(n int, line []byte) error {
 // line about an observation already folded allocates nothing but what it
 // adds.
 func (l *Log) fold(e *Event, eid string) error {
+	l.facts = nil
 	at, err := parseTime(e.At)
 	if err != nil {
 		return err
@@ -316,6 +329,7 @@ func (l *Log) keep(n int, line []byte, corrupt bool) {
 
 // Join folds one state (from an event being recorded, say) into the log.
 func (l *Log) join(s *State) {
+	l.facts = nil
 	if cur, ok := l.get(s.ID); ok {
 		cur.join(s)
 		return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand"
@@ -915,4 +916,63 @@ func BenchmarkReconcileAfterRender(b *testing.B) {
 	// the collector's share counts): what a loaded machine cannot take
 	// away, unlike the time.
 	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
+}
+
+// WithStatus on a log the fold cache was just written from reads the
+// facts the cache wrote: what it finds is what a log never written finds,
+// and stays so once the log changes (events applied, weak observations
+// forgotten by compaction).
+func TestWithStatusAfterTheCacheIsWritten(t *testing.T) {
+	cfg := config.Default()
+	cfg.Log.MaxObserving = 2
+	statuses := [][]string{{Ready}, {Observing}, {Created, Deprecated}, {Ready, Observing, Created, Deprecated}}
+	same := func(seed int64, step string, got, want *Log) {
+		t.Helper()
+		for _, st := range statuses {
+			for _, now := range []time.Time{day(1), day(10), day(40)} {
+				g, w := got.WithStatus(now, cfg, st...), want.WithStatus(now, cfg, st...)
+				byID := func(a, b Observation) int { return strings.Compare(a.ID, b.ID) }
+				slices.SortFunc(g, byID)
+				slices.SortFunc(w, byID)
+				if !reflect.DeepEqual(g, w) {
+					t.Fatalf("seed %d, %s, %v at %v:\n got %+v\nwant %+v", seed, step, st, now, g, w)
+				}
+			}
+		}
+	}
+	for seed := int64(1); seed <= 60; seed++ {
+		r := rand.New(rand.NewSource(seed))
+		lines := randomLog(r, 20+r.Intn(80))
+		l := fold(t, lines)
+		if err := writeCache(io.Discard, cacheHeader{program: "test"}, l); err != nil {
+			t.Fatal(err)
+		}
+		if l.facts == nil {
+			t.Fatal("writing the cache left no facts to read")
+		}
+		same(seed, "cache written", l, fold(t, lines))
+
+		more := randomLog(r, 5)
+		for _, line := range more {
+			var e Event
+			if err := json.Unmarshal(line, &e); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Apply(&e); err != nil && !errors.Is(err, errUnknownOp) { // a newer devlearn's op is kept, as read
+				t.Fatal(err)
+			}
+		}
+		all := append(append([][]byte{}, lines...), more...)
+		same(seed, "events applied", l, fold(t, all))
+
+		writeCache(io.Discard, cacheHeader{program: "test"}, l)
+		want := fold(t, all)
+		if _, err := l.WriteCompacted(io.Discard, day(30), cfg); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := want.WriteCompacted(io.Discard, day(30), cfg); err != nil {
+			t.Fatal(err)
+		}
+		same(seed, "compacted", l, want)
+	}
 }

@@ -197,6 +197,7 @@ func (l *Log) damaged(z *lazyStates) {
 		return
 	}
 	applied := l.applied
+	l.facts = nil
 	l.states, l.lazy, l.Kept, l.Problems, l.Lines, l.applied = fresh.states, nil, fresh.Kept, fresh.Problems, fresh.Lines, nil
 	for _, e := range applied {
 		l.Apply(e) // it applied once already

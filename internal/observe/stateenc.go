@@ -234,10 +234,13 @@ func (w *encoder) log(l *Log) {
 		w.Str(p.Text)
 	}
 	factsStart := w.pos() - base
-	for _, s := range order {
-		w.facts(s.facts())
+	memo := &factsMemo{states: order, facts: make([]statusFacts, len(order))}
+	for i, s := range order {
+		memo.facts[i] = s.facts()
+		w.facts(memo.facts[i])
 		w.spill(false)
 	}
+	l.facts = memo
 	for _, off := range offsets {
 		w.Fixed32(off)
 	}

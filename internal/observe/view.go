@@ -112,9 +112,17 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 		f statusFacts
 	}
 	var hits []hit
-	for _, s := range l.states {
-		if f := s.facts(); match(&f) {
-			hits = append(hits, hit{s, f})
+	if m := l.facts; m != nil && l.lazy == nil {
+		for i := range m.facts {
+			if match(&m.facts[i]) {
+				hits = append(hits, hit{m.states[i], m.facts[i]})
+			}
+		}
+	} else {
+		for _, s := range l.states {
+			if f := s.facts(); match(&f) {
+				hits = append(hits, hit{s, f})
+			}
 		}
 	}
 	if len(hits) == 0 {
