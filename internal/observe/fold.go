@@ -141,7 +141,7 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 			// times less often; hooks not at all): its memory is then
 			// about the observations' at any length, not four times that
 			// (BenchmarkFoldLog's peak-MB at 100 MB and at 1 GB).
-			defer debug.SetGCPercent(debug.SetGCPercent(100))
+			defer collectForLongFold()()
 		}
 		if len(carry) > 0 && len(carry) >= size/2 {
 			size = 2 * len(carry) // a line longer than a part
@@ -204,6 +204,32 @@ func merge(logs []*Log) *Log {
 	slices.SortFunc(out.Problems, func(a, b jsonl.Problem) int { return a.Line - b.Line })
 	slices.SortStableFunc(out.Kept, func(a, b KeptLine) int { return a.N - b.N })
 	return out
+}
+
+// longFolds counts the folds of long logs in progress (an MCP server may
+// run two): the first sets Go's default collection rate, the last puts
+// back the rate there was before the first.
+var longFolds struct {
+	sync.Mutex
+	n, before int
+}
+
+// collectForLongFold sets Go's default collection rate until the restore
+// it returns is called.
+func collectForLongFold() (restore func()) {
+	longFolds.Lock()
+	defer longFolds.Unlock()
+	if longFolds.n == 0 {
+		longFolds.before = debug.SetGCPercent(100)
+	}
+	longFolds.n++
+	return func() {
+		longFolds.Lock()
+		defer longFolds.Unlock()
+		if longFolds.n--; longFolds.n == 0 {
+			debug.SetGCPercent(longFolds.before)
+		}
+	}
 }
 
 // partSize is how much of a log is read and folded at a time.

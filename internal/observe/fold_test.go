@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -432,6 +433,22 @@ func TestLongLogsFoldAtTheDefaultCollectionRate(t *testing.T) {
 		}
 		if got := gcPercent(); got != 400 {
 			t.Fatalf("%s: the rate is %d after the fold, want the command's 400 back", tc.name, got)
+		}
+	}
+	// Long folds that overlap (an MCP server's two requests) put back the
+	// command's rate, not the one the first of them set.
+	for range 5 {
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				if _, err := Fold(io.MultiReader(bytes.NewReader(long.Bytes()))); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+		if got := gcPercent(); got != 400 {
+			t.Fatalf("the rate is %d after overlapping folds, want the command's 400 back", got)
 		}
 	}
 }
