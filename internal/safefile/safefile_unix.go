@@ -176,14 +176,23 @@ func (t *Tree) parent(op, path string, create bool, perm os.FileMode) (dir, stri
 
 // openAt opens name in d with O_NOFOLLOW, refusing a link there as op.
 func (t *Tree) openAt(op, path string, d dir, name string, flag int, perm os.FileMode) (*os.File, error) {
+	fd, err := t.openFD(op, path, d, name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
+// openFD is openAt's descriptor, for a caller that writes through it.
+func (t *Tree) openFD(op, path string, d dir, name string, flag int, perm os.FileMode) (int, error) {
 	fd, err := unix.Openat(d.fd, name, flag|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
 		if lerr := linkAt(op, t.root, path, d, name, err); lerr != nil {
-			return nil, lerr
+			return -1, lerr
 		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
-	return os.NewFile(uintptr(fd), path), nil
+	return fd, nil
 }
 
 // OpenFile is os.OpenFile for a path below root: no folder between root

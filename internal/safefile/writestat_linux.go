@@ -1,6 +1,7 @@
 package safefile
 
 import (
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -20,20 +21,20 @@ func (t *Tree) WriteFileStat(path string, data []byte, perm os.FileMode) (fs.Fil
 	if err != nil {
 		return nil, err
 	}
-	fd, err := unix.Openat(d.fd, name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	fd, err := t.openFD("write", path, d, name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
 	if err != nil {
-		if lerr := linkAt("write", t.root, path, d, name, err); lerr != nil {
-			return nil, lerr
-		}
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, err
 	}
 	fi := &fdInfo{name: name}
 	for rest := data; len(rest) > 0 && err == nil; {
 		var n int
-		if n, err = unix.Write(fd, rest); err == nil {
-			rest = rest[n:]
-		} else if err == unix.EINTR {
+		switch n, err = unix.Write(fd, rest); {
+		case err == unix.EINTR:
 			err = nil
+		case err == nil && n == 0:
+			err = io.ErrShortWrite
+		case err == nil:
+			rest = rest[n:]
 		}
 	}
 	if err == nil {
