@@ -11,10 +11,10 @@ import (
 )
 
 // WriteFileStat is WriteFile that also returns the file's stat as written,
-// taken before it is closed (see writeStatClose). It writes through the
-// descriptor itself: an os.File would ask the kernel for the descriptor's
-// flags and register a cleanup, for each of the hundreds of files a
-// batch writes.
+// taken before it is closed, as git's checkout records it in its index.
+// It writes through the descriptor itself: an os.File would ask the
+// kernel for the descriptor's flags and register a cleanup, for each of
+// the hundreds of files a batch writes.
 func (t *Tree) WriteFileStat(path string, data []byte, perm os.FileMode) (fs.FileInfo, error) {
 	t.begin()
 	d, name, err := t.parent("write", path, false, 0)
@@ -37,14 +37,15 @@ func (t *Tree) WriteFileStat(path string, data []byte, perm os.FileMode) (fs.Fil
 			rest = rest[n:]
 		}
 	}
+	op := "write"
 	if err == nil {
-		err = syscall.Fstat(fd, &fi.st)
+		op, err = "stat", syscall.Fstat(fd, &fi.st)
 	}
 	if cerr := unix.Close(fd); err == nil {
-		err = cerr
+		op, err = "close", cerr
 	}
 	if err != nil {
-		return nil, &fs.PathError{Op: "write", Path: path, Err: err}
+		return nil, &fs.PathError{Op: op, Path: path, Err: err}
 	}
 	return fi, nil
 }
