@@ -3,7 +3,8 @@ package manifest
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/jsonscan"
 )
 
 // decodeFast reads the manifest as devlearn writes it (Bytes): an object
@@ -18,7 +19,7 @@ import (
 // decoded by reflection took 2 ms of a run right after a bulk render.
 func decodeFast(data []byte) (m Manifest, ok bool) {
 	// One copy for every string of it, not one per value.
-	p := fastParser{s: string(data)}
+	p := fastParser{Scanner: jsonscan.Scanner{B: data}, s: string(data)}
 	if !p.eat('{') {
 		return Manifest{}, false
 	}
@@ -55,89 +56,60 @@ func decodeFast(data []byte) (m Manifest, ok bool) {
 		}
 		p.lastComma = p.eat(',')
 	}
-	p.space()
-	if p.i != len(p.s) {
+	p.Space()
+	if p.I != len(p.s) {
 		return Manifest{}, false
 	}
 	return m, true
 }
 
+// fastParser reads data through a scanner; s is data's one copy, whose
+// views the strings read are.
 type fastParser struct {
+	jsonscan.Scanner
 	s         string
-	i         int
 	lastComma bool
-}
-
-// space steps over JSON's whitespace.
-func (p *fastParser) space() {
-	for p.i < len(p.s) {
-		switch p.s[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
 }
 
 // eat steps over c, and the whitespace before it, when it is next.
 func (p *fastParser) eat(c byte) bool {
-	p.space()
-	if p.i < len(p.s) && p.s[p.i] == c {
-		p.i++
-		return true
-	}
-	return false
+	p.Space()
+	return p.Eat(c)
 }
 
-// str reads a plain string: a view of the copy, as encoding/json would
-// give it.
+// str reads a plain string (no escape): a view of the copy, as
+// encoding/json would give it.
 func (p *fastParser) str() (string, bool) {
-	if !p.eat('"') {
+	p.Space()
+	start, end, escaped, ok := p.Str()
+	if !ok || escaped {
 		return "", false
 	}
-	start := p.i
-	ascii := true
-	for ; p.i < len(p.s); p.i++ {
-		switch c := p.s[p.i]; {
-		case c == '"':
-			v := p.s[start:p.i]
-			p.i++
-			if !ascii && !utf8.ValidString(v) {
-				return "", false // encoding/json replaces what is not UTF-8
-			}
-			return v, true
-		case c == '\\' || c < 0x20:
-			return "", false
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
-	}
-	return "", false
+	return p.s[start:end], true
 }
 
 // int reads an integer written as Go writes an int: a minus sign at most,
 // digits, no leading zero.
 func (p *fastParser) int() (int, bool) {
-	p.space()
-	start := p.i
-	if p.i < len(p.s) && p.s[p.i] == '-' {
-		p.i++
+	p.Space()
+	start := p.I
+	if p.I < len(p.s) && p.s[p.I] == '-' {
+		p.I++
 	}
-	digits := p.i
-	for p.i < len(p.s) && p.s[p.i] >= '0' && p.s[p.i] <= '9' {
-		p.i++
+	digits := p.I
+	for p.I < len(p.s) && p.s[p.I] >= '0' && p.s[p.I] <= '9' {
+		p.I++
 	}
-	if p.i == digits || (p.s[digits] == '0' && p.i > digits+1) {
+	if p.I == digits || (p.s[digits] == '0' && p.I > digits+1) {
 		return 0, false
 	}
-	if p.i < len(p.s) {
-		switch p.s[p.i] {
+	if p.I < len(p.s) {
+		switch p.s[p.I] {
 		case '.', 'e', 'E':
 			return 0, false
 		}
 	}
-	n, err := strconv.Atoi(p.s[start:p.i])
+	n, err := strconv.Atoi(p.s[start:p.I])
 	return n, err == nil
 }
 
@@ -152,7 +124,7 @@ func (p *fastParser) entries() ([]Entry, bool) {
 	}
 	// As many as there are objects left at most: one allocation, where
 	// growing the slice entry by entry allocated twice its size.
-	out := make([]Entry, 0, strings.Count(p.s[p.i:], "{"))
+	out := make([]Entry, 0, strings.Count(p.s[p.I:], "{"))
 	for {
 		e, ok := p.entry()
 		if !ok {

@@ -1,13 +1,12 @@
 package observe
 
 import (
-	"bytes"
-	"encoding/binary"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/devlearn/devlearn/internal/jsonscan"
 )
 
 // fast decodes the common line in one pass over its bytes: one object whose
@@ -19,36 +18,36 @@ import (
 // or reports that it did not (FuzzFastDecode holds it to that). It is
 // most of what makes folding run at disk speed.
 func (d *decoder) fast(line []byte, e *Event) bool {
-	s := scanner{b: line}
-	s.ws()
-	if !s.eat('{') {
+	s := scanner{jsonscan.Scanner{B: line}}
+	s.Space()
+	if !s.Eat('{') {
 		return false
 	}
-	s.ws()
-	if s.eat('}') {
-		return s.end()
+	s.Space()
+	if s.Eat('}') {
+		return s.End()
 	}
 	for {
 		key, ok := s.str()
 		if !ok {
 			return false
 		}
-		s.ws()
-		if !s.eat(':') {
+		s.Space()
+		if !s.Eat(':') {
 			return false
 		}
-		s.ws()
+		s.Space()
 		if !d.fastField(&s, key, e) {
 			return false
 		}
-		s.ws()
-		if s.eat('}') {
-			return s.end()
+		s.Space()
+		if s.Eat('}') {
+			return s.End()
 		}
-		if !s.eat(',') {
+		if !s.Eat(',') {
 			return false
 		}
-		s.ws()
+		s.Space()
 	}
 }
 
@@ -179,12 +178,12 @@ func (d *decoder) fastEvidence(s *scanner, e *Event) bool {
 		e.Evidence = nil
 		return true
 	}
-	if !s.eat('[') {
+	if !s.Eat('[') {
 		return false
 	}
 	out := e.Evidence[:0]
-	s.ws()
-	if !s.eat(']') {
+	s.Space()
+	if !s.Eat(']') {
 		for {
 			v, ok := s.str()
 			if !ok {
@@ -195,14 +194,14 @@ func (d *decoder) fastEvidence(s *scanner, e *Event) bool {
 				return false
 			}
 			out = append(out, Evidence{Text: text})
-			s.ws()
-			if s.eat(']') {
+			s.Space()
+			if s.Eat(']') {
 				break
 			}
-			if !s.eat(',') {
+			if !s.Eat(',') {
 				return false
 			}
-			s.ws()
+			s.Space()
 		}
 	}
 	if out == nil {
@@ -213,10 +212,7 @@ func (d *decoder) fastEvidence(s *scanner, e *Event) bool {
 }
 
 // scanner walks one line.
-type scanner struct {
-	b []byte
-	i int
-}
+type scanner struct{ jsonscan.Scanner }
 
 // rawString is a string token: its content between the quotes, and the
 // whole token with them.
@@ -225,112 +221,19 @@ type rawString struct {
 	escaped   bool
 }
 
-func (s *scanner) ws() {
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ' ', '\t', '\r', '\n':
-			s.i++
-		default:
-			return
-		}
-	}
-}
-
-func (s *scanner) eat(c byte) bool {
-	if s.i < len(s.b) && s.b[s.i] == c {
-		s.i++
-		return true
-	}
-	return false
-}
-
-// end: nothing but white space after the object.
-func (s *scanner) end() bool {
-	s.ws()
-	return s.i == len(s.b)
-}
-
 // str reads a string token. Control characters and text that is not UTF-8
 // are left to the tokenizer, which rejects them.
 func (s *scanner) str() (rawString, bool) {
-	if !s.eat('"') {
+	start, end, escaped, ok := s.Str()
+	if !ok {
 		return rawString{}, false
 	}
-	start := s.i
-	// Most strings of a log are short ASCII text without escapes: find
-	// their end with IndexByte (vector instructions), and check the bytes
-	// before it, eight at a time, for what would need the loop below.
-	if q := bytes.IndexByte(s.b[start:], '"'); q >= 0 && plainSpan(s.b[start:start+q]) {
-		s.i = start + q + 1
-		return rawString{b: s.b[start : start+q], quoted: s.b[start-1 : s.i]}, true
-	}
-	escaped, ascii := false, true
-	for s.i < len(s.b) {
-		// Eight bytes at a time up to the first that needs a look: most
-		// of a log is the text of its strings.
-		for s.i+8 <= len(s.b) && plain8(binary.LittleEndian.Uint64(s.b[s.i:])) {
-			s.i += 8
-		}
-		if s.i >= len(s.b) {
-			break
-		}
-		c := s.b[s.i]
-		switch {
-		case c == '"':
-			r := rawString{b: s.b[start:s.i], quoted: s.b[start-1 : s.i+1], escaped: escaped}
-			s.i++
-			if !ascii && !utf8.Valid(r.b) {
-				return rawString{}, false
-			}
-			return r, true
-		case c == '\\':
-			escaped = true
-			s.i += 2 // the escaped byte cannot end the string
-			continue
-		case c < 0x20:
-			return rawString{}, false
-		case c >= 0x80:
-			ascii = false
-		}
-		s.i++
-	}
-	return rawString{}, false
-}
-
-// plain8 is whether none of the eight bytes of w ends a string, escapes,
-// is a control character or belongs to a multi-byte character: whether
-// str may step over all eight. Each test is the classic "has a zero byte"
-// ((x-0x01..)&^x&0x80..), which is exact about whether there is one.
-func plain8(w uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q := w ^ (ones * '"')
-	b := w ^ (ones * '\\')
-	return ((q-ones)&^q|(b-ones)&^b|(w-ones*0x20)&^w|w)&highs == 0
-}
-
-// plainSpan is whether b has no backslash, no control character and no
-// byte of a multi-byte character: whether it is a string's text as it is.
-func plainSpan(b []byte) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		e := w ^ (ones * '\\')
-		if ((e-ones)&^e|(w-ones*0x20)&^w|w)&highs != 0 {
-			return false
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c >= 0x80 || c == '\\' {
-			return false
-		}
-	}
-	return true
+	return rawString{b: s.B[start:end], quoted: s.B[start-1 : end+1], escaped: escaped}, true
 }
 
 func (s *scanner) null() bool {
-	if len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "null" {
-		s.i += 4
+	if len(s.B)-s.I >= 4 && string(s.B[s.I:s.I+4]) == "null" {
+		s.I += 4
 		return true
 	}
 	return false
@@ -339,11 +242,11 @@ func (s *scanner) null() bool {
 // literal reads true or false.
 func (s *scanner) literal() (v, ok bool) {
 	switch {
-	case len(s.b)-s.i >= 4 && string(s.b[s.i:s.i+4]) == "true":
-		s.i += 4
+	case len(s.B)-s.I >= 4 && string(s.B[s.I:s.I+4]) == "true":
+		s.I += 4
 		return true, true
-	case len(s.b)-s.i >= 5 && string(s.b[s.i:s.i+5]) == "false":
-		s.i += 5
+	case len(s.B)-s.I >= 5 && string(s.B[s.I:s.I+5]) == "false":
+		s.I += 5
 		return false, true
 	}
 	return false, false
@@ -373,36 +276,36 @@ func (s *scanner) flag(p *bool) bool {
 
 // number reads a JSON number, as strictly as the grammar says.
 func (s *scanner) number() (float64, bool) {
-	start := s.i
-	s.eat('-')
+	start := s.I
+	s.Eat('-')
 	switch {
-	case s.eat('0'):
-	case s.i < len(s.b) && s.b[s.i] >= '1' && s.b[s.i] <= '9':
+	case s.Eat('0'):
+	case s.I < len(s.B) && s.B[s.I] >= '1' && s.B[s.I] <= '9':
 		s.digits()
 	default:
 		return 0, false
 	}
-	if s.eat('.') && !s.digits() {
+	if s.Eat('.') && !s.digits() {
 		return 0, false
 	}
-	if s.eat('e') || s.eat('E') {
-		if !s.eat('+') {
-			s.eat('-')
+	if s.Eat('e') || s.Eat('E') {
+		if !s.Eat('+') {
+			s.Eat('-')
 		}
 		if !s.digits() {
 			return 0, false
 		}
 	}
-	f, err := strconv.ParseFloat(string(s.b[start:s.i]), 64)
+	f, err := strconv.ParseFloat(string(s.B[start:s.I]), 64)
 	return f, err == nil
 }
 
 func (s *scanner) digits() bool {
-	start := s.i
-	for s.i < len(s.b) && s.b[s.i] >= '0' && s.b[s.i] <= '9' {
-		s.i++
+	start := s.I
+	for s.I < len(s.B) && s.B[s.I] >= '0' && s.B[s.I] <= '9' {
+		s.I++
 	}
-	return s.i > start
+	return s.I > start
 }
 
 // intValue reads a whole number (null is 0), as field's int does.
@@ -422,10 +325,10 @@ func (s *scanner) intValue(p *int) bool {
 // skip passes over a value of a key nobody reads: a string, a number or a
 // literal (a list or an object is the tokenizer's).
 func (s *scanner) skip() bool {
-	if s.i >= len(s.b) {
+	if s.I >= len(s.B) {
 		return false
 	}
-	switch c := s.b[s.i]; {
+	switch c := s.B[s.I]; {
 	case c == '"':
 		v, ok := s.str()
 		if ok && v.escaped {

@@ -2,9 +2,7 @@ package observe
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
-	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -104,38 +102,4 @@ func FuzzFastDecode(f *testing.F) {
 			}
 		}
 	})
-}
-
-// plain8 says a word may be stepped over exactly when no byte of it would
-// stop str's byte loop: every byte value at every position, among bytes
-// that would not stop it and among random ones.
-func TestPlain8(t *testing.T) {
-	stops := func(c byte) bool { return c == '"' || c == '\\' || c < 0x20 || c >= 0x80 }
-	check := func(w [8]byte) {
-		want := true
-		for _, c := range w {
-			want = want && !stops(c)
-		}
-		if got := plain8(binary.LittleEndian.Uint64(w[:])); got != want {
-			t.Fatalf("% x: plain8 %v, want %v", w, got, want)
-		}
-	}
-	r := rand.New(rand.NewPCG(8, 8))
-	for pos := range 8 {
-		for c := range 256 {
-			for range 8 {
-				var w [8]byte
-				for i := range w {
-					w[i] = byte(0x20 + r.IntN(0x60)) // never stops, unless '"' or '\\'
-				}
-				w[pos] = byte(c)
-				check(w)
-			}
-		}
-	}
-	for range 1 << 20 {
-		var w [8]byte
-		binary.LittleEndian.PutUint64(w[:], r.Uint64())
-		check(w)
-	}
 }
