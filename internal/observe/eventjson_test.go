@@ -5,23 +5,11 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/jsonstr/jsonstrtest"
 )
-
-// Pieces of text that encoding/json writes in every way it has: plain,
-// escaped for JSON, for HTML, for JavaScript, and invalid UTF-8.
-var jsonPieces = []string{"a", "Lesson", " ", "\"", "\\", "/", "<", ">", "&", "\x00", "\x01", "\x1f", "\x7f", "\b", "\f", "\n", "\r", "\t",
-	"é", "日本", "\u2028", "\u2029", "\u202f", "\ufffd", "\xff", "\xc3", "\xe2\x80", "\U0001F600", "e_0123456789abcdef"}
-
-func randomJSONText(r *rand.Rand) string {
-	var b strings.Builder
-	for n := r.IntN(6); n > 0; n-- {
-		b.WriteString(jsonPieces[r.IntN(len(jsonPieces))])
-	}
-	return b.String()
-}
 
 // marshalEvent writes what encoding/json writes, byte for byte, for events
 // of every field it covers and of those it leaves to encoding/json: the
@@ -36,13 +24,13 @@ func TestMarshalEventIsEncodingJSON(t *testing.T) {
 			if r.IntN(3) == 0 {
 				return ""
 			}
-			return randomJSONText(r)
+			return jsonstrtest.Text(r, 6)
 		}
 		e := &Event{Op: str(), EID: str(), At: str(), Src: str(), ID: str(), Seq: r.IntN(3) - 1,
 			Type: str(), Pattern: str(), Details: str(), QualityOK: bools[r.IntN(3)], Weight: r.IntN(3),
 			Path: str(), Anchor: str(), Reason: str(), Flag: str(), On: bools[r.IntN(3)], Counter: str()}
 		for n := r.IntN(3); n > 0; n-- {
-			e.Evidence = append(e.Evidence, Evidence{Text: randomJSONText(r)})
+			e.Evidence = append(e.Evidence, Evidence{Text: jsonstrtest.Text(r, 6)})
 		}
 		switch i % 7 { // now and then a field left to encoding/json
 		case 1:
