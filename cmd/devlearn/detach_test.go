@@ -145,3 +145,56 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 		t.Fatalf("last run: %+v %v", last, err)
 	}
 }
+
+// A script that silences devlearn gives it /dev/null, a character device
+// but no terminal: init must not take it for a person and wait for an
+// answer.
+func TestInitWithDevNullReturns(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/null")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, ".home")
+	env := []string{"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH")}
+	git := exec.Command("git", "init", "-q")
+	git.Dir, git.Env = dir, env
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	out, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	for _, args := range [][]string{{"init"}, {"trust"}} {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env, cmd.Stdin, cmd.Stdout = dir, env, null, out
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if args[0] == "init" && err != nil {
+				t.Fatalf("devlearn init </dev/null >/dev/null: %v\n%s", err, stderr.String())
+			}
+		case <-time.After(30 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("devlearn %s </dev/null >/dev/null is still running after 30 s: it takes /dev/null for a terminal and waits for an answer", args[0])
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".memory", "learning.json")); err != nil {
+		t.Fatalf("init wrote no config: %v", err)
+	}
+}

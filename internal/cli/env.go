@@ -5,6 +5,8 @@ import (
 	"os"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -42,10 +44,10 @@ func SystemEnv() *Env {
 	}
 }
 
-func isTerminal(f *os.File) bool {
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
+// isTerminal asks the terminal driver: /dev/null and other character
+// devices are not terminals, and taking them for one left a script that
+// silenced devlearn waiting for an answer that never came.
+func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
 // Now is the current time: DEVLEARN_NOW (RFC 3339) when set, so that many
 // days of history can be replayed in tests, benchmarks and the demo.
