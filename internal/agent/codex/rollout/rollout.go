@@ -10,6 +10,14 @@
 // response_item message of role assistant, function_call and
 // custom_tool_call with their *_output, and event_msg exec_command_end
 // for a shell call's exit code. Everything else is skipped.
+//
+// Codex before its session_meta lines (to mid-2025) wrote the older
+// shape: a first line holding the session's id, timestamp and
+// instructions, then the response items on lines of their own, without
+// payload or timestamps, and {"record_type":"state"} lines between them.
+// The person's words are then the user-role messages that are not
+// Codex's own injections (AGENTS.md, <user_instructions>, the
+// <environment_context> that gives the cwd).
 package rollout
 
 import (
@@ -80,15 +88,34 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 	b := sessionlog.New(name, opt)
 	var cwd string
 	shells := map[string]bool{} // call ids of shell calls, whose exit code exec_command_end gives
+	older := false              // the shape before session_meta lines
+	var started string
 	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
 		b.Line(n)
 		var l struct {
 			Timestamp string  `json:"timestamp"`
 			Type      string  `json:"type"`
 			Payload   payload `json:"payload"`
+			// The older shape: its first line, and items without payload.
+			ID           string  `json:"id"`
+			Instructions *string `json:"instructions"`
+			RecordType   string  `json:"record_type"`
 		}
 		if err := jsonv2.Unmarshal(raw, &l); err != nil {
 			return err
+		}
+		if l.Type == "" && l.ID != "" && l.Timestamp != "" && b.SessionID() == "" {
+			older, started = true, l.Timestamp
+			b.Session(l.ID)
+			return nil
+		}
+		if older && l.Type != "" {
+			// An item on a line of its own: read it as the payload of a
+			// response_item, at the session's start time.
+			if err := jsonv2.Unmarshal(raw, &l.Payload); err != nil {
+				return err
+			}
+			l.Timestamp, l.Type = started, "response_item"
 		}
 		p := &l.Payload
 		meta := transcript.Meta{Timestamp: l.Timestamp, Line: n}
@@ -114,6 +141,16 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		case "response_item":
 			switch p.Type {
 			case "message":
+				if older && p.Role == "user" {
+					said := contentText(p.Content)
+					if c := environmentCwd(said); c != "" {
+						cwd = c
+					}
+					if !injected(said) {
+						b.User(meta, said, cwd)
+					}
+					return nil
+				}
 				if p.Role == "assistant" {
 					var parts []struct {
 						Type string `json:"type"`
@@ -148,6 +185,47 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		b.Problem(p)
 	}
 	return b.Done(), nil
+}
+
+// contentText is the text of a message's content parts.
+func contentText(raw jsonRaw) string {
+	var parts []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	jsonv2.Unmarshal(raw, &parts)
+	var said []string
+	for _, c := range parts {
+		if c.Type == "input_text" || c.Type == "text" || c.Type == "output_text" {
+			said = append(said, c.Text)
+		}
+	}
+	return strings.Join(said, "\n\n")
+}
+
+// injected reports a user-role message Codex wrote itself: the project's
+// instructions and the environment it runs in.
+func injected(text string) bool {
+	t := strings.TrimSpace(text)
+	for _, p := range []string{"<user_instructions>", "<environment_context>", "# AGENTS.md instructions", "<INSTRUCTIONS>", "<user_shell_command>", "<turn_aborted>"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+var cwdTag = regexp.MustCompile(`<cwd>([^<]*)</cwd>`)
+
+// environmentCwd is the folder an <environment_context> message names.
+func environmentCwd(text string) string {
+	if !strings.HasPrefix(strings.TrimSpace(text), "<environment_context>") {
+		return ""
+	}
+	if m := cwdTag.FindStringSubmatch(text); m != nil {
+		return strings.TrimSpace(m[1])
+	}
+	return ""
 }
 
 // tool names a call the way devlearn's extractors know calls: a shell
@@ -278,7 +356,7 @@ func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error)
 }
 
 // IsRollout reports whether a file's first line is a rollout's
-// session_meta.
+// session_meta, or the older shape's first line.
 func IsRollout(path string) bool {
 	ok, _ := firstMeta(path)
 	return ok
@@ -348,17 +426,44 @@ func firstMeta(path string) (bool, string) {
 		return false, ""
 	}
 	defer r.Close()
-	first, _ := bufio.NewReader(io.LimitReader(r, 1<<20)).ReadBytes('\n')
+	br := bufio.NewReader(io.LimitReader(r, 4<<20))
+	first, _ := br.ReadBytes('\n')
 	var l struct {
 		Type    string `json:"type"`
 		Payload struct {
 			Cwd string `json:"cwd"`
 		} `json:"payload"`
+		// The older shape's first line.
+		ID           string  `json:"id"`
+		Timestamp    string  `json:"timestamp"`
+		Instructions *string `json:"instructions"`
 	}
-	if jsonv2.Unmarshal(bytes.TrimSpace(first), &l) != nil || l.Type != "session_meta" {
+	if jsonv2.Unmarshal(bytes.TrimSpace(first), &l) != nil {
 		return false, ""
 	}
-	return true, l.Payload.Cwd
+	switch {
+	case l.Type == "session_meta":
+		return true, l.Payload.Cwd
+	case l.Type == "" && l.ID != "" && l.Timestamp != "" && l.Instructions != nil:
+		// The cwd is in the first <environment_context> message.
+		for i := 0; i < 50; i++ {
+			line, err := br.ReadBytes('\n')
+			var item struct {
+				Role    string  `json:"role"`
+				Content jsonRaw `json:"content"`
+			}
+			if jsonv2.Unmarshal(bytes.TrimSpace(line), &item) == nil && item.Role == "user" {
+				if c := environmentCwd(contentText(item.Content)); c != "" {
+					return true, c
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		return true, ""
+	}
+	return false, ""
 }
 
 func inside(cwd string, roots []string) bool {

@@ -97,3 +97,52 @@ func TestSecretsAreRedactedOnRead(t *testing.T) {
 		}
 	}
 }
+
+// Codex before session_meta lines: a first line with the session's id,
+// timestamp and instructions, then items on lines of their own, without
+// payload or times. Codex's own user-role messages (the instructions, the
+// environment that names the cwd) are not the person's.
+const older = `{"id":"89fd76e1-3371-41a0-9ae3-12e5b8f999e8","timestamp":"2025-09-24T00:55:32.770Z","instructions":"# Repository Guidelines\n- run the tests"}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"<user_instructions>\n\n# Repository Guidelines\n</user_instructions>"}]}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"<environment_context>\n  <cwd>E:\\ANPR\\anpr_system</cwd>\n  <shell>powershell.exe</shell>\n</environment_context>"}]}
+{"record_type":"state"}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"schreibe alles auf deutsch"}]}
+{"type":"reasoning","id":"rs_1","summary":[]}
+{"type":"function_call","name":"shell","arguments":"{\"command\":[\"powershell.exe\",\"-Command\",\"python manage.py test\"]}","call_id":"call_1"}
+{"type":"function_call_output","call_id":"call_1","output":"{\"output\":\"ModuleNotFoundError\",\"metadata\":{\"exit_code\":1,\"duration_seconds\":0.5}}"}
+{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Die Tests schlagen fehl."}]}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"nutze die venv"}]}
+`
+
+func TestReadOlderShape(t *testing.T) {
+	ch, err := Read(strings.NewReader(older), "rollout-2025-09-24T02-55-32-89fd76e1.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.SessionID != "89fd76e1-3371-41a0-9ae3-12e5b8f999e8" || len(ch.Problems) != 0 {
+		t.Fatalf("session %q, problems %v", ch.SessionID, ch.Problems)
+	}
+	var said []string
+	for _, u := range ch.UserSignals {
+		said = append(said, u.Text)
+		if u.Cwd != `E:\ANPR\anpr_system` || u.Timestamp != "2025-09-24T00:55:32.770Z" {
+			t.Errorf("%q: cwd %q, time %q", u.Text, u.Cwd, u.Timestamp)
+		}
+	}
+	if strings.Join(said, "|") != "schreibe alles auf deutsch|nutze die venv" {
+		t.Errorf("the person said %q", said)
+	}
+	if len(ch.Tools) != 1 || ch.Tools[0].Command != "powershell.exe -Command python manage.py test" || !ch.Tools[0].Failed() {
+		t.Errorf("tools %+v", ch.Tools)
+	}
+	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Reply == nil || ch.DialogPairs[0].Reply.Text != "nutze die venv" {
+		t.Errorf("pairs %+v", ch.DialogPairs)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-2025-09-24T02-55-32-89fd76e1.jsonl")
+	os.WriteFile(path, []byte(older), 0o644)
+	if ok, cwd := firstMeta(path); !ok || cwd != `E:\ANPR\anpr_system` {
+		t.Errorf("firstMeta: %v %q", ok, cwd)
+	}
+}
