@@ -51,10 +51,14 @@ demo: build
 bench:
 	@./scripts/bench.sh
 
-# Measured figures of what devlearn learns and serves: capture on the
-# labelled set (testdata/eval: recall and noise, dev and holdout, per class;
-# docs/capture.md), then the serving replays (docs/serve.md, "Replays").
-eval:
+# Measured figures of what devlearn learns and serves: capture on genuine
+# sessions through the built binary (testdata/genuine: recall by kind and
+# language, noise, precision, promotion, merges; the pointer-only sessions
+# too when DEVLEARN_GENUINE_DIR holds them, see scripts/genuine-fetch.sh),
+# then the hand-written set (testdata/eval; docs/capture.md), then the
+# serving replays (docs/serve.md, "Replays").
+eval: build
+	$(GO) run ./internal/eval/genuine/cmd/evalgenuine -devlearn $(BIN) -before testdata/genuine/before.json
 	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
 	$(GO) run ./internal/eval/replay/cmd/replay
 

@@ -1,0 +1,104 @@
+// Command evalgenuine measures capture on the genuine labelled sessions
+// of testdata/genuine with the built binary, as a user runs it: recall by
+// kind and by language, noise and precision, lessons seen in two sessions
+// that reach ready, and false and missed merges; dev and holdout apart.
+// `make eval` runs it first.
+//
+//	go run ./internal/eval/genuine/cmd/evalgenuine -devlearn bin/devlearn [-fetched DIR] [-before FILE] [-save FILE] [-v] [-json]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/eval/genuine"
+)
+
+func main() {
+	dir := flag.String("dir", "testdata/genuine", "the labelled set: corpus.tsv, labels.json, sessions/")
+	bin := flag.String("devlearn", "bin/devlearn", "the devlearn binary to measure")
+	fetched := flag.String("fetched", os.Getenv("DEVLEARN_GENUINE_DIR"), "the folder holding the pointer-only sessions (scripts/genuine-fetch.sh writes it)")
+	before := flag.String("before", "", "a report saved with -save, to print beside each figure")
+	save := flag.String("save", "", "write the figures as JSON to this file")
+	only := flag.String("only", "", "measure only these splits (dev, holdout; comma-separated)")
+	keep := flag.String("work", "", "make the repositories here and keep them (default: a temporary folder, removed)")
+	details := flag.Bool("v", false, "list, session by session, the lessons missed and what was kept that nothing accounts for")
+	asJSON := flag.Bool("json", false, "print every observation and pair as JSON")
+	flag.Parse()
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *details, *asJSON); err != nil {
+		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
+		os.Exit(1)
+	}
+}
+
+func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON bool) error {
+	set, err := genuine.Load(dir)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return fmt.Errorf("%v: build it first (make build)", err)
+	}
+	if work == "" {
+		tmp, err := os.MkdirTemp("", "devlearn-genuine-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		work = tmp
+	}
+	var splits []string
+	if only != "" {
+		splits = strings.Split(only, ",")
+	}
+	opts := genuine.Options{Fetched: fetched, Only: splits}
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		opts.Progress = func(done, total int, name string) {
+			fmt.Fprintf(os.Stderr, "\r\033[K%d/%d %s", done, total, name)
+			if done == total {
+				fmt.Fprint(os.Stderr, "\r\033[K")
+			}
+		}
+	}
+	res, err := genuine.Measure(context.Background(), set, &genuine.Runner{Bin: abs, Work: work}, opts)
+	if err != nil {
+		return err
+	}
+	rep := genuine.Summarize(set, res)
+	if save != "" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(save, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(map[string]any{"report": rep, "result": res})
+	}
+	var before *genuine.Report
+	if beforePath != "" {
+		if before, err = genuine.LoadReport(beforePath); err != nil {
+			return err
+		}
+	}
+	if details {
+		genuine.WriteDetails(os.Stdout, set, res)
+		fmt.Println()
+	}
+	fmt.Printf("Capture on genuine sessions (%s), through %s\n", filepath.ToSlash(dir), res.Version)
+	genuine.WriteText(os.Stdout, rep, before)
+	return nil
+}

@@ -1,0 +1,111 @@
+package genuine
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+)
+
+// The committed set reads, every label names sessions of the corpus and
+// compiles, and every kept file is the blob corpus.tsv names.
+func TestCommittedSet(t *testing.T) {
+	set, err := Load(filepath.Join("..", "..", "..", "testdata", "genuine"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Sessions) < 40 || len(set.Lessons) < 150 {
+		t.Fatalf("%d sessions, %d lessons", len(set.Sessions), len(set.Lessons))
+	}
+	dir := t.TempDir()
+	kept := 0
+	for _, s := range set.Sessions {
+		if !s.Kept() {
+			continue
+		}
+		kept++
+		p, err := set.Materialize(s, "", dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if kept == 0 {
+		t.Fatal("no kept session")
+	}
+	for _, l := range set.Lessons {
+		if !l.Matches(l.Statement) && l.Kind != "failure-fix" {
+			t.Errorf("lesson %s does not match its own statement %q", l.ID, l.Statement)
+		}
+	}
+}
+
+func TestBlobID(t *testing.T) {
+	// git hash-object of "hello\n"
+	if got := BlobID([]byte("hello\n")); got != "ce013625030ba8dba906f756967f9e9ca394464a" {
+		t.Fatal(got)
+	}
+}
+
+func lesson(id, session string, also []string, terms ...string) *Lesson {
+	l := &Lesson{ID: id, Transcript: session, AlsoIn: also, Kind: "preference", Lang: "en"}
+	for _, x := range terms {
+		l.terms = append(l.terms, Term{regexp.MustCompile("(?im)" + x)})
+	}
+	return l
+}
+
+// A project's repository: a lesson taught in two sessions is ready when
+// one observation holding it is; two sightings joined under one id are a
+// false merge when they hold two different lessons, and a lesson caught
+// in two sessions under two ids only is a missed merge.
+func TestScoreProject(t *testing.T) {
+	set := &Set{byID: map[string]*Session{}}
+	for _, id := range []string{"a", "b", "c"} {
+		s := &Session{ID: id, Project: "p", Split: Dev, Parts: []Part{{Path: id + ".jsonl"}}}
+		set.byID[id] = s
+		set.Sessions = append(set.Sessions, s)
+	}
+	set.Lessons = []*Lesson{
+		lesson("tabs", "a", []string{"b"}, "tabs"),
+		lesson("english", "a", []string{"c"}, "commit", "english"),
+		lesson("pnpm", "b", nil, "pnpm"),
+	}
+	repo := &Repo{
+		Observations: []Observation{
+			{ID: "obs_1", Pattern: "Keep tabs here.", Status: "ready"},
+			{ID: "obs_2", Pattern: "Write commit messages in English.", Status: "observing"},
+		},
+		Sightings: []Sighting{
+			{ID: "obs_1", Session: "a", Pattern: "Keep tabs here."},
+			{ID: "obs_1", Session: "b", Pattern: "I'd rather we keep tabs."},
+			{ID: "obs_2", Session: "a", Pattern: "Write commit messages in English."},
+			{ID: "obs_3", Session: "c", Pattern: "Commit messages in English, please."},
+			{ID: "obs_4", Session: "a", Pattern: "Use pnpm."},
+			{ID: "obs_4", Session: "b", Pattern: "Keep tabs."},
+		},
+	}
+	pr := scoreProject(set, "p", set.Sessions, repo)
+	if len(pr.Recurring) != 2 || len(pr.Ready) != 1 || pr.Ready[0] != "tabs" {
+		t.Errorf("recurring %v, ready %v", pr.Recurring, pr.Ready)
+	}
+	if len(pr.Missed) != 1 || pr.Missed[0] != "english" {
+		t.Errorf("missed merges %v", pr.Missed)
+	}
+	var same, false_ int
+	for _, p := range pr.Pairs {
+		switch {
+		case p.Same == nil:
+			t.Errorf("pair %s undecided", p.ID)
+		case *p.Same:
+			same++
+		default:
+			false_++
+		}
+	}
+	if same != 1 || false_ != 1 {
+		t.Errorf("%d same, %d false: %+v", same, false_, pr.Pairs)
+	}
+}

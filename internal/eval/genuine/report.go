@@ -1,0 +1,388 @@
+package genuine
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Tally is found over labelled.
+type Tally struct {
+	Lessons int `json:"lessons"`
+	Found   int `json:"found"`
+}
+
+func (t *Tally) add(found bool) {
+	t.Lessons++
+	if found {
+		t.Found++
+	}
+}
+
+// Rate is Found / Lessons (0 without lessons).
+func (t Tally) Rate() float64 {
+	if t.Lessons == 0 {
+		return 0
+	}
+	return float64(t.Found) / float64(t.Lessons)
+}
+
+// Breakdown is one split's figures.
+type Breakdown struct {
+	Sessions int               `json:"sessions"`
+	Read     int               `json:"read"`   // sessions the binary read without an error
+	Silent   int               `json:"silent"` // sessions read that gave no observation
+	Recall   Tally             `json:"recall"`
+	ByKind   map[string]*Tally `json:"by_kind"`
+	ByLang   map[string]*Tally `json:"by_lang"`
+	// Kept observations (one per id and session), those matching a
+	// noise pattern, and those a label or a reader calls useful, over
+	// those judged at all.
+	Kept     int `json:"kept"`
+	Noise    int `json:"noise"`
+	Useful   int `json:"useful"`
+	Judged   int `json:"judged"`
+	Unjudged int `json:"unjudged"`
+	// Lessons taught in two sessions or more, and those that reached
+	// ready in their project's repository.
+	Recurring Tally `json:"recurring_ready"`
+	// Pairs of sightings joined into one observation: all, the false
+	// ones (two lessons), those nobody could tell; recurring lessons
+	// caught in two sessions under different observations only.
+	Pairs        int `json:"pairs"`
+	FalsePairs   int `json:"false_pairs"`
+	UnknownPairs int `json:"unknown_pairs"`
+	Missed       int `json:"missed_merges"`
+	CaughtTwice  int `json:"caught_twice"`
+}
+
+// Precision is useful over judged.
+func (b *Breakdown) Precision() float64 {
+	if b.Judged == 0 {
+		return 0
+	}
+	return float64(b.Useful) / float64(b.Judged)
+}
+
+// NoiseRate is noise over kept.
+func (b *Breakdown) NoiseRate() float64 {
+	if b.Kept == 0 {
+		return 0
+	}
+	return float64(b.Noise) / float64(b.Kept)
+}
+
+// FalseMergeRate is false pairs over pairs told apart.
+func (b *Breakdown) FalseMergeRate() float64 {
+	if n := b.Pairs - b.UnknownPairs; n > 0 {
+		return float64(b.FalsePairs) / float64(n)
+	}
+	return 0
+}
+
+// Report is the figures of a measurement, as saved for the next one to
+// print beside its own.
+type Report struct {
+	Version   string                `json:"version"`
+	Sessions  int                   `json:"sessions"`
+	Kept      int                   `json:"kept_sessions"` // committed in the repository
+	Missing   int                   `json:"missing"`       // pointer-only, not fetched
+	Projects  int                   `json:"projects"`
+	Languages []string              `json:"languages"`
+	Lessons   int                   `json:"lessons"`
+	Sets      map[string]*Breakdown `json:"sets"`
+}
+
+// Summarize computes the report of a result.
+func Summarize(set *Set, res *Result) *Report {
+	rep := &Report{Version: res.Version, Missing: len(res.Missing), Sets: map[string]*Breakdown{}}
+	get := func(split string) *Breakdown {
+		b := rep.Sets[split]
+		if b == nil {
+			b = &Breakdown{ByKind: map[string]*Tally{}, ByLang: map[string]*Tally{}}
+			rep.Sets[split] = b
+		}
+		return b
+	}
+	langs := map[string]bool{}
+	projects := map[string]bool{}
+	for _, sr := range res.Sessions {
+		s := sr.Session
+		rep.Sessions++
+		if s.Kept() {
+			rep.Kept++
+		}
+		langs[s.Lang] = true
+		projects[s.Project] = true
+		for _, b := range []*Breakdown{get(s.Split), get("all")} {
+			b.Sessions++
+			if sr.Read {
+				b.Read++
+				if len(sr.Kept) == 0 {
+					b.Silent++
+				}
+			}
+			for _, l := range set.Lessons {
+				if l.Transcript != s.ID {
+					continue
+				}
+				found := false
+				for _, c := range sr.Caught {
+					found = found || c == l.ID
+				}
+				b.Recall.add(found)
+				tally(b.ByKind, l.Kind).add(found)
+				tally(b.ByLang, l.Lang).add(found)
+			}
+			for _, k := range sr.Kept {
+				b.Kept++
+				if k.Noise {
+					b.Noise++
+				}
+				if k.Judged() {
+					b.Judged++
+					if k.Useful() {
+						b.Useful++
+					}
+				} else {
+					b.Unjudged++
+				}
+			}
+		}
+	}
+	for _, l := range set.Lessons {
+		s := set.Session(l.Transcript)
+		for _, sr := range res.Sessions {
+			if sr.Session == s {
+				rep.Lessons++
+				break
+			}
+		}
+	}
+	for _, pr := range res.Projects {
+		for _, b := range []*Breakdown{get(pr.Split), get("all")} {
+			for _, id := range pr.Recurring {
+				ready := false
+				for _, r := range pr.Ready {
+					ready = ready || r == id
+				}
+				b.Recurring.add(ready)
+			}
+			for _, p := range pr.Pairs {
+				b.Pairs++
+				switch {
+				case p.Same == nil:
+					b.UnknownPairs++
+				case !*p.Same:
+					b.FalsePairs++
+				}
+			}
+			b.Missed += len(pr.Missed)
+		}
+	}
+	for l := range langs {
+		rep.Languages = append(rep.Languages, l)
+	}
+	sort.Strings(rep.Languages)
+	rep.Projects = len(projects)
+	return rep
+}
+
+func tally(m map[string]*Tally, k string) *Tally {
+	t := m[k]
+	if t == nil {
+		t = &Tally{}
+		m[k] = t
+	}
+	return t
+}
+
+// LoadReport reads a report saved as JSON.
+func LoadReport(path string) (*Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r Report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return &r, nil
+}
+
+// WriteText prints the report, each figure beside the one in before when
+// it is given.
+func WriteText(w io.Writer, rep, before *Report) {
+	fmt.Fprintf(w, "%d sessions (%d kept in the repository, %d fetched), %d projects, %d languages (%s), %d lessons\n",
+		rep.Sessions, rep.Kept, rep.Sessions-rep.Kept, rep.Projects, len(rep.Languages), strings.Join(rep.Languages, " "), rep.Lessons)
+	if rep.Missing > 0 {
+		fmt.Fprintf(w, "%d pointer-only sessions were not fetched and are left out (scripts/genuine-fetch.sh)\n", rep.Missing)
+	}
+	if before != nil {
+		fmt.Fprintf(w, "before: %s\n", before.Version)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	was := func(split string) *Breakdown {
+		if before == nil {
+			return nil
+		}
+		return before.Sets[split]
+	}
+	cell := func(now string, prev *Breakdown, f func(*Breakdown) string) string {
+		if prev == nil {
+			return now
+		}
+		return f(prev) + " → " + now
+	}
+	fmt.Fprintln(tw, "set\tsessions\tread\tsilent\trecall\tnoise\tprecision (judged)\tready, recurring\tfalse merges\tmissed merges")
+	for _, split := range []string{Dev, Holdout, "all"} {
+		b := rep.Sets[split]
+		if b == nil {
+			continue
+		}
+		p := was(split)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%d\n", split, b.Sessions, b.Read, b.Silent,
+			cell(ratio(b.Recall), p, func(x *Breakdown) string { return fmt.Sprintf("%.2f", x.Recall.Rate()) }),
+			cell(fmt.Sprintf("%.2f (%d/%d)", b.NoiseRate(), b.Noise, b.Kept), p, func(x *Breakdown) string { return fmt.Sprintf("%.2f", x.NoiseRate()) }),
+			cell(fmt.Sprintf("%.2f (%d/%d, %d not judged)", b.Precision(), b.Useful, b.Judged, b.Unjudged), p, func(x *Breakdown) string { return fmt.Sprintf("%.2f", x.Precision()) }),
+			cell(ratio(b.Recurring), p, func(x *Breakdown) string { return fmt.Sprintf("%.2f", x.Recurring.Rate()) }),
+			cell(fmt.Sprintf("%.3f (%d/%d, %d unknown)", b.FalseMergeRate(), b.FalsePairs, b.Pairs-b.UnknownPairs, b.UnknownPairs), p, func(x *Breakdown) string { return fmt.Sprintf("%.3f", x.FalseMergeRate()) }),
+			b.Missed)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+	for _, by := range []struct {
+		name string
+		keys func(*Breakdown) map[string]*Tally
+		list []string
+	}{
+		{"recall by kind", func(b *Breakdown) map[string]*Tally { return b.ByKind }, Kinds},
+		{"recall by language", func(b *Breakdown) map[string]*Tally { return b.ByLang }, nil},
+	} {
+		list := by.list
+		if list == nil {
+			seen := map[string]bool{}
+			for _, b := range rep.Sets {
+				for k := range by.keys(b) {
+					if !seen[k] {
+						seen[k] = true
+						list = append(list, k)
+					}
+				}
+			}
+			sort.Strings(list)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", by.name, Dev, Holdout, "all")
+		for _, k := range list {
+			cells := []string{"  " + k}
+			for _, split := range []string{Dev, Holdout, "all"} {
+				b := rep.Sets[split]
+				var t *Tally
+				if b != nil {
+					t = by.keys(b)[k]
+				}
+				if t == nil || t.Lessons == 0 {
+					cells = append(cells, "-")
+					continue
+				}
+				c := ratio(*t)
+				if p := was(split); p != nil {
+					if pt := by.keys(p)[k]; pt != nil && pt.Lessons > 0 {
+						c = fmt.Sprintf("%.2f → %s", pt.Rate(), c)
+					}
+				}
+				cells = append(cells, c)
+			}
+			fmt.Fprintln(tw, strings.Join(cells, "\t"))
+		}
+		fmt.Fprintln(tw)
+	}
+	tw.Flush()
+}
+
+func ratio(t Tally) string { return fmt.Sprintf("%.2f (%d/%d)", t.Rate(), t.Found, t.Lessons) }
+
+// WriteDetails lists, session by session, the lessons missed, what was
+// kept that no label or reader accounts for, and the problems; then the
+// pairs joined that are two lessons or unknown, and the missed merges.
+func WriteDetails(w io.Writer, set *Set, res *Result) {
+	for _, sr := range res.Sessions {
+		var missed []string
+		for _, l := range set.Lessons {
+			if l.Transcript == sr.Session.ID && !contains(sr.Caught, l.ID) {
+				missed = append(missed, fmt.Sprintf("    missed %s [%s, %s] %s", l.ID, l.Kind, l.Lang, l.Statement))
+			}
+		}
+		var unjudged, useless []string
+		for _, k := range sr.Kept {
+			line := fmt.Sprintf("    %s %s %s: %s", k.ID, k.Type, k.Status, cut(k.Pattern, 160))
+			switch {
+			case !k.Judged():
+				unjudged = append(unjudged, "    not judged "+line[4:])
+			case !k.Useful():
+				v := "noise"
+				if k.Verdict != nil && !k.Noise {
+					v = k.Verdict.Verdict
+				}
+				useless = append(useless, "    "+v+" "+line[4:])
+			}
+		}
+		if len(missed)+len(unjudged)+len(useless)+len(sr.Problems) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s (%s, %s, %s): %d kept, caught %d\n", sr.Session.ID, sr.Session.Split, sr.Session.Lang, sr.Session.Agent, len(sr.Kept), len(sr.Caught))
+		for _, l := range append(append(append(missed, useless...), unjudged...), prefixed("    problem: ", sr.Problems)...) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	for _, pr := range res.Projects {
+		for _, p := range pr.Pairs {
+			if p.Same != nil && *p.Same {
+				continue
+			}
+			what := "unknown"
+			if p.Same != nil {
+				what = "FALSE"
+			}
+			fmt.Fprintf(w, "%s merge %s (%s) %s:\n    %s: %s\n    %s: %s\n", pr.Project, what, PairKey(p.A, p.B), p.ID, p.A.Session, cut(p.A.Pattern, 160), p.B.Session, cut(p.B.Pattern, 160))
+		}
+		for _, id := range pr.Missed {
+			fmt.Fprintf(w, "%s missed merge: %s\n", pr.Project, id)
+		}
+		for _, id := range pr.Recurring {
+			if !contains(pr.Ready, id) {
+				fmt.Fprintf(w, "%s not ready: %s\n", pr.Project, id)
+			}
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func prefixed(p string, list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = p + s
+	}
+	return out
+}
+
+func cut(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

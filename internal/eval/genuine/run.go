@@ -1,0 +1,202 @@
+package genuine
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Runner runs the built binary as a user would, each repository in a
+// folder of its own with a home of its own.
+type Runner struct {
+	Bin  string // the devlearn binary
+	Work string // where repositories are made
+	// Timeout bounds each call; 0 means two minutes.
+	Timeout time.Duration
+}
+
+// Observation is what `learn --list --json` prints of one observation.
+type Observation struct {
+	ID         string  `json:"id"`
+	Type       string  `json:"type"`
+	Pattern    string  `json:"pattern"`
+	Details    string  `json:"details"`
+	Status     string  `json:"status"`
+	Count      int     `json:"count"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Text is what a label is matched against: the pattern and the details.
+func (o Observation) Text() string { return o.Pattern + " " + o.Details }
+
+// Ready reports an observation the thresholds made ready (or already
+// rendered).
+func (o Observation) Ready() bool { return o.Status == "ready" || o.Status == "created" }
+
+// Sighting is one observe event of the log: one session's sighting of an
+// observation, with the text that session gave it.
+type Sighting struct {
+	ID, Session, Pattern, Details string
+}
+
+// Repo is one repository's outcome.
+type Repo struct {
+	Observations []Observation
+	Sightings    []Sighting
+	Problems     []string // calls that failed, sessions that could not be read
+	Read         map[string]bool
+}
+
+// Ingest is one ingest call: the transcripts, and the time it runs at
+// ("" for the clock).
+type Ingest struct {
+	Files []string
+	Now   string
+}
+
+// Learn makes a repository named name, runs init, then each ingest in
+// order, then lists the observations at now ("" for the clock).
+func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now string) (*Repo, error) {
+	dir := filepath.Join(r.Work, name, "repo")
+	home := filepath.Join(r.Work, name, "home")
+	for _, d := range []string{dir, filepath.Join(home, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	env := append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
+		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1",
+		"GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.invalid", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.invalid")
+	env = without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
+	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
+		cmd := exec.CommandContext(ctx, "git", args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("git %s: %v: %s", args[0], err, out)
+		}
+	}
+	res := &Repo{Read: map[string]bool{}}
+	call := func(now string, args ...string) ([]byte, bool) {
+		e := env
+		if now != "" {
+			e = append(e, "DEVLEARN_NOW="+now)
+		}
+		out, errOut, err := r.run(ctx, dir, e, args...)
+		if err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: devlearn %s: %v: %s", name, args[0], err, firstLine(errOut)))
+			return out, false
+		}
+		return out, true
+	}
+	call("", "init")
+	for _, in := range ingests {
+		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
+		var rep struct {
+			Sessions []struct {
+				File         string `json:"file"`
+				Error        string `json:"error"`
+				Observations int    `json:"observations"`
+			} `json:"sessions"`
+			Problems []string `json:"problems"`
+		}
+		if json.Unmarshal(out, &rep) == nil {
+			for _, s := range rep.Sessions {
+				if s.Error != "" {
+					res.Problems = append(res.Problems, fmt.Sprintf("%s: %s", filepath.Base(s.File), s.Error))
+					continue
+				}
+				res.Read[s.File] = true
+			}
+			for _, p := range rep.Problems {
+				res.Problems = append(res.Problems, name+": "+p)
+			}
+		}
+	}
+	out, ok := call(now, "learn", "--list", "--json")
+	if ok {
+		var list struct {
+			Observations []Observation `json:"observations"`
+		}
+		if err := json.Unmarshal(out, &list); err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: learn --list printed no JSON: %v", name, err))
+		}
+		res.Observations = list.Observations
+	}
+	sightings, err := readSightings(filepath.Join(dir, ".memory", "learning-log.jsonl"))
+	if err != nil {
+		res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", name, err))
+	}
+	res.Sightings = sightings
+	return res, nil
+}
+
+// run runs the binary with an empty pipe for input: a script's input, not
+// a terminal's.
+func (r *Runner) run(ctx context.Context, dir string, env []string, args ...string) (stdout, stderr []byte, err error) {
+	t := r.Timeout
+	if t == 0 {
+		t = 2 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, t)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, r.Bin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.Stdin = strings.NewReader("")
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return []byte(o.String()), []byte(e.String()), err
+}
+
+// readSightings reads the observe events of a log: which session sighted
+// which observation, in its own words.
+func readSightings(path string) ([]Sighting, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Sighting
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 64<<20)
+	for sc.Scan() {
+		var e struct {
+			Op, ID, Src, Pattern, Details string
+		}
+		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Op != "observe" {
+			continue
+		}
+		out = append(out, Sighting{ID: e.ID, Session: e.Src, Pattern: e.Pattern, Details: e.Details})
+	}
+	return out, sc.Err()
+}
+
+func without(env []string, names ...string) []string {
+	var out []string
+	for _, kv := range env {
+		keep := true
+		for _, n := range names {
+			if strings.HasPrefix(kv, n+"=") {
+				keep = false
+			}
+		}
+		if keep {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+	return s
+}

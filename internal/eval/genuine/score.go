@@ -1,0 +1,357 @@
+package genuine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/observe"
+)
+
+// Options of a measurement.
+type Options struct {
+	// Fetched is the folder holding the pointer-only sessions, fetched
+	// (<session>/<file>); "" measures the kept ones alone.
+	Fetched string
+	// Only, when set, limits the run to these splits.
+	Only []string
+	// Progress is told each repository as it is done.
+	Progress func(done, total int, name string)
+}
+
+// Kept is one observation kept in a session's repository, as scored.
+type Kept struct {
+	Observation
+	Session string
+	// Lessons are the labels of the session it matches; Project those of
+	// its project's other sessions.
+	Lessons, Project []string
+	Noise            bool
+	Verdict          *Verdict
+}
+
+// Useful reports a kept observation that counts toward precision: it is a
+// labelled lesson of its project, or a reader called it useful.
+func (k *Kept) Useful() bool {
+	return !k.Noise && (len(k.Lessons) > 0 || len(k.Project) > 0 || k.Verdict != nil && k.Verdict.Useful())
+}
+
+// Judged reports a kept observation whose worth is known.
+func (k *Kept) Judged() bool {
+	return k.Noise || len(k.Lessons) > 0 || len(k.Project) > 0 || k.Verdict != nil
+}
+
+// SessionResult is one session ingested alone in a fresh repository: the
+// labelling protocol's unit.
+type SessionResult struct {
+	Session  *Session
+	Read     bool // the ingest read it without an error
+	Kept     []*Kept
+	Caught   []string // its lessons caught
+	Problems []string
+}
+
+// Pair is two sightings of one observation, from two sessions.
+type Pair struct {
+	ID     string
+	A, B   Sighting
+	Same   *bool // nil: neither the labels nor a reader can tell
+	Labels [2][]string
+}
+
+// ProjectResult is a project's sessions ingested in the order they
+// started, as the worker would, into one repository.
+type ProjectResult struct {
+	Project  string
+	Split    string
+	Sessions []*Session
+	Repo     *Repo
+	// Ready are the project's lessons taught in two sessions or more that
+	// an observation at ready (or created) holds; Recurring all of them.
+	Recurring, Ready []string
+	Pairs            []Pair
+	// Missed are recurring lessons caught in two sessions or more under
+	// different observations, never one.
+	Missed []string
+}
+
+// Result is a whole measurement.
+type Result struct {
+	Version  string
+	Sessions []*SessionResult
+	Projects []*ProjectResult
+	// Missing are pointer-only sessions that were not fetched.
+	Missing []string
+}
+
+// Measure runs the set through the binary.
+func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, error) {
+	if err := os.MkdirAll(r.Work, 0o755); err != nil {
+		return nil, err
+	}
+	files := filepath.Join(r.Work, "files")
+	res := &Result{}
+	out, _, err := r.run(ctx, r.Work, os.Environ(), "--version")
+	if err != nil {
+		return nil, fmt.Errorf("%s --version: %v", r.Bin, err)
+	}
+	res.Version = firstLine(out)
+	paths := map[string]string{}
+	var todo []*Session
+	for _, s := range set.Sessions {
+		if len(o.Only) > 0 && !slices.Contains(o.Only, s.Split) {
+			continue
+		}
+		p, err := set.Materialize(s, o.Fetched, files)
+		if err != nil {
+			return nil, err
+		}
+		if p == "" {
+			res.Missing = append(res.Missing, s.ID)
+			continue
+		}
+		paths[s.ID] = p
+		todo = append(todo, s)
+	}
+	projects := set.Projects()
+	var names []string
+	for name, list := range projects {
+		if slices.ContainsFunc(list, func(s *Session) bool { return paths[s.ID] != "" }) {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	total, done := len(todo)+len(names), 0
+	progress := func(name string) {
+		done++
+		if o.Progress != nil {
+			o.Progress(done, total, name)
+		}
+	}
+	for _, s := range todo {
+		repo, err := r.Learn(ctx, "s-"+s.ID, []Ingest{{Files: []string{paths[s.ID]}}}, "")
+		if err != nil {
+			return nil, err
+		}
+		res.Sessions = append(res.Sessions, scoreSession(set, s, repo, paths[s.ID]))
+		progress(s.ID)
+	}
+	for _, name := range names {
+		var ingests []Ingest
+		var sessions []*Session
+		for i, s := range projects[name] {
+			if paths[s.ID] == "" {
+				continue
+			}
+			sessions = append(sessions, s)
+			ingests = append(ingests, Ingest{Files: []string{paths[s.ID]}, Now: after(projects[name], i)})
+		}
+		repo, err := r.Learn(ctx, "p-"+slug(name), ingests, ingests[len(ingests)-1].Now)
+		if err != nil {
+			return nil, err
+		}
+		res.Projects = append(res.Projects, scoreProject(set, name, sessions, repo))
+		progress(name)
+	}
+	return res, nil
+}
+
+// after is the time a project's i-th session has ended by: when the next
+// one started, or a day after the last one started.
+func after(list []*Session, i int) string {
+	if i+1 < len(list) && list[i+1].Started > list[i].Started {
+		return rfc3339(list[i+1].Started, 0)
+	}
+	return rfc3339(list[i].Started, 24*time.Hour)
+}
+
+func rfc3339(ts string, plus time.Duration) string {
+	t, err := time.Parse(time.RFC3339Nano, ts)
+	if err != nil {
+		return ""
+	}
+	return t.Add(plus).UTC().Format(time.RFC3339)
+}
+
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	sum := sha256.Sum256([]byte(s))
+	return b.String() + "-" + hex.EncodeToString(sum[:3])
+}
+
+func scoreSession(set *Set, s *Session, repo *Repo, path string) *SessionResult {
+	sr := &SessionResult{Session: s, Read: repo.Read[path], Problems: repo.Problems}
+	mine := set.LessonsOf(s.ID)
+	var project []*Lesson
+	for _, l := range set.Lessons {
+		if set.Session(l.Transcript).Project == s.Project && !slices.Contains(mine, l) {
+			project = append(project, l)
+		}
+	}
+	caught := map[string]bool{}
+	seen := map[string]bool{}
+	for _, o := range repo.Observations {
+		if seen[o.ID] {
+			continue
+		}
+		seen[o.ID] = true
+		k := &Kept{Observation: o, Session: s.ID}
+		text := o.Text()
+		for _, n := range set.Noise {
+			if n.MatchString(text) {
+				k.Noise = true
+			}
+		}
+		if !k.Noise {
+			for _, l := range mine {
+				if l.Matches(text) {
+					k.Lessons = append(k.Lessons, l.ID)
+					caught[l.ID] = true
+				}
+			}
+			for _, l := range project {
+				if l.Matches(text) {
+					k.Project = append(k.Project, l.ID)
+				}
+			}
+		}
+		if v, ok := set.Judged[o.ID]; ok {
+			k.Verdict = &v
+		}
+		sr.Kept = append(sr.Kept, k)
+	}
+	for _, l := range mine {
+		if caught[l.ID] {
+			sr.Caught = append(sr.Caught, l.ID)
+		}
+	}
+	return sr
+}
+
+func scoreProject(set *Set, name string, sessions []*Session, repo *Repo) *ProjectResult {
+	pr := &ProjectResult{Project: name, Split: sessions[0].Split, Sessions: sessions, Repo: repo}
+	in := map[string]bool{}
+	for _, s := range sessions {
+		in[s.ID] = true
+	}
+	var lessons []*Lesson
+	for _, l := range set.Lessons {
+		if in[l.Transcript] {
+			lessons = append(lessons, l)
+		}
+	}
+	labels := func(text string) []string {
+		var out []string
+		for _, l := range lessons {
+			if l.Matches(text) {
+				out = append(out, l.ID)
+			}
+		}
+		return out
+	}
+	for _, l := range lessons {
+		var sessionsIn []string
+		for _, t := range l.Sessions() {
+			if in[t] {
+				sessionsIn = append(sessionsIn, t)
+			}
+		}
+		if len(sessionsIn) < 2 {
+			continue
+		}
+		pr.Recurring = append(pr.Recurring, l.ID)
+		for _, o := range repo.Observations {
+			if o.Ready() && l.Matches(o.Text()) {
+				pr.Ready = append(pr.Ready, l.ID)
+				break
+			}
+		}
+		// Under which observations was it sighted, session by session?
+		ids := map[string]map[string]bool{} // session -> ids
+		for _, sg := range repo.Sightings {
+			if slices.Contains(sessionsIn, sg.Session) && l.Matches(sg.Pattern+" "+sg.Details) {
+				if ids[sg.Session] == nil {
+					ids[sg.Session] = map[string]bool{}
+				}
+				ids[sg.Session][sg.ID] = true
+			}
+		}
+		if len(ids) >= 2 {
+			common := map[string]int{}
+			for _, set := range ids {
+				for id := range set {
+					common[id]++
+				}
+			}
+			joined := false
+			for _, n := range common {
+				joined = joined || n >= 2
+			}
+			if !joined {
+				pr.Missed = append(pr.Missed, l.ID)
+			}
+		}
+	}
+	// Merged pairs: the first sighting of an observation in each session,
+	// two by two.
+	first := map[string][]Sighting{}
+	for _, sg := range repo.Sightings {
+		if !slices.ContainsFunc(first[sg.ID], func(x Sighting) bool { return x.Session == sg.Session }) {
+			first[sg.ID] = append(first[sg.ID], sg)
+		}
+	}
+	var ids []string
+	for id := range first {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		list := first[id]
+		for i := 0; i < len(list); i++ {
+			for j := i + 1; j < len(list); j++ {
+				p := Pair{ID: id, A: list[i], B: list[j]}
+				p.Labels[0], p.Labels[1] = labels(list[i].Pattern+" "+list[i].Details), labels(list[j].Pattern+" "+list[j].Details)
+				switch {
+				case observe.Normalize(p.A.Pattern) == observe.Normalize(p.B.Pattern):
+					same := true // the same words twice: one lesson
+					p.Same = &same
+				case len(p.Labels[0]) > 0 && len(p.Labels[1]) > 0:
+					same := slices.ContainsFunc(p.Labels[0], func(x string) bool { return slices.Contains(p.Labels[1], x) })
+					p.Same = &same
+				default:
+					if v, ok := set.Pairs[PairKey(p.A, p.B)]; ok {
+						same := v.Same
+						p.Same = &same
+					}
+				}
+				pr.Pairs = append(pr.Pairs, p)
+			}
+		}
+	}
+	return pr
+}
+
+// PairKey names two sightings for a reader's verdict: their texts, in
+// either order.
+func PairKey(a, b Sighting) string {
+	x, y := a.Pattern, b.Pattern
+	if y < x {
+		x, y = y, x
+	}
+	sum := sha256.Sum256([]byte(x + "\x00" + y))
+	return "pair_" + hex.EncodeToString(sum[:8])
+}
