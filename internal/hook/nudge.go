@@ -7,6 +7,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/textcut"
+	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // The agent as extractor: the agent in the session understands every
@@ -63,10 +64,13 @@ func (r *run) learnFromPrompt() []string {
 	// stored); everything kept is taken from the redacted text, the one
 	// that is recorded (redactedPrompt), cut where the detector's is: a
 	// secret that crosses that cut is redacted whole.
-	if !mayBeCorrection(textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax)) {
+	// Only the person's own words: not the editor's context, a command
+	// template or a log pasted into the prompt (transcript.OwnWords, as
+	// capture reads them).
+	if !mayBeCorrection(transcript.OwnWords(textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax))) {
 		return nil
 	}
-	prompt := textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax)
+	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))
 	reqs := keep.Find(prompt)
 	var notes []string
 	if len(reqs) > 0 {

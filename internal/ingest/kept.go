@@ -32,10 +32,12 @@ func keepRequests(session string, ch *transcript.Channels) []request {
 	var out []request
 	for _, u := range ch.UserSignals {
 		// A refusal's reason is not a prompt: the hook never sees it.
-		if u.Rejection || !lang.MayBeCorrection(u.Text) {
+		// The person's own words: a rule in a template they ran, or in a
+		// log they pasted, is not theirs to keep.
+		if u.Rejection || !lang.MayBeCorrection(u.Own) {
 			continue
 		}
-		for _, q := range keep.Find(u.Text) {
+		for _, q := range keep.Find(u.Own) {
 			if q.Lesson == "" {
 				continue
 			}
@@ -43,7 +45,7 @@ func keepRequests(session string, ch *transcript.Channels) []request {
 			if id == "" {
 				id = session
 			}
-			out = append(out, request{session: id, q: q, text: u.Text, ts: u.Timestamp})
+			out = append(out, request{session: id, q: q, text: u.Own, ts: u.Timestamp})
 		}
 	}
 	return out

@@ -8,10 +8,11 @@ import (
 
 // Only a lasting rule the person asked to keep, with its lesson stated,
 // is kept: not a question, a one-off, an acknowledgement, a request that
-// only points back, nor a refusal's reason (the hook never sees one).
+// only points back, nor a refusal's reason (the hook never sees one), nor
+// a rule in a command template the person ran.
 func TestKeepRequests(t *testing.T) {
 	say := func(text string) transcript.UserSignal {
-		return transcript.UserSignal{Meta: transcript.Meta{SessionID: "s1"}, Text: text}
+		return transcript.UserSignal{Meta: transcript.Meta{SessionID: "s1"}, Text: text, Own: transcript.OwnWords(text)}
 	}
 	ch := &transcript.Channels{UserSignals: []transcript.UserSignal{
 		say("Remember: never run git push yourself. I push after review."),
@@ -20,7 +21,8 @@ func TestKeepRequests(t *testing.T) {
 		say("yes, continue"),
 		say("Please remember this."),
 		say("记住：提交前先运行 `make lint`"),
-		{Meta: transcript.Meta{SessionID: "s1"}, Text: "Never touch the vendor folder.", Rejection: true},
+		{Meta: transcript.Meta{SessionID: "s1"}, Text: "Never touch the vendor folder.", Own: "Never touch the vendor folder.", Rejection: true},
+		say("---\ndescription: Plan the feature.\n---\n\nYou **MUST** read it.\n\nRemember: never skip the plan.\n"),
 	}}
 	got := keepRequests("s0", ch)
 	var lessons []string

@@ -5,6 +5,7 @@ import (
 )
 
 // OwnWords returns what the person wrote in their own words: text without
+// what an editor or a command template wrapped around it (Unwrap), nor
 // what they pasted into it, which is someone else speaking (a program, a
 // log, the agent, a document):
 //
@@ -17,6 +18,7 @@ import (
 // What is left keeps its order; a removed run of lines becomes one empty
 // line, so that the sentences on either side stay apart.
 func OwnWords(text string) string {
+	text = Unwrap(text)
 	if !strings.ContainsAny(text, "\n>`~#/;{}$[") && !strings.HasPrefix(text, "    ") && !strings.HasPrefix(text, "\t") {
 		return text // one plain line: nothing pasted (the common case)
 	}

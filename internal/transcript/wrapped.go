@@ -1,0 +1,127 @@
+package transcript
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Unwrap returns the part of a user-role message that the person wrote,
+// taking off what editors and agents wrap around it or expand into it:
+//
+//   - an editor's context: Claude Code's <ide_opened_file>,
+//     <ide_selection> and <ide_diagnostics> notes; the Codex extension's
+//     "# Context from my IDE setup:" and "# Files mentioned by the user:"
+//     headers, whose request follows "## My request for Codex:";
+//   - a command template expanded into the message (spec-kit, cc-sdd,
+//     BMAD, a custom prompt): front matter, instructions addressed to the
+//     agent ("You **MUST** ...", "<agent-activation CRITICAL=...>"),
+//     $ARGUMENTS. Only the arguments the person typed are theirs: the
+//     text under its "User Input" heading. A custom prompt's file named
+//     before the arguments ("…\.codex\prompts\speckit.implement.md
+//     implement T009") is taken off;
+//   - a plan Claude Code hands back once the person approved it
+//     ("Implement the following plan: ..."): the agent's words.
+//
+// These are someone else speaking, as pasted text is (OwnWords): a rule
+// in a template is the template author's, not a correction by the
+// person, and a file list says nothing of what the person wants.
+func Unwrap(text string) string {
+	if !strings.ContainsAny(text, "<#$-:") && !strings.Contains(text, "prompts") {
+		return text
+	}
+	t := ideNotes().ReplaceAllString(text, "")
+	if i := strings.LastIndex(t, codexRequest); i >= 0 && codexContext(t[:i]) {
+		t = t[i+len(codexRequest):]
+	}
+	trim := strings.TrimSpace(t)
+	if strings.HasPrefix(trim, "Implement the following plan:") {
+		return ""
+	}
+	if args, ok := templateArguments(trim); ok {
+		return args
+	}
+	return strings.TrimSpace(promptFile().ReplaceAllString(trim, ""))
+}
+
+// codexRequest introduces the person's request in a message the Codex
+// editor extension wrapped.
+const codexRequest = "## My request for Codex:"
+
+// codexContext reports whether what stands before the request is the
+// extension's context headers.
+func codexContext(before string) bool {
+	b := strings.TrimSpace(before)
+	for _, h := range []string{"# Context from my IDE setup:", "# Files mentioned by the user:", "## Referenced ChatGPT conversation:", "## Active file:", "## Open tabs:"} {
+		if strings.HasPrefix(b, h) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	ideNotes = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)<(ide_opened_file|ide_selection|ide_diagnostics)>.*?</(ide_opened_file|ide_selection|ide_diagnostics)>`)
+	})
+	// A custom prompt's file, named first: a path ending in
+	// prompts/<name>.md (either slash).
+	promptFile = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\S*[\\/]prompts[\\/][^\s\\/]+\.md\s*`)
+	})
+	// The heading spec-kit's commands put the arguments under, and the
+	// fenced block that holds them.
+	userInput = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile("(?s)#+ *User Input\\s*\n\\s*```[a-z]*\n(.*?)\n?```")
+	})
+	// Instructions a template addresses to the agent.
+	toAgent = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^(You (\*\*)?MUST(\*\*)? |You must fully embody|<[a-z][a-z-]*\s+[A-Z]+="[A-Z]+")`)
+	})
+)
+
+// templateArguments reports a command template expanded into a message,
+// and the arguments the person typed into it ("" when none).
+func templateArguments(t string) (string, bool) {
+	template := strings.HasPrefix(t, "---\ndescription:") || strings.HasPrefix(t, "---\r\ndescription:") ||
+		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") || toAgent().MatchString(t)
+	if !template {
+		return "", false
+	}
+	if m := userInput().FindStringSubmatch(t); m != nil && !strings.Contains(m[1], "$ARGUMENTS") && strings.TrimSpace(m[1]) != "" {
+		return strings.TrimSpace(m[1]), true
+	}
+	return appended(t), true
+}
+
+// appended is what the person typed right after a template they pasted
+// whole, its $ARGUMENTS left as it was: the plain lines that follow its
+// last structural line (a list item, a heading, a table row, a fence, a
+// line in bold) with no blank line between. A template that ends in a
+// paragraph of its own gives nothing.
+func appended(t string) string {
+	lines := strings.Split(strings.TrimRight(t, " \n\t\r"), "\n")
+	i := len(lines)
+	for i > 0 && plainLine(lines[i-1]) {
+		i--
+	}
+	if i == len(lines) || i == 0 || i < len(lines)-3 || strings.TrimSpace(lines[i-1]) == "" {
+		return "" // nothing after the template, a paragraph of its own, or more than a short request
+	}
+	if strings.Contains(strings.Join(lines[i:], "\n"), "$ARGUMENTS") {
+		return ""
+	}
+	return strings.TrimSpace(strings.Join(lines[i:], "\n"))
+}
+
+// plainLine reports a line of prose, not of a template's structure.
+func plainLine(l string) bool {
+	t := strings.TrimSpace(l)
+	if t == "" {
+		return false
+	}
+	if listItem(t) || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "**") || strings.HasPrefix(t, ">") || strings.HasPrefix(t, "<") {
+		return false
+	}
+	return !strings.HasSuffix(t, ":")
+}

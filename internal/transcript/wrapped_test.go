@@ -1,0 +1,35 @@
+package transcript
+
+import "testing"
+
+func TestUnwrap(t *testing.T) {
+	specify := "\n## User Input\n\n```text\nuse FastAPI and keep it simple\n```\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n1. Run `.specify/scripts/bash/check-prerequisites.sh --json`.\n- Never skip the plan.\n"
+	pasted := "\n## User Input\n\n```text\n$ARGUMENTS\n```\n\nYou **MUST** consider the user input before proceeding (if not empty).\n\n## Outline\n\n- Always write tests first\n- \"Redis cache hit rate above 80%\" (technology-specific)\nquiero añadir en el panel todas las páginas\n"
+	for _, c := range []struct{ name, in, want string }{
+		{"plain", "never push to main", "never push to main"},
+		{"claude ide note", "<ide_opened_file>The user opened the file /x/a.ts in the IDE. This may or may not be related to the current task.</ide_opened_file>\nuse pnpm, not npm", "use pnpm, not npm"},
+		{"claude ide selection", "<ide_selection>The user selected the lines 1 to 2 from /x/a.ts:\nfoo()\nThis may or may not be related.</ide_selection> don't rename foo", "don't rename foo"},
+		{"codex ide context", "# Context from my IDE setup:\n\n## Active file: src/a.ts\n\n## Open tabs:\n- a.ts: src/a.ts\n\n## My request for Codex:\nno uses npm, usa pnpm\n", "no uses npm, usa pnpm"},
+		{"codex files", "\n# Files mentioned by the user:\n\n## Mgr.lua: c:/x/Mgr.lua\n\n## My request for Codex:\n不要直接改\n", "不要直接改"},
+		{"request words kept", "## My request for Codex: in my own words", "## My request for Codex: in my own words"},
+		{"template with arguments", specify, "use FastAPI and keep it simple"},
+		{"template pasted, request appended", pasted, "quiero añadir en el panel todas las páginas"},
+		{"template ending in its own list", "---\ndescription: Plan.\n---\n\nYou **MUST** follow it.\n\n## Rules\n\n- Never edit main\n- Always run tests\n", ""},
+		{"bmad activation", "You must fully embody this agent's persona and follow all activation instructions exactly as specified. NEVER break character until given an exit command.\n\n<agent-activation CRITICAL=\"TRUE\">\n1. LOAD the FULL agent file\n</agent-activation>\n", ""},
+		{"cc-sdd meta", "<meta>\ndescription: Generate requirements\nargument-hint: <feature-name>\n</meta>\n\n# Requirements\n- **Mission**: never guess\n", ""},
+		{"custom prompt file", `C:\Users\me\proj\.codex\prompts\speckit.implement.md implementa de la T009 hasta T013`, "implementa de la T009 hasta T013"},
+		{"plan handed back", "Implement the following plan:\n\n# Plan\n\n1. Never touch the schema.", ""},
+	} {
+		if got := Unwrap(c.in); got != c.want {
+			t.Errorf("%s: Unwrap = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// What a template says is never the person's own words.
+func TestOwnWordsLeaveTemplatesOut(t *testing.T) {
+	in := "---\ndescription: Create or update the feature specification.\n---\n\nThe user input to you can be provided directly by the agent or as a command argument - you **MUST** consider it.\n\nUser input:\n\n$ARGUMENTS\n\nDo not ask the user for the description again. Always create the branch first.\n"
+	if got := OwnWords(in); got != "" {
+		t.Errorf("OwnWords = %q", got)
+	}
+}
