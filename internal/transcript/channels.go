@@ -78,7 +78,10 @@ type ToolCall struct {
 	// used (an Edit whose old string is not there, a write before a read,
 	// a permission, plan mode, an interruption, a hook): nothing about the
 	// project (see ProtocolError).
-	Protocol   bool   `json:"protocol,omitempty"`
+	Protocol bool `json:"protocol,omitempty"`
+	// Escalated: the call asked to run outside the agent's sandbox (Codex's
+	// escalated permissions), which is what made some commands pass.
+	Escalated  bool   `json:"escalated,omitempty"`
 	ResultUUID string `json:"resultUuid,omitempty"`
 	ResultLine int    `json:"resultLine,omitempty"`
 

@@ -95,6 +95,14 @@ func (b *Builder) Tool(m transcript.Meta, id, name, command string, paths []stri
 	b.ch.Tools = append(b.ch.Tools, tc)
 }
 
+// Escalated marks the pending tool call id as one that asked to run
+// outside the agent's sandbox.
+func (b *Builder) Escalated(id string) {
+	if i, ok := b.pending[id]; ok {
+		b.ch.Tools[i].Escalated = true
+	}
+}
+
 // Result is a tool call's outcome; errText is kept for a failure.
 func (b *Builder) Result(m transcript.Meta, id string, failed bool, errText string) {
 	i, ok := b.pending[id]

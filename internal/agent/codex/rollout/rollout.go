@@ -168,6 +168,9 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 			case "function_call", "custom_tool_call":
 				name, command, paths := tool(p)
 				b.Tool(meta, p.CallID, name, command, paths, cwd)
+				if escalated(p) {
+					b.Escalated(p.CallID)
+				}
 			case "function_call_output", "custom_tool_call_output":
 				if shells[p.CallID] {
 					return nil // exec_command_end said it already
@@ -240,6 +243,12 @@ func tool(p *payload) (name, command string, paths []string) {
 		}
 		jsonv2.Unmarshal([]byte(p.Arguments), &args)
 		return "Bash", commandLine(cmpOrRaw(args.Command, args.Cmd)), nil
+	case "exec":
+		// Codex's code mode: a script that calls the shell tools.
+		if cmds := scriptCommands(cmpOr(p.Input, p.Arguments)); len(cmds) > 0 {
+			return "Bash", strings.Join(cmds, "; "), nil
+		}
+		return p.Name, "", nil
 	case "apply_patch":
 		patch := p.Input
 		if patch == "" {
@@ -285,18 +294,60 @@ func patchFiles(patch string) []string {
 	return out
 }
 
+// escalated reports a shell call that asked to run outside Codex's
+// sandbox: with_escalated_permissions (older), sandbox_permissions
+// "require_escalated" (newer).
+func escalated(p *payload) bool {
+	var args struct {
+		With       bool   `json:"with_escalated_permissions"`
+		Permission string `json:"sandbox_permissions"`
+	}
+	text := cmpOr(p.Arguments, p.Input)
+	if text == "" || !strings.Contains(text, "escalat") {
+		return false
+	}
+	if jsonv2.Unmarshal([]byte(text), &args) == nil {
+		return args.With || args.Permission == "require_escalated"
+	}
+	// A script of code mode: the options of the call it makes.
+	return scriptEscalated.MatchString(text)
+}
+
+var (
+	// tools.shell_command({command: "..."}), tools.exec_command({"cmd": "..."})
+	scriptCall      = regexp.MustCompile(`tools\.(?:shell_command|exec_command|shell)\(\{[^}]*?"?(?:command|cmd)"?\s*:\s*("(?:[^"\\]|\\.)*")`)
+	scriptEscalated = regexp.MustCompile(`"?(?:sandbox_permissions"?\s*:\s*"require_escalated"|with_escalated_permissions"?\s*:\s*true)`)
+)
+
+// scriptCommands are the shell commands a code-mode script runs.
+func scriptCommands(script string) []string {
+	var out []string
+	for _, m := range scriptCall.FindAllStringSubmatch(script, -1) {
+		var s string
+		if jsonv2.Unmarshal([]byte(m[1]), &s) == nil && strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 var exitLine = regexp.MustCompile(`(?m)^Exit code: (\d+)`)
 
 // outcome reads a call's output: older Codex wrote {"output",
-// "metadata": {"exit_code"}}, newer a text that starts "Exit code: N".
+// "metadata": {"exit_code"}}, newer a text that starts "Exit code: N",
+// code mode a list of text parts that holds it.
 func outcome(raw jsonRaw) (failed bool, text string) {
 	var s string
 	if jsonv2.Unmarshal(raw, &s) != nil {
 		var o struct {
 			Content string `json:"content"`
 		}
-		jsonv2.Unmarshal(raw, &o)
-		s = o.Content
+		if jsonv2.Unmarshal(raw, &o) == nil {
+			s = o.Content
+		} else {
+			// Code mode answers with a list of text parts.
+			s = contentText(raw)
+		}
 	}
 	var o struct {
 		Output   string `json:"output"`

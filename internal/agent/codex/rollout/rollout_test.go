@@ -146,3 +146,28 @@ func TestReadOlderShape(t *testing.T) {
 		t.Errorf("firstMeta: %v %q", ok, cwd)
 	}
 }
+
+// Code mode runs shell commands from a script, and answers with a list of
+// text parts; a call may ask to run outside the sandbox.
+func TestReadCodeModeAndEscalation(t *testing.T) {
+	const in = `{"timestamp":"2026-07-23T00:00:00Z","type":"session_meta","payload":{"id":"r2","cwd":"/w"}}
+{"timestamp":"2026-07-23T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"push it"}}
+{"timestamp":"2026-07-23T00:00:02Z","type":"response_item","payload":{"type":"custom_tool_call","name":"exec","call_id":"c1","input":"const r = await tools.shell_command({\"command\":\"git push\",\"workdir\":\"/w\"}); text(r);"}}
+{"timestamp":"2026-07-23T00:00:03Z","type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"c1","output":[{"type":"input_text","text":"Script completed\nWall time 0.1 seconds\nOutput:\n"},{"type":"input_text","text":"Exit code: 128\nWall time: 0.1 seconds\nOutput:\nssh: Could not resolve hostname github.com\n"}]}}
+{"timestamp":"2026-07-23T00:00:04Z","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"git push\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"push needs network\"}","call_id":"c2"}}
+{"timestamp":"2026-07-23T00:00:05Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 1 seconds\nOutput:\n"}}
+`
+	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Tools) != 2 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if c := ch.Tools[0]; c.Command != "git push" || !c.Failed() || !strings.Contains(c.Error, "Could not resolve hostname") || c.Escalated {
+		t.Errorf("code mode call %+v", c)
+	}
+	if c := ch.Tools[1]; c.Command != "git push" || c.Failed() || !c.Escalated {
+		t.Errorf("escalated call %+v", c)
+	}
+}
