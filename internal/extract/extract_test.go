@@ -15,7 +15,8 @@ import (
 // session builds channels from a script: "user: text", "reason: text" (the
 // person refusing the last tool call, with a reason), "assistant: text",
 // "edit: /path", "read: /path", "bash: command", "fail: command => error",
-// "refuse: command" (a call the person refused).
+// "refuse: command" (a call the person refused), "escalated: command" (a
+// call run outside the sandbox).
 func session(id string, script ...string) *transcript.Channels {
 	ch := &transcript.Channels{SessionID: id}
 	var turn *transcript.DialogPair
@@ -48,8 +49,8 @@ func session(id string, script ...string) *transcript.Channels {
 				name = "Read"
 			}
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: name, Paths: []string{text}, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
-		case "bash":
-			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
+		case "bash", "escalated":
+			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalated"})
 		case "refuse":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
 		case "fail", "failedit":
@@ -267,22 +268,45 @@ func TestFailureFix(t *testing.T) {
 			[]string{"pitfall: Before `git commit`, run `black src/`: without it, `git commit` fails with \"black....Failed\"."}},
 		{"a changed command", []string{"user: push", "assistant: ok",
 			"fail: git push => fatal: The current branch x has no upstream branch.", "bash: git push --set-upstream origin x"},
-			[]string{"pitfall: Run `git push --set-upstream origin x` instead of `git push`, which fails with \"fatal: The current branch x has no upstream branch.\"."}},
+			[]string{"pitfall: `git push` fails with \"fatal: The current branch x has no upstream branch.\": add `--set-upstream origin x`."}},
 		{"a wrapper is the same command", []string{"user: test", "assistant: ok",
 			"fail: pytest => E   ModuleNotFoundError: No module named 'app'", "bash: uv run pytest"},
-			[]string{"pitfall: Run `uv run pytest` instead of `pytest`, which fails with \"E ModuleNotFoundError: No module named 'app'\"."}},
+			[]string{"pitfall: `pytest` fails with \"E ModuleNotFoundError: No module named 'app'\": add `uv run`."}},
 		{"a step chained before the same command", []string{"user: build", "assistant: ok",
 			"fail: npm run build => error: The engine \"node\" is incompatible with this module. Expected version \">=20\".", "bash: nvm use 20 && npm run build"},
-			[]string{"pitfall: Before `npm run build`, run `nvm use 20`: without it, `npm run build` fails with \"error: The engine \"node\" is incompatible with this module. Expected version…\"."}},
+			[]string{"pitfall: Before `npm run build`, run `nvm use 20`: without it, `npm run build` fails with \"error: The engine \"node\" is incompatible with this module. Expected version \">=20\".\"."}},
 		{"only a cd chained before: the command as it ran", []string{"user: test", "assistant: ok",
 			"fail: go test ./... => go: cannot find main module", "bash: cd app && go test ./..."},
-			[]string{"pitfall: Run `cd app && go test ./...` instead of `go test ./...`, which fails with \"go: cannot find main module\"."}},
+			[]string{"pitfall: `go test` fails with \"go: cannot find main module\": add `cd app &&`."}},
 		{"a chained command with other arguments is another command", []string{"user: test", "assistant: ok",
 			"fail: go test ./internal/render/... => --- FAIL: TestRenderSkill (0.01s)", "bash: rm testdata/x.md && go test ./internal/render/... -update"}, nil},
 		{"passes as it was: a flake", []string{"user: install", "assistant: ok", "fail: npm install => npm error code ETIMEDOUT", "bash: npm install"}, nil},
 		{"passes after edits: the work itself", []string{"user: fix", "assistant: ok", "fail: go test ./... => --- FAIL: TestX", "edit: /repo/x.go", "bash: go test ./..."}, nil},
 		{"never passes", []string{"user: build", "assistant: ok", "fail: make => make: *** [all] Error 1", "bash: ls"}, nil},
 		{"the person steps in: not the agent's fix", []string{"user: build", "assistant: ok", "fail: make build => Error 1", "user: run make deps first", "bash: make deps", "bash: make build"}, nil},
+		{"another name of the program", []string{"user: go", "assistant: ok",
+			"fail: python - <<'PY' => /bin/bash: line 1: python: command not found", "bash: python3 - <<'PY'"},
+			[]string{"pitfall: `python` fails with \"/bin/bash: line 1: python: command not found\": use `python3` instead of `python`."}},
+		{"a program that is not there, and no fix", []string{"user: go", "assistant: ok",
+			"fail: python - <<'PY' => /bin/bash: line 1: python: command not found", "bash: awk '{print $1}' f.md"},
+			[]string{"pitfall: `python` is not available here: `python - <<'PY'` fails with \"/bin/bash: line 1: python: command not found\"."}},
+		{"outside the sandbox", []string{"user: push", "assistant: ok",
+			"fail: git push => ssh: Could not resolve hostname github.com: Temporary failure in name resolution", "escalated: git push"},
+			[]string{"pitfall: `git push` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},
+		{"a setting changed", []string{"user: push", "assistant: ok",
+			"fail: git push => remote: error: File .cache/bin is 125.00 MB; this exceeds GitHub's file size limit of 100.00 MB", "edit: /repo/.gitignore", "bash: git push"},
+			[]string{"pitfall: `git push` fails with \"remote: error: File .cache/bin is 125.00 MB; this exceeds GitHub's file size limit of 100.00 MB\" until .gitignore is changed."}},
+		{"a setting the agent was working on is the work", []string{"user: fix ci", "assistant: ok", "edit: /repo/.github/ci.yml",
+			"fail: act => Error: Job 'test' failed", "edit: /repo/.github/ci.yml", "bash: act"}, nil},
+		{"a lock held by another run", []string{"user: remove", "assistant: ok",
+			"fail: ssh root@10.0.0.1 \"opkg remove x\" => Could not lock /var/lock/opkg.lock: Resource temporarily unavailable.", "bash: sleep 3", "bash: ssh root@10.0.0.1 \"opkg remove x\""},
+			[]string{"pitfall: `ssh opkg remove` fails with \"Could not lock /var/lock/opkg.lock: Resource temporarily unavailable.\" while another run holds it: wait a moment and run it again."}},
+		{"another command through the same shell is another step", []string{"user: audit", "assistant: ok",
+			"fail: powershell.exe -Command \"Get-NetTCPConnection | Where-Object State -eq Listen\" => ParserError: unexpected token", "bash: powershell.exe -Command \"Get-Service -Name x\""}, nil},
+		{"a probe that finds nothing", []string{"user: look", "assistant: ok",
+			"fail: grep -rn TODO src => Exit code 1", "bash: grep -rn FIXME src"}, nil},
+		{"a command changed beyond a few words is another", []string{"user: fix", "assistant: ok",
+			"fail: npm run build -- --mode production --watch => error TS2345", "bash: npm run build:prod -- --quiet --skip-lint --no-cache --emit"}, nil},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}
@@ -325,7 +349,20 @@ func TestCommandKey(t *testing.T) {
 		{"npx prettier --write src/App.tsx", "prettier"},
 		{"make test", "make test"},
 		{"black src/", "black"},
-		{"./gradlew test", "./gradlew test"},
+		{"./gradlew test", "gradlew test"},
+		{"ssh root@10.0.0.1 \"opkg remove gl-sdk4\"", "ssh opkg remove"},
+		{"powershell.exe -NoProfile -Command \"Get-Service -Name x\"", "get-service"},
+		{"cmd //c ipconfig /all", "ipconfig"},
+		{"uv run --with ruff ruff check .", "ruff"},
+		{"python3.11 -m pytest", "python -m pytest"},
+		{"python scripts/build.py --fast", "python build.py"},
+		{"$x = Get-Content a.txt", ""},
+		{"kubectl exec -n t pod-0 -c app -- ls /opt", "kubectl exec ls"},
+		{"gh auth setup-git", "gh auth setup-git"},
+		{`git -c user.name="E Z" -c user.email=e@x commit -m "x"`, "git commit"},
+		{"make -C build test", "make test"},
+		{"git status | grep x", "git status"},
+		{"curl -s localhost | jq .x", "curl"},
 	} {
 		if got := commandKey(c.in); got != c.want {
 			t.Errorf("commandKey(%q) = %q, want %q", c.in, got, c.want)

@@ -2,70 +2,169 @@ package extract
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// A command fails and the agent's next steps make it pass: the lesson is
-// the fix, learned from the pair. Two shapes, both read from the tool
-// calls alone, in any language:
+// A command fails and the agent's own next steps make it pass: the lesson
+// is what made it pass, read from the tool calls alone, in any language.
+// What made it pass is one of:
 //
-//   - the same command passes after other commands ran in between (a
-//     formatter before the commit, `npm install` before `npm ci`): run
-//     those first;
-//   - a changed command passes (`git push` → `git push --set-upstream
-//     origin x`, `pytest` → `uv run pytest`): run that one instead.
+//   - a small change to the command: a flag, a quote, a path, the
+//     program's other name (`git push` → `git push --set-upstream origin
+//     <branch>`, `python` → `python3`, `pytest` → `uv run pytest`);
+//   - steps run before the same command (a formatter before the commit,
+//     `npm install` before `npm ci`, `gh auth setup-git` before `git
+//     push`), chained before it or run apart;
+//   - the same command run outside the agent's sandbox (Codex's escalated
+//     permissions);
+//   - a change to a configuration file (.gitignore, requirements.txt,
+//     docfx.json), then the same command;
+//   - a pause, when the error says something else held a lock.
 //
-// Not lessons: a command that passes when run again unchanged (a flake),
-// and one made to pass by editing files (that is the work itself). Claude
-// Code's own tool errors are not failures (transcript.ToolCall.Protocol),
-// and the failure is named by its error line, never by an INFO, progress
-// or warning line. The same fix in another session is the same
-// observation, so it recurs across sessions by its count.
+// A program that is not installed is a lesson by itself ("`python` is not
+// available here"). Not lessons: a command that passes when run again as
+// it was (a flake), one made to pass by editing source files (that is the
+// work itself), one that changed beyond a few words or after other steps
+// too (what fixed it cannot be told), a probe that finds nothing (grep,
+// ls, a status), Claude Code's own tool errors (transcript.ToolCall.Protocol)
+// and anything after the person speaks again. The failure is named by its
+// error line, never by a progress, warning or timing line.
 
 // maxFixWindow bounds how far after a failure its fix is looked for.
 const maxFixWindow = 12
 
+// maxChanged is about how many words a fix may change in the command:
+// twice that in all, in one or two places; more, and it is another command.
+const maxChanged = 3
+
 // failureFixes finds the failures and their fixes in a session, each once.
 func failureFixes(ch *transcript.Channels) []Observation {
 	var out []Observation
-	// Where the person speaks again: a fix is the agent's own next steps.
-	var spoke []int
+	var spoke []int // where the person speaks again: a fix is the agent's own
 	for _, s := range ch.UserSignals {
 		spoke = append(spoke, s.Line)
 	}
-	for i, f := range ch.Tools {
-		if !f.Failed() || f.Command == "" || exploring(f.Command) {
+	done := map[int]bool{} // failures already explained by a later one's fix
+	for i := range ch.Tools {
+		if done[i] {
 			continue
 		}
-		key := commandKey(f.Command)
-		if key == "" {
+		f := &ch.Tools[i]
+		fs, ok := failure(f)
+		if !ok {
 			continue
 		}
 		var between []transcript.ToolCall
-		for _, t := range ch.Tools[i+1 : min(len(ch.Tools), i+1+maxFixWindow)] {
+		waited := false
+		fixed := false
+		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
+			t := ch.Tools[j]
 			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
 				continue
 			}
 			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
 				break
 			}
-			if t.Command == "" || commandKey(t.Command) != key && lastLink(t.Command) != oneLine(f.Command) {
-				between = append(between, t)
+			if t.Command == "" {
+				between = append(between, t) // an edit, a read
 				continue
 			}
-			if t.Failed() || t.IsError || !t.HasResult {
-				between = nil // failed again: the fix is what comes after this one
+			ts, chained, waits := sameStepIn(t.Command, fs)
+			waited = waited || waits
+			if ts == nil {
+				if isWait(t.Command) {
+					waited = true
+				} else if !exploring(t.Command) {
+					between = append(between, t)
+				}
 				continue
 			}
-			if o, ok := fixObservation(f, t, between); ok {
+			if t.Failed() || !t.HasResult {
+				// Failed again: the fix is what comes after this one.
+				if nfs, ok := failure(&ch.Tools[j]); ok {
+					done[j] = true
+					f, fs, between, waited = &ch.Tools[j], nfs, nil, false
+				}
+				continue
+			}
+			if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
 				out = append(out, o)
 			}
+			fixed = true
 			break
+		}
+		if !fixed {
+			if o, ok := unsupported(*f, fs); ok {
+				out = append(out, o)
+			}
 		}
 	}
 	return out
+}
+
+// failedStep is a failure as a fix is matched to it.
+type failedStep struct {
+	step
+	err string // its error line
+}
+
+// failure reports a call that really failed, with its step and error
+// line: a non-protocol error of a command, with an error to read, that is
+// not a probe finding nothing.
+func failure(t *transcript.ToolCall) (failedStep, bool) {
+	if !t.Failed() || t.Command == "" {
+		return failedStep{}, false
+	}
+	e := errorLine(t.Error)
+	if e == "" || harness(t.Error) {
+		return failedStep{}, false
+	}
+	s := parseStep(t.Command, t.Error)
+	if s.key == "" {
+		return failedStep{}, false
+	}
+	if exploringStep(s) && !usageError(strings.ToLower(t.Error)) && !notFound(e, s.prog) {
+		return failedStep{}, false // grep found nothing, a file was not where guessed
+	}
+	return failedStep{s, e}, true
+}
+
+// harness reports an error of the agent's own shell rather than the
+// command's: Git Bash on Windows failing to start a process at all
+// (cygpath, fork). Running the command again is all it takes, and the
+// next command is no fix of it.
+func harness(text string) bool {
+	for _, sig := range []string{"Command failed: cygpath", "cygheap read copy failed", "child_copy:", "fork: Resource temporarily unavailable", "fork: retry"} {
+		if strings.Contains(text, sig) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameStepIn returns the step of cmd that is the failed one's, the steps
+// chained before it that do something ("nvm use 20" in "nvm use 20 && npm
+// run build"), and whether one of them only waits; nil when cmd runs
+// another step.
+func sameStepIn(cmd string, f failedStep) (*step, []string, bool) {
+	var before []string
+	waits := false
+	for _, s := range stepsOf(cmd) {
+		if s.key == f.key {
+			return &s, before, waits
+		}
+		switch {
+		case s.prog == "sleep" || s.prog == "start-sleep":
+			waits = true
+		case s.key != "" && !setup[s.prog] && !exploringStep(s):
+			before = append(before, s.line())
+		}
+	}
+	return nil, nil, false
 }
 
 // personBetween reports a message of the person between two lines.
@@ -78,59 +177,80 @@ func personBetween(spoke []int, from, to int) bool {
 	return false
 }
 
-func fixObservation(failed, passed transcript.ToolCall, between []transcript.ToolCall) (Observation, bool) {
-	fc, pc := oneLine(failed.Command), oneLine(passed.Command)
-	ran := pc // as it ran, for the evidence
-	key := commandKey(fc)
-	errLine := errorLine(failed.Error)
-	fails := ""
-	if errLine != "" {
-		fails = " fails with \"" + clip(errLine, 80) + "\""
+// fixObservation states what made the failed step pass, or reports that
+// it cannot be told.
+func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, ps step, chained []string, between []transcript.ToolCall, waited bool, worked map[string]bool) (Observation, bool) {
+	key := "`" + fs.key + "`"
+	fails := " fails with \"" + clip(fs.err, 100) + "\""
+	var steps []string // commands run between that do something
+	var edits []string // files changed between
+	for _, t := range between {
+		switch {
+		case t.Command != "" && t.HasResult && !t.IsError:
+			steps = append(steps, oneLine(t.Command))
+		case editTools[t.Name] && len(t.Paths) > 0:
+			edits = append(edits, t.Paths[0])
+		}
+	}
+	diff := commandChanges(failed.Command, passed.Command, fs.step, ps)
+	if len(chained) > 0 {
+		// "nvm use 20 && npm run build": the steps chained before the
+		// same command, as if run apart.
+		if !sameWords(fs.words, ps.words) {
+			return Observation{}, false
+		}
+		diff = nil
 	}
 	var pattern, resolution string
-	// "nvm use 20 && npm run build" after "npm run build": the steps
-	// chained before the same command are run first, as if run apart.
-	var chained []string
-	if last, before := lastLink(pc), links(pc); fc != pc && last == fc && !edited(between) {
-		for _, l := range before[:len(before)-1] {
-			if !exploring(l) {
-				chained = append(chained, "`"+clip(l, 80)+"`")
+	switch {
+	case len(chained) > 0 && len(diff) == 0:
+		steps = append(steps, chained...)
+		fallthrough
+	case len(diff) == 0 && len(steps) > 0 && len(edits) == 0:
+		var shown []string
+		for _, s := range steps[max(0, len(steps)-3):] {
+			shown = append(shown, "`"+clip(s, 80)+"`")
+		}
+		resolution = "run " + strings.Join(shown, ", then ") + " first"
+		pattern = "Before " + key + ", run " + strings.Join(shown, ", then ") + ": without it, " + key + fails
+	case len(diff) == 0 && passed.Escalated && !failed.Escalated && len(steps) == 0:
+		resolution = "run it with escalated permissions, outside the sandbox"
+		pattern = key + fails + " in the sandbox: run it with escalated permissions"
+	case len(diff) == 0 && len(edits) > 0 && len(steps) == 0:
+		var configs []string
+		for _, e := range edits {
+			if configFile(e) && !worked[e] {
+				configs = append(configs, relative(e, failed.Cwd))
 			}
 		}
-		if len(chained) > 0 {
-			pc = fc
+		if len(configs) == 0 || len(configs) < len(edits) {
+			// Source files changed, or files the agent was already
+			// working on: the work itself.
+			return Observation{}, false
 		}
-	}
-	if fc == pc {
-		fixes := chained
-		for _, t := range between {
-			if t.Command != "" && !exploring(t.Command) && t.HasResult && !t.IsError && len(fixes) < 3 {
-				fixes = append(fixes, "`"+clip(oneLine(t.Command), 80)+"`")
-			}
-		}
-		if len(fixes) == 0 {
-			return Observation{}, false // passed again as it was, or after edits: not a lesson
-		}
-		resolution = "run " + strings.Join(fixes, ", then ") + " first"
-		pattern = "Before `" + key + "`, run " + strings.Join(fixes, ", then ")
-		if fails != "" {
-			pattern += ": without it, `" + key + "`" + fails
-		}
-	} else {
-		resolution = "run `" + clip(pc, 100) + "` instead"
-		pattern = "Run `" + clip(pc, 100) + "` instead of `" + clip(fc, 60) + "`"
-		if fails != "" {
-			pattern += ", which" + fails
-		}
+		resolution = "change " + strings.Join(unique(configs), ", ")
+		pattern = key + fails + " until " + strings.Join(unique(configs), ", ") + " is changed"
+	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
+		resolution = "wait a moment and run it again"
+		pattern = key + fails + " while another run holds it: wait a moment and run it again"
+	case small(diff, shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))) && !sourceEdited(edits):
+		// The command itself changed a little: that is the fix, whatever
+		// the agent looked at on the way.
+		resolution = "run `" + clip(ps.line(), 160) + "` instead"
+		pattern = key + fails + ": " + describeChanges(diff)
+	default:
+		// Passed as it was (a flake), after source edits (the work), or
+		// changed beyond telling what fixed it.
+		return Observation{}, false
 	}
 	o := Observation{
 		Type:    Pitfall,
 		Pattern: clip(pattern+".", maxPattern),
-		Details: "area: " + field(key) + "; issue: `" + field(clip(fc, 100)) + "`" + strings.ReplaceAll(fails, ";", ",") +
+		Details: "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
 			"; impact: the command fails until it is fixed; resolution: " + field(resolution),
 		Evidence: []string{
-			quote("tool", "`"+fc+"` → "+errLine),
-			quote("tool", "`"+ran+"` → passed"),
+			quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+			quote("tool", "`"+oneLine(passed.Command)+"` → passed"),
 		},
 		QualityOK:  true,
 		SessionID:  failed.SessionID,
@@ -145,154 +265,352 @@ func fixObservation(failed, passed transcript.ToolCall, between []transcript.Too
 	return o, true
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
-
-// links splits a command line into the commands it chains with && or ;
-// (not ||, whose right side runs only when the left fails).
-func links(cmd string) []string {
-	var out, cur []string
-	for _, f := range strings.Fields(firstLine(cmd)) {
-		end := f == "&&" || f == ";"
-		if !end && strings.HasSuffix(f, ";") {
-			cur, end = append(cur, strings.TrimSuffix(f, ";")), true
-		} else if !end {
-			cur = append(cur, f)
+// editedBefore are the files changed by the calls before a failure: a
+// file the agent was working on is the work, not a setting to know.
+func editedBefore(calls []transcript.ToolCall) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range calls {
+		if editTools[t.Name] && len(t.Paths) > 0 {
+			out[t.Paths[0]] = true
 		}
-		if end && len(cur) > 0 {
-			out, cur = append(out, strings.Join(cur, " ")), nil
-		}
-	}
-	if len(cur) > 0 {
-		out = append(out, strings.Join(cur, " "))
 	}
 	return out
 }
 
-// lastLink is the last command a command line chains.
-func lastLink(cmd string) string {
-	l := links(cmd)
-	if len(l) == 0 {
-		return ""
+// unsupported is the lesson of a program that is not installed where the
+// agent runs, or of an option it does not take there, when no fix
+// followed: the agent need not try it again.
+func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
+	var pattern, issue string
+	switch {
+	case notFound(fs.err, fs.prog):
+		pattern = "`" + fs.prog + "` is not available here: `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
+		issue = fs.prog + " is not installed where the agent runs"
+	case optionError(strings.ToLower(fs.err)):
+		pattern = "`" + clip(fs.line(), 80) + "` is not supported here: it fails with \"" + clip(fs.err, 100) + "\"."
+		issue = fs.prog + " does not take these arguments here"
+	default:
+		return Observation{}, false
 	}
-	return l[len(l)-1]
+	o := Observation{
+		Type:       Pitfall,
+		Pattern:    clip(pattern, maxPattern),
+		Details:    "area: " + field(fs.key) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person",
+		Evidence:   []string{quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)},
+		QualityOK:  true,
+		SessionID:  f.SessionID,
+		RecordUUID: f.ResultUUID,
+		Timestamp:  f.Timestamp,
+		Extractor:  ExtractorFailureFix,
+		Class:      ClassFailureFix,
+	}
+	if o.RecordUUID == "" {
+		o.RecordUUID = f.UUID
+	}
+	return o, true
 }
 
-// edited reports a tool call that is not a command (an edit, a write)
-// among those between a failure and its fix.
-func edited(between []transcript.ToolCall) bool {
-	for _, t := range between {
-		if t.Command == "" {
+// notFound reports an error saying the program itself is not there.
+func notFound(errLine, prog string) bool {
+	low := strings.ToLower(errLine)
+	if !strings.Contains(low, prog) {
+		return false
+	}
+	for _, p := range []string{"command not found", "is not recognized as the name of a cmdlet", "is not recognized as an internal or external command", "no such file or directory", "not found"} {
+		if strings.Contains(low, prog+": "+p) || strings.Contains(low, prog+"' "+p) || strings.Contains(low, "'"+prog+"' is not recognized") || strings.Contains(low, prog+": command not found") {
+			return true
+		}
+	}
+	return strings.Contains(low, "command not found") && strings.Contains(low, prog)
+}
+
+// change is one difference between a failed command and its fix: the
+// words taken out and the words put in at one place (either may be
+// empty).
+type change struct{ from, to string }
+
+// maxWords bounds the commands compared word by word.
+const maxWords = 120
+
+// commandChanges are the differences between a failed command line and
+// the one that passed, as runs of words; nil when they are the same. For a
+// command carried by a quoted string (ssh host "…", bash -c "…") whose
+// only change is inside it, the words inside are compared.
+func commandChanges(failed, passed string, fs, ps step) []change {
+	a, b := shellWords(firstLine(failed)), shellWords(firstLine(passed))
+	cs := wordChanges(a, b)
+	if len(cs) == 1 && quoted(cs[0].from) && quoted(cs[0].to) {
+		return wordChanges(fs.words, ps.words)
+	}
+	return cs
+}
+
+func quoted(w string) bool {
+	return len(w) >= 2 && (w[0] == '"' || w[0] == '\'') && w[len(w)-1] == w[0]
+}
+
+// wordChanges compares two word lists by their longest common
+// subsequence and returns the runs that differ.
+func wordChanges(a, b []string) []change {
+	if len(a) > maxWords || len(b) > maxWords {
+		if strings.Join(a, " ") == strings.Join(b, " ") {
+			return nil
+		}
+		return []change{{strings.Join(a, " "), strings.Join(b, " ")}}
+	}
+	// lcs[i][j]: the common subsequence of a[i:] and b[j:].
+	lcs := make([][]int, len(a)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(b)+1)
+	}
+	for i := len(a) - 1; i >= 0; i-- {
+		for j := len(b) - 1; j >= 0; j-- {
+			if a[i] == b[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []change
+	var from, to []string
+	flush := func() {
+		if len(from)+len(to) > 0 {
+			out = append(out, change{strings.Join(from, " "), strings.Join(to, " ")})
+			from, to = nil, nil
+		}
+	}
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			flush()
+			i, j = i+1, j+1
+		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			to = append(to, b[j])
+			j++
+		default:
+			from = append(from, a[i])
+			i++
+		}
+	}
+	flush()
+	return out
+}
+
+// small reports changes a fix may make and still be the same command: a
+// run or two of a few words, the rest kept.
+func small(cs []change, a, b []string) bool {
+	if len(cs) == 0 || len(cs) > 2 {
+		return false
+	}
+	n := 0
+	for _, c := range cs {
+		n += max(len(strings.Fields(c.from)), len(strings.Fields(c.to)))
+	}
+	return n <= 2*maxChanged && n < max(len(a), len(b))
+}
+
+// describeChanges says what the fix changed.
+func describeChanges(cs []change) string {
+	var parts []string
+	for _, c := range cs {
+		switch {
+		case c.from == "":
+			parts = append(parts, "add `"+clip(c.to, 80)+"`")
+		case c.to == "":
+			parts = append(parts, "leave out `"+clip(c.from, 80)+"`")
+		default:
+			parts = append(parts, "use `"+clip(c.to, 80)+"` instead of `"+clip(c.from, 80)+"`")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sameWords(a, b []string) bool { return strings.Join(a, " ") == strings.Join(b, " ") }
+
+func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
+
+func unique(list []string) []string {
+	var out []string
+	for _, x := range list {
+		if !containsString(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
 	return false
 }
 
-// wrappers run the command that follows them: `uv run pytest` is pytest.
-var wrappers = map[string]int{"uv": 1, "poetry": 1, "pnpm": 0, "npx": 0, "bunx": 0, "pipx": 1, "bundle": 1, "sudo": 0, "time": 0, "env": 0, "nohup": 0}
-
-// subcommands name the tools whose first argument says what they do.
-var subcommands = map[string]bool{
-	"git": true, "go": true, "npm": true, "pnpm": true, "yarn": true, "bun": true, "cargo": true, "docker": true,
-	"make": true, "kubectl": true, "gh": true, "pip": true, "pip3": true, "uv": true, "poetry": true, "dotnet": true,
-	"mvn": true, "gradle": true, "./gradlew": true, "bundle": true, "rails": true, "rake": true, "terraform": true,
-	"helm": true, "deno": true, "just": true, "task": true, "composer": true, "mix": true, "swift": true, "brew": true,
+// configFile reports a file whose change is a setting, not the work: a
+// lesson when it is what made a command pass.
+func configFile(p string) bool {
+	base := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
+	switch base {
+	case ".gitignore", ".gitattributes", ".npmrc", ".nvmrc", ".python-version", ".tool-versions", ".editorconfig", "dockerfile", "makefile",
+		"requirements.txt", "requirements-dev.txt", "constraints.txt", "go.mod", "cargo.toml", "pyproject.toml", "setup.cfg", "tox.ini",
+		"pytest.ini", "package.json", ".gitleaksignore", ".dockerignore", ".env", ".env.local", ".env.example", "gemfile", "pipfile":
+		return true
+	}
+	if strings.HasPrefix(base, "requirements") && strings.HasSuffix(base, ".txt") || strings.HasPrefix(base, "docker-compose") || strings.HasPrefix(base, "tsconfig") {
+		return true
+	}
+	for _, suffix := range []string{".json", ".yaml", ".yml", ".toml", ".ini", ".cfg", ".conf", ".config.js", ".config.ts", ".config.mjs", ".config.cjs", ".csproj", ".props", ".plist", ".service"} {
+		if strings.HasSuffix(base, suffix) {
+			return true
+		}
+	}
+	return false
 }
 
-// commandKey names what a command does, without its arguments: "git
-// push", "go test", "npm run build", "pytest". Commands with the same key
-// are the same step tried again.
-func commandKey(cmd string) string {
-	f := strings.Fields(firstLine(cmd))
-	// cd somewhere && ...
-	for len(f) >= 3 && f[0] == "cd" && (f[2] == "&&" || f[2] == ";") {
-		f = f[3:]
-	}
-	// VAR=value ...
-	for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
-		f = f[1:]
-	}
-	for len(f) > 1 {
-		skip, ok := wrappers[f[0]]
-		if !ok || f[0] == "pnpm" && f[1] != "exec" && f[1] != "dlx" {
-			break
-		}
-		if skip == 1 && (f[1] == "run" || f[1] == "exec") || f[0] == "pnpm" {
-			f = f[2:]
-		} else if skip == 0 {
-			f = f[1:]
-		} else {
-			break
+func sourceEdited(edits []string) bool {
+	for _, e := range edits {
+		if !configFile(e) {
+			return true
 		}
 	}
-	if len(f) == 0 {
-		return ""
-	}
-	prog := path.Base(f[0])
-	if strings.HasPrefix(f[0], "./") {
-		prog = f[0]
-	}
-	key := prog
-	args := f[1:]
-	if subcommands[prog] || subcommands[f[0]] {
-		for i, a := range args {
-			if strings.HasPrefix(a, "-") {
-				continue
-			}
-			key += " " + a
-			if (a == "run" || a == "exec" || a == "mod") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
-				key += " " + args[i+1]
-			}
-			break
+	return false
+}
+
+// isWait reports a command that only waits.
+func isWait(cmd string) bool {
+	s := parseStep(cmd, "")
+	return s.prog == "sleep" || s.prog == "start-sleep" || s.prog == "wait"
+}
+
+// held reports an error that says something else holds what the command
+// needs: a lock, a busy resource, a run in progress.
+func held(errLine string) bool {
+	low := strings.ToLower(errLine)
+	for _, w := range []string{"lock", "busy", "in progress", "already running", "try again", "temporarily", "in use"} {
+		if strings.Contains(low, w) {
+			return true
 		}
 	}
-	return key
+	return false
 }
 
 var explorers = map[string]bool{
-	"ls": true, "cat": true, "grep": true, "rg": true, "ag": true, "find": true, "fd": true, "head": true,
-	"tail": true, "which": true, "type": true, "command": true, "echo": true, "printf": true, "pwd": true,
-	"cd": true, "test": true, "[": true, "stat": true, "file": true, "wc": true, "tree": true, "less": true,
-	"sleep": true, "kill": true, "pkill": true, "ps": true, "lsof": true, "du": true, "df": true, "env": true,
-	"curl": true, "wget": true,
+	"ls": true, "dir": true, "cat": true, "type": true, "grep": true, "egrep": true, "rg": true, "ag": true, "find": true, "fd": true, "head": true,
+	"tail": true, "which": true, "where": true, "whereis": true, "command": true, "echo": true, "printf": true, "pwd": true,
+	"cd": true, "test": true, "[": true, "stat": true, "file": true, "wc": true, "tree": true, "less": true, "more": true,
+	"sleep": true, "kill": true, "pkill": true, "ps": true, "lsof": true, "du": true, "df": true, "env": true, "printenv": true,
+	"curl": true, "wget": true, "dig": true, "nslookup": true, "host": true, "ping": true, "netstat": true, "ss": true, "ip": true,
+	"ifconfig": true, "journalctl": true, "dmesg": true, "uname": true, "whoami": true, "id": true, "date": true, "diff": true,
+	"jq": true, "sort": true, "uniq": true, "cut": true, "xxd": true, "od": true, "readlink": true, "realpath": true,
+	"select-string": true, "test-path": true, "resolve-dnsname": true, "test-netconnection": true, "select-object": true, "where-object": true,
 }
 
 // exploring reports a command that looks around rather than builds, runs
 // or changes something: it fails all the time (grep finds nothing) and
 // teaches nothing.
-func exploring(cmd string) bool {
-	f := strings.Fields(cmd)
-	for len(f) >= 3 && f[0] == "cd" && (f[2] == "&&" || f[2] == ";") {
-		f = f[3:]
-	}
-	if len(f) == 0 {
+func exploring(cmd string) bool { return exploringStep(parseStep(cmd, "")) }
+
+func exploringStep(s step) bool {
+	if s.key == "" {
 		return true
 	}
-	if f[0] == "git" && len(f) > 1 {
-		switch f[1] {
-		case "status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "grep", "blame", "fetch":
+	if explorers[s.prog] {
+		return true
+	}
+	// PowerShell's readers: Get-Content, Get-ChildItem, Get-Service ...
+	if strings.HasPrefix(s.prog, "get-") || strings.HasPrefix(s.prog, "test-") || strings.HasPrefix(s.prog, "show-") {
+		return true
+	}
+	sub := strings.TrimPrefix(strings.TrimPrefix(s.key, s.via+" "), s.prog)
+	sub = strings.TrimSpace(sub)
+	if first, _, _ := strings.Cut(sub, " "); first != "" {
+		switch first {
+		case "status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "ls-remote", "grep", "blame", "fetch", "list", "ls", "info",
+			"view", "describe", "get", "version", "--version", "help", "search", "inspect", "logs", "top", "check-ignore", "reflog", "shortlog",
+			"cat-file", "for-each-ref", "rev-list", "whoami", "doctor", "outdated", "audit", "which", "env":
+			return true
+		}
+		for _, w := range []string{"list", "show", "status", "check", "info", "inspect"} {
+			if strings.Contains(sub, w) && s.prog != "npm" {
+				return true
+			}
+		}
+	}
+	for _, w := range s.words[1:] {
+		if w == "--help" || w == "--version" || w == "--dry-run" {
 			return true
 		}
 	}
-	return explorers[path.Base(f[0])]
+	return false
 }
+
+// optionError reports an error about an option or argument the program
+// does not take.
+func optionError(low string) bool {
+	for _, w := range []string{"unrecognized option", "unknown option", "invalid option", "illegal option", "unknown flag", "unrecognized flag", "unexpected argument", "unrecognized argument", "no such option", "unrecognized or incomplete command line"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// usageError reports an error about how a command was called: a probe
+// failing that way still teaches how to call it.
+func usageError(low string) bool {
+	for _, w := range []string{"unrecognized", "unknown option", "invalid option", "illegal option", "unknown flag", "requires an argument", "unexpected argument", "invalid argument", "parsererror", "parse error", "is not recognized"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	timing = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)^(exit code:? -?\d+|wall time:? [\d.]+ ?\w*|total output lines:? \d+|output:|process exited with code \d+|chunk id:|original token count|script completed|warning: truncated output)`)
+	})
+)
 
 // errorLine is the line of an error output that says what failed: the
 // first that reads as an error (error, fatal, exception, panic, failed, a
 // failing test, not found, denied, missing, requires...), else the first
-// that is not an INFO, progress or warning line.
+// that is not an INFO, progress, warning or timing line. A Python
+// traceback is named by its last line, the exception.
 func errorLine(e string) string {
 	var fallback string
-	for _, l := range strings.Split(e, "\n") {
+	lines := strings.Split(e, "\n")
+	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		if l == "" || !strings.ContainsFunc(l, isLatinLetter) && strings.IndexFunc(l, isCJK) < 0 {
 			continue
 		}
 		low := strings.ToLower(l)
-		if levelLine(low) {
+		if levelLine(low) || timing().MatchString(l) || banner(low) || strings.HasPrefix(l, "+ ") || strings.HasPrefix(l, "At line:") {
+			continue // PowerShell's "+ CategoryInfo", "At line:1 char:1" restate the error
+		}
+		if strings.HasPrefix(l, "Traceback (most recent call last)") {
+			if last := exceptionLine(lines[i+1:]); last != "" {
+				return clip(last, 160)
+			}
 			continue
 		}
 		if errorish(low) {
+			if strings.HasSuffix(l, ":") {
+				// A heading: what it announces is on the next line.
+				for _, next := range lines[i+1:] {
+					if n := strings.TrimSpace(next); n != "" {
+						if !timing().MatchString(n) && !levelLine(strings.ToLower(n)) {
+							l += " " + n
+						}
+						break
+					}
+				}
+			}
 			return clip(strings.Join(strings.Fields(l), " "), 160)
 		}
 		if fallback == "" && !progressLine(low) {
@@ -300,6 +618,31 @@ func errorLine(e string) string {
 		}
 	}
 	return clip(strings.Join(strings.Fields(fallback), " "), 160)
+}
+
+// exceptionLine is the exception a traceback ends in.
+func exceptionLine(lines []string) string {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
+			continue
+		}
+		if strings.Contains(t, "Error") || strings.Contains(t, "Exception") {
+			return strings.Join(strings.Fields(t), " ")
+		}
+	}
+	return ""
+}
+
+// banner reports a line a program prints whatever happens: ssh's warnings,
+// a shell's greeting.
+func banner(low string) bool {
+	for _, p := range []string{"** warning: connection is not using a post-quantum", "** this session may be vulnerable", "** the server may need to be upgraded", "warning: permanently added", "pseudo-terminal will not be allocated"} {
+		if strings.HasPrefix(low, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // levelLine reports a line a program logs at a level below error: INFO,
@@ -329,7 +672,7 @@ func progressLine(low string) bool {
 }
 
 func errorish(low string) bool {
-	for _, w := range []string{"error", "fatal", "exception", "panic", "failed", "fail:", "fail ", "--- fail", "✖", "●", "traceback", "cannot", "can't", "could not", "not found", "no such", "denied", "refused", "rejected", "missing", "requires", "undefined", "invalid", "unable to", "not allowed", "ignored by", "conflict"} {
+	for _, w := range []string{"error", "fatal", "exception", "panic", "failed", "fail:", "fail ", "--- fail", "✖", "●", "traceback", "cannot", "can't", "could not", "not found", "no such", "denied", "refused", "rejected", "missing", "requires", "undefined", "invalid", "unable to", "not allowed", "ignored by", "conflict", "not recognized", "not permitted", "timed out", "unrecognized"} {
 		if strings.Contains(low, w) {
 			return true
 		}
