@@ -417,9 +417,6 @@ func factsAt(b string) (f statusFacts, here, ok bool) {
 	}
 	f.visible, f.quality, f.hasLegacy = true, flags&factQuality != 0, flags&factLegacy != 0
 	f.decided = b[2]
-	if f.decided != decidedNone || !f.quality {
-		return f, true, true
-	}
 	u32 := func(i int) int {
 		return int(int32(uint32(b[i]) | uint32(b[i+1])<<8 | uint32(b[i+2])<<16 | uint32(b[i+3])<<24))
 	}

@@ -96,12 +96,14 @@ func TestDeletionSticksUntilRestore(t *testing.T) {
 }
 
 // Devflow defect 6: decay was applied again on every run. Here it is a pure
-// function of the time since the last sighting.
+// function of the time since the last sighting, while the project went on
+// (another lesson sighted since).
 func TestDecayIsComputedNotCompounded(t *testing.T) {
 	cfg := config.Default() // fades after 30 days, halves every 90
 	l := NewLog()
 	id := sight(t, l, Decision, "use jsonl", "s1", day(0), true)
 	sight(t, l, Decision, "use jsonl", "s2", day(0), true)
+	sight(t, l, Pitfall, "the CI cache hides a stale go.sum", "s3", day(30+90), true)
 	now := day(30 + 90)
 	want := 0.475 // 0.95 × 0.5
 	for run := 0; run < 5; run++ {
@@ -119,6 +121,24 @@ func TestDecayIsComputedNotCompounded(t *testing.T) {
 	}
 	if o := view(t, l, id, day(29)); o.Confidence != 0.95 || o.Decay != 1 {
 		t.Fatalf("before after_days: %v decay %v, want 0.95 and none", o.Confidence, o.Decay)
+	}
+}
+
+// Decay counts the days the project went on without the lesson, not the
+// days nobody worked on it: a log whose latest sighting is a year old has
+// forgotten nothing of what it held then, and a backlog ingested long
+// after its sessions reaches ready as it would have at the time.
+func TestDecayStopsWhenTheProjectDoes(t *testing.T) {
+	l := NewLog()
+	id := sight(t, l, Decision, "use jsonl", "s1", day(0), true)
+	sight(t, l, Decision, "use jsonl", "s2", day(1), true)
+	sight(t, l, Pitfall, "the CI cache hides a stale go.sum", "s3", day(10), true)
+	if o := view(t, l, id, day(400)); o.Status != Ready || o.Decay != 1 || o.Confidence != 0.95 {
+		t.Fatalf("a year on, nothing sighted since: %s %v decay %v, want ready 0.95 and no decay", o.Status, o.Confidence, o.Decay)
+	}
+	sight(t, l, Pitfall, "the CI cache hides a stale go.sum", "s4", day(1+30+90), true)
+	if o := view(t, l, id, day(400)); math.Abs(o.Confidence-0.475) > 1e-9 {
+		t.Fatalf("the project went on for 120 days without it: %v, want 0.475", o.Confidence)
 	}
 }
 

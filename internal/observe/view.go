@@ -70,6 +70,7 @@ type Target struct {
 // confidence (highest first), then most recently seen, then id.
 func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 	states := l.all()
+	now = l.clock(now)
 	out := make([]Observation, 0, len(states))
 	for _, s := range states {
 		if o, ok := s.view(now, cfg); ok {
@@ -88,6 +89,7 @@ func (l *Log) Observations(now time.Time, cfg *config.Config) []Observation {
 // their facts (see statusFacts), and decodes only those that match.
 func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) []Observation {
 	ths, known := thresholds(cfg)
+	now = l.clock(now)
 	match := func(f *statusFacts) bool {
 		return f.visible && known[f.typ] && slices.Contains(statuses, f.status(now, ths[f.typ], cfg.Decay))
 	}
@@ -155,7 +157,47 @@ func (l *Log) Observation(id string, now time.Time, cfg *config.Config) (Observa
 	if !ok {
 		return Observation{}, false
 	}
-	return s.view(now, cfg)
+	return s.view(l.clock(now), cfg)
+}
+
+// clock is the time confidence decays to: now, or the latest sighting in
+// the log when that is earlier. Decay is for a lesson the project went on
+// working without; a project nobody worked on for months, or a backlog of
+// sessions ingested long after, has not forgotten what it learned. It is
+// the only input of a status that depends on the time.
+func (l *Log) clock(now time.Time) time.Time {
+	var latest int64
+	see := func(f *statusFacts) {
+		if f.visible && f.last > latest {
+			latest = f.last
+		}
+	}
+	if m := l.facts; m != nil && l.lazy == nil {
+		for i := range m.facts {
+			see(&m.facts[i])
+		}
+	} else {
+		if z := l.lazy; z != nil {
+			missing, ok := z.each(see)
+			if !ok {
+				l.all()
+			}
+			for _, i := range missing {
+				if l.lazy != z {
+					break // the log was folded afresh (a damaged cache)
+				}
+				l.decode(i)
+			}
+		}
+		for _, s := range l.states {
+			f := s.facts()
+			see(&f)
+		}
+	}
+	if latest == 0 || latest >= now.Unix() {
+		return now
+	}
+	return time.Unix(latest, 0).UTC()
 }
 
 // Counters returns the counters of a subject ("obs_…" or "entry:<key>").
