@@ -190,8 +190,8 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, exitcode.Usagef("%v", err)
 		}
 		if !fi.IsDir() {
-			if read := sessions.ReaderFor(a); read != nil {
-				out = append(out, ingest.Source{Files: []string{a}, Read: read})
+			if logs, ok := sessions.Open(a); ok {
+				out = append(out, logSources(logs)...)
 				continue
 			}
 			f, err := transcript.FromPath(a)
@@ -210,7 +210,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path)) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path) || chat.IsCheckpoint(path) || chat.IsPromptLog(path)) {
 				files = append(files, path)
 			}
 			return nil
@@ -220,8 +220,8 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		}
 		sort.Strings(files)
 		for _, p := range files {
-			if read := sessions.ReaderFor(p); read != nil {
-				out = append(out, ingest.Source{Files: []string{p}, Read: read})
+			if logs, ok := sessions.Open(p); ok {
+				out = append(out, logSources(logs)...)
 				continue
 			}
 			if !ingest.IsMainTranscript(filepath.Base(p)) {
@@ -253,11 +253,20 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		for _, f := range found {
 			out = append(out, ingest.Source{Files: f.All()})
 		}
-		for _, l := range others {
-			out = append(out, ingest.Source{Files: []string{l.Path}, Read: l.Read})
-		}
+		out = append(out, logSources(others)...)
 	}
 	return out, nil
+}
+
+// logSources are other agents' sessions to ingest: one source each, a
+// session of a file of several (Gemini CLI's logs.json) named by its id
+// and read by its own reader.
+func logSources(logs []sessions.Log) []ingest.Source {
+	out := make([]ingest.Source, 0, len(logs))
+	for _, l := range logs {
+		out = append(out, ingest.Source{SessionID: l.Session, Files: []string{l.Path}, Read: l.Read})
+	}
+	return out
 }
 
 // workerLock takes the worker's lock, saying so when it has to wait.
