@@ -52,16 +52,21 @@ an active entry at once, as the prompt hook makes it.
   --all         every session that ran in this working tree, found by the
                 cwd each transcript records: Claude Code's, and Codex CLI's
                 rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
-                compressed ones too), Gemini CLI's chats
-                (~/.gemini/tmp/<project>/chats), Cursor's agent
+                compressed ones too), Gemini CLI's chats, checkpoints
+                and prompt log (~/.gemini/tmp/<project>/chats,
+                checkpoint-<tag>.json, logs.json), Cursor's agent
                 transcripts (~/.cursor/projects/<workspace>/agent-transcripts)
                 and Copilot CLI's session logs ($COPILOT_HOME/session-state)
 
-A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
-Gemini CLI chats (session-*.jsonl, session-*.json), Cursor agent
-transcripts and Copilot CLI session logs too:
-each is recognised by its first line and read into the same channels, so
-every lesson found in a Claude Code session is found in theirs.
+A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst),
+Gemini CLI chats (session-*.jsonl, session-*.json), checkpoints ('/chat
+save' writes checkpoint-<tag>.json) and prompt logs (logs.json), Cursor
+agent transcripts and Copilot CLI session logs too: each is recognised by
+its name and first record and read into the same channels, so every
+lesson found in a Claude Code session is found in theirs. A logs.json
+holds the prompts of many sessions, without replies: each session is
+ingested on its own, slash commands left out, and a prompt a chat or
+checkpoint beside it holds is read from there instead.
 
 --auto-memory reads Claude Code's own auto memory for this working tree
 (<config>/projects/<project>/memory/*.md, found through the transcripts

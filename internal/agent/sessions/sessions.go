@@ -1,6 +1,8 @@
 // Package sessions finds and recognises the session logs of the agents
-// other than Claude Code, for ingest: each comes with the reader that
-// turns it into the channels the extractors read.
+// other than Claude Code, for ingest: each session comes with the reader
+// that turns it into the channels the extractors read. Most files are one
+// session; one (Gemini CLI's logs.json) holds many, and is opened into a
+// session each, so that whoever ingests them deals in sessions only.
 package sessions
 
 import (
