@@ -156,7 +156,12 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 		meta := transcript.Meta{UUID: m.ID, Timestamp: m.Timestamp, Line: m.line}
 		switch m.Type {
 		case "user":
-			b.User(meta, text(m.Content), "")
+			// The files an @path pulled in are not the person's words,
+			// nor are the summaries and tool results recorded as user
+			// messages since 2026.
+			if t := strings.TrimSpace(referenced.ReplaceAllString(text(m.Content), "")); ownWords(t) {
+				b.User(meta, t, "")
+			}
 		case "gemini":
 			b.Assistant(meta, text(m.Content))
 			for _, tc := range m.ToolCalls {
@@ -173,6 +178,13 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 		}
 	}
 	return b
+}
+
+// ownWords reports a user message that is the person's, not one Gemini
+// CLI wrote (see injected).
+func ownWords(text string) bool {
+	own, _ := injected(text)
+	return own
 }
 
 // tools maps Gemini CLI's built-in tools to Claude Code's names.

@@ -74,3 +74,20 @@ func TestFind(t *testing.T) {
 		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// In a chat recording too, the files an @path pulled in are cut from the
+// prompt, and a summary recorded as a user message is not the person's.
+func TestReadLeavesOutGeminisOwn(t *testing.T) {
+	in := `{"sessionId":"s1","projectHash":"h"}
+{"id":"m1","timestamp":"t1","type":"user","content":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]}
+{"id":"m2","timestamp":"t2","type":"user","content":[{"text":"<state_snapshot>\n<overall_goal>explain</overall_goal>\n</state_snapshot>"}]}
+{"id":"m3","timestamp":"t3","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"x"}}}]}
+`
+	ch, err := Read(strings.NewReader(in), "c.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := userTexts(ch); got != "@a.go explain" {
+		t.Errorf("user signals %q", got)
+	}
+}
