@@ -66,7 +66,8 @@ its name and first record and read into the same channels, so every
 lesson found in a Claude Code session is found in theirs. A logs.json
 holds the prompts of many sessions, without replies: each session is
 ingested on its own, slash commands left out, and a prompt a chat or
-checkpoint beside it holds is read from there instead.
+checkpoint beside it holds is read from there instead; a checkpoint of a
+chat its folder has recorded is that recording, not read twice.
 
 --auto-memory reads Claude Code's own auto memory for this working tree
 (<config>/projects/<project>/memory/*.md, found through the transcripts

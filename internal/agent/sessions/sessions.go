@@ -57,7 +57,9 @@ func kind(path string) (agent string, read Reader) {
 // session; Gemini CLI's logs.json holds the prompts of many, and each
 // becomes a Log of its own, read from the file as loaded here, once. A
 // logs.json that cannot be read is one Log whose Read says why, so that
-// ingest reports it with the sessions it could not read.
+// ingest reports it with the sessions it could not read. A Gemini CLI
+// checkpoint of a chat its project folder has recorded is none: the
+// recording is that session.
 func Open(path string) (logs []Log, ok bool) {
 	if chat.IsPromptLog(path) {
 		return promptLog(path), true
@@ -65,6 +67,9 @@ func Open(path string) (logs []Log, ok bool) {
 	agent, read := kind(path)
 	if read == nil {
 		return nil, false
+	}
+	if chat.IsCheckpoint(path) && chat.Recorded(path) {
+		return nil, true
 	}
 	return []Log{{Agent: agent, Path: path, Read: read}}, true
 }

@@ -9,7 +9,8 @@ import (
 )
 
 // Open: a logs.json is one Log per session, each reading its own; a
-// checkpoint is one session; a file that is no agent's is not opened; a
+// checkpoint is one session, none once a chat recording beside it holds
+// its prompts; a file that is no agent's is not opened; a
 // logs.json that cannot be read is one Log that says why when read.
 func TestOpen(t *testing.T) {
 	dir := t.TempDir()
@@ -32,6 +33,12 @@ func TestOpen(t *testing.T) {
 	write(t, ckpt, `[{"role":"user","parts":[{"text":"hello"}]}]`)
 	if got, ok := Open(ckpt); !ok || len(got) != 1 || got[0].Session != "" || got[0].Agent != "gemini" {
 		t.Errorf("checkpoint: %+v, %v", got, ok)
+	}
+	write(t, filepath.Join(dir, "chats", "session-2026-01-02T10-00-s1.jsonl"), `{"sessionId":"s1","projectHash":"h"}
+{"id":"m1","timestamp":"2026-01-02T10:00:00.000Z","type":"user","content":"hello"}
+`)
+	if got, ok := Open(ckpt); !ok || len(got) != 0 {
+		t.Errorf("checkpoint of a recorded chat: %+v, %v; want no session", got, ok)
 	}
 	if ReaderFor(ckpt) == nil || ReaderFor(logs) != nil {
 		t.Error("ReaderFor: a checkpoint is one session, a logs.json is not")
@@ -56,6 +63,9 @@ func TestOpen(t *testing.T) {
 
 func write(t *testing.T, path, body string) {
 	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

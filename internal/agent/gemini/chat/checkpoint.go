@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,10 +56,10 @@ type functionResponse struct {
 // escaped from a cut-off emoji is kept, not a reason to drop the file.
 var lenient = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 
-// ReadCheckpoint reads the checkpoint at path. Its session is named after
-// the tag and the project folder (a checkpoint records no session id);
-// its records carry no time, so the file's modification time (when it was
-// last saved) dates them all, and ingesting it again adds nothing.
+// ReadCheckpoint reads the checkpoint at path. Its records carry no time,
+// so the file's modification time (when it was last saved) dates them
+// all, and ingesting it again adds nothing; they carry no session id
+// either (see conversation).
 func ReadCheckpoint(path string, opt transcript.Options) (*transcript.Channels, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -74,20 +73,54 @@ func ReadCheckpoint(path string, opt transcript.Options) (*transcript.Channels, 
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint %s: %w", path, err)
 	}
-	return readHistory(history, path, CheckpointSession(path), at, opt), nil
+	return readHistory(history, path, conversation(history), at, opt), nil
 }
 
-// CheckpointSession is the session devlearn gives the checkpoint at path:
-// checkpoint-<tag>-<8 hex digits of the project folder's name>, so that
-// the same tag in two projects are two sessions, and a checkpoint saved
-// again under its tag stays one.
-func CheckpointSession(path string) string {
-	tag := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(path), "checkpoint-"), ".json")
-	if t, err := url.PathUnescape(tag); err == nil {
-		tag = t // encoded since mid-2025; raw before, and kept so if it does not decode
+// conversation is the session devlearn gives a checkpoint: checkpoint-
+// and 12 hex digits of a hash of its start, every text up to the
+// person's first turn (the setup context names the day and the folder).
+// A conversation saved twice, under two tags or again after more turns,
+// or resumed and saved anew, is one session whose records keep their
+// ids, so its prompts do not count as a second session's; two
+// conversations are two sessions.
+func conversation(history []jsontext.Value) string {
+	h := sha256.New()
+	for _, raw := range history {
+		var c content
+		if jsonv2.Unmarshal(raw, &c, lenient) != nil {
+			continue
+		}
+		io.WriteString(h, c.Role+"\x00")
+		for _, p := range c.Parts {
+			io.WriteString(h, p.Text+"\x00")
+		}
+		if c.Role == "user" && !answers(c) {
+			if own, _ := injected(said(c.Parts)); own {
+				break
+			}
+		}
 	}
-	sum := sha256.Sum256([]byte(filepath.Base(filepath.Dir(path))))
-	return "checkpoint-" + tag + "-" + hex.EncodeToString(sum[:4])
+	return "checkpoint-" + hex.EncodeToString(h.Sum(nil)[:6])
+}
+
+// Recorded reports whether every turn the person took in the checkpoint
+// at path is in a chat recording of its project folder: the checkpoint
+// is a recorded chat saved (Gemini CLI records every chat since late
+// 2025), and the recording, which has the times and the session, is read
+// instead, so that the conversation does not count as two sessions.
+func Recorded(path string) bool {
+	ch, err := ReadCheckpoint(path, asWritten)
+	if err != nil || len(ch.UserSignals) == 0 {
+		return false
+	}
+	held := map[string]bool{}
+	recordedIn(filepath.Dir(path), held)
+	for _, u := range ch.UserSignals {
+		if !held[normal(u.Text)] {
+			return false
+		}
+	}
+	return true
 }
 
 // checkpointHistory is the list of Contents in a checkpoint file: the

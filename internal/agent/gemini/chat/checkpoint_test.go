@@ -37,7 +37,7 @@ func TestReadCheckpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(ch.SessionID, "checkpoint-fix tests-") || len(ch.Problems) != 0 {
+	if !strings.HasPrefix(ch.SessionID, "checkpoint-") || len(ch.Problems) != 0 {
 		t.Fatalf("session %q, problems %v", ch.SessionID, ch.Problems)
 	}
 	if got := userTexts(ch); got != "@notes.md fix the failing tests|never delete the cache, run go mod init first" {
@@ -115,16 +115,52 @@ func TestReadCheckpointBadTurn(t *testing.T) {
 	}
 }
 
-// The session is the tag, decoded as Gemini CLI encodes it (raw before),
-// with the project folder: one tag in two projects is two sessions.
-func TestCheckpointSession(t *testing.T) {
-	a := CheckpointSession("/h/.gemini/tmp/aaa/checkpoint-fix%20tests.json")
-	b := CheckpointSession("/h/.gemini/tmp/bbb/checkpoint-fix%20tests.json")
-	if !strings.HasPrefix(a, "checkpoint-fix tests-") || a == b || a != CheckpointSession("/elsewhere/aaa/checkpoint-fix%20tests.json") {
-		t.Errorf("sessions %q %q", a, b)
+// A checkpoint's session is its conversation: saved under two tags, or
+// again after more turns, it is one session whose records keep their
+// ids; another first prompt is another conversation.
+func TestCheckpointConversation(t *testing.T) {
+	dir := t.TempDir()
+	const start = `{"role":"user","parts":[{"text":"This is the Gemini CLI. We are setting up the context for our chat.\nI'm currently working in the directory: /w"}]},{"role":"model","parts":[{"text":"Got it. Thanks for the context!"}]},`
+	first := filepath.Join(dir, "a", "checkpoint-sound.json")
+	write(t, first, `[`+start+`{"role":"user","parts":[{"text":"rename my speakers"}]},{"role":"model","parts":[{"text":"Done."}]}]`)
+	again := filepath.Join(dir, "b", "checkpoint-sound2.json")
+	write(t, again, `{"history":[`+start+`{"role":"user","parts":[{"text":"rename my speakers"}]},{"role":"model","parts":[{"text":"Done."}]},{"role":"user","parts":[{"text":"and the microphone"}]}]}`)
+	other := filepath.Join(dir, "a", "checkpoint-other.json")
+	write(t, other, `[`+start+`{"role":"user","parts":[{"text":"rename my microphone"}]}]`)
+	read := func(p string) *transcript.Channels {
+		ch, err := ReadCheckpoint(p, transcript.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ch
 	}
-	if got := CheckpointSession("/t/p/checkpoint-100%.json"); !strings.HasPrefix(got, "checkpoint-100%-") {
-		t.Errorf("raw tag %q", got)
+	a, b, c := read(first), read(again), read(other)
+	if a.SessionID != b.SessionID || a.SessionID == c.SessionID || !strings.HasPrefix(a.SessionID, "checkpoint-") {
+		t.Errorf("sessions %q %q %q", a.SessionID, b.SessionID, c.SessionID)
+	}
+	if a.UserSignals[0].UUID != b.UserSignals[0].UUID || len(b.UserSignals) != 2 {
+		t.Errorf("records %+v / %+v", a.UserSignals, b.UserSignals)
+	}
+}
+
+// A checkpoint whose every prompt a chat recording of its folder holds is
+// that chat saved; one with a prompt no recording has is not.
+func TestRecorded(t *testing.T) {
+	dir := t.TempDir()
+	ckpt := filepath.Join(dir, "checkpoint-t.json")
+	write(t, ckpt, `[{"role":"user","parts":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]},{"role":"model","parts":[{"text":"It is empty."}]}]`)
+	if Recorded(ckpt) {
+		t.Error("recorded with no recording")
+	}
+	write(t, filepath.Join(dir, "chats", "session-2026-01-02T10-00-s1.jsonl"), `{"sessionId":"s1","projectHash":"h"}
+{"id":"m1","timestamp":"2026-01-02T10:00:00.000Z","type":"user","content":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]}
+`)
+	if !Recorded(ckpt) {
+		t.Error("not recorded")
+	}
+	write(t, ckpt, `[{"role":"user","parts":[{"text":"@a.go explain"}]},{"role":"user","parts":[{"text":"and b.go"}]}]`)
+	if Recorded(ckpt) {
+		t.Error("recorded, with a prompt no recording has")
 	}
 }
 

@@ -105,32 +105,43 @@ func isSlashCommand(s string) bool {
 
 func normal(s string) string { return strings.TrimSpace(strings.ToValidUTF8(s, "\uFFFD")) }
 
+// asWritten reads the person's words as written, to compare them.
+var asWritten = transcript.Options{Redact: func(s string) string { return s }, MaxText: 1 << 30}
+
 // heldBeside is what the person said in the chat recordings and the
 // checkpoints of the project folder dir.
 func heldBeside(dir string) map[string]bool {
 	held := map[string]bool{}
-	raw := transcript.Options{Redact: func(s string) string { return s }, MaxText: 1 << 30}
-	add := func(ch *transcript.Channels, err error) {
-		if err != nil {
-			return
-		}
-		for _, u := range ch.UserSignals {
-			held[normal(u.Text)] = true
-		}
-	}
 	checkpoints, _ := filepath.Glob(filepath.Join(dir, "checkpoint-*.json"))
 	for _, f := range checkpoints {
 		if IsCheckpoint(f) {
-			add(ReadCheckpoint(f, raw))
+			ch, err := ReadCheckpoint(f, asWritten)
+			hold(held, ch, err)
 		}
 	}
+	recordedIn(dir, held)
+	return held
+}
+
+// recordedIn adds what the person said in the chat recordings of the
+// project folder dir to held.
+func recordedIn(dir string, held map[string]bool) {
 	chats, _ := filepath.Glob(filepath.Join(dir, "chats", "session-*.json*"))
 	for _, f := range chats {
 		if IsChat(f) {
-			add(ReadFile(f, raw))
+			ch, err := ReadFile(f, asWritten)
+			hold(held, ch, err)
 		}
 	}
-	return held
+}
+
+func hold(held map[string]bool, ch *transcript.Channels, err error) {
+	if err != nil {
+		return
+	}
+	for _, u := range ch.UserSignals {
+		held[normal(u.Text)] = true
+	}
 }
 
 // IsPromptLog reports whether the file at path is Gemini CLI's prompt
