@@ -52,16 +52,22 @@ an active entry at once, as the prompt hook makes it.
   --all         every session that ran in this working tree, found by the
                 cwd each transcript records: Claude Code's, and Codex CLI's
                 rollouts ($CODEX_HOME/sessions, else ~/.codex/sessions,
-                compressed ones too), Gemini CLI's chats
-                (~/.gemini/tmp/<project>/chats), Cursor's agent
+                compressed ones too), Gemini CLI's chats, checkpoints
+                and prompt log (~/.gemini/tmp/<project>/chats,
+                checkpoint-<tag>.json, logs.json), Cursor's agent
                 transcripts (~/.cursor/projects/<workspace>/agent-transcripts)
                 and Copilot CLI's session logs ($COPILOT_HOME/session-state)
 
-A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst) and
-Gemini CLI chats (session-*.jsonl, session-*.json), Cursor agent
-transcripts and Copilot CLI session logs too:
-each is recognised by its first line and read into the same channels, so
-every lesson found in a Claude Code session is found in theirs.
+A FILE or DIR may hold Codex rollouts (rollout-*.jsonl, .jsonl.zst),
+Gemini CLI chats (session-*.jsonl, session-*.json), checkpoints ('/chat
+save' writes checkpoint-<tag>.json) and prompt logs (logs.json), Cursor
+agent transcripts and Copilot CLI session logs too: each is recognised by
+its name and first record and read into the same channels, so every
+lesson found in a Claude Code session is found in theirs. A logs.json
+holds the prompts of many sessions, without replies: each session is
+ingested on its own, slash commands left out, and a prompt a chat or
+checkpoint beside it holds is read from there instead; a checkpoint of a
+chat its folder has recorded is that recording, not read twice.
 
 --auto-memory reads Claude Code's own auto memory for this working tree
 (<config>/projects/<project>/memory/*.md, found through the transcripts
@@ -190,8 +196,8 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			return nil, exitcode.Usagef("%v", err)
 		}
 		if !fi.IsDir() {
-			if read := sessions.ReaderFor(a); read != nil {
-				out = append(out, ingest.Source{Files: []string{a}, Read: read})
+			if logs, ok := sessions.Open(a); ok {
+				out = append(out, logSources(logs)...)
 				continue
 			}
 			f, err := transcript.FromPath(a)
@@ -210,7 +216,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path)) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path) || chat.IsCheckpoint(path) || chat.IsPromptLog(path)) {
 				files = append(files, path)
 			}
 			return nil
@@ -220,8 +226,8 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		}
 		sort.Strings(files)
 		for _, p := range files {
-			if read := sessions.ReaderFor(p); read != nil {
-				out = append(out, ingest.Source{Files: []string{p}, Read: read})
+			if logs, ok := sessions.Open(p); ok {
+				out = append(out, logSources(logs)...)
 				continue
 			}
 			if !ingest.IsMainTranscript(filepath.Base(p)) {
@@ -253,11 +259,20 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 		for _, f := range found {
 			out = append(out, ingest.Source{Files: f.All()})
 		}
-		for _, l := range others {
-			out = append(out, ingest.Source{Files: []string{l.Path}, Read: l.Read})
-		}
+		out = append(out, logSources(others)...)
 	}
 	return out, nil
+}
+
+// logSources are other agents' sessions to ingest: one source each, a
+// session of a file of several (Gemini CLI's logs.json) named by its id
+// and read by its own reader.
+func logSources(logs []sessions.Log) []ingest.Source {
+	out := make([]ingest.Source, 0, len(logs))
+	for _, l := range logs {
+		out = append(out, ingest.Source{SessionID: l.Session, Files: []string{l.Path}, Read: l.Read})
+	}
+	return out
 }
 
 // workerLock takes the worker's lock, saying so when it has to wait.

@@ -38,7 +38,10 @@ type Source struct {
 	// Files are the main transcript, then its subagents'.
 	Files []string
 	// Read reads another agent's session log (Files[0]) into the same
-	// channels; nil reads Claude Code transcripts.
+	// channels; nil reads Claude Code transcripts. A file that holds
+	// several sessions (Gemini CLI's logs.json) is several sources, each
+	// with its session's id and a Read of that session alone: one source
+	// is one session.
 	Read func(path string, opt transcript.Options) (*transcript.Channels, error)
 }
 

@@ -1,16 +1,34 @@
-// Package chat reads Gemini CLI's chat recordings
-// (~/.gemini/tmp/<project>/chats/session-*.jsonl, and the older
-// session-*.json) into the channels devlearn's extractors read. It is not
-// on the hook path.
+// Package chat reads the conversations Gemini CLI leaves in a project's
+// folder, ~/.gemini/tmp/<project>/, into the channels devlearn's
+// extractors read. It is not on the hook path. Three kinds of file:
 //
-// The record types are Gemini CLI's (packages/core/src/services/
-// chatRecordingTypes.ts, Apache-2.0): a JSONL file starts with the
-// session's metadata ({sessionId, projectHash, startTime, ...}), then
-// holds message records ({id, timestamp, type: user|gemini|info|error|
-// warning, content, toolCalls?}), where a later record with the same id
-// replaces the earlier one, {"$set": ...} metadata updates, and
-// {"$rewindTo": id}, which drops that message and everything after it. A
-// .json file is one ConversationRecord with its messages.
+// Chat recordings, chats/session-*.jsonl (and the older session-*.json),
+// follow packages/core/src/services/chatRecordingTypes.ts: a JSONL file
+// starts with the session's metadata ({sessionId, projectHash,
+// startTime, ...}), then holds message records ({id, timestamp, type:
+// user|gemini|info|error|warning, content, toolCalls?}), where a later
+// record with the same id replaces the earlier one, {"$set": ...}
+// metadata updates, and {"$rewindTo": id}, which drops that message and
+// everything after it. A .json file is one ConversationRecord with its
+// messages.
+//
+// Checkpoints, checkpoint-<tag>.json, are what '/chat save <tag>' writes
+// (packages/cli/src/ui/commands/chatCommand.ts, Logger.saveCheckpoint in
+// packages/core/src/core/logger.ts): the model's history, a JSON array of
+// Content objects ({role: user|model, parts}, the Content and Part types
+// of @google/genai, src/types.ts in googleapis/js-genai), or in later
+// versions {history: [Content], authType}. Its first turn is Gemini CLI's
+// setup context (packages/core/src/utils/environmentContext.ts), which
+// names the working directory; tool results come back as user turns of
+// functionResponse parts. No record carries a time or a session id.
+//
+// The prompt log, logs.json (Logger.logMessage in the same logger.ts), is
+// an array of {sessionId, messageId, timestamp, type: "user", message}:
+// every prompt the person typed in the project, of every session, and
+// nothing else. It is read as one session per sessionId (PromptLog).
+//
+// All of these are google-gemini/gemini-cli's (Apache-2.0), read from
+// its sources; nothing of them is copied here.
 package chat
 
 import (
@@ -138,12 +156,17 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 		meta := transcript.Meta{UUID: m.ID, Timestamp: m.Timestamp, Line: m.line}
 		switch m.Type {
 		case "user":
-			b.User(meta, text(m.Content), "")
+			// The files an @path pulled in are not the person's words,
+			// nor are the summaries and tool results recorded as user
+			// messages since 2026.
+			if t := strings.TrimSpace(referenced.ReplaceAllString(text(m.Content), "")); ownWords(t) {
+				b.User(meta, t, "")
+			}
 		case "gemini":
 			b.Assistant(meta, text(m.Content))
 			for _, tc := range m.ToolCalls {
 				tmeta := transcript.Meta{UUID: m.ID + ":" + tc.ID, Timestamp: cmpOr(tc.Timestamp, m.Timestamp), Line: m.line}
-				name, command, paths := tool(tc)
+				name, command, paths := tool(tc.Name, tc.Args)
 				b.Tool(tmeta, tc.ID, name, command, paths, "")
 				switch tc.Status {
 				case "success":
@@ -157,6 +180,13 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 	return b
 }
 
+// ownWords reports a user message that is the person's, not one Gemini
+// CLI wrote (see injected).
+func ownWords(text string) bool {
+	own, _ := injected(text)
+	return own
+}
+
 // tools maps Gemini CLI's built-in tools to Claude Code's names.
 var tools = map[string]string{
 	"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit",
@@ -164,16 +194,18 @@ var tools = map[string]string{
 	"search_file_content": "Grep", "web_fetch": "WebFetch", "google_web_search": "WebSearch",
 }
 
-func tool(tc toolCall) (name, command string, paths []string) {
+// tool is a call's name in Claude Code's terms, with the command and the
+// path its arguments name.
+func tool(called string, raw jsontext.Value) (name, command string, paths []string) {
 	var args struct {
 		Command      string `json:"command"`
 		FilePath     string `json:"file_path"`
 		AbsolutePath string `json:"absolute_path"`
 		Path         string `json:"path"`
 	}
-	jsonv2.Unmarshal(tc.Args, &args)
-	name = tc.Name
-	if t, ok := tools[tc.Name]; ok {
+	jsonv2.Unmarshal(raw, &args)
+	name = called
+	if t, ok := tools[called]; ok {
 		name = t
 	}
 	for _, p := range []string{args.FilePath, args.AbsolutePath, args.Path} {
@@ -259,10 +291,10 @@ func Home(getenv func(string) string) string {
 	return ""
 }
 
-// Find lists the chats of the projects rooted inside root: the project
-// folders under home/tmp whose .project_root names such a root, whose
-// projects.json entry does, or whose name is the sha256 of root (older
-// versions).
+// Find lists the chats, checkpoints and prompt logs of the projects
+// rooted inside root: the project folders under home/tmp whose
+// .project_root names such a root, whose projects.json entry does, or
+// whose name is the sha256 of root (older versions).
 func Find(home, root string) ([]string, error) {
 	root = filepath.Clean(root)
 	sum := sha256.Sum256([]byte(root))
@@ -302,6 +334,15 @@ func Find(home, root string) ([]string, error) {
 			if IsChat(f) {
 				out = append(out, f)
 			}
+		}
+		files, _ = filepath.Glob(filepath.Join(dir, "checkpoint-*.json"))
+		for _, f := range files {
+			if IsCheckpoint(f) {
+				out = append(out, f)
+			}
+		}
+		if f := filepath.Join(dir, PromptLogName); IsPromptLog(f) {
+			out = append(out, f)
 		}
 	}
 	sort.Strings(out)

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,5 +42,52 @@ not json
 	}
 	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "They fail." || ch.DialogPairs[0].Reply.Text != "you forgot go generate" {
 		t.Errorf("pairs %+v", ch.DialogPairs)
+	}
+}
+
+// Find lists, for the project folders of the working tree, the chat
+// recordings, the checkpoints and the prompt log; not another project's,
+// nor files that only look like them.
+func TestFind(t *testing.T) {
+	home := t.TempDir()
+	root := filepath.Join(t.TempDir(), "shop")
+	ours := filepath.Join(home, "tmp", "shop")
+	write(t, filepath.Join(ours, ".project_root"), root)
+	write(t, filepath.Join(ours, "chats", "session-2026-05-08T10-00-s1.jsonl"), `{"sessionId":"s1","projectHash":"h"}`+"\n")
+	copyFile(t, filepath.Join("testdata", "checkpoint-wrapped.json"), filepath.Join(ours, "checkpoint-wrapped.json"))
+	write(t, filepath.Join(ours, "checkpoint-notes.json"), `{"notes":[]}`)
+	copyFile(t, filepath.Join("testdata", "logs.json"), filepath.Join(ours, "logs.json"))
+	write(t, filepath.Join(ours, "checkpoints", "2026-05-08T10-00-main.go-replace.json"), `{"history":[]}`)
+	theirs := filepath.Join(home, "tmp", "other")
+	write(t, filepath.Join(theirs, ".project_root"), "/elsewhere")
+	copyFile(t, filepath.Join("testdata", "logs.json"), filepath.Join(theirs, "logs.json"))
+	got, err := Find(home, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		filepath.Join(ours, "chats", "session-2026-05-08T10-00-s1.jsonl"),
+		filepath.Join(ours, "checkpoint-wrapped.json"),
+		filepath.Join(ours, "logs.json"),
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("found\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// In a chat recording too, the files an @path pulled in are cut from the
+// prompt, and a summary recorded as a user message is not the person's.
+func TestReadLeavesOutGeminisOwn(t *testing.T) {
+	in := `{"sessionId":"s1","projectHash":"h"}
+{"id":"m1","timestamp":"t1","type":"user","content":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]}
+{"id":"m2","timestamp":"t2","type":"user","content":[{"text":"<state_snapshot>\n<overall_goal>explain</overall_goal>\n</state_snapshot>"}]}
+{"id":"m3","timestamp":"t3","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"x"}}}]}
+`
+	ch, err := Read(strings.NewReader(in), "c.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := userTexts(ch); got != "@a.go explain" {
+		t.Errorf("user signals %q", got)
 	}
 }
