@@ -519,3 +519,38 @@ func checkObservation(t *testing.T, o Observation) {
 		t.Errorf("%d evidence quotes", len(o.Evidence))
 	}
 }
+
+// Standing choices people state plainly, with no rule word, the first
+// message included: the language to work in, the tool for a job, where
+// something is. A mention in passing, a question, a translation, a choice
+// for now only are none.
+func TestStandingChoices(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"schreibe alles auf deutsch", []string{"procedural: Schreibe alles auf deutsch."}},
+		{"Fale comigo em Português do Brasil", []string{"procedural: Fale comigo em Português do Brasil."}},
+		{"answer in French from now on", []string{"procedural: Answer in French."}},
+		{"请用中文回答", []string{"procedural: 用中文回答。"}},
+		{"日本語で説明してください", []string{"procedural: 日本語で説明してください。"}},
+		{"escribe los comentarios en inglés", []string{"procedural: Escribe los comentarios en inglés."}},
+		{"パッケージ管理はuvを利用してください", []string{"decision: パッケージ管理はuvを利用してください。"}},
+		{"use `pnpm` for everything here", []string{"decision: Use `pnpm` for everything here."}},
+		{"usa nuqs en todo el proyecto", []string{"decision: Usa nuqs en todo el proyecto."}},
+		{"die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt", []string{"pitfall: Die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt."}},
+		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
+		// Not standing choices.
+		{"translate the README into German", nil},
+		{"can you answer in German?", nil},
+		{"use this function instead", nil},
+		{"for now, answer in English", nil},
+		{"the error message is in English", nil},
+		{"is the config in src/config.ts?", nil},
+	} {
+		got := lessonsOf(session("s", "user: "+c.said, "assistant: Ok."))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}

@@ -35,7 +35,11 @@ func cleanLessonAt(x *lang.Text, own string, i, j int, file string) (string, int
 					if m.Start != i || m.End <= next {
 						break
 					}
-					// "please use", "ok, use"; but "No toques" keeps its "No".
+					// "please use", "ok, use"; but "No toques" keeps its "No",
+					// and "claude.md" is a file, not "claude,".
+					if inWord(low, m.End, j) {
+						break
+					}
 					if k == lang.Filler || punctAfter(low, m.End, j) {
 						next = m.End
 					}
@@ -75,7 +79,7 @@ func endBefore(x *lang.Text, i, j int) int {
 		for _, tb := range lang.Tables() {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
-				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) {
+				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -140,6 +144,30 @@ func skipSpacePunct(low string, i, j int) int {
 		i += n
 	}
 	return i
+}
+
+// inWord reports a phrase that ends inside a word of a file or a name:
+// "claude" in "claude.md", "ok" in "ok-button".
+func inWord(low string, i, j int) bool {
+	if i+1 >= j {
+		return false
+	}
+	c := low[i]
+	if c != '.' && c != '/' && c != '-' && c != '_' {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(low[i+1:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// wordBefore reports a phrase that starts inside a word of a file or a
+// name: "claude" in ".claude", "ok" in "is-ok".
+func wordBefore(low string, i int) bool {
+	if i < 2 {
+		return false
+	}
+	c := low[i-1]
+	return (c == '.' || c == '/' || c == '-' || c == '_' || c == '\\') && low[i-2] != ' '
 }
 
 // punctAfter reports punctuation (or the end) right after i: "no," "ok."

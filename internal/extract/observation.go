@@ -64,6 +64,7 @@ func observation(t *turn, f finding) Observation {
 		ClassRemember:     "the person asked for it to be remembered",
 		ClassRejection:    "the person rejected what the agent did",
 		ClassAcknowledged: "the agent acknowledged the person's correction",
+		ClassPreference:   "the person stated a standing choice",
 	}[f.class]
 	lesson := field(f.lesson)
 	switch {

@@ -29,7 +29,9 @@ var markerKinds = []string{lang.Remember, lang.Contrast, lang.Reproach, lang.Alw
 // read finds the lessons in one turn of the person, in this order:
 //
 //  1. sentences that hold a marker (a request to remember, a contrast, a
-//     reproach, a rule), not hedged, not for now only, not asked;
+//     reproach, a rule), not hedged, not for now only, not asked; or a
+//     standing choice stated plainly: the language to work in, the tool
+//     for a job, where something is (standing.go);
 //  2. else a rejection: the turn opens with "no", "wrong", "不对"... right
 //     after the agent did something, or it is the reason the person gave
 //     for refusing a tool call; the lesson is what the person said after
@@ -53,6 +55,9 @@ func read(t *turn) (found []finding, back bool) {
 	joined := false // the last sentence read was a lesson: the next one goes on it
 	for _, s := range sents {
 		f, empty, ok := marked(t, x, own, s, ack)
+		if !ok && !empty {
+			f, ok = standing(t, x, own, s) // a choice stated plainly
+		}
 		switch {
 		case ok && joined:
 			// Two rules in a row are one correction: "Never push to
@@ -61,7 +66,9 @@ func read(t *turn) (found []finding, back bool) {
 			last.lesson = clip(strings.TrimSpace(last.lesson+" "+f.lesson), maxPattern)
 			last.said = strings.TrimSpace(last.said + " " + f.said)
 			last.explicit = last.explicit || f.explicit
-			last.choice = last.choice || f.choice
+			// A rule followed by the way to do it ("Never push to main. Use
+			// a branch.") stays a rule; a contrast makes it a choice.
+			last.choice = last.choice || f.choice && f.class != ClassPreference
 			if last.area == "" {
 				last.area = f.area
 			}

@@ -42,9 +42,15 @@ const (
 	Report      = "report"      // how things stand ("it still fails"): no lesson
 	Compliment  = "compliment"  // the agent approving: owns up to nothing by itself
 	Template    = "template"    // how a lesson reads: key: text with {x}
+	InLanguage  = "in_language" // a language the work is done in: "in German", "auf Deutsch", "用中文"
+	Speak       = "speak"       // what is said or written: answer, explain, comments, commit messages
+	Translate   = "translate"   // a translation: a task, not a choice of language
+	Use         = "use"         // choosing a tool or a way: "use", "utilise", "を使って"
+	General     = "general"     // a choice for all the work: "always", "everywhere", "in this project"
+	Where       = "where"       // where something is: "is in", "lives in", "findest du in"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where}
 
 // Templates every table gives.
 const (

@@ -1,0 +1,157 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+)
+
+// People state standing choices plainly, with no rule word, and often in
+// the very first message, where a rule word would only describe the task:
+//
+//   - the language the work is done in: "answer in German", "schreibe
+//     alles auf deutsch", "用中文回答", "한국어로 설명해줘";
+//   - the tool or the way a job is done: "use uv for package management",
+//     "パッケージ管理はuvを利用", "usa nuqs en todo el proyecto";
+//   - where something is: "the spec is in docs/Lastenheft.txt",
+//     "claude.md is moved to /root/capsule/.claude".
+//
+// Each needs two things in one sentence (a language and a way of saying,
+// a choosing word and a tool or a choice for all the work, a place and a
+// path), so a sentence that mentions a language, a tool or a folder in
+// passing is none of them. A question, a condition, a choice for now only
+// and a translation are not standing choices.
+
+// ClassPreference is a standing choice the person stated plainly.
+const ClassPreference = "preference"
+
+// standing reads a sentence without a marker for a standing choice.
+func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
+	low := x.Low()
+	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hedgedAt(x, s) || hasKind(x, lang.Report, s.start, s.end) {
+		return finding{}, false
+	}
+	said := own[x.Offset(s.start):x.Offset(s.end)]
+	lesson, _ := cleanLessonAt(x, own, s.start, s.end, "")
+	if words(lesson) < 2 {
+		return finding{}, false
+	}
+	f := finding{said: said, lesson: lesson, class: ClassPreference}
+	switch {
+	case hasKind(x, lang.InLanguage, s.start, s.end) && hasKind(x, lang.Speak, s.start, s.end) && !hasKind(x, lang.Translate, s.start, s.end):
+		return f, true
+	case choosesTool(x, own, s):
+		f.choice = true
+		f.area = namedPath(lesson)
+		return f, true
+	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
+		f.area = namedPath(lesson)
+		return f, true
+	}
+	return finding{}, false
+}
+
+// choosesTool reports a sentence that chooses how a job is done: a
+// choosing word where an imperative stands (anywhere in a language that
+// does not separate words), and either a tool it names or a word that
+// makes it a choice for all the work.
+func choosesTool(x *lang.Text, own string, s span) bool {
+	placed := false
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Use, s.start, s.end) {
+			if !tb.Spaces || leads(x, tb, s.start, m.Start) {
+				placed = true
+			}
+			break
+		}
+	}
+	if !placed {
+		return false
+	}
+	return hasKind(x, lang.General, s.start, s.end) || namesTool(own[x.Offset(s.start):x.Offset(s.end)])
+}
+
+// namesTool reports a sentence that names a tool, a library or a file as
+// code does: in backticks, with a dot, a dash, a slash or an at sign inside
+// a word (next.js, drizzle-kit, @nuqs/server), in CamelCase, or in Latin
+// letters among another script's (uv in "パッケージ管理はuvを利用").
+func namesTool(s string) bool {
+	if strings.Contains(s, "`") {
+		return true
+	}
+	latin, other := 0, 0
+	for _, r := range s {
+		switch {
+		case r < 0x80 && unicode.IsLetter(r):
+			latin++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}\"'“”「」、，。！？", r)
+	}) {
+		w = strings.Trim(w, ".!?")
+		if len(w) < 2 {
+			continue
+		}
+		ascii := strings.IndexFunc(w, func(r rune) bool { return r >= 0x80 }) < 0
+		if !ascii {
+			// A Latin word glued to another script: "uvを利用".
+			if other > latin && strings.IndexFunc(w, func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }) >= 0 {
+				return true
+			}
+			continue
+		}
+		if strings.ContainsAny(strings.Trim(w, "-"), ".-/@_") && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
+			return true
+		}
+		if camel(w) {
+			return true
+		}
+		if other > latin {
+			return true // a Latin word in a sentence of another script
+		}
+	}
+	return false
+}
+
+// camel reports a word with a capital after its first letter: FastAPI,
+// TypeScript, useQueryState.
+func camel(w string) bool {
+	for i, r := range w {
+		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// placeNamed reports a sentence that names a place in the project: a path,
+// a file, or a folder.
+func placeNamed(s string) bool {
+	if namedPath(s) != "" {
+		return true
+	}
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "`'\"“”()[],.;:")
+		if strings.HasPrefix(w, "~/") || strings.HasPrefix(w, "/") && len(w) > 1 || strings.Contains(w, `:\`) {
+			return true
+		}
+	}
+	return false
+}
+
+// hedgedAt reports a sentence that opens with a condition or a doubt.
+func hedgedAt(x *lang.Text, s span) bool {
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Hedge, s.start, s.end) {
+			if leads(x, tb, s.start, m.Start) {
+				return true
+			}
+			break
+		}
+	}
+	return false
+}
