@@ -1,0 +1,391 @@
+// Package identity decides when two sightings are one lesson. An
+// observation's id is a hash of its type and normalised pattern, so the
+// same lesson worded another way, or naming this session's branch,
+// worktree or commit, would start an observation of its own in every
+// session, and nothing would ever recur. Two things make sightings one:
+//
+//   - General forms: what only names an instance (a branch, a worktree or
+//     home folder, a commit hash, an id, a temporary folder, a line
+//     number) is written as its kind (<branch>, <worktree>, <hash>, ...)
+//     before the id is taken (Generalize);
+//   - Sameness: two patterns of one type that share what anchors them (the
+//     commands, files, names and numbers they hold, exactly) and most of
+//     their words are one lesson (Same); a new sighting joins the
+//     observation it is the same as (Index.Find).
+//
+// It reads text only, in any script: words for scripts that separate
+// them, pairs of letters for those that do not.
+package identity
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/observe"
+)
+
+// Instance is what a session knows of its own instances: the branch it
+// worked on and the folders it ran in.
+type Instance struct {
+	Branches []string // git branches the session was on
+	Folders  []string // the session's working folders (worktrees), absolute
+	Home     string   // the user's home folder, when known
+}
+
+var (
+	uuidRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	})
+	hashRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b[0-9a-f]{7,40}\b`) })
+	tmpRe  = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(/tmp|/var/folders|/private/var/folders)/[^\s'"` + "`" + `)]*`)
+	})
+	homeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(/home|/Users)/[^/\s'"` + "`" + `]+|C:\\Users\\[^\\\s'"` + "`" + `]+`)
+	})
+	lineRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\.[A-Za-z]{1,5}):\d+(:\d+)?\b|\bline \d+\b`) })
+	longNumb = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{5,}\b`) })
+)
+
+// Generalize writes the instances a text names as their kinds, so that
+// the same lesson learned on another branch, in another worktree or on
+// another machine reads the same.
+func Generalize(text string, in Instance) string {
+	if text == "" {
+		return text
+	}
+	// Folders first, longest first: a worktree inside a home folder.
+	folders := append([]string(nil), in.Folders...)
+	sort.Slice(folders, func(i, j int) bool { return len(folders[i]) > len(folders[j]) })
+	for _, f := range folders {
+		f = strings.TrimRight(f, `/\`)
+		if len(f) < 4 {
+			continue
+		}
+		text = replaceFolder(text, f, "<worktree>")
+	}
+	if in.Home != "" && len(in.Home) > 3 {
+		text = replaceFolder(text, strings.TrimRight(in.Home, `/\`), "~")
+	}
+	text = homeRe().ReplaceAllString(text, "~")
+	text = tmpRe().ReplaceAllString(text, "<tmp>")
+	text = uuidRe().ReplaceAllString(text, "<id>")
+	text = hashRe().ReplaceAllStringFunc(text, func(h string) string {
+		if strings.IndexFunc(h, unicode.IsDigit) < 0 || strings.IndexFunc(h, unicode.IsLetter) < 0 {
+			return h // a word, or a number
+		}
+		return "<hash>"
+	})
+	for _, b := range in.Branches {
+		if b == "" || b == "main" || b == "master" || b == "HEAD" || b == "develop" || len(b) < 3 {
+			continue // the trunk is no instance: "push to main" is the lesson
+		}
+		text = replaceWord(text, b, "<branch>")
+	}
+	text = lineRe().ReplaceAllStringFunc(text, func(s string) string {
+		if strings.HasPrefix(s, "line") {
+			return "line <n>"
+		}
+		ext, _, _ := strings.Cut(s, ":")
+		return ext + ":<n>" // a file's line: main.go:<n>
+	})
+	// A number of five digits or more is an instance (a process, a run,
+	// an issue), but not a port: host:43172 stays.
+	var b strings.Builder
+	last := 0
+	for _, m := range longNumb().FindAllStringIndex(text, -1) {
+		if m[0] > 0 && text[m[0]-1] == ':' {
+			continue
+		}
+		b.WriteString(text[last:m[0]])
+		b.WriteString("<n>")
+		last = m[1]
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+// replaceFolder replaces the folder f where a path starts with it.
+func replaceFolder(text, f, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, f)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		end := i + len(f)
+		if end < len(text) {
+			if r, _ := utf8.DecodeRuneInString(text[end:]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
+				b.WriteString(text[:end]) // a longer name that starts the same
+				text = text[end:]
+				continue
+			}
+		}
+		b.WriteString(text[:i])
+		b.WriteString(with)
+		text = text[end:]
+	}
+}
+
+// replaceWord replaces w where it stands as a whole word or path segment.
+func replaceWord(text, w, with string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(text, w)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		end := i + len(w)
+		before, after := ' ', ' '
+		if i > 0 {
+			before, _ = utf8.DecodeLastRuneInString(text[:i])
+		}
+		if end < len(text) {
+			after, _ = utf8.DecodeRuneInString(text[end:])
+		}
+		whole := !wordRune(before) && !wordRune(after)
+		b.WriteString(text[:i])
+		if whole {
+			b.WriteString(with)
+		} else {
+			b.WriteString(w)
+		}
+		text = text[end:]
+	}
+}
+
+func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' }
+
+// Key is what sameness compares of a pattern: its anchors (commands,
+// files, names, numbers: exactly) and its other words.
+type Key struct {
+	Anchors []string
+	Words   map[string]bool
+	pairs   bool // its words are pairs of letters (Chinese, Japanese)
+}
+
+// KeyOf reads a pattern's key. What stands in backticks is read as its
+// words, so `pnpm` and pnpm are the same word.
+func KeyOf(pattern string) Key {
+	k := Key{Words: map[string]bool{}}
+	seen := map[string]bool{}
+	text := strings.ReplaceAll(pattern, "`", " ")
+	latin, other := 0, 0
+	for _, r := range text {
+		if unicode.IsLetter(r) {
+			if r < 0x250 {
+				latin++
+			} else {
+				other++
+			}
+		}
+	}
+	for _, w := range strings.Fields(text) {
+		t := strings.Trim(w, ".,;:!?()[]{}\"'“”「」（）、，。！？")
+		if t == "" {
+			continue
+		}
+		if isAnchor(t, other > latin) {
+			a := strings.ToLower(t)
+			if !seen[a] {
+				seen[a] = true
+				k.Anchors = append(k.Anchors, a)
+			}
+			continue
+		}
+		ps, pairs := pieces(t)
+		k.pairs = k.pairs || pairs
+		for _, piece := range ps {
+			k.Words[piece] = true
+		}
+	}
+	sort.Strings(k.Anchors)
+	return k
+}
+
+// isAnchor reports a word that names something exactly: a path, a file, a
+// name in code, a number, a flag; in a sentence of another script, a
+// Latin word.
+func isAnchor(w string, foreign bool) bool {
+	if strings.HasPrefix(w, "<") && strings.HasSuffix(w, ">") {
+		return true // a general form
+	}
+	hasLetter, hasDigit, ascii := false, false, true
+	for i, r := range w {
+		switch {
+		case unicode.IsDigit(r):
+			hasDigit = true
+		case unicode.IsLetter(r):
+			hasLetter = true
+			if r >= 0x80 {
+				ascii = false
+			}
+			if i > 0 && unicode.IsUpper(r) && ascii {
+				return true // CamelCase
+			}
+		}
+	}
+	if !ascii {
+		return false
+	}
+	if hasDigit || strings.ContainsAny(strings.Trim(w, "-"), "./_@\\=") || strings.HasPrefix(w, "-") {
+		return true
+	}
+	return foreign && hasLetter
+}
+
+// pieces are a word's comparable parts: the word, folded and stemmed,
+// for scripts that separate words; pairs of letters for those that do not
+// (Chinese, Japanese), so that a shared phrase counts by its length.
+func pieces(w string) ([]string, bool) {
+	w = observe.Normalize(w)
+	if w == "" {
+		return nil, false
+	}
+	rs := []rune(w)
+	cjk := false
+	for _, r := range rs {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			cjk = true
+			break
+		}
+	}
+	if !cjk {
+		if stop()[w] {
+			return nil, false
+		}
+		return []string{stem(w)}, false
+	}
+	if len(rs) == 1 {
+		return []string{w}, true
+	}
+	var out []string
+	for i := 0; i+1 < len(rs); i++ {
+		out = append(out, string(rs[i:i+2]))
+	}
+	return out, true
+}
+
+// stem takes off the endings that make one word look like several in the
+// languages of the tables (run, runs, running; commit, committed): crude,
+// and the same on both sides of a comparison.
+func stem(w string) string {
+	rs := []rune(w)
+	if len(rs) <= 4 {
+		return w
+	}
+	for _, suf := range []string{"ing", "ed", "es", "s", "ly", "en", "er", "ez", "ar", "ir", "ая", "ой", "ый", "ий", "ть", "ы", "и", "е", "а"} {
+		if strings.HasSuffix(w, suf) && len([]rune(w))-len([]rune(suf)) >= 4 {
+			return strings.TrimSuffix(w, suf)
+		}
+	}
+	return w
+}
+
+var stop = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an the to of in on at for with and or but is are be it this that these those
+		do does not no never always please you your we our i my me us from by as into so then when if
+		der die das den dem ein eine und oder nicht nie immer bitte du ich wir mit für zu im auf ist sind
+		le la les un une des et ou ne pas jamais toujours dans pour avec sur est sont de du au
+		el los las uno una y o no nunca siempre en para con por es son del al que
+		o os as um uma e ou não nunca sempre em para com por é são do da
+		и в на не с по для что это как`) {
+		m[w] = true
+	}
+	return m
+})
+
+// MinShared is the share of words two patterns must have in common
+// (Jaccard) to be one lesson, with the same anchors.
+const MinShared = 0.5
+
+// Same reports whether two keys are one lesson: the same anchors, and
+// most of their words in common. A pattern with no anchor is the same as
+// another only if that has none either, and their words agree more.
+func Same(a, b Key) bool {
+	if strings.Join(a.Anchors, "\x00") != strings.Join(b.Anchors, "\x00") {
+		return false
+	}
+	if len(a.Anchors) >= 2 {
+		return true // two or more exact names, all the same: a command and its fix
+	}
+	// Without a name to anchor them, words alone must agree more: "run
+	// the linter before committing" and "run the tests before committing"
+	// share three words of five. Pairs of letters (Chinese, Japanese)
+	// overlap less between two wordings of one lesson than words do.
+	need := MinShared
+	if len(a.Anchors) == 0 && !a.pairs && !b.pairs {
+		need = 0.7
+	}
+	if len(a.Words) == 0 || len(b.Words) == 0 {
+		return len(a.Words) == len(b.Words) && len(a.Anchors) > 0
+	}
+	return Shared(a, b) >= need
+}
+
+// Shared is the share of words two keys have in common.
+func Shared(a, b Key) float64 {
+	n := 0
+	for w := range a.Words {
+		if b.Words[w] {
+			n++
+		}
+	}
+	union := len(a.Words) + len(b.Words) - n
+	if union == 0 {
+		return 0
+	}
+	return float64(n) / float64(union)
+}
+
+// Index finds, among known observations, the one a new sighting is.
+type Index struct {
+	byType map[string][]entry
+}
+
+type entry struct {
+	id  string
+	key Key
+}
+
+// NewIndex is an empty index.
+func NewIndex() *Index { return &Index{byType: map[string][]entry{}} }
+
+// Add makes an observation known.
+func (x *Index) Add(id, typ, pattern string) {
+	for _, e := range x.byType[typ] {
+		if e.id == id {
+			return
+		}
+	}
+	x.byType[typ] = append(x.byType[typ], entry{id, KeyOf(pattern)})
+}
+
+// Find returns the known observations of typ that pattern is the same
+// lesson as, most alike first.
+func (x *Index) Find(typ, pattern string) []string {
+	k := KeyOf(pattern)
+	type hit struct {
+		id    string
+		score float64
+	}
+	var hits []hit
+	for _, e := range x.byType[typ] {
+		if Same(k, e.key) {
+			hits = append(hits, hit{e.id, Shared(k, e.key)})
+		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool { return hits[i].score > hits[j].score })
+	out := make([]string, len(hits))
+	for i, h := range hits {
+		out[i] = h.id
+	}
+	return out
+}

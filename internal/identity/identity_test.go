@@ -1,0 +1,61 @@
+package identity
+
+import "testing"
+
+func TestGeneralize(t *testing.T) {
+	in := Instance{Branches: []string{"feature-a", "main"}, Folders: []string{"/srv/wt/feature-a"}, Home: "/home/alice"}
+	for _, c := range []struct{ text, want string }{
+		{"`make migrate` fails in /srv/wt/feature-a: cd /srv/wt/feature-a/db first", "`make migrate` fails in <worktree>: cd <worktree>/db first"},
+		{"add `--set-upstream origin feature-a`", "add `--set-upstream origin <branch>`"},
+		{"push to main, never to feature-abc", "push to main, never to feature-abc"},
+		{"commit 3f9a1c2b broke it", "commit <hash> broke it"},
+		{"session 0d7e3f1a-2b4c-4d6e-8f01-23456789abcd", "session <id>"},
+		{"see /home/alice/notes.md and /home/bob/x", "see ~/notes.md and ~/x"},
+		{"cannot read /tmp/go-build123/x.a", "cannot read <tmp>"},
+		{"main.go:142:7: undefined: Foo", "main.go:<n>: undefined: Foo"},
+		{"the dev server runs on 5173, ws://127.0.0.1:43172", "the dev server runs on 5173, ws://127.0.0.1:43172"},
+		{"deadbeef is a word, 1234567 a number", "deadbeef is a word, <n> a number"},
+	} {
+		if got := Generalize(c.text, in); got != c.want {
+			t.Errorf("Generalize(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// One lesson worded twice is one; two lessons that share most words but
+// not their names are two.
+func TestSame(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"Use pnpm, not npm.", "use `pnpm` instead of `npm`", true},
+		{"Run the linter before committing.", "Run the tests before committing.", false},
+		{"Always run the linter before you hand it back.", "Run the linter before handing it back.", true},
+		{"Write the commit messages in English.", "write commit messages in english", true},
+		{"Use pnpm, not npm.", "Use npm, not yarn.", false},
+		{"`git push` fails with \"fatal: no upstream\": add `--set-upstream origin <branch>`.", "`git push` fails with \"The current branch has no upstream branch\": add `--set-upstream origin <branch>`.", true},
+		{"`git push` fails with \"x\": add `--set-upstream origin <branch>`.", "`git push` fails with \"x\": add `-u origin <branch>`.", false},
+		{"Never edit files under vendor/.", "Never edit files under testdata/.", false},
+		{"提交信息一律用英文写。", "提交信息都用英文写。", true},
+		{"提交信息一律用英文写。", "注释一律用中文写。", false},
+		{"Schreibe alles auf deutsch.", "schreibe alles auf deutsch", true},
+	} {
+		if got := Same(KeyOf(c.a), KeyOf(c.b)); got != c.same {
+			t.Errorf("Same(%q, %q) = %v, want %v (shared %.2f, anchors %v / %v)", c.a, c.b, got, c.same, Shared(KeyOf(c.a), KeyOf(c.b)), KeyOf(c.a).Anchors, KeyOf(c.b).Anchors)
+		}
+	}
+}
+
+func TestIndexFind(t *testing.T) {
+	x := NewIndex()
+	x.Add("obs_1", "procedural", "Run the linter before you hand it back.")
+	x.Add("obs_2", "procedural", "Write the commit messages in English.")
+	x.Add("obs_3", "decision", "Run the linter before you hand it back.")
+	if got := x.Find("procedural", "always run the linter before handing it back"); len(got) != 1 || got[0] != "obs_1" {
+		t.Errorf("Find = %v", got)
+	}
+	if got := x.Find("procedural", "Deploy on Fridays."); len(got) != 0 {
+		t.Errorf("Find = %v", got)
+	}
+}
