@@ -286,10 +286,10 @@ func TestFailureFix(t *testing.T) {
 		{"the person steps in: not the agent's fix", []string{"user: build", "assistant: ok", "fail: make build => Error 1", "user: run make deps first", "bash: make deps", "bash: make build"}, nil},
 		{"another name of the program", []string{"user: go", "assistant: ok",
 			"fail: python - <<'PY' => /bin/bash: line 1: python: command not found", "bash: python3 - <<'PY'"},
-			[]string{"pitfall: `python` fails with \"/bin/bash: line 1: python: command not found\": use `python3` instead of `python`."}},
+			[]string{"pitfall: `python` fails with \"/bin/bash: line <n>: python: command not found\": use `python3` instead of `python`."}},
 		{"a program that is not there, and no fix", []string{"user: go", "assistant: ok",
 			"fail: python - <<'PY' => /bin/bash: line 1: python: command not found", "bash: awk '{print $1}' f.md"},
-			[]string{"pitfall: `python` is not available here: `python - <<'PY'` fails with \"/bin/bash: line 1: python: command not found\"."}},
+			[]string{"pitfall: `python` is not available here: `python - <<'PY'` fails with \"/bin/bash: line <n>: python: command not found\"."}},
 		{"outside the sandbox", []string{"user: push", "assistant: ok",
 			"fail: git push => ssh: Could not resolve hostname github.com: Temporary failure in name resolution", "escalated: git push"},
 			[]string{"pitfall: `git push` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},
@@ -408,7 +408,8 @@ func TestRequest(t *testing.T) {
 		{"好的，继续", ""},
 		{"2 + 2", ""},
 		{"Brandon", ""},
-		{strings.Repeat("word ", 20), ""},
+		{strings.Repeat("word ", 61), ""},
+		{"Read claude.md, the docs and the grand plan.\nThen summarise where we are.", "Read claude.md, the docs and the grand plan. Then summarise where we are"},
 	} {
 		if got := request(c.in); got != c.want {
 			t.Errorf("request(%q) = %q, want %q", c.in, got, c.want)

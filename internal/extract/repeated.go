@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -32,7 +33,9 @@ type Request struct {
 	Timestamp  string   `json:"timestamp,omitempty"`
 }
 
-const maxRequestWords = 16
+// maxRequestWords bounds an instruction: longer, it is a task's
+// description rather than a routine asked for again.
+const maxRequestWords = 60
 
 // requests returns the session's instructions, each key once (the first
 // time).
@@ -65,9 +68,9 @@ func (c *conversation) requests() []Request {
 // closes it ("please", "can you", "now", "por favor"), or "" when the
 // message is not one.
 func request(own string) string {
-	own = strings.TrimSpace(own)
-	if own == "" || strings.Contains(own, "\n") {
-		return "" // several lines: not a short instruction that comes back
+	own = strings.Join(strings.Fields(own), " ")
+	if own == "" {
+		return ""
 	}
 	x := lang.Fold(own)
 	low := x.Low()
@@ -137,13 +140,27 @@ func steps(calls []transcript.ToolCall) []string {
 // pattern is the instruction as first written; its normalised form is the
 // key, so every session's sighting has the same id.
 func RepeatedRequests(reqs []Request, opt Options) []Observation {
+	// Requests are grouped by what they say: the same words, or the same
+	// instruction worded again (identity.Same), under the key of the first.
 	groups := map[string][]Request{}
 	var order []string
+	var keys []identity.Key
 	for _, r := range reqs {
-		if _, ok := groups[r.Key]; !ok {
-			order = append(order, r.Key)
+		k := r.Key
+		if _, ok := groups[k]; !ok {
+			rk := identity.KeyOf(r.Text)
+			for i, g := range order {
+				if identity.Same(rk, keys[i]) {
+					k = g
+					break
+				}
+			}
+			if _, ok := groups[k]; !ok {
+				order = append(order, k)
+				keys = append(keys, rk)
+			}
 		}
-		groups[r.Key] = append(groups[r.Key], r)
+		groups[k] = append(groups[k], r)
 	}
 	var out []Observation
 	for _, k := range order {
@@ -152,7 +169,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 			continue
 		}
 		pattern := finish(g[0].Text)
-		if observe.Normalize(pattern) != k {
+		if observe.Normalize(pattern) != k && observe.Normalize(g[0].Text) != k {
 			pattern = capitalize(k) // a request kept by an older devlearn: its key is all there is
 		}
 		var evidence []string

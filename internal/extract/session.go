@@ -1,6 +1,11 @@
 package extract
 
-import "github.com/devlearn/devlearn/internal/transcript"
+import (
+	"slices"
+
+	"github.com/devlearn/devlearn/internal/identity"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
 
 // Result is what the rule-based extractors find in one session.
 type Result struct {
@@ -27,7 +32,13 @@ func Session(ch *transcript.Channels, opt Options) Result {
 		c.turns[i].root = opt.Root
 	}
 	lessons := c.lessons() // before requests: a correction is not a request
-	r.Observations = dedupe(append(lessons, failureFixes(ch)...))
+	obs := append(lessons, failureFixes(ch)...)
+	in := instance(ch, opt.Root)
+	for i := range obs {
+		obs[i].Pattern = identity.Generalize(obs[i].Pattern, in)
+		obs[i].Details = identity.Generalize(obs[i].Details, in)
+	}
+	r.Observations = dedupe(obs)
 	var errs []error
 	r.Candidates, errs = KnowledgeCandidates(ch, opt)
 	for _, e := range errs {
@@ -45,4 +56,24 @@ func Across(results []Result, opt Options) []Observation {
 		reqs = append(reqs, r.Requests...)
 	}
 	return RepeatedRequests(reqs, opt)
+}
+
+// instance is what names this session's instances: the branches it ran
+// on and the folders it ran in (its worktrees), so that a lesson reads
+// the same from every worktree and branch (identity.Generalize).
+func instance(ch *transcript.Channels, root string) identity.Instance {
+	in := identity.Instance{Branches: ch.Stats.Branches}
+	add := func(f string) {
+		if f != "" && !slices.Contains(in.Folders, f) {
+			in.Folders = append(in.Folders, f)
+		}
+	}
+	add(root)
+	for _, u := range ch.UserSignals {
+		add(u.Cwd)
+	}
+	for _, t := range ch.Tools {
+		add(t.Cwd)
+	}
+	return in
 }

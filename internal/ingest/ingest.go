@@ -22,6 +22,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -274,7 +275,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	// are skipped below.
 	found = append(found, extract.RepeatedRequests(hist.Requests(), opt)...)
 
-	events := p.events(log, found, usages, inBatch, res, problem)
+	events := p.events(log, knownLessons(existing), found, usages, inBatch, res, problem)
 
 	// Candidate entries: written through the one writer, or, in a dry
 	// run, only named.
@@ -319,10 +320,27 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 
 // events turns what was found into the log events not already there, and
 // fills res with the observations and uses to report.
-func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
+func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
 	var events []*observe.Event
 	seen := map[string]bool{}
 	for _, o := range found {
+		if o.ID == "" {
+			o.ID = observe.ID(o.Type, o.Pattern)
+		}
+		// The same lesson in other words, or from another worktree or
+		// branch, joins the observation it is (identity.Same); its event
+		// keeps its own words.
+		retaught := false
+		if !log.Has(o.ID) {
+			if same := known.Find(o.Type, o.Pattern); len(same) > 0 {
+				o.ID = same[0]
+			}
+		}
+		if log.Has(o.ID) && o.Extractor == extract.ExtractorCorrection && !log.Sighted(o.ID, o.SessionID, time.Time{}) {
+			// The person had to say it again in another session: the
+			// mistake recurs, and the sighting counts twice.
+			retaught = true
+		}
 		// The cross-session extractors find every earlier session's
 		// sightings again on every run; those the log holds are skipped
 		// before the cost of cleaning (and redacting) them.
@@ -348,6 +366,9 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 				e.Weight = w
 			}
 		}
+		if retaught && e.Weight < RetaughtWeight {
+			e.Weight = RetaughtWeight
+		}
 		isNew := !seen[e.EID] && !log.Sighted(s.ID, o.SessionID, at)
 		if isNew {
 			seen[e.EID] = true
@@ -356,6 +377,7 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 				continue
 			}
 			events = append(events, e)
+			known.Add(s.ID, s.Type, s.Pattern)
 		}
 		if isNew || inBatch[o.SessionID] {
 			o.ID, o.Pattern, o.Details, o.Evidence = s.ID, s.Pattern, s.Details, s.Evidence
@@ -377,6 +399,21 @@ func (p *Pipeline) events(log *observe.Log, found []extract.Observation, usages 
 		res.Uses = append(res.Uses, u)
 	}
 	return events
+}
+
+// RetaughtWeight is what a sighting counts toward the thresholds when the
+// person teaches, in another session, a lesson the log already holds: the
+// mistake came back, which is what promotion waits for.
+const RetaughtWeight = 2
+
+// knownLessons indexes the observations of the log by what they say, so
+// that a sighting finds the lesson it is the same as.
+func knownLessons(existing []observe.Observation) *identity.Index {
+	x := identity.NewIndex()
+	for _, o := range existing {
+		x.Add(o.ID, o.Type, o.Pattern)
+	}
+	return x
 }
 
 // read reads a source's transcripts.

@@ -25,7 +25,7 @@ func (p *Pipeline) Record(ctx context.Context, found []extract.Observation) (*Re
 	for _, o := range found {
 		inBatch[o.SessionID] = true
 	}
-	events := p.events(log, found, nil, inBatch, res, problem)
+	events := p.events(log, knownLessons(log.Observations(p.Now, p.Config)), found, nil, inBatch, res, problem)
 	if p.DryRun || len(events) == 0 {
 		return res, nil
 	}

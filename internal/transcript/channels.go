@@ -126,6 +126,16 @@ type Stats struct {
 	Compactions int    `json:"compactions"`
 	UserSignals int    `json:"userSignals"`
 	DialogPairs int    `json:"dialogPairs"`
+	// Branches are the git branches the session ran on, as its records
+	// say: instances a lesson is generalised over.
+	Branches []string `json:"branches,omitempty"`
+}
+
+// AddBranch notes a branch the session ran on.
+func (s *Stats) AddBranch(b string) {
+	if b != "" && !slices.Contains(s.Branches, b) && len(s.Branches) < 16 {
+		s.Branches = append(s.Branches, b)
+	}
 }
 
 // Sink receives the channels' items as a walk finds them; nil functions
@@ -248,6 +258,9 @@ func (w *walker) meta(r *Record) Meta {
 func (w *walker) record(r *Record) error {
 	if w.stats.SessionID == "" && len(r.SessionID) > 0 {
 		w.stats.SessionID = w.str(r.SessionID)
+	}
+	if len(r.GitBranch) > 0 && len(w.stats.Branches) < 16 {
+		w.stats.AddBranch(w.str(r.GitBranch))
 	}
 	switch {
 	case r.Type.Is("user"):
@@ -686,6 +699,9 @@ func (s *Stats) add(o Stats) {
 	s.Images += o.Images
 	s.ToolUses += o.ToolUses
 	s.ToolErrors += o.ToolErrors
+	for _, b := range o.Branches {
+		s.AddBranch(b)
+	}
 	s.Compactions += o.Compactions
 	s.UserSignals += o.UserSignals
 	s.DialogPairs += o.DialogPairs

@@ -48,6 +48,9 @@ func (b *Builder) Session(id string) {
 	}
 }
 
+// Branch notes a git branch the session ran on.
+func (b *Builder) Branch(name string) { b.ch.Stats.AddBranch(name) }
+
 // SessionID is the session's id so far.
 func (b *Builder) SessionID() string { return b.ch.SessionID }
 

@@ -59,6 +59,9 @@ type payload struct {
 	ID        string `json:"id"`
 	SessionID string `json:"session_id"`
 	Cwd       string `json:"cwd"`
+	Git       struct {
+		Branch string `json:"branch"`
+	} `json:"git"`
 	// event_msg user_message
 	Message jsonRaw `json:"message"`
 	// response_item message
@@ -126,6 +129,7 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		case "session_meta":
 			b.Session(cmpOr(p.ID, p.SessionID))
 			cwd = cmpOr(cwd, p.Cwd)
+			b.Branch(p.Git.Branch)
 		case "turn_context":
 			cwd = cmpOr(p.Cwd, cwd)
 		case "event_msg":
