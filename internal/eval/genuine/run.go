@@ -51,6 +51,8 @@ type Repo struct {
 	Sightings    []Sighting
 	Problems     []string // calls that failed, sessions that could not be read
 	Read         map[string]bool
+	// Files maps the session ids the transcripts give to their files.
+	Files map[string]string
 }
 
 // Ingest is one ingest call: the transcripts, and the time it runs at
@@ -81,7 +83,7 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 			return nil, fmt.Errorf("git %s: %v: %s", args[0], err, out)
 		}
 	}
-	res := &Repo{Read: map[string]bool{}}
+	res := &Repo{Read: map[string]bool{}, Files: map[string]string{}}
 	call := func(now string, args ...string) ([]byte, bool) {
 		e := env
 		if now != "" {
@@ -99,6 +101,7 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
 		var rep struct {
 			Sessions []struct {
+				ID           string `json:"id"`
 				File         string `json:"file"`
 				Error        string `json:"error"`
 				Observations int    `json:"observations"`
@@ -112,6 +115,7 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 					continue
 				}
 				res.Read[s.File] = true
+				res.Files[s.ID] = s.File
 			}
 			for _, p := range rep.Problems {
 				res.Problems = append(res.Problems, name+": "+p)

@@ -157,6 +157,17 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 		if err != nil {
 			return nil, err
 		}
+		// Sightings name the sessions as their transcripts do: name them
+		// as the set does.
+		bySession := map[string]string{}
+		for _, s := range sessions {
+			bySession[paths[s.ID]] = s.ID
+		}
+		for i := range repo.Sightings {
+			if id := bySession[repo.Files[repo.Sightings[i].Session]]; id != "" {
+				repo.Sightings[i].Session = id
+			}
+		}
 		res.Projects = append(res.Projects, scoreProject(set, name, sessions, repo))
 		progress(name)
 	}
