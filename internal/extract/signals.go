@@ -225,8 +225,10 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if question(low, s) && kind != lang.Reproach && !ack {
 		return false
 	}
-	// A rule word counts where an imperative stands.
-	if kind == lang.Rule && tb.Spaces && !leads(x, tb, s.start, m.Start) {
+	// A rule word counts where an imperative stands: at the start of its
+	// clause, or anywhere in a language that puts the object first
+	// ("конфиг не трогай") or the verb last ("수정하지 마세요").
+	if kind == lang.Rule && tb.Spaces && !tb.RulesAnywhere && !leads(x, tb, s.start, m.Start) {
 		return false
 	}
 	// A correction is of something: a contrast or a plain rule before the

@@ -35,6 +35,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"[rule]\nnever\n", "x.phrases: no code"},
 		{"code: xx\n[template]\ndont: No\n", "x.phrases:3: want key: text with {x}"},
 		{"code: xx\ncolour: red\n", `x.phrases:2: unknown key "colour"`},
+		{"code: xx\nrules: sometimes\n", "x.phrases:2: rules: want anywhere or at start"},
 	} {
 		_, err := Parse("x.phrases", c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -114,6 +115,74 @@ func TestAcknowledges(t *testing.T) {
 		if Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = true", s)
 		}
+	}
+}
+
+const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\n"
+
+// In a table without spaces a phrase matches inside a word, and its space
+// matches a space or none: Korean attaches endings to words ("수정하지
+// 마세요") and spaces them as it likes ("하지마"). A table with spaces keeps
+// its words whole and its spaces as written.
+func TestLooseSpaces(t *testing.T) {
+	loose, err := Parse("x.phrases", "code: xx\nspaces: no\n[rule]\n지 마\n[remember]\n이제 부터\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, kind, want string
+	}{
+		{"README는 수정하지 마세요", Rule, "지 마"},
+		{"README는 수정하지마", Rule, "지마"},
+		{"README는 수정 하지   마", Rule, "지   마"},
+		{"이제부터 pnpm을 써", Remember, "이제부터"},
+		{"이제 부터 pnpm을 써", Remember, "이제 부터"},
+	} {
+		x := Fold(c.text)
+		ms := loose.Find(x, c.kind, 0, len(x.Low()))
+		if len(ms) != 1 || x.Span(ms[0].Start, ms[0].End) != c.want {
+			t.Errorf("%q: %s %+v, want %q", c.text, c.kind, ms, c.want)
+		}
+	}
+	whole, err := Parse("y.phrases", "code: yy\nspaces: yes\n[rule]\nне трогай\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"конфиг не трогайте", "нетрогай конфиг", "не  трогай"} {
+		if x := Fold(s); whole.Has(x, Rule, 0, len(x.Low())) {
+			t.Errorf("%q: a rule found", s)
+		}
+	}
+}
+
+// A table may let its rule phrases count anywhere in a clause.
+func TestRulesAnywhere(t *testing.T) {
+	for data, want := range map[string]bool{"code: xx\n": false, "code: xx\nrules: at start\n": false, "code: xx\nrules: anywhere\n": true} {
+		tb, err := Parse("x.phrases", data+templatesOnly)
+		if err != nil || tb.RulesAnywhere != want {
+			t.Errorf("%q: RulesAnywhere %v, %v", data, tb != nil && tb.RulesAnywhere, err)
+		}
+	}
+}
+
+// Russian writes ё or е as it likes: both read as е, offsets kept.
+func TestFoldYo(t *testing.T) {
+	s := "ВСЁ ещё не работает"
+	x := Fold(s)
+	if x.Low() != "все еще не работает" || len(x.Low()) != len(s) || x.Span(0, len(x.Low())) != s {
+		t.Errorf("Fold(%q) = %q", s, x.Low())
+	}
+}
+
+// Before a phrase, {x} starts after a comma too: "네, {x}하겠습니다".
+func TestSlotBeforeStopsAtComma(t *testing.T) {
+	tb, err := Parse("x.phrases", "code: xx\nspaces: no\n[intent]\n{x}겠습니다\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := Fold("네, 캐시 폴더를 되돌리겠습니다.")
+	if ms := tb.Find(x, Intent, 0, len(x.Low())); len(ms) != 1 || ms[0].X(x) != "캐시 폴더를 되돌리" {
+		t.Errorf("intent %+v", ms)
 	}
 }
 
