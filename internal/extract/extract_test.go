@@ -123,6 +123,22 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 	}
 }
 
+// A lesson ends as its language ends a sentence: Chinese and Japanese with
+// 。 and no capital, Korean with a full stop and no capital either.
+func TestFinish(t *testing.T) {
+	for in, want := range map[string]string{
+		"don't touch vendor/": "Don't touch vendor/.",
+		"用 pnpm，不要用 npm":      "用 pnpm，不要用 npm。",
+		"main ブランチにプッシュしないで":  "main ブランチにプッシュしないで。",
+		"main에 직접 푸시하지 마!":    "main에 직접 푸시하지 마.",
+		"не трогай конфиг":    "Не трогай конфиг.",
+	} {
+		if got := finish(in); got != want {
+			t.Errorf("finish(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRejection(t *testing.T) {
 	tests := []struct {
 		name   string

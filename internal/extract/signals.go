@@ -280,7 +280,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	if tb == nil {
 		return f, false
 	}
-	intent, intentTable := lastIntent(t.before)
+	intent, refused := lastIntent(t.before)
 	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
 		return f, false // nothing the agent did to say no to
 	}
@@ -303,7 +303,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	// A bare "no": its object is the agent's plan, or its last action.
 	switch a := t.refused; {
 	case intent != "":
-		f.lesson = finish(intentTable.Template(lang.Dont, intent))
+		f.lesson = finish(refused)
 	case a == nil && lastAction(t.acted) != nil:
 		a = lastAction(t.acted)
 		fallthrough
@@ -365,14 +365,14 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 }
 
 // lastIntent is the last plan the agent stated ("I'll X", "我来X",
-// "Voy a X"), and the table of its language.
-func lastIntent(text string) (string, *lang.Table) {
+// "Voy a X"), and how it reads refused: its phrase's own template
+// ("{x}할게요 => {x}하지 마세요"), else its table's ("Do not {x}").
+func lastIntent(text string) (plan, refused string) {
 	if text == "" {
-		return "", nil
+		return "", ""
 	}
 	x := lang.Fold(text)
-	best, at := "", -1
-	var table *lang.Table
+	at := -1
 	for _, tb := range lang.Tables() {
 		ms := tb.Find(x, lang.Intent, 0, len(x.Low()))
 		if len(ms) == 0 {
@@ -381,11 +381,14 @@ func lastIntent(text string) (string, *lang.Table) {
 		m := ms[len(ms)-1]
 		if m.Start > at {
 			if v := strings.TrimRight(m.X(x), " ,，、"); words(v) >= 2 {
-				best, at, table = v, m.Start, tb
+				plan, at = v, m.Start
+				if refused = tb.Template(lang.Dont, v); m.Templated() {
+					refused = m.Lesson(v)
+				}
 			}
 		}
 	}
-	return best, table
+	return plan, refused
 }
 
 // asks reports an agent's turn that ends with a question to the person.
