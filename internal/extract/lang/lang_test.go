@@ -20,7 +20,7 @@ func TestTablesParse(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"en", "zh", "ja", "es", "de", "fr", "pt"} {
+	for _, want := range []string{"en", "zh", "ja", "es", "de", "fr", "pt", "ru", "ko"} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("no table for %s (have %v)", want, codes)
 		}
@@ -77,6 +77,20 @@ func TestMayBeCorrection(t *testing.T) {
 		"Não use any",
 		"Use date-fns em vez de moment",
 		"A partir de agora, sempre rode o typecheck",
+		"Запомни: никогда не пушь в main",
+		"конфиг не трогай",
+		"Используй pnpm, а не npm",
+		"нет, не так",
+		"ты опять удалил тесты",
+		"с этого момента пиши коммиты на английском",
+		"блять",
+		"앞으로는 커밋 메시지를 영어로 써",
+		"절대 main에 직접 푸시하지 마",
+		"수정하지 마세요",
+		"npm 말고 pnpm 써",
+		"아니",
+		"기억해 둬: 테스트는 docker로 돌려",
+		"테스트 돌리라고 했잖아",
 	}
 	no := []string{
 		"yes",
@@ -92,6 +106,14 @@ func TestMayBeCorrection(t *testing.T) {
 		"sim, pode continuar",
 		"Can you add a dark mode toggle?",
 		"特别好",
+		"да",
+		"ок, продолжай",
+		"всё ещё не работает",
+		"Можешь добавить тёмную тему?",
+		"네",
+		"ㅇㅋ 진행해 주세요",
+		"아직도 안 돼",
+		"다크 모드 버튼 추가해 줄래?",
 	}
 	for _, s := range yes {
 		if !MayBeCorrection(s) {
@@ -106,12 +128,14 @@ func TestMayBeCorrection(t *testing.T) {
 }
 
 func TestAcknowledges(t *testing.T) {
-	for _, s := range []string{"You're absolutely right! Let me fix it.", "抱歉，我这就撤销", "すみません、修正します。", "Tienes razón.", "Du hast recht", "Vous avez raison", "Você tem razão, peço desculpas"} {
+	for _, s := range []string{"You're absolutely right! Let me fix it.", "抱歉，我这就撤销", "すみません、修正します。", "Tienes razón.", "Du hast recht", "Vous avez raison", "Você tem razão, peço desculpas",
+		"Вы правы, исправлю.", "Извините, я удалил не тот файл.", "Понял, моя ошибка.", "죄송합니다. 바로 되돌리겠습니다.", "맞는 말씀입니다.", "제가 잘못 이해했네요."} {
 		if !Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = false", s)
 		}
 	}
-	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。"} {
+	// "Понял", "알겠습니다": understood, said to every request; no mistake owned.
+	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。", "Понял. Сейчас добавлю флаг.", "Готово, тесты проходят.", "알겠습니다! 플래그를 추가할게요.", "완료했습니다."} {
 		if Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = true", s)
 		}
@@ -151,6 +175,46 @@ func TestLooseSpaces(t *testing.T) {
 	for _, s := range []string{"конфиг не трогайте", "нетрогай конфиг", "не  трогай"} {
 		if x := Fold(s); whole.Has(x, Rule, 0, len(x.Low())) {
 			t.Errorf("%q: a rule found", s)
+		}
+	}
+}
+
+// The Korean and Russian tables as they read people: Korean rules are
+// endings, spaced either way; Russian forms are whole words, ё or е.
+func TestKoreanAndRussianMatching(t *testing.T) {
+	ko, ru := Get("ko"), Get("ru")
+	for _, c := range []struct {
+		tb         *Table
+		text, kind string
+	}{
+		{ko, "README는 수정하지 마세요", Rule},
+		{ko, "README는 수정하지마", Rule},
+		{ko, "README는 수정 하지 마", Rule},
+		{ko, "절대 푸시하지 말아 줘", Rule},
+		{ko, "main에 직접 푸시하면 안돼", Rule},
+		{ko, "이제부터 pnpm을 써", Remember},
+		{ko, "이제 부터 pnpm을 써", Remember},
+		{ko, "CLAUDE.md에 추가해 줘", Remember},
+		{ru, "конфиг не трогайте", Rule},
+		{ru, "всё ещё не работает", Report},
+		{ru, "все еще не работает", Report},
+	} {
+		if x := Fold(c.text); !c.tb.Has(x, c.kind, 0, len(x.Low())) {
+			t.Errorf("%s %q: no [%s]", c.tb.Code, c.text, c.kind)
+		}
+	}
+	for _, c := range []struct {
+		tb         *Table
+		text, kind string
+	}{
+		{ko, "버튼을 앞으로 옮겨줘", Remember}, // forward, not from now on
+		{ko, "오늘 배포해", Always},        // 늘 is not listed: it is in 오늘
+		{ko, "아직도 안 돼", Rule},         // a report
+		{ru, "нетрогай", Rule},
+		{ru, "этого хватит", Rule}, // ^хватит: only where a clause starts
+	} {
+		if x := Fold(c.text); c.tb.Has(x, c.kind, 0, len(x.Low())) {
+			t.Errorf("%s %q: a [%s] found", c.tb.Code, c.text, c.kind)
 		}
 	}
 }
@@ -240,7 +304,7 @@ func BenchmarkMayBeCorrection(b *testing.B) {
 func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		for _, n := range []string{"de", "en", "es", "fr", "ja", "pt", "zh"} {
+		for _, n := range []string{"de", "en", "es", "fr", "ja", "ko", "pt", "ru", "zh"} {
 			data, _ := files.ReadFile(n + ".phrases")
 			if _, err := Parse(n, string(data)); err != nil {
 				b.Fatal(err)
