@@ -608,6 +608,9 @@ func TestRussianAndKorean(t *testing.T) {
 		// [report]: how things stand, even with an apology
 		{"ru still broken", with(fix, "user: всё ещё не работает", "assistant: Извините, посмотрю ещё раз."), nil},
 		{"ru nothing changed", with(fix, "user: ничего не изменилось", "assistant: Прошу прощения, проверю кеш."), nil},
+		{"ru what broke, to an agent that apologises", with(fix, "user: запускается, но списки пустые и звук пропал", "assistant: Прошу прощения, сейчас исправлю."), nil},
+		{"ko what broke, to an agent that apologises", with(gochi, "user: 메뉴바가 더 작아지고 이상해졌어", "assistant: 죄송합니다. 원래대로 되돌릴게요."), nil},
+		{"ko a right that confirms a question owns nothing", with(gochi, "user: 바뀐 파일은 base.html 하나뿐인 거지", "assistant: 맞아요! 변경사항을 확인해볼게요."), nil},
 		{"ko still broken", with(gochi, "user: 아직도 안 돼", "assistant: 죄송합니다. 다시 확인해볼게요."), nil},
 		{"ko what was meant", []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/docs/install.md", "user: 내 말은 README.md였어", "assistant: 죄송합니다, README.md를 수정할게요."}, nil},
 		// [this_file]

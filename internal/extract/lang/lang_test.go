@@ -134,8 +134,9 @@ func TestAcknowledges(t *testing.T) {
 			t.Errorf("Acknowledges(%q) = false", s)
 		}
 	}
-	// "Понял", "알겠습니다": understood, said to every request; no mistake owned.
-	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。", "Понял. Сейчас добавлю флаг.", "Готово, тесты проходят.", "알겠습니다! 플래그를 추가할게요.", "완료했습니다."} {
+	// "Понял", "알겠습니다": understood, "맞아요": right; said to every request
+	// or question, no mistake owned.
+	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。", "Понял. Сейчас добавлю флаг.", "Готово, тесты проходят.", "알겠습니다! 플래그를 추가할게요.", "완료했습니다.", "맞아요! 변경사항을 확인해볼게요."} {
 		if Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = true", s)
 		}
@@ -210,6 +211,7 @@ func TestKoreanAndRussianMatching(t *testing.T) {
 		{ko, "버튼을 앞으로 옮겨줘", Remember}, // forward, not from now on
 		{ko, "오늘 배포해", Always},        // 늘 is not listed: it is in 오늘
 		{ko, "아직도 안 돼", Rule},         // a report
+		{ko, "조금만 수정하면 안되나", Rule},    // "couldn't we…": a suggestion asked
 		{ru, "нетрогай", Rule},
 		{ru, "этого хватит", Rule}, // ^хватит: only where a clause starts
 	} {
