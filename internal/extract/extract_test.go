@@ -157,6 +157,8 @@ func TestRejection(t *testing.T) {
 			nil},
 		{"nothing done, nothing to reject", []string{"user: what is this?", "assistant: It is the cache.", "user: no"},
 			nil},
+		{"no, then how things stand: a report", []string{"user: fix it", "assistant: Fixed the handler.", "edit: /repo/h.go", "user: no, it still doesn't work"},
+			nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -607,11 +609,13 @@ func TestRussianAndKorean(t *testing.T) {
 		{"ko approved question", with(gochi, "user: 테스트도 추가해 줄 수 있어?", "assistant: 좋은 지적이에요! 추가할게요."), nil},
 		// [report]: how things stand, even with an apology
 		{"ru still broken", with(fix, "user: всё ещё не работает", "assistant: Извините, посмотрю ещё раз."), nil},
+		{"ru no, still broken", with(fix, "user: нет, ничего не изменилось"), nil},
 		{"ru nothing changed", with(fix, "user: ничего не изменилось", "assistant: Прошу прощения, проверю кеш."), nil},
 		{"ru what broke, to an agent that apologises", with(fix, "user: запускается, но списки пустые и звук пропал", "assistant: Прошу прощения, сейчас исправлю."), nil},
 		{"ko what broke, to an agent that apologises", with(gochi, "user: 메뉴바가 더 작아지고 이상해졌어", "assistant: 죄송합니다. 원래대로 되돌릴게요."), nil},
 		{"ko a right that confirms a question owns nothing", with(gochi, "user: 바뀐 파일은 base.html 하나뿐인 거지", "assistant: 맞아요! 변경사항을 확인해볼게요."), nil},
 		{"ko still broken", with(gochi, "user: 아직도 안 돼", "assistant: 죄송합니다. 다시 확인해볼게요."), nil},
+		{"ko no, still broken", with(gochi, "user: 아니, 아직도 안 돼"), nil},
 		{"ko what was meant", []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/docs/install.md", "user: 내 말은 README.md였어", "assistant: 죄송합니다, README.md를 수정할게요."}, nil},
 		// [this_file]
 		{"ru that file", []string{"user: почини", "assistant: Исправил.", "edit: /repo/internal/api/api.gen.go", "user: не трогай этот файл, он генерируется"},

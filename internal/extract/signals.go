@@ -295,6 +295,10 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 		if words(low[rest:]) < 2 || !standsApart(x, tb, at) {
 			return f, false
 		}
+		// "No, it still fails": how things stand, not what to do.
+		if hasKind(x, lang.Report, rest, len(low)) {
+			return f, false
+		}
 		f.lesson = cleanLesson(x, own, rest, len(low), lastEdit(t.acted))
 		f.area = namedPath(f.lesson)
 		f.choice = hasKind(x, lang.Contrast, rest, len(low))
