@@ -212,6 +212,7 @@ func TestKoreanAndRussianMatching(t *testing.T) {
 		{ko, "오늘 배포해", Always},        // 늘 is not listed: it is in 오늘
 		{ko, "아직도 안 돼", Rule},         // a report
 		{ko, "조금만 수정하면 안되나", Rule},    // "couldn't we…": a suggestion asked
+		{ko, "거기서는 안되는 거야", Rule},     // "doesn't it work there?"
 		{ru, "нетрогай", Rule},
 		{ru, "этого хватит", Rule}, // ^хватит: only where a clause starts
 	} {
