@@ -199,3 +199,8 @@ func words(s string) int {
 func isCJK(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
+
+// isHanKana: Chinese or Japanese, which end a sentence with 。.
+func isHanKana(r rune) bool { return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) }
+
+func isHangul(r rune) bool { return unicode.Is(unicode.Hangul, r) }

@@ -124,6 +124,22 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 	}
 }
 
+// A lesson ends as its language ends a sentence: Chinese and Japanese with
+// 。 and no capital, Korean with a full stop and no capital either.
+func TestFinish(t *testing.T) {
+	for in, want := range map[string]string{
+		"don't touch vendor/": "Don't touch vendor/.",
+		"用 pnpm，不要用 npm":      "用 pnpm，不要用 npm。",
+		"main ブランチにプッシュしないで":  "main ブランチにプッシュしないで。",
+		"main에 직접 푸시하지 마!":    "main에 직접 푸시하지 마.",
+		"не трогай конфиг":    "Не трогай конфиг.",
+	} {
+		if got := finish(in); got != want {
+			t.Errorf("finish(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestRejection(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -141,6 +157,8 @@ func TestRejection(t *testing.T) {
 		{"no answering a question is an answer", []string{"user: add a column", "assistant: Added. Should I backfill the rows too?", "edit: /repo/m.sql", "user: no"},
 			nil},
 		{"nothing done, nothing to reject", []string{"user: what is this?", "assistant: It is the cache.", "user: no"},
+			nil},
+		{"no, then how things stand: a report", []string{"user: fix it", "assistant: Fixed the handler.", "edit: /repo/h.go", "user: no, it still doesn't work"},
 			nil},
 	}
 	for _, tt := range tests {
@@ -536,6 +554,8 @@ func TestStandingChoices(t *testing.T) {
 		{"请用中文回答", []string{"procedural: 用中文回答。"}},
 		{"日本語で説明してください", []string{"procedural: 日本語で説明してください。"}},
 		{"escribe los comentarios en inglés", []string{"procedural: Escribe los comentarios en inglés."}},
+		{"отвечай только на русском", []string{"procedural: Отвечай только на русском."}},
+		{"모든 설명은 한국어로 해줘", []string{"procedural: 모든 설명은 한국어로 해."}},
 		{"パッケージ管理はuvを利用してください", []string{"decision: パッケージ管理はuvを利用してください。"}},
 		{"use `pnpm` for everything here", []string{"decision: Use `pnpm` for everything here."}},
 		{"usa nuqs en todo el proyecto", []string{"decision: Usa nuqs en todo el proyecto."}},
@@ -552,6 +572,150 @@ func TestStandingChoices(t *testing.T) {
 		got := lessonsOf(session("s", "user: "+c.said, "assistant: Ok."))
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
+// Russian and Korean, section by section of their tables: what each makes
+// of a turn, and what must stay no lesson.
+func TestRussianAndKorean(t *testing.T) {
+	fix := []string{"user: почини", "assistant: Исправил.", "edit: /repo/a.go"}
+	gochi := []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/a.go"}
+	with := func(head []string, tail ...string) []string { return append(append([]string{}, head...), tail...) }
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		// [remember]
+		{"ru remember", with(fix, "user: запомни: никогда не используй fmt.Println для логов, только slog"),
+			[]string{"procedural: Никогда не используй fmt.Println для логов, только slog."}},
+		{"ru remember, from now on", with(fix, "user: с этого момента пиши коммиты на английском"),
+			[]string{"procedural: Пиши коммиты на английском."}},
+		{"ko remember", with(gochi, "user: 기억해 둬: 테스트는 항상 docker compose로 돌려"),
+			[]string{"procedural: 테스트는 항상 docker compose로 돌려."}},
+		{"ko remember, spaced either way", with(gochi, "user: 이제 부터 커밋 메시지는 영어로 써줘"),
+			[]string{"procedural: 커밋 메시지는 영어로 써."}},
+		{"ko remember after a name", with(gochi, "user: 클로드야 앞으로 PR 설명은 한국어로 써줘"),
+			[]string{"procedural: PR 설명은 한국어로 써."}},
+		{"ko 앞으로 as forward is no request", with(gochi, "user: 버튼을 앞으로 옮겨줘"), nil},
+		// [rule]: the object may come first in Russian, the verb comes last in Korean
+		{"ru rule, object first", with(fix, "user: миграции руками не пиши, только через alembic"),
+			[]string{"procedural: Миграции руками не пиши, только через alembic."}},
+		{"ru rule after fillers", with(fix, "user: ну пожалуйста, не коммить сам"),
+			[]string{"procedural: Не коммить сам."}},
+		{"ru rule, cursing taken off", []string{"user: почисти", "assistant: Удаляю.", "bash: rm -rf build .cache", "user: блять, кеш не трогай"},
+			[]string{"procedural: Кеш не трогай."}},
+		{"ko rule, an ending", with(gochi, "user: 커밋 메시지에 이모지 넣지 마"),
+			[]string{"procedural: 커밋 메시지에 이모지 넣지 마."}},
+		{"ko rule, 하면 안 돼", with(gochi, "user: main 브랜치에 직접 푸시하면 안 돼"),
+			[]string{"procedural: main 브랜치에 직접 푸시하면 안 돼."}},
+		{"ko rule, polite endings taken off", with(gochi, "user: 클로드야 제발 직접 커밋하지 마 부탁해"),
+			[]string{"procedural: 직접 커밋하지 마."}},
+		// [always]
+		{"ru always, with its reason", with(fix, "user: Пожалуйста, всегда запускай go vet перед коммитом, иначе CI падает."),
+			[]string{"procedural: Всегда запускай go vet перед коммитом, иначе CI падает."}},
+		{"ko always", with(gochi, "user: 운영 설정은 절대 수정하지 마세요"),
+			[]string{"procedural: 운영 설정은 절대 수정하지 마세요."}},
+		// [not_rule]
+		{"ru never, stated", with(fix, "user: никогда не сталкивался с такой ошибкой"), nil},
+		{"ru don't worry", with(fix, "user: не переживай насчёт тестов"), nil},
+		{"ko absolute path", with(gochi, "user: 절대 경로가 에러 메시지에 나와"), nil},
+		{"ko don't worry", with(gochi, "user: 걱정하지 마 테스트는 내가 볼게"), nil},
+		// [reproach]
+		{"ru reproach, the infinitive is the lesson", []string{"user: обнови версию", "assistant: Обновил версию до 1.4.0.", "edit: /repo/version.go", "user: ты забыл обновить CHANGELOG.md"},
+			[]string{"pitfall: Обновить CHANGELOG.md."}},
+		{"ru reproach, told before", with(fix, "user: тебе говорили не писать мне стены текста"),
+			[]string{"procedural: Тебе говорили не писать мне стены текста."}},
+		{"ko reproach", []string{"user: 버전 올려줘", "assistant: 버전을 1.4.0으로 올렸습니다.", "edit: /repo/version.go", "user: CHANGELOG.md 업데이트하는 거 또 까먹었잖아"},
+			[]string{"pitfall: CHANGELOG.md 업데이트하는 거 또 까먹었잖아."}},
+		// [contrast]
+		{"ru contrast", []string{"user: поставь axios", "assistant: Ставлю.", "bash: npm install axios", "user: Используй pnpm, а не npm."},
+			[]string{"decision: Используй pnpm, а не npm."}},
+		{"ko contrast", []string{"user: axios 설치해줘", "assistant: 설치할게요.", "bash: npm install axios", "user: npm 말고 pnpm으로 설치해줘"},
+			[]string{"decision: npm 말고 pnpm으로 설치해."}},
+		{"ko contrast after a no", with(gochi, "user: 그게 아니라, 설정 파일은 yaml로 통일해"),
+			[]string{"decision: 설정 파일은 yaml로 통일해."}},
+		// [reject] and [intent]: a bare no refuses the agent's plan, or its action
+		{"ru bare no: the plan, quoted", []string{"user: почисти", "assistant: Сейчас я удалю папку build и все кеши.", "bash: rm -rf build .cache", "user: нет"},
+			[]string{"procedural: Не надо: удалю папку build и все кеши."}},
+		{"ru bare no: a plan with an infinitive", []string{"user: почини", "assistant: Я собираюсь переписать весь модуль auth.", "edit: /repo/auth.go", "user: нееет"},
+			[]string{"procedural: Не надо переписать весь модуль auth."}},
+		{"ru no, then the lesson", []string{"user: почисти", "assistant: Удаляю.", "bash: rm -rf build .cache", "user: нет, используй make clean"},
+			[]string{"procedural: Используй make clean."}},
+		{"ko bare no: the plan, its stem kept", []string{"user: 정리해줘", "assistant: 오래된 테스트를 모두 삭제하겠습니다.", "bash: git rm -r tests/legacy", "user: 아니"},
+			[]string{"procedural: 오래된 테스트를 모두 삭제하지 마세요."}},
+		{"ko bare no: the plan, after a comma", []string{"user: 고쳐줘", "assistant: 네, 캐시 폴더를 되돌리겠습니다.", "bash: git checkout cache", "user: 아니요"},
+			[]string{"procedural: 캐시 폴더를 되돌리지 마세요."}},
+		{"ko bare no: a plan that says how it reads refused", []string{"user: 고쳐줘", "assistant: README를 전부 다시 작성할게요.", "edit: /repo/README.md", "user: 아니요"},
+			[]string{"procedural: README를 전부 다시 작성하지 마세요."}},
+		// [template]
+		{"ru bare no: the edit", []string{"user: поправь", "assistant: Поправил.", "edit: /repo/config.yaml", "user: нет"},
+			[]string{"pitfall: Не меняй config.yaml."}},
+		{"ko bare no: the command", []string{"user: 정리해줘", "assistant: 빌드 폴더를 지울게요.", "bash: rm -rf build", "user: 아니요"},
+			[]string{"procedural: `rm -rf build` 실행하지 마세요."}},
+		// [answer]: no answering a question, yes, go on
+		{"ru no answering a question", []string{"user: поправь", "assistant: Готово. Добавить тесты?", "edit: /repo/config.yaml", "user: нет"}, nil},
+		{"ru answer", with(fix, "user: ок, давай дальше"), nil},
+		{"ru yes", with(fix, "user: да"), nil},
+		{"ko no answering a question", []string{"user: 고쳐줘", "assistant: 수정했습니다. 테스트도 추가할까요?", "edit: /repo/a.go", "user: 아니"}, nil},
+		{"ko answer", with(gochi, "user: ㅇㅋ 진행해 주세요"), nil},
+		{"ko yes", with(gochi, "user: 네"), nil},
+		// [temporary]
+		{"ru for now", with(fix, "user: пока не трогай тесты"), nil},
+		{"ko for now", with(gochi, "user: 일단 테스트는 신경 쓰지 마"), nil},
+		// [hedge] and questions
+		{"ru hedged", with(fix, "user: если ты забыл запушить, запушь сейчас"), nil},
+		{"ru someone else's words", with(fix, "user: он сказал никогда не деплоить в пятницу"), nil},
+		{"ru question", with(fix, "user: ты запустил тесты?"), nil},
+		{"ko hedged", with(gochi, "user: 혹시 푸시 까먹었으면 지금 해"), nil},
+		{"ko question", with(gochi, "user: 이거 왜 안 돼?"), nil},
+		// [soften] and [acknowledge]
+		{"ru soft suggestion owned up to", with(fix, "user: я думаю, надо вынести это в отдельный пакет internal/retry", "assistant: Вы правы, вынесу."),
+			[]string{"procedural: Вынести это в отдельный пакет internal/retry."}},
+		{"ru no marker, owned up to", with(fix, "user: деньги мы храним в копейках в int64", "assistant: Вы правы, переделаю на int64."),
+			[]string{"procedural: Деньги мы храним в копейках в int64."}},
+		{"ko soft suggestion owned up to", with(gochi, "user: 웬만하면 재시도 로직은 internal/retry 헬퍼를 써", "assistant: 맞는 말씀입니다. 헬퍼를 쓰겠습니다."),
+			[]string{"procedural: 재시도 로직은 internal/retry 헬퍼를 써."}},
+		{"ko no marker, owned up to", with(gochi, "user: 이 프로젝트는 금액을 원 단위 정수로 저장해", "assistant: 죄송합니다, 제가 잘못 이해했네요. 정수로 바꾸겠습니다."),
+			[]string{"procedural: 이 프로젝트는 금액을 원 단위 정수로 저장해."}},
+		// [compliment]: a question the agent only approves of is a request
+		{"ru approved question", with(fix, "user: А можно ещё тест на это добавить?", "assistant: Хорошее замечание, добавлю."), nil},
+		{"ko approved question", with(gochi, "user: 테스트도 추가해 줄 수 있어?", "assistant: 좋은 지적이에요! 추가할게요."), nil},
+		// [report]: how things stand, even with an apology
+		{"ru still broken", with(fix, "user: всё ещё не работает", "assistant: Извините, посмотрю ещё раз."), nil},
+		{"ru no, still broken", with(fix, "user: нет, ничего не изменилось"), nil},
+		{"ru nothing changed", with(fix, "user: ничего не изменилось", "assistant: Прошу прощения, проверю кеш."), nil},
+		{"ru what broke, to an agent that apologises", with(fix, "user: запускается, но списки пустые и звук пропал", "assistant: Прошу прощения, сейчас исправлю."), nil},
+		{"ko what broke, to an agent that apologises", with(gochi, "user: 메뉴바가 더 작아지고 이상해졌어", "assistant: 죄송합니다. 원래대로 되돌릴게요."), nil},
+		{"ko a right that confirms a question owns nothing", with(gochi, "user: 바뀐 파일은 base.html 하나뿐인 거지", "assistant: 맞아요! 변경사항을 확인해볼게요."), nil},
+		{"ko still broken", with(gochi, "user: 아직도 안 돼", "assistant: 죄송합니다. 다시 확인해볼게요."), nil},
+		{"ko no, still broken", with(gochi, "user: 아니, 아직도 안 돼"), nil},
+		{"ko what was meant", []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/docs/install.md", "user: 내 말은 README.md였어", "assistant: 죄송합니다, README.md를 수정할게요."}, nil},
+		// [this_file]
+		{"ru that file", []string{"user: почини", "assistant: Исправил.", "edit: /repo/internal/api/api.gen.go", "user: не трогай этот файл, он генерируется"},
+			[]string{"pitfall: Не трогай internal/api/api.gen.go, он генерируется."}},
+		{"ko that file", []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/internal/api/api.gen.go", "user: 이 파일은 자동 생성이니까 건드리지 마"},
+			[]string{"pitfall: internal/api/api.gen.go은 자동 생성이니까 건드리지 마."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// [because]: the reason a decision gives is its rationale.
+func TestRussianAndKoreanRationale(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"Используй pnpm, а не npm, потому что в репозитории pnpm-lock.yaml", "в репозитории pnpm-lock.yaml"},
+		{"npm 말고 pnpm 써, 왜냐하면 pnpm-lock.yaml을 쓰거든", "pnpm-lock.yaml을 쓰거든"},
+	} {
+		obs := Session(session("s", "user: поставь axios", "assistant: ok", "bash: npm install axios", "user: "+c.said), Options{}).Observations
+		if len(obs) != 1 || obs[0].Type != Decision || !strings.HasSuffix(obs[0].Details, "rationale: "+c.want) {
+			t.Errorf("%q: %+v", c.said, obs)
 		}
 	}
 }

@@ -105,9 +105,12 @@ func finish(s string) string {
 	if s == "" {
 		return ""
 	}
-	if strings.IndexFunc(s, isCJK) >= 0 {
+	switch {
+	case strings.IndexFunc(s, isHanKana) >= 0:
 		s += "。" // and no capital: "main ブランチに", not "Main ブランチに"
-	} else {
+	case strings.IndexFunc(s, isHangul) >= 0:
+		s += "." // Korean ends with a full stop, and has no capital either
+	default:
 		s = capitalize(s) + "."
 	}
 	return clip(s, maxPattern)

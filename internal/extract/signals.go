@@ -232,8 +232,10 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if question(low, s) && kind != lang.Reproach && !ack {
 		return false
 	}
-	// A rule word counts where an imperative stands.
-	if kind == lang.Rule && tb.Spaces && !leads(x, tb, s.start, m.Start) {
+	// A rule word counts where an imperative stands: at the start of its
+	// clause, or anywhere in a language that puts the object first
+	// ("конфиг не трогай") or the verb last ("수정하지 마세요").
+	if kind == lang.Rule && tb.Spaces && !tb.RulesAnywhere && !leads(x, tb, s.start, m.Start) {
 		return false
 	}
 	// A correction is of something: a contrast or a plain rule before the
@@ -285,7 +287,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	if tb == nil {
 		return f, false
 	}
-	intent, intentTable := lastIntent(t.before)
+	intent, refused := lastIntent(t.before)
 	if t.refused == nil && lastAction(t.acted) == nil && intent == "" {
 		return f, false // nothing the agent did to say no to
 	}
@@ -300,6 +302,10 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 		if words(low[rest:]) < 2 || !standsApart(x, tb, at) {
 			return f, false
 		}
+		// "No, it still fails": how things stand, not what to do.
+		if hasKind(x, lang.Report, rest, len(low)) {
+			return f, false
+		}
 		f.lesson = cleanLesson(x, own, rest, len(low), lastEdit(t.acted))
 		f.area = namedPath(f.lesson)
 		f.choice = hasKind(x, lang.Contrast, rest, len(low))
@@ -308,7 +314,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	// A bare "no": its object is the agent's plan, or its last action.
 	switch a := t.refused; {
 	case intent != "":
-		f.lesson = finish(intentTable.Template(lang.Dont, intent))
+		f.lesson = finish(refused)
 	case a == nil && lastAction(t.acted) != nil:
 		a = lastAction(t.acted)
 		fallthrough
@@ -370,14 +376,14 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 }
 
 // lastIntent is the last plan the agent stated ("I'll X", "我来X",
-// "Voy a X"), and the table of its language.
-func lastIntent(text string) (string, *lang.Table) {
+// "Voy a X"), and how it reads refused: its phrase's own template
+// ("{x}할게요 => {x}하지 마세요"), else its table's ("Do not {x}").
+func lastIntent(text string) (plan, refused string) {
 	if text == "" {
-		return "", nil
+		return "", ""
 	}
 	x := lang.Fold(text)
-	best, at := "", -1
-	var table *lang.Table
+	at := -1
 	for _, tb := range lang.Tables() {
 		ms := tb.Find(x, lang.Intent, 0, len(x.Low()))
 		if len(ms) == 0 {
@@ -386,11 +392,14 @@ func lastIntent(text string) (string, *lang.Table) {
 		m := ms[len(ms)-1]
 		if m.Start > at {
 			if v := strings.TrimRight(m.X(x), " ,，、"); words(v) >= 2 {
-				best, at, table = v, m.Start, tb
+				plan, at = v, m.Start
+				if refused = tb.Template(lang.Dont, v); m.Templated() {
+					refused = m.Lesson(v)
+				}
 			}
 		}
 	}
-	return best, table
+	return plan, refused
 }
 
 // asks reports an agent's turn that ends with a question to the person.

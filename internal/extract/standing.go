@@ -29,8 +29,8 @@ const ClassPreference = "preference"
 // standing reads a sentence without a marker for a standing choice.
 func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	low := x.Low()
-	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hedgedAt(x, s) || hasKind(x, lang.Report, s.start, s.end) {
-		return finding{}, false
+	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hedgedAt(x, s) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
+		return finding{}, false // a "no, use X" is the rejection's to read
 	}
 	said := own[x.Offset(s.start):x.Offset(s.end)]
 	lesson, _ := cleanLessonAt(x, own, s.start, s.end, "")
@@ -144,9 +144,12 @@ func placeNamed(s string) bool {
 }
 
 // hedgedAt reports a sentence that opens with a condition or a doubt.
-func hedgedAt(x *lang.Text, s span) bool {
+func hedgedAt(x *lang.Text, s span) bool { return opensWith(x, lang.Hedge, s) }
+
+// opensWith reports a sentence whose clause opens with a phrase of kind.
+func opensWith(x *lang.Text, kind string, s span) bool {
 	for _, tb := range lang.Tables() {
-		for _, m := range tb.Find(x, lang.Hedge, s.start, s.end) {
+		for _, m := range tb.Find(x, kind, s.start, s.end) {
 			if leads(x, tb, s.start, m.Start) {
 				return true
 			}

@@ -25,6 +25,10 @@ func TestPriorityFollowsTheSeed(t *testing.T) {
 		{"a correction in Chinese about production", Lesson{Origin: Correction, Context: "不要直接部署到生产环境", Sessions: 1}, "CRITICAL"},
 		{"a correction in German about errors", Lesson{Origin: Correction, Context: "Fehler immer mit Kontext zurückgeben", Sessions: 1}, "HIGH"},
 		{"a correction in Japanese, very important", Lesson{Origin: Correction, Context: "これは非常に重要です：main に直接プッシュしないで", Sessions: 1}, "CRITICAL"},
+		{"a correction in Russian about production", Lesson{Origin: Correction, Context: "никогда не деплой на прод в пятницу", Sessions: 1}, "CRITICAL"},
+		{"a correction in Russian about tests", Lesson{Origin: Correction, Context: "тесты гоняем только через make test", Sessions: 1}, "HIGH"},
+		{"a correction in Korean about production", Lesson{Origin: Correction, Context: "운영 서버에 직접 배포하지 마", Sessions: 1}, "CRITICAL"},
+		{"a correction in Korean about errors", Lesson{Origin: Correction, Context: "에러 메시지는 영어로 남겨", Sessions: 1}, "HIGH"},
 	} {
 		if got := Priority(tc.l); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)

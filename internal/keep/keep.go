@@ -322,8 +322,8 @@ func sentence(s string) string {
 	switch {
 	case strings.ContainsRune(".!。！", last):
 		return s
-	case strings.IndexFunc(s, cjk) >= 0:
-		return s + "。"
+	case strings.IndexFunc(s, func(r rune) bool { return cjk(r) && !unicode.Is(unicode.Hangul, r) }) >= 0:
+		return s + "。" // Chinese, Japanese; Korean ends with a full stop
 	}
 	return s + "."
 }

@@ -47,6 +47,15 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"Lembre-se de rodar os testes antes do commit", "Rodar os testes antes do commit."},
 		{"A partir de agora, use pnpm em vez de npm", "Use pnpm em vez de npm."},
 		{"nunca faça push direto na main", "Nunca faça push direto na main."},
+		// ru
+		{"Запомни: никогда не пушь в main сам", "Никогда не пушь в main сам."},
+		{"С этого момента пиши коммиты на английском", "Пиши коммиты на английском."},
+		{"никогда не извиняйся передо мной", "Никогда не извиняйся передо мной."},
+		{"Ты должен всегда запускать go vet перед коммитом", "Всегда запускать go vet перед коммитом."},
+		// ko
+		{"기억해 둬: main에 직접 푸시하지 마", "main에 직접 푸시하지 마."},
+		{"앞으로는 커밋 메시지를 영어로 써", "커밋 메시지를 영어로 써."},
+		{"절대 운영 DB에 마이그레이션 돌리지 마", "절대 운영 DB에 마이그레이션 돌리지 마."},
 	} {
 		got := Find(tc.prompt)
 		if len(got) != 1 || got[0].Lesson != tc.want {
@@ -75,6 +84,14 @@ func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
 		"不记得了",
 		"¿Recuerdas dónde está el archivo?",
 		"Ich erinnere mich nicht",
+		"ты помнишь, где лежит конфиг?",
+		"я никогда не пользуюсь этим устройством",
+		"всегда одна и та же ошибка",
+		"пока что пропусти этот тест",
+		"기억나? 설정 파일 어디 있는지",
+		"항상 같은 에러가 나",
+		"절대 경로가 로그에 찍혀",
+		"일단 이번에는 npm으로 설치해",
 	} {
 		if got := Find(prompt); len(got) != 0 {
 			t.Errorf("%q gave %+v", prompt, got)
@@ -85,7 +102,7 @@ func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
 // A request that only points back is found, its lesson left for the
 // agent to state.
 func TestFindReferringRequest(t *testing.T) {
-	for _, prompt := range []string{"Please remember this.", "Remember that for next time", "记住这个", "Merk dir das!", "Retiens ça."} {
+	for _, prompt := range []string{"Please remember this.", "Remember that for next time", "记住这个", "Merk dir das!", "Retiens ça.", "Запомни это.", "이거 기억해 둬"} {
 		got := Find(prompt)
 		if len(got) != 1 || got[0].Lesson != "" || got[0].Evidence == "" {
 			t.Errorf("%q gave %+v", prompt, got)
@@ -96,6 +113,15 @@ func TestFindReferringRequest(t *testing.T) {
 	got := Find("Use the staging bucket for uploads. Remember that.")
 	if len(got) != 1 || got[0].Lesson != "Use the staging bucket for uploads." || got[0].Evidence != "Use the staging bucket for uploads. Remember that." {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// A kept lesson ends as its language ends a sentence.
+func TestSentence(t *testing.T) {
+	for in, want := range map[string]string{"never push to main": "Never push to main.", "不要自己运行 git push": "不要自己运行 git push。", "main에 직접 푸시하지 마": "main에 직접 푸시하지 마."} {
+		if got := sentence(in); got != want {
+			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

@@ -49,10 +49,13 @@ func TestFloors(t *testing.T) {
 
 // The set covers every class in every language the issue names (the
 // holdout, written first and smaller, every class and four in each
-// language), and a third of the hand-written cases are held out.
+// language), and a third of the hand-written cases are held out. Russian
+// and Korean came later, with their tables: dev covers them, the holdout
+// (never written after the rules) does not.
 func TestCoverage(t *testing.T) {
 	cases := load(t)
-	langs := []string{"en", "zh", "ja", "es", "de", "fr", "pt"}
+	langs := []string{"en", "zh", "ja", "es", "de", "fr", "pt", "ru", "ko"}
+	devOnly := map[string]bool{"ru": true, "ko": true}
 	perLang := []string{Imperative, Contrast, Rejection, Remember, Acknowledged}
 	have := map[string]bool{}
 	hand, held := 0, 0
@@ -73,6 +76,9 @@ func TestCoverage(t *testing.T) {
 	}
 	for _, set := range []string{Dev, Holdout} {
 		for _, lg := range langs {
+			if set == Holdout && devOnly[lg] {
+				continue
+			}
 			n := 0
 			for _, cl := range perLang {
 				if have[set+"/"+lg+"/"+cl] {

@@ -65,10 +65,16 @@ var templates = []string{Dont, DontRun, DontEdit}
 type Table struct {
 	Code, Name string
 	// Spaces: words are separated by spaces, and phrases match on word
-	// boundaries. Without (Chinese, Japanese) they match anywhere.
-	Spaces    bool
-	phrases   map[string][]phrase
-	templates map[string]string
+	// boundaries. Without (Chinese, Japanese, Korean) they match anywhere,
+	// inside a word too, and a space in a phrase matches spaces or none.
+	Spaces bool
+	// RulesAnywhere: a [rule] phrase counts wherever it stands in its
+	// clause, not only where an imperative opens it (Russian puts the
+	// object first: "конфиг не трогай"). A phrase written with ^ still
+	// counts only at the start.
+	RulesAnywhere bool
+	phrases       map[string][]phrase
+	templates     map[string]string
 	// index finds the phrases that may start at a place by its first two
 	// bytes (one for a phrase of one byte), so a text is scanned once
 	// whatever the number of phrases.
@@ -82,6 +88,7 @@ type phrase struct {
 	start    bool   // ^: only at the start of a clause
 	slot     int    // 0: none; 1: {x} after the text; -1: {x} before it
 	template string // [soften]: how {x} reads as a lesson ("Do not {x}"); "" is "{x}"
+	loose    bool   // a table without spaces: a space in text matches spaces or none
 }
 
 //go:embed *.phrases
@@ -174,8 +181,13 @@ func Parse(name, data string) (*Table, error) {
 				t.Name = v
 			case "spaces":
 				t.Spaces = v == "yes" || v == "true"
+			case "rules":
+				if v != "anywhere" && v != "at start" {
+					return nil, bad("rules: want anywhere or at start")
+				}
+				t.RulesAnywhere = v == "anywhere"
 			default:
-				return nil, bad("unknown key %q (want code, name, spaces)", k)
+				return nil, bad("unknown key %q (want code, name, spaces, rules)", k)
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
@@ -197,6 +209,13 @@ func Parse(name, data string) (*Table, error) {
 	for _, k := range templates {
 		if t.templates[k] == "" {
 			return nil, fmt.Errorf("%s: no template %s", name, k)
+		}
+	}
+	if !t.Spaces {
+		for _, ps := range t.phrases {
+			for i := range ps {
+				ps[i].loose = strings.Contains(ps[i].text, " ")
+			}
 		}
 	}
 	t.buildIndex()
@@ -292,13 +311,15 @@ func fold(s string) Text {
 }
 
 // foldRune is how a rune is read: lower case, typographic quotes as plain
-// ones.
+// ones, ё as е (Russian writes either).
 func foldRune(r rune) rune {
 	switch r {
 	case '’', '‘', '`', '´':
 		return '\''
 	case '“', '”':
 		return '"'
+	case 'ё', 'Ё':
+		return 'е'
 	}
 	return unicode.ToLower(r)
 }
@@ -355,7 +376,7 @@ func (t *Table) buildIndex() {
 		for i := range ps {
 			p := &ps[i]
 			t.index[p.text[0]] = append(t.index[p.text[0]], entry{k, p})
-			if len(p.text) == 1 {
+			if len(p.text) == 1 || p.loose && p.text[1] == ' ' {
 				for b := 0; b < 256; b++ {
 					t.keys[(int(p.text[0])<<8|b)/64] |= 1 << ((int(p.text[0])<<8 | b) % 64)
 				}
@@ -384,11 +405,11 @@ func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kin
 			continue
 		}
 		for _, e := range tb.index[s[i]] {
-			if !want(e.kind) || !strings.HasPrefix(s[i:], e.p.text) {
+			if !want(e.kind) {
 				continue
 			}
-			j := i + len(e.p.text)
-			if !tb.boundary(t.low, i, j, *e.p) {
+			j := prefix(s, i, e.p)
+			if j < 0 || !tb.boundary(t.low, i, j, *e.p) {
 				continue
 			}
 			if !fn(e.kind, e.p, i, j) {
@@ -396,6 +417,32 @@ func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kin
 			}
 		}
 	}
+}
+
+// prefix returns where the phrase p ends when s[i:] starts with it, or -1.
+// A loose phrase's space matches any run of spaces in s, or none ("하지 마"
+// is found in "하지마" and "하지  마").
+func prefix(s string, i int, p *phrase) int {
+	if !p.loose {
+		if strings.HasPrefix(s[i:], p.text) {
+			return i + len(p.text)
+		}
+		return -1
+	}
+	j := i
+	for k := 0; k < len(p.text); k++ {
+		if p.text[k] == ' ' {
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			continue
+		}
+		if j >= len(s) || s[j] != p.text[k] {
+			return -1
+		}
+		j++
+	}
+	return j
 }
 
 // Find returns the phrases of kind found in t.low[from:to], leftmost first
@@ -530,7 +577,8 @@ func clauseStart(s string, i int) bool {
 	return true
 }
 
-// slot is the clause after (dir 1) or before (dir -1) a match.
+// slot is the clause after (dir 1) or before (dir -1) a match; before it,
+// the clause starts after a comma too ("네, {x}하겠습니다").
 func slot(s string, i, j, dir int) (int, int) {
 	if dir > 0 {
 		k := j
@@ -546,7 +594,7 @@ func slot(s string, i, j, dir int) (int, int) {
 	k := i
 	for k > 0 {
 		r, n := utf8.DecodeLastRuneInString(s[:k])
-		if end, _ := ClauseEnd(s, k-n); end || r == '、' || r == '，' {
+		if end, _ := ClauseEnd(s, k-n); end || r == '、' || r == '，' || r == ',' {
 			break
 		}
 		k -= n

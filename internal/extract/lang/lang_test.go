@@ -20,7 +20,7 @@ func TestTablesParse(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"en", "zh", "ja", "es", "de", "fr", "pt"} {
+	for _, want := range []string{"en", "zh", "ja", "es", "de", "fr", "pt", "ru", "ko"} {
 		if !slices.Contains(codes, want) {
 			t.Errorf("no table for %s (have %v)", want, codes)
 		}
@@ -35,6 +35,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"[rule]\nnever\n", "x.phrases: no code"},
 		{"code: xx\n[template]\ndont: No\n", "x.phrases:3: want key: text with {x}"},
 		{"code: xx\ncolour: red\n", `x.phrases:2: unknown key "colour"`},
+		{"code: xx\nrules: sometimes\n", "x.phrases:2: rules: want anywhere or at start"},
 	} {
 		_, err := Parse("x.phrases", c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -76,6 +77,20 @@ func TestMayBeCorrection(t *testing.T) {
 		"Não use any",
 		"Use date-fns em vez de moment",
 		"A partir de agora, sempre rode o typecheck",
+		"Запомни: никогда не пушь в main",
+		"конфиг не трогай",
+		"Используй pnpm, а не npm",
+		"нет, не так",
+		"ты опять удалил тесты",
+		"с этого момента пиши коммиты на английском",
+		"блять",
+		"앞으로는 커밋 메시지를 영어로 써",
+		"절대 main에 직접 푸시하지 마",
+		"수정하지 마세요",
+		"npm 말고 pnpm 써",
+		"아니",
+		"기억해 둬: 테스트는 docker로 돌려",
+		"테스트 돌리라고 했잖아",
 	}
 	no := []string{
 		"yes",
@@ -91,6 +106,14 @@ func TestMayBeCorrection(t *testing.T) {
 		"sim, pode continuar",
 		"Can you add a dark mode toggle?",
 		"特别好",
+		"да",
+		"ок, продолжай",
+		"всё ещё не работает",
+		"Можешь добавить тёмную тему?",
+		"네",
+		"ㅇㅋ 진행해 주세요",
+		"아직도 안 돼",
+		"다크 모드 버튼 추가해 줄래?",
 	}
 	for _, s := range yes {
 		if !MayBeCorrection(s) {
@@ -105,15 +128,128 @@ func TestMayBeCorrection(t *testing.T) {
 }
 
 func TestAcknowledges(t *testing.T) {
-	for _, s := range []string{"You're absolutely right! Let me fix it.", "抱歉，我这就撤销", "すみません、修正します。", "Tienes razón.", "Du hast recht", "Vous avez raison", "Você tem razão, peço desculpas"} {
+	for _, s := range []string{"You're absolutely right! Let me fix it.", "抱歉，我这就撤销", "すみません、修正します。", "Tienes razón.", "Du hast recht", "Vous avez raison", "Você tem razão, peço desculpas",
+		"Вы правы, исправлю.", "Извините, я удалил не тот файл.", "Понял, моя ошибка.", "죄송합니다. 바로 되돌리겠습니다.", "맞는 말씀입니다.", "제가 잘못 이해했네요."} {
 		if !Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = false", s)
 		}
 	}
-	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。"} {
+	// "Понял", "알겠습니다": understood, "맞아요": right; said to every request
+	// or question, no mistake owned.
+	for _, s := range []string{"I'll add the flag.", "Done. Tests pass.", "好的。", "了解です。", "Понял. Сейчас добавлю флаг.", "Готово, тесты проходят.", "알겠습니다! 플래그를 추가할게요.", "완료했습니다.", "맞아요! 변경사항을 확인해볼게요."} {
 		if Acknowledges(s) {
 			t.Errorf("Acknowledges(%q) = true", s)
 		}
+	}
+}
+
+const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\n"
+
+// In a table without spaces a phrase matches inside a word, and its space
+// matches a space or none: Korean attaches endings to words ("수정하지
+// 마세요") and spaces them as it likes ("하지마"). A table with spaces keeps
+// its words whole and its spaces as written.
+func TestLooseSpaces(t *testing.T) {
+	loose, err := Parse("x.phrases", "code: xx\nspaces: no\n[rule]\n지 마\n[remember]\n이제 부터\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		text, kind, want string
+	}{
+		{"README는 수정하지 마세요", Rule, "지 마"},
+		{"README는 수정하지마", Rule, "지마"},
+		{"README는 수정 하지   마", Rule, "지   마"},
+		{"이제부터 pnpm을 써", Remember, "이제부터"},
+		{"이제 부터 pnpm을 써", Remember, "이제 부터"},
+	} {
+		x := Fold(c.text)
+		ms := loose.Find(x, c.kind, 0, len(x.Low()))
+		if len(ms) != 1 || x.Span(ms[0].Start, ms[0].End) != c.want {
+			t.Errorf("%q: %s %+v, want %q", c.text, c.kind, ms, c.want)
+		}
+	}
+	whole, err := Parse("y.phrases", "code: yy\nspaces: yes\n[rule]\nне трогай\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"конфиг не трогайте", "нетрогай конфиг", "не  трогай"} {
+		if x := Fold(s); whole.Has(x, Rule, 0, len(x.Low())) {
+			t.Errorf("%q: a rule found", s)
+		}
+	}
+}
+
+// The Korean and Russian tables as they read people: Korean rules are
+// endings, spaced either way; Russian forms are whole words, ё or е.
+func TestKoreanAndRussianMatching(t *testing.T) {
+	ko, ru := Get("ko"), Get("ru")
+	for _, c := range []struct {
+		tb         *Table
+		text, kind string
+	}{
+		{ko, "README는 수정하지 마세요", Rule},
+		{ko, "README는 수정하지마", Rule},
+		{ko, "README는 수정 하지 마", Rule},
+		{ko, "절대 푸시하지 말아 줘", Rule},
+		{ko, "main에 직접 푸시하면 안돼", Rule},
+		{ko, "이제부터 pnpm을 써", Remember},
+		{ko, "이제 부터 pnpm을 써", Remember},
+		{ko, "CLAUDE.md에 추가해 줘", Remember},
+		{ru, "конфиг не трогайте", Rule},
+		{ru, "всё ещё не работает", Report},
+		{ru, "все еще не работает", Report},
+	} {
+		if x := Fold(c.text); !c.tb.Has(x, c.kind, 0, len(x.Low())) {
+			t.Errorf("%s %q: no [%s]", c.tb.Code, c.text, c.kind)
+		}
+	}
+	for _, c := range []struct {
+		tb         *Table
+		text, kind string
+	}{
+		{ko, "버튼을 앞으로 옮겨줘", Remember}, // forward, not from now on
+		{ko, "오늘 배포해", Always},        // 늘 is not listed: it is in 오늘
+		{ko, "아직도 안 돼", Rule},         // a report
+		{ko, "조금만 수정하면 안되나", Rule},    // "couldn't we…": a suggestion asked
+		{ko, "거기서는 안되는 거야", Rule},     // "doesn't it work there?"
+		{ru, "нетрогай", Rule},
+		{ru, "этого хватит", Rule}, // ^хватит: only where a clause starts
+	} {
+		if x := Fold(c.text); c.tb.Has(x, c.kind, 0, len(x.Low())) {
+			t.Errorf("%s %q: a [%s] found", c.tb.Code, c.text, c.kind)
+		}
+	}
+}
+
+// A table may let its rule phrases count anywhere in a clause.
+func TestRulesAnywhere(t *testing.T) {
+	for data, want := range map[string]bool{"code: xx\n": false, "code: xx\nrules: at start\n": false, "code: xx\nrules: anywhere\n": true} {
+		tb, err := Parse("x.phrases", data+templatesOnly)
+		if err != nil || tb.RulesAnywhere != want {
+			t.Errorf("%q: RulesAnywhere %v, %v", data, tb != nil && tb.RulesAnywhere, err)
+		}
+	}
+}
+
+// Russian writes ё or е as it likes: both read as е, offsets kept.
+func TestFoldYo(t *testing.T) {
+	s := "ВСЁ ещё не работает"
+	x := Fold(s)
+	if x.Low() != "все еще не работает" || len(x.Low()) != len(s) || x.Span(0, len(x.Low())) != s {
+		t.Errorf("Fold(%q) = %q", s, x.Low())
+	}
+}
+
+// Before a phrase, {x} starts after a comma too: "네, {x}하겠습니다".
+func TestSlotBeforeStopsAtComma(t *testing.T) {
+	tb, err := Parse("x.phrases", "code: xx\nspaces: no\n[intent]\n{x}겠습니다\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := Fold("네, 캐시 폴더를 되돌리겠습니다.")
+	if ms := tb.Find(x, Intent, 0, len(x.Low())); len(ms) != 1 || ms[0].X(x) != "캐시 폴더를 되돌리" {
+		t.Errorf("intent %+v", ms)
 	}
 }
 
@@ -171,7 +307,7 @@ func BenchmarkMayBeCorrection(b *testing.B) {
 func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		for _, n := range []string{"de", "en", "es", "fr", "ja", "pt", "zh"} {
+		for _, n := range []string{"de", "en", "es", "fr", "ja", "ko", "pt", "ru", "zh"} {
 			data, _ := files.ReadFile(n + ".phrases")
 			if _, err := Parse(n, string(data)); err != nil {
 				b.Fatal(err)
