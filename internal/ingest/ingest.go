@@ -379,6 +379,15 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 			events = append(events, e)
 			known.Add(s.ID, s.Type, s.Pattern)
 		}
+		if isNew && retaught {
+			if pe := p.promoteRetaught(log, s.ID, o.SessionID, at); pe != nil {
+				if err := log.Apply(pe); err != nil {
+					problem("%v", err)
+				} else {
+					events = append(events, pe)
+				}
+			}
+		}
 		if isNew || inBatch[o.SessionID] {
 			o.ID, o.Pattern, o.Details, o.Evidence = s.ID, s.Pattern, s.Details, s.Evidence
 			res.Observations = append(res.Observations, Observed{Observation: o, EID: e.EID, New: isNew})
@@ -405,6 +414,25 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 // person teaches, in another session, a lesson the log already holds: the
 // mistake came back, which is what promotion waits for.
 const RetaughtWeight = 2
+
+// promoteRetaught is the event that makes a lesson ready when the person
+// taught it again in another session: they said it twice, which is their
+// decision that it matters, whatever the thresholds (as `learn --review`
+// promotes). A lesson already ready, rendered, or turned down is left as
+// it is: a "no" sticks. Its id derives from the lesson and the session, so
+// ingesting again adds nothing.
+func (p *Pipeline) promoteRetaught(log *observe.Log, id, session string, at time.Time) *observe.Event {
+	o, ok := log.Observation(id, p.Now, p.Config)
+	if !ok || o.Status != observe.Observing {
+		return nil
+	}
+	e := observe.NewEvent(observe.OpPromote, id, at, session, func(e *observe.Event) {
+		e.Reason = "taught again in another session"
+		e.Seq = o.NextSeq()
+	})
+	e.EID = observe.StableID("retaught\x00" + id + "\x00" + session)
+	return e
+}
 
 // knownLessons indexes the observations of the log by what they say, so
 // that a sighting finds the lesson it is the same as.
