@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/render"
@@ -174,5 +175,10 @@ func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, no
 		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
 		Opts:   render.Options{Now: now, Config: cfg},
 	}
-	return r.Run(ctx)
+	res, err := r.Run(ctx)
+	if err != nil {
+		return res, err
+	}
+	// What is rendered is served as its artifact now, not as a draft.
+	return res, observed.Drop(p.Root, res.IDs()...)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/outcome"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -34,6 +35,10 @@ func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config
 		// Rewritten even when this batch moved nothing: a merge may
 		// have brought counter events from another branch.
 		if err := knowledge.SaveHurting(p, env.hurting(p, res.Log)); err != nil {
+			return len(events), err
+		}
+		// What the log knows is served from now on, ready or not.
+		if _, err := observed.Sync(p.Root, res.Log.Observations(now, cfg)); err != nil {
 			return len(events), err
 		}
 	}

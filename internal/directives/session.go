@@ -19,7 +19,7 @@ import (
 // LocalDir holds what devlearn keeps for this working tree only and never
 // commits: it ignores itself (a .gitignore of "*" inside it) and init adds
 // it to .memory/.gitignore as well.
-const LocalDir = project.MemoryDir + "/.local"
+const LocalDir = project.LocalDir
 
 // SessionsDir holds one folder per agent session.
 const SessionsDir = LocalDir + "/sessions"
@@ -240,21 +240,11 @@ func (m *Memo) records() []Record {
 // refuses a symbolic link on the way: a committed link would send
 // devlearn's writes out of the repository.
 func (s Session) prepare() error {
-	local := filepath.Join(s.Root, filepath.FromSlash(LocalDir))
-	_, err := os.Lstat(local)
-	fresh := errors.Is(err, fs.ErrNotExist)
-	if err := safefile.MkdirAll(s.Root, s.Dir(), 0o755); err != nil {
+	if err := project.EnsureLocal(s.Root); err != nil {
 		return err
 	}
-	if fresh {
-		return safefile.WriteFile(s.Root, filepath.Join(local, ".gitignore"), []byte(localIgnore), 0o644)
-	}
-	return nil
+	return safefile.MkdirAll(s.Root, s.Dir(), 0o755)
 }
-
-// localIgnore is .memory/.local/.gitignore: everything in it, itself
-// included.
-const localIgnore = "# devlearn: per-working-tree session state, never committed\n*\n"
 
 // GitignoreFile is where init lists LocalDir, beside the self-ignoring
 // .gitignore inside it: either one keeps session state out of git.

@@ -561,6 +561,7 @@ func TestStandingChoices(t *testing.T) {
 		{"usa nuqs en todo el proyecto", []string{"decision: Usa nuqs en todo el proyecto."}},
 		{"die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt", []string{"pitfall: Die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt."}},
 		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
+		{"when you commit, write the message in English", []string{"procedural: When you commit, write the message in English."}},
 		// Not standing choices.
 		{"translate the README into German", nil},
 		{"can you answer in German?", nil},

@@ -29,7 +29,9 @@ const ClassPreference = "preference"
 // standing reads a sentence without a marker for a standing choice.
 func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	low := x.Low()
-	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hedgedAt(x, s) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
+	// A condition stays part of the choice ("when you commit, write the
+	// message in English"): it is when the lesson applies.
+	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
 		return finding{}, false // a "no, use X" is the rejection's to read
 	}
 	said := own[x.Offset(s.start):x.Offset(s.end)]
@@ -142,9 +144,6 @@ func placeNamed(s string) bool {
 	}
 	return false
 }
-
-// hedgedAt reports a sentence that opens with a condition or a doubt.
-func hedgedAt(x *lang.Text, s span) bool { return opensWith(x, lang.Hedge, s) }
 
 // opensWith reports a sentence whose clause opens with a phrase of kind.
 func opensWith(x *lang.Text, kind string, s span) bool {

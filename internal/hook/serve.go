@@ -182,7 +182,10 @@ func render(it *knowledge.Item, e *knowledge.Entry) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "## %s [%s]: %s", it.ID, it.Label(), e.Summary)
-	if it.Draft() {
+	switch {
+	case it.Learned():
+		b.WriteString("\n\n" + knowledge.LearnedNote)
+	case it.Draft():
 		b.WriteString("\n\n" + knowledge.DraftNote)
 	}
 	if text := e.Process.Text(); text != "" {

@@ -9,6 +9,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/render"
 )
 
@@ -37,6 +38,12 @@ func RenderReady(env *Env, opts RenderOptions) error {
 	res, err := r.Run(context.Background())
 	if err != nil {
 		return err
+	}
+	if !opts.DryRun {
+		// What is rendered is served as its artifact now, not as a draft.
+		if err := observed.Drop(w.proj.Root, res.IDs()...); err != nil {
+			return err
+		}
 	}
 	if opts.JSON {
 		return PrintJSON(env.Out, res)

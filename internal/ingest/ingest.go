@@ -336,7 +336,7 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 				o.ID = same[0]
 			}
 		}
-		if log.Has(o.ID) && o.Extractor == extract.ExtractorCorrection && !log.Sighted(o.ID, o.SessionID, time.Time{}) {
+		if log.Has(o.ID) && o.Extractor == extract.ExtractorCorrection && !log.SightedBy(o.ID, o.SessionID) {
 			// The person had to say it again in another session: the
 			// mistake recurs, and the sighting counts twice.
 			retaught = true

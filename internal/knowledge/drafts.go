@@ -1,5 +1,11 @@
 package knowledge
 
+import (
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/project"
+)
+
 // Draft reports whether the item is a draft: a lesson the agent wrote
 // about itself, served below active items until a person decides.
 func (it *Item) Draft() bool { return it.Detail != nil && it.Status == StatusDraft }
@@ -29,3 +35,12 @@ func draftRank(it *Item) int {
 // DraftNote is said with a draft wherever it is served: the agent wrote
 // it, no person has accepted it yet.
 const DraftNote = "Draft: written by the agent in an earlier turn, not yet reviewed by a person. Follow it unless the person says otherwise."
+
+// Learned reports an item served from what the log knows but has not made
+// ready: a draft devlearn wrote from earlier sessions (internal/observed).
+func (it *Item) Learned() bool {
+	return it.Detail != nil && it.Type == TypeEntry && strings.HasPrefix(it.Path, project.ObservedDir+"/")
+}
+
+// LearnedNote is said with such a draft wherever it is served.
+const LearnedNote = "Learned: devlearn saw this in earlier sessions of this project; no person has reviewed it yet. Follow it unless the person says otherwise."

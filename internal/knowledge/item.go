@@ -210,6 +210,10 @@ func sectionText(body string) string {
 
 // areaCommand reads an Area that is the command that failed ("go test
 // ./...", "npm run build"), as the failure extractor records it.
+// AreaCommand reports a pitfall's Area that is the command that failed
+// (as the failure extractor records it), and that command.
+func AreaCommand(area string) (Command, bool) { return areaCommand(area) }
+
 func areaCommand(area string) (Command, bool) {
 	area = strings.Trim(strings.TrimSpace(area), "`")
 	if area == "" || pathWord(area, true) {

@@ -98,15 +98,20 @@ func ReadAll(src Sources) *Set {
 type entryDir struct {
 	abs   string
 	scope string
+	// learned: the folder of what the log knows but has not made ready
+	// (project.ObservedDir).
+	learned bool
 }
 
 func (src Sources) entryDirs() []entryDir {
 	var out []entryDir
 	if src.Root != "" {
-		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.EntriesDir)), ScopeProject})
+		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.EntriesDir)), ScopeProject, false})
+		// What the log knows but has not made ready (internal/observed).
+		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.ObservedDir)), ScopeProject, true})
 	}
 	if src.GlobalDir != "" {
-		out = append(out, entryDir{src.GlobalDir, ScopeGlobal})
+		out = append(out, entryDir{src.GlobalDir, ScopeGlobal, false})
 	}
 	return out
 }
@@ -214,6 +219,9 @@ func readEntryItem(d entryDir, name, path string, r *record) (*Item, *ParseError
 // the project for project entries, absolute for global ones.
 func displayPath(d entryDir, name string) string {
 	if d.scope == ScopeProject {
+		if d.learned {
+			return project.ObservedDir + "/" + name
+		}
 		return project.EntriesDir + "/" + name
 	}
 	return filepath.Join(d.abs, name)

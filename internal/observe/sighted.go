@@ -34,3 +34,14 @@ func (l *Log) Counted(subject, counter, eid string) bool {
 	_, ok = s.counts.sets[counter][eid]
 	return ok
 }
+
+// SightedBy reports whether src sighted the observation id at all, and
+// that sighting is not forgotten.
+func (l *Log) SightedBy(id, src string) bool {
+	s, ok := l.get(id)
+	if !ok {
+		return false
+	}
+	last, ok := s.sources[src]
+	return ok && last > s.tomb
+}

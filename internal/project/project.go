@@ -98,6 +98,11 @@ const (
 	SkillsDir      = ".claude/skills"
 	SettingsFile   = ".claude/settings.json"
 	SchemaFile     = ".memory/learning.schema.json"
+	// LocalDir holds the state of one working tree, never committed.
+	LocalDir = ".memory/.local"
+	// ObservedDir holds the lessons the log knows but has not made ready,
+	// as draft entries the hooks serve (internal/observed writes them).
+	ObservedDir    = ".memory/.local/observed"
 	AttributesFile = ".gitattributes"
 )
 
@@ -107,7 +112,7 @@ const (
 var Written = []string{
 	ConfigFile, SchemaFile, LogFile, ManifestFile, DecisionsFile, PitfallsFile,
 	EntriesDir, TasksDir, EvolutionLog, MigrationsFile, CommandsDir, SkillsDir,
-	SettingsFile, AttributesFile,
+	SettingsFile, AttributesFile, LocalDir, ObservedDir,
 }
 
 // Links finds every symbolic link where devlearn writes: at the files and
@@ -212,3 +217,23 @@ func (p *Project) Operation() (name, marker string) {
 	}
 	return "", ""
 }
+
+// EnsureLocal creates LocalDir, ignoring itself, so that its files never
+// show in git status even in a project set up before init listed it in
+// .memory/.gitignore. safefile refuses a symbolic link on the way: a
+// committed link would send devlearn's writes out of the repository.
+func EnsureLocal(root string) error {
+	local := filepath.Join(root, filepath.FromSlash(LocalDir))
+	_, err := os.Lstat(local)
+	fresh := errors.Is(err, fs.ErrNotExist)
+	if err := safefile.MkdirAll(root, local, 0o755); err != nil {
+		return err
+	}
+	if fresh {
+		return safefile.WriteFile(root, filepath.Join(local, ".gitignore"), []byte(localIgnore), 0o644)
+	}
+	return nil
+}
+
+// localIgnore is LocalDir's .gitignore: everything in it, itself included.
+var localIgnore = "# devlearn: per-working-tree session state, never committed\n*\n"

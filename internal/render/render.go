@@ -153,6 +153,15 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 	return p.res, p.commit(ctx, changes)
 }
 
+// IDs are the observations rendered.
+func (res *Result) IDs() []string {
+	out := make([]string, len(res.Rendered))
+	for i, x := range res.Rendered {
+		out[i] = x.ID
+	}
+	return out
+}
+
 // checkFolders refuses to render into a folder that is a symbolic link
 // leading outside the repository.
 func (r *Renderer) checkFolders() error {

@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -198,6 +199,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 		}
 		if out.Note == "" {
 			out.Note = "deprecated: it will not be rendered or served"
+		}
+		if err := observed.Drop(r.Proj.Root, id); err != nil {
+			return nil, err
 		}
 	case "restore":
 		if o.Status != observe.Deprecated {

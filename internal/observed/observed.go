@@ -1,0 +1,206 @@
+// Package observed serves what the log knows before it is ready. A
+// failure and its fix, or a person's instruction, seen once is worth
+// telling the agent the next time its moment comes, long before the
+// thresholds make it an artifact: thresholds decide what is rendered and
+// committed, not whether the agent hears it. Sync writes each such lesson
+// as a draft entry in the working tree's own state
+// (.memory/.local/observed/, never committed), where the hooks find it as
+// they find every entry (knowledge.Sources), ranked below what a person
+// accepted and marked as learned, not reviewed. It is the one writer of
+// that folder: every file there is derived from the log and rewritten
+// from it.
+package observed
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/safefile"
+)
+
+// Max is how many lessons are served this way at most, the most
+// confident and most recently seen first: a hook's cost stays bounded
+// whatever the log holds.
+const Max = 300
+
+// Tag marks an entry written here.
+const Tag = "observed"
+
+// Key is the entry key of an observation: obs_3f9a... is obs-3f9a...
+func Key(id string) string { return "obs-" + strings.TrimPrefix(id, "obs_") }
+
+// Servable reports an observation worth serving before it is ready: one
+// still observing, or ready but not rendered yet, whose quality is
+// confirmed. What was rendered is served as its artifact; what a person
+// turned down is not served at all.
+func Servable(o *observe.Observation) bool {
+	return o.QualityOK && (o.Status == observe.Observing || o.Status == observe.Ready)
+}
+
+// Entry is the draft entry an observation is served as.
+func Entry(o *observe.Observation) *knowledge.Entry {
+	kind := "note"
+	switch o.Type {
+	case observe.Pitfall:
+		kind = "warning"
+	case observe.Decision:
+		kind = "pattern"
+	}
+	e := &knowledge.Entry{
+		Key:         Key(o.ID),
+		Summary:     summary(o.Pattern),
+		Kind:        kind,
+		Category:    "lesson_learned",
+		Priority:    "MEDIUM",
+		Status:      knowledge.StatusDraft,
+		Source:      "transcript",
+		Observation: o.ID,
+		Tags:        []string{Tag},
+		CreatedAt:   knowledge.FormatTime(o.FirstSeen),
+		UpdatedAt:   knowledge.FormatTime(o.LastSeen),
+	}
+	if area := field(o.Details, "area"); area != "" && o.Type == observe.Pitfall {
+		if _, command := knowledge.AreaCommand(area); !command {
+			e.Triggers.Files = knowledge.AreaGlobs(area)
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Seen in %s, last on %s: %s.\n",
+		knowledge.Plural(o.Count, "session", "sessions"), o.LastSeen.Format("2006-01-02"), how(o))
+	if rest := detailLines(o.Details); rest != "" {
+		b.WriteString("\n" + rest)
+	}
+	e.Body = b.String()
+	return e
+}
+
+// how says where a lesson came from.
+func how(o *observe.Observation) string {
+	switch {
+	case strings.Contains(o.Details, "impact: the command fails"):
+		return "a command failed and this is what made it pass"
+	case strings.Contains(o.Details, "request: "):
+		return "the person asked for it in several sessions"
+	}
+	return "the person said it"
+}
+
+// summary is a pattern as an entry's one-line summary.
+func summary(p string) string {
+	p = strings.Join(strings.Fields(p), " ")
+	if utf8.RuneCountInString(p) <= knowledge.MaxSummary {
+		return p
+	}
+	r := []rune(p)
+	return string(r[:knowledge.MaxSummary-1]) + "…"
+}
+
+// field is the value of key in "key: value; key: value" details.
+func field(details, key string) string {
+	for _, part := range strings.Split(details, "; ") {
+		if k, v, ok := strings.Cut(part, ": "); ok && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+// detailLines shows the details as a list, one field a line.
+func detailLines(details string) string {
+	var lines []string
+	for _, part := range strings.Split(details, "; ") {
+		if k, v, ok := strings.Cut(part, ": "); ok && strings.TrimSpace(v) != "" {
+			lines = append(lines, "- "+strings.TrimSpace(k)+": "+strings.TrimSpace(v))
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Sync makes root's observed folder hold exactly the servable
+// observations of obs (at most Max), each as its draft entry, writing
+// only the files whose content changed and removing the others. It
+// returns how many files it wrote or removed.
+func Sync(root string, obs []observe.Observation) (int, error) {
+	var keep []*observe.Observation
+	for i := range obs {
+		if Servable(&obs[i]) {
+			keep = append(keep, &obs[i])
+		}
+	}
+	sort.SliceStable(keep, func(i, j int) bool {
+		if keep[i].Confidence != keep[j].Confidence {
+			return keep[i].Confidence > keep[j].Confidence
+		}
+		return keep[i].LastSeen.After(keep[j].LastSeen)
+	})
+	if len(keep) > Max {
+		keep = keep[:Max]
+	}
+	dir := filepath.Join(root, filepath.FromSlash(project.ObservedDir))
+	existing, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return 0, err
+	}
+	if len(keep) == 0 && len(existing) == 0 {
+		return 0, nil
+	}
+	if err := project.EnsureLocal(root); err != nil {
+		return 0, err
+	}
+	if err := safefile.MkdirAll(root, dir, 0o755); err != nil {
+		return 0, err
+	}
+	changed := 0
+	want := map[string]bool{}
+	for _, o := range keep {
+		e := Entry(o)
+		data, err := e.Marshal()
+		if err != nil {
+			return changed, fmt.Errorf("%s: %v", o.ID, err)
+		}
+		name := e.Key + ".md"
+		want[name] = true
+		path := filepath.Join(dir, name)
+		if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+			continue
+		}
+		// Renamed into place: a hook reading the folder meanwhile sees
+		// the old file or the new one, never half of one.
+		if err := jsonl.WriteFileRename(root, path, data, 0o644); err != nil {
+			return changed, err
+		}
+		changed++
+	}
+	for _, de := range existing {
+		if name := de.Name(); strings.HasSuffix(name, ".md") && !want[name] {
+			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return changed, err
+			}
+			changed++
+		}
+	}
+	return changed, nil
+}
+
+// Drop removes the drafts of observations that are no longer servable
+// (rendered, or turned down by a person), without reading the log: render
+// and review know which they changed. The next Sync agrees.
+func Drop(root string, ids ...string) error {
+	dir := filepath.Join(root, filepath.FromSlash(project.ObservedDir))
+	for _, id := range ids {
+		if err := os.Remove(filepath.Join(dir, Key(id)+".md")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package observed
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/project"
+)
+
+func obs(id, typ, status, pattern, details string) observe.Observation {
+	t := time.Date(2026, 5, 4, 9, 0, 0, 0, time.UTC)
+	return observe.Observation{ID: id, Type: typ, Status: status, Pattern: pattern, Details: details, QualityOK: true, Count: 1, FirstSeen: t, LastSeen: t, Confidence: 0.5}
+}
+
+// What the log knows but has not made ready is a draft entry the hooks
+// read as they read every entry; what was rendered or turned down is not;
+// a file is rewritten only when what it says changed.
+func TestSync(t *testing.T) {
+	root := t.TempDir()
+	list := []observe.Observation{
+		obs("obs_aaaaaaaaaaaa", observe.Pitfall, observe.Observing, "`make migrate` fails with \"No rule\": add `-f db/Makefile`.", "area: make migrate; issue: x; impact: the command fails until it is fixed; resolution: run `make -f db/Makefile migrate` instead"),
+		obs("obs_bbbbbbbbbbbb", observe.Pitfall, observe.Ready, "Never edit vendor/ by hand.", "area: vendor/; issue: the person had to point it out; impact: x; resolution: y"),
+		obs("obs_cccccccccccc", observe.Procedural, observe.Created, "Rendered already.", ""),
+		obs("obs_dddddddddddd", observe.Decision, observe.Deprecated, "Turned down.", ""),
+	}
+	n, err := Sync(root, list)
+	if err != nil || n != 2 {
+		t.Fatalf("Sync: %d files, %v", n, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, project.LocalDir, ".gitignore")); err != nil {
+		t.Fatalf("the local folder does not ignore itself: %v", err)
+	}
+	set := knowledge.ReadAll(knowledge.Sources{Root: root})
+	if len(set.Problems) > 0 || len(set.Items) != 2 {
+		t.Fatalf("items %d, problems %v", len(set.Items), set.Problems)
+	}
+	for _, it := range set.Items {
+		if !it.Learned() || !it.Draft() || !it.Active {
+			t.Errorf("%s: learned %v, draft %v, active %v", it.ID, it.Learned(), it.Draft(), it.Active)
+		}
+		if it.ID == "obs-bbbbbbbbbbbb" && len(it.Match.Files) == 0 {
+			t.Errorf("a pitfall's area gives no file trigger: %+v", it.Match)
+		}
+	}
+	if n, _ := Sync(root, list); n != 0 {
+		t.Errorf("nothing changed, yet %d files were written", n)
+	}
+	list[1].Status = observe.Created
+	if n, _ := Sync(root, list); n != 1 {
+		t.Errorf("one rendered since: %d files changed", n)
+	}
+	if err := Drop(root, "obs_aaaaaaaaaaaa"); err != nil {
+		t.Fatal(err)
+	}
+	if set := knowledge.ReadAll(knowledge.Sources{Root: root}); len(set.Items) != 0 {
+		t.Errorf("%d items left", len(set.Items))
+	}
+}
