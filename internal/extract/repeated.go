@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/identity"
@@ -105,10 +106,20 @@ func request(own string) string {
 		return ""
 	}
 	text := strings.TrimSpace(own[x.Offset(i):x.Offset(j)])
-	if n := words(text); n < 2 || n > maxRequestWords {
+	if n := words(text); n < 2 || n > maxRequestWords || choice(text) {
 		return ""
 	}
 	return text
+}
+
+// choice reports the answer to a menu: "Option A", "opción 2", "方案 B".
+func choice(text string) bool {
+	f := strings.Fields(text)
+	if len(f) == 0 || len(f) > 3 {
+		return false
+	}
+	last := strings.Trim(f[len(f)-1], ".)")
+	return utf8.RuneCountInString(last) == 1 || strings.IndexFunc(last, func(r rune) bool { return r < '0' || r > '9' }) < 0
 }
 
 // steps describes what the agent did for a request: the tool calls that

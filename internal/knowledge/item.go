@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/repopath"
 )
 
@@ -130,7 +131,14 @@ func matchOf(t Triggers) Match {
 // the triggers they name to those its author wrote.
 func FromEntry(e *Entry, scope, path string) *Item {
 	m := matchOf(e.Triggers)
-	m.derive(e.Summary, e.Body)
+	if strings.HasPrefix(path, project.ObservedDir+"/") {
+		// A learned draft's body is how it was learned (the tools the
+		// agent had just used, the command as it ran): its triggers are
+		// what its lesson says.
+		m.derive(e.Summary, "")
+	} else {
+		m.derive(e.Summary, e.Body)
+	}
 	return &Item{
 		ID: e.Key, Priority: e.Priority, Active: e.Active(), Match: m,
 		Detail: &Detail{

@@ -251,6 +251,12 @@ cmds:
 	}
 	fileEvidence := fileHit && (!broadOnly || b.Keyword || len(m.Actions) == 0 && len(m.Context) == 0)
 	b.Evidence = fileEvidence || cmdHit || b.Keyword || topicHit || toolsOnly(m)
+	if it.Learned() && !fileEvidence && !cmdHit {
+		// What devlearn learned and no person reviewed is served by
+		// relevance only where it names the very file or command: a word
+		// it shares with a request is not enough. Session start lists it.
+		b.Evidence = false
+	}
 	if explain {
 		explainKeywords("action", m.Actions, c.Words, why)
 		explainKeywords("context", m.Context, c.Words, why)
@@ -260,6 +266,8 @@ cmds:
 		switch {
 		case fileHit && !fileEvidence:
 			why("the file matched only a broad pattern and the item's keywords did not: not served")
+		case !b.Evidence && it.Learned():
+			why("learned, not reviewed: served only where its file or command comes up")
 		case !b.Evidence:
 			why("no file, command, action or context trigger matched: the tool alone does not serve it")
 		}

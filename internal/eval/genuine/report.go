@@ -95,6 +95,8 @@ type Report struct {
 	Languages []string              `json:"languages"`
 	Lessons   int                   `json:"lessons"`
 	Sets      map[string]*Breakdown `json:"sets"`
+	// Loop is the closed loop's figures by split, when it ran.
+	Loop map[string]LoopSummary `json:"loop,omitempty"`
 }
 
 // Summarize computes the report of a result.
@@ -306,6 +308,64 @@ func WriteText(w io.Writer, rep, before *Report) {
 }
 
 func ratio(t Tally) string { return fmt.Sprintf("%.2f (%d/%d)", t.Rate(), t.Found, t.Lessons) }
+
+// WriteLoop prints the closed loop's figures.
+func WriteLoop(w io.Writer, rep, before *Report) {
+	if len(rep.Loop) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Closed loop: each project's later sessions played through the hooks after learning from the earlier ones")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "set\tmoments\tserved by then\tby relevance\tcaught earlier\tserved, of those\tdistraction")
+	frac := func(a, b int) string {
+		if b == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.2f (%d/%d)", float64(a)/float64(b), a, b)
+	}
+	for _, split := range []string{Dev, Holdout, "all"} {
+		s, ok := rep.Loop[split]
+		if !ok || s.Moments == 0 {
+			continue
+		}
+		served := frac(s.Served, s.Moments)
+		if before != nil {
+			if b, ok := before.Loop[split]; ok && b.Moments > 0 {
+				served = fmt.Sprintf("%.2f → %s", float64(b.Served)/float64(b.Moments), served)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", split, s.Moments, served, frac(s.Relevant, s.Moments), frac(s.Known, s.Moments), frac(s.KnownServed, s.Known), frac(s.Unrelated, s.Items))
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+// WriteLoopDetails lists the moments not served and what was served that
+// holds no lesson of its project.
+func WriteLoopDetails(w io.Writer, loops []*LoopResult) {
+	for _, r := range loops {
+		for _, m := range r.Moments {
+			if m.Served {
+				fmt.Fprintf(w, "%s: %s in %s at %s: served (%s)\n", r.Project, m.Lesson, m.Session, m.At, m.Where)
+				continue
+			}
+			why := "not caught in an earlier session"
+			switch {
+			case !m.Found:
+				why = "the moment is not a hook call of the session"
+			case m.Known:
+				why = "known, not served"
+			}
+			fmt.Fprintf(w, "%s: %s in %s at %s: %s\n", r.Project, m.Lesson, m.Session, m.At, why)
+		}
+		for _, u := range r.Unrelated {
+			fmt.Fprintf(w, "%s: unrelated: %s\n", r.Project, u)
+		}
+		for _, p := range r.Problems {
+			fmt.Fprintf(w, "%s: problem: %s\n", r.Project, p)
+		}
+	}
+}
 
 // WriteDetails lists, session by session, the lessons missed, what was
 // kept that no label or reader accounts for, and the problems; then the

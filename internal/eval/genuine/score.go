@@ -89,6 +89,8 @@ type Result struct {
 	Projects []*ProjectResult
 	// Missing are pointer-only sessions that were not fetched.
 	Missing []string
+	// Loops are the closed loop's projects, when it ran.
+	Loops []*LoopResult
 }
 
 // Measure runs the set through the binary.

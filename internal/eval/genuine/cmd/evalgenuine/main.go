@@ -28,15 +28,16 @@ func main() {
 	only := flag.String("only", "", "measure only these splits (dev, holdout; comma-separated)")
 	keep := flag.String("work", "", "make the repositories here and keep them (default: a temporary folder, removed)")
 	details := flag.Bool("v", false, "list, session by session, the lessons missed and what was kept that nothing accounts for")
+	loop := flag.Bool("loop", true, "replay each project's later sessions through the hooks after learning from the earlier ones (the closed loop)")
 	asJSON := flag.Bool("json", false, "print every observation and pair as JSON")
 	flag.Parse()
-	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *details, *asJSON); err != nil {
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *details, *asJSON, *loop); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON bool) error {
+func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON, loop bool) error {
 	set, err := genuine.Load(dir)
 	if err != nil {
 		return err
@@ -69,11 +70,23 @@ func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON
 			}
 		}
 	}
-	res, err := genuine.Measure(context.Background(), set, &genuine.Runner{Bin: abs, Work: work}, opts)
+	runner := &genuine.Runner{Bin: abs, Work: work}
+	res, err := genuine.Measure(context.Background(), set, runner, opts)
 	if err != nil {
 		return err
 	}
 	rep := genuine.Summarize(set, res)
+	if loop {
+		loops, err := genuine.Loop(context.Background(), set, &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}, opts)
+		if err != nil {
+			return err
+		}
+		rep.Loop = map[string]genuine.LoopSummary{}
+		for _, split := range []string{genuine.Dev, genuine.Holdout, ""} {
+			rep.Loop[cmpOr(split, "all")] = genuine.SummarizeLoop(loops, split)
+		}
+		res.Loops = loops
+	}
 	if save != "" {
 		data, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
@@ -96,9 +109,18 @@ func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON
 	}
 	if details {
 		genuine.WriteDetails(os.Stdout, set, res)
+		genuine.WriteLoopDetails(os.Stdout, res.Loops)
 		fmt.Println()
 	}
 	fmt.Printf("Capture on genuine sessions (%s), through %s\n", filepath.ToSlash(dir), res.Version)
 	genuine.WriteText(os.Stdout, rep, before)
+	genuine.WriteLoop(os.Stdout, rep, before)
 	return nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

@@ -1,0 +1,441 @@
+package genuine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/agent/sessions"
+	"github.com/devlearn/devlearn/internal/hook"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// The closed loop: a project's sessions in the order they started,
+// learned from as the worker does (ingest, then render-ready, the clock
+// set to when the next session starts), and each later session played
+// through the hooks as its agent would call them: session start, then
+// each of the person's prompts and each tool call, in order. For every
+// labelled moment a lesson comes back (the person says it again, or the
+// agent is about to make the mistake again), the question is whether the
+// lesson was in what the hooks gave the agent by then.
+
+// Moment is one recurrence of a lesson, replayed.
+type Moment struct {
+	Lesson  string `json:"lesson"`
+	Session string `json:"session"`
+	At      string `json:"at"`
+	How     string `json:"how"` // prompt | tool
+	// Known: an observation of the lesson was in the log when the session
+	// started (capture had caught it earlier).
+	Known bool `json:"known"`
+	// Found: the moment is a hook call of the replayed session.
+	Found bool `json:"found"`
+	// Served: the lesson was given at the moment or before it in the
+	// session; Start: only by session start; Relevant: by a prompt or a
+	// tool call.
+	Served   bool   `json:"served"`
+	Start    bool   `json:"start"`
+	Relevant bool   `json:"relevant"`
+	Where    string `json:"where,omitempty"`
+}
+
+// LoopResult is one project's closed loop.
+type LoopResult struct {
+	Project string
+	Split   string
+	Moments []Moment
+	// Served counts the items the hooks gave by relevance (prompts and
+	// tool calls) in the replayed sessions; Unrelated those that hold no
+	// labelled lesson of the project.
+	Served    int
+	Unrelated []string
+	Problems  []string
+}
+
+// call is one hook call derived from a session.
+type call struct {
+	event  string
+	line   int
+	ids    []string // the record uuid or tool call id, and L<line>
+	input  map[string]any
+	prompt bool
+}
+
+// Loop replays the projects of the set that have labelled recurrences.
+func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, error) {
+	if err := os.MkdirAll(r.Work, 0o755); err != nil {
+		return nil, err
+	}
+	files := filepath.Join(r.Work, "files")
+	byProject := map[string][]*Lesson{}
+	for _, l := range set.Lessons {
+		if len(l.Recurs) > 0 {
+			p := set.Session(l.Transcript).Project
+			byProject[p] = append(byProject[p], l)
+		}
+	}
+	var names []string
+	for p := range byProject {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	var out []*LoopResult
+	for _, name := range names {
+		list := set.Projects()[name]
+		if len(o.Only) > 0 && !contains(o.Only, list[0].Split) {
+			continue
+		}
+		paths := map[string]string{}
+		for _, s := range list {
+			p, err := set.Materialize(s, o.Fetched, files)
+			if err != nil {
+				return nil, err
+			}
+			paths[s.ID] = p
+		}
+		res, err := loopProject(ctx, set, r, name, list, paths, byProject[name])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, res)
+		if o.Progress != nil {
+			o.Progress(len(out), len(names), name)
+		}
+	}
+	return out, nil
+}
+
+func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*Session, paths map[string]string, lessons []*Lesson) (*LoopResult, error) {
+	res := &LoopResult{Project: name, Split: list[0].Split}
+	repo, err := r.Init(ctx, "loop-"+slug(name))
+	if err != nil {
+		return nil, err
+	}
+	var projectLessons []*Lesson
+	for _, l := range set.Lessons {
+		if set.Session(l.Transcript).Project == name {
+			projectLessons = append(projectLessons, l)
+		}
+	}
+	for i, s := range list {
+		start := rfc3339(s.Started, 0)
+		var moments []*Moment
+		for _, l := range lessons {
+			for _, rc := range l.Recurs {
+				if rc.Transcript == s.ID {
+					moments = append(moments, &Moment{Lesson: l.ID, Session: s.ID, At: rc.At, How: rc.How})
+				}
+			}
+		}
+		if len(moments) > 0 && paths[s.ID] != "" {
+			obs, err := repo.observations(ctx, start)
+			if err != nil {
+				res.Problems = append(res.Problems, err.Error())
+			}
+			for _, m := range moments {
+				l := lessonByID(set, m.Lesson)
+				for _, o := range obs {
+					if l.Matches(o.Text()) {
+						m.Known = true
+						break
+					}
+				}
+			}
+			if err := repo.replay(ctx, paths[s.ID], start, projectLessons, moments, res); err != nil {
+				res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", s.ID, err))
+			}
+			for _, m := range moments {
+				res.Moments = append(res.Moments, *m)
+			}
+		}
+		if paths[s.ID] == "" {
+			continue
+		}
+		// Learn from it as the worker does, at the time the next session
+		// starts.
+		if err := repo.learn(ctx, paths[s.ID], after(list, i)); err != nil {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", s.ID, err))
+		}
+	}
+	return res, nil
+}
+
+func lessonByID(set *Set, id string) *Lesson {
+	for _, l := range set.Lessons {
+		if l.ID == id {
+			return l
+		}
+	}
+	return nil
+}
+
+// loopRepo is a repository the loop learns in and replays against.
+type loopRepo struct {
+	r         *Runner
+	dir, home string
+	env       []string
+}
+
+// Init makes a repository set up with devlearn, for the closed loop.
+func (r *Runner) Init(ctx context.Context, name string) (*loopRepo, error) {
+	dir := filepath.Join(r.Work, name, "repo")
+	home := filepath.Join(r.Work, name, "home")
+	for _, d := range []string{dir, filepath.Join(home, ".claude")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	env := append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
+		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1")
+	env = without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
+	lr := &loopRepo{r: r, dir: dir, home: home, env: env}
+	git := exec.CommandContext(ctx, "git", "init", "-q")
+	git.Dir, git.Env = dir, env
+	if out, err := git.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("git init: %v: %s", err, out)
+	}
+	if _, errOut, err := r.run(ctx, dir, env, "init"); err != nil {
+		return nil, fmt.Errorf("devlearn init: %v: %s", err, firstLine(errOut))
+	}
+	return lr, nil
+}
+
+func (lr *loopRepo) at(now string) []string {
+	if now == "" {
+		return lr.env
+	}
+	return append(lr.env, "DEVLEARN_NOW="+now)
+}
+
+// learn ingests a session and renders what became ready, at now.
+func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
+	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "ingest", "--json", file); err != nil {
+		return fmt.Errorf("ingest: %v: %s", err, firstLine(errOut))
+	}
+	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "render-ready"); err != nil {
+		return fmt.Errorf("render-ready: %v: %s", err, firstLine(errOut))
+	}
+	return nil
+}
+
+// observations are what the log holds at now.
+func (lr *loopRepo) observations(ctx context.Context, now string) ([]Observation, error) {
+	out, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "learn", "--list", "--json")
+	if err != nil {
+		return nil, fmt.Errorf("learn --list: %v: %s", err, firstLine(errOut))
+	}
+	var list struct {
+		Observations []Observation `json:"observations"`
+	}
+	return list.Observations, json.Unmarshal(out, &list)
+}
+
+var heading = regexp.MustCompile(`(?m)^## `)
+
+// replay plays a session through the hooks, in process, and marks each
+// moment served when a lesson was given by then.
+func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*Lesson, moments []*Moment, res *LoopResult) error {
+	calls, err := hookCalls(file, lr.dir)
+	if err != nil {
+		return err
+	}
+	now, err := time.Parse(time.RFC3339, start)
+	if err != nil {
+		now = time.Now()
+	}
+	env := hook.Env{Dir: lr.dir, Home: filepath.Join(lr.home, ".devlearn"), Redact: redact.Text, Now: func() time.Time { return now }}
+	given := map[string]string{} // lesson -> where it was first given
+	givenByStart := map[string]bool{}
+	for i, c := range calls {
+		input, _ := json.Marshal(c.input)
+		var out bytes.Buffer
+		hook.Run(ctx, c.event, env, bytes.NewReader(input), &out)
+		text := contextOf(out.Bytes())
+		if text != "" {
+			parts := heading.Split(text, -1)
+			for _, item := range parts[1:] {
+				related := false
+				for _, l := range lessons {
+					if l.Matches(item) {
+						related = true
+						if _, ok := given[l.ID]; !ok {
+							given[l.ID] = label(c, i)
+							givenByStart[l.ID] = c.event == hook.SessionStart
+						}
+					}
+				}
+				if c.event != hook.SessionStart {
+					res.Served++
+					if !related {
+						title, _, _ := strings.Cut(item, "\n")
+						res.Unrelated = append(res.Unrelated, cut(title, 100))
+					}
+				}
+			}
+		}
+		for _, m := range moments {
+			if m.Found || !c.is(m.At) {
+				continue
+			}
+			m.Found = true
+			if where, ok := given[m.Lesson]; ok {
+				m.Served, m.Where = true, where
+				m.Start = givenByStart[m.Lesson]
+				m.Relevant = !m.Start
+			}
+		}
+	}
+	return nil
+}
+
+func label(c call, i int) string {
+	switch c.event {
+	case hook.SessionStart:
+		return "session start"
+	case hook.UserPromptSubmit:
+		return fmt.Sprintf("prompt at line %d", c.line)
+	}
+	return fmt.Sprintf("#%d %s", i, c.input["tool_name"])
+}
+
+// is reports whether the call is the one a label names: its record uuid
+// or tool call id, or its line (L12).
+func (c call) is(at string) bool {
+	for _, id := range c.ids {
+		if id != "" && id == at {
+			return true
+		}
+	}
+	return false
+}
+
+// contextOf is the additionalContext of a hook's output ("" for none).
+func contextOf(out []byte) string {
+	var o hook.Output
+	if len(bytes.TrimSpace(out)) == 0 || json.Unmarshal(out, &o) != nil {
+		return ""
+	}
+	return o.HookSpecificOutput.AdditionalContext
+}
+
+// hookCalls derives the calls an agent makes for a session, from the
+// channels devlearn reads any agent's session into: session start, then,
+// in the order they were written, each of the person's prompts and each
+// tool call, in Claude Code's shape, with the folder the session ran in
+// moved to the repository.
+func hookCalls(file, root string) ([]call, error) {
+	var ch *transcript.Channels
+	var err error
+	if read := sessions.ReaderFor(file); read != nil {
+		ch, err = read(file, transcript.Options{})
+	} else {
+		ch, err = transcript.ReadFiles([]string{file}, transcript.Options{})
+	}
+	if err != nil {
+		return nil, err
+	}
+	sid := ch.SessionID
+	if sid == "" {
+		sid = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	origin := ""
+	for _, u := range ch.UserSignals {
+		if u.Cwd != "" {
+			origin = u.Cwd
+			break
+		}
+	}
+	base := func(name string) map[string]any {
+		return map[string]any{"session_id": sid, "transcript_path": file, "cwd": root, "hook_event_name": name}
+	}
+	out := []call{{event: hook.SessionStart, input: withField(base("SessionStart"), "source", "startup")}}
+	var calls []call
+	for _, u := range ch.UserSignals {
+		if u.Rejection || strings.TrimSpace(u.Text) == "" {
+			continue
+		}
+		in := base("UserPromptSubmit")
+		in["prompt"] = u.Text
+		calls = append(calls, call{event: hook.UserPromptSubmit, line: u.Line, ids: []string{u.UUID, "L" + strconv.Itoa(u.Line), "M" + strconv.Itoa(u.Line-1)}, input: in, prompt: true})
+	}
+	for _, t := range ch.Tools {
+		if t.Sidechain {
+			continue
+		}
+		input := map[string]any{}
+		switch {
+		case t.Command != "":
+			input["command"] = moveFolder(t.Command, origin, root)
+		case len(t.Paths) > 0:
+			input["file_path"] = moveFolder(t.Paths[0], origin, root)
+		default:
+			continue
+		}
+		in := base("PreToolUse")
+		in["tool_name"], in["tool_input"], in["tool_use_id"] = t.Name, input, t.ID
+		calls = append(calls, call{event: hook.PreToolUse, line: t.Line, ids: []string{t.ID, "L" + strconv.Itoa(t.Line)}, input: in})
+	}
+	sort.SliceStable(calls, func(i, j int) bool { return calls[i].line < calls[j].line })
+	return append(out, calls...), nil
+}
+
+func withField(m map[string]any, k string, v any) map[string]any {
+	m[k] = v
+	return m
+}
+
+// moveFolder replaces the folder a session ran in with root, where a
+// path starts with it.
+func moveFolder(s, from, to string) string {
+	if from == "" || len(from) < 2 {
+		return s
+	}
+	return strings.ReplaceAll(s, strings.TrimRight(from, `/\`), to)
+}
+
+// LoopSummary is the closed loop's figures for a split.
+type LoopSummary struct {
+	Moments, Found, Served, Relevant, Known, KnownServed int
+	Items, Unrelated                                     int
+}
+
+// SummarizeLoop adds up the projects of a split ("" for all).
+func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
+	var s LoopSummary
+	for _, r := range results {
+		if split != "" && r.Split != split {
+			continue
+		}
+		s.Items += r.Served
+		s.Unrelated += len(r.Unrelated)
+		for _, m := range r.Moments {
+			s.Moments++
+			if m.Found {
+				s.Found++
+			}
+			if m.Served {
+				s.Served++
+			}
+			if m.Relevant {
+				s.Relevant++
+			}
+			if m.Known {
+				s.Known++
+				if m.Served {
+					s.KnownServed++
+				}
+			}
+		}
+	}
+	return s
+}
