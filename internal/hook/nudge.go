@@ -25,6 +25,13 @@ const NudgeNote = "devlearn: this prompt may correct you or teach you something 
 // tables (negation, contrast, rejection, "remember").
 var mayBeCorrection = lang.MayBeCorrection
 
+// MayTeach reports a prompt the hook reads for a lesson, and asks the
+// agent about: the person's own words (not the editor's context, a command
+// template or a log pasted in) may correct the agent or teach it something.
+func MayTeach(prompt string) bool {
+	return mayBeCorrection(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
+}
+
 // promptSubmit is UserPromptSubmit: the prompt recorded and the entries
 // its keywords call for served (userPromptSubmit), then what the prompt
 // teaches: a lesson the person asks to keep saved as an active entry, an
@@ -67,7 +74,7 @@ func (r *run) learnFromPrompt() []string {
 	// Only the person's own words: not the editor's context, a command
 	// template or a log pasted into the prompt (transcript.OwnWords, as
 	// capture reads them).
-	if !mayBeCorrection(transcript.OwnWords(textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax))) {
+	if !MayTeach(r.in.Prompt) {
 		return nil
 	}
 	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/devlearn/devlearn/internal/extract"
-	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/keep"
@@ -94,7 +93,8 @@ func MeasureNudge(cases []*Case, root string, opt transcript.Options) (map[strin
 				if len(c.Lessons) == 0 {
 					n.NoiseTurns++
 				}
-				if !lang.MayBeCorrection(u.Text) && len(keep.Find(u.Text)) == 0 {
+				// As the prompt hook reads a prompt: the person's own words.
+				if !hook.MayTeach(u.Text) && len(keep.Find(transcript.OwnWords(u.Text))) == 0 {
 					continue
 				}
 				n.Flagged++

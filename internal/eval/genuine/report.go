@@ -97,11 +97,13 @@ type Report struct {
 	Sets      map[string]*Breakdown `json:"sets"`
 	// Loop is the closed loop's figures by split, when it ran.
 	Loop map[string]LoopSummary `json:"loop,omitempty"`
+	// Nudge is what the prompt hook asks the agent about, by split.
+	Nudge map[string]*NudgeTally `json:"nudge,omitempty"`
 }
 
 // Summarize computes the report of a result.
 func Summarize(set *Set, res *Result) *Report {
-	rep := &Report{Version: res.Version, Missing: len(res.Missing), Sets: map[string]*Breakdown{}}
+	rep := &Report{Version: res.Version, Missing: len(res.Missing), Sets: map[string]*Breakdown{}, Nudge: res.Nudge}
 	get := func(split string) *Breakdown {
 		b := rep.Sets[split]
 		if b == nil {
@@ -308,6 +310,39 @@ func WriteText(w io.Writer, rep, before *Report) {
 }
 
 func ratio(t Tally) string { return fmt.Sprintf("%.2f (%d/%d)", t.Rate(), t.Found, t.Lessons) }
+
+// WriteNudge prints what the prompt hook asks the agent about.
+func WriteNudge(w io.Writer, rep, before *Report) {
+	if len(rep.Nudge) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "The prompt hook's nudge: the turns it asks the agent to state a lesson on")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "set\tturns\tlesson turns asked about\tasks on a lesson turn")
+	for _, split := range []string{Dev, Holdout, "all"} {
+		t := rep.Nudge[split]
+		if t == nil {
+			continue
+		}
+		recall := fmt.Sprintf("%.2f (%d/%d)", frac(t.FlaggedTaught, t.LessonTurns), t.FlaggedTaught, t.LessonTurns)
+		prec := fmt.Sprintf("%.2f (%d/%d)", frac(t.FlaggedTaught, t.Flagged), t.FlaggedTaught, t.Flagged)
+		if before != nil && before.Nudge[split] != nil {
+			b := before.Nudge[split]
+			recall = fmt.Sprintf("%.2f → %s", frac(b.FlaggedTaught, b.LessonTurns), recall)
+			prec = fmt.Sprintf("%.2f → %s", frac(b.FlaggedTaught, b.Flagged), prec)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", split, t.Turns, recall, prec)
+	}
+	tw.Flush()
+	fmt.Fprintln(w)
+}
+
+func frac(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
 
 // WriteLoop prints the closed loop's figures.
 func WriteLoop(w io.Writer, rep, before *Report) {

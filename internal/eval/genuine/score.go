@@ -91,6 +91,8 @@ type Result struct {
 	Missing []string
 	// Loops are the closed loop's projects, when it ran.
 	Loops []*LoopResult
+	// Nudge is what the prompt hook asks the agent about, by split.
+	Nudge map[string]*NudgeTally
 }
 
 // Measure runs the set through the binary.
@@ -137,6 +139,7 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 			o.Progress(done, total, name)
 		}
 	}
+	res.Nudge = Nudge(set, paths)
 	for _, s := range todo {
 		repo, err := r.Learn(ctx, "s-"+s.ID, []Ingest{{Files: []string{paths[s.ID]}}}, "")
 		if err != nil {

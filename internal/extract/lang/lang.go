@@ -631,7 +631,8 @@ func MayBeCorrection(text string) bool {
 const maxAnswer = 80
 
 func correctionKind(k string) bool {
-	return k == Remember || k == Rule || k == Always || k == Reproach || k == Contrast || k == Reject
+	return k == Remember || k == Rule || k == Always || k == Reproach || k == Contrast || k == Reject ||
+		k == General || k == Use || k == Where || k == InLanguage
 }
 
 // Acknowledges reports whether the start of an agent's reply owns up to a

@@ -114,6 +114,7 @@ func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON
 	}
 	fmt.Printf("Capture on genuine sessions (%s), through %s\n", filepath.ToSlash(dir), res.Version)
 	genuine.WriteText(os.Stdout, rep, before)
+	genuine.WriteNudge(os.Stdout, rep, before)
 	genuine.WriteLoop(os.Stdout, rep, before)
 	return nil
 }
