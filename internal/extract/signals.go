@@ -227,6 +227,11 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if tb.Has(x, lang.Temporary, s.start, s.end) {
 		return false
 	}
+	// Told, not asked of anyone: a specification or a story pasted in
+	// the written register ("정규는 항상 0에서 출발한다").
+	if (kind == lang.Always || kind == lang.Rule) && endsNarrative(x, s) {
+		return false
+	}
 	// Asked, not told ("did you forget to push?"), unless the agent took
 	// it as a correction; a reproach may be asked ("why didn't you?").
 	if question(low, s) && kind != lang.Reproach && !ack {
@@ -365,6 +370,12 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 			}
 		}
 	}
+	// Else the first thing stated, in a turn short enough to be one
+	// point: in a long one (a pasted document, a brief), what the agent
+	// owned up to may be anywhere.
+	if len(sents) > 3 {
+		return f, false
+	}
 	for _, s := range sents {
 		if !question(low, s) && words(low[s.start:s.end]) >= 3 {
 			f.lesson = cleanLesson(x, own, s.start, s.end, "")
@@ -452,6 +463,20 @@ func onlyAnswers(x *lang.Text, from, to int) bool {
 	for _, tb := range lang.Tables() {
 		if tb.Only(x, from, to, lang.Answer, lang.Filler, lang.Reject) {
 			return true
+		}
+	}
+	return false
+}
+
+// endsNarrative reports a sentence whose last words are a [narrative]
+// ending: a written register's statement.
+func endsNarrative(x *lang.Text, s span) bool {
+	end := s.start + len(strings.TrimRightFunc(x.Low()[s.start:s.end], func(r rune) bool { return !wordRuneOrCJK(r) }))
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Narrative, s.start, end) {
+			if m.End == end {
+				return true
+			}
 		}
 	}
 	return false

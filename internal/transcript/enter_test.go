@@ -91,3 +91,21 @@ func TestNotThePersonsWords(t *testing.T) {
 		t.Errorf("signals %q", got)
 	}
 }
+
+// A pasted terminal is the program speaking, in any language, whatever
+// its words ("please use X instead" is its advice, not the person's).
+func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"it runs but\n\ue0b6 python /home/me/audio.py\n\n(python:31759): Adwaita-WARNING **: 17:31:03.874: Using X is unsupported. Please use AdwStyleManager:color-scheme instead.\n\nAttributeError: 'ListBox' object has no attribute 'foreach'\nwhat now", "it runs but\n\nwhat now"},
+		{"info: ghostty version=1.1.3\nwarning(gtk): setting GDK_DEBUG=gl-no-fractional\n--- DEBUG: Raw output ---\nDEBUG: No match in line\nalways read the log first", "always read the log first"},
+		{"/home/me/a.py: строка 5: синтаксическая ошибка\nbash: line 3: foo: command not found\nпочини", "почини"},
+		{"device.name = \"alsa_card.pci-0000_03_00.1\"\n5u^CTraceback (most recent call last):\nok", "ok"},
+		{"me@box:~/src$ npm run build\n❯ make\nnever run make here", "never run make here"},
+		{"│ the panel must always show 5 │\nok", "│ the panel must always show 5 │\nok"},
+		{"Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync.", "Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync."},
+	} {
+		if got := OwnWords(c.in); got != c.want {
+			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)
+		}
+	}
+}

@@ -12,7 +12,8 @@ import (
 //   - fenced blocks (``` or ~~~; an unclosed fence runs to the end),
 //   - lines that look like code, a log or a shell session (indented by a
 //     tab or four spaces, comment lines, prompts, stack frames, log
-//     levels and time stamps, lines ending in ; { or }),
+//     levels and time stamps, lines ending in ; { or }, a prompt's icon
+//     glyphs: see machineLine),
 //   - block quotes (> ...).
 //
 // What is left keeps its order; a removed run of lines becomes one empty
@@ -29,6 +30,8 @@ func OwnWords(text string) string {
 		trim := strings.TrimSpace(line)
 		pasted := true
 		switch {
+		case trim == "" && gap:
+			// The blank lines of what was pasted are part of it.
 		case fence != "":
 			if strings.HasPrefix(trim, fence) {
 				fence = ""
@@ -81,6 +84,144 @@ func pastedLine(line, trim string) bool {
 	for _, s := range []string{";", "{", "}", "*/", "-->"} {
 		if strings.HasSuffix(trim, s) {
 			return true
+		}
+	}
+	return machineLine(trim)
+}
+
+// machineLine reports a line a program wrote, in whatever language the
+// program speaks, by its shape rather than its words: people paste a
+// terminal whole, prompt, warnings and all, and a warning that says
+// "please use X instead" is the program's advice, not theirs. A line in
+// a frame (│ ... │) is not one: people copy their own words out of an
+// agent's input box.
+func machineLine(trim string) bool {
+	first, rest, _ := strings.Cut(trim, " ")
+	lead, _, _ := strings.Cut(strings.TrimLeft(trim, "-=*#[ "), " ")
+	switch {
+	case strings.HasPrefix(trim, "(") && pidPrefix(first):
+		return true // (python:31759): Adwaita-WARNING **: ...
+	case levelPrefix(lead):
+		return true // info: ..., DEBUG: ..., warning(gtk): ..., --- DEBUG: ...
+	case exceptionPrefix(first):
+		return true // AttributeError: 'ListBox' object has no attribute
+	case lineNumbered(first, rest):
+		return true // bash: line 5: ..., /x.py: строка 5: ...
+	case prompt(first):
+		return true // user@host:~/src$ make, ❯ make
+	case clockTime(trim):
+		return true // 18:16:20.190 or [12:00:01]
+	case assignment(first, rest):
+		return true // device.name = "alsa_card.pci-0000_03_00.1"
+	case strings.Contains(trim, "^C") || strings.Contains(trim, "Traceback (most recent call last)"):
+		return true // an interrupted program, echoed
+	}
+	for _, r := range trim {
+		if r >= 0xE000 && r <= 0xF8FF {
+			return true // a prompt's or a status line's icon font glyph
+		}
+	}
+	return false
+}
+
+// pidPrefix: "(name:1234):".
+func pidPrefix(w string) bool {
+	name, pid, ok := strings.Cut(strings.TrimSuffix(strings.TrimPrefix(w, "("), "):"), ":")
+	return ok && strings.HasSuffix(w, "):") && name != "" && isDigits(pid) && pid != ""
+}
+
+// levelPrefix: a log level word, maybe with a domain, then a colon.
+func levelPrefix(w string) bool {
+	w, ok := strings.CutSuffix(w, ":")
+	if !ok {
+		return false
+	}
+	if i := strings.IndexByte(w, '('); i > 0 && strings.HasSuffix(w, ")") {
+		w = w[:i] // warning(gtk)
+	}
+	if i := strings.LastIndexByte(w, '-'); i > 0 {
+		w = w[i+1:] // Adwaita-WARNING
+	}
+	switch strings.ToLower(w) {
+	case "debug", "info", "err", "fatal", "trace", "critical", "panic", "error":
+		return true
+	case "warn", "warning":
+		// "Warning: never deploy on Fridays" is how a person writes one.
+		return w != "Warning" && w != "Warn"
+	}
+	return false
+}
+
+// exceptionPrefix: "TypeError:", "java.io.IOException:".
+func exceptionPrefix(w string) bool {
+	w, ok := strings.CutSuffix(w, ":")
+	if !ok || strings.ContainsAny(w, "/\\") {
+		return false
+	}
+	for _, s := range []string{"Error", "Exception"} {
+		if len(w) > len(s) && strings.HasSuffix(w, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// lineNumbered: a program or a file, then a word and a number, each
+// ending in a colon, the way a shell reports an error in its own language
+// ("bash: line 5:", "script.sh: Zeile 3:", "/a.py: строка 5:").
+func lineNumbered(first, rest string) bool {
+	if len(first) < 2 || !strings.HasSuffix(first, ":") {
+		return false
+	}
+	word, rest, ok := strings.Cut(rest, " ")
+	if !ok || word == "" || strings.HasSuffix(word, ":") {
+		return false
+	}
+	num, _, _ := strings.Cut(rest, " ")
+	num, ok = strings.CutSuffix(num, ":")
+	return ok && num != "" && isDigits(num)
+}
+
+// prompt: a shell's prompt before a command, "user@host:~/src$" or a
+// prompt character standing alone.
+func prompt(first string) bool {
+	switch first {
+	case "❯", "➜", "λ", "»", "PS>":
+		return true
+	}
+	if at := strings.IndexByte(first, '@'); at > 0 {
+		if c := strings.IndexByte(first[at:], ':'); c > 0 {
+			return strings.HasSuffix(first, "$") || strings.HasSuffix(first, "#") || strings.HasSuffix(first, ">")
+		}
+	}
+	return strings.HasPrefix(first, "PS") && strings.HasSuffix(first, ">") && strings.Contains(first, ":\\")
+}
+
+// assignment: a name, maybe dotted, given a value, as in code and in
+// configuration ("x = 1", "opts.level := 3").
+func assignment(first, rest string) bool {
+	if !strings.HasPrefix(rest, "= ") && !strings.HasPrefix(rest, ":= ") && rest != "=" {
+		return false
+	}
+	for _, r := range first {
+		if !(r == '_' || r == '.' || r == '-' || r == '[' || r == ']' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return false
+		}
+	}
+	return first != ""
+}
+
+// clockTime: a time of day to the second, as logs stamp their lines.
+func clockTime(s string) bool {
+	for i := 0; i+8 <= len(s); i++ {
+		if s[i] != ':' || i < 2 {
+			continue
+		}
+		// hh:mm:ss, the hour's digits before i.
+		if isDigits(s[i-2:i]) && isDigits(s[i+1:i+3]) && i+5 < len(s) && s[i+3] == ':' && isDigits(s[i+4:i+6]) {
+			if i+6 == len(s) || s[i+6] < '0' || s[i+6] > '9' {
+				return true
+			}
 		}
 	}
 	return false

@@ -48,9 +48,10 @@ const (
 	Use         = "use"         // choosing a tool or a way: "use", "utilise", "を使って"
 	General     = "general"     // a choice for all the work: "always", "everywhere", "in this project"
 	Where       = "where"       // where something is: "is in", "lives in", "findest du in"
+	Narrative   = "narrative"   // ends a sentence that tells, in a written register: no one is told to do anything
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative}
 
 // Templates every table gives.
 const (
