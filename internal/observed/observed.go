@@ -183,7 +183,7 @@ func Sync(root string, obs []observe.Observation) (int, error) {
 	}
 	for _, de := range existing {
 		if name := de.Name(); strings.HasSuffix(name, ".md") && !want[name] {
-			if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := safefile.Remove(root, filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return changed, err
 			}
 			changed++
@@ -198,7 +198,7 @@ func Sync(root string, obs []observe.Observation) (int, error) {
 func Drop(root string, ids ...string) error {
 	dir := filepath.Join(root, filepath.FromSlash(project.ObservedDir))
 	for _, id := range ids {
-		if err := os.Remove(filepath.Join(dir, Key(id)+".md")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := safefile.Remove(root, filepath.Join(dir, Key(id)+".md")); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

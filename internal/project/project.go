@@ -112,7 +112,7 @@ const (
 var Written = []string{
 	ConfigFile, SchemaFile, LogFile, ManifestFile, DecisionsFile, PitfallsFile,
 	EntriesDir, TasksDir, EvolutionLog, MigrationsFile, CommandsDir, SkillsDir,
-	SettingsFile, AttributesFile, LocalDir, ObservedDir,
+	SettingsFile, LocalDir, ObservedDir, AttributesFile,
 }
 
 // Links finds every symbolic link where devlearn writes: at the files and
