@@ -29,13 +29,33 @@ func (r *run) teaching(set *knowledge.Set) string {
 	if r.cfg.Extractor.Agent && 2*len([]rune(TeachText)) <= r.cfg.Serve.BudgetChars {
 		parts = append(parts, TeachText)
 	}
-	if n := set.Count(knowledge.StatusDraft); n > 0 {
+	// The agent's drafts are entries a person accepts or drops; what
+	// devlearn learned is an observation, decided on as one.
+	wrote, learned := 0, 0
+	for _, it := range set.Items {
+		switch {
+		case it.Type != knowledge.TypeEntry || it.Status != knowledge.StatusDraft:
+		case it.Learned():
+			learned++
+		default:
+			wrote++
+		}
+	}
+	if wrote > 0 {
 		verb := "wait"
-		if n == 1 {
+		if wrote == 1 {
 			verb = "waits"
 		}
 		parts = append(parts, fmt.Sprintf("%s the agent wrote %s for a person's review (served meanwhile, marked as drafts): `devlearn knowledge list --status draft`; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
-			knowledge.Plural(n, "draft", "drafts"), verb))
+			knowledge.Plural(wrote, "draft", "drafts"), verb))
+	}
+	if learned > 0 {
+		verb := "are"
+		if learned == 1 {
+			verb = "is"
+		}
+		parts = append(parts, fmt.Sprintf("%s from earlier sessions, not yet ready, %s served where its file or command comes up (marked as learned): `devlearn learn --list --status observing` lists them; `devlearn learn --review --deprecate ID` turns one down.",
+			knowledge.Plural(learned, "lesson learned", "lessons learned"), verb))
 	}
 	if out := strings.Join(parts, "\n\n"); 2*len([]rune(out)) <= r.cfg.Serve.BudgetChars {
 		return out
