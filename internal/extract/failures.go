@@ -25,14 +25,17 @@ import (
 //     docfx.json), then the same command;
 //   - a pause, when the error says something else held a lock.
 //
-// A program that is not installed is a lesson by itself ("`python` is not
-// available here"). Not lessons: a command that passes when run again as
-// it was (a flake), one made to pass by editing source files (that is the
-// work itself), one that changed beyond a few words or after other steps
-// too (what fixed it cannot be told), a probe that finds nothing (grep,
-// ls, a status), Claude Code's own tool errors (transcript.ToolCall.Protocol)
-// and anything after the person speaks again. The failure is named by its
-// error line, never by a progress, warning or timing line.
+// A small change is the fix whatever else the agent ran on the way (it
+// looks around before it retries); the steps between are the fix only when
+// the command stayed as it was. A program that is not installed is a
+// lesson by itself ("`python` is not available here"). Not lessons: a
+// command that passes when run again as it was (a flake), one made to pass
+// by editing source files (that is the work itself), one that changed
+// beyond a few words (what fixed it cannot be told), a probe that finds
+// nothing (grep, ls, a status), Claude Code's own tool errors
+// (transcript.ToolCall.Protocol) and anything after the person speaks
+// again. The failure is named by its error line, never by a progress,
+// warning or timing line.
 
 // maxFixWindow bounds how far after a failure its fix is looked for.
 const maxFixWindow = 12
