@@ -35,23 +35,27 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		return finding{}, false // a "no, use X" is the rejection's to read
 	}
 	said := own[x.Offset(s.start):x.Offset(s.end)]
+	var f finding
+	named := true // the lesson's file, when it names one, is its area
+	switch {
+	case hasKind(x, lang.InLanguage, s.start, s.end) && hasKind(x, lang.Speak, s.start, s.end) && !hasKind(x, lang.Translate, s.start, s.end):
+		named = false
+	case choosesTool(x, own, s):
+		f.choice = true
+	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
+	default:
+		return finding{}, false
+	}
+	// Cleaned only once it is one: most sentences are none.
 	lesson, _ := cleanLessonAt(x, own, s.start, s.end, "")
 	if words(lesson) < 2 {
 		return finding{}, false
 	}
-	f := finding{said: said, lesson: lesson, class: ClassPreference}
-	switch {
-	case hasKind(x, lang.InLanguage, s.start, s.end) && hasKind(x, lang.Speak, s.start, s.end) && !hasKind(x, lang.Translate, s.start, s.end):
-		return f, true
-	case choosesTool(x, own, s):
-		f.choice = true
+	f.said, f.lesson, f.class = said, lesson, ClassPreference
+	if named {
 		f.area = namedPath(lesson)
-		return f, true
-	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
-		f.area = namedPath(lesson)
-		return f, true
 	}
-	return finding{}, false
+	return f, true
 }
 
 // choosesTool reports a sentence that chooses how a job is done: a

@@ -77,9 +77,12 @@ type Table struct {
 	phrases       map[string][]phrase
 	templates     map[string]string
 	// index finds the phrases that may start at a place by its first two
-	// bytes (one for a phrase of one byte), so a text is scanned once
-	// whatever the number of phrases.
+	// bytes, so a text is scanned once whatever the number of phrases:
+	// index[b] holds the phrases that start with b, by their second byte;
+	// wild[b] those whose second byte may be anything (a phrase of one
+	// byte, a loose phrase whose space may match none).
 	index [256][]entry
+	wild  [256][]entry
 	keys  [1 << 16 / 64]uint64 // the phrases' first two bytes, as bits: most places hold none
 }
 
@@ -367,32 +370,80 @@ func (m Match) X(t *Text) string {
 }
 
 type entry struct {
-	kind string
-	p    *phrase
+	kind   string
+	bit    uint64 // kindBit[kind]
+	p      *phrase
+	ord    int32 // the order phrases are tried in at one place
+	second byte  // the phrase's second byte (index only)
+}
+
+// kindBit gives each kind a bit, so that a scan asks for kinds with a
+// mask rather than comparing strings at every place.
+var kindBit = func() map[string]uint64 {
+	m := map[string]uint64{}
+	for i, k := range kinds {
+		m[k] = 1 << i
+	}
+	return m
+}()
+
+// maskOf is the mask of kinds.
+func maskOf(ks ...string) uint64 {
+	var m uint64
+	for _, k := range ks {
+		m |= kindBit[k]
+	}
+	return m
 }
 
 func (t *Table) buildIndex() {
+	ord := int32(0)
 	for _, k := range kinds {
 		ps := t.phrases[k]
 		for i := range ps {
 			p := &ps[i]
-			t.index[p.text[0]] = append(t.index[p.text[0]], entry{k, p})
+			e := entry{kind: k, bit: kindBit[k], p: p, ord: ord}
+			ord++
 			if len(p.text) == 1 || p.loose && p.text[1] == ' ' {
+				t.wild[p.text[0]] = append(t.wild[p.text[0]], e)
 				for b := 0; b < 256; b++ {
 					t.keys[(int(p.text[0])<<8|b)/64] |= 1 << ((int(p.text[0])<<8 | b) % 64)
 				}
 				continue
 			}
+			e.second = p.text[1]
+			t.index[p.text[0]] = append(t.index[p.text[0]], e)
 			kk := int(p.text[0])<<8 | int(p.text[1])
 			t.keys[kk/64] |= 1 << (kk % 64)
 		}
 	}
+	// By second byte, keeping the order at one (a counting sort: linear,
+	// and stable, as a hook pays for it on its first question).
+	var count [257]int
+	for b, es := range t.index {
+		if len(es) < 2 {
+			continue
+		}
+		count = [257]int{}
+		for _, e := range es {
+			count[int(e.second)+1]++
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		sorted := make([]entry, len(es))
+		for _, e := range es {
+			sorted[count[e.second]] = e
+			count[e.second]++
+		}
+		t.index[b] = sorted
+	}
 }
 
-// scan calls fn for each phrase of a wanted kind found in t.low[from:to],
-// in the order of the places they start at (longest phrase first at one
-// place); fn returns false to stop.
-func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kind string, p *phrase, i, j int) bool) {
+// scan calls fn for each phrase of a wanted kind (want: a mask of
+// kindBit) found in t.low[from:to], in the order of the places they start
+// at (longest phrase first at one place); fn returns false to stop.
+func (tb *Table) scan(t *Text, from, to int, want uint64, fn func(kind string, p *phrase, i, j int) bool) {
 	s := t.low[:to]
 	for i := from; i < to; i++ {
 		if !utf8.RuneStart(s[i]) {
@@ -405,8 +456,24 @@ func (tb *Table) scan(t *Text, from, to int, want func(string) bool, fn func(kin
 		if kk := int(s[i])<<8 | next; tb.keys[kk/64]&(1<<(kk%64)) == 0 {
 			continue
 		}
-		for _, e := range tb.index[s[i]] {
-			if !want(e.kind) {
+		// The phrases with this second byte, and the wild ones, in the
+		// order they are tried in.
+		spec := tb.index[s[i]]
+		lo, _ := slices.BinarySearchFunc(spec, byte(next), func(e entry, b byte) int { return int(e.second) - int(b) })
+		hi := lo
+		for hi < len(spec) && int(spec[hi].second) == next {
+			hi++
+		}
+		spec = spec[lo:hi]
+		wild := tb.wild[s[i]]
+		for len(spec) > 0 || len(wild) > 0 {
+			var e *entry
+			if len(wild) == 0 || len(spec) > 0 && spec[0].ord < wild[0].ord {
+				e, spec = &spec[0], spec[1:]
+			} else {
+				e, wild = &wild[0], wild[1:]
+			}
+			if e.bit&want == 0 {
 				continue
 			}
 			j := prefix(s, i, e.p)
@@ -456,7 +523,7 @@ func (tb *Table) Find(t *Text, kind string, from, to int) []Match {
 func (tb *Table) FindKinds(t *Text, kinds []string, from, to int) map[string][]Match {
 	found := map[string][]Match{}
 	last := map[string]int{}
-	tb.scan(t, from, to, func(k string) bool { return slices.Contains(kinds, k) }, func(kind string, p *phrase, i, j int) bool {
+	tb.scan(t, from, to, maskOf(kinds...), func(kind string, p *phrase, i, j int) bool {
 		out := found[kind]
 		defer func() { found[kind] = out }()
 		l, ok := last[kind]
@@ -489,7 +556,7 @@ func (tb *Table) FindKinds(t *Text, kinds []string, from, to int) map[string][]M
 // Has reports whether any phrase of kind is in t.low[from:to].
 func (tb *Table) Has(t *Text, kind string, from, to int) bool {
 	found := false
-	tb.scan(t, from, to, func(k string) bool { return k == kind }, func(string, *phrase, int, int) bool {
+	tb.scan(t, from, to, kindBit[kind], func(string, *phrase, int, int) bool {
 		found = true
 		return false
 	})
@@ -502,7 +569,7 @@ func (tb *Table) Only(t *Text, from, to int, kinds ...string) bool {
 	covered := from
 	any := false
 	ok := true
-	want := func(k string) bool { return slices.Contains(kinds, k) }
+	want := maskOf(kinds...)
 	gap := func(a, b int) bool { // nothing but punctuation and spaces
 		return strings.IndexFunc(t.low[a:b], wordRune) < 0
 	}
@@ -612,7 +679,7 @@ func MayBeCorrection(text string) bool {
 	t := fold(text)
 	for _, tb := range Tables() {
 		found, reject := false, false
-		tb.scan(&t, 0, len(t.low), correctionKind, func(k string, _ *phrase, _, _ int) bool {
+		tb.scan(&t, 0, len(t.low), correctionKinds, func(k string, _ *phrase, _, _ int) bool {
 			found = true
 			reject = k == Reject
 			return !reject
@@ -631,10 +698,7 @@ func MayBeCorrection(text string) bool {
 // maxAnswer is longer than any turn made only of answers.
 const maxAnswer = 80
 
-func correctionKind(k string) bool {
-	return k == Remember || k == Rule || k == Always || k == Reproach || k == Contrast || k == Reject ||
-		k == General || k == Use || k == Where || k == InLanguage
-}
+var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage)
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
 // mistake ("You're right", "抱歉", "Tienes razón") or approves of what the
