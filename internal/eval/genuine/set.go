@@ -128,7 +128,7 @@ type Verdict struct {
 	// missed), trivial, wrong (misstates what was said), noise (not the
 	// person's words, or nothing to learn).
 	Verdict string `json:"verdict"`
-	Pattern string `json:"pattern"`
+	Pattern string `json:"pattern,omitempty"` // only for a session kept in the repository: the others' text is not ours to keep
 	Session string `json:"session,omitempty"`
 	Note    string `json:"note,omitempty"`
 }
