@@ -1,28 +1,13 @@
 package capture
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
 )
-
-// LoadReport reads a report saved as JSON (the figures before a change).
-func LoadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return &r, nil
-}
 
 // WriteText prints the report: overall, by class, by language, each set
 // apart; with before, each figure is followed by the one it replaces.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/devlearn/devlearn/internal/eval/figures"
 )
 
 // The committed set reads, every label names sessions of the corpus and
@@ -107,5 +109,26 @@ func TestScoreProject(t *testing.T) {
 	}
 	if same != 1 || false_ != 1 {
 		t.Errorf("%d same, %d false: %+v", same, false_, pr.Pairs)
+	}
+}
+
+// A run without the pointer-only sessions is compared with the figures
+// measured on the kept sessions alone, never with those on all of them;
+// the committed before.json holds both.
+func TestBeforeOnTheSameSessions(t *testing.T) {
+	before, err := figures.Load[Report](filepath.Join("..", "..", "..", "testdata", "genuine", "before.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := &Report{Sessions: before.Sessions}
+	keptOnly := &Report{Sessions: before.Kept, Missing: before.Sessions - before.Kept}
+	if got := before.Beside(all); got != before {
+		t.Errorf("a run on every session: before is %+v", got)
+	}
+	if got := before.Beside(keptOnly); got == nil || got.Sessions != before.Kept || got.Sets["all"] == nil {
+		t.Errorf("a run on the kept sessions: before is %+v", got)
+	}
+	if got := before.Beside(&Report{Sessions: 3, Missing: 1}); got != nil {
+		t.Errorf("a run on other sessions: before is %+v", got)
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
+
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -188,26 +188,14 @@ type loopRepo struct {
 
 // Init makes a repository set up with devlearn, for the closed loop.
 func (r *Runner) Init(ctx context.Context, name string) (*loopRepo, error) {
-	dir := filepath.Join(r.Work, name, "repo")
-	home := filepath.Join(r.Work, name, "home")
-	for _, d := range []string{dir, filepath.Join(home, ".claude")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
-		}
-	}
-	env := append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
-		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1")
-	env = without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
-	lr := &loopRepo{r: r, dir: dir, home: home, env: env}
-	git := exec.CommandContext(ctx, "git", "init", "-q")
-	git.Dir, git.Env = dir, env
-	if out, err := git.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("git init: %v: %s", err, out)
+	dir, home, env, err := r.makeRepo(ctx, name)
+	if err != nil {
+		return nil, err
 	}
 	if _, errOut, err := r.run(ctx, dir, env, "init"); err != nil {
 		return nil, fmt.Errorf("devlearn init: %v: %s", err, firstLine(errOut))
 	}
-	return lr, nil
+	return &loopRepo{r: r, dir: dir, home: home, env: env}, nil
 }
 
 func (lr *loopRepo) at(now string) []string {
@@ -334,13 +322,7 @@ func contextOf(out []byte) string {
 // tool call, in Claude Code's shape, with the folder the session ran in
 // moved to the repository.
 func hookCalls(file, root string) ([]call, error) {
-	var ch *transcript.Channels
-	var err error
-	if read := sessions.ReaderFor(file); read != nil {
-		ch, err = read(file, transcript.Options{})
-	} else {
-		ch, err = transcript.ReadFiles([]string{file}, transcript.Options{})
-	}
+	ch, err := readChannels(file)
 	if err != nil {
 		return nil, err
 	}
@@ -438,4 +420,13 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 		}
 	}
 	return s
+}
+
+// readChannels reads one session's file, whichever agent wrote it, as
+// ingest reads it.
+func readChannels(file string) (*transcript.Channels, error) {
+	if read := sessions.ReaderFor(file); read != nil {
+		return read(file, transcript.Options{})
+	}
+	return transcript.ReadFiles([]string{file}, transcript.Options{})
 }

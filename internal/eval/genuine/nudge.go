@@ -3,9 +3,7 @@ package genuine
 import (
 	"strconv"
 
-	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/hook"
-	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // The prompt hook asks the agent to state a lesson when a prompt may
@@ -49,13 +47,7 @@ func Nudge(set *Set, paths map[string]string) map[string]*NudgeTally {
 		if file == "" {
 			continue
 		}
-		var ch *transcript.Channels
-		var err error
-		if read := sessions.ReaderFor(file); read != nil {
-			ch, err = read(file, transcript.Options{})
-		} else {
-			ch, err = transcript.ReadFiles([]string{file}, transcript.Options{})
-		}
+		ch, err := readChannels(file)
 		if err != nil {
 			continue
 		}

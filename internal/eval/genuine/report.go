@@ -1,10 +1,8 @@
 package genuine
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -99,6 +97,22 @@ type Report struct {
 	Loop map[string]LoopSummary `json:"loop,omitempty"`
 	// Nudge is what the prompt hook asks the agent about, by split.
 	Nudge map[string]*NudgeTally `json:"nudge,omitempty"`
+	// KeptOnly is the same measure on the kept sessions alone: what a run
+	// without the pointer-only sessions compares with.
+	KeptOnly *Report `json:"kept_only,omitempty"`
+}
+
+// Beside returns the figures of r measured on the same sessions as rep,
+// nil when r holds none: a figure on 210 sessions says nothing beside one
+// on 67.
+func (r *Report) Beside(rep *Report) *Report {
+	switch {
+	case r == nil:
+		return nil
+	case r.Sessions == rep.Sessions && r.Missing == rep.Missing:
+		return r
+	}
+	return r.KeptOnly.Beside(rep)
 }
 
 // Summarize computes the report of a result.
@@ -203,19 +217,6 @@ func tally(m map[string]*Tally, k string) *Tally {
 		m[k] = t
 	}
 	return t
-}
-
-// LoadReport reads a report saved as JSON.
-func LoadReport(path string) (*Report, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r Report
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return &r, nil
 }
 
 // WriteText prints the report, each figure beside the one in before when

@@ -62,17 +62,18 @@ type Ingest struct {
 	Now   string
 }
 
-// Learn makes a repository named name, runs init, then each ingest in
-// order, then lists the observations at now ("" for the clock).
-func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now string) (*Repo, error) {
-	dir := filepath.Join(r.Work, name, "repo")
-	home := filepath.Join(r.Work, name, "home")
+// makeRepo makes the folders of a repository named name and its own home,
+// with git's first commit, and the environment devlearn runs in there:
+// that home's folders, no clock and no switch of the caller's.
+func (r *Runner) makeRepo(ctx context.Context, name string) (dir, home string, env []string, err error) {
+	dir = filepath.Join(r.Work, name, "repo")
+	home = filepath.Join(r.Work, name, "home")
 	for _, d := range []string{dir, filepath.Join(home, ".claude")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, err
+			return "", "", nil, err
 		}
 	}
-	env := append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
+	env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
 		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1",
 		"GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.invalid", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.invalid")
 	env = without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
@@ -80,8 +81,18 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 		cmd := exec.CommandContext(ctx, "git", args...)
 		cmd.Dir, cmd.Env = dir, env
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("git %s: %v: %s", args[0], err, out)
+			return "", "", nil, fmt.Errorf("git %s: %v: %s", args[0], err, out)
 		}
+	}
+	return dir, home, env, nil
+}
+
+// Learn makes a repository named name, runs init, then each ingest in
+// order, then lists the observations at now ("" for the clock).
+func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now string) (*Repo, error) {
+	dir, _, env, err := r.makeRepo(ctx, name)
+	if err != nil {
+		return nil, err
 	}
 	res := &Repo{Read: map[string]bool{}, Files: map[string]string{}}
 	call := func(now string, args ...string) ([]byte, bool) {

@@ -5,13 +5,13 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/devlearn/devlearn/internal/eval/capture"
+	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -50,22 +50,16 @@ func run(dir, root, beforePath, save string, details, asJSON bool) error {
 	}
 	rep := capture.Summarize(results)
 	if save != "" {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(save, append(data, '\n'), 0o644); err != nil {
+		if err := figures.Save(save, rep); err != nil {
 			return err
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return figures.Print(rep)
 	}
 	var before *capture.Report
 	if beforePath != "" {
-		if before, err = capture.LoadReport(beforePath); err != nil {
+		if before, err = figures.Load[capture.Report](beforePath); err != nil {
 			return err
 		}
 	}

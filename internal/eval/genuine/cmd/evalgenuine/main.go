@@ -9,13 +9,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/eval/genuine"
 )
 
@@ -88,23 +88,21 @@ func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON
 		res.Loops = loops
 	}
 	if save != "" {
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(save, append(data, '\n'), 0o644); err != nil {
+		if err := figures.Save(save, rep); err != nil {
 			return err
 		}
 	}
 	if asJSON {
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"report": rep, "result": res})
+		return figures.Print(map[string]any{"report": rep, "result": res})
 	}
 	var before *genuine.Report
 	if beforePath != "" {
-		if before, err = genuine.LoadReport(beforePath); err != nil {
+		all, err := figures.Load[genuine.Report](beforePath)
+		if err != nil {
 			return err
+		}
+		if before = all.Beside(rep); before == nil {
+			fmt.Printf("%s holds no figures on these %d sessions: no before column\n", beforePath, rep.Sessions)
 		}
 	}
 	if details {

@@ -8,12 +8,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
+	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/eval/replay"
 )
 
@@ -37,9 +37,10 @@ func main() {
 		for _, s := range append(replay.Sets, "") {
 			sums = append(sums, replay.Summarise(results, s))
 		}
-		enc := json.NewEncoder(os.Stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(map[string]any{"results": results, "summaries": sums})
+		if err := figures.Print(map[string]any{"results": results, "summaries": sums}); err != nil {
+			fmt.Fprintln(os.Stderr, "replay:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	replay.Report(os.Stdout, results, *verbose)
