@@ -62,11 +62,17 @@ func parseWords(words []string, errText, via string, depth int) step {
 			return parseWords(inner, errText, via, depth+1)
 		}
 	}
-	s := step{via: via, words: chosen, prog: progName(chosen[0])}
-	if !programLike(s.prog) {
-		return step{via: via, words: chosen} // a statement of a script ("$x = ..."), not a program
+	return newStep(chosen, via)
+}
+
+// newStep is the step of a link's words, carried by via. Its key is how
+// parseStep and stepsOf both tell two calls are the same step, so it is
+// made here only.
+func newStep(words []string, via string) step {
+	s := step{via: via, words: words, prog: progName(words[0])}
+	if programLike(s.prog) { // else a statement of a script ("$x = ..."): no key
+		s.key = strings.TrimSpace(via + " " + s.prog + subcommand(s.prog, words[1:]) + script(s.prog, words[1:]))
 	}
-	s.key = strings.TrimSpace(via + " " + s.prog + subcommand(s.prog, chosen[1:]) + script(s.prog, chosen[1:]))
 	return s
 }
 
@@ -125,11 +131,7 @@ func appendSteps(out []step, words []string, via string, depth int) []step {
 				continue
 			}
 		}
-		s := step{via: via, words: l, prog: progName(l[0])}
-		if programLike(s.prog) {
-			s.key = strings.TrimSpace(via + " " + s.prog + subcommand(s.prog, l[1:]) + script(s.prog, l[1:]))
-		}
-		out = append(out, s)
+		out = append(out, newStep(l, via))
 	}
 	return out
 }
@@ -362,10 +364,6 @@ var valued = map[string]bool{"git -c": true, "git -C": true, "make -C": true, "m
 // twoLevel are tools whose commands take two words ("gh auth login",
 // "op item get", "juju config set").
 var twoLevel = map[string]bool{"gh": true, "op": true, "az": true, "aws": true, "gcloud": true, "kubectl": true, "docker": true, "juju": true}
-
-// commandKey names what a command does, without its arguments: "git
-// push", "go test", "npm run build", "pytest", "ssh opkg remove".
-func commandKey(cmd string) string { return parseStep(cmd, "").key }
 
 // shellWords splits a command line into words, keeping a quoted string
 // (with its quotes) in one word and the chaining operators apart.

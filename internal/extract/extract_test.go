@@ -365,6 +365,10 @@ func TestErrorLine(t *testing.T) {
 	}
 }
 
+// commandKey names what a command does, without its arguments: "git
+// push", "go test", "npm run build", "pytest", "ssh opkg remove".
+func commandKey(cmd string) string { return parseStep(cmd, "").key }
+
 func TestCommandKey(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"git push --set-upstream origin x", "git push"},

@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -79,9 +80,10 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			ts, chained, waits := sameStepIn(t.Command, fs)
 			waited = waited || waits
 			if ts == nil {
-				if isWait(t.Command) {
+				switch s := parseStep(t.Command, ""); {
+				case waitStep(s):
 					waited = true
-				} else if !exploring(t.Command) {
+				case !exploringStep(s):
 					between = append(between, t)
 				}
 				continue
@@ -195,7 +197,8 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			edits = append(edits, t.Paths[0])
 		}
 	}
-	diff := commandChanges(failed.Command, passed.Command, fs.step, ps)
+	fw, pw := shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))
+	diff := commandChanges(fw, pw, fs.step, ps)
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
 		// same command, as if run apart.
@@ -231,12 +234,13 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			// working on: the work itself.
 			return Observation{}, false
 		}
-		resolution = "change " + strings.Join(unique(configs), ", ")
-		pattern = key + fails + " until " + strings.Join(unique(configs), ", ") + " is changed"
+		changed := strings.Join(unique(configs), ", ")
+		resolution = "change " + changed
+		pattern = key + fails + " until " + changed + " is changed"
 	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
 		resolution = "wait a moment and run it again"
 		pattern = key + fails + " while another run holds it: wait a moment and run it again"
-	case small(diff, shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))) && !sourceEdited(edits):
+	case small(diff, fw, pw) && !sourceEdited(edits):
 		// The command itself changed a little: that is the fix, whatever
 		// the agent looked at on the way.
 		resolution = "run `" + clip(ps.line(), 160) + "` instead"
@@ -246,26 +250,32 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// changed beyond telling what fixed it.
 		return Observation{}, false
 	}
+	details := "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
+		"; impact: the command fails until it is fixed; resolution: " + field(resolution)
+	return failurePitfall(failed, pattern+".", details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// failurePitfall is the observation of a lesson learned from the failed
+// call f, sighted where its error came back.
+func failurePitfall(f transcript.ToolCall, pattern, details string, evidence ...string) Observation {
 	o := Observation{
-		Type:    Pitfall,
-		Pattern: clip(pattern+".", maxPattern),
-		Details: "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
-			"; impact: the command fails until it is fixed; resolution: " + field(resolution),
-		Evidence: []string{
-			quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
-			quote("tool", "`"+oneLine(passed.Command)+"` → passed"),
-		},
+		Type:       Pitfall,
+		Pattern:    clip(pattern, maxPattern),
+		Details:    details,
+		Evidence:   evidence,
 		QualityOK:  true,
-		SessionID:  failed.SessionID,
-		RecordUUID: failed.ResultUUID,
-		Timestamp:  failed.Timestamp,
+		SessionID:  f.SessionID,
+		RecordUUID: f.ResultUUID,
+		Timestamp:  f.Timestamp,
 		Extractor:  ExtractorFailureFix,
 		Class:      ClassFailureFix,
 	}
 	if o.RecordUUID == "" {
-		o.RecordUUID = failed.UUID
+		o.RecordUUID = f.UUID
 	}
-	return o, true
+	return o
 }
 
 // editedBefore are the files changed by the calls before a failure: a
@@ -295,22 +305,8 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	default:
 		return Observation{}, false
 	}
-	o := Observation{
-		Type:       Pitfall,
-		Pattern:    clip(pattern, maxPattern),
-		Details:    "area: " + field(fs.key) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person",
-		Evidence:   []string{quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)},
-		QualityOK:  true,
-		SessionID:  f.SessionID,
-		RecordUUID: f.ResultUUID,
-		Timestamp:  f.Timestamp,
-		Extractor:  ExtractorFailureFix,
-		Class:      ClassFailureFix,
-	}
-	if o.RecordUUID == "" {
-		o.RecordUUID = f.UUID
-	}
-	return o, true
+	details := "area: " + field(fs.key) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person"
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
 // notFound reports an error saying the program itself is not there.
@@ -335,13 +331,13 @@ type change struct{ from, to string }
 // maxWords bounds the commands compared word by word.
 const maxWords = 120
 
-// commandChanges are the differences between a failed command line and
-// the one that passed, as runs of words; nil when they are the same. For a
-// command carried by a quoted string (ssh host "…", bash -c "…") whose
-// only change is inside it, the words inside are compared.
-func commandChanges(failed, passed string, fs, ps step) []change {
-	a, b := shellWords(firstLine(failed)), shellWords(firstLine(passed))
-	cs := wordChanges(a, b)
+// commandChanges are the differences between the words of a failed
+// command line and those of the one that passed, as runs of words; nil
+// when they are the same. For a command carried by a quoted string (ssh
+// host "…", bash -c "…") whose only change is inside it, the words inside
+// are compared.
+func commandChanges(failed, passed []string, fs, ps step) []change {
+	cs := wordChanges(failed, passed)
 	if len(cs) == 1 && quoted(cs[0].from) && quoted(cs[0].to) {
 		return wordChanges(fs.words, ps.words)
 	}
@@ -434,23 +430,15 @@ func sameWords(a, b []string) bool { return strings.Join(a, " ") == strings.Join
 
 func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
 
+// unique is list without its repeats, in order.
 func unique(list []string) []string {
 	var out []string
 	for _, x := range list {
-		if !containsString(out, x) {
+		if !slices.Contains(out, x) {
 			out = append(out, x)
 		}
 	}
 	return out
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // configFile reports a file whose change is a setting, not the work: a
@@ -483,9 +471,8 @@ func sourceEdited(edits []string) bool {
 	return false
 }
 
-// isWait reports a command that only waits.
-func isWait(cmd string) bool {
-	s := parseStep(cmd, "")
+// waitStep reports a step that only waits.
+func waitStep(s step) bool {
 	return s.prog == "sleep" || s.prog == "start-sleep" || s.prog == "wait"
 }
 

@@ -19,6 +19,7 @@ package identity
 
 import (
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,31 +110,20 @@ func Generalize(text string, in Instance) string {
 	return b.String()
 }
 
-// replaceFolder replaces the folder f where a path starts with it.
+// replaceFolder replaces the folder f where a path starts with it, not
+// where a longer name starts the same (/wt/a in /wt/a-b or /wt/a.bak).
 func replaceFolder(text, f, with string) string {
-	var b strings.Builder
-	for {
-		i := strings.Index(text, f)
-		if i < 0 {
-			b.WriteString(text)
-			return b.String()
-		}
-		end := i + len(f)
-		if end < len(text) {
-			if r, _ := utf8.DecodeRuneInString(text[end:]); unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.' {
-				b.WriteString(text[:end]) // a longer name that starts the same
-				text = text[end:]
-				continue
-			}
-		}
-		b.WriteString(text[:i])
-		b.WriteString(with)
-		text = text[end:]
-	}
+	return replaceWhere(text, f, with, func(_, after rune) bool { return !wordRune(after) && after != '.' })
 }
 
 // replaceWord replaces w where it stands as a whole word or path segment.
 func replaceWord(text, w, with string) string {
+	return replaceWhere(text, w, with, func(before, after rune) bool { return !wordRune(before) && !wordRune(after) })
+}
+
+// replaceWhere replaces each w in text where stands accepts the runes on
+// either side of it (a space at an end of the text).
+func replaceWhere(text, w, with string, stands func(before, after rune) bool) string {
 	var b strings.Builder
 	for {
 		i := strings.Index(text, w)
@@ -149,9 +139,8 @@ func replaceWord(text, w, with string) string {
 		if end < len(text) {
 			after, _ = utf8.DecodeRuneInString(text[end:])
 		}
-		whole := !wordRune(before) && !wordRune(after)
 		b.WriteString(text[:i])
-		if whole {
+		if stands(before, after) {
 			b.WriteString(with)
 		} else {
 			b.WriteString(w)
@@ -281,7 +270,7 @@ func stem(w string) string {
 		return w
 	}
 	for _, suf := range []string{"ing", "ed", "es", "s", "ly", "en", "er", "ez", "ar", "ir", "ая", "ой", "ый", "ий", "ть", "ы", "и", "е", "а"} {
-		if strings.HasSuffix(w, suf) && len([]rune(w))-len([]rune(suf)) >= 4 {
+		if strings.HasSuffix(w, suf) && len(rs)-utf8.RuneCountInString(suf) >= 4 {
 			return strings.TrimSuffix(w, suf)
 		}
 	}
@@ -310,7 +299,7 @@ const MinShared = 0.5
 // most of their words in common. A pattern with no anchor is the same as
 // another only if that has none either, and their words agree more.
 func Same(a, b Key) bool {
-	if strings.Join(a.Anchors, "\x00") != strings.Join(b.Anchors, "\x00") {
+	if !slices.Equal(a.Anchors, b.Anchors) {
 		return false
 	}
 	if len(a.Anchors) >= 2 {

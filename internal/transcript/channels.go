@@ -131,9 +131,13 @@ type Stats struct {
 	Branches []string `json:"branches,omitempty"`
 }
 
+// maxBranches bounds the branches a session's Stats keep: a script that
+// checks out branch after branch must not grow them with every record.
+const maxBranches = 16
+
 // AddBranch notes a branch the session ran on.
 func (s *Stats) AddBranch(b string) {
-	if b != "" && !slices.Contains(s.Branches, b) && len(s.Branches) < 16 {
+	if b != "" && !slices.Contains(s.Branches, b) && len(s.Branches) < maxBranches {
 		s.Branches = append(s.Branches, b)
 	}
 }
@@ -259,7 +263,7 @@ func (w *walker) record(r *Record) error {
 	if w.stats.SessionID == "" && len(r.SessionID) > 0 {
 		w.stats.SessionID = w.str(r.SessionID)
 	}
-	if len(r.GitBranch) > 0 && len(w.stats.Branches) < 16 {
+	if len(r.GitBranch) > 0 && len(w.stats.Branches) < maxBranches {
 		w.stats.AddBranch(w.str(r.GitBranch))
 	}
 	switch {

@@ -30,7 +30,12 @@ func Unwrap(text string) string {
 	if !strings.ContainsAny(text, "<#$-:") && !strings.Contains(text, "prompts") {
 		return text
 	}
-	t := ideNotes().ReplaceAllString(text, "")
+	// Each regexp below runs only where its literal part stands: this is
+	// the prompt hook's path, and most prompts hold a ':' or a '-'.
+	t := text
+	if strings.Contains(t, "<ide_") {
+		t = ideNotes().ReplaceAllString(t, "")
+	}
 	if i := strings.LastIndex(t, codexRequest); i >= 0 && codexContext(t[:i]) {
 		t = t[i+len(codexRequest):]
 	}
@@ -41,7 +46,10 @@ func Unwrap(text string) string {
 	if args, ok := templateArguments(trim); ok {
 		return args
 	}
-	return strings.TrimSpace(promptFile().ReplaceAllString(trim, ""))
+	if strings.Contains(trim, "prompts") {
+		trim = strings.TrimSpace(promptFile().ReplaceAllString(trim, ""))
+	}
+	return trim
 }
 
 // codexRequest introduces the person's request in a message the Codex
@@ -83,8 +91,10 @@ var (
 // templateArguments reports a command template expanded into a message,
 // and the arguments the person typed into it ("" when none).
 func templateArguments(t string) (string, bool) {
+	// toAgent runs only on a text that holds its literal parts (see Unwrap).
 	template := strings.HasPrefix(t, "---\ndescription:") || strings.HasPrefix(t, "---\r\ndescription:") ||
-		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") || toAgent().MatchString(t)
+		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") ||
+		(strings.Contains(t, "You ") || strings.Contains(t, `="`)) && toAgent().MatchString(t)
 	if !template {
 		return "", false
 	}
