@@ -47,6 +47,18 @@ type Log struct {
 	// facts are the status facts of every state as the fold cache was
 	// last written from this log, nil once anything changed it since.
 	facts *factsMemo
+	// latest is the time of the latest sighting the views show (see
+	// clock), worked out once while clocked: Observation asks for it on
+	// every call, and a log of ten thousand states takes milliseconds.
+	latest  int64
+	clocked bool
+}
+
+// changed forgets what was worked out from the states as they were: a
+// state was joined, folded into or forgotten.
+func (l *Log) changed() {
+	l.facts = nil
+	l.clocked = false
 }
 
 // factsMemo is every state's status facts, in the order the fold cache
@@ -306,7 +318,7 @@ func (l *Log) foldLine(n int, line []byte) error {
 // line about an observation already folded allocates nothing but what it
 // adds.
 func (l *Log) fold(e *Event, eid string) error {
-	l.facts = nil
+	l.changed()
 	at, err := parseTime(e.At)
 	if err != nil {
 		return err
@@ -355,7 +367,7 @@ func (l *Log) keep(n int, line []byte, corrupt bool) {
 
 // Join folds one state (from an event being recorded, say) into the log.
 func (l *Log) join(s *State) {
-	l.facts = nil
+	l.changed()
 	if cur, ok := l.get(s.ID); ok {
 		cur.join(s)
 		return

@@ -111,28 +111,6 @@ func (z *lazyStates) pick(match func(*statusFacts) bool) (picked []int, ok bool)
 	return picked, true
 }
 
-// each shows f the facts of every state not decoded yet, and lists those
-// whose facts are not in the cache (the caller decodes them); ok is false
-// when the facts do not decode (the caller then decodes the states).
-func (z *lazyStates) each(f func(*statusFacts)) (missing []int, ok bool) {
-	defer catchFault(&ok, debug.SetPanicOnFault(true))
-	for i, done := range z.decoded {
-		if done {
-			continue
-		}
-		fs, here, ok := factsAt(z.facts[factsLen*i:])
-		if !ok {
-			return nil, false
-		}
-		if here {
-			f(&fs)
-		} else {
-			missing = append(missing, i)
-		}
-	}
-	return missing, true
-}
-
 // get is the state of id, decoded if it was not.
 func (l *Log) get(id string) (*State, bool) {
 	if s, ok := l.states[id]; ok {
@@ -219,7 +197,7 @@ func (l *Log) damaged(z *lazyStates) {
 		return
 	}
 	applied := l.applied
-	l.facts = nil
+	l.changed()
 	l.states, l.lazy, l.Kept, l.Problems, l.Lines, l.applied = fresh.states, nil, fresh.Kept, fresh.Problems, fresh.Lines, nil
 	for _, e := range applied {
 		l.Apply(e) // it applied once already

@@ -399,10 +399,9 @@ func (w *encoder) facts(f statusFacts) {
 }
 
 // factsAt reads the facts encoder.facts wrote at the start of b (factsLen
-// bytes) as far as statusFacts.status needs them: the counts, the span
-// and the penalties only of a state no mark decided whose quality is
-// confirmed, which most states of a long log are not. here is false when
-// they were not written, ok false when they do not decode.
+// bytes): all of them for a state a view shows, whose latest sighting the
+// log's clock needs whatever its status. here is false when they were not
+// written, ok false when they do not decode.
 func factsAt(b string) (f statusFacts, here, ok bool) {
 	f.typ = b[0]
 	flags := b[1]

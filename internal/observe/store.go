@@ -149,7 +149,7 @@ func (l *Log) forgetWeakest(now time.Time, cfg *config.Config) []string {
 		// the two merge.
 		st := l.all()[o.ID]
 		st.join(&State{ID: o.ID, tomb: st.latest()})
-		l.facts = nil
+		l.changed()
 		gone = append(gone, o.ID)
 	}
 	sort.Strings(gone)

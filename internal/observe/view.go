@@ -93,18 +93,7 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 	match := func(f *statusFacts) bool {
 		return f.visible && known[f.typ] && slices.Contains(statuses, f.status(now, ths[f.typ], cfg.Decay))
 	}
-	if z := l.lazy; z != nil {
-		picked, ok := z.pick(match)
-		if !ok {
-			l.all()
-		}
-		for _, i := range picked {
-			if l.lazy != z {
-				break // the log was folded afresh (a damaged cache)
-			}
-			l.decode(i)
-		}
-	}
+	l.decodeMatching(match)
 	// The matches first, then their views in a slice of their size: an
 	// Observation is 320 bytes, and growing a slice of a thousand of them
 	// allocated three times that, each page of it a fault on a fresh
@@ -114,19 +103,11 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 		f statusFacts
 	}
 	var hits []hit
-	if m := l.facts; m != nil && l.lazy == nil {
-		for i := range m.facts {
-			if match(&m.facts[i]) {
-				hits = append(hits, hit{m.states[i], m.facts[i]})
-			}
+	l.eachDecoded(func(s *State, f *statusFacts) {
+		if match(f) {
+			hits = append(hits, hit{s, *f})
 		}
-	} else {
-		for _, s := range l.states {
-			if f := s.facts(); match(&f) {
-				hits = append(hits, hit{s, f})
-			}
-		}
-	}
+	})
 	if len(hits) == 0 {
 		return nil
 	}
@@ -166,38 +147,69 @@ func (l *Log) Observation(id string, now time.Time, cfg *config.Config) (Observa
 // sessions ingested long after, has not forgotten what it learned. It is
 // the only input of a status that depends on the time.
 func (l *Log) clock(now time.Time) time.Time {
+	if !l.clocked {
+		l.clocked = true // cleared again if a damaged cache refolds the log meanwhile
+		l.latest = l.latestSighting()
+	}
+	if l.latest == 0 || l.latest >= now.Unix() {
+		return now
+	}
+	return time.Unix(l.latest, 0).UTC()
+}
+
+// latestSighting is the time of the latest sighting of a state a view
+// shows, 0 when there is none: the states left to decode answer from the
+// fold cache's facts, and are decoded only where it has none.
+func (l *Log) latestSighting() int64 {
 	var latest int64
 	see := func(f *statusFacts) {
 		if f.visible && f.last > latest {
 			latest = f.last
 		}
 	}
+	l.decodeMatching(func(f *statusFacts) bool {
+		see(f)
+		return false
+	})
+	l.eachDecoded(func(_ *State, f *statusFacts) { see(f) })
+	return latest
+}
+
+// decodeMatching decodes the states left to decode whose facts in the
+// fold cache match, and those whose facts it does not hold; facts that do
+// not decode have every state decoded.
+func (l *Log) decodeMatching(match func(*statusFacts) bool) {
+	z := l.lazy
+	if z == nil {
+		return
+	}
+	picked, ok := z.pick(match)
+	if !ok {
+		l.all()
+	}
+	for _, i := range picked {
+		if l.lazy != z {
+			break // the log was folded afresh (a damaged cache)
+		}
+		l.decode(i)
+	}
+}
+
+// eachDecoded shows f every decoded state with its status facts: those
+// the fold cache was written with while nothing changed since, else
+// worked out.
+func (l *Log) eachDecoded(f func(*State, *statusFacts)) {
 	if m := l.facts; m != nil && l.lazy == nil {
 		for i := range m.facts {
-			see(&m.facts[i])
+			f(m.states[i], &m.facts[i])
 		}
-	} else {
-		if z := l.lazy; z != nil {
-			missing, ok := z.each(see)
-			if !ok {
-				l.all()
-			}
-			for _, i := range missing {
-				if l.lazy != z {
-					break // the log was folded afresh (a damaged cache)
-				}
-				l.decode(i)
-			}
-		}
-		for _, s := range l.states {
-			f := s.facts()
-			see(&f)
-		}
+		return
 	}
-	if latest == 0 || latest >= now.Unix() {
-		return now
+	var fs statusFacts // one for all, as in pick
+	for _, s := range l.states {
+		fs = s.facts()
+		f(s, &fs)
 	}
-	return time.Unix(latest, 0).UTC()
 }
 
 // Counters returns the counters of a subject ("obs_…" or "entry:<key>").
