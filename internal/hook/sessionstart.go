@@ -54,12 +54,8 @@ const CriticalInFull = 5
 func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budgetChars int, size func(string) int) string {
 	var tails []string
 	if n := set.Count(knowledge.StatusCandidate); n > 0 {
-		verb := "wait"
-		if n == 1 {
-			verb = "waits"
-		}
 		tails = append(tails, fmt.Sprintf("%s %s for a person's review: `devlearn knowledge list --status candidate` lists them; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
-			knowledge.Plural(n, "candidate entry", "candidate entries"), verb))
+			knowledge.Plural(n, "candidate entry", "candidate entries"), agree(n, "waits", "wait")))
 	}
 	var base string
 	var beyond []string // CRITICAL items past the first CriticalInFull

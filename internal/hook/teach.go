@@ -42,25 +42,26 @@ func (r *run) teaching(set *knowledge.Set) string {
 		}
 	}
 	if wrote > 0 {
-		verb := "wait"
-		if wrote == 1 {
-			verb = "waits"
-		}
 		parts = append(parts, fmt.Sprintf("%s the agent wrote %s for a person's review (served meanwhile, marked as drafts): `devlearn knowledge list --status draft`; `devlearn knowledge promote KEY` accepts one, `devlearn knowledge archive KEY` drops it.",
-			knowledge.Plural(wrote, "draft", "drafts"), verb))
+			knowledge.Plural(wrote, "draft", "drafts"), agree(wrote, "waits", "wait")))
 	}
 	if learned > 0 {
-		verb := "are"
-		if learned == 1 {
-			verb = "is"
-		}
 		parts = append(parts, fmt.Sprintf("%s from earlier sessions, not yet ready, %s served where its file or command comes up (marked as learned): `devlearn learn --list --status observing` lists them; `devlearn learn --review --deprecate ID` turns one down.",
-			knowledge.Plural(learned, "lesson learned", "lessons learned"), verb))
+			knowledge.Plural(learned, "lesson learned", "lessons learned"), agree(learned, "is", "are")))
 	}
 	if out := strings.Join(parts, "\n\n"); 2*len([]rune(out)) <= r.cfg.Serve.BudgetChars {
 		return out
 	}
 	return ""
+}
+
+// agree is the form of a verb whose subject is a count of n: one for 1,
+// many otherwise.
+func agree(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // withTeaching adds the teaching to session start's text.

@@ -39,8 +39,12 @@ const DraftNote = "Draft: written by the agent in an earlier turn, not yet revie
 // Learned reports an item served from what the log knows but has not made
 // ready: a draft devlearn wrote from earlier sessions (internal/observed).
 func (it *Item) Learned() bool {
-	return it.Detail != nil && it.Type == TypeEntry && strings.HasPrefix(it.Path, project.ObservedDir+"/")
+	return it.Detail != nil && it.Type == TypeEntry && learnedAt(it.Path)
 }
+
+// learnedAt reports an entry's path (as the project shows it) in the
+// folder internal/observed writes.
+func learnedAt(path string) bool { return strings.HasPrefix(path, project.ObservedDir+"/") }
 
 // LearnedNote is said with such a draft wherever it is served.
 const LearnedNote = "Learned: devlearn saw this in earlier sessions of this project; no person has reviewed it yet. Follow it unless the person says otherwise."

@@ -8,7 +8,6 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/repopath"
 )
 
@@ -131,7 +130,7 @@ func matchOf(t Triggers) Match {
 // the triggers they name to those its author wrote.
 func FromEntry(e *Entry, scope, path string) *Item {
 	m := matchOf(e.Triggers)
-	if strings.HasPrefix(path, project.ObservedDir+"/") {
+	if learnedAt(path) {
 		// A learned draft's body is how it was learned (the tools the
 		// agent had just used, the command as it ran): its triggers are
 		// what its lesson says.
@@ -175,7 +174,7 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	case knowfile.Pitfalls.Prefix:
 		it.Type, it.Priority = TypePitfall, PitfallPriority
 		it.Area = s.Field("Area")
-		if c, ok := areaCommand(it.Area); ok {
+		if c, ok := AreaCommand(it.Area); ok {
 			it.Match.Commands = append(it.Match.Commands, c)
 		} else {
 			for _, g := range AreaGlobs(it.Area) {
@@ -216,13 +215,10 @@ func sectionText(body string) string {
 	return b.String()
 }
 
-// areaCommand reads an Area that is the command that failed ("go test
-// ./...", "npm run build"), as the failure extractor records it.
-// AreaCommand reports a pitfall's Area that is the command that failed
-// (as the failure extractor records it), and that command.
-func AreaCommand(area string) (Command, bool) { return areaCommand(area) }
-
-func areaCommand(area string) (Command, bool) {
+// AreaCommand reads a pitfall's Area that is the command that failed
+// ("go test ./...", "npm run build"), as the failure extractor records
+// it.
+func AreaCommand(area string) (Command, bool) {
 	area = strings.Trim(strings.TrimSpace(area), "`")
 	if area == "" || pathWord(area, true) {
 		return Command{}, false

@@ -98,22 +98,24 @@ func ReadAll(src Sources) *Set {
 type entryDir struct {
 	abs   string
 	scope string
-	// learned: the folder of what the log knows but has not made ready
-	// (project.ObservedDir).
-	learned bool
+	rel   string // the folder as the project names it; "" for the global one
 }
 
 func (src Sources) entryDirs() []entryDir {
 	var out []entryDir
 	if src.Root != "" {
-		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.EntriesDir)), ScopeProject, false})
+		out = append(out, src.projectDir(project.EntriesDir))
 		// What the log knows but has not made ready (internal/observed).
-		out = append(out, entryDir{filepath.Join(src.Root, filepath.FromSlash(project.ObservedDir)), ScopeProject, true})
+		out = append(out, src.projectDir(project.ObservedDir))
 	}
 	if src.GlobalDir != "" {
-		out = append(out, entryDir{src.GlobalDir, ScopeGlobal, false})
+		out = append(out, entryDir{abs: src.GlobalDir, scope: ScopeGlobal})
 	}
 	return out
+}
+
+func (src Sources) projectDir(rel string) entryDir {
+	return entryDir{abs: filepath.Join(src.Root, filepath.FromSlash(rel)), scope: ScopeProject, rel: rel}
 }
 
 // readSections reads the ADR and pitfall sections of the project.
@@ -218,11 +220,8 @@ func readEntryItem(d entryDir, name, path string, r *record) (*Item, *ParseError
 // displayPath names an entry file the way the user finds it: relative to
 // the project for project entries, absolute for global ones.
 func displayPath(d entryDir, name string) string {
-	if d.scope == ScopeProject {
-		if d.learned {
-			return project.ObservedDir + "/" + name
-		}
-		return project.EntriesDir + "/" + name
+	if d.rel != "" {
+		return d.rel + "/" + name
 	}
 	return filepath.Join(d.abs, name)
 }

@@ -99,10 +99,8 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 			Timestamp string  `json:"timestamp"`
 			Type      string  `json:"type"`
 			Payload   payload `json:"payload"`
-			// The older shape: its first line, and items without payload.
-			ID           string  `json:"id"`
-			Instructions *string `json:"instructions"`
-			RecordType   string  `json:"record_type"`
+			// The older shape's first line.
+			ID string `json:"id"`
 		}
 		if err := jsonv2.Unmarshal(raw, &l); err != nil {
 			return err

@@ -159,7 +159,7 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 			// The files an @path pulled in are not the person's words,
 			// nor are the summaries and tool results recorded as user
 			// messages since 2026.
-			if t := strings.TrimSpace(referenced.ReplaceAllString(text(m.Content), "")); ownWords(t) {
+			if t := unreferenced(text(m.Content)); ownWords(t) {
 				b.User(meta, t, "")
 			}
 		case "gemini":

@@ -94,10 +94,8 @@ func conversation(history []jsontext.Value) string {
 		for _, p := range c.Parts {
 			io.WriteString(h, p.Text+"\x00")
 		}
-		if c.Role == "user" && !answers(c) {
-			if own, _ := injected(said(c.Parts)); own {
-				break
-			}
+		if c.Role == "user" && !answers(c) && ownWords(said(c.Parts)) {
+			break
 		}
 	}
 	return "checkpoint-" + hex.EncodeToString(h.Sum(nil)[:6])
@@ -303,7 +301,13 @@ func said(parts []part) string {
 			sb.WriteString(p.Text)
 		}
 	}
-	return strings.TrimSpace(referenced.ReplaceAllString(sb.String(), ""))
+	return unreferenced(sb.String())
+}
+
+// unreferenced is a person's text without the files @path references
+// pulled in.
+func unreferenced(text string) string {
+	return strings.TrimSpace(referenced.ReplaceAllString(text, ""))
 }
 
 // workdir finds the first working directory the setup context names:
@@ -357,39 +361,46 @@ func IsCheckpoint(path string) bool {
 	if !strings.HasPrefix(base, "checkpoint-") || !strings.HasSuffix(base, ".json") {
 		return false
 	}
+	return startsAs(path, func(dec *jsontext.Decoder) bool {
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return false
+		}
+		if tok.Kind() == '{' {
+			for {
+				name, err := dec.ReadToken()
+				if err != nil || name.Kind() != '"' {
+					return false
+				}
+				if name.String() == "history" {
+					if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+						return false
+					}
+					break
+				}
+				if dec.SkipValue() != nil {
+					return false
+				}
+			}
+		} else if tok.Kind() != '[' {
+			return false
+		}
+		first, err := dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		var c content
+		return jsonv2.Unmarshal(first, &c, lenient) == nil && (c.Role == "user" || c.Role == "model")
+	})
+}
+
+// startsAs reports whether the JSON file at path starts as start says,
+// reading no further than it does.
+func startsAs(path string, start func(*jsontext.Decoder) bool) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	dec := jsontext.NewDecoder(io.LimitReader(f, 64<<20), jsontext.AllowInvalidUTF8(true))
-	tok, err := dec.ReadToken()
-	if err != nil {
-		return false
-	}
-	if tok.Kind() == '{' {
-		for {
-			name, err := dec.ReadToken()
-			if err != nil || name.Kind() != '"' {
-				return false
-			}
-			if name.String() == "history" {
-				if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
-					return false
-				}
-				break
-			}
-			if dec.SkipValue() != nil {
-				return false
-			}
-		}
-	} else if tok.Kind() != '[' {
-		return false
-	}
-	first, err := dec.ReadValue()
-	if err != nil {
-		return false
-	}
-	var c content
-	return jsonv2.Unmarshal(first, &c, lenient) == nil && (c.Role == "user" || c.Role == "model")
+	return start(jsontext.NewDecoder(io.LimitReader(f, 64<<20), jsontext.AllowInvalidUTF8(true)))
 }

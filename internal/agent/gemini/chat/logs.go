@@ -2,7 +2,6 @@ package chat
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -152,22 +151,18 @@ func IsPromptLog(path string) bool {
 	if filepath.Base(path) != PromptLogName {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	dec := jsontext.NewDecoder(io.LimitReader(f, 64<<20), jsontext.AllowInvalidUTF8(true))
-	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
-		return false
-	}
-	if dec.PeekKind() == ']' {
-		return true
-	}
-	first, err := dec.ReadValue()
-	if err != nil {
-		return false
-	}
-	var e entry
-	return jsonv2.Unmarshal(first, &e, lenient) == nil && e.SessionID != "" && e.Type != ""
+	return startsAs(path, func(dec *jsontext.Decoder) bool {
+		if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '[' {
+			return false
+		}
+		if dec.PeekKind() == ']' {
+			return true
+		}
+		first, err := dec.ReadValue()
+		if err != nil {
+			return false
+		}
+		var e entry
+		return jsonv2.Unmarshal(first, &e, lenient) == nil && e.SessionID != "" && e.Type != ""
+	})
 }
