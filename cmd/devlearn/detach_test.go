@@ -29,12 +29,8 @@ func TestSessionEndReturnsBeforeTheWorker(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	home := filepath.Join(dir, ".home")
+	home, env := isolatedEnv(dir)
 	claude := filepath.Join(home, ".claude")
-	env := []string{
-		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + claude,
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH"),
-	}
 	run := func(stdin string, args ...string) {
 		t.Helper()
 		cmd := exec.Command(args[0], args[1:]...)
@@ -155,9 +151,7 @@ func TestInitWithDevNullReturns(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	home := filepath.Join(dir, ".home")
-	env := []string{"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH")}
+	_, env := isolatedEnv(dir)
 	git := exec.Command("git", "init", "-q")
 	git.Dir, git.Env = dir, env
 	if out, err := git.CombinedOutput(); err != nil {
@@ -196,5 +190,17 @@ func TestInitWithDevNullReturns(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".memory", "learning.json")); err != nil {
 		t.Fatalf("init wrote no config: %v", err)
+	}
+}
+
+// isolatedEnv is the environment of a devlearn run in the working tree
+// dir that reads and writes nothing of the person's: its home (returned),
+// devlearn's and Claude Code's folders and git's configuration are under
+// dir.
+func isolatedEnv(dir string) (home string, env []string) {
+	home = filepath.Join(dir, ".home")
+	return home, []string{
+		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH"),
 	}
 }

@@ -15,11 +15,7 @@ import (
 func TestIngestProgressInARealTerminal(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	home := filepath.Join(dir, ".home")
-	env := []string{
-		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH"),
-	}
+	_, env := isolatedEnv(dir)
 	for _, args := range [][]string{{"git", "init", "-q"}, {bin, "init"}} {
 		cmd := exec.Command(args[0], args[1:]...)
 		cmd.Dir, cmd.Env = dir, env

@@ -13,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -125,5 +126,32 @@ func TestDeprecatingACommandRemovesItsFile(t *testing.T) {
 	man, _, _ := manifest.Load(r.Proj.Path(project.ManifestFile), r.Proj.Root)
 	if man.Get("obs_bbbbbbbbbbbb") != nil || !strings.Contains(o.Note, "a copy is kept") {
 		t.Fatalf("%+v", o)
+	}
+}
+
+// A lesson turned down before it was ready is no longer served as a
+// draft: its file in the observed folder goes with the decision.
+func TestDeprecatingALearnedLessonDropsItsDraft(t *testing.T) {
+	const id = "obs_cccccccccccc"
+	r := repo(t, map[string]string{
+		project.LogFile: `{"op":"observe","eid":"a","at":"2026-05-04T09:00:00Z","src":"s1","id":"` + id + `","type":"pitfall","pattern":"Never edit vendor/ by hand.","quality_ok":true}
+`,
+	})
+	log, err := r.Log.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := observed.Sync(r.Proj.Root, log.Observations(now, r.Config)); err != nil || n != 1 {
+		t.Fatalf("Sync: %d files, %v", n, err)
+	}
+	draft := r.Proj.Path(project.ObservedDir + "/" + observed.Key(id) + ".md")
+	if _, err := os.Stat(draft); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Decide(context.Background(), "deprecate", id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(draft); !os.IsNotExist(err) {
+		t.Fatalf("the draft of a deprecated lesson is still there: %v", err)
 	}
 }
