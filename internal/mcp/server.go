@@ -131,22 +131,19 @@ func New(o Options) (*sdk.Server, error) {
 	return s, nil
 }
 
-// Serve runs the server over in and out (stdio) until the client goes.
+// Serve runs the server over in and out (stdio) until the client goes:
+// until in ends and every request read from it has been answered.
 func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 	s, err := New(o)
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	err = s.Run(ctx, &lineTransport{in: in, out: out, max: MaxMessage})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 type handlers struct{ o Options }
 
