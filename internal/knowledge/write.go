@@ -43,7 +43,11 @@ func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
 
 // GlobalStore is the global entries folder under a devlearn home.
 func GlobalStore(home string) *Store {
-	return &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home), Lock: filepath.Join(home, "locks", "knowledge.lock")}
+	s := &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home)}
+	if home != "" {
+		s.Lock = filepath.Join(home, "locks", "knowledge.lock")
+	}
+	return s
 }
 
 // File returns the path of key's file: project-relative for a project
@@ -273,10 +277,17 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 	if err != nil {
 		return "", err
 	}
-	if other, _, err := s.Read(e.Key); err == nil && ContentHash(other) != ContentHash(e) {
-		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+	// What was read is what may be replaced: a different entry written
+	// after the read is not overwritten either.
+	seen := ""
+	if cur, err := os.ReadFile(s.abs(rel)); err == nil {
+		other, err := ParseEntry(rel, cur)
+		if err == nil && ContentHash(other) != ContentHash(e) {
+			return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+		}
+		seen = evolve.BlobHash(cur)
 	}
-	return rel, s.writeBytes(ctx, rel, data, e.Observation, why, nil)
+	return rel, s.writeBytes(ctx, rel, data, e.Observation, why, &seen)
 }
 
 // Update rewrites an existing entry with new content: the key, created_at
