@@ -8,9 +8,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/devlearn/devlearn/internal/agent"
+	"github.com/devlearn/devlearn/internal/agent/codex/mcpconfig"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/settings"
 )
@@ -22,45 +23,74 @@ import (
 func agents(in Inputs) []Check {
 	var out []Check
 	for _, a := range agent.All() {
-		name := a.Title + " hooks"
-		data, err := os.ReadFile(in.Proj.Path(a.HookFile))
-		if errors.Is(err, fs.ErrNotExist) {
+		c, installed := agentHooks(in, a)
+		if !installed {
 			continue
 		}
-		if err != nil {
-			out = append(out, fail(name, err.Error(), "make "+a.HookFile+" readable"))
-			continue
+		out = append(out, c)
+		if a.MCPFile == mcpconfig.File {
+			out = append(out, codexMCP(in, a))
 		}
-		f, err := settings.ParseAs(a.HookFile, data, a.Profile)
-		if err != nil {
-			out = append(out, fail(name, err.Error(), "fix the JSON at the place named, then run devlearn doctor again"))
-			continue
-		}
-		if !f.Any() {
-			continue
-		}
-		if p := f.Problems(); len(p) > 0 {
-			out = append(out, fail(name, a.HookFile+": "+strings.Join(p, "; "), "devlearn init --agent "+a.Name))
-			continue
-		}
-		if off, fix := switchedOff(in, a.Name, data); off != "" {
-			out = append(out, fail(name, off, fix))
-			continue
-		}
-		detail := fmt.Sprintf("in %s, guarded; cannot inject: %s", a.HookFile, a.Cannot)
-		next := a.Enable
-		if a.Name == "copilot" && claudeHooksRegistered(in) {
-			// Copilot CLI also runs the hooks in .claude/settings.json.
-			detail += "; Copilot CLI also runs the Claude Code hooks in " + project.SettingsFile + ", so session start is served twice"
-			next = "accept the repeat, or delete " + a.HookFile + " (Copilot then runs only the Claude Code hooks, whose output it may not honour)"
-		}
-		if next == "" {
-			out = append(out, ok(name, detail))
-			continue
-		}
-		out = append(out, note(name, detail, next))
 	}
 	return out
+}
+
+// agentHooks checks one agent's hook file; installed is false when it
+// does not register devlearn (nothing to say).
+func agentHooks(in Inputs, a *agent.Agent) (Check, bool) {
+	name := a.Title + " hooks"
+	data, err := os.ReadFile(in.Proj.Path(a.HookFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return Check{}, false
+	}
+	if err != nil {
+		return fail(name, err.Error(), "make "+a.HookFile+" readable"), true
+	}
+	f, err := settings.ParseAs(a.HookFile, data, a.Profile)
+	if err != nil {
+		return fail(name, err.Error(), "fix the JSON at the place named, then run devlearn doctor again"), true
+	}
+	if !f.Any() {
+		return Check{}, false
+	}
+	if p := f.Problems(); len(p) > 0 {
+		return fail(name, a.HookFile+": "+strings.Join(p, "; "), "devlearn init --agent "+a.Name), true
+	}
+	if off, fix := switchedOff(in, a.Name, data); off != "" {
+		return fail(name, off, fix), true
+	}
+	detail := fmt.Sprintf("in %s, guarded; cannot inject: %s", a.HookFile, a.Cannot)
+	next := a.Enable
+	if a.Name == "copilot" && claudeHooksRegistered(in) {
+		// Copilot CLI also runs the hooks in .claude/settings.json.
+		detail += "; Copilot CLI also runs the Claude Code hooks in " + project.SettingsFile + ", so session start is served twice"
+		next = "accept the repeat, or delete " + a.HookFile + " (Copilot then runs only the Claude Code hooks, whose output it may not honour)"
+	}
+	if next == "" {
+		return ok(name, detail), true
+	}
+	return note(name, detail, next), true
+}
+
+// codexMCP checks devlearn's MCP server in the project's Codex config as
+// init registers it: the file parses as TOML (Codex reads none of it
+// otherwise), and the server is there, devlearn's.
+func codexMCP(in Inputs, a *agent.Agent) Check {
+	name := a.Title + " MCP server"
+	data, err := os.ReadFile(in.Proj.Path(mcpconfig.File))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail(name, err.Error(), "make "+mcpconfig.File+" readable")
+	}
+	state, err := mcpconfig.Read(data)
+	switch {
+	case err != nil:
+		return fail(name, err.Error()+": Codex reads none of this file", "fix the TOML at the place named, then run devlearn doctor again")
+	case state == mcpconfig.Other:
+		return fail(name, "the server named devlearn in "+mcpconfig.File+" is not devlearn's ('devlearn mcp')", "rename or remove it, then devlearn init --agent "+a.Name)
+	case state == mcpconfig.Absent:
+		return fail(name, "devlearn's server is not in "+mcpconfig.File+": Codex offers no agent tools", "devlearn init --agent "+a.Name)
+	}
+	return ok(name, "devlearn's server in "+mcpconfig.File+" ('devlearn mcp')")
 }
 
 func claudeHooksRegistered(in Inputs) bool {
@@ -104,8 +134,8 @@ func switchedOff(in Inputs, agentName string, hookFile []byte) (string, string) 
 		var c struct {
 			Features map[string]any `toml:"features"`
 		}
-		if _, err := toml.Decode(string(data), &c); err != nil {
-			return "", ""
+		if err := toml.Unmarshal(data, &c); err != nil {
+			return "", "" // codexMCP names the place
 		}
 		for _, k := range []string{"hooks", "codex_hooks"} {
 			if v, ok := c.Features[k].(bool); ok && !v {

@@ -93,7 +93,7 @@ func (s *Store) AgeCandidates(ctx context.Context, maxAge time.Duration) (*Aged,
 		return out, err
 	}
 	for _, c := range changes {
-		if err := s.writeBytes(ctx, c.Path, c.Data, "", why); err != nil {
+		if err := s.writeBytes(ctx, c.Path, c.Data, "", why, nil); err != nil {
 			return out, err
 		}
 	}

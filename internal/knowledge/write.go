@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -24,6 +25,11 @@ type Store struct {
 	Proj   *project.Project // project scope
 	Writer *evolve.Writer   // project scope
 	Dir    string           // global scope: the absolute folder
+	// Lock is the global scope's lock file, held around each write so a
+	// check of what the folder holds and the write that depends on it
+	// are one step against another process (the project's writer has
+	// its own lock).
+	Lock string
 	// Now stamps created_at and updated_at; the zero time leaves them as
 	// they are.
 	Now time.Time
@@ -37,7 +43,11 @@ func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
 
 // GlobalStore is the global entries folder under a devlearn home.
 func GlobalStore(home string) *Store {
-	return &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home)}
+	s := &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home)}
+	if home != "" {
+		s.Lock = filepath.Join(home, "locks", "knowledge.lock")
+	}
+	return s
 }
 
 // File returns the path of key's file: project-relative for a project
@@ -85,7 +95,10 @@ func (s *Store) Exists(key string) (bool, error) {
 }
 
 // Create writes a new entry, only if its key has no file yet; created is
-// false when one was there. The entry is validated first.
+// false when one was there. The entry is validated first. The absence is
+// checked again under the writer's lock, so of two processes creating
+// the same key at once one creates it and the other is told it exists:
+// neither overwrites the other.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
 	e = s.storedFiles(e)
 	if e.CreatedAt == "" && !s.Now.IsZero() {
@@ -104,7 +117,16 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 	if ok, err := s.Exists(e.Key); err != nil || ok {
 		return rel, false, err
 	}
-	return rel, true, s.write(ctx, rel, e, why)
+	data, err := e.Marshal()
+	if err != nil {
+		return "", false, err
+	}
+	absent := ""
+	err = s.writeBytes(ctx, rel, data, e.Observation, why, &absent)
+	if changed := (*evolve.ChangedError)(nil); errors.As(err, &changed) {
+		return rel, false, nil
+	}
+	return rel, err == nil, err
 }
 
 // storedFiles is the entry with its file triggers as lessons store paths
@@ -144,22 +166,51 @@ func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) err
 	if err != nil {
 		return err
 	}
-	return s.writeBytes(ctx, rel, data, e.Observation, why)
+	return s.writeBytes(ctx, rel, data, e.Observation, why, nil)
 }
 
-func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string) error {
+// writeBytes writes data at rel. With expect, only if the file still
+// holds the content of that blob hash ("" = absent), checked under the
+// lock of the write; otherwise nothing is written and the error is an
+// *evolve.ChangedError.
+func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string, expect *string) error {
 	if s.Scope == ScopeProject {
 		var obs []string
 		if observation != "" {
 			obs = []string{observation}
 		}
-		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why, Observations: obs}, evolve.Change{Path: rel, Data: data})
+		c := evolve.Change{Path: rel, Data: data}
+		if expect != nil {
+			c.Guard, c.Expect = true, *expect
+		}
+		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why, Observations: obs}, c)
 		return err
 	}
 	// The global folder is the person's: links above it are theirs, links
 	// below it are refused like the project's.
 	if err := safefile.MkdirRoot(s.Dir, 0o755); err != nil {
 		return err
+	}
+	lock := s.Lock
+	if lock == "" {
+		lock = s.Dir + ".lock"
+	}
+	unlock, err := jsonl.Lock(ctx, lock)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if expect != nil {
+		cur, err := os.ReadFile(rel)
+		current := ""
+		if err == nil {
+			current = evolve.BlobHash(cur)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+		if current != *expect {
+			return &evolve.ChangedError{Path: rel, Expected: *expect, Current: current}
+		}
 	}
 	return jsonl.WriteFileAtomic(s.Dir, rel, data, 0o644)
 }
@@ -216,7 +267,7 @@ func (s *Store) setTop(ctx context.Context, key, why, name, value string, field 
 		return nil, nil, "", err
 	}
 	*field(e) = value
-	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why, nil)
 }
 
 // Copy writes an entry file's bytes under the same key in this store, only
@@ -226,10 +277,17 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 	if err != nil {
 		return "", err
 	}
-	if other, _, err := s.Read(e.Key); err == nil && ContentHash(other) != ContentHash(e) {
-		return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+	// What was read is what may be replaced: a different entry written
+	// after the read is not overwritten either.
+	seen := ""
+	if cur, err := os.ReadFile(s.abs(rel)); err == nil {
+		other, err := ParseEntry(rel, cur)
+		if err == nil && ContentHash(other) != ContentHash(e) {
+			return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
+		}
+		seen = evolve.BlobHash(cur)
 	}
-	return rel, s.writeBytes(ctx, rel, data, e.Observation, why)
+	return rel, s.writeBytes(ctx, rel, data, e.Observation, why, &seen)
 }
 
 // Update rewrites an existing entry with new content: the key, created_at
@@ -252,4 +310,48 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 	}
 	*e = c
 	return rel, s.write(ctx, rel, &c, why)
+}
+
+// Edit changes an existing entry with change, applied to the entry as the
+// file holds it, and writes the result only if the file still holds what
+// change was applied to; when another writer got in between, change is
+// applied again to what that one wrote, so two edits of one entry at once
+// both land (each field an edit sets is its, the rest is the other's)
+// and none is lost. updated_at is stamped; a key with no file is an error
+// wrapping fs.ErrNotExist.
+func (s *Store) Edit(ctx context.Context, key, why string, change func(*Entry) error) (*Entry, string, error) {
+	rel, err := s.File(key)
+	if err != nil {
+		return nil, "", err
+	}
+	const tries = 8
+	for try := 1; ; try++ {
+		data, err := os.ReadFile(s.abs(rel))
+		if err != nil {
+			return nil, rel, err
+		}
+		e, err := ParseEntry(rel, data)
+		if err != nil {
+			return nil, rel, err
+		}
+		if err := change(e); err != nil {
+			return nil, rel, err
+		}
+		if !s.Now.IsZero() {
+			e.UpdatedAt = FormatTime(s.Now)
+		}
+		if err := e.Validate(); err != nil {
+			return nil, rel, err
+		}
+		next, err := e.Marshal()
+		if err != nil {
+			return nil, rel, err
+		}
+		seen := evolve.BlobHash(data)
+		err = s.writeBytes(ctx, rel, next, e.Observation, why, &seen)
+		if changed := (*evolve.ChangedError)(nil); errors.As(err, &changed) && try < tries {
+			continue
+		}
+		return e, rel, err
+	}
 }

@@ -2,9 +2,11 @@ package knowledge
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -99,5 +101,41 @@ func TestCreateStoresFileTriggersRelative(t *testing.T) {
 	}
 	if want := []string{"web/src/stores/**", "internal/billing/*.go", "**/plugin.json"}; strings.Join(got.Triggers.Files, " ") != strings.Join(want, " ") {
 		t.Fatalf("stored %q, want %q", got.Triggers.Files, want)
+	}
+}
+
+// Creates of one key racing in the global folder: one is created, the
+// others are told it exists, and the file is the one created.
+func TestGlobalCreateRaceOneWins(t *testing.T) {
+	home := t.TempDir()
+	const n = 8
+	created := make([]bool, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			g := GlobalStore(home)
+			_, ok, err := g.Create(context.Background(), &Entry{Key: "k", Summary: fmt.Sprintf("writer %d", i)}, "add")
+			if err != nil {
+				t.Error(err)
+			}
+			created[i] = ok
+		})
+	}
+	wg.Wait()
+	got, err := ReadEntry(filepath.Join(GlobalEntriesDir(home), "k.md"), "k.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	winners := 0
+	for i, ok := range created {
+		if ok {
+			winners++
+			if got.Summary != fmt.Sprintf("writer %d", i) {
+				t.Errorf("writer %d was told it created k, the file holds %q", i, got.Summary)
+			}
+		}
+	}
+	if winners != 1 {
+		t.Fatalf("%d writers were told they created k", winners)
 	}
 }

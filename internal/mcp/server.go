@@ -131,22 +131,19 @@ func New(o Options) (*sdk.Server, error) {
 	return s, nil
 }
 
-// Serve runs the server over in and out (stdio) until the client goes.
+// Serve runs the server over in and out (stdio) until the client goes:
+// until in ends and every request read from it has been answered.
 func Serve(ctx context.Context, o Options, in io.Reader, out io.Writer) error {
 	s, err := New(o)
 	if err != nil {
 		return err
 	}
-	err = s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	err = s.Run(ctx, &lineTransport{in: in, out: out, max: MaxMessage})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 type handlers struct{ o Options }
 
@@ -268,7 +265,9 @@ func (h *handlers) saveKnowledge(ctx context.Context, _ *sdk.CallToolRequest, in
 		return nil, Saved{}, err
 	}
 	if !created {
-		return nil, Saved{}, fmt.Errorf("an entry %q exists already: choose another key, or change it with %s", in.Key, ToolUpdateKnowledge)
+		// Refused, never replaced: the entry may be another session's,
+		// saved a moment ago; this one's content is not written.
+		return nil, Saved{}, fmt.Errorf("an entry %q exists already (%s), perhaps saved by another session: nothing was written; fetch_knowledge shows it, then save under another key or change it with %s", in.Key, path, ToolUpdateKnowledge)
 	}
 	out := Saved{Key: e.Key, Status: e.Status, Path: path}
 	msg := fmt.Sprintf("Saved %s as %s (%s).", e.Key, e.Status, path)
@@ -343,24 +342,24 @@ func (h *handlers) updateKnowledge(ctx context.Context, _ *sdk.CallToolRequest, 
 		stores = append(stores, g)
 	}
 	for _, st := range stores {
-		e, _, err := st.Read(in.ID)
+		// Edit applies the change to the entry as it is under the
+		// writer's lock: another session's update of the same entry at the
+		// same time keeps the fields this one does not set.
+		next, path, err := st.Edit(ctx, in.ID, fmt.Sprintf("mcp %s: %s", ToolUpdateKnowledge, in.ID), func(e *knowledge.Entry) error {
+			if in.Content != nil {
+				e.Body = h.o.Redact(*in.Content)
+			}
+			if in.Summary != nil {
+				e.Summary = h.o.Redact(*in.Summary)
+			}
+			if in.Tags != nil {
+				e.Tags = redactAll(h.o.Redact, in.Tags)
+			}
+			return nil
+		})
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if err != nil {
-			return nil, Saved{}, err
-		}
-		next := *e
-		if in.Content != nil {
-			next.Body = h.o.Redact(*in.Content)
-		}
-		if in.Summary != nil {
-			next.Summary = h.o.Redact(*in.Summary)
-		}
-		if in.Tags != nil {
-			next.Tags = redactAll(h.o.Redact, in.Tags)
-		}
-		path, err := st.Update(ctx, &next, fmt.Sprintf("mcp %s: %s", ToolUpdateKnowledge, next.Summary))
 		if err != nil {
 			return nil, Saved{}, err
 		}

@@ -39,3 +39,53 @@ func TestAnotherServerNamedDevlearnIsKept(t *testing.T) {
 		t.Errorf("broken file: %v", err)
 	}
 }
+
+// Every shape mcp_servers is written in gets devlearn's server in a file
+// that parses, with nothing else changed, and loses it again on
+// Unregister, back to the person's bytes.
+func TestRegisterEveryShape(t *testing.T) {
+	for name, mine := range map[string]string{
+		"none":                "model = \"gpt-5-codex\"\n",
+		"empty file":          "",
+		"tables":              "[mcp_servers.docs]\ncommand = \"docs-mcp\"\n",
+		"inline":              "mcp_servers = { other = { command = \"x\" } }\n",
+		"inline, empty":       "mcp_servers = {}\n[features]\nhooks = true\n",
+		"inline, then tables": "# mine\nmcp_servers = { a = { command = \"a\", args = [\"}\"] } } # a brace in a string\n\n[profiles.x]\nmodel = \"o3\"\n",
+		"inline, CRLF":        "model = \"m\"\r\nmcp_servers = { other = { command = \"x\" } }\r\n",
+		"tables, CRLF":        "[mcp_servers.docs]\r\ncommand = \"docs-mcp\"\r\n",
+		"table of inlines":    "[mcp_servers]\nfoo = { command = \"x\" } # keep me\n",
+		"dotted at the root":  "mcp_servers.foo.command = \"x\"\n",
+		"dotted in the table": "[mcp_servers]\nfoo.command = \"x\"\nfoo.args = [\"y\"]\n",
+	} {
+		out, changed, kept, err := Register([]byte(mine))
+		if err != nil || !changed || kept {
+			t.Errorf("%s: %v %v %v", name, changed, kept, err)
+			continue
+		}
+		if st, err := Read(out); err != nil || st != Ours {
+			t.Errorf("%s: registered, then read as %v, %v:\n%s", name, st, err, out)
+		}
+		back, changed, err := Unregister(out)
+		if err != nil || !changed {
+			t.Errorf("%s: Unregister: %v %v\n%s", name, changed, err, out)
+			continue
+		}
+		if string(back) != mine {
+			t.Errorf("%s: not the person's file again:\n%q\nwant\n%q", name, back, mine)
+		}
+	}
+}
+
+// What devlearn cannot register into is refused with the file, the line
+// and what to add, and is not changed.
+func TestRegisterRefusesWhatItCannotEdit(t *testing.T) {
+	for _, mine := range []string{"mcp_servers = \"none\"\n", "model = \"m\"\nmcp_servers = [1, 2]\n"} {
+		out, changed, _, err := Register([]byte(mine))
+		if err == nil || changed || string(out) != mine || !strings.Contains(err.Error(), File+":") || !strings.Contains(err.Error(), `add it by hand: [mcp_servers.devlearn]`) {
+			t.Errorf("%q: %v %v", mine, changed, err)
+		}
+	}
+	if _, err := Read([]byte("a = 1\nb = \"open\n")); err == nil || !strings.HasPrefix(err.Error(), File+":2:") {
+		t.Errorf("a broken file is not named with its line: %v", err)
+	}
+}
