@@ -49,7 +49,10 @@ project has none.`,
 			if err != nil {
 				return err
 			}
-			next := *cur
+			// The change is applied to the entry as it is on disk when it
+			// is written (Store.Edit), so an update made meanwhile by
+			// another session or an MCP tool is not lost.
+			var apply func(e *knowledge.Entry)
 			changed := c.Flags().NFlag() - countSet(c, "global", "json")
 			if from != "" {
 				if changed > 1 {
@@ -66,8 +69,14 @@ project has none.`,
 				if parsed.Key != "" && parsed.Key != key {
 					return exitcode.Usagef("%s holds key %q, not %q: an update keeps its key", name, parsed.Key, key)
 				}
-				next = *parsed
-				next.Key, next.CreatedAt = key, cur.CreatedAt
+				apply = func(e *knowledge.Entry) {
+					created, status := e.CreatedAt, e.Status
+					*e = *parsed
+					e.Key, e.CreatedAt = key, created
+					if e.Status == "" {
+						e.Status = status
+					}
+				}
 			} else {
 				if changed == 0 {
 					return exitcode.Usagef("update needs something to change: --summary, --body, --tags, --category, --kind, --priority, --ask, the trigger flags, or --from FILE")
@@ -75,41 +84,45 @@ project has none.`,
 				if err := checkEntryFlags(&upd); err != nil {
 					return err
 				}
-				set := func(name string, apply func()) {
-					if c.Flags().Changed(name) {
-						apply()
+				if c.Flags().Changed("body") && body == "-" {
+					data, err := io.ReadAll(env.In)
+					if err != nil {
+						return err
 					}
+					body = string(data)
 				}
-				set("summary", func() { next.Summary = upd.Summary })
-				set("kind", func() { next.Kind = upd.Kind })
-				set("category", func() { next.Category = upd.Category })
-				set("priority", func() { next.Priority = upd.Priority })
-				set("ask", func() { next.Ask = upd.Ask })
-				set("tags", func() { next.Tags = upd.Tags })
-				set("tool", func() { next.Triggers.Tools = upd.Triggers.Tools })
-				set("file", func() { next.Triggers.Files = upd.Triggers.Files })
-				set("action", func() { next.Triggers.Actions = upd.Triggers.Actions })
-				set("context", func() { next.Triggers.Context = upd.Triggers.Context })
-				if c.Flags().Changed("body") {
-					if body == "-" {
-						data, err := io.ReadAll(env.In)
-						if err != nil {
-							return err
+				apply = func(e *knowledge.Entry) {
+					set := func(name string, apply func()) {
+						if c.Flags().Changed(name) {
+							apply()
 						}
-						body = string(data)
 					}
-					next.Body = body
+					set("summary", func() { e.Summary = upd.Summary })
+					set("kind", func() { e.Kind = upd.Kind })
+					set("category", func() { e.Category = upd.Category })
+					set("priority", func() { e.Priority = upd.Priority })
+					set("ask", func() { e.Ask = upd.Ask })
+					set("tags", func() { e.Tags = upd.Tags })
+					set("tool", func() { e.Triggers.Tools = upd.Triggers.Tools })
+					set("file", func() { e.Triggers.Files = upd.Triggers.Files })
+					set("action", func() { e.Triggers.Actions = upd.Triggers.Actions })
+					set("context", func() { e.Triggers.Context = upd.Triggers.Context })
+					set("body", func() { e.Body = body })
 				}
-			}
-			if next.Status == "" {
-				next.Status = cur.Status
 			}
 			now, err := env.Now()
 			if err != nil {
 				return err
 			}
 			st.Now = now
-			path, err := st.Update(ctxBackground(), &next, "knowledge update: "+next.Summary)
+			summary := cur.Summary
+			if c.Flags().Changed("summary") {
+				summary = upd.Summary
+			}
+			next, path, err := st.Edit(ctxBackground(), key, "knowledge update: "+summary, func(e *knowledge.Entry) error {
+				apply(e)
+				return nil
+			})
 			if err != nil {
 				return err
 			}
