@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"sync"
 
 	"path/filepath"
 	"regexp"
@@ -89,28 +90,41 @@ func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, e
 		names = append(names, p)
 	}
 	sort.Strings(names)
-	var out []*LoopResult
+	var todo []string
 	for _, name := range names {
-		list := set.Projects()[name]
-		if len(o.Only) > 0 && !contains(o.Only, list[0].Split) {
-			continue
+		if list := set.Projects()[name]; len(o.Only) == 0 || contains(o.Only, list[0].Split) {
+			todo = append(todo, name)
 		}
+	}
+	out := make([]*LoopResult, len(todo))
+	var mu sync.Mutex
+	done := 0
+	err := o.each(ctx, len(todo), func(ctx context.Context, i int) error {
+		name := todo[i]
+		list := set.Projects()[name]
 		paths := map[string]string{}
 		for _, s := range list {
 			p, err := set.Materialize(s, o.Fetched, files)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			paths[s.ID] = p
 		}
 		res, err := loopProject(ctx, set, r, name, list, paths, byProject[name])
 		if err != nil {
-			return nil, err
+			return err
 		}
-		out = append(out, res)
+		out[i] = res
+		mu.Lock()
+		defer mu.Unlock()
+		done++
 		if o.Progress != nil {
-			o.Progress(len(out), len(names), name)
+			o.Progress(done, len(todo), name)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -1,10 +1,14 @@
 package genuine
 
 import (
+	"runtime"
+	"sync"
+
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"golang.org/x/sync/errgroup"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +28,26 @@ type Options struct {
 	Only []string
 	// Progress is told each repository as it is done.
 	Progress func(done, total int, name string)
+	// Jobs is how many repositories are worked on at once; 0 means twice
+	// the processors (each run waits on fsync and on its children more
+	// than it computes).
+	Jobs int
+}
+
+// each runs f for 0..n-1, o.Jobs at a time, and returns the first error.
+// Every repository is its own folder and the set is only read, so the
+// runs share nothing but the progress line.
+func (o Options) each(ctx context.Context, n int, f func(ctx context.Context, i int) error) error {
+	jobs := o.Jobs
+	if jobs <= 0 {
+		jobs = 2 * runtime.GOMAXPROCS(0)
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(jobs)
+	for i := range n {
+		g.Go(func() error { return f(ctx, i) })
+	}
+	return g.Wait()
 }
 
 // Kept is one observation kept in a session's repository, as scored.
@@ -133,22 +157,33 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 	}
 	sort.Strings(names)
 	total, done := len(todo)+len(names), 0
+	var mu sync.Mutex
 	progress := func(name string) {
+		mu.Lock()
+		defer mu.Unlock()
 		done++
 		if o.Progress != nil {
 			o.Progress(done, total, name)
 		}
 	}
 	res.Nudge = Nudge(set, paths)
-	for _, s := range todo {
+	res.Sessions = make([]*SessionResult, len(todo))
+	err = o.each(ctx, len(todo), func(ctx context.Context, i int) error {
+		s := todo[i]
 		repo, err := r.Learn(ctx, "s-"+s.ID, []Ingest{{Files: []string{paths[s.ID]}}}, "")
 		if err != nil {
-			return nil, err
+			return err
 		}
-		res.Sessions = append(res.Sessions, scoreSession(set, s, repo, paths[s.ID]))
+		res.Sessions[i] = scoreSession(set, s, repo, paths[s.ID])
 		progress(s.ID)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, name := range names {
+	res.Projects = make([]*ProjectResult, len(names))
+	err = o.each(ctx, len(names), func(ctx context.Context, i int) error {
+		name := names[i]
 		var ingests []Ingest
 		var sessions []*Session
 		for i, s := range projects[name] {
@@ -160,7 +195,7 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 		}
 		repo, err := r.Learn(ctx, "p-"+slug(name), ingests, ingests[len(ingests)-1].Now)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		// Sightings name the sessions as their transcripts do: name them
 		// as the set does.
@@ -173,8 +208,12 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 				repo.Sightings[i].Session = id
 			}
 		}
-		res.Projects = append(res.Projects, scoreProject(set, name, sessions, repo))
+		res.Projects[i] = scoreProject(set, name, sessions, repo)
 		progress(name)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -30,14 +30,15 @@ func main() {
 	details := flag.Bool("v", false, "list, session by session, the lessons missed and what was kept that nothing accounts for")
 	loop := flag.Bool("loop", true, "replay each project's later sessions through the hooks after learning from the earlier ones (the closed loop)")
 	asJSON := flag.Bool("json", false, "print every observation and pair as JSON")
+	jobs := flag.Int("j", 0, "repositories worked on at once (default: twice the processors)")
 	flag.Parse()
-	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *details, *asJSON, *loop); err != nil {
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *jobs, *details, *asJSON, *loop); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON, loop bool) error {
+func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, details, asJSON, loop bool) error {
 	set, err := genuine.Load(dir)
 	if err != nil {
 		return err
@@ -61,7 +62,7 @@ func run(dir, bin, fetched, beforePath, save, only, work string, details, asJSON
 	if only != "" {
 		splits = strings.Split(only, ",")
 	}
-	opts := genuine.Options{Fetched: fetched, Only: splits}
+	opts := genuine.Options{Fetched: fetched, Only: splits, Jobs: jobs}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		opts.Progress = func(done, total int, name string) {
 			fmt.Fprintf(os.Stderr, "\r\033[K%d/%d %s", done, total, name)
