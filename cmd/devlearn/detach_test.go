@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -202,5 +203,39 @@ func isolatedEnv(dir string) (home string, env []string) {
 	return home, []string{
 		"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"), "PATH=" + os.Getenv("PATH"),
+	}
+}
+
+// A pty with no window, whose writer has nothing to send (`script` run by
+// a CI job with its input redirected), is a terminal no one looks at:
+// init must not draw its question there and wait for ever.
+func TestInitOnAWindowlessTerminalReturns(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs util-linux script")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	_, env := isolatedEnv(dir)
+	git := exec.Command("git", "init", "-q")
+	git.Dir, git.Env = dir, env
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, script, "-qec", bin+" init", os.DevNull)
+	// script is killed at the deadline, not devlearn under it, which
+	// holds the output open: stop waiting for it.
+	cmd.Dir, cmd.Env, cmd.WaitDelay = dir, env, 5*time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("devlearn init on a windowless pty is still running after 30 s:\n%.600q", out)
+	}
+	if err != nil {
+		t.Fatalf("devlearn init on a windowless pty: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".memory", "learning.json")); err != nil {
+		t.Fatalf("init wrote no config: %v\n%s", err, out)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,9 +9,12 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	huh "charm.land/huh/v2"
+
+	"golang.org/x/term"
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 )
@@ -18,16 +22,30 @@ import (
 // interactive reports whether the command talks to a person at a terminal:
 // both its input and its output are terminals. Scripts and pipes get the
 // flag-driven behaviour, never a prompt.
+//
+// A terminal with no window (0 columns: a pty a script opened, such as
+// `script` run with its input redirected) shows no one a question: a form
+// there redrew itself for ever.
 func (e *Env) interactive() bool {
 	f, ok := e.In.(*os.File)
-	return ok && isTerminal(f) && e.OutTTY
+	if !ok || !isTerminal(f) || !e.OutTTY {
+		return false
+	}
+	w, _, err := term.GetSize(int(f.Fd()))
+	return err == nil && w > 0
 }
 
 // form runs a huh form on the command's own streams. The keys come through
 // the command's one keyboard (below), in raw mode for the form's time
 // only, so that the text printed between two forms stays ordinary lines.
 func (e *Env) form(groups ...*huh.Group) error {
+	// A terminal whose input has ended (a closed pty, ^D at a pipe
+	// pretending to be one) answers no question: the form is stopped
+	// rather than left redrawing itself for ever.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	in := e.keyboard().next()
+	in.ended = cancel
 	defer in.close()
 	if f, ok := e.In.(*os.File); ok {
 		if restore, err := rawKeys(int(f.Fd())); err == nil {
@@ -47,7 +65,10 @@ func (e *Env) form(groups ...*huh.Group) error {
 	if e.Getenv("ACCESSIBLE") != "" {
 		f = f.WithAccessible(true)
 	}
-	err := f.Run()
+	err := f.RunWithContext(ctx)
+	if in.inputEnded.Load() {
+		return exitcode.Usagef("the terminal's input ended before the question was answered; nothing was done: answer it on a terminal, or give the answer as a flag (see --help)")
+	}
 	if errors.Is(err, huh.ErrUserAborted) {
 		return errAborted
 	}
@@ -130,13 +151,25 @@ type formKeys struct {
 	k    *keyboard
 	done chan struct{}
 	once sync.Once
+	// ended, when set, is called once the keyboard's input has ended;
+	// inputEnded then says so.
+	ended      func()
+	inputEnded atomic.Bool
+}
+
+// lost is the keyboard's input at its end while the form still waits.
+func (f *formKeys) lost() (int, error) {
+	if !f.inputEnded.Swap(true) && f.ended != nil {
+		f.ended()
+	}
+	return 0, io.EOF
 }
 
 func (k *keyboard) next() *formKeys { return &formKeys{k: k, done: make(chan struct{})} }
 
 func (f *formKeys) close() { f.once.Do(func() { close(f.done) }) }
 
-func (f *formKeys) ended() bool {
+func (f *formKeys) over() bool {
 	select {
 	case <-f.done:
 		return true
@@ -148,7 +181,7 @@ func (f *formKeys) ended() bool {
 func (f *formKeys) Read(p []byte) (int, error) {
 	k := f.k
 	k.mu.Lock()
-	if f.ended() {
+	if f.over() {
 		k.mu.Unlock()
 		return 0, io.EOF
 	}
@@ -161,12 +194,15 @@ func (f *formKeys) Read(p []byte) (int, error) {
 	k.mu.Unlock()
 	select {
 	case b, ok := <-k.keys:
-		if !ok {
-			return 0, io.EOF
+		// A lone ^D is the end of input at a terminal in raw mode (where
+		// the driver no longer turns it into one): a pty whose writer
+		// reached its end sends just that.
+		if !ok || string(b) == "\x04" {
+			return f.lost()
 		}
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if f.ended() {
+		if f.over() {
 			k.rest = append(b, k.rest...) // the next form's
 			return 0, io.EOF
 		}
