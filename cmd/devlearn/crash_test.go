@@ -26,6 +26,11 @@ func crashBinary(t *testing.T) string {
 	if runtime.GOOS == "windows" {
 		t.Skip("the crash test uses POSIX process exits")
 	}
+	// A binary built already (go build -tags devlearn_crash) saves the
+	// build when iterating on one crash test.
+	if bin := os.Getenv("DEVLEARN_CRASH_BINARY"); bin != "" {
+		return bin
+	}
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	bin := filepath.Join(t.TempDir(), "devlearn-crash")
 	out, err := exec.Command(goBin, "build", "-tags", "devlearn_crash", "-o", bin, ".").CombinedOutput()

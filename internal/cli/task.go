@@ -566,6 +566,28 @@ task's log, and its lessons still waiting for review are listed.`,
 			if in.Untrusted != "" {
 				fmt.Fprintf(env.Err, "devlearn: %s\n", in.Untrusted)
 			}
+			// A merge a crash interrupted is finished (or undone) first:
+			// nothing below may build on a base whose checkout lags.
+			recs, err := gitx.Recover(c.Context(), gitx.Options{Dir: env.Dir, Now: w.now})
+			if !asJSON {
+				printRecovered(env.Out, recs)
+			}
+			if err != nil {
+				return exitcode.WithHint(fmt.Errorf("an interrupted merge could not be finished: %w", err),
+					"fix what it says, then run 'devlearn task done "+args[0]+"' again ('devlearn doctor' shows it)")
+			}
+			for _, rec := range recs {
+				if rec.Task != args[0] || !rec.Finished {
+					continue
+				}
+				if st, _, lerr := w.store.Load(args[0]); lerr == nil && st.Status == task.StatusMerged {
+					if asJSON {
+						return printJSON(env.Out, map[string]any{"recovered": recs})
+					}
+					fmt.Fprintf(env.Out, "Task %s is done and merged.\n", args[0])
+					return nil
+				}
+			}
 			post, _ := in.Gates.Post.For("done")
 			res, err := w.store.Done(c.Context(), args[0], task.DoneOptions{
 				Gates:       post,
@@ -585,10 +607,15 @@ task's log, and its lessons still waiting for review are listed.`,
 					Dir: env.Dir, Target: res.Target, Into: res.Into, Task: args[0],
 					Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree,
 				})
+				if err == nil && !samePath(merged.TaskLogIn, w.proj.Root) {
+					// The merge recorded itself in another worktree's log
+					// (or none): this project's must say merged too.
+					err = w.store.RecordMerged(c.Context(), args[0], merged.Kind, merged.BaseTo, merged.Base)
+				}
 			}
 			if res != nil {
 				if asJSON {
-					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged}); perr != nil {
+					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged, "recovered": recs}); perr != nil {
 						return perr
 					}
 				} else {
@@ -639,4 +666,17 @@ func (env *Env) environ() []string {
 		return []string{}
 	}
 	return env.Environ()
+}
+
+// samePath reports whether two paths name the same folder.
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
 }
