@@ -549,7 +549,10 @@ merged into its base with devlearn merge, one merge into a base at a time.
 A conflict blocks the task with the conflicting paths (exit 3); resolve it
 and run 'task done' again. A task started with --no-auto-merge (or
 tasks.auto_merge off) keeps its branch. The merge commit is recorded in the
-task's log, and its lessons still waiting for review are listed.`,
+task's log, and its lessons still waiting for review are listed; a merge
+refused or cut short records nothing, so the task is never done unmerged.
+A merge a crash interrupted (any task's) is finished, or undone when its
+base had not moved, before anything else (docs/merging.md).`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := task.ValidName(args[0]); err != nil {
