@@ -263,27 +263,33 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 		if c.recovering {
 			removeStaleTemps(c.w.Root, abs)
 		}
-		if ok, err := fileMatches(c.s, abs, u.next, c.byNm[u.path]); err != nil {
-			return written, skipped, err
-		} else if ok {
-			if u.next.absent() {
-				delete(c.byNm, u.path)
-			} else if c.byNm[u.path], err = indexEntry(u.path, abs, u.next); err != nil {
-				return written, skipped, err
-			}
-			written = append(written, u.path)
-			continue
-		}
+		// Still at old (the usual case, told by the index entry's stat
+		// data without reading the file): written below.
 		ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
 		if err != nil {
 			return written, skipped, err
 		}
 		if !ok {
-			skipped = append(skipped, u.path)
-			if u.next.absent() {
+			atNext, err := fileMatches(c.s, abs, u.next, c.byNm[u.path])
+			if err != nil {
+				return written, skipped, err
+			}
+			switch {
+			case atNext && u.next.absent():
 				delete(c.byNm, u.path)
-			} else {
-				c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+				written = append(written, u.path)
+			case atNext:
+				if c.byNm[u.path], err = indexEntry(u.path, abs, u.next); err != nil {
+					return written, skipped, err
+				}
+				written = append(written, u.path)
+			default:
+				skipped = append(skipped, u.path)
+				if u.next.absent() {
+					delete(c.byNm, u.path)
+				} else {
+					c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+				}
 			}
 			continue
 		}
