@@ -303,7 +303,7 @@ func checkMergeLeftNothing(t *testing.T, dir string) {
 		if strings.HasSuffix(base, ".lock") && strings.Contains(p, string(filepath.Separator)+".git"+string(filepath.Separator)) && !strings.Contains(p, filepath.Join("devlearn", "locks")) {
 			t.Errorf("lock left: %s", p)
 		}
-		if strings.Contains(base, ".tmp-") || strings.HasPrefix(base, ".devlearn-merge-") {
+		if strings.Contains(base, ".tmp-") || strings.HasSuffix(base, ".lock-tmp") || strings.HasPrefix(base, ".devlearn-merge-") {
 			t.Errorf("temporary file left: %s", p)
 		}
 		return nil

@@ -345,6 +345,7 @@ Protocol.`,
 			for _, p := range probs {
 				fmt.Fprintf(env.Err, "devlearn: %v\n", p)
 			}
+			warnInterruptedMerges(env)
 			if st.Events == 0 {
 				return exitcode.UsageError(fmt.Errorf("no task %q here (%s does not exist; 'devlearn task list' lists the tasks)", args[0], task.LogRel(args[0])))
 			}
@@ -472,6 +473,7 @@ of the last event.`,
 			if err != nil {
 				return err
 			}
+			warnInterruptedMerges(env)
 			list, err := w.store.List()
 			if err != nil {
 				return err
@@ -682,4 +684,18 @@ func samePath(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return ra == rb
+}
+
+// warnInterruptedMerges names, on stderr, a merge a crash cut short: the
+// state a task command shows is not settled until it is finished.
+func warnInterruptedMerges(env *Env) {
+	list, err := gitx.Interrupted(env.Dir)
+	if err != nil {
+		return
+	}
+	for _, it := range list {
+		if !it.Running {
+			fmt.Fprintf(env.Err, "devlearn: %s; next: %s\n", it.What, it.Next)
+		}
+	}
 }

@@ -70,6 +70,8 @@ type checkout struct {
 	byNm   map[string]*index.Entry
 	lock   string
 	marker []byte
+	common string
+	nonce  string
 	done   bool
 	// recovering is a checkout finished after a crash: the temporary
 	// files the crashed writer left beside a path are its own.
@@ -79,13 +81,13 @@ type checkout struct {
 // lockCheckout locks w's index for the merge whose journal has nonce. With
 // adopt, a lock that nonce's merge took and left (it crashed; the caller
 // holds the base's merge lock, so it is not running) is taken over.
-func lockCheckout(w *Worktree, s storer.EncodedObjectStorer, nonce string, adopt bool) (*checkout, error) {
+func lockCheckout(common string, w *Worktree, s storer.EncodedObjectStorer, nonce string, adopt bool) (*checkout, error) {
 	if op, marker := (&project.Project{Root: w.Root, GitDir: w.GitDir}).Operation(); op != "" {
 		return nil, refusef("finish or abort it there first", nil, "%s is in the middle of %s (%s exists)", w.Root, op, marker)
 	}
 	lock := filepath.Join(w.GitDir, "index.lock")
 	marker := lockMarker(nonce)
-	err := createLock(w.GitDir, lock, marker, nonce)
+	err := createLock(common, w.GitDir, lock, marker, nonce)
 	if errors.Is(err, fs.ErrExist) && adopt && ownLock(lock, marker) {
 		err = nil
 	}
@@ -95,7 +97,7 @@ func lockCheckout(w *Worktree, s storer.EncodedObjectStorer, nonce string, adopt
 	if err != nil {
 		return nil, err
 	}
-	c := &checkout{w: w, s: s, lock: lock, marker: marker}
+	c := &checkout{w: w, s: s, lock: lock, marker: marker, common: common, nonce: nonce}
 	if err := c.readIndex(); err != nil {
 		c.release()
 		return nil, err
@@ -142,7 +144,7 @@ func (c *checkout) readIndex() error {
 // release drops the lock without writing the index.
 func (c *checkout) release() {
 	if !c.done {
-		dropLock(c.w.GitDir, c.lock, c.marker, "")
+		dropLock(c.common, c.w.GitDir, c.lock, c.marker, c.nonce)
 		c.done = true
 	}
 }

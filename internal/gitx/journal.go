@@ -3,6 +3,7 @@ package gitx
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -155,13 +156,17 @@ const lockPrefix = "devlearn merge "
 // createLock creates the lock file at path holding content, exclusively
 // and whole: the content goes into a file of its own that is then linked
 // at path (link(2) fails if path exists), so that a crash never leaves a
-// lock whose content does not say whose it is.
-func createLock(root, path string, content []byte, nonce string) error {
-	tmp := path + "." + nonce
-	if err := safefile.WriteFile(root, tmp, content, 0o644); err != nil {
+// lock whose content does not say whose it is. root is the git folder
+// path is in; common the clone's, whose state folder holds the file.
+func createLock(common, root, path string, content []byte, nonce string) error {
+	tmp := lockTemp(common, path, nonce)
+	if err := safefile.MkdirAll(common, filepath.Dir(tmp), 0o755); err != nil {
 		return err
 	}
-	defer safefile.Remove(root, tmp)
+	if err := safefile.WriteFile(common, tmp, content, 0o644); err != nil {
+		return err
+	}
+	defer safefile.Remove(common, tmp)
 	err := os.Link(tmp, path)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
@@ -180,6 +185,15 @@ func createLock(root, path string, content []byte, nonce string) error {
 	return f.Close()
 }
 
+// lockTemp is where createLock writes a lock's content first: in the
+// clone's state folder (the git folder's file system, so it can be
+// linked), never beside a ref, where git would read a stray file as a
+// branch.
+func lockTemp(common, path, nonce string) string {
+	sum := sha256.Sum256([]byte(path))
+	return filepath.Join(journalDir(common), "."+nonce+"-"+hex.EncodeToString(sum[:6])+".lock-tmp")
+}
+
 // ownLock reports whether the lock at path holds exactly content: a lock
 // the journal's merge took.
 func ownLock(path string, content []byte) bool {
@@ -189,9 +203,9 @@ func ownLock(path string, content []byte) bool {
 
 // dropLock removes the lock at path when it is ours, and the file its
 // content was written to if a crash left it.
-func dropLock(root, path string, content []byte, nonce string) {
+func dropLock(common, root, path string, content []byte, nonce string) {
 	if ownLock(path, content) {
 		safefile.Remove(root, path)
 	}
-	safefile.Remove(root, path+"."+nonce)
+	safefile.Remove(common, lockTemp(common, path, nonce))
 }

@@ -325,7 +325,7 @@ func (m *merger) run(ctx context.Context) (*Result, error) {
 	}
 	var co *checkout
 	if w != nil {
-		if co, err = lockCheckout(w, m.s, m.j.Nonce, false); err != nil {
+		if co, err = lockCheckout(m.r.common, w, m.s, m.j.Nonce, false); err != nil {
 			return res, err
 		}
 		defer co.release()
@@ -716,7 +716,7 @@ func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing
 		return tip, err
 	}
 	crashpoint.Hit("merge:learned-objects-written")
-	co, err := lockCheckout(w, m.s, m.j.Nonce, false)
+	co, err := lockCheckout(m.r.common, w, m.s, m.j.Nonce, false)
 	if err != nil {
 		return tip, err
 	}
@@ -760,7 +760,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash, beforeMove func
 		return err
 	}
 	content := refContent(next)
-	err := createLock(m.r.common, lock, content, m.j.Nonce)
+	err := createLock(m.r.common, m.r.common, lock, content, m.j.Nonce)
 	if errors.Is(err, fs.ErrExist) {
 		return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
 	}
@@ -771,7 +771,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash, beforeMove func
 	moved := false
 	defer func() {
 		if !moved {
-			dropLock(m.r.common, lock, content, m.j.Nonce)
+			dropLock(m.r.common, m.r.common, lock, content, m.j.Nonce)
 		}
 	}()
 	if now, err := m.r.branchHash(branch); err != nil {

@@ -112,7 +112,9 @@ func recoverJournal(ctx context.Context, r *repo, j *journal, opts Options) (*Re
 		}
 		var co *checkout
 		var ups []pathUpdate
-		if w := r.worktreeRooted(j.Checkout); w != nil {
+		// A checkout that is on another branch now is not main's to
+		// update (git could only have switched it with our lock removed).
+		if w := r.worktreeRooted(j.Checkout); w != nil && w.Branch == j.Base {
 			from, err := object.GetCommit(m.s, plumbing.NewHash(j.From))
 			if err != nil {
 				return nil, err
@@ -124,7 +126,7 @@ func recoverJournal(ctx context.Context, r *repo, j *journal, opts Options) (*Re
 			if ups, err = commitUpdates(ctx, from, next); err != nil {
 				return nil, err
 			}
-			if co, err = lockCheckout(w, m.s, j.Nonce, true); err != nil {
+			if co, err = lockCheckout(r.common, w, m.s, j.Nonce, true); err != nil {
 				return nil, fmt.Errorf("finish the interrupted merge of %s into %s: %w", j.Branch, j.Base, err)
 			}
 			defer co.release()
@@ -157,7 +159,7 @@ func undo(r *repo, j *journal) {
 	marker := lockMarker(j.Nonce)
 	for _, gd := range []string{j.TaskGitDir, j.CheckoutGitDir} {
 		if gd != "" {
-			dropLock(gd, filepath.Join(gd, "index.lock"), marker, j.Nonce)
+			dropLock(r.common, gd, filepath.Join(gd, "index.lock"), marker, j.Nonce)
 		}
 	}
 	for _, mv := range []struct{ branch, to string }{{j.Branch, j.LearnedTo}, {j.Base, j.To}} {
@@ -165,7 +167,7 @@ func undo(r *repo, j *journal) {
 			continue
 		}
 		ref := filepath.Join(r.common, filepath.FromSlash(plumbing.NewBranchReferenceName(mv.branch).String()))
-		dropLock(r.common, ref+".lock", refContent(plumbing.NewHash(mv.to)), j.Nonce)
+		dropLock(r.common, r.common, ref+".lock", refContent(plumbing.NewHash(mv.to)), j.Nonce)
 	}
 }
 
