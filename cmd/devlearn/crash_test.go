@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -26,13 +27,44 @@ func crashBinary(t *testing.T) string {
 	if runtime.GOOS == "windows" {
 		t.Skip("the crash test uses POSIX process exits")
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	bin := filepath.Join(t.TempDir(), "devlearn-crash")
-	out, err := exec.Command(goBin, "build", "-tags", "devlearn_crash", "-o", bin, ".").CombinedOutput()
+	bin, err := buildCrashBinary()
 	if err != nil {
-		t.Fatalf("building the crash binary: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
+}
+
+var crashBuild struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// buildCrashBinary builds the crash binary once per test process, for the
+// crash tests and the scripts' crash command. A binary built already (go
+// build -tags devlearn_crash), named by $DEVLEARN_CRASH_BINARY, saves the
+// build when iterating on one test.
+func buildCrashBinary() (string, error) {
+	crashBuild.once.Do(func() {
+		if bin := os.Getenv("DEVLEARN_CRASH_BINARY"); bin != "" {
+			crashBuild.bin = bin
+			return
+		}
+		dir, err := os.MkdirTemp("", "devlearn-crash-")
+		if err != nil {
+			crashBuild.err = err
+			return
+		}
+		goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+		bin := filepath.Join(dir, "devlearn-crash")
+		out, err := exec.Command(goBin, "build", "-tags", "devlearn_crash", "-o", bin, ".").CombinedOutput()
+		if err != nil {
+			crashBuild.err = fmt.Errorf("building the crash binary: %v\n%s", err, out)
+			return
+		}
+		crashBuild.bin = bin
+	})
+	return crashBuild.bin, crashBuild.err
 }
 
 // The log the crash test renders: one ready observation of every type,

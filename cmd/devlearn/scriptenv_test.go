@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 		Dir:                 dir,
 		RequireExplicitExec: true,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"crash":    cmdCrash,
 			"exits":    cmdExits,
 			"expand":   cmdExpand,
 			"lock":     cmdLock,
@@ -85,6 +87,29 @@ func cmdExits(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	if got != want {
 		ts.Fatalf("%s exited %d, want %d", args[1], got, want)
+	}
+}
+
+// cmdCrash runs devlearn built with the devlearn_crash tag and stops it
+// dead at a write point, as kill -9 would: `crash 'merge:file-written#3'
+// task done cart`. A run that is not stopped (no such point) fails.
+func cmdCrash(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: crash POINT#N devlearn-args...")
+	}
+	if runtime.GOOS == "windows" {
+		ts.Fatalf("crash uses POSIX process exits: skip this script on windows ([!windows] crash ...)")
+	}
+	bin, err := buildCrashBinary()
+	if err != nil {
+		ts.Fatalf("%v", err)
+	}
+	ts.Setenv("DEVLEARN_CRASH_AT", args[0])
+	err = ts.Exec(bin, args[1:]...)
+	ts.Setenv("DEVLEARN_CRASH_AT", "")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 137 {
+		ts.Fatalf("devlearn %v was not stopped at %s (%v)", args[1:], args[0], err)
 	}
 }
 

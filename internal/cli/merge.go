@@ -96,6 +96,7 @@ func runMerge(c *cobra.Command, env *Env, o *mergeOptions, target string) error 
 }
 
 func printMerge(w io.Writer, r *gitx.Result) {
+	printRecovered(w, r.Recovered)
 	would := ""
 	if r.DryRun {
 		would = "would be "
@@ -161,6 +162,18 @@ func printMerge(w io.Writer, r *gitx.Result) {
 	}
 	if r.TaskLog != "" {
 		fmt.Fprintf(w, "  recorded in %s\n", r.TaskLog)
+	}
+}
+
+// printRecovered says what became of the merges a crash had interrupted.
+func printRecovered(w io.Writer, recs []*gitx.Recovered) {
+	for _, rec := range recs {
+		if !rec.Finished {
+			fmt.Fprintf(w, "An interrupted merge of %s into %s was undone: %s had not moved.\n", rec.Branch, rec.Base, rec.Base)
+			continue
+		}
+		fmt.Fprintf(w, "An interrupted merge of %s into %s was finished:\n", rec.Branch, rec.Base)
+		printMerge(w, rec.Result)
 	}
 }
 

@@ -345,6 +345,7 @@ Protocol.`,
 			for _, p := range probs {
 				fmt.Fprintf(env.Err, "devlearn: %v\n", p)
 			}
+			warnInterruptedMerges(env)
 			if st.Events == 0 {
 				return exitcode.UsageError(fmt.Errorf("no task %q here (%s does not exist; 'devlearn task list' lists the tasks)", args[0], task.LogRel(args[0])))
 			}
@@ -472,6 +473,7 @@ of the last event.`,
 			if err != nil {
 				return err
 			}
+			warnInterruptedMerges(env)
 			list, err := w.store.List()
 			if err != nil {
 				return err
@@ -549,7 +551,10 @@ merged into its base with devlearn merge, one merge into a base at a time.
 A conflict blocks the task with the conflicting paths (exit 3); resolve it
 and run 'task done' again. A task started with --no-auto-merge (or
 tasks.auto_merge off) keeps its branch. The merge commit is recorded in the
-task's log, and its lessons still waiting for review are listed.`,
+task's log, and its lessons still waiting for review are listed; a merge
+refused or cut short records nothing, so the task is never done unmerged.
+A merge a crash interrupted (any task's) is finished, or undone when its
+base had not moved, before anything else (docs/merging.md).`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := task.ValidName(args[0]); err != nil {
@@ -565,6 +570,28 @@ task's log, and its lessons still waiting for review are listed.`,
 			}
 			if in.Untrusted != "" {
 				fmt.Fprintf(env.Err, "devlearn: %s\n", in.Untrusted)
+			}
+			// A merge a crash interrupted is finished (or undone) first:
+			// nothing below may build on a base whose checkout lags.
+			recs, err := gitx.Recover(c.Context(), gitx.Options{Dir: env.Dir, Now: w.now})
+			if !asJSON {
+				printRecovered(env.Out, recs)
+			}
+			if err != nil {
+				return exitcode.WithHint(fmt.Errorf("an interrupted merge could not be finished: %w", err),
+					"fix what it says, then run 'devlearn task done "+args[0]+"' again ('devlearn doctor' shows it)")
+			}
+			for _, rec := range recs {
+				if rec.Task != args[0] || !rec.Finished {
+					continue
+				}
+				if st, _, lerr := w.store.Load(args[0]); lerr == nil && st.Status == task.StatusMerged {
+					if asJSON {
+						return printJSON(env.Out, map[string]any{"recovered": recs})
+					}
+					fmt.Fprintf(env.Out, "Task %s is done and merged.\n", args[0])
+					return nil
+				}
 			}
 			post, _ := in.Gates.Post.For("done")
 			res, err := w.store.Done(c.Context(), args[0], task.DoneOptions{
@@ -585,10 +612,15 @@ task's log, and its lessons still waiting for review are listed.`,
 					Dir: env.Dir, Target: res.Target, Into: res.Into, Task: args[0],
 					Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree,
 				})
+				if err == nil && !samePath(merged.TaskLogIn, w.proj.Root) {
+					// The merge recorded itself in another worktree's log
+					// (or none): this project's must say merged too.
+					err = w.store.RecordMerged(c.Context(), args[0], merged.Kind, merged.BaseTo, merged.Base)
+				}
 			}
 			if res != nil {
 				if asJSON {
-					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged}); perr != nil {
+					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged, "recovered": recs}); perr != nil {
 						return perr
 					}
 				} else {
@@ -639,4 +671,31 @@ func (env *Env) environ() []string {
 		return []string{}
 	}
 	return env.Environ()
+}
+
+// samePath reports whether two paths name the same folder.
+func samePath(a, b string) bool {
+	if a == "" || b == "" {
+		return a == b
+	}
+	ra, err1 := filepath.EvalSymlinks(a)
+	rb, err2 := filepath.EvalSymlinks(b)
+	if err1 != nil || err2 != nil {
+		return filepath.Clean(a) == filepath.Clean(b)
+	}
+	return ra == rb
+}
+
+// warnInterruptedMerges names, on stderr, a merge a crash cut short: the
+// state a task command shows is not settled until it is finished.
+func warnInterruptedMerges(env *Env) {
+	list, err := gitx.Interrupted(env.Dir)
+	if err != nil {
+		return
+	}
+	for _, it := range list {
+		if !it.Running {
+			fmt.Fprintf(env.Err, "devlearn: %s; next: %s\n", it.What, it.Next)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -68,6 +69,7 @@ func Run(in Inputs) []Check {
 		knowledgeReadable(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
+		merges(in),
 		dropped(in),
 		transcripts(in),
 		skillDeclarations(in),
@@ -368,6 +370,33 @@ func stateWritable(in Inputs) Check {
 	f.Close()
 	safefile.Remove(in.Proj.CommonDir, f.Name())
 	return ok(name, dir)
+}
+
+// merges reports a merge a crash cut short (its journal), whose base may
+// point at the merge while its checkout lags, and an index lock devlearn
+// left: both with the command that finishes them.
+func merges(in Inputs) Check {
+	const name = "no merge left half done"
+	list, err := gitx.Interrupted(in.Proj.Root)
+	if err != nil {
+		return note(name, "not checked: "+err.Error(), "")
+	}
+	var what, next []string
+	running := 0
+	for _, it := range list {
+		if it.Running {
+			running++
+			continue
+		}
+		what, next = append(what, it.What), append(next, it.Next)
+	}
+	if len(what) > 0 {
+		return fail(name, strings.Join(what, "; "), strings.Join(next, "; "))
+	}
+	if running > 0 {
+		return ok(name, fmt.Sprintf("%d %s running", running, pluralWord(running, "merge", "merges")))
+	}
+	return ok(name, "no interrupted merge")
 }
 
 // transcripts counts this project's Claude Code sessions as ingest finds

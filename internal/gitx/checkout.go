@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
 
+	"github.com/devlearn/devlearn/internal/crashpoint"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -59,35 +60,56 @@ func treeUpdates(ctx context.Context, from, to *object.Tree) ([]pathUpdate, erro
 
 // checkout is a worktree whose index is locked with git's own lock file
 // (index.lock, created exclusively), so that no git command changes the
-// index or, by convention, the files while devlearn updates them.
+// index or, by convention, the files while devlearn updates them. The lock
+// holds the merge journal's nonce (lockMarker): a lock a crashed merge
+// left is known for what it is.
 type checkout struct {
-	w    *Worktree
-	s    storer.EncodedObjectStorer
-	idx  *index.Index
-	byNm map[string]*index.Entry
-	lock string
-	done bool
+	w      *Worktree
+	s      storer.EncodedObjectStorer
+	idx    *index.Index
+	byNm   map[string]*index.Entry
+	lock   string
+	marker []byte
+	common string
+	nonce  string
+	done   bool
+	// recovering is a checkout finished after a crash: the temporary
+	// files the crashed writer left beside a path are its own.
+	recovering bool
 }
 
-func lockCheckout(w *Worktree, s storer.EncodedObjectStorer) (*checkout, error) {
+// lockCheckout locks w's index for the merge whose journal has nonce. With
+// adopt, a lock that nonce's merge took and left (it crashed; the caller
+// holds the base's merge lock, so it is not running) is taken over.
+func lockCheckout(common string, w *Worktree, s storer.EncodedObjectStorer, nonce string, adopt bool) (*checkout, error) {
 	if op, marker := (&project.Project{Root: w.Root, GitDir: w.GitDir}).Operation(); op != "" {
 		return nil, refusef("finish or abort it there first", nil, "%s is in the middle of %s (%s exists)", w.Root, op, marker)
 	}
 	lock := filepath.Join(w.GitDir, "index.lock")
-	f, err := safefile.OpenFile(w.GitDir, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	marker := lockMarker(nonce)
+	err := createLock(common, w.GitDir, lock, marker, nonce)
+	if errors.Is(err, fs.ErrExist) && adopt && ownLock(lock, marker) {
+		err = nil
+	}
 	if errors.Is(err, fs.ErrExist) {
 		return nil, refusef("wait for the other git command to finish; if none is running, remove "+lock, nil, "%s: another git process holds the index lock", w.Root)
 	}
 	if err != nil {
 		return nil, err
 	}
-	f.Close()
-	c := &checkout{w: w, s: s, lock: lock}
+	c := &checkout{w: w, s: s, lock: lock, marker: marker, common: common, nonce: nonce}
 	if err := c.readIndex(); err != nil {
 		c.release()
 		return nil, err
 	}
 	return c, nil
+}
+
+// readCheckout reads w's index without locking it: for a dry run, which
+// writes nothing.
+func readCheckout(w *Worktree, s storer.EncodedObjectStorer) (*checkout, error) {
+	c := &checkout{w: w, s: s, done: true}
+	return c, c.readIndex()
 }
 
 func (c *checkout) readIndex() error {
@@ -122,13 +144,15 @@ func (c *checkout) readIndex() error {
 // release drops the lock without writing the index.
 func (c *checkout) release() {
 	if !c.done {
-		safefile.Remove(c.w.GitDir, c.lock)
+		dropLock(c.common, c.w.GitDir, c.lock, c.marker, c.nonce)
 		c.done = true
 	}
 }
 
-// commit writes the index through its lock file and renames it into place,
-// as git does, so a reader sees the old index or the new one.
+// commit writes the index into a file of its own, synced, renames it into
+// place (a reader sees the old index or the new one), then drops the lock:
+// the lock's content stays the marker to the end, so a crash at any
+// moment leaves a lock that says it is devlearn's.
 func (c *checkout) commit() error {
 	if c.done {
 		return errors.New("index lock already released")
@@ -145,30 +169,15 @@ func (c *checkout) commit() error {
 	if c.idx.Version < 2 || c.idx.Version > 4 {
 		c.idx.Version = 2
 	}
-	f, err := safefile.OpenFile(c.w.GitDir, c.lock, os.O_WRONLY|os.O_TRUNC, 0o644)
+	err := jsonl.WriteAtomic(c.w.GitDir, filepath.Join(c.w.GitDir, "index"), 0o644, func(w *bufio.Writer) error {
+		return index.NewEncoder(w).Encode(c.idx)
+	})
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(f)
-	if err := index.NewEncoder(bw).Encode(c.idx); err != nil {
-		f.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := safefile.Rename(c.w.GitDir, c.lock, filepath.Join(c.w.GitDir, "index")); err != nil {
-		return err
-	}
-	c.done = true
+	crashpoint.Hit("merge:index-written")
+	c.release()
+	crashpoint.Hit("merge:index-unlocked")
 	return nil
 }
 
@@ -243,24 +252,46 @@ func fileMatches(s storer.EncodedObjectStorer, abs string, e entry, ie *index.En
 }
 
 // apply moves each path from old to next, re-checking it just before
-// writing: a path someone changed since the check is left alone and
-// returned in skipped. The index entries follow the files.
+// writing: a path already at next is only recorded (a merge finished after
+// a crash finds its own work done), one still at old is written, and one
+// someone changed since the check is left alone and returned in skipped.
+// The index entries follow the files.
 func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error) {
 	for _, u := range ups {
 		if err := safePath(c.w.Root, u.path); err != nil {
 			return written, skipped, err
 		}
 		abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
+		if c.recovering {
+			removeStaleTemps(c.w.Root, abs)
+		}
+		// Still at old (the usual case, told by the index entry's stat
+		// data without reading the file): written below.
 		ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
 		if err != nil {
 			return written, skipped, err
 		}
 		if !ok {
-			skipped = append(skipped, u.path)
-			if u.next.absent() {
+			atNext, err := fileMatches(c.s, abs, u.next, c.byNm[u.path])
+			if err != nil {
+				return written, skipped, err
+			}
+			switch {
+			case atNext && u.next.absent():
 				delete(c.byNm, u.path)
-			} else {
-				c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+				written = append(written, u.path)
+			case atNext:
+				if c.byNm[u.path], err = indexEntry(u.path, abs, u.next); err != nil {
+					return written, skipped, err
+				}
+				written = append(written, u.path)
+			default:
+				skipped = append(skipped, u.path)
+				if u.next.absent() {
+					delete(c.byNm, u.path)
+				} else {
+					c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+				}
 			}
 			continue
 		}
@@ -271,6 +302,7 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 			removeEmptyParents(c.w.Root, filepath.Dir(abs))
 			delete(c.byNm, u.path)
 			written = append(written, u.path)
+			crashpoint.Hit("merge:file-written")
 			continue
 		}
 		if err := c.writeFile(abs, u.next); err != nil {
@@ -282,8 +314,24 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 		}
 		c.byNm[u.path] = ie
 		written = append(written, u.path)
+		crashpoint.Hit("merge:file-written")
 	}
 	return written, skipped, nil
+}
+
+// removeStaleTemps removes the temporary files a crashed checkout left
+// beside abs (the ones WriteFileOver and writeFile make, named after it).
+func removeStaleTemps(root, abs string) {
+	dir, base := filepath.Dir(abs), filepath.Base(abs)
+	tmps, _ := filepath.Glob(filepath.Join(dir, "."+escapeGlob(base)+".tmp-*"))
+	for _, t := range tmps {
+		safefile.Remove(root, t)
+	}
+	safefile.Remove(root, filepath.Join(dir, ".devlearn-merge-"+base))
+}
+
+func escapeGlob(s string) string {
+	return strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`).Replace(s)
 }
 
 func (c *checkout) writeFile(abs string, e entry) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,10 +12,9 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/storage"
 
+	"github.com/devlearn/devlearn/internal/crashpoint"
 	"github.com/devlearn/devlearn/internal/jsonl"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
@@ -81,6 +81,9 @@ type Result struct {
 	// in the worktree named by TaskLogIn).
 	TaskLog   string `json:"task_log,omitempty"`
 	TaskLogIn string `json:"task_log_in,omitempty"`
+	// Recovered are the merges into the same base that a crash had
+	// interrupted, finished or undone before this one began.
+	Recovered []*Recovered `json:"recovered,omitempty"`
 	// Refused is set when the merge was not made (a conflict, local
 	// changes in the way, a base that moved): Kind and BaseTo then say what
 	// it would have been.
@@ -151,18 +154,41 @@ func Merge(ctx context.Context, opts Options) (res *Result, err error) {
 	}
 
 	// One merge into a base at a time, across every worktree of the clone.
-	p := &project.Project{CommonDir: r.common}
 	lockCtx := ctx
 	if opts.LockWait > 0 {
 		var cancel context.CancelFunc
 		lockCtx, cancel = context.WithTimeout(ctx, opts.LockWait)
 		defer cancel()
 	}
-	unlock, err := jsonl.Lock(lockCtx, p.StatePath("locks", "merge", TaskName(res.Base)+".lock"))
+	unlock, err := jsonl.Lock(lockCtx, mergeLockPath(r.common, res.Base))
 	if err != nil {
 		return nil, refusef("wait for the other merge to finish, then run this again", nil, "another devlearn merge into %s is running (%v)", res.Base, err)
 	}
 	defer unlock()
+
+	if j, err := readJournal(journalPath(r.common, res.Base)); err == nil {
+		if opts.DryRun {
+			return res, refusef("run devlearn merge or devlearn task done without --dry-run: it finishes that merge first", nil,
+				"a merge of %s into %s was interrupted (%s)", j.Branch, j.Base, j.path)
+		}
+		rec, err := recoverJournal(ctx, r, j, opts)
+		if err != nil {
+			return res, err
+		}
+		res.Recovered = append(res.Recovered, rec)
+		// The interrupted merge may have moved the base, or removed the
+		// very worktree named.
+		r.worktrees = nil
+		if err := r.findWorktrees(opts.Dir); err != nil {
+			return res, err
+		}
+		if taskWT != nil && r.worktreeOn(res.Branch) == nil {
+			taskWT = nil
+			res.Worktree = ""
+		}
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return res, err
+	}
 
 	s := newOverlay(r.Storer)
 	m := &merger{r: r, s: s, opts: opts, res: res, mergers: mergers, taskWT: taskWT}
@@ -176,10 +202,30 @@ type merger struct {
 	res     *Result
 	mergers Mergers
 	taskWT  *Worktree
+	// j is the merge's journal (nil in a dry run); keepJournal is set
+	// while what it records must be finished by the next command.
+	j           *journal
+	keepJournal bool
 }
 
 func (m *merger) run(ctx context.Context) (*Result, error) {
 	res := m.res
+	if !m.opts.DryRun {
+		m.j = &journal{Nonce: newNonce(), Task: res.Task, Branch: res.Branch, Base: res.Base,
+			KeepWorktree: m.opts.KeepWorktree, Started: m.opts.Now.UTC().Format(time.RFC3339),
+			path: journalPath(m.r.common, res.Base)}
+		if m.taskWT != nil {
+			m.j.TaskWorktree, m.j.TaskGitDir = m.taskWT.Root, m.taskWT.GitDir
+		}
+		// A refusal or an error before the base's ref moves leaves nothing
+		// to finish: the journal goes. After it, the journal stays for the
+		// next command, which finishes the merge (a crash skips this too).
+		defer func() {
+			if !m.keepJournal {
+				m.j.remove(m.r.common)
+			}
+		}()
+	}
 	taskTip, err := m.r.branchHash(res.Branch)
 	if err != nil {
 		return nil, err
@@ -245,61 +291,112 @@ func (m *merger) run(ctx context.Context) (*Result, error) {
 	}
 	// The worktree with the base checked out: its files must be free to
 	// change before anything is published.
-	var co *checkout
+	w := m.r.worktreeOn(res.Base)
 	var ups []pathUpdate
-	if w := m.r.worktreeOn(res.Base); w != nil {
+	if w != nil {
 		res.Checkout = w.Root
-		baseTree, err := base.Tree()
-		if err != nil {
+		if ups, err = commitUpdates(ctx, base, newCommit); err != nil {
 			return nil, err
-		}
-		newTree, err := newCommit.Tree()
-		if err != nil {
-			return nil, err
-		}
-		if ups, err = treeUpdates(ctx, baseTree, newTree); err != nil {
-			return nil, err
-		}
-		if co, err = lockCheckout(w, m.s); err != nil {
-			return res, err
-		}
-		defer co.release()
-		dirty, err := co.dirty(ups)
-		if err != nil {
-			return res, err
-		}
-		if len(dirty) > 0 {
-			return res, refusef("commit or stash them in "+w.Root+", then run devlearn merge again", dirty,
-				"local changes in %s would be overwritten by the merge", w.Root)
-		}
-		for _, u := range ups {
-			res.Updated = append(res.Updated, u.path)
 		}
 	}
 	if m.opts.DryRun {
+		if w != nil {
+			co, err := readCheckout(w, m.s)
+			if err != nil {
+				return res, err
+			}
+			if err := m.refuseDirty(co, ups); err != nil {
+				return res, err
+			}
+		}
 		return res, m.finish(ctx, newTip)
 	}
 
 	if err := m.s.flush(); err != nil {
 		return res, err
 	}
+	crashpoint.Hit("merge:objects-written")
+	m.j.Kind, m.j.From, m.j.To = res.Kind, baseTip.String(), newTip.String()
+	if w != nil {
+		m.j.Checkout, m.j.CheckoutGitDir = w.Root, w.GitDir
+	}
+	if err := m.j.save(m.r.common, phasePrepared); err != nil {
+		return res, err
+	}
+	var co *checkout
+	if w != nil {
+		if co, err = lockCheckout(m.r.common, w, m.s, m.j.Nonce, false); err != nil {
+			return res, err
+		}
+		defer co.release()
+		crashpoint.Hit("merge:checkout-locked")
+		if err := m.refuseDirty(co, ups); err != nil {
+			return res, err
+		}
+	}
 	if m.opts.BeforeCAS != nil {
 		m.opts.BeforeCAS()
 	}
-	if err := m.swapRef(res.Base, baseTip, newTip); err != nil {
+	err = m.swapRef(res.Base, baseTip, newTip, func() error {
+		if err := m.j.save(m.r.common, phaseMoving); err != nil {
+			return err
+		}
+		m.keepJournal = true
+		return nil
+	})
+	if err != nil {
 		return res, err
 	}
+	return res, m.complete(ctx, co, ups, newTip)
+}
+
+// commitUpdates lists the paths a checkout of from moves to reach to.
+func commitUpdates(ctx context.Context, from, to *object.Commit) ([]pathUpdate, error) {
+	ft, err := from.Tree()
+	if err != nil {
+		return nil, err
+	}
+	tt, err := to.Tree()
+	if err != nil {
+		return nil, err
+	}
+	return treeUpdates(ctx, ft, tt)
+}
+
+// refuseDirty refuses a merge whose checkout has local changes on a path
+// the merge changes; otherwise it lists those paths as to be updated.
+func (m *merger) refuseDirty(co *checkout, ups []pathUpdate) error {
+	dirty, err := co.dirty(ups)
+	if err != nil {
+		return err
+	}
+	if len(dirty) > 0 {
+		return refusef("commit or stash them in "+co.w.Root+", then run devlearn merge again", dirty,
+			"local changes in %s would be overwritten by the merge", co.w.Root)
+	}
+	for _, u := range ups {
+		m.res.Updated = append(m.res.Updated, u.path)
+	}
+	return nil
+}
+
+// complete is everything after the base's ref moved: the checkout brought
+// to the merge's tree, the merge recorded on the task and verified, the
+// task's worktree removed. Each step finds its own work done when it runs
+// again after a crash, so the next command runs it whole.
+func (m *merger) complete(ctx context.Context, co *checkout, ups []pathUpdate, tip plumbing.Hash) error {
+	res := m.res
 	if co != nil {
 		written, skipped, err := co.apply(ups)
 		res.Updated, res.Skipped = written, skipped
 		if err != nil {
-			return res, fmt.Errorf("%s moved to %s, but updating the files of %s failed: %w (run 'git status' there)", res.Base, short(newTip), res.Checkout, err)
+			return fmt.Errorf("%s moved to %s, but updating the files of %s failed: %w (fix that, then run devlearn merge or task done again: it finishes this merge first)", res.Base, short(tip), res.Checkout, err)
 		}
 		if err := co.commit(); err != nil {
-			return res, fmt.Errorf("%s moved to %s, but writing the index of %s failed: %w (run 'git reset' there)", res.Base, short(newTip), res.Checkout, err)
+			return fmt.Errorf("%s moved to %s, but writing the index of %s failed: %w (fix that, then run devlearn merge or task done again: it finishes this merge first)", res.Base, short(tip), res.Checkout, err)
 		}
 	}
-	return res, m.finish(ctx, newTip)
+	return m.finish(ctx, tip)
 }
 
 // threeWay computes the merge commit of task into base, or refuses with
@@ -444,6 +541,16 @@ func (m *merger) record(ctx context.Context, ev TaskEvent) error {
 	if root == "" {
 		return nil
 	}
+	if ev.Op == OpMerged {
+		commit := ev.Commit
+		if ev.Kind == KindUpToDate {
+			commit = "" // any merge of the task's will do
+		}
+		if rel, ok := mergedIn(root, ev.Task, commit); ok {
+			res.TaskLog, res.TaskLogIn = rel, root
+			return nil
+		}
+	}
 	rel, ok, err := appendTaskEvent(ctx, root, ev, m.opts.Now)
 	if err != nil {
 		return fmt.Errorf("record task %s: %w", res.Task, err)
@@ -455,15 +562,21 @@ func (m *merger) record(ctx context.Context, ev TaskEvent) error {
 }
 
 // finish records a successful merge on the task and removes the task's
-// clean linked worktree.
+// clean linked worktree once the base is seen to hold the task's tip.
 func (m *merger) finish(ctx context.Context, tip plumbing.Hash) error {
 	res := m.res
 	w := m.taskWT
-	if !m.opts.DryRun && res.Kind != KindUpToDate {
+	if !m.opts.DryRun && (res.Kind != KindUpToDate || m.opts.Task != "") {
+		// A task finished with 'task done' is recorded merged even when git
+		// merged it already; a merge finished after a crash is recorded
+		// once.
 		if err := m.record(ctx, TaskEvent{Op: OpMerged, Kind: res.Kind, Commit: tip.String()}); err != nil {
 			return err
 		}
+		crashpoint.Hit("merge:recorded")
 	}
+	// The merge is whole: nothing is left for the next command to finish.
+	m.keepJournal = false
 	if w == nil {
 		return nil
 	}
@@ -508,11 +621,50 @@ func (m *merger) finish(ctx context.Context, tip plumbing.Hash) error {
 		res.Removed = true
 		return nil
 	}
-	if err := removeWorktree(w); err != nil {
+	if err := m.verify(); err != nil {
+		res.KeptBecause = err.Error()
+		return nil
+	}
+	if err := m.j.save(m.r.common, phaseRemoving); err != nil {
+		return err
+	}
+	m.keepJournal = true
+	err = removeWorktree(w, false)
+	m.keepJournal = false
+	if err != nil {
 		res.KeptBecause = err.Error()
 		return nil
 	}
 	res.Removed = true
+	return nil
+}
+
+// verify checks that the base holds the task branch's tip, as it reads
+// now: a worktree is removed only when nothing in it can be lost.
+func (m *merger) verify() error {
+	res := m.res
+	baseTip, err := m.r.branchHash(res.Base)
+	if err != nil {
+		return fmt.Errorf("the merge could not be verified: %w", err)
+	}
+	taskTip, err := m.r.branchHash(res.Branch)
+	if err != nil {
+		return fmt.Errorf("the merge could not be verified: %w", err)
+	}
+	if baseTip == taskTip {
+		return nil
+	}
+	b, err := object.GetCommit(m.s, baseTip)
+	if err != nil {
+		return fmt.Errorf("the merge could not be verified: %w", err)
+	}
+	t, err := object.GetCommit(m.s, taskTip)
+	if err != nil {
+		return fmt.Errorf("the merge could not be verified: %w", err)
+	}
+	if ok, err := t.IsAncestor(b); err != nil || !ok {
+		return fmt.Errorf("%s (%s) does not hold %s's tip (%s): the merge is not verified", res.Base, short(baseTip), res.Branch, short(taskTip))
+	}
 	return nil
 }
 
@@ -556,17 +708,20 @@ func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing
 	if m.opts.DryRun {
 		return next, nil
 	}
-	co, err := lockCheckout(w, m.s)
+	m.j.LearnedFrom, m.j.LearnedTo = tip.String(), next.String()
+	if err := m.j.save(m.r.common, phaseLearning); err != nil {
+		return tip, err
+	}
+	if err := m.s.flush(); err != nil {
+		return tip, err
+	}
+	crashpoint.Hit("merge:learned-objects-written")
+	co, err := lockCheckout(m.r.common, w, m.s, m.j.Nonce, false)
 	if err != nil {
 		return tip, err
 	}
 	defer co.release()
-	if err := m.s.flush(); err != nil {
-		return tip, err
-	}
-	if err := m.swapRef(m.res.Branch, tip, next); err != nil {
-		return tip, err
-	}
+	crashpoint.Hit("merge:learned-index-locked")
 	for _, e := range edits {
 		if e.e.absent() {
 			delete(co.byNm, e.path)
@@ -574,45 +729,84 @@ func (m *merger) commitLearned(ctx context.Context, tip plumbing.Hash) (plumbing
 		}
 		ie, err := indexEntry(e.path, filepath.Join(w.Root, filepath.FromSlash(e.path)), e.e)
 		if err != nil {
-			return next, err
+			return tip, err
 		}
 		co.byNm[e.path] = ie
 	}
+	// The index first, then the branch: a crash between the two leaves
+	// the learned files staged, as 'git add' would, and the next merge
+	// commits them again; the other order would leave a staged diff that
+	// undoes the commit.
 	if err := co.commit(); err != nil {
-		return next, fmt.Errorf("committed the learned files as %s, but writing the index of %s failed: %w (run 'git reset' there)", short(next), w.Root, err)
+		return tip, fmt.Errorf("writing the index of %s failed: %w", w.Root, err)
+	}
+	if err := m.swapRef(m.res.Branch, tip, next, nil); err != nil {
+		return tip, err
 	}
 	return next, nil
 }
 
-// swapRef moves branch from old to next with a compare-and-swap. It also
-// holds git's own lock file for the ref (<ref>.lock, created exclusively),
-// so that a git command updating the same ref at the same moment fails
-// instead of being overwritten, and re-reads the ref after the swap.
-func (m *merger) swapRef(branch string, old, next plumbing.Hash) error {
+// swapRef moves branch from old to next with a compare-and-swap under
+// git's own lock file for the ref (<ref>.lock, created exclusively and
+// holding next, as git's does), so that a git command updating the same
+// ref at the same moment fails instead of being overwritten; it re-reads
+// the ref after the swap. beforeMove runs with the lock held and the ref
+// seen at old: the last moment the move can still be undone.
+func (m *merger) swapRef(branch string, old, next plumbing.Hash, beforeMove func() error) error {
 	name := plumbing.NewBranchReferenceName(branch)
-	lock := filepath.Join(m.r.common, filepath.FromSlash(name.String())+".lock")
-	f, err := safefile.OpenFile(m.r.common, lock, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
-		}
+	ref := filepath.Join(m.r.common, filepath.FromSlash(name.String()))
+	lock := ref + ".lock"
+	if err := safefile.MkdirAll(m.r.common, filepath.Dir(ref), 0o755); err != nil {
 		return err
 	}
-	f.Close()
-	defer safefile.Remove(m.r.common, lock)
-	err = m.r.Storer.CheckAndSetReference(plumbing.NewHashReference(name, next), plumbing.NewHashReference(name, old))
-	if errors.Is(err, storage.ErrReferenceHasChanged) {
-		now, _ := m.r.branchHash(branch)
+	content := refContent(next)
+	err := createLock(m.r.common, m.r.common, lock, content, m.j.Nonce)
+	if errors.Is(err, fs.ErrExist) {
+		return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
+	}
+	if err != nil {
+		return err
+	}
+	crashpoint.Hit("merge:ref-locked")
+	moved := false
+	defer func() {
+		if !moved {
+			dropLock(m.r.common, m.r.common, lock, content, m.j.Nonce)
+		}
+	}()
+	if now, err := m.r.branchHash(branch); err != nil {
+		return err
+	} else if now != old {
 		return refusef("nothing was changed; run devlearn merge again to merge into the new "+branch, nil,
 			"%s moved from %s to %s during the merge", branch, short(old), short(now))
 	}
-	if err != nil {
+	if beforeMove != nil {
+		if err := beforeMove(); err != nil {
+			return err
+		}
+	}
+	if err := commitRefLock(m.r.common, lock, ref); err != nil {
 		return fmt.Errorf("update %s: %w", name, err)
 	}
+	moved = true
+	crashpoint.Hit("merge:ref-moved")
 	if now, err := m.r.branchHash(branch); err != nil || now != next {
 		return fmt.Errorf("update %s: it reads %s after the swap, not %s", name, short(now), short(next))
 	}
 	return nil
+}
+
+// refContent is a loose ref's file for h.
+func refContent(h plumbing.Hash) []byte { return []byte(h.String() + "\n") }
+
+// commitRefLock moves a ref the way git does: its lock file, which holds
+// the new value, renamed over the ref, so that the ref is the old value or
+// the new one, whole, and the lock is gone the moment the ref moves.
+func commitRefLock(common, lock, ref string) error {
+	if err := safefile.Rename(common, lock, ref); err != nil {
+		return err
+	}
+	return jsonl.SyncDir(filepath.Dir(ref))
 }
 
 func short(h plumbing.Hash) string { return h.String()[:12] }

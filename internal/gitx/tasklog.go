@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,4 +85,19 @@ func appendTaskEvent(ctx context.Context, root string, ev TaskEvent, at time.Tim
 		return "", false, err
 	}
 	return rel, true, nil
+}
+
+// mergedIn reports whether the task log in the worktree at root records
+// the task merged at commit ("" for any commit): a merge finished after a
+// crash, or a task merged before, is recorded once.
+func mergedIn(root, task, commit string) (rel string, ok bool) {
+	rel = TaskLogRel(task)
+	jsonl.ScanFile(filepath.Join(root, filepath.FromSlash(rel)), func(_ int, line []byte) error {
+		var ev TaskEvent
+		if json.Unmarshal(line, &ev) == nil && ev.Op == OpMerged && ev.Task == task && (commit == "" || ev.Commit == commit) {
+			ok = true
+		}
+		return nil
+	})
+	return rel, ok
 }

@@ -70,7 +70,8 @@ var ErrGateFailed = errors.New("a required gate failed")
 
 // Done finishes a task (seed 000 §6): the done stage's post gates run (a
 // required failure is a rejection, as anywhere); when they pass, the task
-// is recorded done and the result says what to merge where. The merge
+// is recorded done (or, when it merges, left for its merge to record) and
+// the result says what to merge where. The merge
 // itself is devlearn merge's (gitx.Merge, one merge per base at a time;
 // it records the merge commit, or the conflict that blocks the task, in
 // this log); the caller runs it, so that this package, which the Stop hook
@@ -104,20 +105,33 @@ func (s *Store) Done(ctx context.Context, name string, o DoneOptions) (*DoneResu
 		}
 		return res, ErrGateFailed
 	}
-	if err := s.record(ctx, name, func(*State, []*Event) ([]*Event, error) {
-		return []*Event{{Op: OpDone, Stage: "done"}}, nil
-	}); err != nil {
-		return nil, err
-	}
 	res.Candidates = s.OpenCandidates(st)
 	if !st.Merges(o.AutoMerge) {
+		if err := s.record(ctx, name, func(*State, []*Event) ([]*Event, error) {
+			return []*Event{{Op: OpDone, Stage: "done"}}, nil
+		}); err != nil {
+			return nil, err
+		}
 		res.Kept = "auto_merge is off: the branch stays for you (a pull request, say)"
 		return res, nil
 	}
+	// A task that merges is done when its merge is: the merge records it
+	// (merged), and a merge refused or cut short records nothing here.
 	res.Merge = true
 	res.Target = firstOf(st.Worktree, firstOf(st.Branch, name))
 	res.Into = firstOf(st.Base, o.DefaultBase)
 	return res, nil
+}
+
+// RecordMerged records the task merged, for a merge whose own record went
+// to another worktree's log than this project's.
+func (s *Store) RecordMerged(ctx context.Context, name, kind, commit, base string) error {
+	return s.record(ctx, name, func(st *State, _ []*Event) ([]*Event, error) {
+		if st.Status == StatusMerged && st.Merge != nil && st.Merge.Commit == commit {
+			return nil, nil
+		}
+		return []*Event{{Op: OpMerged, Stage: "done", Kind: kind, Commit: commit, Base: base}}, nil
+	})
 }
 
 func short(h string) string {
