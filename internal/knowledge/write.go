@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -27,7 +28,23 @@ type Store struct {
 	// Now stamps created_at and updated_at; the zero time leaves them as
 	// they are.
 	Now time.Time
+	// Redact scrubs an entry's text before Create or Update writes it,
+	// whoever made the entry (a person, an agent's tool call, a
+	// rejection); nil means redact.Text.
+	Redact func(string) string
 }
+
+func (s *Store) redact() func(string) string {
+	if s.Redact == nil {
+		return redact.Text
+	}
+	return s.Redact
+}
+
+// Redacted is e as Create and Update would write it: its text redacted.
+// A caller that derives a key or a message from the entry redacts it
+// first, so that neither holds what the file will not.
+func (s *Store) Redacted(e *Entry) *Entry { return e.Redacted(s.redact()) }
 
 // ProjectStore is the entries folder of a project, stamped with the
 // writer's clock.
@@ -87,6 +104,12 @@ func (s *Store) Exists(key string) (bool, error) {
 // Create writes a new entry, only if its key has no file yet; created is
 // false when one was there. The entry is validated first.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	if err := CheckKeySecret(e.Key); err != nil {
+		return "", false, err
+	}
+	// In place, as Validate fills defaults in: the caller reports what
+	// was written.
+	*e, why = *s.Redacted(e), s.redact()(why)
 	e = s.storedFiles(e)
 	if e.CreatedAt == "" && !s.Now.IsZero() {
 		e.CreatedAt = FormatTime(s.Now)
@@ -240,7 +263,7 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 	if err != nil {
 		return rel, err
 	}
-	c := *e
+	c, why := *s.Redacted(e), s.redact()(why)
 	if c.CreatedAt == "" {
 		c.CreatedAt = old.CreatedAt
 	}
