@@ -49,31 +49,44 @@ var shapeClass = func() (t [256]uint8) {
 const cAlnum = cDigit | cUpper | cLower
 
 // findShapes appends the card numbers, IBANs and bare AWS secret keys in s.
+// Only the first byte of a word is looked at closely; the rest of the word
+// is skipped in a tight loop, counting the run of base64 characters that an
+// AWS key would be.
 func findShapes(s string, out []candidate) []candidate {
 	run := 0 // length of the run of base64 characters ending before i
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
 		k := shapeClass[s[i]]
-		if k == 0 {
+		switch {
+		case k == 0:
 			if run == awsSecretLen {
 				out = awsSecretAt(s, i-run, i, out)
 			}
 			run = 0
+			i++
+			continue
+		case k == cSym:
+			run++
+			i++
 			continue
 		}
-		run++
-		if i > 0 && (shapeClass[s[i-1]]&cAlnum != 0 || s[i-1] == '_' || s[i-1] == '.') {
-			continue // inside a word or a number: nothing starts here
-		}
-		switch {
-		case k == cDigit && (i == 0 || s[i-1] != '+'): // +44 is a phone number
-			if end := cardAt(s, i); end > 0 {
-				out = append(out, candidate{Finding{Rule: RuleCard, Start: i, End: end}, rankSpecific})
-			}
-		case k == cUpper:
-			if end := ibanAt(s, i); end > 0 {
-				out = append(out, candidate{Finding{Rule: RuleIBAN, Start: i, End: end}, rankSpecific})
+		if i == 0 || shapeClass[s[i-1]]&cAlnum == 0 && s[i-1] != '_' && s[i-1] != '.' {
+			switch {
+			case k == cDigit && (i == 0 || s[i-1] != '+'): // +44 is a phone number
+				if end := cardAt(s, i); end > 0 {
+					out = append(out, candidate{Finding{Rule: RuleCard, Start: i, End: end}, rankSpecific})
+				}
+			case k == cUpper:
+				if end := ibanAt(s, i); end > 0 {
+					out = append(out, candidate{Finding{Rule: RuleIBAN, Start: i, End: end}, rankSpecific})
+				}
 			}
 		}
+		j := i + 1
+		for j < len(s) && shapeClass[s[j]]&cAlnum != 0 {
+			j++
+		}
+		run += j - i
+		i = j
 	}
 	if run == awsSecretLen {
 		out = awsSecretAt(s, len(s)-run, len(s), out)
