@@ -109,7 +109,7 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 	}
 	// In place, as Validate fills defaults in: the caller reports what
 	// was written.
-	*e, why = *s.Redacted(e), s.redact()(why)
+	*e = *s.Redacted(e)
 	e = s.storedFiles(e)
 	if e.CreatedAt == "" && !s.Now.IsZero() {
 		e.CreatedAt = FormatTime(s.Now)
@@ -172,6 +172,10 @@ func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) err
 
 func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string) error {
 	if s.Scope == ScopeProject {
+		// The reason is committed in the audit log, and often quotes
+		// the entry's summary, which a hand-written file may not have
+		// had redacted.
+		why = s.redact()(why)
 		var obs []string
 		if observation != "" {
 			obs = []string{observation}
@@ -263,7 +267,7 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 	if err != nil {
 		return rel, err
 	}
-	c, why := *s.Redacted(e), s.redact()(why)
+	c := *s.Redacted(e)
 	if c.CreatedAt == "" {
 		c.CreatedAt = old.CreatedAt
 	}
