@@ -197,7 +197,7 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 // hash and written only if absent (contract 8), so the Stop hook and the
 // worker seeing the same block write one file between them.
 func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
-	c := *e
+	c := *s.Redacted(e) // before its key is made of its summary
 	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
 	return s.Create(ctx, &c, why)
