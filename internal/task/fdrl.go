@@ -30,8 +30,8 @@ type Store struct {
 	Now    time.Time
 	// Src names what writes: "task reject", "gate post", "hook stop".
 	Src string
-	// Redact scrubs secrets from feedback before anything keeps it; nil
-	// keeps it as it is.
+	// Redact scrubs secrets from feedback, titles and reasons before
+	// anything keeps them; nil keeps them as they are.
 	Redact func(string) string
 }
 
