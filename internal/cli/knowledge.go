@@ -11,6 +11,7 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 func newKnowledgeCmd(env *Env) *cobra.Command {
@@ -87,6 +88,14 @@ func (w *knowledgeWS) load() *knowledge.Set {
 
 // store is the project's entries folder, or the global one.
 func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, error) {
+	st, err := w.storeIn(global, command)
+	if st != nil {
+		st.Redact = redact.For(w.cfg.Redact.PersonalData)
+	}
+	return st, err
+}
+
+func (w *knowledgeWS) storeIn(global bool, command string) (*knowledge.Store, error) {
 	if global {
 		if w.home == "" {
 			return nil, fmt.Errorf("no global store: set DEVLEARN_HOME or HOME")

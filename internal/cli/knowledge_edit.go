@@ -104,6 +104,9 @@ hash of its content. An existing entry is never overwritten.`,
 			if err != nil {
 				return err
 			}
+			// Redacted before its key is made of its summary: a file's
+			// name is committed too.
+			e = *st.Redacted(&e)
 			if e.Status == knowledge.StatusCandidate && e.Key == "" {
 				e.Key = knowledge.CandidateKey(&e)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -33,7 +34,23 @@ type Store struct {
 	// Now stamps created_at and updated_at; the zero time leaves them as
 	// they are.
 	Now time.Time
+	// Redact scrubs an entry's text before Create or Update writes it,
+	// whoever made the entry (a person, an agent's tool call, a
+	// rejection); nil means redact.Text.
+	Redact func(string) string
 }
+
+func (s *Store) redact() func(string) string {
+	if s.Redact == nil {
+		return redact.Text
+	}
+	return s.Redact
+}
+
+// Redacted is e as Create and Update would write it: its text redacted.
+// A caller that derives a key or a message from the entry redacts it
+// first, so that neither holds what the file will not.
+func (s *Store) Redacted(e *Entry) *Entry { return e.Redacted(s.redact()) }
 
 // ProjectStore is the entries folder of a project, stamped with the
 // writer's clock.
@@ -100,6 +117,12 @@ func (s *Store) Exists(key string) (bool, error) {
 // the same key at once one creates it and the other is told it exists:
 // neither overwrites the other.
 func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+	if err := CheckKeySecret(e.Key); err != nil {
+		return "", false, err
+	}
+	// In place, as Validate fills defaults in: the caller reports what
+	// was written.
+	*e = *s.Redacted(e)
 	e = s.storedFiles(e)
 	if e.CreatedAt == "" && !s.Now.IsZero() {
 		e.CreatedAt = FormatTime(s.Now)
@@ -175,6 +198,10 @@ func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) err
 // *evolve.ChangedError.
 func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string, expect *string) error {
 	if s.Scope == ScopeProject {
+		// The reason is committed in the audit log, and often quotes
+		// the entry's summary, which a hand-written file may not have
+		// had redacted.
+		why = s.redact()(why)
 		var obs []string
 		if observation != "" {
 			obs = []string{observation}
@@ -221,7 +248,7 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 // hash and written only if absent (contract 8), so the Stop hook and the
 // worker seeing the same block write one file between them.
 func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
-	c := *e
+	c := *s.Redacted(e) // before its key is made of its summary
 	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
 	return s.Create(ctx, &c, why)
@@ -298,7 +325,7 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 	if err != nil {
 		return rel, err
 	}
-	c := *e
+	c := *s.Redacted(e)
 	if c.CreatedAt == "" {
 		c.CreatedAt = old.CreatedAt
 	}

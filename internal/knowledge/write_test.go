@@ -139,3 +139,33 @@ func TestGlobalCreateRaceOneWins(t *testing.T) {
 		t.Fatalf("%d writers were told they created k", winners)
 	}
 }
+
+// Whoever makes an entry, the store writes its text redacted, the audit
+// log's reason too, a draft's key is made of its redacted summary, and a
+// key chosen to hold a card number is refused.
+func TestStoreRedactsWhatItWrites(t *testing.T) {
+	st, p := projectStore(t)
+	ctx := context.Background()
+	e := &Entry{Key: "refunds", Summary: "Refund 4111 1111 1111 1111", Body: "to GB82 WEST 1234 5698 7654 32",
+		Tags: []string{"DE89370400440532013000"}, Process: Process{Pattern: &PatternContent{Situation: "card 5555-5555-5555-4444"}}}
+	if _, _, err := st.Create(ctx, e, "add: "+e.Summary); err != nil {
+		t.Fatal(err)
+	}
+	draft, _, err := st.SaveDraft(ctx, &Entry{Summary: "Pay NL91ABNA0417164300 first", Kind: "note"}, "stop hook")
+	if err != nil || !strings.Contains(draft, "pay-redacted-iban-first-") {
+		t.Fatalf("draft %s: %v", draft, err)
+	}
+	for _, f := range []string{".memory/knowledge/entries/refunds.md", draft, evolve.LogPath} {
+		data, _ := os.ReadFile(p.Path(f))
+		for _, secret := range []string{"4111", "GB82", "DE89", "5555", "NL91"} {
+			if strings.Contains(string(data), secret) {
+				t.Errorf("%s keeps %s:\n%s", f, secret, data)
+			}
+		}
+	}
+	for _, key := range []string{"refund-4111-1111-1111-1111", "pay-de89-3704-0044-0532-0130-00"} {
+		if _, _, err := st.Create(ctx, &Entry{Key: key, Summary: "s"}, "add"); err == nil || !strings.Contains(err.Error(), "holds what reads as a secret") {
+			t.Errorf("key %s: %v", key, err)
+		}
+	}
+}

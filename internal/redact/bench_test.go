@@ -73,6 +73,28 @@ func BenchmarkText(b *testing.B) {
 	}
 }
 
+// BenchmarkShapes is the pass for card numbers, IBANs and bare AWS keys
+// alone, which every text pays (no keyword can skip it): compare it with
+// BenchmarkText on the same text.
+func BenchmarkShapes(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		text func(*testing.B) string
+	}{
+		{"observation", func(*testing.B) string { return observation }},
+		{"transcript", transcript},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			s := c.text(b)
+			b.SetBytes(int64(len(s)))
+			b.ReportAllocs()
+			for b.Loop() {
+				findShapes(s, nil)
+			}
+		})
+	}
+}
+
 // BenchmarkFirstCall is what the first Text of a process costs: a new
 // redactor (keyword index) and compiling the rules the text triggers.
 func BenchmarkFirstCall(b *testing.B) {

@@ -231,10 +231,10 @@ type candidate struct {
 // them, named by the most specific rule, so no part of a secret survives.
 func (r *Redactor) Find(s string) []Finding {
 	hits := r.index.scan(s, nil)
-	if len(hits) == 0 && len(r.always) == 0 {
+	cands := findShapes(s, nil)
+	if len(hits) == 0 && len(r.always) == 0 && len(cands) == 0 {
 		return nil
 	}
-	var cands []candidate
 	for _, i := range r.triggered(hits) {
 		cands = r.rules[i].find(s, hits, i, &r.index, r.full, cands)
 	}

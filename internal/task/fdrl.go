@@ -18,6 +18,7 @@ import (
 	"github.com/devlearn/devlearn/internal/gate"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/render"
 )
 
@@ -29,9 +30,16 @@ type Store struct {
 	Now    time.Time
 	// Src names what writes: "task reject", "gate post", "hook stop".
 	Src string
-	// Redact scrubs secrets from feedback before anything keeps it; nil
-	// keeps it as it is.
+	// Redact scrubs secrets from feedback, titles and reasons before
+	// anything keeps them; nil keeps them as they are.
 	Redact func(string) string
+}
+
+func (s *Store) redact(text string) string {
+	if s.Redact == nil || text == "" {
+		return text
+	}
+	return s.Redact(text)
 }
 
 // MaxFeedback bounds a rejection's feedback as it is kept: the log line,
@@ -98,6 +106,9 @@ func (s *Store) Exists(name string) bool {
 // record appends events to a task's log under its lock, given its state
 // as the lock found it.
 func (s *Store) record(ctx context.Context, name string, build func(*State, []*Event) ([]*Event, error)) error {
+	if rule := redact.InName(name); rule != "" {
+		return fmt.Errorf("task name %q holds what reads as a secret (%s), and it would name a committed file: name the task by what it does", name, rule)
+	}
 	st, _, err := s.Load(name)
 	if err != nil {
 		return err
@@ -109,6 +120,9 @@ func (s *Store) record(ctx context.Context, name string, build func(*State, []*E
 		}
 		for _, ev := range add {
 			ev.Task = name
+			// A title or a reason is a person's free text, committed
+			// with the log; feedback was redacted before it was used.
+			ev.Title, ev.Reason = s.redact(ev.Title), s.redact(ev.Reason)
 			if err := stamp(ev, s.Now, s.Src); err != nil {
 				return nil, err
 			}
@@ -275,9 +289,7 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 	if feedback == "" {
 		return nil, errors.New("the feedback is empty: say why the stage was rejected")
 	}
-	if s.Redact != nil {
-		feedback = s.Redact(feedback)
-	}
+	feedback = s.redact(feedback)
 	if len(feedback) > MaxFeedback {
 		feedback = strings.ToValidUTF8(feedback[:MaxFeedback], "") + "\n[… cut at 32 KiB]"
 	}
@@ -349,7 +361,9 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 // candidate of this task, stage and number with the same feedback is taken
 // as saved by a run that stopped before its log line.
 func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, feedback, summary string, n int) (key, path string, err error) {
-	title := st.Title
+	// The key names a committed file: a title recorded before titles
+	// were redacted must not put a secret in it.
+	title := s.redact(st.Title)
 	if title == "" {
 		title = in.Task
 	}
