@@ -173,6 +173,13 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 	c := *e
 	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
+	if s.Proj != nil {
+		id, err := s.Proj.CloneID()
+		if err != nil {
+			return "", false, fmt.Errorf("this clone's id, which a draft records: %w", err)
+		}
+		c.Clone = id
+	}
 	return s.Create(ctx, &c, why)
 }
 
