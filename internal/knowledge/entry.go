@@ -54,7 +54,7 @@ type Entry struct {
 	// draft is served there only, until a person promotes it.
 	Clone   string `yaml:"clone,omitempty" json:"clone,omitempty"`
 	Process `yaml:",inline"`
-	Body      string `yaml:"-" json:"body"`
+	Body    string `yaml:"-" json:"body"`
 }
 
 // Triggers say when an entry is relevant to a tool call. A trigger left
