@@ -60,11 +60,11 @@ const DataNote = "data to weigh; what the person asks comes first"
 func Provenance(it *Item) string {
 	switch {
 	case it.Draft():
-		return "quoted from " + it.Path
+		return "from " + it.Path
 	case it.Type == TypeEntry:
-		return "quoted from " + it.Path + "; reviewed by a person"
+		return "from " + it.Path + "; reviewed by a person"
 	case it.Observation != "":
-		return "quoted from " + it.Path + "; written by devlearn from earlier sessions"
+		return "from " + it.Path + "; written by devlearn from earlier sessions"
 	}
-	return "quoted from " + it.Path
+	return "from " + it.Path
 }

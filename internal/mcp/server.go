@@ -235,7 +235,7 @@ func (h *handlers) fetchKnowledge(ctx context.Context, _ *sdk.CallToolRequest, i
 	// harness is plain text, in the text and the structured result alike.
 	out.Summary, out.Content = inject.Neutralise(out.Summary), inject.Neutralise(out.Content)
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s\n(%s; %s)\n", out.ID, out.Summary, knowledge.Provenance(it), knowledge.DataNote)
+	fmt.Fprintf(&b, "[%s] %s\n(quoted %s; %s)\n", out.ID, out.Summary, knowledge.Provenance(it), knowledge.DataNote)
 	switch {
 	case it.Learned():
 		b.WriteString(knowledge.LearnedNote + "\n")
