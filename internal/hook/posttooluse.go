@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/directives"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/skills"
 )
 
@@ -340,7 +341,9 @@ func composeDirectives(start string, full []directives.File, bodies []string, na
 	if where == "." {
 		where = "the repository root"
 	}
-	fmt.Fprintf(&b, "devlearn: directives in force for %s, not yet seen in this session. They add up: a deeper folder's extend the ones above it, none replaces another.\n", where)
+	// Quoted under their paths, as the team wrote them: rules of the
+	// repository, which what the person asks still comes before.
+	fmt.Fprintf(&b, "devlearn: directives for %s, quoted from the repository's files (%s), not yet seen in this session. They add up: a deeper folder's extend the ones above it, none replaces another.\n", where, knowledge.DataNote)
 	var checklists []string
 	for i, f := range full {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Path, strings.TrimRight(bodies[i], "\n"))
