@@ -14,7 +14,7 @@ import (
 const (
 	BeginMarker = "<!-- devlearn:curated:begin — lessons devlearn keeps; edit or delete a bullet and your choice is kept -->"
 	EndMarker   = "<!-- devlearn:curated:end -->"
-	beginPrefix = "<!-- devlearn:curated:begin"
+	BeginPrefix = "<!-- devlearn:curated:begin"
 	Title       = "## Lessons learned (devlearn)"
 )
 
@@ -67,9 +67,9 @@ func parse(name string, data []byte) (*file, error) {
 	for i, l := range lines {
 		t := strings.TrimSpace(string(l))
 		switch {
-		case strings.HasPrefix(t, beginPrefix):
+		case strings.HasPrefix(t, BeginPrefix):
 			if begin >= 0 {
-				return nil, fmt.Errorf("%s:%d: a second %q line (the first is on line %d): keep one curated section", name, i+1, beginPrefix+" …", begin+1)
+				return nil, fmt.Errorf("%s:%d: a second %q line (the first is on line %d): keep one curated section", name, i+1, BeginPrefix+" …", begin+1)
 			}
 			begin = i
 		case t == EndMarker:

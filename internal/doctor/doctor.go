@@ -66,6 +66,7 @@ func Run(in Inputs) []Check {
 		logReadable(in),
 		manifestReadable(in),
 		knowledgeReadable(in),
+		servedText(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
 		dropped(in),

@@ -189,6 +189,20 @@ func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry,
 	return s.setTop(ctx, key, why, "status", status, func(e *Entry) *string { return &e.Status })
 }
 
+// SetField sets one top-level front matter key of an entry (accepted,
+// say), keeping every other byte of its file.
+func (s *Store) SetField(ctx context.Context, key, name, value, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, name, value, func(e *Entry) *string {
+		switch name {
+		case "accepted":
+			return &e.Accepted
+		case "clone":
+			return &e.Clone
+		}
+		return new(string)
+	})
+}
+
 // SetPriority changes the priority of an entry (an escalation), keeping
 // every other byte of its file.
 func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*Entry, []byte, string, error) {
