@@ -190,6 +190,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 				e.Flag, e.On, e.Reason, e.Seq = observe.FlagAccepted, &on, observe.AcceptedReason(inject.Hash(o.Pattern)), seq
 			}))
 			out.Events[len(out.Events)-1] = "flag " + observe.FlagAccepted + " on"
+			if changes, err = r.acceptSection(o, out); err != nil {
+				return nil, err
+			}
 		}
 		if o.Stale != "" {
 			events = append(events, flagOff(observe.FlagStale, "kept by a person"))
@@ -200,6 +203,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 		// The review flag off is what "a person looked at it" means.
 		events = append(events, flagOff(observe.FlagReview, "kept by a person"))
 		out.Note = "kept as it is"
+		if slices.Contains(out.Events, "flag "+observe.FlagAccepted+" on") {
+			out.Note = "accepted by a person: served from now on"
+		}
 		if o.Status == observe.Deprecated {
 			out.Note = "kept deprecated: the deletion stands"
 		}
@@ -320,10 +326,19 @@ var statusLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // setStatus sets a section's Status field, adding one after the heading's
 // fields if it has none.
-func setStatus(body, status string) string {
-	if statusLine().MatchString(body) {
-		return statusLine().ReplaceAllString(body, "${1}"+status)
+func setStatus(body, status string) string { return setField(body, "Status", status) }
+
+// setField sets a section's field, adding it after the heading's fields
+// if it has none.
+func setField(body, name, value string) string {
+	line := statusLine()
+	if name != "Status" {
+		line = regexp.MustCompile(`(?m)^(\s*[-*]\s+\*\*` + regexp.QuoteMeta(name) + `\*\*:\s?).*$`)
 	}
+	if line.MatchString(body) {
+		return line.ReplaceAllString(body, "${1}"+value)
+	}
+	status := value
 	lines := strings.SplitAfter(body, "\n")
 	last := 0
 	for i, l := range lines {
@@ -332,10 +347,10 @@ func setStatus(body, status string) string {
 		}
 	}
 	if last == 0 {
-		return strings.TrimRight(body, "\n") + "\n\n- **Status**: " + status + "\n"
+		return strings.TrimRight(body, "\n") + "\n\n- **" + name + "**: " + status + "\n"
 	}
 	out := append([]string{}, lines[:last+1]...)
-	out = append(out, "- **Status**: "+status+"\n")
+	out = append(out, "- **"+name+"**: "+status+"\n")
 	return strings.Join(append(out, lines[last+1:]...), "")
 }
 
@@ -419,6 +434,52 @@ func heldReason(why string) string {
 // heldObservation is why an observation's lesson is held and not
 // curated (curator.Held).
 func heldObservation(log *observe.Log, o *observe.Observation) string { return curator.Held(log, o) }
+
+// acceptSection records, in the section an accepted observation was
+// rendered to, that a person accepted its text: the line the hooks look
+// for (knowledge.SectionText), with the manifest following so that
+// reconcile sees no edit.
+func (r *Reviewer) acceptSection(o observe.Observation, out *Outcome) ([]evolve.Change, error) {
+	kind := knowfile.Decisions
+	switch o.Type {
+	case observe.Decision:
+	case observe.Pitfall:
+		kind = knowfile.Pitfalls
+	default:
+		return nil, nil
+	}
+	data, err := os.ReadFile(r.Proj.Path(kind.Path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc := knowfile.Parse(kind, data)
+	sec := doc.BySource(o.ID)
+	if sec == nil {
+		return nil, nil
+	}
+	hash := inject.Hash(knowledge.SectionText(sec.Title, sec.Body))
+	if sec.Field("Accepted") == hash {
+		return nil, nil
+	}
+	i := slices.Index(doc.Sections, sec)
+	doc.Sections[i] = knowfile.Parse(kind, []byte(setField(sec.Body, "Accepted", hash))).Sections[0]
+	changes := []evolve.Change{{Path: kind.Path, Data: doc.Bytes()}}
+	out.Files = append(out.Files, kind.Path)
+	man, _, err := manifest.LoadProject(r.Proj)
+	if err != nil {
+		return nil, err
+	}
+	if e := man.Get(o.ID); e != nil {
+		e.ContentHash = doc.Sections[i].Hash()
+		man.Put(*e)
+		changes = append(changes, evolve.Change{Path: project.ManifestFile, Data: man.Bytes()})
+		out.Files = append(out.Files, project.ManifestFile)
+	}
+	return changes, nil
+}
 
 // acceptEntry records that a person accepted a held entry: the hash of
 // the text they read, in its front matter, so that an edit holds it again.
