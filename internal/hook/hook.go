@@ -351,7 +351,7 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	if !r.cfg.Serve.Drafts {
 		set = set.WithoutDrafts()
 	}
-	set, held := set.Servable(r.cloneID())
+	set, held := set.Servable(r.cloneID)
 	if set.Rebuilt {
 		for _, it := range held {
 			r.log.Printf("%s (%s) is held for a person's review and not served: it %s; %s", it.ID, it.Path, it.Held, knowledge.HeldNext(it))

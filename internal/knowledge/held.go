@@ -65,12 +65,19 @@ func (it *Item) ServedIn(clone string) bool {
 // Servable is the set as it may be served in the clone named clone
 // (ServedIn), and the lessons held for review apart, for the log to say
 // why. The set is not changed; its items are shared.
-func (s *Set) Servable(clone string) (out *Set, held []*Item) {
+//
+// clone is asked for only when the set holds a draft: most clones never
+// need their id made.
+func (s *Set) Servable(clone func() string) (out *Set, held []*Item) {
 	o := *s
 	o.Items = make([]*Item, 0, len(s.Items))
+	id, asked := "", false
 	for _, it := range s.Items {
+		if !asked && it.Detail != nil && it.Draft() && !it.Learned() {
+			id, asked = clone(), true
+		}
 		switch {
-		case it.ServedIn(clone):
+		case it.ServedIn(id):
 			o.Items = append(o.Items, it)
 		case it.Held != "":
 			held = append(held, it)

@@ -162,13 +162,18 @@ func (h *handlers) sources() knowledge.Sources {
 // load reads the items as they may be served here (knowledge.Servable),
 // and the lessons held for a person's review apart.
 func (h *handlers) load() (set *knowledge.Set, held []*knowledge.Item) {
-	cache, clone := "", ""
+	cache := ""
 	if h.o.Proj != nil {
 		cache = knowledge.CachePath(h.o.Proj)
-		clone, _ = h.o.Proj.CloneID() // without one, no draft is served
 	}
 	all, _ := knowledge.Load(h.sources(), cache, knowledge.Full)
-	return all.Servable(clone)
+	return all.Servable(func() string {
+		if h.o.Proj == nil {
+			return ""
+		}
+		id, _ := h.o.Proj.CloneID() // without one, no draft is served
+		return id
+	})
 }
 
 // heldNote is what the tools say of a lesson held for review, without its
