@@ -19,7 +19,7 @@ var runPatterns = sync.OnceValue(func() []*regexp.Regexp {
 		regexp.MustCompile(`(?i)\bbase64\s+(?:-d|--decode|-D)\b[^\n|]*\|\s*(?:` + interp + `)\b`),
 		regexp.MustCompile(`(?i)(?:\b(?:ba|z)?sh|\bsource|\beval|(?:^|\s)\.)\s+(?:-c\s+)?["']?[<$]\(\s*(?:` + fetch + `)\b`),
 		regexp.MustCompile(`(?i)\b(?:iex|invoke-expression)\s*\(?\s*\(?\s*(?:new-object\s+net\.webclient|iwr|irm|invoke-webrequest|invoke-restmethod)\b`),
-		regexp.MustCompile(`(?i)\b(?:download|fetch)\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+)?(?:and|then)\s+(?:run|execute|exec)\b`),
+		regexp.MustCompile(`(?i)\bdownload\s+(?:it\s+|this\s+|that\s+|the\s+\w+\s+)?(?:and|then)\s+(?:run|execute|exec)\b`),
 		regexp.MustCompile(`(?i)\b(?:descarga|descargar|télécharge[rz]?|telecharge[rz]?|lade|herunterladen|baixe|baixar|скачай|скачайте)\b[^\n.]{0,30}\b(?:y|et|und|e|и)\s+(?:ejecuta|ejecutar|exécute[rz]?|execute[rz]?|führe|ausführen|execute|executar|запусти|запустите|выполни)`),
 	}
 })
