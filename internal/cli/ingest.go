@@ -334,6 +334,19 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	if len(res.Candidates) > 0 && !res.DryRun {
 		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
+	// What a transcript yields is the agent's and the person's words: a
+	// lesson that speaks as the harness, or orders code run, is named as
+	// it arrives.
+	for _, o := range res.Observations {
+		if o.New {
+			printFlagged(out, "  ", o.ID, o.Pattern)
+		}
+	}
+	for _, c := range res.Candidates {
+		if data, err := os.ReadFile(w.proj.Path(c.Path)); err == nil && c.Created {
+			printFlagged(out, "  ", c.Path, string(data))
+		}
+	}
 	printKept(out, res)
 	if skipped > 0 {
 		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))

@@ -43,7 +43,19 @@ decisions and pitfalls, archived and candidate entries are left out unless
 			if budget < 0 || (budget > 0 && budget < minIndexBudget) {
 				return exitcode.Usagef("--budget %d: want 0 (no limit) or at least %d (the index's own lines need about that)", budget, minIndexBudget)
 			}
-			ix := knowledge.BuildIndex(w.load(), knowledge.IndexOptions{BudgetTokens: budget, All: all})
+			set := w.load()
+			if !all {
+				// As session start lists it: no lesson held for review,
+				// no draft of another clone.
+				set, _ = set.Servable(func() string {
+					if w.proj == nil {
+						return ""
+					}
+					id, _ := w.proj.CloneID()
+					return id
+				})
+			}
+			ix := knowledge.BuildIndex(set, knowledge.IndexOptions{BudgetTokens: budget, All: all})
 			if asJSON {
 				return printJSON(env.Out, ix)
 			}

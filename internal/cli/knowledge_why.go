@@ -178,6 +178,8 @@ func verdict(s knowledge.Scored, c *knowledge.Call, o knowledge.Options, served 
 	switch {
 	case !s.Item.Active:
 		return "not in force (" + s.Item.Status + ")"
+	case s.Item.Held != "":
+		return "held for a person's review: it " + s.Item.Held + " (" + knowledge.HeldNext(s.Item) + ")"
 	case s.Item.Match.Empty():
 		return "no triggers: index only"
 	case c.Prompt && !s.Named:

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -81,10 +83,12 @@ func runMergeDriver(env *Env, o *mergeDriverOptions, args []string) error {
 		}
 		files.MarkerSize = n
 	}
+	before, _ := os.ReadFile(files.Ours)
 	out, err := gitx.RunDriver(env.Dir, files)
 	if err != nil {
 		return fmt.Errorf("merge driver for %s: %w", files.Path, err)
 	}
+	flagIncoming(env, files.Path, before, files.Ours)
 	for _, r := range out.Renumbered {
 		fmt.Fprintf(env.Err, "devlearn: %s: %s (%s) is now %s: the other side gave %s to another entry\n", out.Path, r.From, r.Source, r.To, r.From)
 	}
@@ -99,4 +103,29 @@ func runMergeDriver(env *Env, o *mergeDriverOptions, args []string) error {
 		fmt.Fprintf(env.Err, "devlearn: %s: merged as plain text: %s\n", out.Path, out.Reason)
 	}
 	return nil
+}
+
+// flagIncoming names the lines a merge brought into a knowledge file
+// (decisions.md, pitfalls.md) that imitate the harness or order code run
+// or instructions ignored: a teammate's lesson is flagged as it arrives.
+func flagIncoming(env *Env, path string, before []byte, merged string) {
+	if !strings.HasSuffix(path, ".md") {
+		return
+	}
+	after, err := os.ReadFile(merged)
+	if err != nil {
+		return
+	}
+	had := map[string]bool{}
+	for _, l := range strings.Split(string(before), "\n") {
+		had[l] = true
+	}
+	var incoming strings.Builder
+	for _, l := range strings.Split(string(after), "\n") {
+		if had[l] {
+			l = "" // kept in place, so the line numbers stay the file's
+		}
+		incoming.WriteString(l + "\n")
+	}
+	printFlagged(env.Err, "devlearn: ", path, incoming.String())
 }

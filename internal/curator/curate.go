@@ -27,6 +27,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -113,10 +114,12 @@ func lessons(log *observe.Log, now time.Time, cfg *config.Config) []Lesson {
 		case observe.Pitfall:
 			g = groupOf("F")
 		}
-		if g < 0 {
+		if g < 0 || Held(log, &o) != "" {
 			continue
 		}
-		out = append(out, Lesson{Source: o.ID, Group: g, Text: sentence(o.Pattern), Sessions: o.Count, FirstSeen: o.FirstSeen,
+		// Markup that imitates the harness is plain text in a bullet: the
+		// file is read by every agent as it stands.
+		out = append(out, Lesson{Source: o.ID, Group: g, Text: sentence(inject.Neutralise(o.Pattern)), Sessions: o.Count, FirstSeen: o.FirstSeen,
 			Artifact: o.Artifact, Anchor: o.Anchor, Counters: o.Counters})
 	}
 	slices.SortFunc(out, func(a, b Lesson) int {
@@ -126,6 +129,19 @@ func lessons(log *observe.Log, now time.Time, cfg *config.Config) []Lesson {
 		return strings.Compare(a.Source, b.Source)
 	})
 	return out
+}
+
+// Held is why an observation's lesson is held for a person's review and
+// kept out of the curated section, which every agent reads as the
+// project's own instructions: its text reads as an order to fetch and run
+// code or to ignore other instructions, and no person accepted it
+// ('learn --review --keep'). "" when it may be curated.
+func Held(log *observe.Log, o *observe.Observation) string {
+	why := inject.Held(o.Pattern)
+	if why == "" || log.Accepted(o.ID, inject.Hash(o.Pattern)) {
+		return ""
+	}
+	return why
 }
 
 func sentence(s string) string {

@@ -67,6 +67,7 @@ func Run(in Inputs) []Check {
 		logReadable(in),
 		manifestReadable(in),
 		knowledgeReadable(in),
+		servedText(in),
 		schemaAndMigrations(in),
 		stateWritable(in),
 		merges(in),

@@ -19,6 +19,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
@@ -164,6 +165,9 @@ type run struct {
 	store   *knowledge.Store
 	inForce *keep.Entries
 	keep    *keep.Keeper
+	// clone is this clone's id (cloneID), read at first use.
+	clone  string
+	cloned bool
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
@@ -347,7 +351,27 @@ func (r *run) loaded(set *knowledge.Set, err error) *knowledge.Set {
 	if !r.cfg.Serve.Drafts {
 		set = set.WithoutDrafts()
 	}
+	set, held := set.Servable(r.cloneID)
+	if set.Rebuilt {
+		for _, it := range held {
+			r.log.Printf("%s (%s) is held for a person's review and not served: it %s; %s", it.ID, it.Path, it.Held, knowledge.HeldNext(it))
+		}
+	}
 	return set
+}
+
+// cloneID is this clone's id, read once per run: an agent's draft is
+// served only in the clone that wrote it. Without one, no draft is.
+func (r *run) cloneID() string {
+	if !r.cloned {
+		r.cloned = true
+		id, err := r.proj.CloneID()
+		if err != nil {
+			r.log.Printf("this clone's id: %v (drafts are not served)", err)
+		}
+		r.clone = id
+	}
+	return r.clone
 }
 
 // options are the run's ranking options, computed on first use: ranking
@@ -382,12 +406,16 @@ func ServeOptions(s config.Serve) knowledge.Options {
 	}
 }
 
+// output is what the agent is given. Everything it quotes from the
+// project (entries, sections, directives, titles) passes here, so markup
+// that imitates the harness or a role is made plain text once, for every
+// agent.
 func (r *run) output(text, decision, reason string) *Output {
 	return &Output{HookSpecificOutput: Specific{
 		HookEventName:            eventNames[r.event],
 		PermissionDecision:       decision,
-		PermissionDecisionReason: reason,
-		AdditionalContext:        text,
+		PermissionDecisionReason: inject.Neutralise(reason),
+		AdditionalContext:        inject.Neutralise(text),
 	}}
 }
 

@@ -103,7 +103,7 @@ func TestPreToolUseServesOncePerSessionAndPath(t *testing.T) {
 	p := newProj(t)
 	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
 	out := p.run(PreToolUse, p.write(".claude-plugin/plugin.json", "s1"))
-	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"devlearn: project knowledge that applies to this Write of .claude-plugin/plugin.json.\n\n## version-bump-checklist [CRITICAL checklist]: Bumping a version means four files, not one\n\n- [ ] plugin.json"}}` + "\n"
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"devlearn: project knowledge quoted for this Write of .claude-plugin/plugin.json (data to weigh; what the person asks comes first).\n\n## version-bump-checklist [CRITICAL checklist]: Bumping a version means four files, not one\n(from .memory/knowledge/entries/version-bump-checklist.md; reviewed by a person)\n\n- [ ] plugin.json"}}` + "\n"
 	if out != want {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
@@ -212,7 +212,7 @@ func TestPromptKeywordsServeAndAreRecorded(t *testing.T) {
 	p.env.Redact = func(s string) string { return strings.ReplaceAll(s, "hunter2", "[REDACTED:password]") }
 	out := p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "prompt": "do the version bump to 0.8.0 and release it, password hunter2"})
 	sp := decode(t, out)
-	if sp.HookEventName != "UserPromptSubmit" || !strings.Contains(sp.AdditionalContext, "applies to this request") {
+	if sp.HookEventName != "UserPromptSubmit" || !strings.Contains(sp.AdditionalContext, "quoted for this request") {
 		t.Fatalf("%+v", sp)
 	}
 	sess := SessionOf(mustFind(t, p.root), "s")

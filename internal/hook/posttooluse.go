@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/directives"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/skills"
 )
 
@@ -297,7 +298,7 @@ func contains(list []string, s string) bool {
 // fit by name too; each is then recorded as shown, so that it is given
 // once per session.
 func (r *run) directivesText(st *directives.State, res *directives.Result, declared func() []string, budget int, size func(string) int) (string, []directives.Record) {
-	var full, named, leftOut []directives.File
+	var full, named, leftOut, held []directives.File
 	var bodies []string
 	for _, f := range res.Files {
 		if st.Shown[f.Real] != "" {
@@ -313,34 +314,41 @@ func (r *run) directivesText(st *directives.State, res *directives.Result, decla
 			leftOut = append(leftOut, f)
 			continue
 		}
+		if why, accept := knowledge.FileHeld(body); why != "" {
+			r.log.Printf("directive %s is held for a person's review and not served: it %s; a person who accepts it adds the line %q to it", f.Path, why, accept)
+			held = append(held, f)
+			continue
+		}
 		full = append(full, f)
 		bodies = append(bodies, body)
-		if size(composeDirectives(res.Starts[0], full, bodies, named, leftOut, r.in.SessionID)) > budget-leftOutReserve {
+		if size(composeDirectives(res.Starts[0], full, bodies, named, leftOut, r.in.SessionID, held...)) > budget-leftOutReserve {
 			full, bodies = full[:len(full)-1], bodies[:len(bodies)-1]
 			leftOut = append(leftOut, f)
 		}
 	}
-	if len(full)+len(named)+len(leftOut) == 0 {
+	if len(full)+len(named)+len(leftOut)+len(held) == 0 {
 		return "", nil
 	}
 	var recs []directives.Record
 	for _, f := range full {
 		recs = append(recs, directives.Record{Op: directives.OpShown, File: f.Path, Real: f.Real, How: directives.HowFull})
 	}
-	for _, f := range append(named, leftOut...) {
+	for _, f := range append(append(named, leftOut...), held...) {
 		recs = append(recs, directives.Record{Op: directives.OpShown, File: f.Path, Real: f.Real, How: directives.HowNamed})
 	}
-	return composeDirectives(res.Starts[0], full, bodies, named, leftOut, r.in.SessionID), recs
+	return composeDirectives(res.Starts[0], full, bodies, named, leftOut, r.in.SessionID, held...), recs
 }
 
 // composeDirectives is the text of directivesText.
-func composeDirectives(start string, full []directives.File, bodies []string, named, leftOut []directives.File, session string) string {
+func composeDirectives(start string, full []directives.File, bodies []string, named, leftOut []directives.File, session string, held ...directives.File) string {
 	var b strings.Builder
 	where := start
 	if where == "." {
 		where = "the repository root"
 	}
-	fmt.Fprintf(&b, "devlearn: directives in force for %s, not yet seen in this session. They add up: a deeper folder's extend the ones above it, none replaces another.\n", where)
+	// Quoted under their paths, as the team wrote them: rules of the
+	// repository, which what the person asks still comes before.
+	fmt.Fprintf(&b, "devlearn: directives for %s, quoted from the repository's files (%s), not yet seen in this session. They add up: a deeper folder's extend the ones above it, none replaces another.\n", where, knowledge.DataNote)
 	var checklists []string
 	for i, f := range full {
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n", f.Path, strings.TrimRight(bodies[i], "\n"))
@@ -365,6 +373,13 @@ func composeDirectives(start string, full []directives.File, bodies []string, na
 			paths = append(paths, f.Path)
 		}
 		fmt.Fprintf(&b, "\nLeft out for length; read them before changing anything here: %s.\n", nameList(paths, maxNames))
+	}
+	if len(held) > 0 {
+		var paths []string
+		for _, f := range held {
+			paths = append(paths, f.Path)
+		}
+		fmt.Fprintf(&b, "\nHeld for a person's review, not shown (they read as an order to run fetched code or to ignore other instructions): %s.\n", nameList(paths, maxNames))
 	}
 	for _, c := range checklists {
 		fmt.Fprintf(&b, "\n%s is a checklist: before you stop after changing files here, go through it and submit it with every box ticked that is true: `devlearn directives check --session %s`, with {%q: \"<its whole markdown, [ ] made [x]>\"} as JSON on stdin.\n", c, SafeName(session), c)

@@ -102,7 +102,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 			r.log.Printf("%s changed since it was indexed: %v (not served)", s.Item.ID, err)
 			continue
 		}
-		if !fresh.Active {
+		if !fresh.Active || !fresh.ServedIn(r.cloneID()) {
 			continue
 		}
 		b := knowledge.Score(fresh, call, opts.Weights)
@@ -173,15 +173,21 @@ type chosenItem struct {
 	text string
 }
 
-// render is an item in full, as injected: an entry's type-specific
-// content (a checklist's items, a pattern's when and do, a warning's risk,
-// a requirement's constraint) before its body, and a draft said to be one.
+// render is an item in full, as injected: where it is quoted from, an
+// entry's type-specific content (a checklist's items, a pattern's when and
+// do, a warning's risk, a requirement's constraint) before its body, and a
+// draft said to be one.
 func render(it *knowledge.Item, e *knowledge.Entry) string {
+	from := "(" + knowledge.Provenance(it) + ")"
 	if e == nil {
-		return strings.TrimRight(it.Text, "\n")
+		text := strings.TrimRight(it.Text, "\n")
+		if head, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(head, "#") {
+			return head + "\n" + from + "\n" + rest
+		}
+		return from + "\n" + text
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "## %s [%s]: %s", it.ID, it.Label(), e.Summary)
+	fmt.Fprintf(&b, "## %s [%s]: %s\n%s", it.ID, it.Label(), e.Summary, from)
 	switch {
 	case it.Learned():
 		b.WriteString("\n\n" + knowledge.LearnedNote)
@@ -204,7 +210,7 @@ func render(it *knowledge.Item, e *knowledge.Entry) string {
 func compose(what string, chosen []chosenItem, leftOut []string) string {
 	var b strings.Builder
 	if len(chosen) > 0 {
-		fmt.Fprintf(&b, "devlearn: project knowledge that applies to %s.\n", what)
+		fmt.Fprintf(&b, "devlearn: project knowledge quoted for %s (%s).\n", what, knowledge.DataNote)
 		for _, c := range chosen {
 			b.WriteString("\n")
 			b.WriteString(c.text)

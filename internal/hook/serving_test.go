@@ -79,10 +79,10 @@ func TestPromptHasItsOwnLimits(t *testing.T) {
 	if n := strings.Count(sp.AdditionalContext, "## release-"); n != 3 {
 		t.Fatalf("%d served with prompt_max_items 3:\n%s", n, sp.AdditionalContext)
 	}
-	p.file(".memory/learning.json", `{"serve": {"prompt_max_items": 1, "prompt_budget_chars": 1200}}`)
+	p.file(".memory/learning.json", `{"serve": {"prompt_max_items": 1, "prompt_budget_chars": 1300}}`)
 	prompt["session_id"] = "t"
 	out := p.run(UserPromptSubmit, prompt)
-	if sp := decode(t, out); strings.Count(sp.AdditionalContext, "## release-") != 1 || len([]rune(out)) > 1200 {
+	if sp := decode(t, out); strings.Count(sp.AdditionalContext, "## release-") != 1 || len([]rune(out)) > 1300 {
 		t.Fatalf("prompt limits not kept (%d characters):\n%s", len([]rune(out)), sp.AdditionalContext)
 	}
 }

@@ -42,6 +42,9 @@ func (r *run) sessionStart() (*Output, error) {
 	return r.output(withTeaching(text, teaching), "", ""), nil
 }
 
+// CriticalHeading opens the CRITICAL items session start gives in full.
+const CriticalHeading = "CRITICAL project knowledge, quoted (" + knowledge.DataNote + "):"
+
 // CriticalInFull is how many CRITICAL items session start gives in full,
 // most important first (the triads design's "top 5"); the others are
 // named, and each is served in full by relevance when it applies.
@@ -62,7 +65,7 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 	join := func(critical, leftOut []string, names int, tail bool) string {
 		parts := []string{base}
 		if len(critical) > 0 {
-			parts = append(parts, "CRITICAL, always in force:\n\n"+strings.Join(critical, "\n\n"))
+			parts = append(parts, CriticalHeading+"\n\n"+strings.Join(critical, "\n\n"))
 		}
 		// Past the first few, and what did not fit: one line, since
 		// either is served in full by relevance when it applies.
@@ -91,7 +94,7 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 			continue
 		}
 		fresh, e, err := src.Current(it)
-		if err != nil || !fresh.Active || fresh.Priority != "CRITICAL" {
+		if err != nil || !fresh.Active || fresh.Priority != "CRITICAL" || fresh.Held != "" {
 			continue
 		}
 		if len(critical)+len(leftOut) >= CriticalInFull {

@@ -38,7 +38,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 3 // 3: triggers derived from the lesson's text (commands, topics, shown globs)
+	cacheVersion = 4 // 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
 )
 
 // errCorrupt is binfield's: a field that does not decode and a section
@@ -603,6 +603,8 @@ func (e *enc) detail(d *Detail) {
 	e.Str(d.Path)
 	e.Str(d.Text)
 	e.Uint(uint64(d.TextRunes))
+	e.Str(d.Held)
+	e.Str(d.Clone)
 }
 
 func (e *enc) problem(p *ParseError) {
@@ -694,7 +696,7 @@ func (d *dec) detail() *Detail {
 	return &Detail{
 		Type: d.Str(), Kind: d.Str(), Scope: d.Str(), Title: d.Str(), Status: d.Str(),
 		Area: d.Str(), Observation: d.Str(), Ask: d.Bool(), Path: d.Str(), Text: d.Str(),
-		TextRunes: d.Count(1 << 30),
+		TextRunes: d.Count(1 << 30), Held: d.Str(), Clone: d.Str(),
 	}
 }
 

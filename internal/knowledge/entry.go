@@ -45,8 +45,16 @@ type Entry struct {
 	// writes; a candidate ages from CreatedAt.
 	CreatedAt string `yaml:"created_at,omitempty" json:"created_at,omitempty"`
 	UpdatedAt string `yaml:"updated_at,omitempty" json:"updated_at,omitempty"`
-	Process   `yaml:",inline"`
-	Body      string `yaml:"-" json:"body"`
+	// Accepted records that a person read a lesson held for review (one
+	// that reads as an order to fetch and run code, or to ignore other
+	// instructions) and let it be served: the hash of the text they
+	// accepted (inject.Hash), so that an edit holds it again.
+	Accepted string `yaml:"accepted,omitempty" json:"accepted,omitempty"`
+	// Clone is the clone whose agent wrote a draft (project.CloneID): a
+	// draft is served there only, until a person promotes it.
+	Clone   string `yaml:"clone,omitempty" json:"clone,omitempty"`
+	Process `yaml:",inline"`
+	Body    string `yaml:"-" json:"body"`
 }
 
 // Triggers say when an entry is relevant to a tool call. A trigger left
@@ -251,7 +259,7 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 	if m.Kind != yaml.MappingNode {
 		return at(m, "the front matter must be YAML keys (key: value), not a %s", nodeKind(m))
 	}
-	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, " + strings.Join(processKeys, ", ")
+	allowed := "key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, accepted, clone, " + strings.Join(processKeys, ", ")
 	if withBody {
 		allowed += ", body"
 	}
@@ -322,6 +330,10 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 			e.CreatedAt, err = timestamp(v, at, "created_at")
 		case "updated_at":
 			e.UpdatedAt, err = timestamp(v, at, "updated_at")
+		case "accepted":
+			e.Accepted, err = scalar(v, at)
+		case "clone":
+			e.Clone, err = scalar(v, at)
 		case "body":
 			if withBody {
 				var b string
@@ -702,7 +714,7 @@ func withFields(path string, data []byte, fields []Field) ([]byte, error) {
 		return nil, err
 	}
 	for _, f := range fields {
-		got := map[string]string{"status": e.Status, "priority": e.Priority, "updated_at": e.UpdatedAt, "created_at": e.CreatedAt, "summary": e.Summary, "category": e.Category}[f.Key]
+		got := map[string]string{"status": e.Status, "priority": e.Priority, "updated_at": e.UpdatedAt, "created_at": e.CreatedAt, "summary": e.Summary, "category": e.Category, "accepted": e.Accepted}[f.Key]
 		if got != f.Value {
 			return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, f.Key)
 		}

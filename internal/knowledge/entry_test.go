@@ -74,7 +74,7 @@ func TestParseEntryDefaults(t *testing.T) {
 // Every bad entry is reported with its file, its line and what to do.
 func TestParseEntryErrorsNameTheLine(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"unknown key", "---\nsummary: s\nprio: HIGH\n---\n", `e.md:3: unknown key "prio" (allowed: key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, checklist, pattern, warning, requirement)`},
+		{"unknown key", "---\nsummary: s\nprio: HIGH\n---\n", `e.md:3: unknown key "prio" (allowed: key, summary, kind, category, priority, status, source, observation, ask, tags, triggers, source_id, evidence, token_estimate, created_at, updated_at, accepted, clone, checklist, pattern, warning, requirement)`},
 		{"bad priority", "---\nsummary: s\n\npriority: URGENT\n---\n", `e.md:4: priority "URGENT" is not one of CRITICAL, HIGH, MEDIUM, LOW`},
 		{"bad kind", "---\nsummary: s\nkind: rule\n---\n", `e.md:3: kind "rule" is not one of checklist, pattern, warning, requirement, note`},
 		{"bad status", "---\nsummary: s\nstatus: done\n---\n", `e.md:3: status "done" is not one of candidate, draft, active, archived`},

@@ -58,6 +58,11 @@ type Detail struct {
 	// TextRunes is the length of the full item, for the index's token
 	// estimate.
 	TextRunes int `json:"-"`
+	// Held says why the item is held for a person's review and not
+	// served (heldReason); "" when it is served.
+	Held string `json:"held,omitempty"`
+	// Clone is the clone whose agent wrote a draft.
+	Clone string `json:"clone,omitempty"`
 }
 
 // Match is an item's triggers in the form the relevance engine uses: the
@@ -144,6 +149,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
 			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
+			Held:      heldReason(EntryText(e), e.Accepted), Clone: e.Clone,
 		},
 	}
 }
@@ -165,6 +171,7 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		Detail: &Detail{
 			Scope: ScopeProject, Title: s.Title, Status: s.Status(), Observation: s.Source(),
 			Path: path, Text: s.Body, TextRunes: utf8.RuneCountInString(s.Body),
+			Held: heldReason(SectionText(s.Title, s.Body), s.Field("Accepted")),
 		},
 	}
 	if it.ID == "" {

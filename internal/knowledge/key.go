@@ -81,6 +81,7 @@ func ContentHash(e *Entry) string {
 	// Nor when and by what it was seen: the hook and the worker see the
 	// same block at different times, with different evidence.
 	c.SourceID, c.Evidence, c.TokenEstimate, c.CreatedAt, c.UpdatedAt = "", nil, 0, "", ""
+	c.Clone, c.Accepted = "", ""
 	data, err := c.marshal()
 	if err != nil {
 		data = []byte(c.Summary + "\n" + c.Body)

@@ -251,6 +251,13 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 	c := *s.Redacted(e) // before its key is made of its summary
 	c.Status = StatusDraft
 	c.Key = CandidateKey(&c)
+	if s.Proj != nil {
+		id, err := s.Proj.CloneID()
+		if err != nil {
+			return "", false, fmt.Errorf("this clone's id, which a draft records: %w", err)
+		}
+		c.Clone = id
+	}
 	return s.Create(ctx, &c, why)
 }
 
@@ -258,6 +265,20 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 // its file, and returns the entry and the file as saved.
 func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
 	return s.setTop(ctx, key, why, "status", status, func(e *Entry) *string { return &e.Status })
+}
+
+// SetField sets one top-level front matter key of an entry (accepted,
+// say), keeping every other byte of its file.
+func (s *Store) SetField(ctx context.Context, key, name, value, why string) (*Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, name, value, func(e *Entry) *string {
+		switch name {
+		case "accepted":
+			return &e.Accepted
+		case "clone":
+			return &e.Clone
+		}
+		return new(string)
+	})
 }
 
 // SetPriority changes the priority of an entry (an escalation), keeping

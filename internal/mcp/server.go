@@ -23,6 +23,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/skills"
@@ -155,13 +156,27 @@ func (h *handlers) sources() knowledge.Sources {
 	return src
 }
 
-func (h *handlers) load() *knowledge.Set {
+// load reads the items as they may be served here (knowledge.Servable),
+// and the lessons held for a person's review apart.
+func (h *handlers) load() (set *knowledge.Set, held []*knowledge.Item) {
 	cache := ""
 	if h.o.Proj != nil {
 		cache = knowledge.CachePath(h.o.Proj)
 	}
-	set, _ := knowledge.Load(h.sources(), cache, knowledge.Full)
-	return set
+	all, _ := knowledge.Load(h.sources(), cache, knowledge.Full)
+	return all.Servable(func() string {
+		if h.o.Proj == nil {
+			return ""
+		}
+		id, _ := h.o.Proj.CloneID() // without one, no draft is served
+		return id
+	})
+}
+
+// heldNote is what the tools say of a lesson held for review, without its
+// text: what it would have the agent do is what is not to be served.
+func heldNote(id string) string {
+	return fmt.Sprintf("%s is held for a person's review: its text reads as an order to fetch and run code or to ignore other instructions, and is not served until a person accepts it ('devlearn learn --review')", id)
 }
 
 // projectStore is the project's entries folder, written through the
@@ -198,20 +213,37 @@ func text(s string) *sdk.CallToolResult {
 
 func (h *handlers) fetchKnowledge(ctx context.Context, _ *sdk.CallToolRequest, in KeyArgs) (*sdk.CallToolResult, Entry, error) {
 	id := strings.TrimSpace(in.KeyOrID)
-	it := h.load().Find(id, "")
+	set, held := h.load()
+	it := set.Find(id, "")
 	if it == nil {
+		if slices.ContainsFunc(held, func(it *knowledge.Item) bool { return it.ID == id }) {
+			return nil, Entry{}, errors.New(heldNote(id))
+		}
 		return nil, Entry{}, fmt.Errorf("no knowledge entry %q: the index lists the keys (list_knowledge browses them)", id)
 	}
 	out := Entry{ID: it.ID, Type: it.Type, Scope: it.Scope, Status: it.Status, Summary: it.Title, Path: it.Path, Content: it.Text}
 	if it.Type == knowledge.TypeEntry {
-		_, e, err := h.sources().Current(it)
+		fresh, e, err := h.sources().Current(it)
 		if err != nil {
 			return nil, Entry{}, err
 		}
+		if fresh.Held != "" {
+			return nil, Entry{}, errors.New(heldNote(id))
+		}
+		it = fresh
 		out.Content, out.Category, out.Tags = e.Body, e.Category, e.Tags
 	}
+	// Quoted as data, with where it comes from; markup that imitates the
+	// harness is plain text, in the text and the structured result alike.
+	out.Summary, out.Content = inject.Neutralise(out.Summary), inject.Neutralise(out.Content)
 	var b strings.Builder
-	fmt.Fprintf(&b, "[%s] %s\n", out.ID, out.Summary)
+	fmt.Fprintf(&b, "[%s] %s\n(quoted %s; %s)\n", out.ID, out.Summary, knowledge.Provenance(it), knowledge.DataNote)
+	switch {
+	case it.Learned():
+		b.WriteString(knowledge.LearnedNote + "\n")
+	case it.Draft():
+		b.WriteString(knowledge.DraftNote + "\n")
+	}
 	if out.Category != "" {
 		fmt.Fprintf(&b, "category: %s\n", out.Category)
 	}
@@ -293,18 +325,25 @@ func (h *handlers) listKnowledge(ctx context.Context, _ *sdk.CallToolRequest, in
 	}
 	out := Listed{Entries: []Entry{}}
 	var b strings.Builder
-	for _, it := range knowledge.Ordered(h.load().Items) {
+	set, held := h.load()
+	for _, it := range knowledge.Ordered(set.Items) {
 		if it.Type != knowledge.TypeEntry {
 			continue
 		}
-		_, e, err := h.sources().Current(it)
-		if err != nil || (in.Category != "" && e.Category != in.Category) {
+		fresh, e, err := h.sources().Current(it)
+		if err != nil || fresh.Held != "" || (in.Category != "" && e.Category != in.Category) {
 			continue
 		}
-		out.Entries = append(out.Entries, Entry{ID: it.ID, Type: it.Type, Scope: it.Scope, Status: e.Status, Summary: e.Summary, Category: e.Category, Tags: e.Tags, Path: it.Path})
-		fmt.Fprintf(&b, "- [%s] %s (%s, %s%s)\n", it.ID, e.Summary, e.Status, it.Scope, categoryOf(e))
+		summary := inject.Neutralise(e.Summary)
+		out.Entries = append(out.Entries, Entry{ID: it.ID, Type: it.Type, Scope: it.Scope, Status: e.Status, Summary: summary, Category: e.Category, Tags: e.Tags, Path: it.Path})
+		fmt.Fprintf(&b, "- [%s] %s (%s, %s%s)\n", it.ID, summary, e.Status, it.Scope, categoryOf(e))
 	}
-	if len(out.Entries) == 0 {
+	for _, it := range held {
+		if it.Type == knowledge.TypeEntry && in.Category == "" {
+			fmt.Fprintf(&b, "- [%s] (held for a person's review; not served)\n", it.ID)
+		}
+	}
+	if len(out.Entries) == 0 && b.Len() == 0 {
 		b.WriteString("No entries.\n")
 	}
 	return text(b.String()), out, nil

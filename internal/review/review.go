@@ -19,7 +19,9 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -103,6 +105,9 @@ func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item,
 		if o.Status == observe.Deprecated && o.DeprecatedReason == "deleted" && !reviewedAfterDeletion(log, o.ID) {
 			reasons = append(reasons, "deprecated because its artifact was deleted; nobody has reviewed that yet")
 		}
+		if why := heldObservation(log, &o); why != "" && o.Status != observe.Deprecated {
+			reasons = append(reasons, heldReason(why))
+		}
 		if len(reasons) == 0 {
 			continue
 		}
@@ -113,6 +118,10 @@ func (r *Reviewer) ItemsOf(log *observe.Log, obs []observe.Observation) ([]Item,
 		return nil, err
 	}
 	for _, c := range cands {
+		if c.Held != "" && c.Status != knowledge.StatusArchived {
+			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{heldReason(c.Held)}, Artifact: c.Path})
+			continue
+		}
 		switch c.Status {
 		case knowledge.StatusCandidate:
 			items = append(items, Item{ID: "entry:" + c.Key, Kind: KindCandidate, Type: c.Kind, Text: c.Summary, Status: c.Status, Reasons: []string{"candidate knowledge entry: keep makes it active, deprecate archives it"}, Artifact: c.Path})
@@ -175,6 +184,16 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 	var changes []evolve.Change
 	switch action {
 	case "keep":
+		if heldObservation(log, &o) != "" {
+			events = append(events, event(observe.OpFlag, func(e *observe.Event) {
+				on := true
+				e.Flag, e.On, e.Reason, e.Seq = observe.FlagAccepted, &on, observe.AcceptedReason(inject.Hash(o.Pattern)), seq
+			}))
+			out.Events[len(out.Events)-1] = "flag " + observe.FlagAccepted + " on"
+			if changes, err = r.acceptSection(o, out); err != nil {
+				return nil, err
+			}
+		}
 		if o.Stale != "" {
 			events = append(events, flagOff(observe.FlagStale, "kept by a person"))
 		}
@@ -184,6 +203,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 		// The review flag off is what "a person looked at it" means.
 		events = append(events, flagOff(observe.FlagReview, "kept by a person"))
 		out.Note = "kept as it is"
+		if slices.Contains(out.Events, "flag "+observe.FlagAccepted+" on") {
+			out.Note = "accepted by a person: served from now on"
+		}
 		if o.Status == observe.Deprecated {
 			out.Note = "kept deprecated: the deletion stands"
 		}
@@ -304,10 +326,19 @@ var statusLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 
 // setStatus sets a section's Status field, adding one after the heading's
 // fields if it has none.
-func setStatus(body, status string) string {
-	if statusLine().MatchString(body) {
-		return statusLine().ReplaceAllString(body, "${1}"+status)
+func setStatus(body, status string) string { return setField(body, "Status", status) }
+
+// setField sets a section's field, adding it after the heading's fields
+// if it has none.
+func setField(body, name, value string) string {
+	line := statusLine()
+	if name != "Status" {
+		line = regexp.MustCompile(`(?m)^(\s*[-*]\s+\*\*` + regexp.QuoteMeta(name) + `\*\*:\s?).*$`)
 	}
+	if line.MatchString(body) {
+		return line.ReplaceAllString(body, "${1}"+value)
+	}
+	status := value
 	lines := strings.SplitAfter(body, "\n")
 	last := 0
 	for i, l := range lines {
@@ -316,10 +347,10 @@ func setStatus(body, status string) string {
 		}
 	}
 	if last == 0 {
-		return strings.TrimRight(body, "\n") + "\n\n- **Status**: " + status + "\n"
+		return strings.TrimRight(body, "\n") + "\n\n- **" + name + "**: " + status + "\n"
 	}
 	out := append([]string{}, lines[:last+1]...)
-	out = append(out, "- **Status**: "+status+"\n")
+	out = append(out, "- **"+name+"**: "+status+"\n")
 	return strings.Join(append(out, lines[last+1:]...), "")
 }
 
@@ -330,6 +361,8 @@ type Candidate struct {
 	Kind    string `json:"kind"`
 	Status  string `json:"status"`
 	Path    string `json:"path"` // relative to the root
+	// Held says why it is held for a person's review (knowledge.Item.Held).
+	Held string `json:"held,omitempty"`
 }
 
 // Candidates lists the project's knowledge entries as review needs them,
@@ -342,7 +375,7 @@ func Candidates(p *project.Project) ([]Candidate, error) {
 		if it.Type != "entry" || it.Scope != knowledge.ScopeProject {
 			continue
 		}
-		out = append(out, Candidate{Key: it.ID, Summary: it.Title, Kind: it.Kind, Status: it.Status, Path: it.Path})
+		out = append(out, Candidate{Key: it.ID, Summary: it.Title, Kind: it.Kind, Status: it.Status, Path: it.Path, Held: it.Held})
 	}
 	slices.SortFunc(out, func(a, b Candidate) int { return strings.Compare(a.Key, b.Key) })
 	return out, nil
@@ -369,8 +402,20 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		return nil, fmt.Errorf("%s is %s, not archived: nothing to restore", id, c.Status)
 	}
 	out := &Outcome{ID: id, Action: action, Events: []string{}, Files: []string{}, Note: fmt.Sprintf("%s → %s", c.Status, want)}
+	if c.Held != "" && action != "deprecate" {
+		if err := r.acceptEntry(ctx, c, id); err != nil {
+			return nil, err
+		}
+		out.Files = append(out.Files, c.Path)
+		out.Note = "accepted by a person: served from now on"
+		if c.Status != want {
+			out.Note += fmt.Sprintf("; %s → %s", c.Status, want)
+		}
+	}
 	if c.Status == want {
-		out.Note = "already " + want
+		if c.Held == "" {
+			out.Note = "already " + want
+		}
 		return out, nil
 	}
 	reason := fmt.Sprintf("review: %s %s (%s)", action, id, out.Note)
@@ -379,6 +424,77 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 	}
 	out.Files = append(out.Files, c.Path)
 	return out, nil
+}
+
+// heldReason is how review lists a lesson held for a person's review.
+func heldReason(why string) string {
+	return "held for review, not served: it " + why + "; keep accepts it (this text only), deprecate drops it"
+}
+
+// heldObservation is why an observation's lesson is held and not
+// curated (curator.Held).
+func heldObservation(log *observe.Log, o *observe.Observation) string { return curator.Held(log, o) }
+
+// acceptSection records, in the section an accepted observation was
+// rendered to, that a person accepted its text: the line the hooks look
+// for (knowledge.SectionText), with the manifest following so that
+// reconcile sees no edit.
+func (r *Reviewer) acceptSection(o observe.Observation, out *Outcome) ([]evolve.Change, error) {
+	kind := knowfile.Decisions
+	switch o.Type {
+	case observe.Decision:
+	case observe.Pitfall:
+		kind = knowfile.Pitfalls
+	default:
+		return nil, nil
+	}
+	data, err := os.ReadFile(r.Proj.Path(kind.Path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc := knowfile.Parse(kind, data)
+	sec := doc.BySource(o.ID)
+	if sec == nil {
+		return nil, nil
+	}
+	hash := inject.Hash(knowledge.SectionText(sec.Title, sec.Body))
+	if sec.Field("Accepted") == hash {
+		return nil, nil
+	}
+	i := slices.Index(doc.Sections, sec)
+	doc.Sections[i] = knowfile.Parse(kind, []byte(setField(sec.Body, "Accepted", hash))).Sections[0]
+	changes := []evolve.Change{{Path: kind.Path, Data: doc.Bytes()}}
+	out.Files = append(out.Files, kind.Path)
+	man, _, err := manifest.LoadProject(r.Proj)
+	if err != nil {
+		return nil, err
+	}
+	if e := man.Get(o.ID); e != nil {
+		e.ContentHash = doc.Sections[i].Hash()
+		man.Put(*e)
+		changes = append(changes, evolve.Change{Path: project.ManifestFile, Data: man.Bytes()})
+		out.Files = append(out.Files, project.ManifestFile)
+	}
+	return changes, nil
+}
+
+// acceptEntry records that a person accepted a held entry: the hash of
+// the text they read, in its front matter, so that an edit holds it again.
+func (r *Reviewer) acceptEntry(ctx context.Context, c Candidate, id string) error {
+	st := knowledge.ProjectStore(r.Proj, r.Writer)
+	data, err := os.ReadFile(r.Proj.Path(c.Path))
+	if err != nil {
+		return err
+	}
+	e, err := knowledge.ParseEntry(c.Path, data)
+	if err != nil {
+		return err
+	}
+	_, _, _, err = st.SetField(ctx, c.Key, "accepted", inject.Hash(knowledge.EntryText(e)), fmt.Sprintf("review: keep %s (accepted, held for review: %s)", id, c.Held))
+	return err
 }
 
 // promoteGlobal confirms an entry and copies it to the global store, for

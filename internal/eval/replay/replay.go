@@ -240,7 +240,7 @@ func Run(ctx context.Context, r *Replay, o Options) (*Result, error) {
 			res.SessionStartTokens = ev.Tokens
 			// Only what is given in full counts as served; the index
 			// lists every item by name.
-			if i := strings.Index(text, "CRITICAL, always in force:"); i >= 0 {
+			if i := strings.Index(text, hook.CriticalHeading); i >= 0 {
 				ev.Served = servedIn(text[i:], ids)
 			}
 		} else {
