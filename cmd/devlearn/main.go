@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/cli"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/interrupt"
 )
 
 func main() { os.Exit(run()) }
@@ -23,7 +25,19 @@ func run() int {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(1 << 30)
 	env := cli.SystemEnv()
-	err := cli.NewRoot(env).Execute()
+	// One root context for every command, cancelled at SIGINT or SIGTERM:
+	// the commands pass it to what they start, which ends with them.
+	return interrupt.Main(context.Background(), env.Err, func(ctx context.Context) int {
+		return execute(ctx, env)
+	})
+}
+
+func execute(ctx context.Context, env *cli.Env) int {
+	err := cli.NewRoot(env).ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		// Stopped by a signal, which is what will be said.
+		return exitcode.Error
+	}
 	if err == nil {
 		return exitcode.OK
 	}

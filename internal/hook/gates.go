@@ -116,6 +116,12 @@ func (r *run) gateStop() *Output {
 	rep := gate.Run(r.ctx, in.Gates.Stop, gate.Options{
 		Project: r.proj.Root, Worktree: worktree, Env: r.env.Environ, Budget: StopGateBudget, Redact: r.env.Redact,
 	})
+	if r.ctx.Err() != nil {
+		// The hook was stopped (the agent gave up on it): the gates were
+		// cut short, which says nothing of the work; nothing is recorded.
+		r.log.Printf("stop gates: stopped before their end (%v): nothing recorded", r.ctx.Err())
+		return nil
+	}
 	if err := store.RecordGates(r.ctx, name, stage, "stop", rep); err != nil {
 		r.log.Printf("stop gates: recording the run on %s: %v", name, err)
 	}
