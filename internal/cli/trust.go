@@ -38,8 +38,11 @@ untrusted again until you run 'devlearn trust' once more.
 It shows what the file would allow first, then asks on a terminal; with no
 terminal (a script) it trusts only with --yes.
 
-Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.
-Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
+Gates run the folder's own code (its tests, its scripts), so no gate runs
+in a folder not trusted here, the global config's ($DEVLEARN_HOME/config.json)
+included: a fresh clone runs none until you trust it.
+
+Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.`,
 		Example: `  devlearn trust           # shows what it allows, then asks
   devlearn trust --yes     # in a script, after reading .memory/learning.json
   devlearn trust --show    # what is trusted, and whether this project still is
@@ -156,7 +159,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 		sum := sha256.Sum256(data)
 		fmt.Fprintf(env.Out, "%s (sha256 %s):\n", project.ConfigFile, hex.EncodeToString(sum[:])[:12])
 		if len(cmds) == 0 {
-			fmt.Fprintln(env.Out, "  it names no commands; the defaults and your global config apply.")
+			fmt.Fprintln(env.Out, "  it names no commands; the defaults and your global config apply (its gates run here once trusted).")
 		} else {
 			fmt.Fprintln(env.Out, "  trusting it lets these extractor settings and gate commands take effect on this machine:")
 			for _, c := range cmds {
