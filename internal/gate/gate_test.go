@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -177,7 +178,7 @@ func TestTrustedGates(t *testing.T) {
 		t.Fatalf("%+v %v", in, err)
 	}
 	// Trusted: the project's.
-	if _, err := trust.Trust(context.Background(), home, cfgPath, time.Now()); err != nil {
+	if _, err := trust.Trust(context.Background(), home, cfgPath, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	in, err = Trusted(home, root, load())
@@ -197,7 +198,7 @@ func TestTrustedGates(t *testing.T) {
 	if len(in.Gates.Stop) != 0 || !strings.Contains(in.Untrusted, "changed since") {
 		t.Fatalf("%+v", in)
 	}
-	if _, err := trust.Trust(context.Background(), home, cfgPath, time.Now()); err != nil {
+	if _, err := trust.Trust(context.Background(), home, cfgPath, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	in, _ = Trusted(home, root, load())
@@ -266,5 +267,26 @@ func TestPresets(t *testing.T) {
 	again, changes, err := goP.Apply("learning.json", out)
 	if err != nil || string(again) != string(out) || len(changes[0].Added) != 0 {
 		t.Fatalf("%s %+v %v", again, changes, err)
+	}
+}
+
+func TestFilesNamedByGates(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "scripts"), 0o755)
+	for _, f := range []string{"check.sh", "scripts/ci.sh", "scripts/a b.sh", "data"} {
+		os.WriteFile(filepath.Join(root, f), []byte("x"), 0o644)
+	}
+	outside := filepath.Join(t.TempDir(), "outside.sh")
+	os.WriteFile(outside, []byte("x"), 0o644)
+	g := config.Gates{Stop: []config.Gate{
+		{Name: "a", Command: "sh check.sh && ./scripts/ci.sh --fast >out.log"},
+		{Name: "b", Command: "bash 'a b.sh'; sh " + outside + "; echo $HOME/data", Cwd: "scripts"},
+		{Name: "c", Command: "go test ./... {{project_path}}/check.sh"},
+	}}
+	got := Files(root, g)
+	real, _ := filepath.EvalSymlinks(root)
+	want := []string{filepath.Join(real, "check.sh"), filepath.Join(real, "scripts/a b.sh"), filepath.Join(real, "scripts/ci.sh")}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }

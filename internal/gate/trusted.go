@@ -33,7 +33,7 @@ func Trusted(home, root string, cfg *config.Config) (*InForce, error) {
 		return &InForce{Gates: cfg.Gates}, nil
 	}
 	path := filepath.Join(root, filepath.FromSlash(project.ConfigFile))
-	ok, why, err := trust.Check(home, path)
+	ok, why, err := trust.CheckFiles(home, path, Files(root, cfg.Gates))
 	if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
 		// trust.Check needs no trust for a missing file, which names no
 		// command; the gates here come from elsewhere and still run the
