@@ -164,7 +164,7 @@ func TestDue(t *testing.T) {
 	check(false, "a worker is running")
 	unlock()
 
-	if err := r.State.setRuns(c.Now(), 1); err != nil {
+	if err := r.State.setRuns(c.Now(), 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	check(false, "daily cap of 1 worker run is reached: 3 sessions wait")
