@@ -334,6 +334,15 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 			}
 		}
 		res := r.Ingest(ctx, entries, begin)
+		if ctx.Err() != nil {
+			// Stopped (SIGTERM, Ctrl-C): what failed was cut short, which
+			// says nothing of the sessions; none counts a failed attempt.
+			for i, err := range res.Errs {
+				if err != nil && !errors.Is(err, ErrGone) {
+					res.Errs[i] = fmt.Errorf("stopped (%v): %w", ctx.Err(), ErrBatch)
+				}
+			}
+		}
 		run.Known = known
 		r.settle(batch, res, &run, now)
 		run.Finished = r.Now().UTC().Format(time.RFC3339)
