@@ -16,7 +16,8 @@ import (
 func main() { os.Exit(run()) }
 
 // run executes the command line and turns its outcome into the exit code of
-// contract 1; this is the only place where that happens.
+// contract 1; this is the only place where that happens (a signal's own
+// code, 130 or 143, comes from interrupt.Main).
 func run() int {
 	// devlearn runs for milliseconds to seconds and folds logs into many
 	// small objects: collecting four times less often saves a third of a
@@ -35,7 +36,8 @@ func run() int {
 func execute(ctx context.Context, env *cli.Env) int {
 	err := cli.NewRoot(env).ExecuteContext(ctx)
 	if ctx.Err() != nil {
-		// Stopped by a signal, which is what will be said.
+		// Stopped by a signal: interrupt.Main says so, with its code,
+		// instead of the error the cut-short command returned.
 		return exitcode.Error
 	}
 	if err == nil {
