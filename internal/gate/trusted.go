@@ -18,12 +18,12 @@ import (
 // trusted on this machine: a fresh clone runs no gate until a person has
 // read it and run 'devlearn trust'.
 type InForce struct {
-	Gates config.Gates `json:"gates"`
+	Gates config.Gates
 	// Untrusted is empty when the gates are in force (or there are none);
 	// otherwise why none runs, and what to do about it.
-	Untrusted string `json:"untrusted,omitempty"`
+	Untrusted string
 	// Held are the gates that would run once the folder is trusted.
-	Held *config.Gates `json:"held,omitempty"`
+	Held *config.Gates `json:",omitempty"`
 }
 
 // Trusted returns the gates in force for the project at root, given its
