@@ -2,6 +2,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,12 +10,14 @@ import (
 
 	"github.com/devlearn/devlearn/internal/cli"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/interrupt"
 )
 
 func main() { os.Exit(run()) }
 
 // run executes the command line and turns its outcome into the exit code of
-// contract 1; this is the only place where that happens.
+// contract 1; this is the only place where that happens (a signal's own
+// code, 130 or 143, comes from interrupt.Main).
 func run() int {
 	// devlearn runs for milliseconds to seconds and folds logs into many
 	// small objects: collecting four times less often saves a third of a
@@ -23,7 +26,20 @@ func run() int {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(1 << 30)
 	env := cli.SystemEnv()
-	err := cli.NewRoot(env).Execute()
+	// One root context for every command, cancelled at SIGINT or SIGTERM:
+	// the commands pass it to what they start, which ends with them.
+	return interrupt.Main(context.Background(), env.Err, func(ctx context.Context) int {
+		return execute(ctx, env)
+	})
+}
+
+func execute(ctx context.Context, env *cli.Env) int {
+	err := cli.NewRoot(env).ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		// Stopped by a signal: interrupt.Main says so, with its code,
+		// instead of the error the cut-short command returned.
+		return exitcode.Error
+	}
 	if err == nil {
 		return exitcode.OK
 	}

@@ -12,7 +12,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if filepath.Base(os.Args[0]) != "devlearn" { // the test binary, not a script's devlearn
+	// The test binary itself, not a script's devlearn or devlearn-hook,
+	// which run in the script's own home.
+	if name := filepath.Base(os.Args[0]); name != "devlearn" && name != "devlearn-hook" {
 		isolateHome()
 	}
 	testscript.Main(m, map[string]func(){

@@ -98,7 +98,7 @@ func classifySession(ch *transcript.Channels, now time.Time) classified {
 // askModel is the LLM route of the classifier for p: the LLM extractor's
 // runner, when classify.llm is on and the extractor may run (its trust
 // rule, contract 4); nil otherwise.
-func (env *Env) askModel(p *project.Project, cfg *config.Config) func(string) (string, error) {
+func (env *Env) askModel(ctx context.Context, p *project.Project, cfg *config.Config) func(string) (string, error) {
 	if !cfg.Classify.LLM {
 		return nil
 	}
@@ -107,7 +107,7 @@ func (env *Env) askModel(p *project.Project, cfg *config.Config) func(string) (s
 		return nil
 	}
 	return func(request string) (string, error) {
-		return runner.Classify(context.Background(), request, classify.Classes)
+		return runner.Classify(ctx, request, classify.Classes)
 	}
 }
 

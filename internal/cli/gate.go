@@ -220,8 +220,9 @@ func newGateListCmd(env *Env) *cobra.Command {
 		Use:   "list",
 		Short: "The gates in force here, and whether the project's are trusted",
 		Long: `List the gates that would run here, list by list (pre.<stage>,
-post.<stage>, stop): the project's when its config is trusted, else the
-global config's, with a note saying why the project's are not in force.`,
+post.<stage>, stop): the global config's and the project's, a project's
+list replacing the global one of the same name. None runs in a folder not
+trusted on this machine ('devlearn trust'); the note says why.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			w, err := env.taskWS("gate list")
@@ -235,8 +236,10 @@ global config's, with a note saying why the project's are not in force.`,
 			if asJSON {
 				return printJSON(env.Out, in)
 			}
+			gates := in.Gates
 			if in.Untrusted != "" {
-				fmt.Fprintf(env.Out, "Note: %s. These are the global config's.\n", in.Untrusted)
+				fmt.Fprintf(env.Out, "Note: %s. These run once it is:\n", in.Untrusted)
+				gates = *in.Held
 			}
 			n := 0
 			show := func(list string, gates []config.Gate) {
@@ -254,16 +257,16 @@ global config's, with a note saying why the project's are not in force.`,
 				}
 			}
 			for _, when := range []string{"pre", "post"} {
-				st := in.Gates.Pre
+				st := gates.Pre
 				if when == "post" {
-					st = in.Gates.Post
+					st = gates.Post
 				}
 				for _, s := range config.Stages {
 					g, _ := st.For(s)
 					show(when+"."+s, g)
 				}
 			}
-			show("stop", in.Gates.Stop)
+			show("stop", gates.Stop)
 			if n == 0 {
 				fmt.Fprintln(env.Out, "No gates. 'devlearn gate preset' lists ready-made ones; docs/gates.md shows how to write your own.")
 			}

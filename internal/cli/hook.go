@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -74,9 +75,9 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 					fmt.Fprintf(env.Err, "devlearn: hook %s needs an event (%s); nothing done\n", a.Name, strings.Join(a.Events(), ", "))
 					return nil
 				}
-				return runAgentHook(env, a, args[1])
+				return runAgentHook(c.Context(), env, a, args[1])
 			}
-			return runHook(env, args[0])
+			return runHook(c.Context(), env, args[0])
 		},
 		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			if len(args) > 0 {
@@ -90,21 +91,22 @@ session-end wait for the worker it starts, DEVLEARN_WORKER=off starts none.`,
 
 // runHook never returns an error: a hook's failure must not reach the
 // agent (an exit code of 2 would even block the tool call).
-func runHook(env *Env, event string) error {
-	hookcmd.Hook(env.hookCmd(), event)
+func runHook(ctx context.Context, env *Env, event string) error {
+	hookcmd.Hook(env.hookCmd(ctx), event)
 	return nil
 }
 
 // runAgentHook serves another agent's hook through its adapter.
-func runAgentHook(env *Env, a *agent.Agent, event string) error {
-	hookcmd.AgentHook(env.hookCmd(), a, event)
+func runAgentHook(ctx context.Context, env *Env, a *agent.Agent, event string) error {
+	hookcmd.AgentHook(env.hookCmd(ctx), a, event)
 	return nil
 }
 
 // hookCmd is env as the commands shared with devlearn-hook take it.
-func (e *Env) hookCmd() *hookcmd.Env {
+func (e *Env) hookCmd(ctx context.Context) *hookcmd.Env {
 	return &hookcmd.Env{
-		In: e.In, Out: e.Out, Err: e.Err,
+		Ctx: ctx,
+		In:  e.In, Out: e.Out, Err: e.Err,
 		Getenv:   e.Getenv,
 		Environ:  e.Environ,
 		Dir:      e.Dir,

@@ -26,7 +26,7 @@ session's folder ('devlearn init --statusline' registers it that way).`,
 		GroupID: "learn",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return hookcmd.Hud(env.hookCmd(), *opts)
+			return hookcmd.Hud(env.hookCmd(c.Context()), *opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")

@@ -84,7 +84,7 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 		GroupID: "learn",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runIngest(env, opts, args)
+			return runIngest(c.Context(), env, opts, args)
 		},
 	}
 	cmd.Flags().StringArrayVar(&opts.sessions, "session", nil, "a session id to find under the Claude config folder (repeatable)")
@@ -99,12 +99,12 @@ lesson seen twice in one session counts once. Nothing is rendered: run
 // progress.
 const progressMin = 5
 
-func runIngest(env *Env, opts *ingestOptions, args []string) error {
+func runIngest(ctx context.Context, env *Env, opts *ingestOptions, args []string) error {
 	if opts.autoMemory {
 		if len(args) > 0 || len(opts.sessions) > 0 || opts.all {
 			return exitcode.Usagef("--auto-memory reads Claude Code's memory files, not transcripts: run it on its own")
 		}
-		return runAutoMemory(env, opts)
+		return runAutoMemory(ctx, env, opts)
 	}
 	if len(args) == 0 && len(opts.sessions) == 0 && !opts.all {
 		return exitcode.Usagef("name transcripts to ingest: FILE or DIR arguments, --session ID, or --all\nRun 'devlearn ingest --help' for usage.")
@@ -121,7 +121,6 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 		fmt.Fprintln(env.Out, "No transcripts to ingest.")
 		return nil
 	}
-	ctx := ctxBackground()
 	if !opts.dryRun {
 		// The history is the worker's too: one of them at a time.
 		unlock, err := env.workerLock(ctx, worker.For(w.proj).LockPath())
@@ -134,7 +133,7 @@ func runIngest(env *Env, opts *ingestOptions, args []string) error {
 	// notes go to stderr as they come.
 	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
-	classes := &sessionClasses{ask: env.askModel(w.proj, w.cfg.Config)}
+	classes := &sessionClasses{ask: env.askModel(ctx, w.proj, w.cfg.Config)}
 	classes.watch(pl)
 	bar := env.progressBar(len(sources))
 	if bar != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,7 +30,7 @@ type memorySkip struct {
 
 // runAutoMemory records Claude Code's auto memory of this working tree as
 // observations: read only, redacted, once per file and version.
-func runAutoMemory(env *Env, opts *ingestOptions) error {
+func runAutoMemory(ctx context.Context, env *Env, opts *ingestOptions) error {
 	w, err := env.workspace()
 	if err != nil {
 		return err
@@ -68,7 +69,6 @@ func runAutoMemory(env *Env, opts *ingestOptions) error {
 			found = append(found, o)
 		}
 	}
-	ctx := ctxBackground()
 	if !opts.dryRun {
 		unlock, err := env.workerLock(ctx, worker.For(w.proj).LockPath())
 		if err != nil {

@@ -109,6 +109,10 @@ func runLearnStatus(env *Env, opts *learnOptions) error {
 		return err
 	}
 	ws := worker.For(w.proj)
+	if dead, err := ws.Dead(); err == nil && dead != nil {
+		// It says "running", but no worker holds the lock: killed.
+		res.Worker.Outcome = worker.OutcomeInterrupted
+	}
 	d, err := ws.Due(w.now, w.cfg.Worker)
 	if err != nil {
 		return err
@@ -242,6 +246,10 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	switch w := s.Worker; {
 	case w == nil:
 		fmt.Fprintln(out, "Worker: never run.")
+	case w.Outcome == worker.OutcomeInterrupted && w.Current != "":
+		fmt.Fprintf(out, "Worker: the run started %s was interrupted on session %s (no worker is running): that session alone counts a failed attempt; the rest are retried by the next run.\n", w.Started, w.Current)
+	case w.Outcome == worker.OutcomeInterrupted:
+		fmt.Fprintf(out, "Worker: the run started %s was interrupted (no worker is running): the next run retries its %s.\n", w.Started, plural(w.Sessions, "session", "sessions"))
 	case w.Outcome == worker.OutcomeRunning && w.Current != "":
 		fmt.Fprintf(out, "Worker: the run started %s has not finished: it is on session %s, or stopped there (that session alone counts a failed attempt; the rest are retried).\n", w.Started, w.Current)
 	case w.Outcome == worker.OutcomeRunning:

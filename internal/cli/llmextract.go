@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -31,7 +32,7 @@ if the project's config sets the extractor, that file is trusted.`,
 		Hidden: true,
 		Args:   argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return runLLMExtract(env, args[0], session, asJSON)
+			return runLLMExtract(c.Context(), env, args[0], session, asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&session, "session", "", "the session id to record (default: the transcript's)")
@@ -39,7 +40,7 @@ if the project's config sets the extractor, that file is trusted.`,
 	return cmd
 }
 
-func runLLMExtract(env *Env, path, session string, asJSON bool) error {
+func runLLMExtract(ctx context.Context, env *Env, path, session string, asJSON bool) error {
 	if env.Getenv(llm.GuardEnv) == "1" {
 		return exitcode.RefusedError(errors.New("devlearn is running inside a session it started (DEVLEARN_INTERNAL=1): it does not learn from itself"), "")
 	}
@@ -72,7 +73,7 @@ func runLLMExtract(env *Env, path, session string, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	obs, err := runner.Extract(ctxBackground(), llmRequest(session, ch, log.Observations(w.now, w.cfg.Config)))
+	obs, err := runner.Extract(ctx, llmRequest(session, ch, log.Observations(w.now, w.cfg.Config)))
 	if err != nil {
 		return err
 	}

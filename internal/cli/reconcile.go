@@ -27,7 +27,7 @@ treated as deleted.`,
 		GroupID: "learn",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return hookcmd.Reconcile(env.hookCmd(), *opts)
+			return hookcmd.Reconcile(env.hookCmd(c.Context()), *opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")

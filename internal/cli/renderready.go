@@ -25,7 +25,7 @@ artifact already on disk is adopted, never written twice.`,
 		GroupID: "learn",
 		Args:    noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return hookcmd.RenderReady(env.hookCmd(), *opts)
+			return hookcmd.RenderReady(env.hookCmd(c.Context()), *opts)
 		},
 	}
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print what was rendered and skipped as JSON")

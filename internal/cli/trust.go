@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -16,6 +17,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/gate"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/trust"
 )
@@ -38,8 +40,11 @@ untrusted again until you run 'devlearn trust' once more.
 It shows what the file would allow first, then asks on a terminal; with no
 terminal (a script) it trusts only with --yes.
 
-Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.
-Commands from the global config ($DEVLEARN_HOME/config.json) need no trust.`,
+Gates run the folder's own code (its tests, its scripts), so no gate runs
+in a folder not trusted here, the global config's ($DEVLEARN_HOME/config.json)
+included: a fresh clone runs none until you trust it.
+
+Trust is kept in $DEVLEARN_HOME/trust.json, per machine, never committed.`,
 		Example: `  devlearn trust           # shows what it allows, then asks
   devlearn trust --yes     # in a script, after reading .memory/learning.json
   devlearn trust --show    # what is trusted, and whether this project still is
@@ -152,15 +157,30 @@ func runTrust(env *Env, opts *trustOptions) error {
 	// What is trusted is shown before it is trusted, and a person agrees
 	// to it: on a terminal by answering, elsewhere by --yes.
 	cmds := configCommands(data)
+	files, err := gateFiles(env, p)
+	if err != nil {
+		return err
+	}
 	if !opts.json {
 		sum := sha256.Sum256(data)
 		fmt.Fprintf(env.Out, "%s (sha256 %s):\n", project.ConfigFile, hex.EncodeToString(sum[:])[:12])
 		if len(cmds) == 0 {
-			fmt.Fprintln(env.Out, "  it names no commands; the defaults and your global config apply.")
+			fmt.Fprintln(env.Out, "  it names no commands; the defaults and your global config apply (its gates run here once trusted).")
 		} else {
 			fmt.Fprintln(env.Out, "  trusting it lets these extractor settings and gate commands take effect on this machine:")
 			for _, c := range cmds {
 				fmt.Fprintf(env.Out, "    %s\n", c)
+			}
+		}
+		if len(files) > 0 {
+			fmt.Fprintln(env.Out, "  its gates (with your global config's) run these files, kept by hash: a change to one needs trust again:")
+			for _, f := range files {
+				sum, err := os.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				h := sha256.Sum256(sum)
+				fmt.Fprintf(env.Out, "    runs %s (sha256 %s)\n", relTo(p.Root, f), hex.EncodeToString(h[:])[:12])
 			}
 		}
 	}
@@ -177,7 +197,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 			return nil
 		}
 	}
-	e, err := trust.Trust(ctxBackground(), env.Home(), path, now)
+	e, err := trust.Trust(ctxBackground(), env.Home(), path, files, now)
 	if err != nil {
 		return err
 	}
@@ -228,7 +248,11 @@ func runTrustShow(env *Env, opts *trustOptions) error {
 	res := trustShow{Trusted: nonNilEntries(s.Trusted)}
 	if p, err := project.Find(env.Dir); err == nil {
 		path := p.Path(project.ConfigFile)
-		ok, why, err := trust.Check(env.Home(), path)
+		files, err := gateFiles(env, p)
+		if err != nil {
+			return err
+		}
+		ok, why, err := trust.CheckFiles(env.Home(), path, files)
 		if err != nil {
 			return err
 		}
@@ -254,6 +278,27 @@ func runTrustShow(env *Env, opts *trustOptions) error {
 		fmt.Fprintf(env.Out, "This project: %s (%s).\n", state, pr.Why)
 	}
 	return nil
+}
+
+// gateFiles are the files the gates in force for p would run (its config's
+// and the global config's), which trust keeps by hash.
+func gateFiles(env *Env, p *project.Project) ([]string, error) {
+	l, err := env.Config(p)
+	if err != nil {
+		return nil, err
+	}
+	return gate.Files(p.Root, l.Gates), nil
+}
+
+// relTo is path as a person reads it from root, when it is inside.
+func relTo(root, path string) string {
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return path
 }
 
 func day10(s string) string {

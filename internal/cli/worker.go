@@ -30,12 +30,12 @@ a time (a second one exits at once). It logs to
 		Hidden: true,
 		Args:   noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
-			return runWorker(env)
+			return runWorker(c.Context(), env)
 		},
 	}
 }
 
-func runWorker(env *Env) error {
+func runWorker(ctx context.Context, env *Env) error {
 	p, err := env.Project()
 	if err != nil {
 		return err
@@ -66,7 +66,7 @@ func runWorker(env *Env) error {
 	if env.Getenv("DEVLEARN_WORKER") != "wait" {
 		r.Debounce = time.Duration(cfg.Worker.DebounceSeconds) * time.Second
 	}
-	runs, err := r.Run(context.Background())
+	runs, err := r.Run(ctx)
 	if err != nil {
 		log.Printf("%v", err)
 		return err
@@ -151,7 +151,7 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 				begin(-1)
 			}
 		}
-		classes := &sessionClasses{ask: env.askModel(p, cfg.Config)}
+		classes := &sessionClasses{ask: env.askModel(ctx, p, cfg.Config)}
 		classes.watch(pl)
 		out, err := pl.Run(ctx, sources)
 		if err != nil {

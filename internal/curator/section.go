@@ -58,13 +58,25 @@ type file struct {
 	before, after []byte // exact bytes outside the section, markers excluded
 	found         bool   // the markers are there
 	blocks        []*block
+	// eol ends the section's lines as the file ends its own: "\r\n" in a
+	// file written on Windows, "\n" otherwise.
+	eol string
+}
+
+// lineEnding is the line ending of data: that of its first line, "\n"
+// when it has none.
+func lineEnding(data []byte) string {
+	if i := bytes.IndexByte(data, '\n'); i > 0 && data[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
 }
 
 // parse splits data around the markers. Markers out of order, or twice,
 // are an error naming the line: the file is left alone until a person
 // sorts it out.
 func parse(name string, data []byte) (*file, error) {
-	f := &file{}
+	f := &file{eol: lineEnding(data)}
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	begin, end := -1, -1
 	for i, l := range lines {
@@ -144,20 +156,24 @@ func parseBlocks(body []string) []*block {
 // were, the section from blocks. A file without a section gets one at its
 // end, after a blank line.
 func (f *file) render() []byte {
+	eol := f.eol
+	if eol == "" {
+		eol = "\n"
+	}
 	var b bytes.Buffer
 	b.Write(f.before)
 	if !f.found && len(f.before) > 0 {
 		if !bytes.HasSuffix(f.before, []byte("\n")) {
-			b.WriteByte('\n')
+			b.WriteString(eol)
 		}
-		if !bytes.HasSuffix(f.before, []byte("\n\n")) {
-			b.WriteByte('\n')
+		if !bytes.HasSuffix(f.before, []byte("\n"+eol)) && !bytes.HasSuffix(f.before, []byte("\n\n")) {
+			b.WriteString(eol)
 		}
 	}
-	b.WriteString(BeginMarker + "\n")
-	b.WriteString(Title + "\n")
+	b.WriteString(BeginMarker + eol)
+	b.WriteString(Title + eol)
 	if len(f.blocks) > 0 {
-		b.WriteString("\n" + Note + "\n")
+		b.WriteString(eol + Note + eol)
 	}
 	for gi, g := range Groups {
 		var in []*block
@@ -169,15 +185,15 @@ func (f *file) render() []byte {
 		if len(in) == 0 {
 			continue
 		}
-		b.WriteString("\n" + g.Heading + "\n")
+		b.WriteString(eol + g.Heading + eol)
 		for _, bl := range in {
-			b.WriteByte('\n')
+			b.WriteString(eol)
 			for _, l := range bl.lines {
-				b.WriteString(l + "\n")
+				b.WriteString(l + eol)
 			}
 		}
 	}
-	b.WriteString("\n" + EndMarker + "\n")
+	b.WriteString(eol + EndMarker + eol)
 	b.Write(f.after)
 	return b.Bytes()
 }

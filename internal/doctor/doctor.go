@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
+	"github.com/devlearn/devlearn/internal/gate"
 	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -209,7 +210,8 @@ func routes(in Inputs) Check {
 
 func configValid(in Inputs) Check {
 	const name = "config valid and trusted"
-	if _, err := config.LoadProject(in.Home, in.Proj.Root); err != nil {
+	l, err := config.LoadProject(in.Home, in.Proj.Root)
+	if err != nil {
 		return fail(name, err.Error(), "fix the file at the line named; 'devlearn learn --configure --set KEY=VALUE' checks values")
 	}
 	path := in.Proj.Path(project.ConfigFile)
@@ -220,10 +222,17 @@ func configValid(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
-	if !trust.ConfigNeedsTrust(data) {
-		return ok(name, project.ConfigFile+" is valid and sets no extractor key and no gate: nothing to trust")
+	// Gates run the folder's code, the global config's too: any gate in
+	// force needs the folder trusted (gate.Trusted), with the files it runs.
+	gates := len(gate.All(l.Gates)) > 0
+	if !trust.ConfigNeedsTrust(data) && !gates {
+		return ok(name, project.ConfigFile+" is valid and sets no extractor key and no gate, and no global gate applies: nothing to trust")
 	}
-	trusted, why, err := trust.Check(in.Home, path)
+	var files []string
+	if gates {
+		files = gate.Files(in.Proj.Root, l.Gates)
+	}
+	trusted, why, err := trust.CheckFiles(in.Home, path, files)
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,43 +12,54 @@ import (
 	"github.com/devlearn/devlearn/internal/trust"
 )
 
-// InForce is the gates that may run for a project (contract 4): the
-// config's gates when the project file sets none or is trusted; the
-// global config's alone when the project file sets gates nobody on this
-// machine trusted. Untrusted says why the project's were left out.
+// InForce is the gates that may run for a project (contract 4). Every gate
+// runs this folder's own code (its tests, its scripts), the global
+// config's as much as the project's, so none runs in a folder nobody
+// trusted on this machine: a fresh clone runs no gate until a person has
+// read it and run 'devlearn trust'.
 type InForce struct {
 	Gates config.Gates
-	// Untrusted is empty when the project's gates are in force (or it
-	// has none); otherwise what to do about them.
+	// Untrusted is empty when the gates are in force (or there are none);
+	// otherwise why none runs, and what to do about it.
 	Untrusted string
+	// Held are the gates that would run once the folder is trusted.
+	Held *config.Gates `json:",omitempty"`
 }
 
 // Trusted returns the gates in force for the project at root, given its
 // config as loaded (global, then project). home is $DEVLEARN_HOME.
 func Trusted(home, root string, cfg *config.Config) (*InForce, error) {
-	path := filepath.Join(root, filepath.FromSlash(project.ConfigFile))
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) || (err == nil && !trust.ConfigSets(data).Gates) {
+	if len(All(cfg.Gates)) == 0 {
 		return &InForce{Gates: cfg.Gates}, nil
 	}
-	if err != nil {
-		return nil, err
+	path := filepath.Join(root, filepath.FromSlash(project.ConfigFile))
+	ok, why, err := trust.CheckFiles(home, path, Files(root, cfg.Gates))
+	if _, serr := os.Stat(path); errors.Is(serr, fs.ErrNotExist) {
+		// trust.Check needs no trust for a missing file, which names no
+		// command; the gates here come from elsewhere and still run the
+		// folder's code.
+		ok, why = false, fmt.Sprintf("it has no %s to trust: run 'devlearn init', then 'devlearn trust'", project.ConfigFile)
 	}
-	ok, why, err := trust.Check(home, path)
 	if err != nil {
 		return nil, err
 	}
 	if ok {
 		return &InForce{Gates: cfg.Gates}, nil
 	}
-	// Only what a person wrote on this machine runs: the global file.
-	global := ""
-	if home != "" {
-		global = filepath.Join(home, config.GlobalFile)
+	held := cfg.Gates
+	return &InForce{
+		Held:      &held,
+		Untrusted: "the gates were not run: this folder is not trusted on this machine (" + why + ")",
+	}, nil
+}
+
+// All lists every gate of g: the stages' before and after, then stop.
+func All(g config.Gates) []config.Gate {
+	var out []config.Gate
+	for _, s := range config.Stages {
+		pre, _ := g.Pre.For(s)
+		post, _ := g.Post.For(s)
+		out = append(append(out, pre...), post...)
 	}
-	l, err := config.Load(global, "")
-	if err != nil {
-		return nil, err
-	}
-	return &InForce{Gates: l.Gates, Untrusted: "the project's gates were not run: " + why}, nil
+	return append(out, g.Stop...)
 }

@@ -3,11 +3,15 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/gate"
+	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/task"
 )
@@ -92,8 +96,8 @@ func (r *run) gateStop() *Output {
 		return nil
 	}
 	if len(in.Gates.Stop) == 0 {
-		if in.Untrusted != "" {
-			r.log.Printf("stop gates: %s", in.Untrusted)
+		if in.Untrusted != "" && in.Held != nil && len(in.Held.Stop) > 0 {
+			return r.untrustedOnce(in.Untrusted)
 		}
 		return nil
 	}
@@ -116,6 +120,12 @@ func (r *run) gateStop() *Output {
 	rep := gate.Run(r.ctx, in.Gates.Stop, gate.Options{
 		Project: r.proj.Root, Worktree: worktree, Env: r.env.Environ, Budget: StopGateBudget, Redact: r.env.Redact,
 	})
+	if r.ctx.Err() != nil {
+		// The hook was stopped (the agent gave up on it): the gates were
+		// cut short, which says nothing of the work; nothing is recorded.
+		r.log.Printf("stop gates: stopped before their end (%v): nothing recorded", r.ctx.Err())
+		return nil
+	}
 	if err := store.RecordGates(r.ctx, name, stage, "stop", rep); err != nil {
 		r.log.Printf("stop gates: recording the run on %s: %v", name, err)
 	}
@@ -169,4 +179,23 @@ func cutMiddle(s string, n int) string {
 		return string(r[:max(n, 0)])
 	}
 	return string(r[:keep/2]) + note + string(r[len(r)-(keep-keep/2):])
+}
+
+// untrustedOnce tells the person, at the first Stop that skips the gates
+// for a reason (a fresh clone never trusted, a config changed since), that
+// they were skipped and how to let them run; later Stops for the same
+// reason only log it. The reason said last is kept in the clone's state.
+func (r *run) untrustedOnce(why string) *Output {
+	r.log.Printf("stop gates: %s", why)
+	path := r.proj.StatePath("gates", "untrusted-said")
+	if said, err := os.ReadFile(path); err == nil && string(said) == why {
+		return nil
+	}
+	if err := safefile.MkdirAll(r.proj.CommonDir, filepath.Dir(path), 0o700); err == nil {
+		err = jsonl.WriteFileAtomic(r.proj.CommonDir, path, []byte(why), 0o600)
+		if err != nil {
+			r.log.Printf("stop gates: %v", err)
+		}
+	}
+	return &Output{SystemMessage: "devlearn: " + why + ". Gates run this folder's own code (its tests, its scripts), so none runs until a person has trusted it here; devlearn says this once."}
 }

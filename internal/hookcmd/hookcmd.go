@@ -37,6 +37,9 @@ import (
 
 // Env is what the two commands take from the world outside them.
 type Env struct {
+	// Ctx is cancelled when the process gets SIGINT or SIGTERM: what a
+	// hook started (the stop gates) ends with it. nil is never cancelled.
+	Ctx    context.Context
 	In     io.Reader
 	Out    io.Writer
 	Err    io.Writer
@@ -53,6 +56,13 @@ type Env struct {
 	// Devlearn finds the devlearn binary, which session end starts as
 	// the worker. It is called only when a worker is due.
 	Devlearn func() (string, error)
+}
+
+func (env *Env) context() context.Context {
+	if env.Ctx == nil {
+		return context.Background()
+	}
+	return env.Ctx
 }
 
 // Now is the current time: DEVLEARN_NOW (RFC 3339) when set, so that many
@@ -195,7 +205,7 @@ func serve(env *Env, event string, he hook.Env) {
 		// timeout registered for Stop.
 		timeout = time.Duration(settings.StopTimeout)*time.Second - 5*time.Second
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	ctx, cancel := context.WithTimeout(env.context(), timeout)
 	defer cancel()
 	hook.Run(ctx, event, he, &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
 }

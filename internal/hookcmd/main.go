@@ -1,6 +1,7 @@
 package hookcmd
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +15,7 @@ import (
 	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/hook"
+	"github.com/devlearn/devlearn/internal/interrupt"
 )
 
 // version is set by the Makefile through -ldflags; a plain `go build` falls
@@ -71,8 +73,19 @@ that a tool call pays only for what it uses:
 var ownFlags = []string{"hud", "render-ready", "reconcile"}
 
 // Main runs devlearn-hook with its arguments (the program's name left
-// out) and returns the exit code (contract 1).
+// out) and returns the exit code (contract 1). SIGINT or SIGTERM (the
+// agent giving up on the hook) cancels env.Ctx, so the stop gates end
+// with the hook; the code is then the signal's (130, 143), as for
+// devlearn.
 func Main(env *Env, args []string) int {
+	return interrupt.Main(env.context(), env.Err, func(ctx context.Context) int {
+		e := *env
+		e.Ctx = ctx
+		return dispatch(&e, args)
+	})
+}
+
+func dispatch(env *Env, args []string) int {
 	if len(args) > 0 && args[0] == "hook" {
 		args = args[1:] // `devlearn-hook hook EVENT` reads as devlearn's
 	}

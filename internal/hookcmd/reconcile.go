@@ -2,7 +2,6 @@ package hookcmd
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -34,7 +33,7 @@ func Reconcile(env *Env, opts ReconcileOptions) error {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "reconcile"}),
 		Opts:   reconcile.Options{Now: w.now, Config: w.cfg, DryRun: opts.DryRun},
 	}
-	res, err := r.Run(context.Background())
+	res, err := r.Run(env.context())
 	if err != nil {
 		return err
 	}

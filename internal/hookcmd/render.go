@@ -2,7 +2,6 @@ package hookcmd
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"io"
 
@@ -35,7 +34,7 @@ func RenderReady(env *Env, opts RenderOptions) error {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "render-ready", Session: opts.Session}),
 		Opts:   render.Options{Now: w.now, Config: w.cfg, DryRun: opts.DryRun},
 	}
-	res, err := r.Run(context.Background())
+	res, err := r.Run(env.context())
 	if err != nil {
 		return err
 	}

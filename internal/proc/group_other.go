@@ -15,3 +15,6 @@ func killGroup(pid int) {
 		_ = p.Kill()
 	}
 }
+
+// Without process groups or SIGTERM, asking to end is killing.
+func termGroup(pid int) { killGroup(pid) }

@@ -18,3 +18,8 @@ func ownGroup(cmd *exec.Cmd) {
 func killGroup(pid int) {
 	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
+
+// termGroup asks the process group led by pid to end (SIGTERM).
+func termGroup(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGTERM)
+}

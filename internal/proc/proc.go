@@ -21,6 +21,11 @@ import (
 // can hold them longer, and it is cut off.
 const drainGrace = 500 * time.Millisecond
 
+// TermGrace is how long a command whose context ended has, after its
+// process group got SIGTERM, to end on its own (a test runner removing its
+// temporary files) before the group gets SIGKILL.
+const TermGrace = 2 * time.Second
+
 // Spec is one command to run.
 type Spec struct {
 	Argv  []string
@@ -38,8 +43,9 @@ type Spec struct {
 // Result is how a command ended.
 type Result struct {
 	// TimedOut: the context's deadline passed; Cancelled: the context was
-	// cancelled otherwise; Stopped: a sink refused more output. In those
-	// three cases the process group was killed and WaitErr is nil.
+	// cancelled otherwise (devlearn got SIGINT or SIGTERM); Stopped: a sink
+	// refused more output. In those three cases the process group was
+	// killed and WaitErr is nil.
 	TimedOut  bool
 	Cancelled bool
 	Stopped   error
@@ -57,10 +63,10 @@ func (r *Result) OK() bool {
 }
 
 // Run starts the command in a process group of its own with Stdin as its
-// input, and waits for it, the deadline of ctx, or a sink refusing more
-// output, whichever comes first. Whatever happens, the whole group is
-// killed before Run returns: the command's children and grandchildren
-// included. The pipes are the process's own (os.Pipe), not copied by
+// input, and waits for it, the end of ctx, or a sink refusing more output,
+// whichever comes first. When ctx ends, the group gets SIGTERM, then
+// SIGKILL after TermGrace. Whatever happens, the whole group is killed
+// before Run returns: the command's children and grandchildren included. The pipes are the process's own (os.Pipe), not copied by
 // os/exec, so waiting for the command never waits for a grandchild that
 // holds one of them. The error is for a command that could not start.
 func Run(ctx context.Context, s Spec) (*Result, error) {
@@ -161,8 +167,15 @@ func Run(ctx context.Context, s Spec) (*Result, error) {
 		killGroup(pid)
 		<-waited
 	case <-ctx.Done():
-		killGroup(pid)
-		<-waited
+		termGroup(pid)
+		grace := time.NewTimer(TermGrace)
+		select {
+		case <-waited:
+		case <-grace.C:
+			killGroup(pid)
+			<-waited
+		}
+		grace.Stop()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			res.TimedOut = true
 		} else {

@@ -103,3 +103,34 @@ func TestHeadTailSmall(t *testing.T) {
 		t.Fatalf("%q", got)
 	}
 }
+
+func TestCancelTermsThenKills(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("signals")
+	}
+	dir := t.TempDir()
+	// A command that cleans up on SIGTERM gets to do it.
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	r, err := Run(ctx, Spec{Argv: sh("trap 'echo bye > " + dir + "/bye; exit 0' TERM; sleep 100 & wait")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Cancelled || r.ExitCode != -1 {
+		t.Fatalf("%+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bye")); err != nil {
+		t.Fatalf("no clean-up on SIGTERM: %v", err)
+	}
+	// One that ignores it is killed after the grace.
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel)
+	start := time.Now()
+	r, err = Run(ctx, Spec{Argv: sh("trap '' TERM; while :; do sleep 0.05; done")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); !r.Cancelled || d < TermGrace || d > TermGrace+5*time.Second {
+		t.Fatalf("%+v after %v", r, d)
+	}
+}

@@ -33,6 +33,10 @@ type Entry struct {
 	Path      string `json:"path"` // absolute, symbolic links resolved
 	SHA256    string `json:"sha256"`
 	TrustedAt string `json:"trusted_at"` // RFC 3339
+	// Files are the files the gates run that the config names (a script
+	// in the repository), absolute, with their sha256: a changed one
+	// needs trust again, as a changed config does.
+	Files map[string]string `json:"files,omitempty"`
 }
 
 // Store is the whole trust file.
@@ -97,6 +101,13 @@ func (s *Store) Find(path string) (*Entry, error) {
 // its commands run, and why (or why not), in words a person can act on. A
 // missing file names no commands and needs no trust.
 func Check(home, projectConfigPath string) (trusted bool, why string, err error) {
+	return CheckFiles(home, projectConfigPath, nil)
+}
+
+// CheckFiles is Check for a config whose gates run files: each of files
+// (absolute, as the gates name them now) must have been trusted with it
+// and be unchanged since.
+func CheckFiles(home, projectConfigPath string, files []string) (trusted bool, why string, err error) {
 	data, err := os.ReadFile(projectConfigPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, "no project config: nothing to trust", nil
@@ -124,6 +135,18 @@ func Check(home, projectConfigPath string) (trusted bool, why string, err error)
 	case e.SHA256 != manifest.Hash(data):
 		return false, fmt.Sprintf("%s changed since you trusted it on %s: read it, then run 'devlearn trust'", projectConfigPath, day(e.TrustedAt)), nil
 	}
+	for _, f := range files {
+		sum, err := hashFile(f)
+		if err != nil {
+			return false, "", err
+		}
+		switch was, ok := e.Files[f]; {
+		case !ok:
+			return false, fmt.Sprintf("%s, which a gate runs, was not there when you trusted %s on %s: read it, then run 'devlearn trust'", f, projectConfigPath, day(e.TrustedAt)), nil
+		case was != sum:
+			return false, fmt.Sprintf("%s, which a gate runs, changed since you trusted it on %s: read it, then run 'devlearn trust'", f, day(e.TrustedAt)), nil
+		}
+	}
 	return true, fmt.Sprintf("trusted on %s", day(e.TrustedAt)), nil
 }
 
@@ -134,9 +157,18 @@ func day(rfc string) string {
 	return rfc
 }
 
+func hashFile(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return manifest.Hash(data), nil
+}
+
 // Trust records the current content of the config file at path as trusted,
-// replacing what was trusted for it before.
-func Trust(ctx context.Context, home, path string, now time.Time) (*Entry, error) {
+// with the files its gates run (absolute), replacing what was trusted for
+// it before.
+func Trust(ctx context.Context, home, path string, files []string, now time.Time) (*Entry, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -146,6 +178,16 @@ func Trust(ctx context.Context, home, path string, now time.Time) (*Entry, error
 		return nil, err
 	}
 	e := Entry{Path: c, SHA256: manifest.Hash(data), TrustedAt: now.UTC().Format(time.RFC3339)}
+	for _, f := range files {
+		sum, err := hashFile(f)
+		if err != nil {
+			return nil, err
+		}
+		if e.Files == nil {
+			e.Files = map[string]string{}
+		}
+		e.Files[f] = sum
+	}
 	err = update(ctx, home, func(s *Store) {
 		s.Trusted = slices.DeleteFunc(s.Trusted, func(x Entry) bool { return x.Path == c })
 		s.Trusted = append(s.Trusted, e)

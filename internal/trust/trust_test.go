@@ -25,7 +25,7 @@ func TestTrustFollowsTheContent(t *testing.T) {
 	if ok || !strings.Contains(why, "never been trusted") || !strings.Contains(why, "devlearn trust") {
 		t.Fatalf("new file: %v %q", ok, why)
 	}
-	if _, err := Trust(ctx, home, cfg, now); err != nil {
+	if _, err := Trust(ctx, home, cfg, nil, now); err != nil {
 		t.Fatal(err)
 	}
 	ok, why, _ = Check(home, cfg)
@@ -43,7 +43,7 @@ func TestTrustFollowsTheContent(t *testing.T) {
 		t.Fatalf("changed file: %v %q", ok, why)
 	}
 	// Trusting again replaces the entry instead of adding one.
-	Trust(ctx, home, cfg, now.Add(time.Hour))
+	Trust(ctx, home, cfg, nil, now.Add(time.Hour))
 	s, _ := Load(home)
 	if len(s.Trusted) != 1 {
 		t.Fatalf("%d entries", len(s.Trusted))
@@ -67,7 +67,7 @@ func TestAStoreOthersCanWriteTrustsNothing(t *testing.T) {
 	home := t.TempDir()
 	cfg := filepath.Join(t.TempDir(), "learning.json")
 	os.WriteFile(cfg, []byte(`{}`), 0o644)
-	Trust(context.Background(), home, cfg, time.Now())
+	Trust(context.Background(), home, cfg, nil, time.Now())
 	os.Chmod(Path(home), 0o666)
 	ok, why, _ := Check(home, cfg)
 	if ok || !strings.Contains(why, "can be written by other users") {

@@ -188,6 +188,9 @@ func (s *State) readEntries(dir string, bad func(file string, err error)) ([]que
 type Runs struct {
 	Day  string `json:"day"` // UTC date of the runs counted
 	Runs int    `json:"runs"`
+	// Refunded is the start of a run that died (killed) and was taken
+	// off the count, so that it is never taken off twice.
+	Refunded string `json:"refunded,omitempty"`
 }
 
 // Day is the counter's day of t: the UTC date, so that the cap does not
@@ -196,25 +199,47 @@ func Day(t time.Time) string { return t.UTC().Format("2006-01-02") }
 
 // RunsOn returns the runs counted on the day of now (0 on a new day).
 func (s *State) RunsOn(now time.Time) (int, error) {
+	r, err := s.runs(now)
+	return r.Runs, err
+}
+
+// runs is the counter of the day of now (zero on a new day).
+func (s *State) runs(now time.Time) (Runs, error) {
 	data, err := os.ReadFile(s.runsPath())
 	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
+		return Runs{}, nil
 	}
 	if err != nil {
-		return 0, err
+		return Runs{}, err
 	}
 	var r Runs
 	if err := json.Unmarshal(data, &r); err != nil {
-		return 0, fmt.Errorf("%s: %v (delete it to reset the daily count)", s.runsPath(), err)
+		return Runs{}, fmt.Errorf("%s: %v (delete it to reset the daily count)", s.runsPath(), err)
 	}
 	if r.Day != Day(now) {
-		return 0, nil
+		return Runs{}, nil
 	}
-	return r.Runs, nil
+	return r, nil
 }
 
-func (s *State) setRuns(now time.Time, n int) error {
-	data, _ := json.Marshal(Runs{Day: Day(now), Runs: n})
+// usedRuns is the runs of the day of now that count against the cap: a
+// run that died (dead, the last run, said "running" with no worker
+// holding the lock) did no work and is not counted, once.
+func (s *State) usedRuns(now time.Time, dead *Run) (used int, refund string, err error) {
+	r, err := s.runs(now)
+	if err != nil {
+		return 0, "", err
+	}
+	if dead != nil && r.Runs > 0 && r.Refunded != dead.Started {
+		if t, err := time.Parse(time.RFC3339, dead.Started); err == nil && Day(t) == Day(now) {
+			return r.Runs - 1, dead.Started, nil
+		}
+	}
+	return r.Runs, r.Refunded, nil
+}
+
+func (s *State) setRuns(now time.Time, n int, refunded string) error {
+	data, _ := json.Marshal(Runs{Day: Day(now), Runs: n, Refunded: refunded})
 	if err := safefile.MkdirAll(s.Root, s.Dir, 0o700); err != nil {
 		return err
 	}

@@ -39,7 +39,11 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 		return Decision{}, err
 	}
 	d := Decision{Waiting: n + len(orphans)}
-	_, d.Why, d.Capped, err = s.batchDue(now, cfg, d.Waiting, len(orphans))
+	dead, err := s.Dead()
+	if err != nil {
+		return Decision{}, err
+	}
+	_, _, d.Why, d.Capped, err = s.batchDue(now, cfg, d.Waiting, len(orphans), dead)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -63,19 +67,38 @@ func (s *State) Due(now time.Time, cfg config.Worker) (Decision, error) {
 // allow it", shared by the hook's Due and the worker's loop so they never
 // disagree: a batch is BatchSize waiting sessions, or any left claimed by
 // a crashed run (part of a due batch already). why is "" when it may run,
-// isCapped says the cap holds a due batch back, and used is today's runs.
-func (s *State) batchDue(now time.Time, cfg config.Worker, waiting, orphans int) (used int, why string, isCapped bool, err error) {
+// isCapped says the cap holds a due batch back, and used is today's runs
+// but dead, a run that died (killed), which did no work: counting it would
+// hold learning back until the next day. refunded is what the counter
+// records as taken off.
+func (s *State) batchDue(now time.Time, cfg config.Worker, waiting, orphans int, dead *Run) (used int, refunded, why string, isCapped bool, err error) {
 	if size := s.BatchSize(cfg); waiting == 0 || waiting < size && orphans == 0 {
-		return 0, fmt.Sprintf("%d of %d sessions for a batch", waiting, size), false, nil
+		return 0, "", fmt.Sprintf("%d of %d sessions for a batch", waiting, size), false, nil
 	}
-	used, err = s.RunsOn(now)
+	used, refunded, err = s.usedRuns(now, dead)
 	if err != nil {
-		return 0, "", false, err
+		return 0, "", "", false, err
 	}
 	if used >= cfg.DailyCap {
-		return used, capped(cfg.DailyCap, waiting), true, nil
+		return used, refunded, capped(cfg.DailyCap, waiting), true, nil
 	}
-	return used, "", false, nil
+	return used, refunded, "", false, nil
+}
+
+// Dead returns the last run when it died: it says it is running and no
+// worker holds the lock (a worker killed, or the machine stopped); nil
+// otherwise. Not for a caller that holds the lock itself.
+func (s *State) Dead() (*Run, error) {
+	last, err := s.Last()
+	if err != nil || last == nil || last.Outcome != OutcomeRunning {
+		return nil, nil // an unreadable record is no run, as Last's callers read it
+	}
+	unlock, free, err := jsonl.TryLock(s.LockPath())
+	if err != nil || !free {
+		return nil, err
+	}
+	unlock()
+	return last, nil
 }
 
 // BatchSize is how many ended sessions make a batch: worker.batch_size,
@@ -116,6 +139,10 @@ type Result struct {
 // OutcomeRunning is the outcome of a run that has not finished: running
 // now, or stopped before it could say (its sessions are retried).
 const OutcomeRunning = "running"
+
+// OutcomeInterrupted is how a reader shows a run that says "running" when
+// no worker holds the lock (Dead): it was killed, and is not running.
+const OutcomeInterrupted = "interrupted"
 
 // Run is the record of one worker run, <state>/worker/last.json: exactly
 // the shape `learn --status` reads.
@@ -222,6 +249,11 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		if err != nil {
 			return runs, err
 		}
+		// The lock is held here: a last run still "running" died.
+		var dead *Run
+		if last, err := r.State.Last(); err == nil && last != nil && last.Outcome == OutcomeRunning {
+			dead = last
+		}
 		alone := false
 		if len(orphans) > 0 {
 			// The run that claimed them never finished. Only the session it
@@ -245,7 +277,7 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		}
 		spooled = slices.DeleteFunc(spooled, func(q queued) bool { return r.retried[q.file] })
 		now := r.Now()
-		used, why, isCapped, err := r.State.batchDue(now, r.Config, len(orphans)+len(spooled), len(orphans))
+		used, refunded, why, isCapped, err := r.State.batchDue(now, r.Config, len(orphans)+len(spooled), len(orphans), dead)
 		if err != nil {
 			return runs, err
 		}
@@ -259,10 +291,11 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 		if err != nil || len(batch) == 0 {
 			return runs, err
 		}
-		// Counted before the work: a run that crashes has still run, and
-		// the cap bounds how many start. (A crash before this line leaves
-		// the batch claimed and uncounted: the next run takes it.)
-		if err := r.State.setRuns(now, used+1); err != nil {
+		// Counted before the work, so the cap bounds how many start; a run
+		// killed before its end is taken off by the next (usedRuns). (A
+		// crash before this line leaves the batch claimed and uncounted:
+		// the next run takes it.)
+		if err := r.State.setRuns(now, used+1, refunded); err != nil {
 			return runs, err
 		}
 		runs++
@@ -301,6 +334,15 @@ func (r *Runner) batches(ctx context.Context) (int, error) {
 			}
 		}
 		res := r.Ingest(ctx, entries, begin)
+		if ctx.Err() != nil {
+			// Stopped (SIGTERM, Ctrl-C): what failed was cut short, which
+			// says nothing of the sessions; none counts a failed attempt.
+			for i, err := range res.Errs {
+				if err != nil && !errors.Is(err, ErrGone) {
+					res.Errs[i] = fmt.Errorf("stopped (%v): %w", ctx.Err(), ErrBatch)
+				}
+			}
+		}
 		run.Known = known
 		r.settle(batch, res, &run, now)
 		run.Finished = r.Now().UTC().Format(time.RFC3339)

@@ -164,7 +164,7 @@ func TestDue(t *testing.T) {
 	check(false, "a worker is running")
 	unlock()
 
-	if err := r.State.setRuns(c.Now(), 1); err != nil {
+	if err := r.State.setRuns(c.Now(), 1, ""); err != nil {
 		t.Fatal(err)
 	}
 	check(false, "daily cap of 1 worker run is reached: 3 sessions wait")
@@ -539,4 +539,57 @@ func mustRead(t *testing.T, dir string) []queued {
 		qs[i].orphan = true
 	}
 	return qs
+}
+
+// A killed run did no work: it does not hold the day's next run back,
+// and it is taken off the count once, however often the spool is looked at.
+func TestKilledRunDoesNotSpendTheCap(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 1, DailyCap: 1}, c)
+	r.add(t, "a")
+	r.kill = func(Entry) bool { return true }
+	if !r.runKilled(t) {
+		t.Fatal("not killed")
+	}
+	r.kill = nil
+	dead, err := r.State.Dead()
+	if err != nil || dead == nil || dead.Current != "a" {
+		t.Fatalf("dead run: %+v %v", dead, err)
+	}
+	for range 2 {
+		if d, err := r.State.Due(c.t, r.Config); err != nil || !d.Start || d.Capped {
+			t.Fatalf("the killed run holds the next back: %+v %v", d, err)
+		}
+	}
+	if n, err := r.Run(context.Background()); err != nil || n != 1 {
+		t.Fatalf("runs %d, %v", n, err)
+	}
+	if used, _ := r.State.RunsOn(c.t); used != 1 {
+		t.Fatalf("runs counted today: %d", used)
+	}
+	if dead, _ := r.State.Dead(); dead != nil {
+		t.Fatalf("still dead: %+v", dead)
+	}
+	// The cap holds again: the refund was given once.
+	r.State.Add(entry("b", c.t))
+	if d, _ := r.State.Due(c.t, r.Config); d.Start || !d.Capped {
+		t.Fatalf("%+v", d)
+	}
+}
+
+// A run stopped by a signal (its context cancelled) cut its sessions
+// short: none counts a failed attempt.
+func TestStoppedRunCountsNoAttempt(t *testing.T) {
+	c := &clock{day1}
+	r := newRunner(t, config.Worker{BatchSize: 2, DailyCap: 10}, c)
+	ctx, cancel := context.WithCancel(context.Background())
+	r.fail = func(Entry) error { cancel(); return ctx.Err() }
+	r.add(t, "a", "b")
+	if _, err := r.Run(ctx); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := r.State.readEntries(r.State.spoolDir(), func(string, error) {})
+	if len(q) != 2 || q[0].Attempts != 0 || q[1].Attempts != 0 {
+		t.Fatalf("spool: %+v", q)
+	}
 }
