@@ -167,7 +167,9 @@ func createLock(common, root, path string, content []byte, nonce string) error {
 		return err
 	}
 	defer safefile.Remove(common, tmp)
-	err := os.Link(tmp, path)
+	// path is below common too: the git folder of a linked worktree is
+	// common/worktrees/NAME.
+	err := safefile.Link(common, tmp, path)
 	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}

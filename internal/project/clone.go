@@ -3,7 +3,9 @@ package project
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -35,8 +37,8 @@ func (p *Project) CloneID() (string, error) {
 	if err := safefile.WriteFile(p.CommonDir, tmp, []byte(id+"\n"), 0o644); err != nil {
 		return "", err
 	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil && !os.IsExist(err) {
+	defer safefile.Remove(p.CommonDir, tmp)
+	if err := safefile.Link(p.CommonDir, tmp, path); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
 	return readCloneID(path)

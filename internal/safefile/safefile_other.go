@@ -59,6 +59,16 @@ func Remove(root, path string) error {
 	return os.Remove(path)
 }
 
+func Link(root, from, to string) error {
+	if err := check(root, filepath.Dir(from)); err != nil {
+		return err
+	}
+	if err := check(root, filepath.Dir(to)); err != nil {
+		return err
+	}
+	return os.Link(from, to)
+}
+
 func Symlink(root, target, path string) error {
 	if err := check(root, filepath.Dir(path)); err != nil {
 		return err

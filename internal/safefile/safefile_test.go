@@ -78,6 +78,13 @@ func TestEveryWriteRefusesALinkAtTheFileOrAFolder(t *testing.T) {
 		{"remove under a linked folder", folder, func() error { return Remove(root, filepath.Join(root, ".claude", ".bashrc")) }},
 		{"remove all under a linked folder", folder, func() error { return RemoveAll(root, filepath.Join(root, ".claude", "sub")) }},
 		{"make a link under a linked folder", folder, func() error { return Symlink(root, "x", cmd) }},
+		{"hard-link into a linked folder", folder, func() error {
+			src := filepath.Join(root, ".git", "lock-src")
+			if err := os.WriteFile(src, []byte("x"), 0o644); err != nil {
+				return err
+			}
+			return Link(root, src, cmd)
+		}},
 		{"check under a linked folder", folder, func() error { return CheckNoLink(root, cmd) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -344,6 +344,26 @@ func (t *Tree) Rename(from, to string) error {
 	return nil
 }
 
+// Link makes a hard link at to of the file at from, both below root: a
+// link at from is linked itself, never followed, and a link at a folder
+// on the way to either is refused. It fails when to exists, which is what
+// makes it an exclusive create of a file written whole.
+func (t *Tree) Link(from, to string) error {
+	t.begin()
+	fd, fname, err := t.parent("link", from, false, 0)
+	if err != nil {
+		return err
+	}
+	td, tname, err := t.parent("link", to, false, 0)
+	if err != nil {
+		return err
+	}
+	if err := unix.Linkat(fd.fd, fname, td.fd, tname, 0); err != nil {
+		return &os.LinkError{Op: "link", Old: from, New: to, Err: err}
+	}
+	return nil
+}
+
 // forget closes the open folders when path, just moved or removed, was one
 // of them: its name no longer leads to it. The open folders always include
 // every folder above each of them, so path itself is the one to look for.
@@ -449,6 +469,14 @@ func Remove(root, path string) error {
 	t := NewTree(root)
 	defer t.Close()
 	return t.Remove(path)
+}
+
+// Link makes a hard link at to of the file at from, both below root; it
+// fails when to exists (see Tree.Link).
+func Link(root, from, to string) error {
+	t := NewTree(root)
+	defer t.Close()
+	return t.Link(from, to)
 }
 
 // Symlink creates a symbolic link at path holding target (a checkout of a
