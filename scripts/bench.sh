@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make bench: every Go benchmark COUNT times with benchstat's medians, then
-# the table of issue 16 (scripts/benchtable): each figure beside its
+# the table of docs/benchmarks.md, "Speed where people wait" (scripts/benchtable): each figure beside its
 # baseline from the same run (a Go program that does nothing, devflow's
 # helper when node is there, creating as many empty files, reading the log
 # without folding it), medians of RUNS runs, ratios as medians of per-pair

@@ -21,14 +21,14 @@ var Demo embed.FS
 //go:embed render/*.tmpl
 var Render embed.FS
 
-// GatePresets are the gate bundles of seed 000 §3 (TypeScript, Full JS,
+// GatePresets are the gate bundles of ClawFlow's presets (docs/gates.md, Presets) (TypeScript, Full JS,
 // Python) and devlearn's own (Go, Rust), one JSON file each, applied with
 // 'devlearn gate preset NAME'.
 //
 //go:embed gates/*.json
 var GatePresets embed.FS
 
-// Skills are the seven default skills of seed 000 §5, a core.md and an
+// Skills are ClawFlow's seven default skills (docs/gates.md, Tiered skills), a core.md and an
 // extended.md each, seeded to $DEVLEARN_HOME/skills/.
 //
 //go:embed skills

@@ -15,8 +15,8 @@ import (
 
 func main() { os.Exit(run()) }
 
-// run executes the command line and turns its outcome into the exit code of
-// contract 1; this is the only place where that happens (a signal's own
+// run executes the command line and turns its outcome into the exit code
+// (the exit codes rule, docs/architecture.md); this is the only place where that happens (a signal's own
 // code, 130 or 143, comes from interrupt.Main).
 func run() int {
 	// devlearn runs for milliseconds to seconds and folds logs into many

@@ -1,4 +1,4 @@
-// Package classify puts a session in one of seed 002's classes from its
+// Package classify puts a session in one of Cloche's classes (docs/evolution.md) from its
 // first request: bug (something is broken), feedback (review-style
 // remarks), feature (new functionality), enhancement (better existing
 // functionality) or chore (maintenance). Offline rules (rules.yaml) decide

@@ -74,7 +74,7 @@ func (env *Env) pipeline(p *project.Project, cfg *config.Config, now time.Time, 
 
 // llmExtractor is the LLM extractor, when it may run: extractor.llm on,
 // and its command from the global config or a trusted project config
-// (llm.Permit, contract 4). Otherwise note says why, and the rules run
+// (llm.Permit, the trust rule of docs/architecture.md). Otherwise note says why, and the rules run
 // alone.
 func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Time, note func(string, ...any)) *ingest.Extractor {
 	if !cfg.Extractor.LLM {
@@ -121,7 +121,7 @@ func rulesDebug(p *project.Project, now time.Time, logf func(string, ...any)) in
 }
 
 // llmRunner is the LLM extractor's runner, or nil and why it may not run
-// (llm.Permit, contract 4). The pipeline and 'devlearn llm-extract' both
+// (llm.Permit, the trust rule of docs/architecture.md). The pipeline and 'devlearn llm-extract' both
 // take it from here, so what one tries is what the other runs.
 func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer) (*llm.Runner, string, error) {
 	ok, why, err := llm.Permit(cfg, env.Home(), p.Path(project.ConfigFile))

@@ -96,8 +96,8 @@ func classifySession(ch *transcript.Channels, now time.Time) classified {
 }
 
 // askModel is the LLM route of the classifier for p: the LLM extractor's
-// runner, when classify.llm is on and the extractor may run (its trust
-// rule, contract 4); nil otherwise.
+// runner, when classify.llm is on and the extractor may run (the trust
+// rule, docs/architecture.md); nil otherwise.
 func (env *Env) askModel(ctx context.Context, p *project.Project, cfg *config.Config) func(string) (string, error) {
 	if !cfg.Classify.LLM {
 		return nil

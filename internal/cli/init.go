@@ -273,7 +273,7 @@ func (r *initResult) planAttributes(p *project.Project) {
 
 // registerDriver names the merge driver in the clone's git config. Without
 // it (a fresh clone), git merges these files line by line: a normal
-// conflict at worst (contract 11).
+// conflict at worst (the registration rule, docs/architecture.md).
 func (r *initResult) registerDriver(p *project.Project, dry bool) {
 	const where = "git config merge.devlearn"
 	cur, err := register.Settings(register.ExecGit, p.Root)

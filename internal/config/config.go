@@ -1,4 +1,4 @@
-// Package config holds devlearn's one typed configuration (contract 3): the
+// Package config holds devlearn's one typed configuration (the config rule, docs/architecture.md): the
 // global $DEVLEARN_HOME/config.json overridden key by key by the project's
 // .memory/learning.json, both plain JSON.
 //
@@ -73,7 +73,7 @@ type Log struct {
 type Knowledge struct {
 	SoftCap           int `json:"soft_cap" min:"1" max:"100000" doc:"Active entries per knowledge file before new ones are held for review."`
 	IndexBudgetTokens int `json:"index_budget_tokens" min:"100" max:"100000" doc:"Token budget of the knowledge index shown to the agent."`
-	// CandidateMaxAgeDays is seed 000 §2's review window.
+	// CandidateMaxAgeDays is ClawFlow's candidate review window.
 	CandidateMaxAgeDays int `json:"candidate_max_age_days" min:"0" max:"3650" doc:"Candidate entries not promoted within this many days are archived (kept, never deleted); 0 lets them wait for ever."`
 }
 
@@ -93,7 +93,7 @@ type Worker struct {
 	LargeBatchSize  int `json:"large_batch_size" min:"1" max:"1000" doc:"The batch once the log holds large_batch_after observations: a project that has learned much waits for more sessions per run."`
 	LargeBatchAfter int `json:"large_batch_after" min:"0" max:"1000000" doc:"Observations in the log from which a batch is large_batch_size sessions; 0 never."`
 	DailyCap        int `json:"daily_cap" min:"0" max:"1000" doc:"Worker runs allowed per day; a batch over the cap waits for the next day."`
-	// DebounceSeconds is seed 002's debounce.
+	// DebounceSeconds is Cloche's debounce (docs/evolution.md, Worker throttling).
 	DebounceSeconds int `json:"debounce_seconds" min:"0" max:"3600" doc:"A worker waits until no session has ended for this many seconds, so sessions that end together make one pass; 0 does not wait."`
 }
 
@@ -103,7 +103,7 @@ type History struct {
 	SnapshotBudgetMB   int `json:"snapshot_budget_mb" min:"0" max:"100000" doc:"Size budget of all copies, in MiB: over it, the oldest are pruned first (never the newest copy of a file); 0 is no budget."`
 }
 
-// Curator configures the curated section (seed 002, Stage 4 branch A).
+// Curator configures the curated section (Cloche's prompt curator, docs/evolution.md).
 type Curator struct {
 	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
 	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
@@ -117,7 +117,7 @@ type Counters struct {
 	Rank            bool `json:"rank" doc:"Let the counters weigh on what the hooks serve: an item that hurt more than it helped (harmful > helpful) has its relevance score halved. Off until the counters' rules are measured on real sessions."`
 }
 
-// Classify configures session classification (seed 002, Stage 2).
+// Classify configures session classification (Cloche's classifier, docs/evolution.md).
 type Classify struct {
 	LLM    bool `json:"llm" doc:"When the offline rules cannot tell, ask the LLM extractor's model; only while the LLM extractor itself may run (extractor.llm on, from the global config or a trusted project config)."`
 	Weight int  `json:"weight" min:"1" max:"5" doc:"A lesson seen in a bug or feedback session counts as this many sessions toward its thresholds."`
@@ -151,10 +151,10 @@ type Weights struct {
 	FileMiss float64 `json:"file_miss" min:"0" max:"1"`
 }
 
-// Stages are the stages a task moves through (seed 000), in order.
+// Stages are the stages a task moves through (ClawFlow's seven, docs/gates.md), in order.
 var Stages = []string{"brainstorm", "design_review", "plan", "implement", "code_review", "verify", "done"}
 
-// Gates are the quality gates (seed 000 §3). Pre gates run before a stage
+// Gates are the quality gates (docs/gates.md). Pre gates run before a stage
 // starts, post gates after it, stop gates when a Claude Code agent stops.
 type Gates struct {
 	Pre  StageGates `json:"pre" doc:"Gates run before a stage starts: a required failure keeps it from starting."`
@@ -178,7 +178,7 @@ func (s *StageGates) For(stage string) ([]Gate, bool) {
 	return ofStage(stage, s.Brainstorm, s.DesignReview, s.Plan, s.Implement, s.CodeReview, s.Verify, s.Done)
 }
 
-// Gate is one validation command, as seed 000 §3 writes it.
+// Gate is one validation command, as docs/gates.md describes it.
 type Gate struct {
 	Name     string `json:"name" nonempty:"true" doc:"What the gate checks, as reports name it."`
 	Command  string `json:"command" nonempty:"true" doc:"The command, run with sh -c; {{project_path}} and {{worktree}} stand for those folders (passed as quoted shell variables, never pasted into the text)."`
@@ -187,7 +187,7 @@ type Gate struct {
 	Required bool   `json:"required" doc:"true: a failure blocks (exit 3, a rejection, a blocked stop); false: a warning."`
 }
 
-// Tasks configures failure-driven learning (seed 000 §2, §4, §6).
+// Tasks configures failure-driven learning (docs/gates.md).
 type Tasks struct {
 	Similarity   float64 `json:"similarity" min:"0" max:"1" doc:"Two-strike: two rejections at a stage are similar when more than this share of their terms (error messages, file paths, key nouns) is shared."`
 	BreakerAfter int     `json:"breaker_after" min:"2" max:"100" doc:"Rejections at one stage that trip the circuit breaker: the task is blocked until a person has looked."`
@@ -196,7 +196,7 @@ type Tasks struct {
 	AutoMerge    bool    `json:"auto_merge" doc:"'devlearn task done' merges the task's branch into the base; a task can keep its branch with 'task start --no-auto-merge'."`
 }
 
-// Skills configures the tiered skills (seed 000 §5).
+// Skills configures the tiered skills (docs/gates.md).
 type Skills struct {
 	Stages SkillStages `json:"stages" doc:"The skill each stage is given; point a stage at another skill of $DEVLEARN_HOME/skills to override it."`
 }
@@ -231,7 +231,7 @@ type Prompt struct {
 	BudgetTokens int `json:"budget_tokens" min:"300" max:"200000" doc:"Tokens the whole prompt may take: the knowledge index gives way first, then the skill's core is cut."`
 }
 
-// MCP configures the agent tools (seed 000 §1, §5).
+// MCP configures the agent tools (docs/gates.md).
 type MCP struct {
 	Role       string   `json:"role" enum:"workshop,pipeline" doc:"The role 'devlearn mcp' serves unless given --role: workshop (a person takes part) or pipeline (an agent on its own)."`
 	Supervised bool     `json:"supervised" doc:"save_knowledge in a workshop session writes an active entry (seed 000 §2, Trigger 3); off, every save is a candidate for review."`

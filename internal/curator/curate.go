@@ -1,6 +1,6 @@
 // Package curator keeps one marked section of lessons in each instruction
 // file listed in curator.files (AGENTS.md, CLAUDE.md, a skill's core):
-// seed 002's prompt curator, Stage 4 branch A. The section is an ACE-style
+// Cloche's prompt curator (docs/evolution.md). The section is an ACE-style
 // knowledge base, itemized bullets with counters grouped as prompt
 // insights (decisions), workflow insights (commands and skills) and
 // failure patterns (pitfalls), built from the lessons devlearn promoted.
@@ -572,7 +572,7 @@ func (f *fileRun) first(b *bullet) int64 {
 	return t
 }
 
-// lines writes a devlearn bullet in the seed's format.
+// lines writes a devlearn bullet in Cloche's format.
 func (f *fileRun) lines(b *bullet) []string {
 	c, sessions := f.counts(b)
 	head := fmt.Sprintf("- **[%s]** (applied: %d, helpful: %d, stale: %d) %s", b.id, c["applied"], c["helpful"], c["stale"], b.text)

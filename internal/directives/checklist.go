@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-// A checklist is submitted as the seed says: JSON on stdin, each key the
+// A checklist is submitted as the engine's directives say: JSON on stdin, each key the
 // absolute path of a CHECKLIST.md, each value the file's whole markdown
 // with nothing changed but its boxes ticked ("[ ]" made "[x]"). The
 // submission is compared with the file line by line.
@@ -175,7 +175,7 @@ type Submission struct {
 	Content string
 }
 
-// ParseSubmission reads the JSON of a submission, naming the seed's
+// ParseSubmission reads the JSON of a submission, naming the engine's
 // common mistakes: markdown instead of JSON, a path under ~, a key that is
 // not a CHECKLIST.md. Relative keys are read from root. Keys come back in
 // the order sent.

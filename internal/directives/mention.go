@@ -12,7 +12,7 @@ import (
 )
 
 // MentionHeading is the section of an AGENTS.md where devlearn names the
-// directive files added beside or below it (the seed's end-of-session
+// directive files added beside or below it (the engine's end-of-session
 // "AGENTS.md updates").
 const MentionHeading = "## Directive files"
 

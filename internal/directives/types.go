@@ -1,6 +1,6 @@
 // Package directives finds the agent-facing rule files a team keeps in
-// .directives/ folders at any level of a repository (seed 004, "The
-// Directive System"), and holds what devlearn does with them: the
+// .directives/ folders at any level of a repository (the engine's
+// directives, docs/directives.md), and holds what devlearn does with them: the
 // cumulative walk-up discovery, the per-session record of what the agent
 // was shown, the checklist comparison behind the Stop gate, the templates,
 // the mention of new files in the nearest AGENTS.md, and the area a learned
@@ -23,7 +23,7 @@ const DirName = ".directives"
 // every project (the files directly in it, no .directives/ level).
 const GlobalDirName = "directives"
 
-// Type is one of the seed's eight directive file names.
+// Type is one of the engine's eight directive file names (docs/directives.md).
 type Type struct {
 	Name string
 	// Core types are given to the agent in full when discovered; the
@@ -32,7 +32,7 @@ type Type struct {
 	About string
 }
 
-// Types lists every directive type, core first, in the seed's order. A
+// Types lists every directive type, core first, in the engine's order. A
 // folder's files are always listed in this order.
 var Types = []Type{
 	{Name: "AGENTS.md", Core: true, About: "what an agent working here must know first"},
@@ -82,7 +82,7 @@ func TypeNames() []string {
 	return out
 }
 
-// Filtered lists the names of the types a skill may declare (seed 004:
+// Filtered lists the names of the types a skill may declare (the engine's directives:
 // "skill-filtered, loaded when skill declares them"), in order.
 func Filtered() []string {
 	var out []string
@@ -95,7 +95,7 @@ func Filtered() []string {
 }
 
 // CheckDeclared checks a name a skill declares: a filtered type, spelt as
-// the seed spells it. The error says what to write instead.
+// the engine spells it. The error says what to write instead.
 func CheckDeclared(name string) error {
 	allowed := strings.Join(Filtered(), ", ")
 	t, ok := TypeOf(name)

@@ -194,7 +194,7 @@ func TestRewriteLog(t *testing.T) {
 }
 
 // A batch walks each folder once, not once per operation of each file (the
-// cost of a bulk render, issue 16): counted, not timed. A walk per
+// cost of a bulk render, docs/benchmarks.md): counted, not timed. A walk per
 // operation opened a dozen folders or more per file (the read, the kept
 // copies' temporary files and renames, the temporary file, the rename
 // into place). A folder found missing is looked for once, not once per

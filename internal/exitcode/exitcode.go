@@ -1,4 +1,4 @@
-// Package exitcode holds the process exit codes of design contract 1 and
+// Package exitcode holds the process exit codes (the exit codes rule of docs/architecture.md) and
 // the one function that turns an error into one of them.
 //
 // Domain packages never choose an exit code: they return ordinary errors,
@@ -11,13 +11,13 @@ import (
 	"fmt"
 )
 
-// The exit codes of contract 1.
+// The exit codes (the exit codes rule, docs/architecture.md).
 const (
 	OK      = 0 // success
 	Error   = 1 // something failed
 	Usage   = 2 // the command line was wrong
 	Refused = 3 // refused by state: merge conflict, failed gate, base moved
-	// Breaker is the circuit breaker's own code (issue 17, seed 000 §4): a
+	// Breaker is the circuit breaker's own code (ClawFlow's circuit breaker, docs/gates.md): a
 	// task is blocked until a person has reviewed its lessons, so a script
 	// driving stages stops instead of retrying as after a failed gate (3).
 	Breaker = 4

@@ -15,7 +15,7 @@ import (
 )
 
 // The agent (or the person) writes a knowledge entry for devlearn in the
-// triads seed's keys (knowledge.ParseBlock reads them: type, label,
+// triads design's keys (knowledge.ParseBlock reads them: type, label,
 // trigger_conditions, checklist, pattern, warning, requirement, ...) or as
 //
 //	[PROCESS_KNOWLEDGE]
@@ -25,7 +25,7 @@ import (
 //	body: ...
 //	[/PROCESS_KNOWLEDGE]
 //
-// with the entry's YAML (design §2) inside. The opening tag must start a
+// with the entry's YAML (docs/serve.md, What is served) inside. The opening tag must start a
 // line, so that prose mentioning the tag ("emit a [PROCESS_KNOWLEDGE]
 // block") is not a block; a code fence around the YAML is allowed.
 const (
@@ -45,7 +45,7 @@ type KnowledgeBlock struct {
 
 // Hash identifies a block by its content, so that the same block seen by
 // the Stop hook and by the transcript worker becomes one candidate
-// (contract 8). Line endings and trailing spaces do not count.
+// (the entries and counters rule, docs/architecture.md). Line endings and trailing spaces do not count.
 func (b KnowledgeBlock) Hash() string {
 	lines := strings.Split(strings.ReplaceAll(b.Raw, "\r\n", "\n"), "\n")
 	for i, l := range lines {
@@ -124,7 +124,7 @@ func parseBlock(body, raw string, opt Options) (KnowledgeBlock, error) {
 	}
 	var entry map[string]any
 	if err := yaml.Unmarshal([]byte(y), &entry); err != nil {
-		// The seed's own reader takes each line as "key: value", split at
+		// The triads design's own reader takes each line as "key: value", split at
 		// the first colon, so agents write values YAML reads otherwise
 		// ("action: run `make fmt`: always"). Read that way, quoted, the
 		// block means what its writer meant.

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// seedBlock is the triads seed's block (ADR-004, Test Case 1), word for
+// seedBlock is a triads block as the design's own test case writes it, word for
 // word, as an agent writes it at the end of a reply.
 const seedBlock = `I should have remembered to update marketplace.json. Let me document this:
 
@@ -41,7 +41,7 @@ func TestParseKnowledgeBlocksTriadsSeed(t *testing.T) {
 	}
 }
 
-// Values the seed's line reader takes whole ("key: value", split at the
+// Values the triads line reader takes whole ("key: value", split at the
 // first colon) are read the same way when YAML would refuse them.
 func TestParseKnowledgeBlocksLooseValues(t *testing.T) {
 	text := "[PROCESS_KNOWLEDGE]\n" +

@@ -2,7 +2,7 @@ package gate
 
 import "strings"
 
-// The placeholders a gate's command and cwd may hold (seed 000 §3), and
+// The placeholders a gate's command and cwd may hold (ClawFlow's, docs/gates.md), and
 // the environment variables that carry their values into the command.
 const (
 	ProjectPlaceholder  = "{{project_path}}"

@@ -1,4 +1,4 @@
-// Package gate runs quality gates (seed 000 §3): shell commands a person
+// Package gate runs quality gates (ClawFlow's validation gates, docs/gates.md): shell commands a person
 // configured, at a stage's start or end, or when a Claude Code agent
 // stops. Only config a person wrote names them (the global config, or a
 // project config trusted with 'devlearn trust'); nothing learned is ever

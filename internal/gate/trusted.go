@@ -12,7 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/trust"
 )
 
-// InForce is the gates that may run for a project (contract 4). Every gate
+// InForce is the gates that may run for a project (the trust rule, docs/architecture.md). Every gate
 // runs this folder's own code (its tests, its scripts), the global
 // config's as much as the project's, so none runs in a folder nobody
 // trusted on this machine: a fresh clone runs no gate until a person has

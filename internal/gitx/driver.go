@@ -25,7 +25,7 @@ const DriverDescription = "devlearn: merge the learned files in .memory by meani
 // is not installed the line falls back to git's own line merge with
 // conflict markers (in the diff3 style, which 'devlearn resolve' reads back
 // exactly), so a teammate without devlearn gets a normal conflict, never a
-// silent one-sided result (contract 11). exec passes the exit status on:
+// silent one-sided result (the registration rule, docs/architecture.md). exec passes the exit status on:
 // 0 merged, anything else a conflict.
 const DriverCommand = `command -v devlearn >/dev/null 2>&1 && exec devlearn merge-driver %O %A %B %P %L || exec git merge-file --diff3 --marker-size=%L -L ours -L base -L theirs %A %O %B`
 
@@ -36,7 +36,7 @@ type Setting struct{ Key, Value string }
 // clone (`git config KEY VALUE` for each, or DriverGitConfig as a file).
 // git config is never committed, so a clone without them merges these
 // files with git's built-in line merge: a normal conflict, never a silent
-// one (contract 11).
+// one (the registration rule, docs/architecture.md).
 func DriverSettings() []Setting {
 	return []Setting{
 		{Key: "merge." + DriverName + ".name", Value: DriverDescription},

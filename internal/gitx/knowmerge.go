@@ -43,7 +43,7 @@ type Renumbering struct {
 }
 
 // MergeKnowledge merges decisions.md or pitfalls.md by entry. Entries are
-// identified by their Source observation id (contract 9), hand-written ones
+// identified by their Source observation id (the sections-by-observation-id rule, docs/architecture.md), hand-written ones
 // by their number. Each entry is merged three ways on its own: an entry one
 // side deleted and the other left alone is gone, entries either side added
 // are kept, an entry both sides added for the same observation appears once

@@ -22,7 +22,7 @@ const (
 )
 
 // TaskEvent is one line of .memory/tasks/<task>.jsonl written by a merge
-// (contract 7: op, eid, at, src on every line).
+// (the events rule of docs/architecture.md: op, eid, at, src on every line).
 type TaskEvent struct {
 	Op        string     `json:"op"`
 	EID       string     `json:"eid"`

@@ -27,7 +27,7 @@ const stopReserve = 15 * time.Second
 const StopGateBudget = time.Duration(settings.StopTimeout)*time.Second - stopReserve
 
 // maxReason bounds the block's reason, as every hook output is bounded
-// (contract 10).
+// (the hook output rule, docs/architecture.md).
 const maxReason = 8000
 
 // stopGates is the Stop hook's gate step, deferred by stop so that it runs

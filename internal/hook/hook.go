@@ -2,7 +2,7 @@
 // stdin, JSON out in the one shape Claude Code honours, or nothing. A hook
 // never breaks the agent: whatever goes wrong (bad input, missing or
 // broken files, a panic) is written to the worker log and the hook prints
-// nothing and succeeds (contract 1).
+// nothing and succeeds (the exit codes rule, docs/architecture.md).
 package hook
 
 import (
@@ -62,7 +62,7 @@ type Env struct {
 	Home string
 	// Now is the clock.
 	Now func() time.Time
-	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (contract 5).
+	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (the switches rule, docs/architecture.md).
 	Silenced bool
 	// NoInjection: DISABLE_EXPERIENCE_INJECTION=1, the triads design's
 	// switch: nothing is injected, as with "serve": {"enabled": false};
@@ -295,7 +295,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	}
 	p, err := project.Find(dir)
 	if err != nil {
-		return nil, nil // not in a repository: nothing to serve (contract 2)
+		return nil, nil // not in a repository: nothing to serve (the roots rule, docs/architecture.md)
 	}
 	if !p.HasMemory() {
 		return nil, nil // devlearn is not set up here

@@ -206,7 +206,7 @@ func render(it *knowledge.Item, e *knowledge.Entry) string {
 }
 
 // compose is the injected text: what it is for, the items, and what was
-// left out with how to read it (contract 10).
+// left out with how to read it (the hook output rule, docs/architecture.md).
 func compose(what string, chosen []chosenItem, leftOut []string) string {
 	var b strings.Builder
 	if len(chosen) > 0 {

@@ -331,7 +331,7 @@ func (s Session) Prompts(n int) []string {
 }
 
 // Served is an item served in a session: when, for which tool call, and
-// the key of its counters (contract 8), for the helpfulness counters.
+// the key of its counters (the entries and counters rule, docs/architecture.md), for the helpfulness counters.
 type Served struct {
 	At        string  `json:"at"`
 	Event     string  `json:"event"`

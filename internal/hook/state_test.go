@@ -171,7 +171,7 @@ func TestTrimKeepsClaims(t *testing.T) {
 }
 
 // A session's state is one file, whatever is served and asked: its first
-// calls create that file and nothing else (issue 16; each creation costs
+// calls create that file and nothing else (docs/benchmarks.md; each creation costs
 // about as much as the rest of the call on a slow disk).
 func TestNewSessionCreatesOneFile(t *testing.T) {
 	p := newProj(t)

@@ -8,7 +8,7 @@ import (
 )
 
 // TeachText is what session start teaches the agent: how to state a
-// lesson it learns as a [PROCESS_KNOWLEDGE] block, in the triads seed's
+// lesson it learns as a [PROCESS_KNOWLEDGE] block, in the triads design's
 // keys. A few lines, once per session (their cost is in docs/capture.md).
 const TeachText = `devlearn keeps what you learn in this project. When the person corrects you, tells you how this project works or asks you to remember something, or a failure teaches you a fix, end that reply with one block per lesson (none when nothing was learned):
 [PROCESS_KNOWLEDGE]

@@ -73,7 +73,7 @@ that a tool call pays only for what it uses:
 var ownFlags = []string{"hud", "render-ready", "reconcile"}
 
 // Main runs devlearn-hook with its arguments (the program's name left
-// out) and returns the exit code (contract 1). SIGINT or SIGTERM (the
+// out) and returns the exit code (the exit codes rule, docs/architecture.md). SIGINT or SIGTERM (the
 // agent giving up on the hook) cancels env.Ctx, so the stop gates end
 // with the hook; the code is then the signal's (130, 143), as for
 // devlearn.
@@ -151,7 +151,7 @@ func reconcileMain(env *Env, args []string) int {
 
 // command runs one of devlearn's commands that devlearn-hook serves too:
 // its flags parsed as devlearn parses them, its errors, hints and exit
-// codes as devlearn reports them (contract 1).
+// codes as devlearn reports them (the exit codes rule, docs/architecture.md).
 func command(env *Env, name, synopsis string, args []string, define func(*flag.FlagSet), run func() error) int {
 	// As devlearn runs every command: collecting four times less often
 	// than Go's default, under a memory limit.

@@ -1,6 +1,6 @@
 // Package infer gives a lesson stated in words the priority, kind and
-// triggers of a knowledge entry, by the triads seed's rules (ADR-004 and
-// ADR-005): priority from who corrected whom, how often and at what stake;
+// triggers of a knowledge entry, by the triads design's rules (docs/capture.md, "Priority, kind and
+// triggers"): priority from who corrected whom, how often and at what stake;
 // kind from how the lesson is phrased; triggers from what it names (files,
 // commands, tools), so that it is served before the calls it is about and
 // not only where it was said. The words it looks for are data
@@ -82,7 +82,7 @@ func cjk(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// Impact levels (ADR-005, classify_impact_level).
+// Impact levels (the triads design's classify_impact_level).
 const (
 	Production = "production"
 	Quality    = "quality"
@@ -104,7 +104,7 @@ func Impact(context string) string {
 	return Info
 }
 
-// Origins of a lesson, for its priority (ADR-005's correction types).
+// Origins of a lesson, for its priority (the triads design's correction types).
 const (
 	// Correction: the person had to correct the agent, or asked it to
 	// keep a rule.
@@ -123,7 +123,7 @@ type Lesson struct {
 	Sessions int
 }
 
-// Priority is ADR-005's decision tree: a lesson the person gives again in
+// Priority is the triads design's decision tree: a lesson the person gives again in
 // another session is CRITICAL, so is one the person calls critical; a
 // correction is CRITICAL when production is at stake, HIGH for quality,
 // MEDIUM otherwise; the agent's own lesson is HIGH for production,
@@ -170,7 +170,7 @@ var notFiles = []string{"node.js", "next.js", "vue.js", "react.js", "nuxt.js", "
 // Triggers are infer_trigger_conditions on a lesson's own words: the
 // files it names (generalised, so that "plugin.json" is any plugin.json),
 // the commands it names ("git push", or "git" when no subcommand is
-// named), the tools it names, and the seed's action verbs. A lesson that
+// named), the tools it names, and the triads design's action verbs. A lesson that
 // names none of them gets none: it is listed in the index, not served by
 // relevance.
 func Triggers(lesson string) knowledge.Triggers {
@@ -338,7 +338,7 @@ func plainWord(s string) bool {
 	return true
 }
 
-// GeneralizePath is the seed's generalize_file_path: a file is that file
+// GeneralizePath is the triads design's generalize_file_path: a file is that file
 // anywhere ("src/plugin.json" → "**/plugin.json"), a file whose name says
 // "version" is any such file of its type ("**/*version*.py"), a folder is
 // everything under it, and a glob stays as it is.

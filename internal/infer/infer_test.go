@@ -7,7 +7,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
 
-// ADR-005's decision tree, row by row.
+// The triads design's priority decision tree, row by row.
 func TestPriorityFollowsTheSeed(t *testing.T) {
 	for _, tc := range []struct {
 		name string

@@ -24,7 +24,7 @@ const (
 // redaction placeholders in the raw text could change what the YAML means.
 // The Stop hook and the worker both come through here, so the same block
 // gives the same entry, the same content hash and one candidate file
-// (contract 8).
+// (the entries and counters rule, docs/architecture.md).
 func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, error) {
 	data, err := yaml.Marshal(b.Entry)
 	if err != nil {

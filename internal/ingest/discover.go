@@ -16,7 +16,7 @@ import (
 // ProjectSessions finds every session that ran in the working tree root,
 // under a Claude config folder: each main transcript in projects/*/ whose
 // records name a cwd inside root. The folder names are never computed
-// (contract 12): which characters Claude Code replaces in them has changed
+// (the transcripts-by-glob rule, docs/architecture.md): which characters Claude Code replaces in them has changed
 // between versions. Subagent files come with their session.
 func ProjectSessions(configDir, root string) ([]transcript.Files, error) {
 	projects := filepath.Join(configDir, "projects")

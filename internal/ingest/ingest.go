@@ -5,7 +5,7 @@
 // blocks as candidate entries through the one writer. The SessionEnd
 // worker and `devlearn ingest` both run it.
 //
-// Ingesting is idempotent (contract 7): every event's id derives from its
+// Ingesting is idempotent (the events rule, docs/architecture.md): every event's id derives from its
 // session, record, extractor and observation, and an event the log already
 // holds (even folded by compaction) is not appended again, so the same
 // transcript ingested twice adds nothing; two sightings of one lesson in

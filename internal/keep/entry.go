@@ -23,7 +23,7 @@ import (
 // correcting, or the agent writing its block) is counted on the entry
 // ("taught", a counter of the observation log, one event per session); a
 // lesson given again in a later session is a mistake repeated, and its
-// entry becomes CRITICAL (triads seed, ADR-005).
+// entry becomes CRITICAL (the triads design's priority rule, docs/capture.md).
 
 // CounterTaught counts the sessions in which an entry's lesson was given.
 const CounterTaught = "taught"

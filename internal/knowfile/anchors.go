@@ -22,7 +22,7 @@ type Reanchored struct {
 }
 
 // SettleAnchors points the manifest's knowledge entries at the sections
-// that carry their observation id (contract 9), in docs keyed by
+// that carry their observation id (the sections-by-observation-id rule, docs/architecture.md), in docs keyed by
 // project-relative path. A merge renumbers sections in decisions.md and
 // pitfalls.md but merges the manifest on its own, so the manifest keeps the
 // old anchors until this runs: 'devlearn resolve' runs it, and so does

@@ -24,7 +24,7 @@ type Aged struct {
 }
 
 // AgeCandidates archives the store's candidates that have waited longer
-// than maxAge for a person (seed 000 §2: reviewed, else archived; never
+// than maxAge for a person (ClawFlow's candidate review: reviewed, else archived; never
 // deleted, so 'knowledge index --all' still lists them). A candidate
 // without a created_at gets one, the store's clock. It writes nothing
 // when nothing is due, and needs the store's Now.

@@ -105,7 +105,7 @@ func BenchmarkIndex(b *testing.B) {
 // BenchmarkRebuild is the first hook call after the knowledge changed (one
 // entry added) and the first in a new DEVLEARN_HOME (the global folder is
 // another one): the cache is brought up to date, reading only what
-// changed (issue 16's target: 20 ms at 1,000 entries).
+// changed (the target: 20 ms at 1,000 entries, docs/benchmarks.md).
 func BenchmarkRebuild(b *testing.B) {
 	call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true}
 	for _, n := range []int{1000, 10000} {

@@ -33,7 +33,7 @@ type Entry struct {
 	Ask         bool     `yaml:"ask,omitempty" json:"ask,omitempty"`
 	Tags        []string `yaml:"tags,flow,omitempty" json:"tags,omitempty"`
 	Triggers    Triggers `yaml:"triggers,omitempty" json:"triggers"`
-	// SourceID is the session or task that made the entry (seed 000 §1).
+	// SourceID is the session or task that made the entry (ClawFlow's source_id).
 	SourceID string `yaml:"source_id,omitempty" json:"source_id,omitempty"`
 	// Evidence is what made it: one line each (a task's rejection, a
 	// failed gate, a session).
@@ -66,13 +66,13 @@ type Triggers struct {
 	Context []string `yaml:"context,flow,omitempty" json:"context,omitempty"`
 }
 
-// The values each enumerated field accepts (design §2).
+// The values each enumerated field accepts (docs/serve.md).
 var (
 	Kinds      = []string{"checklist", "pattern", "warning", "requirement", "note"}
 	Categories = []string{"business_rule", "architecture", "api_quirk", "lesson_learned", "convention"}
 	Priorities = []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}
 	Statuses   = []string{StatusCandidate, StatusDraft, StatusActive, StatusArchived}
-	// Origins: seed 000's sources (workshop, pipeline, manual, fdrl) and
+	// Origins: ClawFlow's sources (workshop, pipeline, manual, fdrl) and
 	// devlearn's own (prompt, transcript, stop-hook, gate, llm).
 	Origins = []string{"manual", "prompt", "transcript", "stop-hook", "fdrl", "gate", "llm", "workshop", "pipeline"}
 )
@@ -82,7 +82,7 @@ const (
 	StatusCandidate = "candidate" // waiting for a person's review; never served
 	// StatusDraft is a lesson the agent wrote about itself: served at once,
 	// marked as a draft and ranked below active entries, until a person
-	// promotes or archives it (triads seed, ADR-004 Option 3).
+	// promotes or archives it (the triads design's drafts to review).
 	StatusDraft    = "draft"
 	StatusActive   = "active"
 	StatusArchived = "archived" // kept for history; never served

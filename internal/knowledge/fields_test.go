@@ -12,7 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 )
 
-// Seed 000 §1's fields are front matter keys, read, checked and written
+// ClawFlow's knowledge store fields are front matter keys, read, checked and written
 // back as they were given.
 func TestSeedFields(t *testing.T) {
 	src := "---\nsummary: API returns epoch timestamps, not ISO-8601\ncategory: api_quirk\nsource: workshop\nsource_id: task-42\nstatus: candidate\ntags: [api, dates]\nevidence:\n  - task auth-fix, stage plan, rejection 1\ntoken_estimate: 999\ncreated_at: 2026-05-01T10:00:00+02:00\nupdated_at: 2026-05-02T08:00:00Z\n---\nThe API sends seconds since 1970.\n"
@@ -47,7 +47,7 @@ func TestSeedFields(t *testing.T) {
 }
 
 // The hook and the worker see one block at different times with
-// different evidence: still one content, one key (contract 8).
+// different evidence: still one content, one key (the entries and counters rule, docs/architecture.md).
 func TestContentHashIgnoresWhenAndWhy(t *testing.T) {
 	a := &Entry{Summary: "Run go generate first", Body: "x\n", CreatedAt: "2026-05-01T00:00:00Z", Evidence: []string{"hook"}, SourceID: "s1"}
 	b := &Entry{Summary: "Run go generate first", Body: "x\n", CreatedAt: "2026-05-03T00:00:00Z", Evidence: []string{"worker"}, SourceID: "s1"}

@@ -90,7 +90,7 @@ func scopeRank(s string) int {
 	return 1
 }
 
-// The lines of seed 000 §1's index that frame the items.
+// The lines of ClawFlow's summary index (docs/serve.md) that frame the items.
 const (
 	IndexTitle   = "## Domain Knowledge Index"
 	ProjectTitle = "### Project Knowledge"
@@ -100,12 +100,12 @@ const (
 	FetchLine = "Use fetch_knowledge(key_or_id) to read full details on any entry (or `" + ShowCommand + "`)."
 )
 
-// LineWidth is where an index line's summary is cut: seed 000 wants 10 to
+// LineWidth is where an index line's summary is cut: ClawFlow wants 10 to
 // 20 words.
 const LineWidth = 100
 
-// BuildIndex renders the index of a set within its budget, in seed 000
-// §1's layout: the counts of project and global entries in force, then
+// BuildIndex renders the index of a set within its budget, in ClawFlow's
+// layout (docs/serve.md, The index): the counts of project and global entries in force, then
 // one "- [key] summary" line per item under its scope's heading, most
 // important first, then what was left out and the line saying how to
 // read an entry in full. Decisions and pitfalls are entries of this index
@@ -204,7 +204,7 @@ func newIndexLine(it *Item, labelled bool) indexLine {
 	}, labelled: labelled}
 }
 
-// text is the seed's "- [key] summary"; the full listing (--all) adds
+// text is ClawFlow's "- [key] summary"; the full listing (--all) adds
 // each item's status and priority, since it mixes what is in force with
 // what is not.
 func (l indexLine) text() string {

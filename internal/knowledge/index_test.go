@@ -53,7 +53,7 @@ func TestIndexLines(t *testing.T) {
 	e := FromEntry(&Entry{Key: "version-bump-checklist", Summary: "Bumping a version means four files", Kind: "checklist", Priority: "CRITICAL", Status: "active", Body: strings.Repeat("x", 400)}, ScopeProject, "e.md")
 	g := FromEntry(&Entry{Key: "go-style", Summary: "Go style", Kind: "note", Priority: "LOW", Status: "active"}, ScopeGlobal, "/h/go-style.md")
 	ix := BuildIndex(&Set{Items: append(pf, g, e)}, IndexOptions{BudgetTokens: 1500})
-	// Seed 000 §1's layout, to the line.
+	// ClawFlow's layout, to the line (docs/serve.md).
 	want := "## Domain Knowledge Index\n" +
 		"Project-specific: 2 entries | Global: 1 entry\n" +
 		"\n" +

@@ -104,7 +104,7 @@ func (m *Match) derive(title, body string) {
 }
 
 // Ref is the key of the item's counters in the observation log
-// (contract 8): "entry:<key>" for entries, "obs:<id>" for a machine-made
+// (the entries and counters rule, docs/architecture.md): "entry:<key>" for entries, "obs:<id>" for a machine-made
 // section, else the section's anchor.
 func (it *Item) Ref() string {
 	switch {

@@ -74,7 +74,7 @@ func EntryFile(dir, key string) (string, error) {
 
 // ContentHash identifies what an entry says, whoever wrote it down: the
 // key, the status and the source are left out, so that the Stop hook and
-// the worker, seeing the same block, compute the same hash (contract 8).
+// the worker, seeing the same block, compute the same hash (the entries and counters rule, docs/architecture.md).
 func ContentHash(e *Entry) string {
 	c := *e
 	c.Key, c.Status, c.Source = "", "", ""

@@ -8,8 +8,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Process is an entry's type-specific content, in the triads seed's shape
-// (ADR-002): a checklist's items, a pattern's situation and action, a
+// Process is an entry's type-specific content, in the triads design's shape
+// (docs/capture.md): a checklist's items, a pattern's situation and action, a
 // warning's risk and mitigation, a requirement's constraint and how to
 // check it. It is kept in the front matter as the agent wrote it, and
 // shown when the entry is served.
@@ -287,7 +287,7 @@ func (p *Process) Kind() string {
 }
 
 // Text is the content as the agent reads it when the entry is served,
-// in the seed's display formats (ADR-002): a checklist's boxes, "When /
+// in the triads design's display formats (docs/capture.md): a checklist's boxes, "When /
 // Do / Why", "Risk / Severity / Mitigation", "Constraint / Why / Verify
 // with".
 func (p *Process) Text() string {

@@ -6,8 +6,7 @@ import (
 	"testing"
 )
 
-// The block of the triads seed (ADR-004, Test Case 1), as it is written
-// there, is an entry with its checklist kept.
+// A triads block, as the design's own test case writes it, is an entry with its checklist kept.
 func TestParseBlockTriadsSeed(t *testing.T) {
 	src := `type: checklist
 priority: CRITICAL
@@ -57,7 +56,7 @@ checklist:
 	}
 }
 
-// Every process type of the seed, with the node fields of ADR-002 (id,
+// Every process type of the triads design, with its graph node fields (id,
 // description, evidence, confidence, created_by, ...) around it.
 func TestParseBlockTriadsEveryType(t *testing.T) {
 	for _, tc := range []struct {

@@ -6,8 +6,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// A [PROCESS_KNOWLEDGE] block may be written in the triads seed's keys
-// (ADR-002 and ADR-004's block):
+// A [PROCESS_KNOWLEDGE] block may be written in the triads design's keys
+// (docs/capture.md, "The [PROCESS_KNOWLEDGE] block"):
 //
 //	type: checklist
 //	priority: CRITICAL
@@ -22,7 +22,7 @@ import (
 //
 // fromTriads renames those keys to an entry's, in place, keeping each
 // node's line so that an error still names the line the agent wrote. The
-// seed's graph metadata (id, confidence, created_by, ...) says nothing an
+// design's graph metadata (id, confidence, created_by, ...) says nothing an
 // entry keeps and is dropped; its description and evidence become the
 // body.
 var (
@@ -37,7 +37,7 @@ var (
 		"action_keywords":  "actions",
 		"context_keywords": "context",
 	}
-	// triadsDropped are the seed's keys an entry has no place for: graph
+	// triadsDropped are the triads design's keys an entry has no place for: graph
 	// bookkeeping (id, confidence, who and when), the triad a node lives in.
 	triadsDropped = map[string]bool{
 		"id": true, "confidence": true, "created_by": true, "created_at": true,
@@ -69,7 +69,7 @@ func fromTriads(doc *yaml.Node) {
 		case triadsDropped[name]:
 			continue
 		case name == "type":
-			// The seed's node type ("Concept") or its block's process
+			// The triads design's node type ("Concept") or its block's process
 			// type ("checklist").
 			typeKey, typeV = k, v
 			continue

@@ -245,7 +245,7 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 // SaveDraft records a lesson the agent wrote about itself (a
 // [PROCESS_KNOWLEDGE] block): status draft, served at once below active
 // entries until a person promotes or archives it, keyed by its content
-// hash and written only if absent (contract 8), so the Stop hook and the
+// hash and written only if absent (the entries and counters rule, docs/architecture.md), so the Stop hook and the
 // worker seeing the same block write one file between them.
 func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
 	c := *s.Redacted(e) // before its key is made of its summary

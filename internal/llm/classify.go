@@ -12,7 +12,7 @@ import (
 )
 
 // Classify asks the model which of classes a session's first request
-// belongs to (seed 002's classifier, when the offline rules cannot tell).
+// belongs to (Cloche's classifier, when the offline rules cannot tell).
 // The request is redacted and cut before it goes out; the answer is taken
 // only if it is exactly one of classes, so nothing the model says beyond
 // that one word is ever used.

@@ -50,7 +50,7 @@ const (
 )
 
 // GuardEnv is the environment guard every devlearn hook honours: the
-// session the extractor starts must not run devlearn's hooks (contract 5).
+// session the extractor starts must not run devlearn's hooks (the switches rule, docs/architecture.md).
 const GuardEnv = "DEVLEARN_INTERNAL"
 
 // Runner runs the extractor command.
@@ -302,7 +302,7 @@ func (r *Runner) accept(items []json.RawMessage, req Request) []extract.Observat
 }
 
 // recordUUID stands for the transcript record uuid in the event id
-// (contract 7): the session and a hash of what the model said, so running
+// (the events rule, docs/architecture.md): the session and a hash of what the model said, so running
 // the extractor again on the same session adds nothing when the model says
 // the same thing, and a new event when it says something else.
 func recordUUID(session string, s observe.Sighting) string {

@@ -11,7 +11,7 @@ import (
 	"github.com/devlearn/devlearn/internal/trust"
 )
 
-// Permit decides whether the extractor may run for a project (contract 4).
+// Permit decides whether the extractor may run for a project (the trust rule, docs/architecture.md).
 // It runs only when extractor.llm is on and names a command, and, when the
 // project's own config file sets any extractor key, only if that file is
 // trusted on this machine: a cloned repository must not be able to start a

@@ -17,7 +17,7 @@ import (
 // likely a model listing everything than a session full of lessons.
 const MaxItems = 20
 
-// idPattern is the observation id shape of contract 6, as observe accepts it.
+// idPattern is the observation id shape (the observation ids rule, docs/architecture.md), as observe accepts it.
 const idPattern = observe.IDPattern
 
 // schemaDoc is the JSON Schema of an answer. It is built from observe's

@@ -1,6 +1,6 @@
 // Package manifest is the registry of rendered artifacts,
 // .memory/.learning-manifest.json: one entry per artifact, knowledge
-// sections keyed by their observation id (contract 9), each with the hash
+// sections keyed by their observation id (the sections-by-observation-id rule, docs/architecture.md), each with the hash
 // of exactly what reconcile reads back.
 package manifest
 

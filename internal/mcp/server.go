@@ -1,4 +1,4 @@
-// Package mcp is devlearn's MCP server (seed 000 §1, §5): the agent tools
+// Package mcp is devlearn's MCP server (docs/gates.md, Agent tools over MCP): the agent tools
 // over the knowledge store and the tiered skills, served over stdio with
 // the official Go SDK. Which tools a session is offered depends on its
 // role: a workshop session (a person takes part) may edit; a pipeline
@@ -35,7 +35,7 @@ const (
 	RolePipeline = "pipeline"
 )
 
-// The tools, by seed 000's names.
+// The tools, by ClawFlow's names.
 const (
 	ToolFetchKnowledge  = "fetch_knowledge"
 	ToolSaveKnowledge   = "save_knowledge"
@@ -251,7 +251,7 @@ func (h *handlers) fetchKnowledge(ctx context.Context, _ *sdk.CallToolRequest, i
 	return text(b.String()), out, nil
 }
 
-// SaveArgs are save_knowledge's (seed 000 §1).
+// SaveArgs are save_knowledge's (ClawFlow's agent tools).
 type SaveArgs struct {
 	Key      string   `json:"key" jsonschema:"a short identifier: lower case letters, digits and dashes, such as api-date-format"`
 	Summary  string   `json:"summary" jsonschema:"one line of 10 to 20 words, for the index"`
@@ -278,7 +278,7 @@ func (h *handlers) saveKnowledge(ctx context.Context, _ *sdk.CallToolRequest, in
 	if !slices.Contains(knowledge.Categories, in.Category) {
 		return nil, Saved{}, fmt.Errorf("category %q is not one of %s", in.Category, strings.Join(knowledge.Categories, ", "))
 	}
-	// Seed 000 §2: active from a supervised workshop session, a candidate
+	// ClawFlow's capture triggers: active from a supervised workshop session, a candidate
 	// from anything else.
 	status, source := knowledge.StatusCandidate, RolePipeline
 	if h.o.Role == RoleWorkshop {
@@ -356,7 +356,7 @@ func categoryOf(e *knowledge.Entry) string {
 	return ", " + e.Category
 }
 
-// UpdateArgs are update_knowledge's (seed 000 §1).
+// UpdateArgs are update_knowledge's (ClawFlow's agent tools).
 type UpdateArgs struct {
 	ID      string   `json:"id" jsonschema:"the entry's key"`
 	Content *string  `json:"content,omitempty" jsonschema:"the new full content, in markdown"`

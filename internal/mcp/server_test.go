@@ -95,7 +95,7 @@ func setup(t *testing.T, role string, cfg *config.Config) (Options, *project.Pro
 		Redact: func(s string) string { return strings.ReplaceAll(s, "ghp_secret", "[REDACTED:github-pat]") }}, p
 }
 
-// The roles of seed 000: a workshop session has every tool, a pipeline
+// ClawFlow's roles: a workshop session has every tool, a pipeline
 // agent reads and proposes.
 func TestToolsPerRole(t *testing.T) {
 	o, _ := setup(t, RoleWorkshop, nil)
@@ -174,7 +174,7 @@ func TestKnowledgeTools(t *testing.T) {
 	}
 }
 
-// Seed 000 §2, Trigger 3: a supervised workshop session saves an active
+// ClawFlow's third capture trigger: a supervised workshop session saves an active
 // entry; a pipeline agent never does.
 func TestSupervisedSavesAreActive(t *testing.T) {
 	cfg := config.Default()

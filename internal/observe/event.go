@@ -9,12 +9,12 @@ import (
 	"time"
 )
 
-// The ops of the log (contract 7). A line without an op is a devflow
+// The ops of the log (the events rule, docs/architecture.md). A line without an op is a devflow
 // snapshot and folds as a full state.
 const (
 	OpObserve   = "observe"   // a sighting from a source (session)
 	OpSnapshot  = "snapshot"  // devlearn's folded state of one observation (compact)
-	OpIntent    = "intent"    // render is about to write an artifact (contract 9)
+	OpIntent    = "intent"    // render is about to write an artifact (the sections-by-observation-id rule, docs/architecture.md)
 	OpCreated   = "created"   // the artifact is written and in the manifest
 	OpPenalize  = "penalize"  // confidence × factor, applied at fold time
 	OpDeprecate = "deprecate" // a "no": sticks until a later restore

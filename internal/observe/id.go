@@ -58,7 +58,7 @@ func ValidType(t string) bool {
 	return false
 }
 
-// Normalize is the pattern normalisation of contract 6: NFKC, lower case,
+// Normalize is the pattern normalisation of the observation ids rule (docs/architecture.md): NFKC, lower case,
 // punctuation removed, white space collapsed.
 func Normalize(pattern string) string {
 	s := strings.ToLower(norm.NFKC.String(pattern))
@@ -82,7 +82,7 @@ func Normalize(pattern string) string {
 	return b.String()
 }
 
-// ID is the observation id of contract 6: "obs_" and the first 12 hex
+// ID is the observation id of the observation ids rule (docs/architecture.md): "obs_" and the first 12 hex
 // digits of sha256(type + "\n" + normalised pattern). The same lesson seen
 // by any extractor on any machine gets the same id.
 func ID(typ, pattern string) string {

@@ -10,7 +10,7 @@ import (
 // change to ID or Normalize would orphan every existing observation. If this
 // test fails, the change is wrong, not the test. They were computed outside
 // Go, with Python's unicodedata (NFKC, category P*) and hashlib, as a second
-// implementation of contract 6.
+// implementation of the observation ids rule of docs/architecture.md.
 func TestIDGolden(t *testing.T) {
 	for _, tc := range []struct{ typ, pattern, want string }{
 		{"pitfall", "Hook scripts grow into god scripts", "obs_5c370eb6abf0"},

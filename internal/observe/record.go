@@ -26,7 +26,7 @@ type Sighting struct {
 	QualityOK *bool    `json:"quality_ok,omitempty"`
 	// Record and Extractor name where a sighting came from inside a session
 	// (the transcript record uuid and the extractor), so that ingesting the
-	// same transcript twice yields the same event ids (contract 7).
+	// same transcript twice yields the same event ids (the events rule, docs/architecture.md).
 	Record    string `json:"record,omitempty"`
 	Extractor string `json:"extractor,omitempty"`
 }
@@ -149,7 +149,7 @@ func ObserveEvent(s Sighting, src string, at time.Time) *Event {
 }
 
 // ManualSource names a sighting that comes from no session: every manual
-// `observe` call is its own source (contract 7).
+// `observe` call is its own source (the events rule, docs/architecture.md).
 func ManualSource() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])

@@ -21,7 +21,7 @@ func (l *Log) Sighted(id, src string, at time.Time) bool {
 }
 
 // Counted reports whether the counter of subject already holds the event
-// eid (contract 8: counters are sets of event ids, so one that derives its
+// eid (the entries and counters rule of docs/architecture.md: counters are sets of event ids, so one that derives its
 // id from what it counts counts once).
 func (l *Log) Counted(subject, counter, eid string) bool {
 	s, ok := l.get(subject)

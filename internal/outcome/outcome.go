@@ -1,5 +1,5 @@
 // Package outcome keeps the helpfulness counters of every knowledge item
-// (contract 8): applied, helpful, harmful, as count events in the
+// (the entries and counters rule, docs/architecture.md): applied, helpful, harmful, as count events in the
 // observation log keyed by the item ("entry:<key>" for an entry, the
 // observation id for whatever was rendered from an observation), so they
 // merge across branches like every other event.

@@ -1,4 +1,4 @@
-// Package project finds the project a command or hook works on (contract 2)
+// Package project finds the project a command or hook works on (the roots rule, docs/architecture.md)
 // and names every file devlearn keeps in it, so that no other package builds
 // these paths by hand.
 package project
@@ -208,7 +208,7 @@ var operations = []struct{ marker, name string }{
 
 // Operation names the git operation in progress in this working tree ("a
 // rebase", "a merge", ...) and the file that shows it, or "" when none is.
-// Files missing during one are not a person's decision (contract 13).
+// Files missing during one are not a person's decision (the checkout states rule, docs/architecture.md).
 func (p *Project) Operation() (name, marker string) {
 	for _, op := range operations {
 		if _, err := os.Stat(filepath.Join(p.GitDir, op.marker)); err == nil {

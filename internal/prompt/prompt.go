@@ -1,5 +1,5 @@
-// Package prompt assembles what an agent at a stage is given (seed 000
-// §1, §4, §5): the knowledge index, the stage skill's core, and the
+// Package prompt assembles what an agent at a stage is given (docs/gates.md,
+// "The knowledge index and the prompt"): the knowledge index, the stage skill's core, and the
 // Two-Strike Protocol when the stage's last two rejections were similar,
 // each part measured in tokens and the whole kept under a budget.
 package prompt
@@ -109,7 +109,7 @@ func Assemble(in Input) *Prompt {
 	return p
 }
 
-// skillText is the skill part as seed 000 §5 injects it.
+// skillText is the skill part as ClawFlow's skills system injects it.
 func skillText(in Input) string {
 	if in.Skill == nil {
 		if in.SkillName == "" {

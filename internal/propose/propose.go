@@ -1,9 +1,9 @@
-// Package propose is seed 002's script generator (Stage 4, branch B) for
+// Package propose is Cloche's script generator (docs/evolution.md) for
 // devlearn: when a lesson calls for a check ("run `gosec ./...` before
 // committing"), it proposes a quality gate. A proposal is only ever shown:
 // it joins the config when a person accepts it in `devlearn learn
 // --review`, and a project config's gates run only once that file is
-// trusted (`devlearn trust`, contract 4), so nothing learned runs without
+// trusted (`devlearn trust`, the trust rule of docs/architecture.md), so nothing learned runs without
 // two decisions of a person.
 package propose
 

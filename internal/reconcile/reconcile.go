@@ -3,7 +3,7 @@
 // deprecated), an edited one belongs to the user (its new hash is recorded),
 // a file left by a crash is adopted when exactly one observation claims it,
 // and observations whose code references are gone are marked stale. It
-// never mistakes a checkout state for a decision (contract 13).
+// never mistakes a checkout state for a decision (the checkout states rule, docs/architecture.md).
 package reconcile
 
 import (
@@ -548,7 +548,7 @@ func (u *run) staleness() {
 		})
 		u.events = append(u.events, flag)
 		if on {
-			// The stale counter (contract 8) counts the times an item went
+			// The stale counter (the entries and counters rule, docs/architecture.md) counts the times an item went
 			// stale; the flag says whether it is now.
 			u.events = append(u.events, withEID(observe.NewEvent(observe.OpCount, o.ID, u.r.Opts.Now, "reconcile", func(ev *observe.Event) {
 				ev.Counter, ev.Reason = "stale", reason

@@ -16,7 +16,7 @@ import (
 
 // sparseFilter reports, for a project path, whether it lies outside the
 // sparse checkout (its index entries are skip-worktree): such a path is
-// missing from disk by design, not deleted by a person (contract 13).
+// missing from disk by design, not deleted by a person (the checkout states rule, docs/architecture.md).
 func sparseFilter(p *project.Project) (func(rel string) bool, error) {
 	none := func(string) bool { return false }
 	if !sparseCheckout(p) {

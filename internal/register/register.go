@@ -5,7 +5,7 @@
 // it merges, is internal/gitx's to say; this package only writes it down.
 //
 // A clone without devlearn installed, or without the config entries, is
-// safe either way (contract 11): the driver command falls back to git
+// safe either way (the registration rule, docs/architecture.md): the driver command falls back to git
 // merge-file, and without the config git ignores merge=devlearn and uses
 // its own line merge.
 package register

@@ -422,7 +422,7 @@ func (p *plan) changes() []evolve.Change {
 	return out
 }
 
-// commit writes in the order of contract 9: intent events, artifacts,
+// commit writes in the render order of docs/architecture.md: intent events, artifacts,
 // manifest, created events. A crash between any two steps leaves what the
 // next run adopts (artifacts carry their observation id) and completes.
 func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {

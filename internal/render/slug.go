@@ -1,6 +1,6 @@
 // Package render turns ready observations into artifacts: slash commands,
-// skills, ADR and pitfall sections, through the one writer, in the order
-// of contract 9 so that a crash at any point is completed by the next run.
+// skills, ADR and pitfall sections, through the one writer, in the render
+// order of docs/architecture.md (intent, artifacts, manifest, created) so that a crash at any point is completed by the next run.
 package render
 
 import (

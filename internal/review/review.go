@@ -498,7 +498,7 @@ func (r *Reviewer) acceptEntry(ctx context.Context, c Candidate, id string) erro
 }
 
 // promoteGlobal confirms an entry and copies it to the global store, for
-// every project on this machine (seed 000 §2: "Apply to all projects?").
+// every project on this machine (ClawFlow's promotion to global: "Apply to all projects?").
 func (r *Reviewer) promoteGlobal(ctx context.Context, id string, c Candidate) (*Outcome, error) {
 	if r.Home == "" {
 		return nil, errors.New("no devlearn home ($DEVLEARN_HOME or $HOME) for the global store")

@@ -43,7 +43,7 @@ var Hooks = []Hook{
 }
 
 // StopTimeout is the timeout (seconds) devlearn registers for its Stop
-// hook. The hook runs the stop quality gates (issue 17), whose timeouts
+// hook. The hook runs the stop quality gates (docs/gates.md), whose timeouts
 // count against it: they share this budget less a reserve for the rest of
 // the hook (hook.StopGateBudget, 285 s), so the hook answers before Claude
 // Code gives up on it. Without stop gates the hook takes milliseconds.
@@ -53,7 +53,7 @@ const StopTimeout = 300
 const Marker = "devlearn hook "
 
 // Guard is the shell prefix that makes a registration harmless where
-// devlearn is not installed (contract 11): Claude Code runs the command
+// devlearn is not installed (the registration rule, docs/architecture.md): Claude Code runs the command
 // with a shell, `command -v` fails quietly, and `|| true` makes the hook
 // succeed without output. Where devlearn is installed, exec hands it the
 // hook's stdin and its exit status unchanged.

@@ -1,4 +1,4 @@
-// Package skills holds the tiered skills of seed 000 §5: one folder per
+// Package skills holds ClawFlow's tiered skills (docs/gates.md): one folder per
 // skill under $DEVLEARN_HOME/skills/, a core.md the agent is always given
 // at its stage and an extended.md it reads on demand. The seven defaults
 // are embedded and seeded there without ever overwriting a person's
@@ -38,7 +38,7 @@ const (
 	Extended = "extended"
 )
 
-// Limits: seed 000 has a core at 200 to 500 tokens and an extended part at
+// Limits: ClawFlow has a core at 200 to 500 tokens and an extended part at
 // 1,000 to 3,000; these leave room, and keep one file from eating a prompt.
 const (
 	MaxCore     = 16 << 10
@@ -125,7 +125,7 @@ type SeedResult struct {
 	Kept    []string `json:"kept"`    // files a person changed: left as they are
 }
 
-// Seed writes the default skills into home's skills folder (seed 000 §5,
+// Seed writes the default skills into home's skills folder (ClawFlow's
 // first-run seeding): a missing file is written; a file still exactly as
 // devlearn last seeded it takes the current default; a file a person
 // edited is kept. It is cheap when nothing changed, so every command that
@@ -313,7 +313,7 @@ func List(home string) ([]*Skill, []error, error) {
 type front struct {
 	Description string
 	// Directives are the filtered directive types the skill loads
-	// (seed 004), each once, in the order written.
+	// (as the engine's directives do), each once, in the order written.
 	Directives []string
 	// Problems are declarations that were not taken, each "FILE:LINE:
 	// what is wrong: what to write": the skill still works, declaring the

@@ -11,7 +11,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 )
 
-// Seed 000 §5's seven skills, mapped from its seven stages.
+// ClawFlow's seven skills, mapped from its seven stages.
 func TestDefaultsMatchTheStageMap(t *testing.T) {
 	want := "brainstorming,code-review,completion,design-review,test-driven-development,verification,writing-plans"
 	if got := strings.Join(Defaults(), ","); got != want {
@@ -232,7 +232,7 @@ func TestDirectivesDeclaration(t *testing.T) {
 	}
 }
 
-// What each stage's default skill declares (seed 004: /implement, /fix
+// What each stage's default skill declares (the engine's directives: /implement, /fix
 // and /test declare CHECKLIST.md), read from the seeded file, from the
 // embedded default before any seeding, and nothing from a person's core
 // without the key.

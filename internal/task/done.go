@@ -60,15 +60,15 @@ type DoneResult struct {
 	Target string `json:"target,omitempty"`
 	Into   string `json:"into,omitempty"`
 	Kept   string `json:"kept_because,omitempty"`
-	// Candidates are the task's lessons still waiting for review (seed
-	// 000 §2: reviewed at completion).
+	// Candidates are the task's lessons still waiting for review (ClawFlow
+	// reviews them at completion).
 	Candidates []string `json:"candidates"`
 }
 
 // ErrGateFailed is wrapped when a required gate of the done stage failed.
 var ErrGateFailed = errors.New("a required gate failed")
 
-// Done finishes a task (seed 000 §6): the done stage's post gates run (a
+// Done finishes a task (ClawFlow's auto-merge on completion, docs/gates.md): the done stage's post gates run (a
 // required failure is a rejection, as anywhere); when they pass, the task
 // is recorded done (or, when it merges, left for its merge to record) and
 // the result says what to merge where. The merge

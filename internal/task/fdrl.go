@@ -46,7 +46,7 @@ func (s *Store) redact(text string) string {
 // the candidate's body.
 const MaxFeedback = 32 << 10
 
-// TwoStrikeTemplate is seed 000 §4's addendum, word for word.
+// TwoStrikeTemplate is ClawFlow's two-strike addendum, word for word (docs/gates.md).
 const TwoStrikeTemplate = `## Two-Strike Protocol
 
 Your previous two attempts at this stage were rejected for similar reasons:
@@ -166,7 +166,7 @@ func (s *Store) EnterStage(ctx context.Context, name, stage string) error {
 	})
 }
 
-// ValidStage checks a stage name: one of seed 000's seven, or the Stop
+// ValidStage checks a stage name: one of ClawFlow's seven, or the Stop
 // hook's.
 func ValidStage(stage string) error {
 	if stage == StopStage || contains(config.Stages, stage) {
@@ -276,7 +276,7 @@ type RejectInput struct {
 	Session string
 }
 
-// Reject records a rejection (seed 000 §2, Trigger 1): the feedback is
+// Reject records a rejection (ClawFlow's first capture trigger, docs/gates.md): the feedback is
 // saved as a candidate entry, the Two-Strike Protocol fires when it is
 // similar to the previous rejection at the stage, and the circuit breaker
 // trips at tasks.breaker_after rejections, blocking the task with its
@@ -347,8 +347,8 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 	return out, nil
 }
 
-// saveCandidate saves the feedback as a candidate entry, as seed 000's
-// Trigger 1 says: keyed by task title, stage and rejection number, the
+// saveCandidate saves the feedback as a candidate entry, as ClawFlow's
+// first capture trigger says: keyed by task title, stage and rejection number, the
 // first sentence as summary, category lesson_learned, source fdrl,
 // source_id the task, tagged with the stage and the task's keywords.
 //
@@ -510,7 +510,7 @@ func (s *Store) List() ([]*State, error) {
 	return out, nil
 }
 
-// FirstSentence is a feedback's summary (seed 000: "first sentence of
+// FirstSentence is a feedback's summary (ClawFlow: "first sentence of
 // feedback"): its first line, up to the end of its first sentence, one
 // line of at most knowledge.MaxSummary characters.
 func FirstSentence(text string) string {

@@ -2,8 +2,8 @@
 // (brainstorm, design_review, plan, implement, code_review, verify, done)
 // as events in .memory/tasks/<task>.jsonl, append-only and merged as sets
 // of lines by devlearn's merge driver, so a task's state survives restarts
-// and merges. On top of it sits failure-driven rule learning (seed 000 §2,
-// §4, §6): a rejection or a failed gate becomes a candidate lesson, two
+// and merges. On top of it sits failure-driven rule learning (ClawFlow's,
+// docs/gates.md): a rejection or a failed gate becomes a candidate lesson, two
 // similar rejections at a stage give the agent the Two-Strike Protocol, a
 // third trips the circuit breaker, and a finished task is merged home.
 package task
@@ -50,7 +50,7 @@ const (
 // names no stage of its own.
 const StopStage = "stop"
 
-// Event is one line of a task log (contract 7: op, eid, at, src on every
+// Event is one line of a task log (the events rule of docs/architecture.md: op, eid, at, src on every
 // line). Each op uses the fields it needs.
 type Event struct {
 	Op   string `json:"op"`

@@ -7,7 +7,7 @@ import (
 	"unicode"
 )
 
-// Terms are what two rejections are compared by (seed 000 §4): the error
+// Terms are what two rejections are compared by (ClawFlow's similarity detection, docs/gates.md): the error
 // messages, the file paths and the key nouns of their feedback, as simple
 // strings (no model). Numbers are dropped from messages and paths lose
 // their line and column, so the same failure seen twice gives the same
@@ -251,7 +251,7 @@ func Overlap(a, b Terms) float64 {
 }
 
 // Similar reports whether two feedbacks are similar: more than threshold
-// of their terms overlap (seed 000: "> 50%").
+// of their terms overlap (ClawFlow: "> 50%").
 func Similar(a, b string, threshold float64) (bool, float64) {
 	o := Overlap(ExtractTerms(a), ExtractTerms(b))
 	return o > threshold, o

@@ -11,7 +11,7 @@ const (
 // KindConflict is a merge refused for its conflicts (gitx.KindConflict).
 const KindConflict = "conflict"
 
-// Why a task is blocked (seed 000: pause_reason).
+// Why a task is blocked (ClawFlow's pause_reason).
 const (
 	BlockedBreaker  = "circuit_breaker"
 	BlockedConflict = "merge_conflict"

@@ -34,7 +34,7 @@ func newStore(t testing.TB) *Store {
 }
 
 // A task's whole failure path: a rejection becomes a candidate exactly as
-// seed 000's Trigger 1 says, a similar second one fires the Two-Strike
+// ClawFlow's first capture trigger (a rejection) says, a similar second one fires the Two-Strike
 // Protocol, a third trips the breaker.
 func TestRejectTwoStrikeBreaker(t *testing.T) {
 	s := newStore(t)

@@ -14,7 +14,7 @@ type Sets struct {
 func (s Sets) Any() bool { return s.Extractor || s.Gates }
 
 // ConfigSets is the one answer to "what in this project config runs only
-// once trusted" (contract 4): any key under "extractor", any key under
+// once trusted" (the trust rule, docs/architecture.md): any key under "extractor", any key under
 // "gates". The extractor's permit, the gate runner, doctor, trust and
 // configure all ask it, so that none of them tells a person a file needs
 // no trust that another then refuses.

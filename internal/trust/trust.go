@@ -1,5 +1,5 @@
 // Package trust decides whether the commands a project's config names (an
-// extractor, gates) may run (contract 4). Like direnv, a person trusts a
+// extractor, gates) may run (the trust rule, docs/architecture.md). Like direnv, a person trusts a
 // project config file by its content: `devlearn trust` records the file's
 // sha256 in $DEVLEARN_HOME/trust.json, which is per machine and never
 // committed. Any change to the file makes it untrusted again, so cloning a

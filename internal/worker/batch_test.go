@@ -8,7 +8,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 )
 
-// Seed 001: a batch is 3 sessions, 5 once the log holds 15 observations,
+// Batches grow (docs/capture.md): a batch is 3 sessions, 5 once the log holds 15 observations,
 // as the last run counted them.
 func TestBatchGrowsOnceTheLogHoldsEnough(t *testing.T) {
 	c := &clock{day1}

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Seed 002's debounce: sessions that end together (parallel agents on one
+// Cloche's debounce (docs/evolution.md, Worker throttling): sessions that end together (parallel agents on one
 // project, a person closing several terminals) make one pass, not one
 // each. The worker waits, holding its lock, until no session has ended for
 // Debounce; a SessionEnd hook that comes meanwhile finds the lock held and

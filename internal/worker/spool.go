@@ -2,7 +2,7 @@
 // loop: the spool of ended sessions waiting for a batch, the daily run
 // counter, the lock that keeps one worker per clone, and the record of the
 // last run that `learn --status` shows. Everything lives in
-// <git-common-dir>/devlearn/worker/ (contract 2), shared by the clone's
+// <git-common-dir>/devlearn/worker/ (the roots rule, docs/architecture.md), shared by the clone's
 // worktrees and never committed:
 //
 //	spool/<session>.json    an ended session waiting for a batch
