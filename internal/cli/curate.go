@@ -34,7 +34,7 @@ func newCurateCmd(env *Env) *cobra.Command {
 		Short: "Keep the curated section of lessons in the instruction files (curator.files)",
 		Long: `Keep one marked section of lessons in each file of curator.files (for
 example AGENTS.md, read by Codex, Cursor, Gemini CLI and others, and
-CLAUDE.md), in seed 002's knowledge-base format:
+CLAUDE.md), in the knowledge-base format docs/evolution.md describes:
 
   - **[P001]** (applied: 3, helpful: 2, stale: 0) Keep configuration in plain JSON files.
     _Evidence: obs_dcf334774def (2 sessions)_

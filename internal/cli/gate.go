@@ -27,7 +27,7 @@ func newGateCmd(env *Env) *cobra.Command {
 	cmd := asParent(&cobra.Command{
 		Use:   "gate",
 		Short: "Quality gates: the commands you configured, run at stage boundaries and at Stop",
-		Long: `Quality gates (seed 000 §3) are shell commands a person configured under
+		Long: `Quality gates (docs/gates.md) are shell commands a person configured under
 "gates" in the global config or the project's .memory/learning.json (which
 runs them only once trusted: 'devlearn trust'):
 
@@ -282,7 +282,7 @@ func newGatePresetCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "preset [NAME]",
 		Short: "List the gate presets, or add one's gates to your config",
-		Long: `Without NAME, list the presets: seed 000's TypeScript, Full JS and Python,
+		Long: `Without NAME, list the presets: TypeScript, Full JS and Python,
 and Go and Rust. With NAME, add its gates to the project's
 .memory/learning.json (or, with --global, to $DEVLEARN_HOME/config.json),
 each list keeping the gates it has: a gate of the same name is left as you

@@ -19,7 +19,7 @@ func newMCPCmd(env *Env) *cobra.Command {
 		Short: "The MCP server of the agent tools: fetch, save, list and update knowledge, read and edit skills",
 		Long: `Serve the agent tools over stdio (the Model Context Protocol), for Claude Code
 and any MCP client: fetch_knowledge, save_knowledge, list_knowledge,
-update_knowledge, fetch_skill_detail, view_skill, edit_skill (seed 000's).
+update_knowledge, fetch_skill_detail, view_skill, edit_skill (docs/serve.md).
 
 Which tools are offered depends on the role (--role, else mcp.role):
 workshop, where a person takes part (every tool by default), or pipeline, an

@@ -19,7 +19,7 @@ func newPromptCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "prompt --stage STAGE [--task TASK]",
 		Short: "What an agent at a stage is given: the knowledge index, the skill's core, the two-strike addendum",
-		Long: `Print what an agent at a stage is given (seed 000 §1, §4, §5): the knowledge
+		Long: `Print what an agent at a stage is given (docs/directives.md): the knowledge
 index (project and global entries, one "[key] summary" line each), the
 core of the stage's skill (skills.stages), and, when the task's last two
 rejections at the stage were similar, the Two-Strike Protocol. The whole is

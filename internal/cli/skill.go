@@ -25,7 +25,7 @@ func newSkillCmd(env *Env) *cobra.Command {
 	cmd := asParent(&cobra.Command{
 		Use:   "skill",
 		Short: "Tiered skills: a core always given at a stage, an extended part read on demand",
-		Long: `Skills (seed 000 §5) live in $DEVLEARN_HOME/skills/<name>/: core.md, what
+		Long: `Skills (docs/directives.md) live in $DEVLEARN_HOME/skills/<name>/: core.md, what
 an agent at a stage is always given (with a description of when to use the
 skill), and extended.md, the detail it reads on demand (fetch_skill_detail,
 or 'devlearn skill show NAME --extended'). The seven defaults (brainstorming,

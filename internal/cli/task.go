@@ -31,7 +31,7 @@ code_review, verify, done). Its state is the append-only log
 survives restarts and merges.
 
 A rejection (task reject, or a required gate that fails) saves its feedback
-as a candidate lesson (seed 000's Trigger 1). The second rejection at a
+as a candidate lesson (docs/gates.md). The second rejection at a
 stage similar to the one before gives the agent the Two-Strike Protocol
 (printed here, served by 'devlearn prompt'); the third (tasks.breaker_after)
 trips the circuit breaker: the task is blocked (exit 4) with its
@@ -207,7 +207,7 @@ func newTaskRejectCmd(env *Env) *cobra.Command {
 		Short: "Reject a stage: the feedback becomes a candidate lesson; two-strike, circuit breaker",
 		Long: `Record that a stage of a task was rejected, with the reason (- reads it
 from stdin). The feedback is redacted and saved as a candidate entry, as
-seed 000's Trigger 1 says: key <task>-<stage>-rejection-<n>, summary its
+docs/gates.md gives: key <task>-<stage>-rejection-<n>, summary its
 first sentence, category lesson_learned, source fdrl, tags the stage and the
 task's keywords. When it is similar to the previous rejection at the stage
 (more than tasks.similarity of error messages, paths and key nouns shared),
@@ -545,7 +545,7 @@ func newTaskDoneCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "done TASK",
 		Short: "Finish a task: the done stage's post gates, then the merge into its base",
-		Long: `Finish a task (seed 000 §6): the done stage's post gates run (a required
+		Long: `Finish a task (docs/gates.md): the done stage's post gates run (a required
 failure is a rejection, exit 3), then the task's branch (or worktree) is
 merged into its base with devlearn merge, one merge into a base at a time.
 A conflict blocks the task with the conflicting paths (exit 3); resolve it

@@ -15,7 +15,7 @@ import (
 // Config is everything a user can set. Keys are snake_case in the files.
 type Config struct {
 	Schema     string     `json:"$schema,omitempty" doc:"The JSON Schema of this file, for editors."`
-	Enabled    bool       `json:"enabled" doc:"Master switch: false silences every hook (contract 5)."`
+	Enabled    bool       `json:"enabled" doc:"Master switch: false silences every hook (docs/serve.md)."`
 	Thresholds Thresholds `json:"thresholds" doc:"When an observation is ready to become an artifact, per type."`
 	Decay      Decay      `json:"decay" doc:"How confidence fades when a lesson is not seen again."`
 	Log        Log        `json:"log" doc:"The observation log."`
@@ -27,7 +27,7 @@ type Config struct {
 	Curator    Curator    `json:"curator" doc:"The curated section devlearn keeps in the instruction files every agent reads (AGENTS.md, CLAUDE.md)."`
 	Counters   Counters   `json:"counters" doc:"The helpfulness counters of every knowledge item: applied, helpful, harmful (docs/evolution.md)."`
 	Classify   Classify   `json:"classify" doc:"Session classification from the first request: bug, feedback, feature, enhancement, chore."`
-	Gates      Gates      `json:"gates" doc:"Quality gates: commands a person wrote, run at stage boundaries ('devlearn gate') and when the agent stops (the Stop hook); from a project file only once it is trusted (contract 4)."`
+	Gates      Gates      `json:"gates" doc:"Quality gates: commands a person wrote, run at stage boundaries ('devlearn gate') and when the agent stops (the Stop hook); from a project file only once it is trusted (docs/gates.md)."`
 	Tasks      Tasks      `json:"tasks" doc:"Failure-driven learning: rejections, two-strike, the circuit breaker and the merge of 'devlearn task done'."`
 	Skills     Skills     `json:"skills" doc:"Tiered skills ($DEVLEARN_HOME/skills): which one each stage gets."`
 	Prompt     Prompt     `json:"prompt" doc:"What 'devlearn prompt' assembles for an agent at a stage."`
@@ -79,7 +79,7 @@ type Knowledge struct {
 
 // Extractor configures lesson extraction.
 type Extractor struct {
-	LLM            bool     `json:"llm" doc:"Also run the LLM extractor (its command runs only from trusted config, contract 4)."`
+	LLM            bool     `json:"llm" doc:"Also run the LLM extractor (its command runs only from trusted config, docs/capture.md)."`
 	Command        []string `json:"command" doc:"The LLM extractor command and its arguments; the prompt is sent on stdin."`
 	Model          string   `json:"model" doc:"The model: passed as --model to Claude Code (unless the command sets it), as $DEVLEARN_LLM_MODEL to another command."`
 	TimeoutSeconds int      `json:"timeout_seconds" min:"1" max:"3600" doc:"The LLM extractor is killed, with its process group, after this long."`
@@ -125,7 +125,7 @@ type Classify struct {
 
 // Serve configures injection into the agent's context.
 type Serve struct {
-	Enabled     bool    `json:"enabled" doc:"false stops injection only; capture and learning go on (contract 5)."`
+	Enabled     bool    `json:"enabled" doc:"false stops injection only; capture and learning go on (docs/serve.md)."`
 	Threshold   float64 `json:"threshold" min:"0" max:"10" doc:"Minimum relevance score for an entry to be injected."`
 	MaxItems    int     `json:"max_items" min:"0" max:"50" doc:"Entries injected per tool call at most."`
 	BudgetChars int     `json:"budget_chars" min:"500" max:"9000" doc:"Characters per hook output at most (Claude Code cuts at 10,000)."`
@@ -234,7 +234,7 @@ type Prompt struct {
 // MCP configures the agent tools (docs/gates.md).
 type MCP struct {
 	Role       string   `json:"role" enum:"workshop,pipeline" doc:"The role 'devlearn mcp' serves unless given --role: workshop (a person takes part) or pipeline (an agent on its own)."`
-	Supervised bool     `json:"supervised" doc:"save_knowledge in a workshop session writes an active entry (seed 000 §2, Trigger 3); off, every save is a candidate for review."`
+	Supervised bool     `json:"supervised" doc:"save_knowledge in a workshop session writes an active entry (docs/serve.md); off, every save is a candidate for review."`
 	Tools      MCPTools `json:"tools" doc:"The tools each role is offered."`
 }
 

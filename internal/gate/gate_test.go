@@ -236,7 +236,7 @@ func TestPresets(t *testing.T) {
 	}
 	ts, err := FindPreset("TypeScript")
 	if err != nil || ts.Gates.Post.Implement[0].Command != "npx tsc --noEmit" || ts.Gates.Post.Implement[0].Timeout != 30000 {
-		t.Fatalf("seed 000's TypeScript preset: %+v %v", ts, err)
+		t.Fatalf("the TypeScript preset: %+v %v", ts, err)
 	}
 	if _, err := FindPreset("cobol"); err == nil || !strings.Contains(err.Error(), "presets: fulljs, go, python, rust, typescript") {
 		t.Fatal(err)
