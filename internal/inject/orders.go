@@ -2,6 +2,7 @@ package inject
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -23,6 +24,29 @@ var runPatterns = sync.OnceValue(func() []*regexp.Regexp {
 		regexp.MustCompile(`(?i)\b(?:descarga|descargar|télécharge[rz]?|telecharge[rz]?|lade|herunterladen|baixe|baixar|скачай|скачайте)\b[^\n.]{0,30}\b(?:y|et|und|e|и)\s+(?:ejecuta|ejecutar|exécute[rz]?|execute[rz]?|führe|ausführen|execute|executar|запусти|запустите|выполни)`),
 	}
 })
+
+// runNeeds is, for each of runPatterns, the lower-case literals one of
+// which a match must hold: a text with none of them skips the pattern.
+// Held runs on every entry when the knowledge cache is built, and most
+// entries hold none.
+var runNeeds = [][]string{
+	{"|"},
+	{"|"},
+	{"$(", "<("},
+	{"iex", "invoke-expression"},
+	{"download"},
+	{"descarga", "télécharge", "telecharge", "lade", "herunterladen", "baixe", "baixar", "скачай"},
+}
+
+// containsAny reports whether s holds one of the literals.
+func containsAny(s string, literals []string) bool {
+	for _, l := range literals {
+		if strings.Contains(s, l) {
+			return true
+		}
+	}
+	return false
+}
 
 // ignoreRule is one language's way of saying "ignore the other
 // instructions": a verb, then within window runes an object. An empty
@@ -59,12 +83,18 @@ var ignoreRules = []ignoreRule{
 // ignore the other instructions.
 func Instructions(s string) []Finding {
 	var out []Finding
-	for _, re := range runPatterns() {
+	low := strings.ToLower(s)
+	for i, re := range runPatterns() {
+		if !containsAny(low, runNeeds[i]) {
+			continue
+		}
 		for _, m := range re.FindAllStringIndex(s, 4) {
 			out = append(out, Finding{Line: lineAt(s, m[0]), Kind: KindRun, Text: cut(strings.TrimSpace(s[m[0]:m[1]]))})
 		}
 	}
-	out = append(out, ignoreOrders(s)...)
+	if slices.ContainsFunc(ignoreRules, func(r ignoreRule) bool { return containsAny(low, r.verbs) }) {
+		out = append(out, ignoreOrders(s)...)
+	}
 	sortFindings(out)
 	return out
 }
