@@ -60,6 +60,11 @@ type input struct {
 // tools maps Copilot's tool names to Claude Code's.
 var tools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
 
+// fileTools name their file "path" (Copilot's edit, create and view; see
+// the table in internal/agent's tests for the source), where Claude Code's
+// say "file_path".
+var fileTools = map[string]bool{"view": true, "create": true, "edit": true}
+
 // Codec is the adapter. Home is Copilot's folder ($COPILOT_HOME, else
 // ~/.copilot), where its session logs are: Copilot's input names none,
 // and session end spools the session with its log for the worker.
@@ -105,6 +110,13 @@ func (x Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error
 	}
 	if len(args) > 0 {
 		jsonv2.Unmarshal(args, &in.Tool) // arguments of another shape name nothing
+		if fileTools[c.ToolName] && in.Tool.FilePath == "" {
+			var f struct {
+				Path string `json:"path"`
+			}
+			jsonv2.Unmarshal(args, &f) // a path that is not a string names no file
+			in.Tool.FilePath = f.Path
+		}
 	}
 	return nil
 }
