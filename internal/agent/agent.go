@@ -62,7 +62,8 @@ var all = []*Agent{
 	{
 		Name: copilot.Name, Title: "GitHub Copilot CLI", Codec: copilot.Codec{},
 		HookFile: copilot.HookFile, Profile: copilot.Profile, Own: true,
-		Cannot: "no context before a tool call or at a prompt: knowledge for a call is served after it (postToolUse); some versions drop sessionStart's context; devlearn registers no preToolUse, where a failing hook denies the call",
+		Cannot: "no context before a tool call: knowledge for a call is served after it (postToolUse); versions before 1.0.65 drop userPromptSubmitted's context, some drop sessionStart's; devlearn registers no preToolUse, where a failing hook denies the call",
+		Enable: "trust the folder (Copilot CLI loads a repository's hooks only in a folder it trusts)",
 	},
 }
 

@@ -64,7 +64,7 @@ func agentHooks(in Inputs, a *agent.Agent) (Check, bool) {
 	if a.Name == "copilot" && claudeHooksRegistered(in) {
 		// Copilot CLI also runs the hooks in .claude/settings.json.
 		detail += "; Copilot CLI also runs the Claude Code hooks in " + project.SettingsFile + ", so session start is served twice"
-		next = "accept the repeat, or delete " + a.HookFile + " (Copilot then runs only the Claude Code hooks, whose output it may not honour)"
+		next = a.Enable + "; accept the repeat, or delete " + a.HookFile + " (Copilot then runs only the Claude Code hooks, whose output it may not honour)"
 	}
 	if next == "" {
 		return ok(name, detail), true

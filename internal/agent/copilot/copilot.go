@@ -1,11 +1,12 @@
 // Package copilot is devlearn's adapter for GitHub Copilot CLI hooks
 // (.github/hooks/*.json; devlearn owns .github/hooks/devlearn.json).
 // Copilot adds context at sessionStart (top-level additionalContext; some
-// versions drop it) and after a tool (postToolUse, appended to the
+// versions drop it), at userPromptSubmitted (from Copilot CLI 1.0.65;
+// older versions drop it) and after a tool (postToolUse, appended to the
 // result); agentStop can send the agent on. It cannot inform before a
-// tool or at a prompt, and a preToolUse command that fails denies the
-// call, so devlearn registers no preToolUse at all: the knowledge for a
-// call is served after it, with its result.
+// tool, and a preToolUse command that fails denies the call, so devlearn
+// registers no preToolUse at all: the knowledge for a call is served
+// after it, with its result.
 package copilot
 
 import (
@@ -33,6 +34,7 @@ var Profile = settings.Profile{
 	Flat:  true,
 	Hooks: []settings.Hook{
 		{Event: "sessionStart", Sub: hook.SessionStart, Timeout: 10},
+		{Event: "userPromptSubmitted", Sub: hook.UserPromptSubmit, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PreToolUse, Matcher: "bash|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "postToolUse", Sub: hook.PostToolUse, Matcher: "view|edit|create|apply_patch", HasMatcher: true, Timeout: 5},
 		{Event: "agentStop", Sub: hook.Stop, Timeout: settings.StopTimeout},
@@ -59,6 +61,11 @@ type input struct {
 
 // tools maps Copilot's tool names to Claude Code's.
 var tools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
+
+// fileTools name their file "path" (Copilot's edit, create and view; see
+// the table in internal/agent's tests for the source), where Claude Code's
+// say "file_path".
+var fileTools = map[string]bool{"view": true, "create": true, "edit": true}
 
 // Codec is the adapter. Home is Copilot's folder ($COPILOT_HOME, else
 // ~/.copilot), where its session logs are: Copilot's input names none,
@@ -105,15 +112,22 @@ func (x Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error
 	}
 	if len(args) > 0 {
 		jsonv2.Unmarshal(args, &in.Tool) // arguments of another shape name nothing
+		if fileTools[c.ToolName] && in.Tool.FilePath == "" {
+			var f struct {
+				Path string `json:"path"`
+			}
+			jsonv2.Unmarshal(args, &f) // a path that is not a string names no file
+			in.Tool.FilePath = f.Path
+		}
 	}
 	return nil
 }
 
-// Encode: additionalContext at sessionStart and after a tool; at
-// agentStop a block with its reason; nothing anywhere else.
+// Encode: additionalContext at sessionStart, at a prompt and after a
+// tool; at agentStop a block with its reason; nothing anywhere else.
 func (Codec) Encode(event string, o *hook.Output) []byte {
 	switch event {
-	case hook.SessionStart, hook.PreToolUse, hook.PostToolUse:
+	case hook.SessionStart, hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse:
 		text := o.HookSpecificOutput.AdditionalContext
 		if r := o.HookSpecificOutput.PermissionDecisionReason; r != "" {
 			if text != "" {

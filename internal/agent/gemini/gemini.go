@@ -39,7 +39,11 @@ var Profile = settings.Profile{
 }
 
 // tools maps Gemini CLI's built-in tools to Claude Code's names, which
-// devlearn's knowledge is written against.
+// devlearn's knowledge is written against. grep_search is the grep
+// tool's name now (google-gemini/gemini-cli,
+// packages/core/src/tools/definitions/base-declarations.ts);
+// search_file_content its name in older versions, whose logs and hooks
+// still say so.
 var tools = map[string]string{
 	"run_shell_command":   "Bash",
 	"write_file":          "Write",
@@ -47,9 +51,19 @@ var tools = map[string]string{
 	"read_file":           "Read",
 	"read_many_files":     "Read",
 	"glob":                "Glob",
+	"grep_search":         "Grep",
 	"search_file_content": "Grep",
 	"web_fetch":           "WebFetch",
 	"google_web_search":   "WebSearch",
+}
+
+// ToolName is a Gemini CLI tool's name in Claude Code's terms; a tool it
+// does not know keeps its own name.
+func ToolName(name string) string {
+	if t, ok := tools[name]; ok {
+		return t
+	}
+	return name
 }
 
 // eventNames are Gemini's names for the moments devlearn answers at.
@@ -73,9 +87,7 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 	if err := jsonv2.Unmarshal(v, in); err != nil {
 		return err
 	}
-	if t, ok := tools[in.ToolName]; ok {
-		in.ToolName = t
-	}
+	in.ToolName = ToolName(in.ToolName)
 	if event == hook.Stop {
 		var s struct {
 			PromptResponse string `json:"prompt_response"`

@@ -8,8 +8,10 @@
 // session.start (data.sessionId, data.context.cwd), user.message
 // (data.content), assistant.message (data.content, data.toolRequests),
 // tool.execution_start and tool.execution_complete (data.toolCallId,
-// success, result.content, error.message). Events of a subagent (agentId)
-// and ephemeral ones are not the main conversation and are skipped.
+// success, result.content, error.message). Events of a subagent and
+// ephemeral ones are not the main conversation and are skipped: a
+// subagent's event carries agentId in older logs, and in recent ones
+// data.parentToolCallId, the call of the main agent that started it.
 package events
 
 import (
@@ -37,8 +39,9 @@ type event struct {
 	AgentID   string `json:"agentId"`
 	Ephemeral bool   `json:"ephemeral"`
 	Data      struct {
-		SessionID string `json:"sessionId"`
-		Context   struct {
+		SessionID        string `json:"sessionId"`
+		ParentToolCallID string `json:"parentToolCallId"`
+		Context          struct {
 			Cwd string `json:"cwd"`
 		} `json:"context"`
 		Content      jsontext.Value `json:"content"`
@@ -85,7 +88,7 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		if err := jsonv2.Unmarshal(raw, &e); err != nil {
 			return err
 		}
-		if e.AgentID != "" || e.Ephemeral {
+		if e.AgentID != "" || e.Data.ParentToolCallID != "" || e.Ephemeral {
 			return nil
 		}
 		d := &e.Data

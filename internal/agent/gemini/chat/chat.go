@@ -46,6 +46,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/devlearn/devlearn/internal/agent/gemini"
 	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -187,13 +188,6 @@ func ownWords(text string) bool {
 	return own
 }
 
-// tools maps Gemini CLI's built-in tools to Claude Code's names.
-var tools = map[string]string{
-	"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit",
-	"read_file": "Read", "read_many_files": "Read", "glob": "Glob",
-	"search_file_content": "Grep", "web_fetch": "WebFetch", "google_web_search": "WebSearch",
-}
-
 // tool is a call's name in Claude Code's terms, with the command and the
 // path its arguments name.
 func tool(called string, raw jsontext.Value) (name, command string, paths []string) {
@@ -204,10 +198,7 @@ func tool(called string, raw jsontext.Value) (name, command string, paths []stri
 		Path         string `json:"path"`
 	}
 	jsonv2.Unmarshal(raw, &args)
-	name = called
-	if t, ok := tools[called]; ok {
-		name = t
-	}
+	name = gemini.ToolName(called)
 	for _, p := range []string{args.FilePath, args.AbsolutePath, args.Path} {
 		if p != "" {
 			paths = append(paths, p)

@@ -16,6 +16,7 @@ func TestRead(t *testing.T) {
 {"id":"m1","timestamp":"t1","type":"user","content":[{"text":"run the tests"}]}
 {"id":"m2","timestamp":"t2","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"executing"}]}
 {"id":"m2","timestamp":"t2","type":"gemini","content":"They fail.","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"error","resultDisplay":"FAIL x_test.go"}]}
+{"id":"m2b","timestamp":"t2","type":"gemini","content":"","toolCalls":[{"id":"c2","name":"grep_search","args":{"pattern":"func Serve","dir_path":"/r"},"status":"success","resultDisplay":"1 match"}]}
 {"id":"m3","timestamp":"t3","type":"user","content":"scrap that"}
 {"id":"m4","timestamp":"t4","type":"gemini","content":"ok"}
 {"$rewindTo":"m3"}
@@ -37,7 +38,7 @@ not json
 	if strings.Join(said, "|") != "run the tests|you forgot go generate" {
 		t.Errorf("user signals %q", said)
 	}
-	if len(ch.Tools) != 1 || ch.Tools[0].Name != "Bash" || ch.Tools[0].Command != "go test ./..." || !ch.Tools[0].Failed() || ch.Tools[0].Error != "FAIL x_test.go" {
+	if len(ch.Tools) != 2 || ch.Tools[0].Name != "Bash" || ch.Tools[0].Command != "go test ./..." || !ch.Tools[0].Failed() || ch.Tools[0].Error != "FAIL x_test.go" || ch.Tools[1].Name != "Grep" {
 		t.Errorf("tools %+v", ch.Tools)
 	}
 	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "They fail." || ch.DialogPairs[0].Reply.Text != "you forgot go generate" {
