@@ -36,6 +36,14 @@ the agent through Claude Code hooks.`,
 	root.SetErr(env.Err)
 	root.SetVersionTemplate("devlearn {{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		// "devlearn lern --status": the flags are parsed before the
+		// command is looked for, so the mistyped command would be
+		// reported as a flag the root does not have. Name the command.
+		if c.HasSubCommands() && len(c.Flags().Args()) > 0 {
+			if cmdErr := noArgs(c, c.Flags().Args()); cmdErr != nil {
+				return cmdErr
+			}
+		}
 		return exitcode.UsageError(fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath()))
 	})
 	root.AddGroup(
