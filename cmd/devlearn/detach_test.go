@@ -153,11 +153,7 @@ func TestInitWithDevNullReturns(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	_, env := isolatedEnv(dir)
-	git := exec.Command("git", "init", "-q")
-	git.Dir, git.Env = dir, env
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gitInit(t, dir, env)
 	null, err := os.Open(os.DevNull)
 	if err != nil {
 		t.Fatal(err)
@@ -217,11 +213,7 @@ func TestInitOnAWindowlessTerminalReturns(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	_, env := isolatedEnv(dir)
-	git := exec.Command("git", "init", "-q")
-	git.Dir, git.Env = dir, env
-	if out, err := git.CombinedOutput(); err != nil {
-		t.Fatalf("git init: %v\n%s", err, out)
-	}
+	gitInit(t, dir, env)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, script, "-qec", bin+" init", os.DevNull)
@@ -237,5 +229,15 @@ func TestInitOnAWindowlessTerminalReturns(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".memory", "learning.json")); err != nil {
 		t.Fatalf("init wrote no config: %v\n%s", err, out)
+	}
+}
+
+// gitInit makes dir a git repository, in the test's own environment.
+func gitInit(t *testing.T, dir string, env []string) {
+	t.Helper()
+	git := exec.Command("git", "init", "-q")
+	git.Dir, git.Env = dir, env
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
 	}
 }

@@ -73,19 +73,9 @@ func words(cmd string) []string {
 	for i := 0; i < len(cmd); i++ {
 		c := cmd[i]
 		switch {
-		case c == '\'':
+		case c == '\'' || c == '"':
 			in = true
-			j := strings.IndexByte(cmd[i+1:], '\'')
-			if j < 0 {
-				b.WriteString(cmd[i+1:])
-				i = len(cmd)
-				continue
-			}
-			b.WriteString(cmd[i+1 : i+1+j])
-			i += j + 1
-		case c == '"':
-			in = true
-			j := strings.IndexByte(cmd[i+1:], '"')
+			j := strings.IndexByte(cmd[i+1:], c)
 			if j < 0 {
 				b.WriteString(cmd[i+1:])
 				i = len(cmd)

@@ -268,23 +268,11 @@ func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *O
 	case e == nil && o.Type != observe.Decision && o.Type != observe.Pitfall:
 		return nil, nil
 	case o.Type == observe.Decision || o.Type == observe.Pitfall:
-		kind := knowfile.Decisions
-		if o.Type == observe.Pitfall {
-			kind = knowfile.Pitfalls
-		}
-		rel := kind.Path
-		data, err := os.ReadFile(r.Proj.Path(rel))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		if err != nil {
+		kind, doc, sec, err := r.renderedSection(o)
+		if sec == nil {
 			return nil, err
 		}
-		doc := knowfile.Parse(kind, data)
-		sec := doc.BySource(o.ID)
-		if sec == nil {
-			return nil, nil
-		}
+		rel := kind.Path
 		status := kind.Active
 		if deprecate {
 			status = "Deprecated"
@@ -440,25 +428,9 @@ func heldObservation(log *observe.Log, o *observe.Observation) string { return c
 // for (knowledge.SectionText), with the manifest following so that
 // reconcile sees no edit.
 func (r *Reviewer) acceptSection(o observe.Observation, out *Outcome) ([]evolve.Change, error) {
-	kind := knowfile.Decisions
-	switch o.Type {
-	case observe.Decision:
-	case observe.Pitfall:
-		kind = knowfile.Pitfalls
-	default:
-		return nil, nil
-	}
-	data, err := os.ReadFile(r.Proj.Path(kind.Path))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	doc := knowfile.Parse(kind, data)
-	sec := doc.BySource(o.ID)
+	kind, doc, sec, err := r.renderedSection(o)
 	if sec == nil {
-		return nil, nil
+		return nil, err
 	}
 	hash := inject.Hash(knowledge.SectionText(sec.Title, sec.Body))
 	if sec.Field("Accepted") == hash {
@@ -520,4 +492,27 @@ func (r *Reviewer) promoteGlobal(ctx context.Context, id string, c Candidate) (*
 	}
 	out.Files = append(out.Files, path, gpath)
 	return out, nil
+}
+
+// renderedSection is the decisions or pitfalls section an observation was
+// rendered to, with its file parsed; sec is nil when there is none (not a
+// decision or pitfall, no file, no section of that source).
+func (r *Reviewer) renderedSection(o observe.Observation) (kind knowfile.Kind, doc *knowfile.Doc, sec *knowfile.Section, err error) {
+	switch o.Type {
+	case observe.Decision:
+		kind = knowfile.Decisions
+	case observe.Pitfall:
+		kind = knowfile.Pitfalls
+	default:
+		return kind, nil, nil, nil
+	}
+	data, err := os.ReadFile(r.Proj.Path(kind.Path))
+	if errors.Is(err, fs.ErrNotExist) {
+		return kind, nil, nil, nil
+	}
+	if err != nil {
+		return kind, nil, nil, err
+	}
+	doc = knowfile.Parse(kind, data)
+	return kind, doc, doc.BySource(o.ID), nil
 }
