@@ -344,7 +344,7 @@ func TestSwitches(t *testing.T) {
 	}
 }
 
-// Contract 10: at most 9,000 characters per output, and whatever is left
+// At most 9,000 characters per output, and whatever is left
 // out is named with how to read it.
 func TestOutputKeepsToTheBudget(t *testing.T) {
 	p := newProj(t)

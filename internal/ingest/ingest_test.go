@@ -142,7 +142,7 @@ func logLines(t *testing.T, p *project.Project) int {
 	return strings.Count(string(data), "\n")
 }
 
-// Contract 7: two corrections of the same lesson in one session are one
+// Two corrections of the same lesson in one session are one
 // sighting, and the same transcript ingested twice adds nothing.
 func TestOneSightingPerSessionAndIdempotent(t *testing.T) {
 	p := newProject(t)

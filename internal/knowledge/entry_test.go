@@ -148,7 +148,7 @@ func TestHostileKeys(t *testing.T) {
 	}
 }
 
-// Contract 8: the same block gives the same candidate key, whoever saw it.
+// The same block gives the same candidate key, whoever saw it.
 func TestCandidateKeyIsTheContent(t *testing.T) {
 	a := &Entry{Summary: "Run go generate before go test", Kind: "checklist", Body: "- go generate ./...\n", Source: "stop-hook"}
 	b := &Entry{Summary: "Run go generate before go test", Kind: "checklist", Body: "- go generate ./...", Source: "transcript", Status: "candidate"}

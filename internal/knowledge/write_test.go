@@ -26,7 +26,7 @@ func projectStore(t *testing.T) (*Store, *project.Project) {
 	return ProjectStore(p, evolve.New(p, time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC), evolve.Trigger{Command: "hook stop"})), p
 }
 
-// Contract 8: the Stop hook and the worker may both see the same block;
+// The Stop hook and the worker may both see the same block;
 // between them they write one draft file, keyed by its content.
 func TestSaveDraftOnce(t *testing.T) {
 	st, p := projectStore(t)
