@@ -14,6 +14,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -247,7 +248,7 @@ func checkRendered(t *testing.T, dir string, files map[string]string) {
 			if s == nil || s.Source() != e.ObservationID || s.Hash() != e.ContentHash {
 				t.Errorf("manifest entry %+v does not match its section", e)
 			}
-		} else if !manifest.Matches(e.ContentHash, []byte(content)) {
+		} else if !contenthash.Matches(e.ContentHash, []byte(content)) {
 			t.Errorf("manifest entry %+v does not match its file", e)
 		}
 	}

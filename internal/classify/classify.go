@@ -16,7 +16,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // The classes, in the order a tie is broken.
@@ -60,14 +60,14 @@ func Rules(request string) Result {
 	if len(request) > MaxRequest {
 		request = request[:MaxRequest]
 	}
-	words := knowledge.NewHaystack(request)
+	hay := words.NewHaystack(request)
 	lower := strings.ToLower(request)
 	best, bestN := Unclassified, 0
 	var why []string
 	for _, c := range Classes {
 		var found []string
 		for _, p := range rules()[c] {
-			if hit(words, lower, p) {
+			if hit(hay, lower, p) {
 				found = append(found, p)
 			}
 		}
@@ -78,11 +78,11 @@ func Rules(request string) Result {
 	return Result{Class: best, By: "rules", Why: strings.Join(why, ", ")}
 }
 
-func hit(words *knowledge.Haystack, lower, phrase string) bool {
+func hit(hay *words.Haystack, lower, phrase string) bool {
 	if strings.IndexFunc(phrase, cjk) >= 0 {
 		return strings.Contains(lower, strings.ToLower(phrase))
 	}
-	return words.Has(knowledge.Phrase(phrase))
+	return hay.Has(words.Phrase(phrase))
 }
 
 func cjk(r rune) bool {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // minIndexBudget is the smallest budget the index can keep to: its header
@@ -224,7 +225,7 @@ Best first; items not in force only with --all.`,
 			if err != nil {
 				return err
 			}
-			query := knowledge.Words(strings.Join(args, " "))
+			query := words.Words(strings.Join(args, " "))
 			if len(query) == 0 {
 				return exitcode.Usagef("search: %q has no words to look for", strings.Join(args, " "))
 			}
@@ -239,8 +240,8 @@ Best first; items not in force only with --all.`,
 						text = string(data)
 					}
 				}
-				title := knowledge.NewHaystack(it.ID+" "+it.Title, it.Area)
-				body := knowledge.NewHaystack(text)
+				title := words.NewHaystack(it.ID+" "+it.Title, it.Area)
+				body := words.NewHaystack(text)
 				score := 0
 				for _, q := range query {
 					switch {

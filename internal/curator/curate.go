@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -328,7 +329,7 @@ func (f *fileRun) prepare(refused map[string]bool) error {
 		switch e := b.entry; {
 		case e == nil:
 			// A person's own bullet.
-		case e.Type == manifest.TypeCurated && e.ContentHash == manifest.Hash([]byte(bl.text())):
+		case e.Type == manifest.TypeCurated && e.ContentHash == contenthash.Hash([]byte(bl.text())):
 			b.devlearn = true
 			b.sources = strings.Fields(e.Sources)
 		default:
@@ -336,8 +337,8 @@ func (f *fileRun) prepare(refused map[string]bool) error {
 			if e.Type == manifest.TypeCurated {
 				f.decide(Decision{Bullet: bl.id, What: "edited", New: bl.rule(), Note: "a person's edit: kept as theirs"})
 			}
-			if e.Type != manifest.TypeCuratedEdited || e.ContentHash != manifest.Hash([]byte(bl.text())) {
-				e.Type, e.ContentHash = manifest.TypeCuratedEdited, manifest.Hash([]byte(bl.text()))
+			if e.Type != manifest.TypeCuratedEdited || e.ContentHash != contenthash.Hash([]byte(bl.text())) {
+				e.Type, e.ContentHash = manifest.TypeCuratedEdited, contenthash.Hash([]byte(bl.text()))
 				f.man.Put(*e)
 				f.manChanged = true
 			}
@@ -504,7 +505,7 @@ func (f *fileRun) curate(refused map[string]bool) ([]byte, error) {
 		}
 		b.lines = f.lines(b)
 		e := manifest.Entry{ObservationID: f.key(b.id), Type: manifest.TypeCurated, Path: f.rel, AnchorID: b.id,
-			ContentHash: manifest.Hash([]byte(b.block.text())), RenderedAt: observe.FormatTime(f.c.Now), Sources: strings.Join(b.sources, " ")}
+			ContentHash: contenthash.Hash([]byte(b.block.text())), RenderedAt: observe.FormatTime(f.c.Now), Sources: strings.Join(b.sources, " ")}
 		if cur := f.man.Get(e.ObservationID); cur == nil || cur.ContentHash != e.ContentHash || cur.Sources != e.Sources || cur.Type != e.Type {
 			f.man.Put(e)
 			f.manChanged = true

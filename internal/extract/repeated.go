@@ -9,6 +9,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -48,7 +49,7 @@ func (c *conversation) requests() []Request {
 			continue
 		}
 		text := request(t.sig.Own)
-		k := observe.Normalize(text)
+		k := textkey.Normalize(text)
 		if k == "" || seen[k] {
 			continue
 		}
@@ -180,7 +181,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 			continue
 		}
 		pattern := finish(g[0].Text)
-		if observe.Normalize(pattern) != k && observe.Normalize(g[0].Text) != k {
+		if textkey.Normalize(pattern) != k && textkey.Normalize(g[0].Text) != k {
 			pattern = capitalize(k) // a request kept by an older devlearn: its key is all there is
 		}
 		var evidence []string

@@ -46,7 +46,7 @@ const version = "devlearn-handover 1"
 // the clone's git folder.
 func Path(p *project.Project) string { return p.StatePath("cache", p.WorktreeID(), "rendered") }
 
-// Written is what a run wrote to a file: manifest.Hash of the bytes, and
+// Written is what a run wrote to a file: contenthash.Hash of the bytes, and
 // the file's stamp as it was written (evolve.Writer.Written).
 type Written struct {
 	Hash  string

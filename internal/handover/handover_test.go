@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/stamp"
 )
@@ -27,7 +27,7 @@ func testProject(t *testing.T, files map[string]string, mtime map[string]time.Ti
 		if m, ok := mtime[rel]; ok {
 			os.Chtimes(p.Path(rel), m, m)
 		}
-		hashes[rel] = Written{Hash: manifest.Hash([]byte(data)), Stamp: stamp.Of(p.Path(rel))}
+		hashes[rel] = Written{Hash: contenthash.Hash([]byte(data)), Stamp: stamp.Of(p.Path(rel))}
 	}
 	return p, hashes
 }

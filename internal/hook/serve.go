@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/textcut"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // preToolUse serves the entries relevant to the tool call about to run.
@@ -333,7 +334,7 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
 		c.Commands = knowledge.Segments(textcut.Bytes(cmd, maxCommandBytes))
 	}
-	c.Words = knowledge.NewHaystack(texts...)
+	c.Words = words.NewHaystack(texts...)
 	return c
 }
 

@@ -26,7 +26,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Instance is what a session knows of its own instances: the branch it
@@ -233,7 +233,7 @@ func isAnchor(w string, foreign bool) bool {
 // for scripts that separate words; pairs of letters for those that do not
 // (Chinese, Japanese), so that a shared phrase counts by its length.
 func pieces(w string) ([]string, bool) {
-	w = observe.Normalize(w)
+	w = textkey.Normalize(w)
 	if w == "" {
 		return nil, false
 	}

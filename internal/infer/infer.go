@@ -19,14 +19,15 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 //go:embed words.yaml
 var wordsYAML []byte
 
-// words is words.yaml, read on first use: the hooks that never infer
+// wordTables is words.yaml, read on first use: the hooks that never infer
 // anything do not pay for it.
-type words struct {
+type wordTables struct {
 	Impact struct {
 		Production []string `yaml:"production"`
 		Quality    []string `yaml:"quality"`
@@ -41,12 +42,12 @@ type words struct {
 
 var (
 	loadOnce sync.Once
-	table    *words
+	table    *wordTables
 )
 
-func tables() *words {
+func tables() *wordTables {
 	loadOnce.Do(func() {
-		w := &words{}
+		w := &wordTables{}
 		if err := yaml.Unmarshal(wordsYAML, w); err != nil {
 			panic(fmt.Sprintf("infer: words.yaml: %v", err)) // embedded: a test reads it
 		}
@@ -58,12 +59,12 @@ func tables() *words {
 // text is a lesson prepared for matching: its words (Latin scripts) and
 // its lower-cased text (Chinese and Japanese, matched anywhere).
 type text struct {
-	words *knowledge.Haystack
+	hay   *words.Haystack
 	lower string
 }
 
 func prepare(s string) text {
-	return text{words: knowledge.NewHaystack(s), lower: strings.ToLower(s)}
+	return text{hay: words.NewHaystack(s), lower: strings.ToLower(s)}
 }
 
 // has reports whether a phrase of the tables is in t.
@@ -71,7 +72,7 @@ func (t text) has(phrase string) bool {
 	if strings.IndexFunc(phrase, cjk) >= 0 {
 		return strings.Contains(t.lower, strings.ToLower(phrase))
 	}
-	return t.words.Has(knowledge.Phrase(phrase))
+	return t.hay.Has(words.Phrase(phrase))
 }
 
 func (t text) any(phrases []string) bool {
@@ -252,7 +253,7 @@ func filesNamed(s string) []string {
 		w = strings.TrimLeft(w, "@")
 		switch {
 		case w == "", strings.Contains(w, "://"), strings.HasPrefix(w, "-"),
-			slices.Contains(notFiles, strings.ToLower(w)), !knowledge.PathLike(w),
+			slices.Contains(notFiles, strings.ToLower(w)), !words.PathLike(w),
 			strings.HasPrefix(w, "$"), strings.Contains(w, "="):
 			continue
 		}

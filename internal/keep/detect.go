@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // About reports whether text (a lesson, a correction) is about the lesson
@@ -66,7 +66,7 @@ func telling(s string) map[string]bool {
 // Chinese or Japanese each pair of characters that is not common.
 func eachTelling(s string, fn func(string)) {
 	extrasByCode()
-	knowledge.EachWord(s, func(w string) {
+	words.Each(s, func(w string) {
 		if strings.IndexFunc(w, cjk) < 0 {
 			if len(w) >= 3 && !common[w] {
 				fn(w)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // refTelling is telling as it was first written: the words, then the
@@ -14,7 +14,7 @@ import (
 func refTelling(s string) map[string]bool {
 	extrasByCode()
 	out := map[string]bool{}
-	for _, w := range knowledge.Words(s) {
+	for _, w := range words.Words(s) {
 		if strings.IndexFunc(w, cjk) >= 0 {
 			r := []rune(w)
 			for i := 0; i+1 < len(r); i++ {

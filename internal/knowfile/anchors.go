@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/manifest"
 )
 
@@ -44,7 +45,7 @@ func SettleAnchors(m *manifest.Manifest, docs map[string]*Doc) []Reanchored {
 			continue
 		}
 		r := Reanchored{ObservationID: e.ObservationID, Path: e.Path, From: e.AnchorID, To: s.Anchor}
-		if e.AnchorID != "" && manifest.Matches(e.ContentHash, []byte(WithAnchor(s.Body, e.AnchorID))) {
+		if e.AnchorID != "" && contenthash.Matches(e.ContentHash, []byte(WithAnchor(s.Body, e.AnchorID))) {
 			e.ContentHash = s.Hash()
 			r.HashFollowed = true
 		}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -265,9 +265,9 @@ func (s *Section) Active() bool {
 func (s *Section) Hash() string { return HashText(s.Body) }
 
 // HashText hashes section text in its stored form. Reconcile compares it
-// with the manifest's hashes (manifest.Matches), so it is manifest.Hash.
+// with the manifest's hashes (contenthash.Matches), so it is contenthash.Hash.
 func HashText(body string) string {
-	return manifest.Hash([]byte(trimBlank(body)))
+	return contenthash.Hash([]byte(trimBlank(body)))
 }
 
 // BySource finds the section made from an observation (the first, if a

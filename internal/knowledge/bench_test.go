@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // benchProject is a project with n entries and a warm cache whose files
@@ -31,7 +33,7 @@ func BenchmarkCandidates(b *testing.B) {
 		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
 			src, cache := benchProject(b, n)
 			call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true,
-				Words: NewHaystack("please add the golf handler to module 5", "then run the tests")}
+				Words: words.NewHaystack("please add the golf handler to module 5", "then run the tests")}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				set, err := Candidates(src, cache, call)
@@ -82,7 +84,7 @@ func BenchmarkRank(b *testing.B) {
 			src, cache := benchProject(b, n)
 			set, _ := Load(src, cache, Quick)
 			call := &Call{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true,
-				Words: NewHaystack("please add the golf handler to module 5", "then run the tests")}
+				Words: words.NewHaystack("please add the golf handler to module 5", "then run the tests")}
 			o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

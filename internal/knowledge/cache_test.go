@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // store is a project with entries whose folder times are set an hour back,
@@ -238,7 +240,7 @@ func FuzzDecodeCache(f *testing.F) {
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte(""))
-	call := &Call{Tool: "Write", Paths: []string{"src/module1/a.go"}, FileScoped: true, Words: NewHaystack("alpha bravo")}
+	call := &Call{Tool: "Write", Paths: []string{"src/module1/a.go"}, FileScoped: true, Words: words.NewHaystack("alpha bravo")}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fl, err := openFile(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
@@ -264,11 +266,11 @@ func TestCandidatesAreASuperset(t *testing.T) {
 	all := s.load(Full)
 	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	calls := []*Call{
-		{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true, Words: NewHaystack("golf hotel")},
-		{Tool: "Edit", Paths: []string{"pkg/version.txt"}, FileScoped: true, Words: NewHaystack("")},
-		{Tool: "Edit", Paths: []string{"a/b_test.go"}, FileScoped: true, Words: NewHaystack("")},
-		{Tool: "Bash", Paths: []string{"src/module7/y.go"}, Words: NewHaystack("alpha delta", "the staging deploy")},
-		{Prompt: true, Words: NewHaystack("kilo lima mike november and a staging deploy")},
+		{Tool: "Write", Paths: []string{"src/module5/x.go"}, FileScoped: true, Words: words.NewHaystack("golf hotel")},
+		{Tool: "Edit", Paths: []string{"pkg/version.txt"}, FileScoped: true, Words: words.NewHaystack("")},
+		{Tool: "Edit", Paths: []string{"a/b_test.go"}, FileScoped: true, Words: words.NewHaystack("")},
+		{Tool: "Bash", Paths: []string{"src/module7/y.go"}, Words: words.NewHaystack("alpha delta", "the staging deploy")},
+		{Prompt: true, Words: words.NewHaystack("kilo lima mike november and a staging deploy")},
 	}
 	for i, c := range calls {
 		want := map[string]bool{}

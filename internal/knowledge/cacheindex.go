@@ -97,8 +97,6 @@ func callKeys(c *Call, fn func(string)) {
 		}
 	}
 	if c.Words != nil {
-		for w := range c.Words.pos {
-			fn("w:" + w)
-		}
+		c.Words.EachDistinct(func(w string) { fn("w:" + w) })
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // A lesson says when it applies in its own words: "bump the version in
@@ -113,7 +114,7 @@ func (d *derived) addFile(w string) {
 }
 
 func (d *derived) addTopic(w string) {
-	p := Phrase(w)
+	p := words.Phrase(w)
 	if p != "" && len(d.topics) < maxDerived && !contains(d.topics, p) {
 		d.topics = append(d.topics, p)
 	}

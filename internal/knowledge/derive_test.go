@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // What a lesson's own words make it about, by class: the files a change
@@ -140,11 +141,11 @@ func TestRequestCall(t *testing.T) {
 func TestCommandsAndRequestsServe(t *testing.T) {
 	dec := FromSection(kindDecisions, sectionOf(t, "## ADR-001: Use pnpm, not npm, for the web app\n\n- **Status**: Accepted\n"), "d.md")
 	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
-	bash := &Call{Tool: "Bash", Commands: Segments("cd web && npm install date-fns"), Words: NewHaystack("cd web && npm install date-fns")}
+	bash := &Call{Tool: "Bash", Commands: Segments("cd web && npm install date-fns"), Words: words.NewHaystack("cd web && npm install date-fns")}
 	if got := Rank([]*Item{dec}, bash, o); len(got) != 1 || got[0].Command != 0.4 || got[0].Score != 0.9 {
 		t.Fatalf("npm install: %+v", got)
 	}
-	pnpm := &Call{Tool: "Bash", Commands: Segments("pnpm install"), Words: NewHaystack("pnpm install")}
+	pnpm := &Call{Tool: "Bash", Commands: Segments("pnpm install"), Words: words.NewHaystack("pnpm install")}
 	if got := Rank([]*Item{dec}, pnpm, o); len(got) != 0 {
 		t.Fatalf("served while the agent does the right thing: %+v", got)
 	}
@@ -165,7 +166,7 @@ func TestBroadGlobNeedsItsKeywords(t *testing.T) {
 	pii := entryItem(t, "---\nsummary: Never log personal data\npriority: CRITICAL\ntriggers:\n  tools: [Edit]\n  files: [\"internal/**/*.go\"]\n  actions: [log]\n---\n")
 	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	edit := func(prompt string) *Call {
-		return &Call{Tool: "Edit", Paths: []string{"internal/billing/invoice.go"}, FileScoped: true, Words: NewHaystack(prompt)}
+		return &Call{Tool: "Edit", Paths: []string{"internal/billing/invoice.go"}, FileScoped: true, Words: words.NewHaystack(prompt)}
 	}
 	if got := Rank([]*Item{pii}, edit("add a discount to invoices"), o); len(got) != 0 {
 		t.Errorf("served on a Go edit that does not log: %+v", got)
@@ -224,7 +225,7 @@ func TestToolsOnlyEntryStaysAlwaysScored(t *testing.T) {
 	os.WriteFile(filepath.Join(s.dir(), "every-bash.md"), []byte("---\nsummary: Shell commands run in the dev container\npriority: HIGH\ntriggers:\n  tools: [Bash]\n---\nNever run `npm publish` from it; edit web/src/api/client.ts in the editor.\n"), 0o644)
 	s.age()
 	s.load(Full)
-	call := &Call{Tool: "Bash", Commands: Segments("ls -la"), Words: NewHaystack("ls -la")}
+	call := &Call{Tool: "Bash", Commands: Segments("ls -la"), Words: words.NewHaystack("ls -la")}
 	set, err := Candidates(s.src, s.cache, call)
 	if err != nil || set.Rebuilt {
 		t.Fatalf("not from the index: %v", err)

@@ -17,6 +17,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
+	"github.com/devlearn/devlearn/internal/words"
 	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
@@ -521,7 +522,7 @@ func keywords(v *yaml.Node, at atFunc, key string) ([]string, error) {
 		return nil, err
 	}
 	for _, k := range l {
-		if len(Words(k)) == 0 {
+		if len(words.Words(k)) == 0 {
 			return nil, at(v, "%s: %q has no words to match", key, k)
 		}
 	}

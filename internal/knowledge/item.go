@@ -9,6 +9,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // Item types: what an index line or an injected item came from.
@@ -123,10 +124,10 @@ func matchOf(t Triggers) Match {
 		m.Files = append(m.Files, CompileGlob(f))
 	}
 	for _, a := range t.Actions {
-		m.Actions = append(m.Actions, Phrase(a))
+		m.Actions = append(m.Actions, words.Phrase(a))
 	}
 	for _, c := range t.Context {
-		m.Context = append(m.Context, Phrase(c))
+		m.Context = append(m.Context, words.Phrase(c))
 	}
 	return m
 }
@@ -250,7 +251,7 @@ func AreaGlobs(area string) []string {
 	}) {
 		w = repopath.Slash(w)
 		w = strings.TrimRight(w, ".:")
-		if w == "" || !PathLike(w) {
+		if w == "" || !words.PathLike(w) {
 			continue
 		}
 		if repopath.IsAbs(w) {
@@ -280,34 +281,6 @@ func AreaGlobs(area string) []string {
 		}
 	}
 	return out
-}
-
-// PathLike reports whether a word looks like a path or a file name
-// ("scripts/hooks/", "config.yaml"), not a version or an abbreviation.
-func PathLike(w string) bool {
-	if strings.ContainsAny(w, "/*") {
-		return true
-	}
-	// "config.yaml", not "e.g" or "v1.2".
-	dot := strings.LastIndexByte(w, '.')
-	if dot <= 0 || dot == len(w)-1 {
-		return false
-	}
-	ext := w[dot+1:]
-	if len(ext) > 5 {
-		return false
-	}
-	letters := 0
-	for _, c := range ext {
-		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
-			letters++
-		case c >= '0' && c <= '9':
-		default:
-			return false
-		}
-	}
-	return letters > 0 && len(w[:dot]) > 1
 }
 
 func contains(list []string, s string) bool {

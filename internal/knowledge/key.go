@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // MaxKey bounds a key, and so the name of its file.
@@ -41,7 +41,7 @@ func ValidKey(key string) error {
 // KeyFor derives a key from a summary: its slug, cut to leave room for a
 // suffix.
 func KeyFor(summary string) string {
-	s := render.Slug(summary)
+	s := textkey.Slug(summary)
 	if len(s) > MaxKey-10 {
 		s = strings.TrimRight(s[:MaxKey-10], "-")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // Weights of the components of a score.
@@ -45,7 +46,7 @@ type Call struct {
 	// install" is cd and npm install), or the commands a prompt names.
 	Commands []Segment
 	// Words are the recent prompts of the session and the tool's input.
-	Words *Haystack
+	Words *words.Haystack
 	// Prompt: the call is a prompt, before any tool is chosen. The tool
 	// is unknown, so its component is half, and only an item that the
 	// prompt names (a file, a command, a keyword or a topic of it) is
@@ -316,7 +317,7 @@ func commandList(cs []Command) string {
 	return strings.Join(s, ", ")
 }
 
-func keywordScore(phrases []string, h *Haystack, weight float64) (float64, bool) {
+func keywordScore(phrases []string, h *words.Haystack, weight float64) (float64, bool) {
 	if len(phrases) == 0 {
 		return weight / 2, false
 	}
@@ -328,7 +329,7 @@ func keywordScore(phrases []string, h *Haystack, weight float64) (float64, bool)
 	return 0, false
 }
 
-func explainKeywords(name string, phrases []string, h *Haystack, why func(string, ...any)) {
+func explainKeywords(name string, phrases []string, h *words.Haystack, why func(string, ...any)) {
 	if len(phrases) == 0 {
 		why("%s: no trigger (half)", name)
 		return

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 var repopathFold = repopath.Fold
@@ -33,7 +34,7 @@ triggers:
 // The scoring examples of the design this follows, as the issue states
 // them.
 func TestDesignScoringExamples(t *testing.T) {
-	prompts := NewHaystack("do the version bump to 0.8.0 and release it")
+	prompts := words.NewHaystack("do the version bump to 0.8.0 and release it")
 	bump := entryItem(t, versionBump)
 	low := entryItem(t, `---
 summary: A low-priority hint
@@ -80,7 +81,7 @@ triggers:
 		{
 			name: "Bash git commit: no file in the call, tool misses, actions match",
 			item: bump,
-			call: Call{Tool: "Bash", Words: NewHaystack("git commit -m 'release 0.8.0'")},
+			call: Call{Tool: "Bash", Words: words.NewHaystack("git commit -m 'release 0.8.0'")},
 			base: 0.15, score: 0.3,
 			component: [6]float64{0, 0, 0, 0.1, 0.05, 0},
 		},
@@ -109,7 +110,7 @@ func TestCriticalToolAndFileMatchIsAlwaysServed(t *testing.T) {
 	// A CRITICAL entry with keywords nobody said still scores (0.4+0.4)×2,
 	// but with a threshold above any score it is served anyway.
 	bump := entryItem(t, versionBump)
-	call := &Call{Tool: "Edit", Paths: []string{"plugin.json"}, FileScoped: true, Words: NewHaystack("fix a typo")}
+	call := &Call{Tool: "Edit", Paths: []string{"plugin.json"}, FileScoped: true, Words: words.NewHaystack("fix a typo")}
 	got := Rank([]*Item{bump}, call, Options{Weights: DefaultWeights, Threshold: 9})
 	if len(got) != 1 || !got[0].Always {
 		t.Fatalf("CRITICAL tool+file match not served: %+v", got)
@@ -121,14 +122,14 @@ func TestScoreThresholdIsInclusive(t *testing.T) {
 	// 0.6999999999999998 depending on order; a MEDIUM pitfall-like entry
 	// with a matching file must pass a 0.7 threshold.
 	it := entryItem(t, "---\nsummary: s\ntriggers:\n  files: [\"a/**\"]\n---\n")
-	call := &Call{Tool: "Write", Paths: []string{"a/b.go"}, FileScoped: true, Words: NewHaystack()}
+	call := &Call{Tool: "Write", Paths: []string{"a/b.go"}, FileScoped: true, Words: words.NewHaystack()}
 	if got := Rank([]*Item{it}, call, Options{Weights: DefaultWeights, Threshold: 0.7}); len(got) != 1 {
 		t.Fatalf("score %v did not pass 0.7", Score(it, call, DefaultWeights).Score)
 	}
 }
 
 func TestKeywordsMatchWholeWordsAndPhrases(t *testing.T) {
-	h := NewHaystack("Please run the LATEST tests before releasing; then bump the Version.", "second prompt")
+	h := words.NewHaystack("Please run the LATEST tests before releasing; then bump the Version.", "second prompt")
 	for _, tc := range []struct {
 		kw   string
 		want bool
@@ -143,11 +144,11 @@ func TestKeywordsMatchWholeWordsAndPhrases(t *testing.T) {
 		{"then bump", true},
 		{"tests before", true},
 	} {
-		if got := h.Has(Phrase(tc.kw)); got != tc.want {
+		if got := h.Has(words.Phrase(tc.kw)); got != tc.want {
 			t.Errorf("%q: got %v, want %v", tc.kw, got, tc.want)
 		}
 	}
-	if NewHaystack("version", "bump").Has(Phrase("version bump")) {
+	if words.NewHaystack("version", "bump").Has(words.Phrase("version bump")) {
 		t.Error("a phrase matched across two texts")
 	}
 }
@@ -230,7 +231,7 @@ func TestEvidenceBeyondTheTool(t *testing.T) {
 		{"production is down, look at logs", freeze, false},
 		{"anything", toolOnly, true}, // the author asked for every Bash call
 	} {
-		call := &Call{Tool: "Bash", Words: NewHaystack(tc.prompt, "kubectl apply -f k8s/app.yaml")}
+		call := &Call{Tool: "Bash", Words: words.NewHaystack(tc.prompt, "kubectl apply -f k8s/app.yaml")}
 		if got := len(Rank([]*Item{tc.item}, call, o)) == 1; got != tc.served {
 			t.Errorf("%s / %q: served %v, want %v (%v)", tc.item.ID, tc.prompt, got, tc.served, Explain(tc.item, call, DefaultWeights).Why)
 		}

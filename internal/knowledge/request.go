@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // maxNamed bounds the files and the commands read from one request.
@@ -16,7 +17,7 @@ const maxNamed = 20
 // text is read (derive.go), without the cues: a request that names
 // something is asking about it.
 func RequestCall(root, cwd, prompt string) *Call {
-	c := &Call{Prompt: true, Words: NewHaystack(prompt)}
+	c := &Call{Prompt: true, Words: words.NewHaystack(prompt)}
 	units := splitUnits(prompt, false)
 	for i, u := range units {
 		switch {

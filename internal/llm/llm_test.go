@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -237,7 +237,7 @@ func TestExtractHostile(t *testing.T) {
 	}
 	// A pattern that climbs out of a folder is only text: its slug stays a
 	// plain name.
-	if s := render.Slug("../../../../etc/passwd"); s != "etc-passwd" {
+	if s := textkey.Slug("../../../../etc/passwd"); s != "etc-passwd" {
 		t.Errorf("slug of a climbing pattern: %q", s)
 	}
 	// Ten items were dropped, each with its reason.

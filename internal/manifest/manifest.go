@@ -6,8 +6,6 @@ package manifest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,7 +15,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	jsonv1 "github.com/go-json-experiment/json/v1"
@@ -265,33 +262,4 @@ func (m *Manifest) appendIndented(b []byte) []byte {
 		b = append(b, "\n  "...)
 	}
 	return append(b, "]\n}\n"...)
-}
-
-// Hash is the content hash devlearn records: sha256 in hex.
-func Hash(data []byte) string {
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
-}
-
-// IsLegacyHash tells devflow's 32-bit hashes from devlearn's sha256.
-func IsLegacyHash(h string) bool { return len(h) > 0 && len(h) < 64 }
-
-// Matches reports whether content has the recorded hash, reading devflow's
-// djb2 hashes too.
-func Matches(recorded string, content []byte) bool {
-	if IsLegacyHash(recorded) {
-		want := strings.TrimLeft(strings.ToLower(recorded), "0")
-		return strings.TrimLeft(DJB2(string(content)), "0") == want
-	}
-	return recorded == Hash(content)
-}
-
-// DJB2 is devflow's hash: djb2 over UTF-16 code units, as JavaScript's
-// charCodeAt sees them, kept to 32 bits, in hex.
-func DJB2(s string) string {
-	h := uint32(5381)
-	for _, c := range utf16.Encode([]rune(s)) {
-		h = h*33 + uint32(c)
-	}
-	return strconv.FormatUint(uint64(h), 16)
 }

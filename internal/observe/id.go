@@ -12,9 +12,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strings"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // The observation types and the artifacts they become.
@@ -58,35 +57,11 @@ func ValidType(t string) bool {
 	return false
 }
 
-// Normalize is the pattern normalisation of the observation ids rule (docs/architecture.md): NFKC, lower case,
-// punctuation removed, white space collapsed.
-func Normalize(pattern string) string {
-	s := strings.ToLower(norm.NFKC.String(pattern))
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		switch {
-		case unicode.IsPunct(r):
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // ID is the observation id of the observation ids rule (docs/architecture.md): "obs_" and the first 12 hex
 // digits of sha256(type + "\n" + normalised pattern). The same lesson seen
 // by any extractor on any machine gets the same id.
 func ID(typ, pattern string) string {
-	sum := sha256.Sum256([]byte(typ + "\n" + Normalize(pattern)))
+	sum := sha256.Sum256([]byte(typ + "\n" + textkey.Normalize(pattern)))
 	return "obs_" + hex.EncodeToString(sum[:6])
 }
 

@@ -25,23 +25,6 @@ func TestIDGolden(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	for in, want := range map[string]string{
-		"Hook scripts grow":         "hook scripts grow",
-		"  a\t\nb  ":                "a b",
-		"don't forget: the README!": "dont forget the readme",
-		"ＦＵＬＬ　ｗｉｄｔｈ":                "full width",
-		"ﬁle":                       "file",
-		"...":                       "",
-		"a - b":                     "a b",
-		"version 1.2.3":             "version 123",
-	} {
-		if got := Normalize(in); got != want {
-			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // ValidID is IDPattern written out; the regexp is the specification.
 func FuzzValidID(f *testing.F) {
 	for _, s := range []string{"obs_5c370eb6abf0", "obs_abcde", "obs_abcdef", "obs_" + strings.Repeat("a", 40), "obs_" + strings.Repeat("a", 41), "OBS_abcdef", "obs_ABCDEF", "obs_abc-ef", "obs_abcdef\n", ""} {

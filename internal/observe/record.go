@@ -6,13 +6,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/jsonpos"
-	"github.com/devlearn/devlearn/internal/redact"
 	"io"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/jsonpos"
+	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Sighting is one observation as an extractor or a person reports it: the
@@ -95,7 +97,7 @@ func (s *Sighting) Clean(log *Log, redact func(string) string) error {
 	if s.Pattern == "" {
 		return fmt.Errorf("pattern is empty")
 	}
-	if Normalize(s.Pattern) == "" {
+	if textkey.Normalize(s.Pattern) == "" {
 		return fmt.Errorf("pattern %q has no words", s.Pattern)
 	}
 	if n := utf8.RuneCountInString(s.Pattern); n > MaxPatternRunes {

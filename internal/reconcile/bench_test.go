@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
@@ -51,7 +52,7 @@ func buildProject(root string, n int) *project.Project {
 			data := []byte(fmt.Sprintf("---\ndescription: Lesson %d\nsource: self-learning:%s\n---\n\n# Lesson %d\n\nRun scripts/x.sh first.\n", i, id, i))
 			os.MkdirAll(filepath.Dir(p.Path(e.Path)), 0o755)
 			os.WriteFile(p.Path(e.Path), data, 0o644)
-			e.ContentHash = manifest.Hash(data)
+			e.ContentHash = contenthash.Hash(data)
 		default:
 			e.Path = project.DecisionsFile
 			if typ == observe.Pitfall {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/handover"
@@ -26,6 +27,7 @@ import (
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/render"
 	"github.com/devlearn/devlearn/internal/stamp"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Options of a run.
@@ -265,11 +267,11 @@ func (u *run) entry(e manifest.Entry) error {
 		return nil
 	}
 
-	if manifest.Matches(e.ContentHash, current) && !manifest.IsLegacyHash(e.ContentHash) {
+	if contenthash.Matches(e.ContentHash, current) && !contenthash.IsLegacyHash(e.ContentHash) {
 		u.res.Unchanged++
 		return nil
 	}
-	if manifest.Matches(e.ContentHash, current) {
+	if contenthash.Matches(e.ContentHash, current) {
 		// devflow's hash, unchanged: record devlearn's from now on.
 		u.res.Unchanged++
 	} else {
@@ -288,7 +290,7 @@ func (u *run) entry(e manifest.Entry) error {
 // proof in the quiet-run cache: it was settled before the run began, so
 // any write since has changed it.
 func (u *run) unchangedSinceRender(e manifest.Entry) bool {
-	if !u.handed.Has(e.Path) || manifest.IsLegacyHash(e.ContentHash) {
+	if !u.handed.Has(e.Path) || contenthash.IsLegacyHash(e.ContentHash) {
 		return false
 	}
 	cur, err := u.root.Stat(e.Path)
@@ -313,7 +315,7 @@ func hashOf(sec *knowfile.Section, current []byte) string {
 	if sec != nil {
 		return sec.Hash()
 	}
-	return manifest.Hash(current)
+	return contenthash.Hash(current)
 }
 
 // Refusal is a person's "no" to the artifact e of observation o: a
@@ -371,7 +373,7 @@ func (u *run) orphans() error {
 		if f.source == "" || known[f.source] {
 			continue
 		}
-		if err := u.adopt(f.typ, f.source, "", f.path, "", f.data, manifest.Hash(f.data), known); err != nil {
+		if err := u.adopt(f.typ, f.source, "", f.path, "", f.data, contenthash.Hash(f.data), known); err != nil {
 			return err
 		}
 	}
@@ -386,9 +388,9 @@ func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash stri
 	if o, ok := u.obs[src]; ok && (o.Status == observe.Ready || o.Status == observe.Created) && o.Type == typ {
 		matches = []observe.Observation{*o}
 	} else if title != "" {
-		want := observe.Normalize(title)
+		want := textkey.Normalize(title)
 		for _, o := range u.obs {
-			if o.Type == typ && o.Status == observe.Ready && !known[o.ID] && observe.Normalize(o.Pattern) == want {
+			if o.Type == typ && o.Status == observe.Ready && !known[o.ID] && textkey.Normalize(o.Pattern) == want {
 				matches = append(matches, *o)
 			}
 		}

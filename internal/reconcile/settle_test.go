@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/project"
@@ -31,7 +32,7 @@ func TestReconcileSettlesABatchACrashLeft(t *testing.T) {
 	if e == nil || e.Path != rel {
 		t.Fatalf("no manifest entry for %s", rel)
 	}
-	e.ContentHash = manifest.Hash(data)
+	e.ContentHash = contenthash.Hash(data)
 	w := evolve.New(p, benchNow, evolve.Trigger{Command: "render"})
 	if _, err := w.Apply(context.Background(), evolve.Reason{Text: "render"},
 		evolve.Change{Path: rel, Data: data}, evolve.Change{Path: project.ManifestFile, Data: m.Bytes()}); err != nil {

@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/crashpoint"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -24,6 +25,7 @@ import (
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
+	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
@@ -248,7 +250,7 @@ func (p *plan) addFile(o observe.Observation) error {
 		}
 		p.files[path] = data
 		p.claimed[path] = o.ID
-		p.record(o, path, "", manifest.Hash(data), false)
+		p.record(o, path, "", contenthash.Hash(data), false)
 		return nil
 	}
 	p.skip(o.ID, "no free name for "+slug)
@@ -341,12 +343,12 @@ func (p *plan) addSection(o observe.Observation, file string, render func(observ
 // samePitfall finds an entry whose normalised Area and Issue match.
 func samePitfall(doc *knowfile.Doc, o observe.Observation) *knowfile.Section {
 	f := detailFields(o.Details)
-	area, issue := observe.Normalize(f["area"]), observe.Normalize(f["issue"])
+	area, issue := textkey.Normalize(f["area"]), textkey.Normalize(f["issue"])
 	if issue == "" {
-		issue = observe.Normalize(o.Pattern)
+		issue = textkey.Normalize(o.Pattern)
 	}
 	for _, s := range doc.Sections {
-		if s.Anchor != "" && observe.Normalize(s.Field("Area")) == area && observe.Normalize(s.Field("Issue")) == issue {
+		if s.Anchor != "" && textkey.Normalize(s.Field("Area")) == area && textkey.Normalize(s.Field("Issue")) == issue {
 			return s
 		}
 	}
@@ -363,7 +365,7 @@ func (p *plan) adopt(o observe.Observation, path, anchor string) error {
 		if err != nil {
 			return err
 		}
-		hash = manifest.Hash(data)
+		hash = contenthash.Hash(data)
 	}
 	p.claimed[path] = o.ID
 	p.record(o, path, anchor, hash, true)

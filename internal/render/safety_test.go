@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 var slugRe = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -28,8 +29,8 @@ func TestHostilePatternsStayInTheirFolder(t *testing.T) {
 		"con:aux|nul*?<>",
 	} {
 		slug := slugFor(pattern, "obs_0123456789ab")
-		if !slugRe.MatchString(slug) || len(slug) > MaxSlug {
-			t.Errorf("%q: slug %q is not plain ASCII of at most %d characters", pattern, slug, MaxSlug)
+		if !slugRe.MatchString(slug) || len(slug) > textkey.MaxSlug {
+			t.Errorf("%q: slug %q is not plain ASCII of at most %d characters", pattern, slug, textkey.MaxSlug)
 		}
 		for _, dir := range []string{".claude/commands/self-learning", ".claude/skills"} {
 			p, err := within(dir, slug+".md")
@@ -38,7 +39,7 @@ func TestHostilePatternsStayInTheirFolder(t *testing.T) {
 			}
 		}
 	}
-	if got := Slug("ＦＵＬＬ ｗｉｄｔｈ"); got != "full-width" {
+	if got := textkey.Slug("ＦＵＬＬ ｗｉｄｔｈ"); got != "full-width" {
 		t.Errorf("NFKC: %q", got)
 	}
 	if got := slugFor("!!!", "obs_0123456789ab"); got != "lesson-0123456789ab" {

@@ -8,42 +8,13 @@ import (
 	"path"
 	"strings"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
-
-// MaxSlug is devflow's slug length.
-const MaxSlug = 50
-
-// Slug is devflow's slug: lower case, every run of characters outside
-// [a-z0-9] becomes one "-", trimmed, at most 50 characters. NFKC first, so
-// full-width letters become their ASCII selves; other scripts and
-// look-alikes become separators, so a slug is always plain ASCII.
-func Slug(s string) string {
-	s = strings.ToLower(norm.NFKC.String(s))
-	var b strings.Builder
-	dash := false
-	for _, r := range s {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			continue
-		}
-		dash = true
-	}
-	out := b.String()
-	if len(out) > MaxSlug {
-		out = strings.TrimRight(out[:MaxSlug], "-")
-	}
-	return out
-}
 
 // slugFor is the slug of an observation, with a fallback built from its id
 // when the pattern has no letters or digits at all.
 func slugFor(pattern, id string) string {
-	if s := Slug(pattern); s != "" {
+	if s := textkey.Slug(pattern); s != "" {
 		return s
 	}
 	return "lesson-" + strings.TrimPrefix(id, "obs_")

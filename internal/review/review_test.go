@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
@@ -108,7 +109,7 @@ func TestDecisionsOnAKnowledgeSection(t *testing.T) {
 func TestDeprecatingACommandRemovesItsFile(t *testing.T) {
 	cmd := "---\ndescription: x\nsource: self-learning:obs_bbbbbbbbbbbb\n---\n# x\n"
 	m := &manifest.Manifest{}
-	m.Put(manifest.Entry{ObservationID: "obs_bbbbbbbbbbbb", Type: "workflow", Path: ".claude/commands/self-learning/x.md", ContentHash: manifest.Hash([]byte(cmd))})
+	m.Put(manifest.Entry{ObservationID: "obs_bbbbbbbbbbbb", Type: "workflow", Path: ".claude/commands/self-learning/x.md", ContentHash: contenthash.Hash([]byte(cmd))})
 	r := repo(t, map[string]string{
 		project.LogFile: `{"op":"observe","eid":"a","at":"2026-05-04T09:00:00Z","src":"s1","id":"obs_bbbbbbbbbbbb","type":"workflow","pattern":"X"}
 {"op":"created","eid":"c","at":"2026-05-06T09:00:00Z","src":"render","id":"obs_bbbbbbbbbbbb","seq":1,"path":".claude/commands/self-learning/x.md"}

@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -228,8 +229,8 @@ func (s *run) manifest(before, after map[string][]byte) ([]byte, error) {
 			continue
 		}
 		if e.AnchorID == "" {
-			if manifest.Matches(e.ContentHash, old) {
-				e.ContentHash = manifest.Hash(after[e.Path])
+			if contenthash.Matches(e.ContentHash, old) {
+				e.ContentHash = contenthash.Hash(after[e.Path])
 				changed = true
 			}
 			continue
@@ -240,7 +241,7 @@ func (s *run) manifest(before, after map[string][]byte) ([]byte, error) {
 		}
 		was := knowfile.Parse(kind, old).BySource(e.ObservationID)
 		now := knowfile.Parse(kind, after[e.Path]).BySource(e.ObservationID)
-		if was != nil && now != nil && (manifest.Matches(e.ContentHash, []byte(was.Body)) || e.ContentHash == was.Hash()) && e.ContentHash != now.Hash() {
+		if was != nil && now != nil && (contenthash.Matches(e.ContentHash, []byte(was.Body)) || e.ContentHash == was.Hash()) && e.ContentHash != now.Hash() {
 			e.ContentHash = now.Hash()
 			changed = true
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/knowfile"
@@ -53,7 +54,7 @@ func fixture(t *testing.T) (*project.Project, map[string]string) {
 	man := &manifest.Manifest{SchemaVersion: manifest.SchemaVersion}
 	man.Put(manifest.Entry{ObservationID: "obs_aaaaaaaaaaaa", Type: "decision", Path: project.DecisionsFile, AnchorID: "ADR-001", ContentHash: adrSec.Hash(), RenderedAt: "2026-05-01T00:00:00Z"})
 	man.Put(manifest.Entry{ObservationID: "obs_bbbbbbbbbbbb", Type: "pitfall", Path: project.PitfallsFile, AnchorID: "PF-001", ContentHash: "0000", RenderedAt: "2026-05-01T00:00:00Z"})
-	man.Put(manifest.Entry{ObservationID: "obs_cccccccccccc", Type: "workflow", Path: project.CommandsDir + "/deploy.md", ContentHash: manifest.Hash([]byte(command)), RenderedAt: "2026-05-01T00:00:00Z"})
+	man.Put(manifest.Entry{ObservationID: "obs_cccccccccccc", Type: "workflow", Path: project.CommandsDir + "/deploy.md", ContentHash: contenthash.Hash([]byte(command)), RenderedAt: "2026-05-01T00:00:00Z"})
 	files := map[string]string{
 		project.LogFile: `{"op":"observe","id":"obs_1","pattern":"p","details":"use ` + secret + `"}` + "\n" +
 			`{"op":"observe","id":"obs_2","pattern":"clean"}` + "\n" +
@@ -201,7 +202,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd, _ := os.ReadFile(p.Path(project.CommandsDir + "/deploy.md"))
-	if e := man.Get("obs_cccccccccccc"); !manifest.Matches(e.ContentHash, cmd) {
+	if e := man.Get("obs_cccccccccccc"); !contenthash.Matches(e.ContentHash, cmd) {
 		t.Error("the command's hash was not updated")
 	}
 	dec, _ := os.ReadFile(p.Path(project.DecisionsFile))

@@ -19,7 +19,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
-	"github.com/devlearn/devlearn/internal/render"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Store is the tasks of one project, and the clock and source every event
@@ -367,12 +367,12 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 	if title == "" {
 		title = in.Task
 	}
-	base := render.Slug(title)
+	base := textkey.Slug(title)
 	if base == "" {
 		base = "task"
 	}
 	id := sha256.Sum256([]byte(strings.Join([]string{in.Task, in.Stage, fmt.Sprint(n), s.Now.UTC().Format(time.RFC3339), feedback}, "\x00")))
-	rest := fmt.Sprintf("-%s-rejection-%d-", render.Slug(in.Stage), n)
+	rest := fmt.Sprintf("-%s-rejection-%d-", textkey.Slug(in.Stage), n)
 	suffix := rest + hex.EncodeToString(id[:3])
 	if len(base)+len(suffix) > knowledge.MaxKey {
 		base = strings.TrimRight(base[:knowledge.MaxKey-len(suffix)], "-")

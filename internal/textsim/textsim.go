@@ -13,7 +13,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 //go:embed stopwords.txt
@@ -36,7 +36,7 @@ func Words(s string) []string {
 	stop := stopwords()
 	var out []string
 	seen := map[string]bool{}
-	for _, w := range strings.Fields(observe.Normalize(s)) {
+	for _, w := range strings.Fields(textkey.Normalize(s)) {
 		w = strings.ReplaceAll(w, "’", "")
 		if stop[w] {
 			continue

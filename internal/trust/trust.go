@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/jsonl"
-	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
@@ -132,7 +132,7 @@ func CheckFiles(home, projectConfigPath string, files []string) (trusted bool, w
 	switch {
 	case e == nil:
 		return false, fmt.Sprintf("%s has never been trusted on this machine: read it, then run 'devlearn trust'", projectConfigPath), nil
-	case e.SHA256 != manifest.Hash(data):
+	case e.SHA256 != contenthash.Hash(data):
 		return false, fmt.Sprintf("%s changed since you trusted it on %s: read it, then run 'devlearn trust'", projectConfigPath, day(e.TrustedAt)), nil
 	}
 	for _, f := range files {
@@ -162,7 +162,7 @@ func hashFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return manifest.Hash(data), nil
+	return contenthash.Hash(data), nil
 }
 
 // Trust records the current content of the config file at path as trusted,
@@ -177,7 +177,7 @@ func Trust(ctx context.Context, home, path string, files []string, now time.Time
 	if err != nil {
 		return nil, err
 	}
-	e := Entry{Path: c, SHA256: manifest.Hash(data), TrustedAt: now.UTC().Format(time.RFC3339)}
+	e := Entry{Path: c, SHA256: contenthash.Hash(data), TrustedAt: now.UTC().Format(time.RFC3339)}
 	for _, f := range files {
 		sum, err := hashFile(f)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -26,7 +27,7 @@ type Extractor func(sessions []*transcript.Channels) []extract.Observation
 //   - it was sighted in the label's session (any of the case's, when the
 //     label names none), and
 //   - every term of the label's match list is found in its pattern, both
-//     normalised as observation ids are (observe.Normalize: NFKC, lower
+//     normalised as observation ids are (textkey.Normalize: NFKC, lower
 //     case, punctuation removed, white space collapsed). A term may offer
 //     alternatives, "push|pushes". A term is found where it begins a word
 //     (it is not preceded by a Latin letter or digit), so "npm" is not
@@ -42,9 +43,9 @@ func Matches(c *Case, l *Label, o *extract.Observation) bool {
 			return false
 		}
 	}
-	p := observe.Normalize(o.Pattern)
+	p := textkey.Normalize(o.Pattern)
 	for _, term := range l.Match {
-		if !slices.ContainsFunc(strings.Split(term, "|"), func(alt string) bool { return found(p, observe.Normalize(alt)) }) {
+		if !slices.ContainsFunc(strings.Split(term, "|"), func(alt string) bool { return found(p, textkey.Normalize(alt)) }) {
 			return false
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"golang.org/x/sync/errgroup"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,7 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/observe"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Options of a measurement.
@@ -381,7 +382,7 @@ func scoreProject(set *Set, name string, sessions []*Session, repo *Repo) *Proje
 				p := Pair{ID: id, A: list[i], B: list[j]}
 				p.Labels[0], p.Labels[1] = labels(list[i].Pattern+" "+list[i].Details), labels(list[j].Pattern+" "+list[j].Details)
 				switch {
-				case observe.Normalize(p.A.Pattern) == observe.Normalize(p.B.Pattern):
+				case textkey.Normalize(p.A.Pattern) == textkey.Normalize(p.B.Pattern):
 					same := true // the same words twice: one lesson
 					p.Same = &same
 				case len(p.Labels[0]) > 0 && len(p.Labels[1]) > 0:

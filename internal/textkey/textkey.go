@@ -1,0 +1,65 @@
+// Package textkey holds the two ways lesson text becomes a key: devflow's
+// slug (file names, entry keys) and the pattern normalisation observation
+// ids are computed from. A leaf, so that every package keys text the same
+// way without importing the packages that render or observe.
+package textkey
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// MaxSlug is devflow's slug length.
+const MaxSlug = 50
+
+// Slug is devflow's slug: lower case, every run of characters outside
+// [a-z0-9] becomes one "-", trimmed, at most 50 characters. NFKC first, so
+// full-width letters become their ASCII selves; other scripts and
+// look-alikes become separators, so a slug is always plain ASCII.
+func Slug(s string) string {
+	s = strings.ToLower(norm.NFKC.String(s))
+	var b strings.Builder
+	dash := false
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+			continue
+		}
+		dash = true
+	}
+	out := b.String()
+	if len(out) > MaxSlug {
+		out = strings.TrimRight(out[:MaxSlug], "-")
+	}
+	return out
+}
+
+// Normalize is the pattern normalisation of the observation ids rule (docs/architecture.md): NFKC, lower case,
+// punctuation removed, white space collapsed.
+func Normalize(pattern string) string {
+	s := strings.ToLower(norm.NFKC.String(pattern))
+	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsPunct(r):
+			continue
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
