@@ -7,16 +7,18 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
 func testEnv(dir string, out *bytes.Buffer) *Env {
 	vars := map[string]string{"HOME": dir, "DEVLEARN_HOME": dir + "/.devlearn", "NO_COLOR": "1"}
-	return &Env{
+	return &Env{hookcmd.Env{
 		In: strings.NewReader(""), Out: out, Err: out,
 		Getenv: func(k string) string { return vars[k] },
 		Dir:    dir,
 		Clock:  func() time.Time { return time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC) },
-	}
+	}}
 }
 
 func run(t *testing.T, args ...string) string {

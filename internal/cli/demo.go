@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/demo"
+	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -146,7 +147,7 @@ func (d *demoRun) run(at time.Time, args []string, stdin string, out io.Writer) 
 		"DEVLEARN_HOME": d.home,
 		"HOME":          d.home,
 	}
-	sub := &Env{
+	sub := &Env{hookcmd.Env{
 		In: strings.NewReader(stdin), Out: out, Err: out,
 		Getenv: func(k string) string {
 			if v, ok := vars[k]; ok {
@@ -156,7 +157,7 @@ func (d *demoRun) run(at time.Time, args []string, stdin string, out io.Writer) 
 		},
 		Dir:   d.repo,
 		Clock: d.env.Clock,
-	}
+	}}
 	root := NewRoot(sub)
 	root.SetArgs(args)
 	if err := root.Execute(); err != nil {

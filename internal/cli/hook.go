@@ -104,14 +104,10 @@ func runAgentHook(ctx context.Context, env *Env, a *agent.Agent, event string) e
 
 // hookCmd is env as the commands shared with devlearn-hook take it.
 func (e *Env) hookCmd(ctx context.Context) *hookcmd.Env {
-	return &hookcmd.Env{
-		Ctx: ctx,
-		In:  e.In, Out: e.Out, Err: e.Err,
-		Getenv:   e.Getenv,
-		Environ:  e.Environ,
-		Dir:      e.Dir,
-		Clock:    e.Clock,
-		OutTTY:   e.OutTTY,
-		Devlearn: os.Executable,
+	h := e.Env
+	h.Ctx = ctx
+	if h.Devlearn == nil {
+		h.Devlearn = os.Executable
 	}
+	return &h
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/hookcmd"
 )
 
 // BenchmarkRootHook is what building the whole command tree adds to every
@@ -12,7 +14,7 @@ import (
 // Well under a millisecond, so hooks are dispatched through cobra like
 // every other command, and exit codes stay mapped in one place.
 func BenchmarkRootHook(b *testing.B) {
-	env := &Env{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }, Clock: time.Now}
+	env := &Env{hookcmd.Env{Out: io.Discard, Err: io.Discard, Getenv: func(string) string { return "" }, Clock: time.Now}}
 	for i := 0; i < b.N; i++ {
 		env.In = strings.NewReader("")
 		r := NewRoot(env)

@@ -29,7 +29,6 @@ session's folder ('devlearn init --statusline' registers it that way).`,
 			return hookcmd.Hud(env.hookCmd(c.Context()), *opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the counts as JSON")
+	opts.Define(cmd.Flags())
 	return cmd
 }

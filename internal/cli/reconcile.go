@@ -30,7 +30,6 @@ treated as deleted.`,
 			return hookcmd.Reconcile(env.hookCmd(c.Context()), *opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")
-	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "find everything, record nothing")
+	opts.Define(cmd.Flags())
 	return cmd
 }

@@ -28,8 +28,6 @@ artifact already on disk is adopted, never written twice.`,
 			return hookcmd.RenderReady(env.hookCmd(c.Context()), *opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print what was rendered and skipped as JSON")
-	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "write nothing; say what would be written")
-	cmd.Flags().StringVar(&opts.Session, "session", "", "the session that triggered this run (for the audit log)")
+	opts.Define(cmd.Flags())
 	return cmd
 }

@@ -35,7 +35,12 @@ import (
 	"github.com/devlearn/devlearn/internal/settings"
 )
 
-// Env is what the two commands take from the world outside them.
+// Env is everything a command takes from the world outside it: streams,
+// environment, working folder, clock and the context a signal cancels.
+// Commands never touch os.* for these, so tests and the demo run them
+// in-process with exact inputs. Both binaries' commands take this one
+// type: devlearn's command tree (internal/cli) wraps it to hang its own
+// helpers on, devlearn-hook uses it as it is.
 type Env struct {
 	// Ctx is cancelled when the process gets SIGINT or SIGTERM: what a
 	// hook started (the stop gates) ends with it. nil is never cancelled.
@@ -63,6 +68,25 @@ func (env *Env) context() context.Context {
 		return context.Background()
 	}
 	return env.Ctx
+}
+
+// Now is the current time: DEVLEARN_NOW over the clock (see Now).
+func (env *Env) Now() (time.Time, error) { return Now(env.Getenv, env.Clock) }
+
+// Home is the global devlearn folder: $DEVLEARN_HOME, else ~/.devlearn.
+func (env *Env) Home() string { return Home(env.Getenv) }
+
+// Project finds the project around the working folder.
+func (env *Env) Project() (*project.Project, error) { return FindProject(env.Dir) }
+
+// Config loads the configuration of p (global, then project); nil p
+// loads the global one alone.
+func (env *Env) Config(p *project.Project) (*config.Loaded, error) {
+	root := ""
+	if p != nil {
+		root = p.Root
+	}
+	return LoadConfig(env.Getenv, root)
 }
 
 // Now is the current time: DEVLEARN_NOW (RFC 3339) when set, so that many

@@ -126,33 +126,23 @@ func dispatch(env *Env, args []string) int {
 
 func hudMain(env *Env, args []string) int {
 	var opts HudOptions
-	return command(env, "hud", "[--stdin] [--json]", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&opts.Stdin, "stdin", false, "read Claude Code's status line JSON on stdin for the session's folder")
-		fs.BoolVar(&opts.JSON, "json", false, "print the counts as JSON")
-	}, func() error { return Hud(env, opts) })
+	return command(env, "hud", "[--stdin] [--json]", args, opts.Define, func() error { return Hud(env, opts) })
 }
 
 func renderMain(env *Env, args []string) int {
 	var opts RenderOptions
-	return command(env, "render-ready", "[--json] [--dry-run] [--session ID]", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&opts.JSON, "json", false, "print what was rendered and skipped as JSON")
-		fs.BoolVar(&opts.DryRun, "dry-run", false, "write nothing; say what would be written")
-		fs.StringVar(&opts.Session, "session", "", "the session that triggered this run (for the audit log)")
-	}, func() error { return RenderReady(env, opts) })
+	return command(env, "render-ready", "[--json] [--dry-run] [--session ID]", args, opts.Define, func() error { return RenderReady(env, opts) })
 }
 
 func reconcileMain(env *Env, args []string) int {
 	var opts ReconcileOptions
-	return command(env, "reconcile", "[--json] [--dry-run]", args, func(fs *flag.FlagSet) {
-		fs.BoolVar(&opts.JSON, "json", false, "print the counts and details as JSON")
-		fs.BoolVar(&opts.DryRun, "dry-run", false, "find everything, record nothing")
-	}, func() error { return Reconcile(env, opts) })
+	return command(env, "reconcile", "[--json] [--dry-run]", args, opts.Define, func() error { return Reconcile(env, opts) })
 }
 
 // command runs one of devlearn's commands that devlearn-hook serves too:
 // its flags parsed as devlearn parses them, its errors, hints and exit
 // codes as devlearn reports them (the exit codes rule, docs/architecture.md).
-func command(env *Env, name, synopsis string, args []string, define func(*flag.FlagSet), run func() error) int {
+func command(env *Env, name, synopsis string, args []string, define func(FlagSet), run func() error) int {
 	// As devlearn runs every command: collecting four times less often
 	// than Go's default, under a memory limit.
 	debug.SetGCPercent(400)
