@@ -26,7 +26,7 @@ deprecated ones).`,
 			if err != nil {
 				return err
 			}
-			stats, err := w.log.Compact(ctxBackground(), w.now, w.cfg.Config)
+			stats, err := w.log.Compact(env.Context(), w.now, w.cfg.Config)
 			if err != nil {
 				return err
 			}

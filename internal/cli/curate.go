@@ -57,7 +57,7 @@ curates after each run; this curates now.`,
 				Proj: w.proj, Log: w.log, Now: w.now, Config: w.cfg.Config, DryRun: opts.dryRun,
 				Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "curate"}),
 			}
-			res, err := cu.Run(ctxBackground())
+			res, err := cu.Run(env.Context())
 			if err != nil {
 				return err
 			}

@@ -327,7 +327,7 @@ func runCheck(env *Env, opts *checkOptions) error {
 		if !sess.Exists() {
 			return exitcode.WithHint(fmt.Errorf("no session %q in %s", id, sess.Rel()), "use the id the Stop hook's message gives (devlearn records a session once its hooks ran in this working tree)")
 		}
-		err := sess.Update(ctxBackground(), now, func(st *directives.State) ([]directives.Record, error) {
+		err := sess.Update(env.Context(), now, func(st *directives.State) ([]directives.Record, error) {
 			var recs []directives.Record
 			if !opts.dryRun {
 				for real, sum := range passed {
@@ -468,7 +468,7 @@ func runDirectivesInit(env *Env, opts *directivesInitOptions, args []string) err
 			changes = append(changes, evolve.Change{Path: rel, Data: s.Files[rel]})
 		}
 		w := evolve.New(p, now, evolve.Trigger{Command: "directives init"})
-		e, err := w.Apply(ctxBackground(), evolve.Reason{Text: "directives init: templates for the directive types of " + s.Dir}, changes...)
+		e, err := w.Apply(env.Context(), evolve.Reason{Text: "directives init: templates for the directive types of " + s.Dir}, changes...)
 		if err != nil {
 			return err
 		}

@@ -133,12 +133,12 @@ failures are warnings on stderr).`,
 			}
 			out.Report = gate.Run(c.Context(), list, gate.Options{Project: w.proj.Root, Worktree: worktree, Env: env.environ(), Redact: redact.Text})
 			if n != "" && len(list) > 0 {
-				if err := w.store.RecordGates(ctxBackground(), n, stage, when, out.Report); err != nil {
+				if err := w.store.RecordGates(env.Context(), n, stage, when, out.Report); err != nil {
 					return err
 				}
 				if out.Report.Blocked() {
 					fb, from := task.GateFeedback(out.Report)
-					if out.Rejection, err = w.store.Reject(ctxBackground(), task.RejectInput{Task: n, Stage: stage, Feedback: fb, From: from}); err != nil {
+					if out.Rejection, err = w.store.Reject(env.Context(), task.RejectInput{Task: n, Stage: stage, Feedback: fb, From: from}); err != nil {
 						return err
 					}
 				}
@@ -349,7 +349,7 @@ it and run 'devlearn trust'.`,
 						return nerr
 					}
 					w := evolve.New(proj, now, evolve.Trigger{Command: "gate preset"})
-					_, err = w.Apply(ctxBackground(), evolve.Reason{Text: "gate preset " + p.Name}, evolve.Change{Path: project.ConfigFile, Data: next})
+					_, err = w.Apply(env.Context(), evolve.Reason{Text: "gate preset " + p.Name}, evolve.Change{Path: project.ConfigFile, Data: next})
 				}
 				if err != nil {
 					return err

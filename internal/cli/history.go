@@ -283,7 +283,7 @@ after each run; this prunes now.`,
 
 // pruneSnapshots prunes the kept copies within the config's limits.
 func pruneSnapshots(w *workspace, dryRun bool) (*evolve.PruneResult, error) {
-	return evolve.Prune(ctxBackground(), w.proj, pruneOptions(w.cfg.Config, w.now, dryRun))
+	return evolve.Prune(w.ctx, w.proj, pruneOptions(w.cfg.Config, w.now, dryRun))
 }
 
 func pruneOptions(cfg *config.Config, now time.Time, dryRun bool) evolve.PruneOptions {

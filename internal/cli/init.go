@@ -157,7 +157,7 @@ func runInit(env *Env, opts *initOptions) error {
 	w := evolve.New(p, now, evolve.Trigger{Command: "init"})
 	if !opts.dryRun {
 		if len(res.changes) > 0 {
-			e, err := w.Apply(ctxBackground(), evolve.Reason{Text: "init: set devlearn up in this repository"}, res.changes...)
+			e, err := w.Apply(env.Context(), evolve.Reason{Text: "init: set devlearn up in this repository"}, res.changes...)
 			if err != nil {
 				return err
 			}
@@ -174,7 +174,7 @@ func runInit(env *Env, opts *initOptions) error {
 	res.registerDriver(p, opts.dryRun)
 
 	r := &migrate.Runner{Ctx: migrate.Context{Proj: p, Home: env.Home(), Now: now}, Migrations: migrate.All(), Writer: w, DryRun: opts.dryRun}
-	if res.Migrations, err = r.Run(ctxBackground()); err != nil {
+	if res.Migrations, err = r.Run(env.Context()); err != nil {
 		return err
 	}
 	for _, m := range res.Migrations {

@@ -119,7 +119,7 @@ hash of its content. An existing entry is never overwritten.`,
 			if err := knowledge.ValidKey(e.Key); err != nil {
 				return exitcode.UsageError(err)
 			}
-			path, created, err := st.Create(ctxBackground(), &e, "knowledge add: "+e.Summary)
+			path, created, err := st.Create(env.Context(), &e, "knowledge add: "+e.Summary)
 			if err != nil {
 				return err
 			}
@@ -207,7 +207,7 @@ copies the entry to the global store, for every project on this machine.`,
 			if e.Status == knowledge.StatusArchived {
 				return exitcode.RefusedError(fmt.Errorf("%s is archived", e.Key), "promote accepts drafts and candidates only; edit the file's status to bring an archived entry back")
 			}
-			saved, data, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
+			saved, data, path, err := st.SetStatus(env.Context(), e.Key, knowledge.StatusActive, "knowledge promote: "+e.Summary)
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ copies the entry to the global store, for every project on this machine.`,
 				if err != nil {
 					return err
 				}
-				gpath, err := g.Copy(ctxBackground(), saved, data, "knowledge promote --global")
+				gpath, err := g.Copy(env.Context(), saved, data, "knowledge promote --global")
 				if err != nil {
 					return exitcode.RefusedError(err, "compare them with 'devlearn knowledge show --global "+e.Key+"'")
 				}
@@ -261,7 +261,7 @@ project has none.`,
 			if err != nil {
 				return err
 			}
-			_, _, path, err := st.SetStatus(ctxBackground(), e.Key, knowledge.StatusArchived, "knowledge archive: "+e.Summary)
+			_, _, path, err := st.SetStatus(env.Context(), e.Key, knowledge.StatusArchived, "knowledge archive: "+e.Summary)
 			if err != nil {
 				return err
 			}

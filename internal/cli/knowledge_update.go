@@ -119,7 +119,7 @@ project has none.`,
 			if c.Flags().Changed("summary") {
 				summary = upd.Summary
 			}
-			next, path, err := st.Edit(ctxBackground(), key, "knowledge update: "+summary, func(e *knowledge.Entry) error {
+			next, path, err := st.Edit(env.Context(), key, "knowledge update: "+summary, func(e *knowledge.Entry) error {
 				apply(e)
 				return nil
 			})
@@ -178,7 +178,7 @@ created_at (written before devlearn stamped one) starts its clock now.
 				return err
 			}
 			days := w.cfg.Knowledge.CandidateMaxAgeDays
-			aged, err := st.AgeCandidates(ctxBackground(), time.Duration(days)*24*time.Hour)
+			aged, err := st.AgeCandidates(env.Context(), time.Duration(days)*24*time.Hour)
 			if err != nil {
 				return err
 			}

@@ -109,7 +109,7 @@ func writeConfig(w *workspace, data []byte, changes []configChange) error {
 		keys = append(keys, c.Key)
 	}
 	wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --configure"})
-	_, err := wr.Apply(ctxBackground(), evolve.Reason{Text: "configure: " + strings.Join(keys, ", ")}, evolve.Change{Path: project.ConfigFile, Data: data})
+	_, err := wr.Apply(w.ctx, evolve.Reason{Text: "configure: " + strings.Join(keys, ", ")}, evolve.Change{Path: project.ConfigFile, Data: data})
 	return err
 }
 

@@ -59,7 +59,7 @@ func runLearnHooks(env *Env, opts *learnOptions) error {
 		} else {
 			//devlearn:triggers "learn --enable" "learn --disable"
 			w := evolve.New(p, now, evolve.Trigger{Command: "learn --" + res.Action})
-			_, err = w.Apply(ctxBackground(), evolve.Reason{Text: "learn --" + res.Action + ": devlearn's hooks"},
+			_, err = w.Apply(env.Context(), evolve.Reason{Text: "learn --" + res.Action + ": devlearn's hooks"},
 				evolve.Change{Path: project.SettingsFile, Data: d.file.Bytes()})
 		}
 		if err != nil {

@@ -31,13 +31,13 @@ func runLearnClear(env *Env, opts *learnOptions) error {
 			return err
 		}
 	}
-	unlock, err := jsonl.Lock(ctxBackground(), w.log.LockPath)
+	unlock, err := jsonl.Lock(env.Context(), w.log.LockPath)
 	if err != nil {
 		return err
 	}
 	defer unlock()
 	wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --clear"})
-	e, err := wr.Apply(ctxBackground(), evolve.Reason{Text: "learn --clear: the observation log emptied"}, evolve.Change{Path: project.LogFile, Data: []byte{}})
+	e, err := wr.Apply(env.Context(), evolve.Reason{Text: "learn --clear: the observation log emptied"}, evolve.Change{Path: project.LogFile, Data: []byte{}})
 	if err != nil {
 		return err
 	}
@@ -71,8 +71,8 @@ func runLearnPurge(env *Env, opts *learnOptions) error {
 	}
 	wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --purge"})
 	audit := ""
-	dropped, err := w.log.Purge(ctxBackground(), func(data []byte) error {
-		e, err := wr.Apply(ctxBackground(), evolve.Reason{Text: "learn --purge: corrupt lines dropped from the observation log"}, evolve.Change{Path: project.LogFile, Data: data})
+	dropped, err := w.log.Purge(env.Context(), func(data []byte) error {
+		e, err := wr.Apply(env.Context(), evolve.Reason{Text: "learn --purge: corrupt lines dropped from the observation log"}, evolve.Change{Path: project.LogFile, Data: data})
 		if e != nil {
 			audit = e.ID
 		}
@@ -132,13 +132,13 @@ func runLearnReset(env *Env, opts *learnOptions) error {
 	for _, id := range ids {
 		tombs = append(tombs, observe.NewEvent(observe.OpTombstone, id, w.now, "reset", nil))
 	}
-	if err := w.log.Append(ctxBackground(), tombs...); err != nil {
+	if err := w.log.Append(env.Context(), tombs...); err != nil {
 		return err
 	}
 	audit := ""
 	if len(plan.Changes) > 0 {
 		wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --reset"})
-		e, err := wr.Apply(ctxBackground(), evolve.Reason{Text: "learn --reset: devlearn's artifacts removed", Observations: ids}, plan.Changes...)
+		e, err := wr.Apply(env.Context(), evolve.Reason{Text: "learn --reset: devlearn's artifacts removed", Observations: ids}, plan.Changes...)
 		if err != nil {
 			return err
 		}

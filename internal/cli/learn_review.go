@@ -48,7 +48,7 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	}
 	// Candidates past their review window are archived first, so what is
 	// listed is what still waits.
-	if err := ageCandidates(ctxBackground(), w.proj, w.cfg.Config, w.now, "learn --review", func(format string, args ...any) {
+	if err := ageCandidates(env.Context(), w.proj, w.cfg.Config, w.now, "learn --review", func(format string, args ...any) {
 		fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...)
 	}); err != nil {
 		return err
@@ -69,7 +69,7 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	if len(decisions) > 0 {
 		var outcomes []*review.Outcome
 		for _, d := range decisions {
-			o, err := r.Decide(ctxBackground(), d.action, d.id)
+			o, err := r.Decide(env.Context(), d.action, d.id)
 			if err != nil {
 				if errors.Is(err, review.ErrUnknown) {
 					return exitcode.UsageError(err)
@@ -235,7 +235,7 @@ func reviewInteractively(env *Env, w *workspace, items []review.Item) error {
 				}
 				continue // ask again about the same item
 			default:
-				o, err := r.Decide(ctxBackground(), action, it.ID)
+				o, err := r.Decide(env.Context(), action, it.ID)
 				if err != nil {
 					fmt.Fprintf(env.Out, "Could not %s %s: %v\n", action, it.ID, err)
 					continue

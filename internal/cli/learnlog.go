@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -19,6 +20,8 @@ type workspace struct {
 	log  observe.Store
 	now  time.Time
 	home string
+	// ctx is the command's: cancelled at SIGINT or SIGTERM.
+	ctx context.Context
 }
 
 func (env *Env) workspace() (*workspace, error) {
@@ -40,6 +43,7 @@ func (env *Env) workspace() (*workspace, error) {
 		log:  observe.ProjectStore(p),
 		now:  now,
 		home: env.Home(),
+		ctx:  env.Context(),
 	}, nil
 }
 

@@ -72,7 +72,7 @@ func runMigrate(env *Env, opts *migrateOptions) error {
 		}
 		return t.flush()
 	}
-	res, err := r.Run(ctxBackground())
+	res, err := r.Run(env.Context())
 	if err != nil {
 		return err
 	}

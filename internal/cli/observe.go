@@ -94,7 +94,7 @@ func runObserve(env *Env, opts *observeOptions) error {
 		}
 		events = append(events, observe.ObserveEvent(s, src, at))
 	}
-	if err := w.log.Append(ctxBackground(), events...); err != nil {
+	if err := w.log.Append(env.Context(), events...); err != nil {
 		return err
 	}
 	if err := log.Apply(events...); err != nil {

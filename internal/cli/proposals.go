@@ -75,7 +75,7 @@ func decideGates(env *Env, w *workspace, accept, decline []string, asJSON bool) 
 		}
 		wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --review"})
 		reason := evolve.Reason{Text: fmt.Sprintf("learn --review: a person accepted proposed gate %s (%s %q: %s), called for by %q", p.ID, p.List, p.Gate.Name, p.Gate.Command, p.Lesson), Observations: []string{p.Source}}
-		if _, err := wr.Apply(ctxBackground(), reason, evolve.Change{Path: project.ConfigFile, Data: next}); err != nil {
+		if _, err := wr.Apply(env.Context(), reason, evolve.Change{Path: project.ConfigFile, Data: next}); err != nil {
 			return err
 		}
 		out = append(out, decided{ID: id, Action: "accepted", Gate: p, File: project.ConfigFile})
@@ -95,7 +95,7 @@ func decideGates(env *Env, w *workspace, accept, decline []string, asJSON bool) 
 		ev := observe.NewEvent(observe.OpFlag, p.Source, w.now, "review", func(e *observe.Event) {
 			e.Flag, e.Reason, e.Seq = propose.FlagDeclined, p.ID, seq
 		})
-		if err := w.log.Append(ctxBackground(), ev); err != nil {
+		if err := w.log.Append(env.Context(), ev); err != nil {
 			return err
 		}
 		out = append(out, decided{ID: id, Action: "declined", Gate: p})

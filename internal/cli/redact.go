@@ -98,7 +98,7 @@ func runRedact(env *Env, opts *redactOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := scrub.Run(ctxBackground(), scrub.Options{
+	res, err := scrub.Run(env.Context(), scrub.Options{
 		Proj:   p,
 		Match:  m,
 		Writer: evolve.New(p, now, evolve.Trigger{Command: "redact"}),

@@ -59,7 +59,7 @@ func runRevert(env *Env, opts *revertOptions, id string) error {
 		Opts:   reconcile.Options{Now: w.now, Config: w.cfg.Config, DryRun: opts.dryRun},
 		Force:  opts.force,
 	}
-	res, err := r.Run(ctxBackground(), id)
+	res, err := r.Run(env.Context(), id)
 	var cannot *evolve.CannotRevert
 	var changed *evolve.ChangedError
 	switch {

@@ -30,6 +30,9 @@ the agent through Claude Code hooks.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// Every command's context is the root's, cancelled at SIGINT or
+	// SIGTERM: what a command starts or waits for ends with it.
+	root.PersistentPreRun = func(c *cobra.Command, _ []string) { env.Ctx = c.Context() }
 	asParent(root)
 	root.SetIn(env.In)
 	root.SetOut(env.Out)

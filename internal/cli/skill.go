@@ -44,7 +44,7 @@ For Claude Code, 'devlearn skill render' writes them as .claude/skills/
 // seededSkills seeds the defaults and says so when it wrote anything.
 func (env *Env) seededSkills() (string, error) {
 	home := env.Home()
-	res, err := skills.Seed(ctxBackground(), home)
+	res, err := skills.Seed(env.Context(), home)
 	if err != nil {
 		return "", err
 	}
@@ -242,7 +242,7 @@ editor's text is kept in a file named in the error.`,
 					return err
 				}
 			}
-			path, err := skills.Save(ctxBackground(), home, name, tier, data)
+			path, err := skills.Save(env.Context(), home, name, tier, data)
 			if err != nil {
 				return exitcode.WithHint(err, "nothing was saved; fix the text and run it again")
 			}
@@ -391,7 +391,7 @@ func applyRender(env *Env, proj *project.Project, dir string, plan *skills.Rende
 		for _, r := range plan.Removed {
 			changes = append(changes, evolve.Change{Path: skills.Join(project.SkillsDir, r), Remove: true})
 		}
-		_, err = evolve.New(proj, now, evolve.Trigger{Command: "skill render"}).Apply(ctxBackground(), evolve.Reason{Text: "skill render: the tiered skills for Claude Code"}, changes...)
+		_, err = evolve.New(proj, now, evolve.Trigger{Command: "skill render"}).Apply(env.Context(), evolve.Reason{Text: "skill render: the tiered skills for Claude Code"}, changes...)
 		return err
 	}
 	if err := safefile.MkdirRoot(dir, 0o755); err != nil {

@@ -142,7 +142,7 @@ letters, digits, '.', '_' and '-'.`,
 			if err != nil {
 				return err
 			}
-			st, err := w.store.Start(ctxBackground(), args[0], o)
+			st, err := w.store.Start(env.Context(), args[0], o)
 			if err != nil {
 				return err
 			}
@@ -185,7 +185,7 @@ reject' record the stage they are about too.`,
 			if err != nil {
 				return err
 			}
-			if err := w.store.EnterStage(ctxBackground(), args[0], args[1]); err != nil {
+			if err := w.store.EnterStage(env.Context(), args[0], args[1]); err != nil {
 				return err
 			}
 			if asJSON {
@@ -242,7 +242,7 @@ and lists its candidates for review.`,
 			if err != nil {
 				return err
 			}
-			o, err := w.store.Reject(ctxBackground(), task.RejectInput{Task: n, Stage: stage, Feedback: feedback, From: "person"})
+			o, err := w.store.Reject(env.Context(), task.RejectInput{Task: n, Stage: stage, Feedback: feedback, From: "person"})
 			if err != nil {
 				return err
 			}
@@ -525,7 +525,7 @@ again, and its gates run again.`,
 			if open := w.store.OpenCandidates(st); len(open) > 0 {
 				fmt.Fprintf(env.Err, "devlearn: %s of %s still %s review: %s\n", plural(len(open), "lesson", "lessons"), args[0], map[bool]string{true: "waits for", false: "wait for"}[len(open) == 1], strings.Join(open, ", "))
 			}
-			if err := w.store.Resume(ctxBackground(), args[0], reason); err != nil {
+			if err := w.store.Resume(env.Context(), args[0], reason); err != nil {
 				return exitcode.UsageError(err)
 			}
 			if asJSON {

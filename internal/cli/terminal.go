@@ -42,7 +42,7 @@ func (e *Env) form(groups ...*huh.Group) error {
 	// A terminal whose input has ended (a closed pty, ^D at a pipe
 	// pretending to be one) answers no question: the form is stopped
 	// rather than left redrawing itself for ever.
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(e.Context())
 	defer cancel()
 	in := e.keyboard().next()
 	in.ended = cancel

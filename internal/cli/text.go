@@ -1,9 +1,6 @@
 package cli
 
-import (
-	"context"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
 // ellipsis cuts s to at most n characters, marking the cut.
 func ellipsis(s string, n int) string {
@@ -13,7 +10,3 @@ func ellipsis(s string, n int) string {
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
 }
-
-// ctxBackground is the context of a command run from the terminal: locks
-// wait as long as they must. Hooks use their own deadline instead.
-func ctxBackground() context.Context { return context.Background() }

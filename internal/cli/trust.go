@@ -197,7 +197,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 			return nil
 		}
 	}
-	e, err := trust.Trust(ctxBackground(), env.Home(), path, files, now)
+	e, err := trust.Trust(env.Context(), env.Home(), path, files, now)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func runTrustRevoke(env *Env, opts *trustOptions) error {
 	if err != nil {
 		return err
 	}
-	found, err := trust.Revoke(ctxBackground(), env.Home(), p.Path(project.ConfigFile))
+	found, err := trust.Revoke(env.Context(), env.Home(), p.Path(project.ConfigFile))
 	if err != nil {
 		return err
 	}

@@ -165,7 +165,7 @@ func runUninstall(env *Env, opts *uninstallOptions) error {
 	if !opts.dryRun {
 		if len(res.changes) > 0 {
 			w := evolve.New(p, now, evolve.Trigger{Command: "uninstall"})
-			e, err := w.Apply(ctxBackground(), evolve.Reason{Text: "uninstall: devlearn taken out of this repository"}, res.changes...)
+			e, err := w.Apply(env.Context(), evolve.Reason{Text: "uninstall: devlearn taken out of this repository"}, res.changes...)
 			if err != nil {
 				return err
 			}

@@ -63,7 +63,7 @@ type Env struct {
 	Devlearn func() (string, error)
 }
 
-func (env *Env) context() context.Context {
+func (env *Env) Context() context.Context {
 	if env.Ctx == nil {
 		return context.Background()
 	}
@@ -229,7 +229,7 @@ func serve(env *Env, event string, he hook.Env) {
 		// timeout registered for Stop.
 		timeout = time.Duration(settings.StopTimeout)*time.Second - 5*time.Second
 	}
-	ctx, cancel := context.WithTimeout(env.context(), timeout)
+	ctx, cancel := context.WithTimeout(env.Context(), timeout)
 	defer cancel()
 	hook.Run(ctx, event, he, &deadlineReader{r: env.In, budget: hookStdinBudget}, env.Out)
 }

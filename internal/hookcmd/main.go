@@ -78,7 +78,7 @@ var ownFlags = []string{"hud", "render-ready", "reconcile"}
 // with the hook; the code is then the signal's (130, 143), as for
 // devlearn.
 func Main(env *Env, args []string) int {
-	return interrupt.Main(env.context(), env.Err, func(ctx context.Context) int {
+	return interrupt.Main(env.Context(), env.Err, func(ctx context.Context) int {
 		e := *env
 		e.Ctx = ctx
 		return dispatch(&e, args)

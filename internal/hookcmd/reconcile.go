@@ -33,7 +33,7 @@ func Reconcile(env *Env, opts ReconcileOptions) error {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "reconcile"}),
 		Opts:   reconcile.Options{Now: w.now, Config: w.cfg, DryRun: opts.DryRun},
 	}
-	res, err := r.Run(env.context())
+	res, err := r.Run(env.Context())
 	if err != nil {
 		return err
 	}

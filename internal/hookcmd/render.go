@@ -34,7 +34,7 @@ func RenderReady(env *Env, opts RenderOptions) error {
 		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "render-ready", Session: opts.Session}),
 		Opts:   render.Options{Now: w.now, Config: w.cfg, DryRun: opts.DryRun},
 	}
-	res, err := r.Run(env.context())
+	res, err := r.Run(env.Context())
 	if err != nil {
 		return err
 	}

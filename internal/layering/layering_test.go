@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -133,5 +134,51 @@ func TestLayering(t *testing.T) {
 				t.Errorf("%s imports %s: %s", from, to, why)
 			}
 		}
+	}
+}
+
+// rootContexts are the only places a context starts from nothing: the
+// entry points, which cancel it at SIGINT or SIGTERM, and a hook
+// environment built without one (tests, benchmarks).
+var rootContexts = map[string]bool{
+	"cmd/devlearn/main.go":                          true,
+	"internal/hookcmd/hookcmd.go":                   true,
+	"internal/eval/genuine/cmd/evalgenuine/main.go": true,
+	"internal/eval/replay/cmd/replay/main.go":       true,
+}
+
+// TestOneRootContext keeps every command on the context a signal
+// cancels: a context.Background() below the entry points is a lock wait,
+// a gate or a model call that ^C would not stop.
+func TestOneRootContext(t *testing.T) {
+	root := "../.."
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			if (strings.Contains(line, "context.Background()") || strings.Contains(line, "context.TODO()")) && !rootContexts[rel] {
+				t.Errorf("%s:%d: a context from nothing; take the command's (env.Context(), cmd.Context() or the caller's ctx)", rel, i+1)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

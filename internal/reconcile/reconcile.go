@@ -76,6 +76,7 @@ type Reconciler struct {
 }
 
 type run struct {
+	ctx     context.Context
 	r       *Reconciler
 	res     *Result
 	log     *observe.Log
@@ -118,7 +119,7 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer root.Close()
-	u := &run{r: r, res: res, start: start, proofs: map[string]proof{}, root: root,
+	u := &run{ctx: ctx, r: r, res: res, start: start, proofs: map[string]proof{}, root: root,
 		handed: handover.Load(r.Proj)}
 	u.preStamp()
 	log, err := r.Log.Load()
@@ -423,7 +424,7 @@ func (u *run) adopt(typ, src, title, path, anchor string, data []byte, hash stri
 		doc.Changed()
 		hash = knowfile.HashText(sec.Body)
 		if !u.r.Opts.DryRun {
-			if _, err := u.r.Writer.Apply(context.Background(), evolve.Reason{Text: "reconcile: an orphan section is adopted by the one observation that matches it", Observations: []string{o.ID}},
+			if _, err := u.r.Writer.Apply(u.ctx, evolve.Reason{Text: "reconcile: an orphan section is adopted by the one observation that matches it", Observations: []string{o.ID}},
 				evolve.Change{Path: path, Data: doc.Bytes()}); err != nil {
 				return err
 			}

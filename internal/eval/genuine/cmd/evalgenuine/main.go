@@ -12,8 +12,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/eval/genuine"
@@ -71,14 +73,17 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 			}
 		}
 	}
+	// ^C stops the runs it started, not only this process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	runner := &genuine.Runner{Bin: abs, Work: work}
-	res, err := genuine.Measure(context.Background(), set, runner, opts)
+	res, err := genuine.Measure(ctx, set, runner, opts)
 	if err != nil {
 		return err
 	}
 	rep := genuine.Summarize(set, res)
 	if loop {
-		loops, err := genuine.Loop(context.Background(), set, &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}, opts)
+		loops, err := genuine.Loop(ctx, set, &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}, opts)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,9 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/eval/replay"
@@ -27,7 +29,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
 	}
-	results, err := replay.RunAll(context.Background(), replays, replay.Options{KB: filepath.Join(*dir, "kb")})
+	// ^C stops the hooks it started, not only this process.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	results, err := replay.RunAll(ctx, replays, replay.Options{KB: filepath.Join(*dir, "kb")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
