@@ -335,3 +335,25 @@ func (l *Lesson) Subjects() (entry, observation string) {
 	}
 	return entry, l.Observation
 }
+
+// WithoutEntries returns the observations that are no entry's lesson:
+// those the one list does not join to an entry of the project. The rest
+// are served as their entry, once.
+func WithoutEntries(obs []observe.Observation, items []*knowledge.Item) []observe.Observation {
+	joined := map[string]bool{}
+	for _, l := range Join(obs, items, nil) {
+		if l.Entry != "" && l.Observation != "" {
+			joined[l.Observation] = true
+		}
+	}
+	if len(joined) == 0 {
+		return obs
+	}
+	out := make([]observe.Observation, 0, len(obs)-len(joined))
+	for _, o := range obs {
+		if !joined[o.ID] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
