@@ -167,7 +167,11 @@ func newLessonsShowCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "One lesson: its status and why, its parts, where to read more",
-		Args:  argsRange(1, 1),
+		Long: `Print one lesson: its status and why, whether the agent is served it,
+its parts (the entry's file, the observation and the artifact rendered from
+it, each with its own store's status) and the commands that say more: where
+it was seen, when it is served, what devlearn changed.`,
+		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
 			lw, err := loadLessons(env)
 			if err != nil {
@@ -346,7 +350,8 @@ func decisionsFor(verb string, l *lessons.Lesson) ([]lessonStep, error) {
 }
 
 func newLessonsEditCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "edit ID",
 		Short: "Change a lesson: open its file in $VISUAL or $EDITOR",
 		Long: `Open the file that states a lesson (its entry, or the artifact rendered
@@ -371,6 +376,9 @@ command.`,
 			if path == "" {
 				return exitcode.WithHint(fmt.Errorf("%s has no file yet: it is only observed", l.ID), "accept it ('devlearn lessons accept "+l.ID+"') and render it ('devlearn render-ready'), or retire it")
 			}
+			if asJSON {
+				return printJSON(env.Out, map[string]string{"id": l.ID, "path": path})
+			}
 			if !env.interactive() {
 				fmt.Fprintf(env.Out, "%s is stated in %s: edit it there (your version is kept)", l.ID, path)
 				if l.Entry != "" {
@@ -385,4 +393,6 @@ command.`,
 			return env.editFile(path)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the lesson's file as JSON instead of opening it")
+	return cmd
 }
