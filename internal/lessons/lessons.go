@@ -209,6 +209,11 @@ func (l *Lesson) decide(source string) {
 				whys = append(whys, p.why)
 			}
 		}
+		if len(whys) > 1 {
+			// The observation's reason says who retired it; "archived"
+			// says nothing more.
+			whys = slices.DeleteFunc(whys, func(w string) bool { return w == archived })
+		}
 		if len(whys) > 0 {
 			l.Status, l.Why = st, strings.Join(whys, "; ")
 			break
@@ -218,6 +223,10 @@ func (l *Lesson) decide(source string) {
 		l.Served = l.Served || p.served
 	}
 }
+
+// archived is why an archived entry is retired: by a person, or aged out
+// as a candidate nobody reviewed.
+const archived = "archived"
 
 // itemPart is what an entry or a hand-written section says.
 func itemPart(it *knowledge.Item, source string) part {
@@ -242,7 +251,7 @@ func itemPart(it *knowledge.Item, source string) part {
 	case knowledge.StatusCandidate:
 		return part{Draft, "proposed: not served until a person accepts it", false}
 	}
-	return part{Retired, "archived", false}
+	return part{Retired, archived, false}
 }
 
 // entrySource says who put an entry in force.
