@@ -10,6 +10,7 @@ func commands(env *Env) []*cobra.Command {
 		newIngestCmd(env),
 		newCompactCmd(env),
 		newLearnCmd(env),
+		newLessonsCmd(env),
 		newRenderReadyCmd(env),
 		newReconcileCmd(env),
 		newDemoCmd(env),

@@ -141,7 +141,8 @@ func newKnowledgeListCmd(env *Env) *cobra.Command {
 priority, kind, status and summary. --status draft (or candidate) lists what
 waits for review; --category lesson_learned (or business_rule, architecture,
 api_quirk, convention) only that category. Broken entry files are named on
-stderr with their line.`,
+stderr with their line. 'devlearn lessons' lists the entries and what the
+log observed together, one lesson each, in force, draft or retired.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			if status != "" && !slices.Contains(knowledge.Statuses, status) {

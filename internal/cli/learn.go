@@ -62,7 +62,11 @@ func newLearnCmd(env *Env) *cobra.Command {
   --clear               empty the observation log (asks first; --yes in scripts)
   --purge               drop the log's corrupt lines, listing each
   --reset               remove what devlearn made in this project (never your
-                        own files) and its per-clone state (asks; --yes)`,
+                        own files) and its per-clone state (asks; --yes)
+
+'devlearn lessons' lists the observations and the knowledge entries
+together, one lesson each, in force, draft or retired, and decides about
+them with accept, retire and restore.`,
 		Example: `  devlearn learn --status
   devlearn learn --list --status=ready
   devlearn learn --show obs_f8d7e6856637

@@ -13,11 +13,16 @@ import (
 	"github.com/devlearn/devlearn/internal/review"
 )
 
-func (w *workspace) reviewer() *review.Reviewer {
+func (w *workspace) reviewer() *review.Reviewer { return w.reviewerAs("learn --review") }
+
+// reviewerAs is the reviewer of a command: its changes are in history
+// under that command.
+func (w *workspace) reviewerAs(command string) *review.Reviewer {
 	return &review.Reviewer{
-		Proj:   w.proj,
-		Log:    w.log,
-		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --review"}),
+		Proj: w.proj,
+		Log:  w.log,
+		//devlearn:triggers "learn --review" "lessons accept" "lessons retire" "lessons restore"
+		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: command}),
 		Now:    w.now,
 		Config: w.cfg.Config,
 		Home:   w.home,
@@ -147,6 +152,8 @@ func pastTense(action string) string {
 	switch action {
 	case "keep":
 		return "Kept"
+	case "accept":
+		return "Accepted"
 	case "deprecate":
 		return "Deprecated"
 	case "restore":

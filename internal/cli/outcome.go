@@ -8,6 +8,7 @@ import (
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lessons"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/outcome"
@@ -37,8 +38,15 @@ func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config
 		if err := knowledge.SaveHurting(p, env.hurting(p, res.Log)); err != nil {
 			return len(events), err
 		}
-		// What the log knows is served from now on, ready or not.
-		if _, err := observed.Sync(p.Root, res.Log.Observations(now, cfg)); err != nil {
+		// What the log knows is served from now on, ready or not, but
+		// once: an observation that is the same lesson as an entry (a
+		// correction the person asked to keep is both) is served as the
+		// entry, in the person's words.
+		obs := res.Log.Observations(now, cfg)
+		if set, _ := knowledge.Load(knowledge.Sources{Root: p.Root, GlobalDir: knowledge.GlobalEntriesDir(env.Home())}, knowledge.CachePath(p), knowledge.Full); set != nil {
+			obs = lessons.WithoutEntries(obs, set.Items)
+		}
+		if _, err := observed.Sync(p.Root, obs); err != nil {
 			return len(events), err
 		}
 	}

@@ -56,11 +56,12 @@ func Hud(env *Env, opts HudOptions) error {
 		return err
 	}
 	global := ""
-	if home := Home(env.Getenv); home != "" {
+	home := Home(env.Getenv)
+	if home != "" {
 		global = filepath.Join(home, config.GlobalFile)
 	}
 	cfgKey := hud.StampFiles(global, p.Path(project.ConfigFile))
-	counts, err := hud.Cached(p, cfgKey, func() (*config.Config, error) {
+	counts, err := hud.Cached(p, home, cfgKey, func() (*config.Config, error) {
 		l, err := LoadConfig(env.Getenv, p.Root)
 		if err != nil {
 			return nil, err

@@ -1,6 +1,6 @@
 // Package hud computes devlearn's one-line summary for a status bar:
-// what has been learned (the artifacts, by kind) and how much needs a
-// person's review. A status line runs it every second or so, so the
+// what is in force (the lessons served as entries, and the artifacts, by
+// kind) and how much needs a person's review. A status line runs it every second or so, so the
 // answer is cached in the per-clone state and recomputed when one of the
 // files it depends on changed (by size and modification time) or a minute
 // has passed (an entry edited in place; decay).
@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -23,6 +24,11 @@ import (
 
 // Counts is what the line says.
 type Counts struct {
+	// Lessons are the entries in force: kept at a person's request,
+	// written or accepted by one, in the project or for every project.
+	// Drafts wait for a person and are not counted; what needs their
+	// review is.
+	Lessons     int `json:"lessons"`
 	Workflows   int `json:"workflows"`
 	Skills      int `json:"skills"`
 	Decisions   int `json:"decisions"`
@@ -30,10 +36,10 @@ type Counts struct {
 	NeedsReview int `json:"needs_review"`
 }
 
-// Learned reports whether anything has been learned.
-func (c Counts) Learned() bool { return c.Workflows+c.Skills+c.Decisions+c.Pitfalls > 0 }
+// Learned reports whether anything learned is in force.
+func (c Counts) Learned() bool { return c.Lessons+c.Workflows+c.Skills+c.Decisions+c.Pitfalls > 0 }
 
-// Line is the status line: "Learning: 2 workflows, 1 skill  ⚠ 1 needs
+// Line is the status line: "Learning: 2 lessons, 1 skill  ⚠ 1 needs
 // review". Empty when nothing is learned and nothing needs review. warn
 // wraps the warning (colour on a terminal; identity elsewhere).
 func Line(c Counts, warn func(string) string) string {
@@ -48,6 +54,7 @@ func Line(c Counts, warn func(string) string) string {
 			parts = append(parts, strconv.Itoa(n)+" "+many)
 		}
 	}
+	add(c.Lessons, "lesson", "lessons")
 	add(c.Workflows, "workflow", "workflows")
 	add(c.Skills, "skill", "skills")
 	add(c.Decisions, "decision", "decisions")
@@ -69,13 +76,16 @@ func Line(c Counts, warn func(string) string) string {
 	return b.String()
 }
 
-// Compute works the counts out from the files: the artifacts in force
-// and what needs review, from the folded log and the candidate entries.
-// Artifacts are counted, not observations: a pitfall observed again in
-// other words is adopted by the section already there (render's dedup),
-// and two observations created into one section are one pitfall.
-func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, error) {
+// Compute works the counts out from the files: the entries and the
+// artifacts in force and what needs review, from the knowledge cache the
+// hooks keep, the folded log and the candidate entries. home is the
+// devlearn home whose global entries are in force here too ("" for
+// none). Artifacts are counted, not observations: a pitfall observed
+// again in other words is adopted by the section already there (render's
+// dedup), and two observations created into one section are one pitfall.
+func Compute(p *project.Project, cfg *config.Config, home string, now time.Time) (Counts, error) {
 	var c Counts
+	c.Lessons = entriesInForce(p, home)
 	log, err := observe.LoadFile(p.Path(project.LogFile))
 	if err != nil {
 		return c, err
@@ -113,6 +123,26 @@ func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, err
 	return c, nil
 }
 
+// entriesInForce counts the entries served as what the project knows:
+// active and not held for review, the learned and the agent's drafts
+// left out. It reads them as the hooks do, through their cache, which
+// parses only the entries changed since (each file's stamp is checked:
+// an entry accepted by an edit in place counts once the cached counts
+// expire); the sections of decisions.md and pitfalls.md are counted from
+// the log, as artifacts.
+func entriesInForce(p *project.Project, home string) int {
+	src := knowledge.Sources{Root: p.Root, GlobalDir: knowledge.GlobalEntriesDir(home), State: p.CommonDir}
+	// An error is only about the cache: the set is complete either way.
+	set, _ := knowledge.Load(src, knowledge.CachePath(p), knowledge.Full)
+	n := 0
+	for _, it := range set.Items {
+		if it.Type == knowledge.TypeEntry && it.Active && it.Status == knowledge.StatusActive && it.Held == "" {
+			n++
+		}
+	}
+	return n
+}
+
 // CachePath is where the counts are cached, in the per-clone state.
 func CachePath(p *project.Project) string {
 	return p.StatePath("cache", "hud-"+p.WorktreeID()+".json")
@@ -125,17 +155,20 @@ type cached struct {
 }
 
 // Key describes, by size and modification time, the files the counts
-// depend on; it changes whenever one of them may have. The entries are
-// stamped by their folder, which changes when one is added, removed or
+// depend on; it changes whenever one of them may have. The entries (the
+// project's and the global ones under home) are stamped by their folder, which changes when one is added, removed or
 // replaced (devlearn and most editors write a new file and rename it):
 // stamping each of a thousand entries was a third of the process's time.
 // An entry edited in place changes no folder; MaxAge bounds how long
 // that goes unseen.
-func Key(p *project.Project, configKey string) string {
-	b := make([]byte, 0, 128)
+func Key(p *project.Project, home, configKey string) string {
+	b := make([]byte, 0, 160)
 	b = append(b, configKey...)
 	for _, rel := range []string{project.LogFile, project.ManifestFile, project.EntriesDir} {
 		b = appendStamp(b, p.Path(rel))
+	}
+	if dir := knowledge.GlobalEntriesDir(home); dir != "" {
+		b = appendStamp(b, dir)
 	}
 	return string(b)
 }
@@ -158,9 +191,10 @@ func appendStamp(b []byte, path string) []byte {
 
 // Cached returns the counts, from the cache when nothing they depend on
 // changed, else computed and cached. configKey names the config in force
-// (its files' stamps), which decides the thresholds behind "needs review".
-func Cached(p *project.Project, configKey string, load func() (*config.Config, error), now time.Time) (Counts, error) {
-	key := Key(p, configKey)
+// (its files' stamps), which decides the thresholds behind "needs review";
+// home is the devlearn home of the global entries.
+func Cached(p *project.Project, home, configKey string, load func() (*config.Config, error), now time.Time) (Counts, error) {
+	key := Key(p, home, configKey)
 	path := CachePath(p)
 	if data, err := os.ReadFile(path); err == nil {
 		var c cached
@@ -172,7 +206,7 @@ func Cached(p *project.Project, configKey string, load func() (*config.Config, e
 	if err != nil {
 		return Counts{}, err
 	}
-	counts, err := Compute(p, cfg, now)
+	counts, err := Compute(p, cfg, home, now)
 	if err != nil {
 		return Counts{}, err
 	}

@@ -22,6 +22,8 @@ func TestLine(t *testing.T) {
 		{Counts{Workflows: 2, Skills: 1, Decisions: 3, Pitfalls: 1, NeedsReview: 1}, "Learning: 2 workflows, 1 skill, 3 decisions, 1 pitfall  ⚠ 1 needs review"},
 		{Counts{Workflows: 1, Skills: 2, NeedsReview: 3}, "Learning: 1 workflow, 2 skills  ⚠ 3 need review"},
 		{Counts{Decisions: 1}, "Learning: 1 decision"},
+		{Counts{Lessons: 2}, "Learning: 2 lessons"},
+		{Counts{Lessons: 1, Pitfalls: 2, NeedsReview: 1}, "Learning: 1 lesson, 2 pitfalls  ⚠ 1 needs review"},
 	} {
 		if got := Line(tc.c, nil); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
@@ -53,6 +55,16 @@ func repo(t testing.TB, n int) *project.Project {
 		fmt.Fprintf(&log, `{"op":"created","eid":"d%d","at":"2026-05-05T09:00:00Z","src":"render","id":"%s","path":"x%d"}`+"\n", i, id, i)
 	}
 	os.WriteFile(filepath.Join(dir, project.LogFile), []byte(log.String()), 0o644)
+	// One entry in force for every hundred observations, and as many
+	// archived: the line counts the first.
+	entries := filepath.Join(dir, filepath.FromSlash(project.EntriesDir))
+	os.MkdirAll(entries, 0o755)
+	for i := 0; i < max(1, n/100); i++ {
+		for _, st := range []string{"active", "archived"} {
+			key := fmt.Sprintf("%s-%d", st, i)
+			os.WriteFile(filepath.Join(entries, key+".md"), []byte("---\nkey: "+key+"\nsummary: lesson "+key+"\nstatus: "+st+"\n---\nbody\n"), 0o644)
+		}
+	}
 	p, err := project.Find(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -64,61 +76,61 @@ func load() (*config.Config, error) { return config.Default(), nil }
 
 func TestCacheFollowsTheFiles(t *testing.T) {
 	p := repo(t, 30)
-	c, err := Cached(p, "cfg1", load, now)
+	c, err := Cached(p, "", "cfg1", load, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{Workflows: 2, Skills: 1, Decisions: 1, Pitfalls: 1, NeedsReview: 3}
+	want := Counts{Lessons: 1, Workflows: 2, Skills: 1, Decisions: 1, Pitfalls: 1, NeedsReview: 3}
 	if c != want {
 		t.Fatalf("%+v, want %+v", c, want)
 	}
 	// A hit does not read the log: replace the computation to prove it.
 	calls := 0
 	counting := func() (*config.Config, error) { calls++; return config.Default(), nil }
-	if c, _ := Cached(p, "cfg1", counting, now); c != want || calls != 0 {
+	if c, _ := Cached(p, "", "cfg1", counting, now); c != want || calls != 0 {
 		t.Fatalf("cache miss on unchanged files (%d calls)", calls)
 	}
 	// An append to the log changes its size: recomputed.
 	f, _ := os.OpenFile(p.Path(project.LogFile), os.O_APPEND|os.O_WRONLY, 0)
 	fmt.Fprintln(f, `{"op":"flag","eid":"zz","at":"2026-05-06T09:00:00Z","src":"r","id":"obs_000000000001","flag":"review"}`)
 	f.Close()
-	if c, _ := Cached(p, "cfg1", counting, now); c.NeedsReview != 4 || calls != 1 {
+	if c, _ := Cached(p, "", "cfg1", counting, now); c.NeedsReview != 4 || calls != 1 {
 		t.Fatalf("after an append: %+v, %d calls", c, calls)
 	}
 	// A candidate entry appears.
 	os.MkdirAll(p.Path(project.EntriesDir), 0o755)
 	os.WriteFile(p.Path(project.EntriesDir+"/k.md"), []byte("---\nkey: k\nsummary: a candidate\nstatus: candidate\n---\nx\n"), 0o644)
-	if c, _ := Cached(p, "cfg1", counting, now); c.NeedsReview != 5 {
+	if c, _ := Cached(p, "", "cfg1", counting, now); c.NeedsReview != 5 {
 		t.Fatalf("after a candidate: %+v", c)
 	}
 	// Another config is another key.
-	Cached(p, "cfg2", counting, now)
+	Cached(p, "", "cfg2", counting, now)
 	if calls != 3 {
 		t.Fatalf("%d calls", calls)
 	}
 	// The candidate accepted by an edit in place: its folder is unchanged,
 	// so the counts stand until MaxAge has passed.
 	os.WriteFile(p.Path(project.EntriesDir+"/k.md"), []byte("---\nkey: k\nsummary: a candidate\nstatus: active\n---\nx\n"), 0o644)
-	if c, _ := Cached(p, "cfg2", counting, now.Add(MaxAge-time.Second)); c.NeedsReview != 5 || calls != 3 {
+	if c, _ := Cached(p, "", "cfg2", counting, now.Add(MaxAge-time.Second)); c.NeedsReview != 5 || calls != 3 {
 		t.Fatalf("within MaxAge: %+v, %d calls", c, calls)
 	}
-	if c, _ := Cached(p, "cfg2", counting, now.Add(MaxAge)); c.NeedsReview != 4 || calls != 4 {
+	if c, _ := Cached(p, "", "cfg2", counting, now.Add(MaxAge)); c.NeedsReview != 4 || calls != 4 {
 		t.Fatalf("after MaxAge: %+v, %d calls", c, calls)
 	}
 	// A clock set back does not make old counts fresh.
-	if Cached(p, "cfg2", counting, now); calls != 5 {
+	if Cached(p, "", "cfg2", counting, now); calls != 5 {
 		t.Fatalf("clock set back: %d calls", calls)
 	}
 }
 
 func BenchmarkHudCached(b *testing.B) {
 	p := repo(b, 10000)
-	if _, err := Cached(p, "cfg", load, now); err != nil {
+	if _, err := Cached(p, "", "cfg", load, now); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Cached(p, "cfg", load, now); err != nil {
+		if _, err := Cached(p, "", "cfg", load, now); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -128,7 +140,7 @@ func BenchmarkHudUncached10k(b *testing.B) {
 	p := repo(b, 10000)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Compute(p, config.Default(), now); err != nil {
+		if _, err := Compute(p, config.Default(), "", now); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -152,7 +164,7 @@ func TestCountsArtifactsNotObservations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := Compute(p, config.Default(), now)
+	c, err := Compute(p, config.Default(), "", now)
 	if err != nil {
 		t.Fatal(err)
 	}

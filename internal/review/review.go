@@ -154,7 +154,10 @@ func EntryKey(id string) (string, bool) {
 	return id, !strings.HasPrefix(id, "obs_")
 }
 
-// Decide records one decision ("keep", "deprecate" or "restore") about id.
+// Decide records one decision ("keep", "accept", "deprecate" or
+// "restore") about id. Accept is keep that also says yes to a lesson
+// still being observed: it is made ready whatever the thresholds, so the
+// next render makes its artifact.
 func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, error) {
 	if key, ok := EntryKey(id); ok {
 		return r.decideEntry(ctx, action, "entry:"+key, key)
@@ -183,7 +186,14 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 	var events []*observe.Event
 	var changes []evolve.Change
 	switch action {
-	case "keep":
+	case "keep", "accept":
+		if action == "accept" && o.Status == observe.Deprecated {
+			return nil, fmt.Errorf("%s is retired (%s); 'restore' brings it back", id, o.DeprecatedReason)
+		}
+		promote := action == "accept" && o.Status == observe.Observing
+		if promote {
+			events = append(events, event(observe.OpPromote, func(e *observe.Event) { e.Reason, e.Seq = "accepted by a person", seq }))
+		}
 		if heldObservation(log, &o) != "" {
 			events = append(events, event(observe.OpFlag, func(e *observe.Event) {
 				on := true
@@ -208,6 +218,9 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 		}
 		if o.Status == observe.Deprecated {
 			out.Note = "kept deprecated: the deletion stands"
+		}
+		if promote {
+			out.Note = "accepted by a person: ready, whatever the thresholds; the next render makes its artifact"
 		}
 	case "deprecate":
 		if o.Status == observe.Deprecated {
@@ -237,7 +250,7 @@ func (r *Reviewer) Decide(ctx context.Context, action, id string) (*Outcome, err
 		}
 		out.Note = "restored: ready again; 'devlearn render-ready' brings its artifact back"
 	default:
-		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore)", action)
+		return nil, fmt.Errorf("unknown review action %q (keep, accept, deprecate, restore)", action)
 	}
 	// The decision first: a reconcile running between the two then sees a
 	// deprecated observation whose file went away, which is no new "no".
@@ -360,7 +373,9 @@ func Candidates(p *project.Project) ([]Candidate, error) {
 	set := knowledge.ReadAll(knowledge.Sources{Root: p.Root})
 	var out []Candidate
 	for _, it := range set.Items {
-		if it.Type != "entry" || it.Scope != knowledge.ScopeProject {
+		// A learned draft is a view of an observation (internal/observed):
+		// what a person decides about is the observation.
+		if it.Type != "entry" || it.Scope != knowledge.ScopeProject || it.Learned() {
 			continue
 		}
 		out = append(out, Candidate{Key: it.ID, Summary: it.Title, Kind: it.Kind, Status: it.Status, Path: it.Path, Held: it.Held})
@@ -379,9 +394,9 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		return nil, fmt.Errorf("%s: %w (see 'devlearn knowledge' or %s)", id, ErrUnknown, project.EntriesDir)
 	}
 	c := cands[i]
-	want := map[string]string{"keep": "active", "deprecate": "archived", "restore": "active", "global": "active"}[action]
+	want := map[string]string{"keep": "active", "accept": "active", "deprecate": "archived", "restore": "active", "global": "active"}[action]
 	if want == "" {
-		return nil, fmt.Errorf("unknown review action %q (keep, deprecate, restore, global)", action)
+		return nil, fmt.Errorf("unknown review action %q (keep, accept, deprecate, restore, global)", action)
 	}
 	if action == "global" {
 		return r.promoteGlobal(ctx, id, c)
