@@ -129,7 +129,7 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 	changed := false
 	for _, me := range candidates {
 		c := after[me.Path]
-		if c == nil || !gone(me, c) {
+		if c == nil || !gone(me, c, candidates) {
 			continue
 		}
 		if man.Get(me.ObservationID) != nil {
@@ -163,8 +163,8 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 }
 
 // gone reports whether the artifact of manifest entry me is absent once
-// change c is written.
-func gone(me manifest.Entry, c *evolve.Change) bool {
+// change c is written; entries are the manifest's (knowfile.SectionOf).
+func gone(me manifest.Entry, c *evolve.Change, entries []manifest.Entry) bool {
 	if c.Remove {
 		return true
 	}
@@ -173,7 +173,7 @@ func gone(me manifest.Entry, c *evolve.Change) bool {
 	}
 	for _, k := range knowfile.Kinds {
 		if k.Path == me.Path {
-			return knowfile.Parse(k, c.Data).BySource(me.ObservationID) == nil
+			return knowfile.SectionOf(knowfile.Parse(k, c.Data), entries, me) == nil
 		}
 	}
 	return false
