@@ -66,7 +66,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 	entries, _, _ := ReadLog(p)
 
 	os.WriteFile(p.Path("a.md"), []byte("hand edit\n"), 0o644)
-	plan, err := PlanRevert(p, entries, e)
+	plan, err := PlanRevert(p, entries, e, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 	}
 
 	os.WriteFile(p.Path("a.md"), []byte("after\n"), 0o644)
-	plan, err = PlanRevert(p, entries, e)
+	plan, err = PlanRevert(p, entries, e, nil)
 	if err != nil || len(plan.Conflicts) != 0 || len(plan.Changes) != 2 {
 		t.Fatalf("%+v %v", plan, err)
 	}
@@ -105,7 +105,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 		t.Fatalf("reverted by %+v", by)
 	}
 	// The revert is a change like any other: it can be reverted.
-	back, _ := PlanRevert(p, entries, r)
+	back, _ := PlanRevert(p, entries, r, nil)
 	if _, err := New(p, now.Add(2*time.Minute), Trigger{Command: "revert"}).Revert(ctx, back); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestPlanRevertRefusesWhatWasNeverKept(t *testing.T) {
 	e, _ := New(p, now, Trigger{Command: "redact"}).Apply(ctx, Reason{Text: "scrub"}, Change{Path: "a.md", Data: []byte("x\n"), Forget: true})
 	entries, _, _ := ReadLog(p)
 	var cannot *CannotRevert
-	if _, err := PlanRevert(p, entries, e); !errors.As(err, &cannot) || !strings.Contains(err.Error(), "no longer kept") {
+	if _, err := PlanRevert(p, entries, e, nil); !errors.As(err, &cannot) || !strings.Contains(err.Error(), "no longer kept") {
 		t.Fatalf("got %v", err)
 	}
 }
