@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"fmt"
+	pathpkg "path"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -41,9 +43,12 @@ func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, 
 
 // SavedCandidate is a candidate entry written (or found already there).
 type SavedCandidate struct {
-	Summary   string `json:"summary"`
-	Path      string `json:"path"`
-	Created   bool   `json:"created"` // false: the same block was saved before
+	Summary string `json:"summary"`
+	Path    string `json:"path"`
+	Created bool   `json:"created"` // false: the same block was saved before
+	// Status is the entry's status now: draft when saved by this run; a
+	// person may have promoted or archived one saved before.
+	Status    string `json:"status"`
 	SessionID string `json:"session_id,omitempty"`
 }
 
@@ -58,11 +63,19 @@ func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.Knowle
 		c := *e
 		c.Status = knowledge.StatusDraft
 		path, err := knowledge.EntryFile(project.EntriesDir, knowledge.CandidateKey(&c))
-		return SavedCandidate{Summary: e.Summary, Path: path, Created: true}, err
+		return SavedCandidate{Summary: e.Summary, Path: path, Created: true, Status: knowledge.StatusDraft}, err
 	}
 	path, created, err := store.SaveDraft(ctx, e, why)
 	if err != nil {
 		return SavedCandidate{}, err
 	}
-	return SavedCandidate{Summary: e.Summary, Path: path, Created: created}, nil
+	sc := SavedCandidate{Summary: e.Summary, Path: path, Created: created, Status: knowledge.StatusDraft}
+	if !created {
+		saved, _, err := store.Read(strings.TrimSuffix(pathpkg.Base(path), ".md"))
+		if err != nil {
+			return SavedCandidate{}, err
+		}
+		sc.Status = saved.Status
+	}
+	return sc, nil
 }
