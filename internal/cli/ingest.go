@@ -335,6 +335,9 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 		// promoted or archived by a person since.
 		note := ""
 		switch {
+		case c.TakenBack:
+			fmt.Fprintf(out, "  no     %s  %s (taken back by a person: left out)\n", c.Path, c.Summary)
+			continue
 		case c.Created:
 		case c.Status == knowledge.StatusDraft:
 			note = " (saved before)"

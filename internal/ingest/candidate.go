@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	pathpkg "path"
 	"strings"
 
@@ -48,8 +51,33 @@ type SavedCandidate struct {
 	Created bool   `json:"created"` // false: the same block was saved before
 	// Status is the entry's status now: draft when saved by this run; a
 	// person may have promoted or archived one saved before.
-	Status    string `json:"status"`
+	Status string `json:"status"`
+	// TakenBack: devlearn saved this draft before and a person deleted
+	// or reverted it since: not saved again.
+	TakenBack bool   `json:"taken_back,omitempty"`
 	SessionID string `json:"session_id,omitempty"`
+}
+
+// TakenBack reports whether a draft is a person's "no": devlearn wrote
+// its file before (written: the entry files of the audit log) and it is
+// gone now, deleted or reverted. Read again from a transcript, the block
+// is then not saved again.
+func TakenBack(p *project.Project, store *knowledge.Store, e *knowledge.Entry, written func() map[string]bool) (string, bool, error) {
+	c := *e
+	c.Status = knowledge.StatusDraft
+	key := knowledge.CandidateKey(&c)
+	if store != nil {
+		key = store.DraftKey(e)
+	}
+	rel, err := knowledge.EntryFile(project.EntriesDir, key)
+	if err != nil || !written()[rel] {
+		return rel, false, err
+	}
+	_, err = os.Stat(p.Path(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rel, true, nil
+	}
+	return rel, false, err
 }
 
 // SaveCandidate saves one block as a candidate entry through store. In a
