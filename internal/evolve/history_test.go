@@ -196,3 +196,30 @@ func TestWorktreesShareTheCopies(t *testing.T) {
 		t.Fatalf("%+v", trees)
 	}
 }
+
+// A file with a merge is devlearn's own record: what changed in it since
+// is merged, never a conflict; a merge that fails leaves it a conflict.
+func TestPlanRevertMergesOwnRecords(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	os.WriteFile(p.Path("rec"), []byte("x\n"), 0o644)
+	e, _ := New(p, now, Trigger{Command: "render-ready"}).Apply(ctx, Reason{Text: "render"}, Change{Path: "rec", Data: []byte("x\ny\n")})
+	os.WriteFile(p.Path("rec"), []byte("x\ny\nz\n"), 0o644) // a later curate
+	entries, _, _ := ReadLog(p)
+	var got [3]string
+	merges := map[string]Merge{"rec": func(base, ours, theirs []byte) ([]byte, error) {
+		got = [3]string{string(base), string(ours), string(theirs)}
+		return []byte("x\nz\n"), nil
+	}}
+	plan, err := PlanRevert(p, entries, e, merges)
+	if err != nil || len(plan.Conflicts) != 0 || len(plan.Changes) != 1 || string(plan.Changes[0].Data) != "x\nz\n" {
+		t.Fatalf("%+v %v", plan, err)
+	}
+	if got != [3]string{"x\ny\n", "x\ny\nz\n", "x\n"} {
+		t.Fatalf("merged %q", got)
+	}
+	merges["rec"] = func(base, ours, theirs []byte) ([]byte, error) { return nil, errors.New("unreadable") }
+	if plan, err := PlanRevert(p, entries, e, merges); err != nil || len(plan.Conflicts) != 1 {
+		t.Fatalf("a failed merge: %+v %v", plan, err)
+	}
+}
