@@ -105,12 +105,12 @@ func printCurated(out io.Writer, res *curator.Result, files int) {
 }
 
 // curateProject curates p's instruction files, as the worker does after
-// rendering.
+// rendering and revert after taking artifacts away.
 func curateProject(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*curator.Result, error) {
 	cu := &curator.Curator{
 		Proj: p, Now: now, Config: cfg,
 		Log:    observe.ProjectStore(p),
-		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
+		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker" "revert"
 	}
 	return cu.Run(ctx)
 }

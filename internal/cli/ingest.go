@@ -20,6 +20,7 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/transcript"
 	"github.com/devlearn/devlearn/internal/worker"
@@ -302,10 +303,16 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	if res.DryRun {
 		verb = "would record"
 	}
+	drafts := 0
+	for _, c := range res.Candidates {
+		if c.Status == knowledge.StatusDraft {
+			drafts++
+		}
+	}
 	fmt.Fprintf(out, "Read %s; %s %s, %s, %s.\n", plural(read, "session", "sessions"), verb,
 		plural(res.NewCount(), "new observation", "new observations"),
 		plural(len(res.Uses), "use", "uses"),
-		plural(len(res.Candidates), "draft entry", "draft entries"))
+		plural(drafts, "draft entry", "draft entries"))
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	for _, o := range res.Observations {
 		state := "already recorded"
@@ -324,13 +331,22 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	}
 	tw.Flush()
 	for _, c := range res.Candidates {
+		// What the entry is now: a draft saved before may have been
+		// promoted or archived by a person since.
 		note := ""
-		if !c.Created {
+		switch {
+		case c.TakenBack:
+			fmt.Fprintf(out, "  no     %s  %s (taken back by a person: left out)\n", c.Path, c.Summary)
+			continue
+		case c.Created:
+		case c.Status == knowledge.StatusDraft:
 			note = " (saved before)"
+		default:
+			note = fmt.Sprintf(" (saved before as a draft; %s now)", c.Status)
 		}
-		fmt.Fprintf(out, "  draft  %s  %s%s\n", c.Path, c.Summary, note)
+		fmt.Fprintf(out, "  %-6s %s  %s%s\n", c.Status, c.Path, c.Summary, note)
 	}
-	if len(res.Candidates) > 0 && !res.DryRun {
+	if drafts > 0 && !res.DryRun {
 		fmt.Fprintln(out, "Drafts are served below active entries until a person reviews them: 'devlearn knowledge list --status draft', then 'devlearn knowledge promote KEY' or 'archive KEY'.")
 	}
 	// What a transcript yields is the agent's and the person's words: a
@@ -389,6 +405,10 @@ func printKept(out io.Writer, res *ingest.Result) {
 	}
 	fmt.Fprintf(out, "%s %s the person asked to keep (active at once, served from the next matching call).\n", verb, plural(made, "new entry", "new entries"))
 	for _, k := range res.Kept {
+		if k.TakenBack {
+			fmt.Fprintf(out, "  no     %s  %s (taken back by a person: left out; 'devlearn knowledge add' keeps it again)\n", k.Key, k.Summary)
+			continue
+		}
 		note := ""
 		switch {
 		case k.Archived:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/reconcile"
@@ -34,7 +35,11 @@ brings them back).
 
 Reverting a render takes its artifacts away like a deletion does: their
 observations are penalised and deprecated, so the next render does not
-bring them back ('devlearn learn --review --restore ID' says yes after all).`,
+bring them back ('devlearn learn --review --restore ID' says yes after all),
+and the curated sections (curator.files) drop the bullets that pointed at
+them. devlearn's own records changed since the entry (the manifest, by a
+later curate or reconcile) never refuse a revert: only a change to one of
+its files does, and the revert keeps devlearn's records of everything else.`,
 		GroupID: "learn",
 		Args:    argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
@@ -72,12 +77,35 @@ func runRevert(env *Env, opts *revertOptions, id string) error {
 	case err != nil:
 		return err
 	}
+	// The curated sections follow at once: a bullet pointing at an
+	// artifact the revert took away would send every agent to it until
+	// the worker's next curate.
+	var curated *curator.Result
+	if res.Entry != nil && len(res.Withdrawn) > 0 {
+		curated, err = curateProject(ctxBackground(), w.proj, w.cfg.Config, w.now, "revert")
+		if err != nil {
+			fmt.Fprintf(env.Err, "devlearn: the curated sections were not updated (the next 'devlearn curate' does it): %v\n", err)
+		} else {
+			for _, p := range curated.Problems {
+				fmt.Fprintf(env.Err, "devlearn: %s\n", p)
+			}
+		}
+	}
 	if opts.json {
-		if err := printJSON(env.Out, res); err != nil {
+		out := struct {
+			*reconcile.Reverted
+			Curated *curator.Result `json:"curated,omitempty"`
+		}{res, curated}
+		if err := printJSON(env.Out, out); err != nil {
 			return err
 		}
 	} else {
 		printReverted(env.Out, res, opts.dryRun)
+		if curated != nil {
+			for _, d := range curated.Decisions {
+				fmt.Fprintf(env.Out, "  %s\n", d)
+			}
+		}
 	}
 	if res.Refused {
 		return exitcode.RefusedError(fmt.Errorf("refusing to revert %s: %s changed since it was written", res.Plan.Entry.ID, plural(len(res.Plan.Conflicts), "file", "files")),

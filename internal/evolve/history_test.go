@@ -66,7 +66,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 	entries, _, _ := ReadLog(p)
 
 	os.WriteFile(p.Path("a.md"), []byte("hand edit\n"), 0o644)
-	plan, err := PlanRevert(p, entries, e)
+	plan, err := PlanRevert(p, entries, e, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 	}
 
 	os.WriteFile(p.Path("a.md"), []byte("after\n"), 0o644)
-	plan, err = PlanRevert(p, entries, e)
+	plan, err = PlanRevert(p, entries, e, nil)
 	if err != nil || len(plan.Conflicts) != 0 || len(plan.Changes) != 2 {
 		t.Fatalf("%+v %v", plan, err)
 	}
@@ -105,7 +105,7 @@ func TestPlanRevertRefusesAfterAnEditAndRestoresOtherwise(t *testing.T) {
 		t.Fatalf("reverted by %+v", by)
 	}
 	// The revert is a change like any other: it can be reverted.
-	back, _ := PlanRevert(p, entries, r)
+	back, _ := PlanRevert(p, entries, r, nil)
 	if _, err := New(p, now.Add(2*time.Minute), Trigger{Command: "revert"}).Revert(ctx, back); err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestPlanRevertRefusesWhatWasNeverKept(t *testing.T) {
 	e, _ := New(p, now, Trigger{Command: "redact"}).Apply(ctx, Reason{Text: "scrub"}, Change{Path: "a.md", Data: []byte("x\n"), Forget: true})
 	entries, _, _ := ReadLog(p)
 	var cannot *CannotRevert
-	if _, err := PlanRevert(p, entries, e); !errors.As(err, &cannot) || !strings.Contains(err.Error(), "no longer kept") {
+	if _, err := PlanRevert(p, entries, e, nil); !errors.As(err, &cannot) || !strings.Contains(err.Error(), "no longer kept") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -194,5 +194,32 @@ func TestWorktreesShareTheCopies(t *testing.T) {
 	trees := worktrees(p)
 	if len(trees) != 2 || trees[1].Root != other || trees[1].WorktreeID() != "wt" {
 		t.Fatalf("%+v", trees)
+	}
+}
+
+// A file with a merge is devlearn's own record: what changed in it since
+// is merged, never a conflict; a merge that fails leaves it a conflict.
+func TestPlanRevertMergesOwnRecords(t *testing.T) {
+	p := newProject(t)
+	ctx := context.Background()
+	os.WriteFile(p.Path("rec"), []byte("x\n"), 0o644)
+	e, _ := New(p, now, Trigger{Command: "render-ready"}).Apply(ctx, Reason{Text: "render"}, Change{Path: "rec", Data: []byte("x\ny\n")})
+	os.WriteFile(p.Path("rec"), []byte("x\ny\nz\n"), 0o644) // a later curate
+	entries, _, _ := ReadLog(p)
+	var got [3]string
+	merges := map[string]Merge{"rec": func(base, ours, theirs []byte) ([]byte, error) {
+		got = [3]string{string(base), string(ours), string(theirs)}
+		return []byte("x\nz\n"), nil
+	}}
+	plan, err := PlanRevert(p, entries, e, merges)
+	if err != nil || len(plan.Conflicts) != 0 || len(plan.Changes) != 1 || string(plan.Changes[0].Data) != "x\nz\n" {
+		t.Fatalf("%+v %v", plan, err)
+	}
+	if got != [3]string{"x\ny\n", "x\ny\nz\n", "x\n"} {
+		t.Fatalf("merged %q", got)
+	}
+	merges["rec"] = func(base, ours, theirs []byte) ([]byte, error) { return nil, errors.New("unreadable") }
+	if plan, err := PlanRevert(p, entries, e, merges); err != nil || len(plan.Conflicts) != 1 {
+		t.Fatalf("a failed merge: %+v %v", plan, err)
 	}
 }

@@ -277,8 +277,8 @@ func TestPackedCopiesBehaveAsLooseOnes(t *testing.T) {
 			if err1 != nil || err2 != nil || !reflect.DeepEqual(dl, dp) {
 				t.Fatalf("%s: diffs of %s differ (%v %v)", what, le[i].ID, err1, err2)
 			}
-			rl, err1 := PlanRevert(loose, le, &le[i])
-			rp, err2 := PlanRevert(packed, pe, &pe[i])
+			rl, err1 := PlanRevert(loose, le, &le[i], nil)
+			rp, err2 := PlanRevert(packed, pe, &pe[i], nil)
 			if fmt.Sprint(err1) != fmt.Sprint(err2) || (err1 == nil && !reflect.DeepEqual(rl.Changes, rp.Changes)) {
 				t.Fatalf("%s: revert plans of %s differ: %v / %v", what, le[i].ID, err1, err2)
 			}

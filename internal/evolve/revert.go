@@ -1,6 +1,7 @@
 package evolve
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 
@@ -38,13 +39,24 @@ type CannotRevert struct{ Why string }
 
 func (e *CannotRevert) Error() string { return e.Why }
 
+// Merge merges three versions of a file devlearn keeps as its own record
+// (the manifest), for a revert: base is what the reverted entry wrote,
+// ours what is there now, theirs what was there before the entry (nil:
+// absent). It returns what the revert writes, nil for no file.
+type Merge func(base, ours, theirs []byte) ([]byte, error)
+
 // PlanRevert plans the revert of entry e of p's audit log (entries is the
 // whole log, as ReadLog returned it). Every file goes back to its content
 // before the entry. A file changed since is a Conflict; the plan still
 // holds its change, guarded on what is there now, for a forced revert (the
 // current content is kept like any replaced content, so a revert can be
 // reverted too).
-func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, error) {
+//
+// A file with a merge in merges is devlearn's own record: what changed in
+// it since is devlearn's bookkeeping (a later curate or reconcile), never
+// a person's edit, so it is no conflict. The revert takes back only what
+// the entry changed in it and keeps the rest.
+func PlanRevert(p *project.Project, entries []Entry, e *Entry, merges map[string]Merge) (*RevertPlan, error) {
 	plan := &RevertPlan{Entry: e, Conflicts: []Conflict{}}
 	kept := newCopies(p)
 	defer kept.close()
@@ -73,6 +85,18 @@ func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, err
 		if now == fc.Before {
 			continue // already as it was: nothing to revert, nothing lost
 		}
+		if m := merges[fc.Path]; m != nil && now != fc.After {
+			ch, ok, err := mergeBack(kept, m, fc, cur, exists, before)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				if ch != nil {
+					plan.Changes = append(plan.Changes, *ch)
+				}
+				continue
+			}
+		}
 		if now != fc.After {
 			c := Conflict{Path: fc.Path, Wrote: fc.After, Now: now}
 			if wrote, ok, err := content(kept, fc.Path, fc.After); err != nil {
@@ -91,6 +115,37 @@ func PlanRevert(p *project.Project, entries []Entry, e *Entry) (*RevertPlan, err
 		plan.Changes = append(plan.Changes, ch)
 	}
 	return plan, nil
+}
+
+// mergeBack is the change that takes back what fc changed in a file
+// devlearn keeps as its own record, keeping what changed since: nil when
+// the file is right as it is. ok is false when that cannot be done (what
+// fc wrote is no longer kept, or the merge fails): the file is then a
+// conflict like any other.
+func mergeBack(kept *copies, m Merge, fc FileChange, cur []byte, exists bool, before []byte) (*Change, bool, error) {
+	wrote, ok, err := content(kept, fc.Path, fc.After)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	ours := cur
+	if !exists {
+		ours = nil
+	}
+	if fc.Before == "" {
+		before = nil
+	}
+	data, err := m(wrote, ours, before)
+	if err != nil {
+		return nil, false, nil
+	}
+	if data == nil && !exists || data != nil && exists && bytes.Equal(data, cur) {
+		return nil, true, nil
+	}
+	now := ""
+	if exists {
+		now = BlobHash(cur)
+	}
+	return &Change{Path: fc.Path, Guard: true, Expect: now, Data: data, Remove: data == nil}, true, nil
 }
 
 // Revert writes a plan, with extra changes in the same batch (the manifest

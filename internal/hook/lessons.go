@@ -28,6 +28,7 @@ const (
 	keptNote      = "devlearn: the person's rule is saved as an active project entry (%s), served before matching tool calls from now on: %q. No [PROCESS_KNOWLEDGE] block is needed for it."
 	knownNote     = "devlearn: the person's rule is already a project entry (%s): %q."
 	escalatedNote = "devlearn: the person gave this lesson again in a later session: %s (%q) is now CRITICAL."
+	takenBackNote = "devlearn: the person took this rule back earlier in this session (%s, %q, was deleted or reverted): this session's request does not keep it again; 'devlearn knowledge add' does, if the person wants it back."
 	pendingNote   = "devlearn: the person asked you to remember something. End your reply with a [PROCESS_KNOWLEDGE] block stating it (label: the lesson as one sentence; the format was given at session start): it will be kept as an active entry."
 )
 
@@ -62,6 +63,8 @@ func (r *run) keepLesson(q keep.Request, prompt string) (string, error) {
 		return "", err
 	case k.Escalated:
 		return fmt.Sprintf(escalatedNote, k.Key, k.Summary), nil
+	case k.TakenBack:
+		return fmt.Sprintf(takenBackNote, k.Key, k.Summary), nil
 	case !k.Created:
 		return fmt.Sprintf(knownNote, k.Key, k.Summary), nil
 	}

@@ -2,7 +2,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	pathpkg "path"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
@@ -41,10 +46,38 @@ func CandidateEntry(b extract.KnowledgeBlock, source string) (*knowledge.Entry, 
 
 // SavedCandidate is a candidate entry written (or found already there).
 type SavedCandidate struct {
-	Summary   string `json:"summary"`
-	Path      string `json:"path"`
-	Created   bool   `json:"created"` // false: the same block was saved before
+	Summary string `json:"summary"`
+	Path    string `json:"path"`
+	Created bool   `json:"created"` // false: the same block was saved before
+	// Status is the entry's status now: draft when saved by this run; a
+	// person may have promoted or archived one saved before.
+	Status string `json:"status"`
+	// TakenBack: devlearn saved this draft before and a person deleted
+	// or reverted it since: not saved again.
+	TakenBack bool   `json:"taken_back,omitempty"`
 	SessionID string `json:"session_id,omitempty"`
+}
+
+// TakenBack reports whether a draft is a person's "no": devlearn wrote
+// its file before (written: the entry files of the audit log) and it is
+// gone now, deleted or reverted. Read again from a transcript, the block
+// is then not saved again.
+func TakenBack(p *project.Project, store *knowledge.Store, e *knowledge.Entry, written func() map[string]bool) (string, bool, error) {
+	c := *e
+	c.Status = knowledge.StatusDraft
+	key := knowledge.CandidateKey(&c)
+	if store != nil {
+		key = store.DraftKey(e)
+	}
+	rel, err := knowledge.EntryFile(project.EntriesDir, key)
+	if err != nil || !written()[rel] {
+		return rel, false, err
+	}
+	_, err = os.Stat(p.Path(rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return rel, true, nil
+	}
+	return rel, false, err
 }
 
 // SaveCandidate saves one block as a candidate entry through store. In a
@@ -58,11 +91,19 @@ func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.Knowle
 		c := *e
 		c.Status = knowledge.StatusDraft
 		path, err := knowledge.EntryFile(project.EntriesDir, knowledge.CandidateKey(&c))
-		return SavedCandidate{Summary: e.Summary, Path: path, Created: true}, err
+		return SavedCandidate{Summary: e.Summary, Path: path, Created: true, Status: knowledge.StatusDraft}, err
 	}
 	path, created, err := store.SaveDraft(ctx, e, why)
 	if err != nil {
 		return SavedCandidate{}, err
 	}
-	return SavedCandidate{Summary: e.Summary, Path: path, Created: created}, nil
+	sc := SavedCandidate{Summary: e.Summary, Path: path, Created: created, Status: knowledge.StatusDraft}
+	if !created {
+		saved, _, err := store.Read(strings.TrimSuffix(pathpkg.Base(path), ".md"))
+		if err != nil {
+			return SavedCandidate{}, err
+		}
+		sc.Status = saved.Status
+	}
+	return sc, nil
 }

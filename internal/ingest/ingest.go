@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -283,9 +284,21 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	if !p.DryRun && p.Writer != nil {
 		store = knowledge.ProjectStore(p.Proj, p.Writer)
 	}
+	written := sync.OnceValue(func() map[string]bool { return entriesWritten(p.Proj, problem) })
 	for _, c := range cands {
 		if store == nil && !p.DryRun {
 			break // no writer: candidates are not this run's to save
+		}
+		if e, err := CandidateEntry(c.KnowledgeBlock, SourceTranscript); err == nil {
+			rel, back, err := TakenBack(p.Proj, store, e, written)
+			if err != nil {
+				problem("session %s, record %s: knowledge block: %v", c.SessionID, c.RecordUUID, err)
+				continue
+			}
+			if back {
+				res.Candidates = append(res.Candidates, SavedCandidate{Summary: e.Summary, Path: rel, TakenBack: true, SessionID: c.SessionID})
+				continue
+			}
 		}
 		sc, err := SaveCandidate(ctx, store, c.KnowledgeBlock, SourceTranscript, "transcript of session "+c.SessionID+": a [PROCESS_KNOWLEDGE] block")
 		if err != nil {
@@ -516,4 +529,25 @@ func label(src Source, id string) string {
 		return src.Files[0]
 	}
 	return "session " + id
+}
+
+// entriesWritten are the entry files devlearn ever wrote in p, from its
+// audit log: one of them gone now was taken back by a person.
+func entriesWritten(p *project.Project, problem func(string, ...any)) map[string]bool {
+	if p == nil {
+		return nil
+	}
+	entries, _, err := evolve.ReadLog(p)
+	if err != nil {
+		problem("reading the audit log, to leave out the drafts a person took back: %v", err)
+	}
+	out := map[string]bool{}
+	for _, e := range entries {
+		for _, f := range e.Files {
+			if f.After != "" && strings.HasPrefix(f.Path, project.EntriesDir+"/") {
+				out[f.Path] = true
+			}
+		}
+	}
+	return out
 }

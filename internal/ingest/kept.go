@@ -61,7 +61,7 @@ func (p *Pipeline) keepAll(ctx context.Context, store *knowledge.Store, reqs []r
 	}
 	src := knowledge.Sources{Root: p.Proj.Root}
 	entries := &keep.Entries{Src: src, Load: func() *knowledge.Set { return knowledge.ReadAll(src) }}
-	k := &keep.Keeper{Store: store, Log: p.Log, Source: SourceTranscript, Entries: entries}
+	k := &keep.Keeper{Store: store, Log: p.Log, Source: SourceTranscript, Entries: entries, Reread: true}
 	var out []keep.Kept
 	for _, r := range reqs {
 		k.Session = r.session

@@ -2,7 +2,11 @@ package keep
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -67,8 +71,16 @@ type Keeper struct {
 	// Entries are the project's entries a lesson may restate; what this
 	// keeper makes is added to them. nil: none but what it makes.
 	Entries *Entries
+	// Reread: the requests are read again from past sessions (ingest,
+	// the worker), not typed now. A lesson whose kept entry a person
+	// deleted or reverted since is then left out whatever key this
+	// reading would give it (another session's words and time make
+	// another key): the person's "no" came after the request. A person
+	// typing it again (the prompt hook) says yes anew.
+	Reread bool
 
-	log *observe.Log
+	log     *observe.Log
+	keptFor map[string][]string // lesson slug -> keys of the entries kept for it
 }
 
 // Entries are the project's entries a lesson may restate, as the hook
@@ -126,8 +138,11 @@ func (s *Entries) About(text string) []*knowledge.Entry {
 	return out
 }
 
+// projectEntry is an entry of the project's own: not one served from
+// what the log knows before it is ready (internal/observed), which is
+// the log's, rewritten from it, and no file a lesson may be kept in.
 func projectEntry(it *knowledge.Item) bool {
-	return it.Type == knowledge.TypeEntry && it.Scope == knowledge.ScopeProject
+	return it.Type == knowledge.TypeEntry && it.Scope == knowledge.ScopeProject && !strings.HasPrefix(it.Path, project.ObservedDir+"/")
 }
 
 // Add adds an entry written since the items were read (in a dry run, one
@@ -152,8 +167,11 @@ type Kept struct {
 	// entry is now CRITICAL.
 	Escalated bool `json:"escalated,omitempty"`
 	// Archived: a person archived the entry that says it; left so.
-	Archived bool   `json:"archived,omitempty"`
-	Session  string `json:"session_id,omitempty"`
+	Archived bool `json:"archived,omitempty"`
+	// TakenBack: the entry kept for this lesson before (Key) was deleted
+	// or reverted by a person: a "no" that sticks, so none is written.
+	TakenBack bool   `json:"taken_back,omitempty"`
+	Session   string `json:"session_id,omitempty"`
 }
 
 // Keep keeps one request (with its lesson stated) made at time at:
@@ -189,8 +207,14 @@ func (k *Keeper) Keep(ctx context.Context, q Request, context string, at time.Ti
 	if log.Counted("entry:"+e.Key, CounterTaught, taughtEID(k.Session, e.Key)) {
 		// Kept from this very request before, and since deleted: a
 		// person's "no" that sticks.
-		out.Created = false
+		out.Created, out.TakenBack = false, true
 		return out, nil
+	}
+	if k.Reread {
+		if key := k.takenBack(log, e.Key); key != "" {
+			out.Key, out.Created, out.TakenBack = key, false, true
+			return out, nil
+		}
 	}
 	k.entries().Add(e)
 	if k.Store == nil {
@@ -204,6 +228,56 @@ func (k *Keeper) Keep(ctx context.Context, q Request, context string, at time.Ti
 		return out, err
 	}
 	return out, k.CountTaught(ctx, e.Key, at)
+}
+
+// takenBack is the key of an entry kept before for the lesson of key
+// (the same slug: the same summary up to its words' case and marks)
+// whose file is gone: a person deleted or reverted it. "" when none is.
+func (k *Keeper) takenBack(log *observe.Log, key string) string {
+	if k.keptFor == nil {
+		k.keptFor = map[string][]string{}
+		for _, id := range log.IDs() {
+			if old, ok := strings.CutPrefix(id, "entry:"); ok && log.Counters(id)[CounterTaught] > 0 {
+				k.keptFor[slugOf(old)] = append(k.keptFor[slugOf(old)], old)
+			}
+		}
+	}
+	for _, old := range k.keptFor[slugOf(key)] {
+		if gone, err := k.gone(old); err == nil && gone {
+			return old
+		}
+	}
+	return ""
+}
+
+// slugOf is a kept entry's key without the hash that ends it
+// (knowledge.CandidateKey): what its summary alone makes.
+func slugOf(key string) string {
+	if i := strings.LastIndexByte(key, '-'); i >= 0 && len(key)-i-1 == 8 {
+		return key[:i]
+	}
+	return key
+}
+
+// gone reports whether the entry key has no file (in a dry run, under the
+// project the entries are read from).
+func (k *Keeper) gone(key string) (bool, error) {
+	if k.Store != nil {
+		ok, err := k.Store.Exists(key)
+		return !ok, err
+	}
+	if k.Entries == nil || k.Entries.Src.Root == "" {
+		return false, nil
+	}
+	rel, err := knowledge.EntryFile(project.EntriesDir, key)
+	if err != nil {
+		return false, err
+	}
+	_, err = os.Stat(filepath.Join(k.Entries.Src.Root, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil
+	}
+	return false, err
 }
 
 func (k *Keeper) storeFile(key string) (string, error) {

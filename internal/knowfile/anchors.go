@@ -34,16 +34,10 @@ type Reanchored struct {
 // session start runs, needs none of the merge machinery.
 func SettleAnchors(m *manifest.Manifest, docs map[string]*Doc) []Reanchored {
 	var out []Reanchored
-	for i := range m.Entries {
-		e := &m.Entries[i]
-		d := docs[e.Path]
-		if d == nil {
-			continue
-		}
-		s := d.BySource(e.ObservationID)
-		if s == nil || s.Anchor == "" || s.Anchor == e.AnchorID {
-			continue
-		}
+	// Where each section that carries its entry's lesson went, by its old
+	// place: an entry sharing that section (SectionOf) goes with it.
+	moved := map[string]*Section{}
+	move := func(e *manifest.Entry, s *Section) {
 		r := Reanchored{ObservationID: e.ObservationID, Path: e.Path, From: e.AnchorID, To: s.Anchor}
 		if e.AnchorID != "" && contenthash.Matches(e.ContentHash, []byte(WithAnchor(s.Body, e.AnchorID))) {
 			e.ContentHash = s.Hash()
@@ -52,7 +46,60 @@ func SettleAnchors(m *manifest.Manifest, docs map[string]*Doc) []Reanchored {
 		e.AnchorID = s.Anchor
 		out = append(out, r)
 	}
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		d := docs[e.Path]
+		if d == nil {
+			continue
+		}
+		s := d.BySource(e.ObservationID)
+		if s == nil || s.Anchor == "" {
+			continue
+		}
+		if e.AnchorID != "" {
+			moved[e.Path+"#"+e.AnchorID] = s
+		}
+		if s.Anchor != e.AnchorID {
+			move(e, s)
+		}
+	}
+	for i := range m.Entries {
+		e := &m.Entries[i]
+		if e.AnchorID == "" || docs[e.Path] == nil || docs[e.Path].BySource(e.ObservationID) != nil {
+			continue
+		}
+		if s := moved[e.Path+"#"+e.AnchorID]; s != nil && s.Anchor != e.AnchorID {
+			move(e, s)
+		}
+	}
 	return out
+}
+
+// SectionOf is the section of d that manifest entry e names, entries
+// being the manifest's: the one carrying e's observation id or, for an
+// entry that shares another lesson's section (the render records a
+// pitfall with the same area and issue as an existing entry under that
+// entry's anchor, devflow's dedup), the section at e's anchor when it
+// carries the lesson of another entry at that place, or none (a person's
+// own section). nil when the section is gone: a deletion.
+func SectionOf(d *Doc, entries []manifest.Entry, e manifest.Entry) *Section {
+	if s := d.BySource(e.ObservationID); s != nil || e.AnchorID == "" {
+		return s
+	}
+	s := d.ByAnchor(e.AnchorID)
+	if s == nil {
+		return nil
+	}
+	src := s.Source()
+	if src == "" {
+		return s
+	}
+	for _, o := range entries {
+		if o.ObservationID == src && o.Path == e.Path && o.AnchorID == e.AnchorID {
+			return s
+		}
+	}
+	return nil
 }
 
 var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-\d+:`) })

@@ -261,6 +261,13 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 	return s.Create(ctx, &c, why)
 }
 
+// DraftKey is the key SaveDraft gives e.
+func (s *Store) DraftKey(e *Entry) string {
+	c := *s.Redacted(e)
+	c.Status = StatusDraft
+	return CandidateKey(&c)
+}
+
 // SetStatus changes the status of an entry, keeping every other byte of
 // its file, and returns the entry and the file as saved.
 func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {

@@ -236,7 +236,7 @@ func (u *run) entry(e manifest.Entry) error {
 		if doc == nil {
 			return fmt.Errorf("%s: manifest entry for %s points at %s, which is not a knowledge file", project.ManifestFile, e.ObservationID, e.Path)
 		}
-		if sec = doc.BySource(e.ObservationID); sec != nil {
+		if sec = knowfile.SectionOf(doc, u.man.Entries, e); sec != nil {
 			current = []byte(sec.Body)
 		}
 	} else if u.unchangedSinceRender(e) {

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -57,7 +58,7 @@ func (r *Reverter) Run(ctx context.Context, id string) (*Reverted, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := evolve.PlanRevert(r.Proj, entries, e)
+	plan, err := evolve.PlanRevert(r.Proj, entries, e, map[string]evolve.Merge{project.ManifestFile: mergeManifest})
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 	changed := false
 	for _, me := range candidates {
 		c := after[me.Path]
-		if c == nil || !gone(me, c) {
+		if c == nil || !gone(me, c, candidates) {
 			continue
 		}
 		if man.Get(me.ObservationID) != nil {
@@ -162,9 +163,27 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 	return []evolve.Change{{Path: project.ManifestFile, Data: data, Guard: true, Expect: expect}}, events, nil
 }
 
+// mergeManifest takes back what a reverted entry changed in the manifest
+// and keeps what devlearn recorded since: the curator's bullets, the
+// hashes reconcile followed. It is the merge git runs on the manifest,
+// with what the entry wrote as the base and the manifest before it as the
+// other side. A manifest the entry created, left with no entry, is
+// removed again.
+func mergeManifest(wrote, now, before []byte) ([]byte, error) {
+	out, err := gitx.MergeManifest(wrote, now, before)
+	if err != nil || before != nil {
+		return out, err
+	}
+	m, _, err := manifest.Parse(out, "")
+	if err != nil || len(m.Entries) > 0 {
+		return out, err
+	}
+	return nil, nil
+}
+
 // gone reports whether the artifact of manifest entry me is absent once
-// change c is written.
-func gone(me manifest.Entry, c *evolve.Change) bool {
+// change c is written; entries are the manifest's (knowfile.SectionOf).
+func gone(me manifest.Entry, c *evolve.Change, entries []manifest.Entry) bool {
 	if c.Remove {
 		return true
 	}
@@ -173,7 +192,7 @@ func gone(me manifest.Entry, c *evolve.Change) bool {
 	}
 	for _, k := range knowfile.Kinds {
 		if k.Path == me.Path {
-			return knowfile.Parse(k, c.Data).BySource(me.ObservationID) == nil
+			return knowfile.SectionOf(knowfile.Parse(k, c.Data), entries, me) == nil
 		}
 	}
 	return false
