@@ -259,7 +259,7 @@ func newLessonsDecideCmd(env *Env, verb, short, long string) *cobra.Command {
 				}
 				res := result{ID: l.ID, Was: l.Status, Outcomes: []*review.Outcome{}}
 				for _, s := range steps {
-					o, err := r.Decide(ctxBackground(), s.action, s.id)
+					o, err := r.Decide(env.Context(), s.action, s.id)
 					if err != nil {
 						if errors.Is(err, review.ErrUnknown) {
 							return exitcode.UsageError(err)

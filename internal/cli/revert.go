@@ -82,7 +82,7 @@ func runRevert(env *Env, opts *revertOptions, id string) error {
 	// the worker's next curate.
 	var curated *curator.Result
 	if res.Entry != nil && len(res.Withdrawn) > 0 {
-		curated, err = curateProject(ctxBackground(), w.proj, w.cfg.Config, w.now, "revert")
+		curated, err = curateProject(w.ctx, w.proj, w.cfg.Config, w.now, "revert")
 		if err != nil {
 			fmt.Fprintf(env.Err, "devlearn: the curated sections were not updated (the next 'devlearn curate' does it): %v\n", err)
 		} else {
