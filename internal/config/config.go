@@ -75,6 +75,8 @@ type Knowledge struct {
 	IndexBudgetTokens int `json:"index_budget_tokens" min:"100" max:"100000" doc:"Token budget of the knowledge index shown to the agent."`
 	// CandidateMaxAgeDays is ClawFlow's candidate review window.
 	CandidateMaxAgeDays int `json:"candidate_max_age_days" min:"0" max:"3650" doc:"Candidate entries not promoted within this many days are archived (kept, never deleted); 0 lets them wait for ever."`
+	// DraftMaxAgeDays is the triads design's draft expiry.
+	DraftMaxAgeDays int `json:"draft_max_age_days" min:"0" max:"3650" doc:"Drafts the agent wrote that no person promoted within this many days are archived (no longer served, kept, restorable); 0 serves them until a person decides."`
 }
 
 // Extractor configures lesson extraction.
@@ -271,7 +273,7 @@ func Default() *Config {
 		},
 		Decay:     Decay{AfterDays: 30, HalfLifeDays: 90},
 		Log:       Log{MaxObserving: 1000},
-		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30},
+		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30, DraftMaxAgeDays: 30},
 		Extractor: Extractor{
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
