@@ -109,7 +109,7 @@ type History struct {
 type Curator struct {
 	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
 	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
-	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one."`
+	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one; a ready decision that overlaps a decision in force this much is merged into its ADR."`
 }
 
 // Counters configures the helpfulness counters.
