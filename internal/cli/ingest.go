@@ -151,6 +151,11 @@ func runIngest(ctx context.Context, env *Env, opts *ingestOptions, args []string
 		if _, err := env.afterIngest(ctx, w.proj, w.cfg.Config, w.now, res, classes); err != nil {
 			return err
 		}
+		// The store's writer ages what waited too long, as the worker
+		// does after its batch: reading the store never does.
+		if err := ageEntries(ctx, w.proj, w.cfg.Config, w.now, "ingest", note); err != nil {
+			return err
+		}
 	}
 	failed := 0
 	var done []string

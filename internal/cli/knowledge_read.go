@@ -19,8 +19,8 @@ const minIndexBudget = 100
 
 func newKnowledgeIndexCmd(env *Env) *cobra.Command {
 	var (
-		all, asJSON bool
-		budget      int
+		all, asJSON, devflow bool
+		budget               int
 	)
 	cmd := &cobra.Command{
 		Use:   "index",
@@ -31,7 +31,10 @@ status and an estimate of the tokens it takes to read in full, held to
 knowledge.index_budget_tokens (default 1,500). What does not fit is counted
 and named with the command that lists it. Deprecated and superseded
 decisions and pitfalls, archived and candidate entries are left out unless
---all.`,
+--all. A decision or pitfall line ends with its status and area as devflow
+wrote them ("[Accepted]", "[Active]  —  scripts/hooks/"); --devflow prints
+devflow's own compact index of the two files, line for line, for the
+orchestrators that read it.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			w, err := env.knowledgeWS(false)
@@ -40,6 +43,9 @@ decisions and pitfalls, archived and candidate entries are left out unless
 			}
 			if !c.Flags().Changed("budget") {
 				budget = w.cfg.Knowledge.IndexBudgetTokens
+			}
+			if devflow && asJSON {
+				return exitcode.Usagef("--devflow and --json exclude each other")
 			}
 			if budget < 0 || (budget > 0 && budget < minIndexBudget) {
 				return exitcode.Usagef("--budget %d: want 0 (no limit) or at least %d (the index's own lines need about that)", budget, minIndexBudget)
@@ -56,6 +62,20 @@ decisions and pitfalls, archived and candidate entries are left out unless
 					return id
 				})
 			}
+			if devflow {
+				root := ""
+				if w.proj != nil {
+					root = w.proj.Root
+				}
+				var in []*knowledge.Item
+				for _, it := range set.Items {
+					if it.Active || all {
+						in = append(in, it)
+					}
+				}
+				_, err = fmt.Fprint(env.Out, knowledge.DevflowIndex(in, root))
+				return err
+			}
 			ix := knowledge.BuildIndex(set, knowledge.IndexOptions{BudgetTokens: budget, All: all})
 			if asJSON {
 				return printJSON(env.Out, ix)
@@ -67,6 +87,7 @@ decisions and pitfalls, archived and candidate entries are left out unless
 	cmd.Flags().BoolVar(&all, "all", false, "also list what is not in force (deprecated, superseded, archived, candidate)")
 	cmd.Flags().IntVar(&budget, "budget", 0, "token budget of the index (0: no limit; default: knowledge.index_budget_tokens)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the index as JSON")
+	cmd.Flags().BoolVar(&devflow, "devflow", false, "print devflow's compact index of decisions and pitfalls")
 	return cmd
 }
 

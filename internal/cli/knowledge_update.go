@@ -157,13 +157,16 @@ func newKnowledgeAgeCmd(env *Env) *cobra.Command {
 	var global, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "age",
-		Short: "Archive the candidates that waited longer than knowledge.candidate_max_age_days",
+		Short: "Archive the candidates and drafts that waited too long for a person",
 		Long: `Archive the candidate entries not promoted within
-knowledge.candidate_max_age_days (30 by default; 0 keeps them waiting). They
-are kept, never deleted: 'knowledge index --all' lists them, and 'learn
---review --restore entry:KEY' brings one back. A candidate without a
-created_at (written before devlearn stamped one) starts its clock now.
-'learn --review' and the worker after a batch of sessions do the same.`,
+knowledge.candidate_max_age_days, and the drafts the agent wrote that no
+person promoted within knowledge.draft_max_age_days (30 days each by
+default; 0 lets them wait). An archived draft is no longer served. Both are
+kept, never deleted: 'knowledge list --status archived' and 'knowledge
+index --all' list them, and 'learn --review --restore entry:KEY' brings one
+back. An entry without a created_at (written before devlearn stamped one)
+starts its clock now. 'devlearn ingest' and the worker after a batch of
+sessions do the same; reading (list, index, learn --review) never does.`,
 		Args: noArgs,
 		RunE: func(c *cobra.Command, args []string) error {
 			w, err := env.knowledgeWS(!global)
@@ -177,48 +180,74 @@ created_at (written before devlearn stamped one) starts its clock now.
 			if st.Now, err = env.Now(); err != nil {
 				return err
 			}
-			days := w.cfg.Knowledge.CandidateMaxAgeDays
-			aged, err := st.AgeCandidates(env.Context(), time.Duration(days)*24*time.Hour)
+			k := w.cfg.Knowledge
+			aged, err := st.Age(env.Context(), windows(w.cfg))
 			if err != nil {
 				return err
 			}
 			if asJSON {
-				return printJSON(env.Out, map[string]any{"days": days, "archived": aged.Archived, "started": aged.Started})
+				return printJSON(env.Out, map[string]any{
+					"days": k.CandidateMaxAgeDays, "archived": aged.Archived, "started": aged.Started,
+					"draft_days": k.DraftMaxAgeDays, "expired": aged.Expired, "drafts_started": aged.DraftsStarted,
+				})
 			}
-			if days == 0 {
-				fmt.Fprintln(env.Out, "Candidates never age here (knowledge.candidate_max_age_days is 0).")
-				return nil
-			}
-			for _, k := range aged.Archived {
-				fmt.Fprintf(env.Out, "Archived %s: a candidate for more than %d days.\n", k, days)
-			}
-			if n := len(aged.Started); n > 0 {
-				fmt.Fprintf(env.Out, "%s had no creation time; %s from now.\n", plural(n, "candidate", "candidates"), map[bool]string{true: "it ages", false: "they age"}[n == 1])
-			}
-			if len(aged.Archived) == 0 {
-				fmt.Fprintf(env.Out, "No candidate is older than %d days.\n", days)
-			}
+			printAged(env, k.CandidateMaxAgeDays, "candidate", "candidates",
+				"Candidates never age here (knowledge.candidate_max_age_days is 0).",
+				"a candidate for more than %d days", aged.Archived, aged.Started)
+			printAged(env, k.DraftMaxAgeDays, "draft", "drafts",
+				"Drafts never expire here (knowledge.draft_max_age_days is 0).",
+				"a draft no person reviewed for more than %d days", aged.Expired, aged.DraftsStarted)
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&global, "global", false, "age the global store's candidates")
+	cmd.Flags().BoolVar(&global, "global", false, "age the global store's candidates and drafts")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was done as JSON")
 	return cmd
 }
 
-// ageCandidates archives the project's candidates past their review
-// window (knowledge.candidate_max_age_days), for the commands that look
-// after the store on their way (the worker, learn --review).
-func ageCandidates(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, command string, logf func(string, ...any)) error {
-	days := cfg.Knowledge.CandidateMaxAgeDays
+// printAged says what ageing did to one status.
+func printAged(env *Env, days int, one, many, off, why string, archived, started []string) {
 	if days == 0 {
+		fmt.Fprintln(env.Out, off)
+		return
+	}
+	for _, k := range archived {
+		fmt.Fprintf(env.Out, "Archived %s: "+why+".\n", k, days)
+	}
+	if n := len(started); n > 0 {
+		fmt.Fprintf(env.Out, "%s had no creation time; %s from now.\n", plural(n, one, many), map[bool]string{true: "it ages", false: "they age"}[n == 1])
+	}
+	if len(archived) == 0 {
+		fmt.Fprintf(env.Out, "No %s is older than %d days.\n", one, days)
+	}
+}
+
+// windows are the config's review windows of candidates and drafts.
+func windows(cfg *config.Config) knowledge.Windows {
+	return knowledge.Windows{
+		Candidates: knowledge.DaysWindow(cfg.Knowledge.CandidateMaxAgeDays),
+		Drafts:     knowledge.DaysWindow(cfg.Knowledge.DraftMaxAgeDays),
+	}
+}
+
+// ageEntries archives the project's candidates and drafts past their
+// review windows, for the commands that write the store on their way (the
+// worker, ingest): reading never ages anything.
+func ageEntries(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, command string, logf func(string, ...any)) error {
+	w := windows(cfg)
+	if w.Candidates <= 0 && w.Drafts <= 0 {
 		return nil
 	}
-	//devlearn:triggers "worker" "learn --review"
+	//devlearn:triggers "worker" "ingest"
 	st := knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: command}))
-	aged, err := st.AgeCandidates(ctx, time.Duration(days)*24*time.Hour)
-	if err == nil && len(aged.Archived) > 0 && logf != nil {
-		logf("archived %s not promoted within %d days: %s", plural(len(aged.Archived), "candidate", "candidates"), days, strings.Join(aged.Archived, ", "))
+	aged, err := st.Age(ctx, w)
+	if err == nil && logf != nil {
+		if n := len(aged.Archived); n > 0 {
+			logf("archived %s not promoted within %d days: %s", plural(n, "candidate", "candidates"), cfg.Knowledge.CandidateMaxAgeDays, strings.Join(aged.Archived, ", "))
+		}
+		if n := len(aged.Expired); n > 0 {
+			logf("archived %s not reviewed within %d days: %s", plural(n, "draft", "drafts"), cfg.Knowledge.DraftMaxAgeDays, strings.Join(aged.Expired, ", "))
+		}
 	}
 	return err
 }

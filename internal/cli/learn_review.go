@@ -51,13 +51,6 @@ func runLearnReview(env *Env, opts *learnOptions) error {
 	for _, id := range opts.promoteGlobal {
 		decisions = append(decisions, decision{"global", id})
 	}
-	// Candidates past their review window are archived first, so what is
-	// listed is what still waits.
-	if err := ageCandidates(env.Context(), w.proj, w.cfg.Config, w.now, "learn --review", func(format string, args ...any) {
-		fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...)
-	}); err != nil {
-		return err
-	}
 	if len(opts.acceptGate)+len(opts.declineGate) > 0 {
 		return decideGates(env, w, opts.acceptGate, opts.declineGate, opts.json)
 	}

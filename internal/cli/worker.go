@@ -175,8 +175,8 @@ func (env *Env) ingestBatch(ctx context.Context, batch []worker.Entry, begin fun
 		if err != nil {
 			errs = append(errs, fmt.Sprintf("render-ready in %s: %v", root, err))
 		}
-		if aerr := ageCandidates(ctx, p, cfg.Config, now, "worker", logf); aerr != nil {
-			errs = append(errs, fmt.Sprintf("ageing candidates in %s: %v", root, aerr))
+		if aerr := ageEntries(ctx, p, cfg.Config, now, "worker", logf); aerr != nil {
+			errs = append(errs, fmt.Sprintf("ageing candidates and drafts in %s: %v", root, aerr))
 		}
 		curated := afterPass(ctx, p, cfg.Config, now, logf)
 		if err == nil && out.Appended == 0 && counted == 0 && !savedNew(out.Candidates) && !keptNew(out.Kept) && len(rendered.Rendered) == 0 && curated == 0 {

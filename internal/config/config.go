@@ -75,6 +75,8 @@ type Knowledge struct {
 	IndexBudgetTokens int `json:"index_budget_tokens" min:"100" max:"100000" doc:"Token budget of the knowledge index shown to the agent."`
 	// CandidateMaxAgeDays is ClawFlow's candidate review window.
 	CandidateMaxAgeDays int `json:"candidate_max_age_days" min:"0" max:"3650" doc:"Candidate entries not promoted within this many days are archived (kept, never deleted); 0 lets them wait for ever."`
+	// DraftMaxAgeDays is the triads design's draft expiry.
+	DraftMaxAgeDays int `json:"draft_max_age_days" min:"0" max:"3650" doc:"Drafts the agent wrote that no person promoted within this many days are archived (no longer served, kept, restorable); 0 serves them until a person decides."`
 }
 
 // Extractor configures lesson extraction.
@@ -107,7 +109,7 @@ type History struct {
 type Curator struct {
 	Files            []string `json:"files" doc:"Instruction files, relative to the project root, in which devlearn keeps one marked section of lessons (for example [\"AGENTS.md\", \"CLAUDE.md\"]); empty: none."`
 	MaxPromptBullets int      `json:"max_prompt_bullets" min:"1" max:"1000" doc:"Bullets in a curated section at most; the least useful give way."`
-	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one."`
+	Similarity       float64  `json:"similarity" min:"0.05" max:"1" doc:"A lesson whose normalised words overlap an existing bullet's this much (0 to 1) refines that bullet in place instead of adding one; a ready decision that overlaps a decision in force this much is merged into its ADR."`
 }
 
 // Counters configures the helpfulness counters.
@@ -271,7 +273,7 @@ func Default() *Config {
 		},
 		Decay:     Decay{AfterDays: 30, HalfLifeDays: 90},
 		Log:       Log{MaxObserving: 1000},
-		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30},
+		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30, DraftMaxAgeDays: 30},
 		Extractor: Extractor{
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",

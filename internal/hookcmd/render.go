@@ -70,7 +70,10 @@ func printRendered(w io.Writer, res *render.Result) {
 			where += " " + r.Anchor
 		}
 		note := ""
-		if r.Adopted {
+		switch {
+		case r.MergedInto != "":
+			note = fmt.Sprintf(" (merged: a near-duplicate of %s, similarity %.2f)", r.MergedInto, r.Similarity)
+		case r.Adopted:
 			note = " (already there, adopted)"
 		}
 		fmt.Fprintf(out, "  %-10s %s  %s%s\n", r.Type, r.ID, where, note)

@@ -246,6 +246,38 @@ func (s *Section) Source() string {
 	return ""
 }
 
+// AlsoField is the field a section gains for each near-duplicate lesson
+// merged into it: "- **Also**: self-learning:<id> (<date>): <its words>".
+const AlsoField = "Also"
+
+// Sources returns the observation ids a section was made from: its
+// Source, then each lesson merged into it (AlsoField), so that every one
+// of them finds the section by its id.
+func (s *Section) Sources() []string {
+	var out []string
+	if src := s.Source(); src != "" {
+		out = append(out, src)
+	}
+	for _, f := range s.Fields {
+		if !strings.EqualFold(f.Key, AlsoField) {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(f.Value, SourcePrefix); ok {
+			if id, _, _ := strings.Cut(rest, " "); id != "" {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+// AddLine appends one line to the end of a section (before its trailing
+// blank lines) and reads its fields again.
+func (d *Doc) AddLine(s *Section, line string) {
+	*s = *parseSection(s.Body + line + "\n")
+	d.Changed()
+}
+
 // Status is the section's status, or "" if it has none.
 func (s *Section) Status() string { return s.Field("Status") }
 
@@ -292,7 +324,7 @@ func (d *Doc) index() {
 	d.bySource = make(map[string]*Section, len(d.Sections))
 	d.byAnchor = make(map[string]*Section, len(d.Sections))
 	for _, s := range d.Sections {
-		if src := s.Source(); src != "" {
+		for _, src := range s.Sources() {
 			if _, dup := d.bySource[src]; !dup {
 				d.bySource[src] = s
 			}
@@ -380,8 +412,10 @@ func (d *Doc) Append(body string) *Section {
 	s := parseSection(body)
 	d.Sections = append(d.Sections, s)
 	if d.bySource != nil {
-		if src := s.Source(); src != "" && d.bySource[src] == nil {
-			d.bySource[src] = s
+		for _, src := range s.Sources() {
+			if d.bySource[src] == nil {
+				d.bySource[src] = s
+			}
 		}
 		if s.Anchor != "" && d.byAnchor[s.Anchor] == nil {
 			d.byAnchor[s.Anchor] = s

@@ -92,7 +92,8 @@ func TestCreateStampsAndUpdateKeepsCreation(t *testing.T) {
 
 // Candidates not promoted within the window are archived, never deleted;
 // one without a creation time starts its clock rather than going at once.
-func TestAgeCandidates(t *testing.T) {
+// Drafts have their own window, and an active entry none.
+func TestAge(t *testing.T) {
 	st, p := projectStore(t)
 	dir := p.Path(".memory/knowledge/entries")
 	os.MkdirAll(dir, 0o755)
@@ -103,11 +104,15 @@ func TestAgeCandidates(t *testing.T) {
 	write("young-cand", "status: candidate\ncreated_at: 2026-05-01T00:00:00Z\n")
 	write("legacy-cand", "status: candidate\n")
 	write("old-active", "created_at: 2026-01-01T00:00:00Z\n")
-	aged, err := st.AgeCandidates(context.Background(), 30*24*time.Hour)
+	write("old-draft", "status: draft\ncreated_at: 2026-04-20T00:00:00Z\n")
+	write("young-draft", "status: draft\ncreated_at: 2026-05-05T00:00:00Z\n")
+	windows := Windows{Candidates: 30 * 24 * time.Hour, Drafts: 7 * 24 * time.Hour}
+	aged, err := st.Age(context.Background(), windows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(aged.Archived, ",") != "old-cand" || strings.Join(aged.Started, ",") != "legacy-cand" {
+	if strings.Join(aged.Archived, ",") != "old-cand" || strings.Join(aged.Started, ",") != "legacy-cand" ||
+		strings.Join(aged.Expired, ",") != "old-draft" || len(aged.DraftsStarted) != 0 {
 		t.Fatalf("%+v", aged)
 	}
 	old, _ := os.ReadFile(dir + "/old-cand.md")
@@ -119,8 +124,8 @@ func TestAgeCandidates(t *testing.T) {
 		t.Fatalf("%+v", legacy)
 	}
 	// Nothing due: nothing written.
-	again, err := st.AgeCandidates(context.Background(), 30*24*time.Hour)
-	if err != nil || len(again.Archived)+len(again.Started) != 0 {
+	again, err := st.Age(context.Background(), windows)
+	if err != nil || len(again.Archived)+len(again.Started)+len(again.Expired) != 0 {
 		t.Fatal(again, err)
 	}
 	log, _, _ := evolve.ReadLog(p)

@@ -195,20 +195,25 @@ func (ix *Index) footer(leftOut int, o IndexOptions) string {
 type indexLine struct {
 	Line
 	labelled bool
+	tag      string
 }
 
 func newIndexLine(it *Item, labelled bool) indexLine {
 	return indexLine{Line: Line{
 		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, LineWidth),
 		Area: it.Area, Scope: it.Scope, Tokens: tokensOf(it.TextRunes),
-	}, labelled: labelled}
+	}, labelled: labelled, tag: StatusTag(it)}
 }
 
-// text is ClawFlow's "- [key] summary"; the full listing (--all) adds
-// each item's status and priority, since it mixes what is in force with
-// what is not.
+// text is ClawFlow's "- [key] summary". A decision or a pitfall carries
+// devflow's status tag and area after it (StatusTag), which devflow's
+// orchestrators read; the full listing (--all) adds an entry's status
+// and priority, since it mixes what is in force with what is not.
 func (l indexLine) text() string {
-	if l.labelled {
+	switch {
+	case l.tag != "":
+		return fmt.Sprintf("- [%s] %s  %s\n", l.ID, l.Title, l.tag)
+	case l.labelled:
 		return fmt.Sprintf("- [%s] %s (%s)\n", l.ID, l.Title, l.Label)
 	}
 	return fmt.Sprintf("- [%s] %s\n", l.ID, l.Title)

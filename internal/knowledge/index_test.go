@@ -30,7 +30,7 @@ func TestIndexShowsEveryKnownStatus(t *testing.T) {
 	set := &Set{Items: sectionItems(t, knowfile.Decisions, b.String())}
 	ix := BuildIndex(set, IndexOptions{All: true})
 	for i, st := range knowfile.KnownStatuses {
-		want := fmt.Sprintf("- [ADR-%03d] Decision %s (%s)\n", i+1, st, st)
+		want := fmt.Sprintf("- [ADR-%03d] Decision %s  [%s]\n", i+1, st, st)
 		if !strings.Contains(ix.Text, want) {
 			t.Errorf("index lacks %q:\n%s", want, ix.Text)
 		}
@@ -59,7 +59,7 @@ func TestIndexLines(t *testing.T) {
 		"\n" +
 		"### Project Knowledge\n" +
 		"- [version-bump-checklist] Bumping a version means four files\n" +
-		"- [PF-001] Very long title Very long title Very long title Very long title Very long title Very long title Ver…\n" +
+		"- [PF-001] Very long title Very long title Very long title Very long title Very long title Very long title Ver…  [Active]  —  scripts/hooks/\n" +
 		"\n" +
 		"### Global Knowledge\n" +
 		"- [go-style] Go style\n" +

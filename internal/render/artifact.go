@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -205,10 +207,12 @@ func bodyText(details, pattern string, fields int) string {
 }
 
 // steps splits details into the numbered steps of a skill's procedure.
+// The template numbers them, so a step's own mark ("1.", "2)", "Step 3:",
+// "- ") is dropped: a lesson that numbered its steps read "1. 1." before.
 func steps(details, pattern string) []string {
 	var out []string
 	for _, part := range strings.FieldsFunc(details, func(r rune) bool { return r == ';' || r == '\n' }) {
-		if s := oneLine(part); s != "" {
+		if s := unmarked(oneLine(part)); s != "" {
 			out = append(out, s)
 		}
 	}
@@ -216,6 +220,21 @@ func steps(details, pattern string) []string {
 		out = []string{pattern + "."}
 	}
 	return out
+}
+
+// stepMarkRe is a list mark a step may start with: a bullet, or a number
+// with its full stop, bracket or colon, "Step" before it or not, and a
+// space after it ("1.5 GB" and "2026 is" are words, not marks).
+var stepMarkRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[-*+•]|(?i:step\s+)?\d{1,3}\s*[.):])\s+`)
+})
+
+// unmarked is a step without its list mark.
+func unmarked(s string) string {
+	if s == "" || (s[0] < utf8.RuneSelf && !strings.ContainsRune("-*+0123456789Ss", rune(s[0]))) {
+		return s
+	}
+	return strings.TrimSpace(stepMarkRe().ReplaceAllString(s, ""))
 }
 
 func oneLine(s string) string {

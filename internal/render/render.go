@@ -44,6 +44,10 @@ type Rendered struct {
 	Path    string `json:"path"`
 	Anchor  string `json:"anchor,omitempty"`
 	Adopted bool   `json:"adopted,omitempty"` // it was already on disk (a crash, or a duplicate pitfall)
+	// MergedInto is the decision a near-duplicate was merged into, with
+	// how alike their words are (merge.go).
+	MergedInto string  `json:"merged_into,omitempty"`
+	Similarity float64 `json:"similarity,omitempty"`
 }
 
 // Skipped is a ready observation that was not rendered, and why.
@@ -92,6 +96,11 @@ type plan struct {
 	// missing and present are folders found absent or there (exists).
 	missing safefile.Absent
 	present map[string]bool
+	// near finds decisions by their words, per file (merge.go);
+	// rehashed are the manifest entries of earlier lessons whose section
+	// a near-duplicate was merged into.
+	near     map[string]*nearDecisions
+	rehashed []manifest.Entry
 }
 
 // Run renders every ready observation.
@@ -117,6 +126,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		active:     map[string]int{},
 		renderedAt: observe.FormatTime(r.Opts.Now),
 		present:    map[string]bool{},
+		near:       map[string]*nearDecisions{},
 		res:        &Result{Rendered: []Rendered{}, Skipped: []Skipped{}, Files: []string{}, DryRun: r.Opts.DryRun},
 	}
 	if p.docs, err = knowfile.ReadAll(r.Proj); err != nil {
@@ -317,6 +327,12 @@ func (p *plan) addSection(o observe.Observation, file string, render func(observ
 			return nil
 		}
 	}
+	if o.Type == observe.Decision {
+		if dup, sim := p.nearDecision(file, doc, o); dup != nil {
+			p.merge(o, file, dup, sim)
+			return nil
+		}
+	}
 	active, counted := p.active[file]
 	if !counted {
 		active = doc.ActiveCount()
@@ -333,6 +349,9 @@ func (p *plan) addSection(o observe.Observation, file string, render func(observ
 	s := doc.Append(render(o, anchor, p.r.Opts.Now))
 	if s.Anchor != "" && s.Active() {
 		active++
+	}
+	if n := p.near[file]; n != nil {
+		n.add(s)
 	}
 	p.active[file] = active
 	p.changed[file] = true
@@ -468,6 +487,9 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 	// point and one after, where two batches paid four; a revert of it
 	// takes the manifest back with the artifacts (Reverter.withdraw).
 	for _, e := range p.entries {
+		p.man.Put(e)
+	}
+	for _, e := range p.rehashed {
 		p.man.Put(e)
 	}
 	batch := append(changes, evolve.Change{Path: project.ManifestFile, Data: p.man.Bytes()})
