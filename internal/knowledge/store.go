@@ -115,6 +115,21 @@ func (src Sources) entryDirs() []entryDir {
 	return out
 }
 
+// HoldsEntry reports whether path (absolute, clean) is an entry file of
+// one of the folders src reads.
+func (src Sources) HoldsEntry(path string) bool {
+	if !strings.HasSuffix(path, ".md") {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for _, d := range src.entryDirs() {
+		if d.abs == dir {
+			return true
+		}
+	}
+	return false
+}
+
 func (src Sources) projectDir(rel string) entryDir {
 	return entryDir{abs: filepath.Join(src.Root, filepath.FromSlash(rel)), scope: ScopeProject, rel: rel}
 }
