@@ -424,7 +424,51 @@ func hookFigures(b bins, work string) error {
 		if err != nil {
 			return err
 		}
+		if err := statCalls(b, root, env, n); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// statCalls counts, with strace when it is on the PATH, the stat system
+// calls of one served pre-tool-use of devlearn-hook and of the no-op
+// program: the figure that must not grow with the number of entries.
+func statCalls(b bins, root string, env []string, n int) error {
+	name := fmt.Sprintf("stat system calls per pre-tool-use, %d entries, devlearn-hook, served", n)
+	if _, err := exec.LookPath("strace"); err != nil {
+		add(row{name, "not measured", "strace is not on the PATH", "", "", ""})
+		return nil
+	}
+	count := func(argv []string, stdin []byte) (int, error) {
+		out := filepath.Join(os.TempDir(), fmt.Sprintf("devlearn-benchtable-strace-%d", os.Getpid()))
+		defer os.Remove(out)
+		args := append([]string{"-f", "-c", "-o", out, "-e", "trace=%stat,%lstat,%fstat"}, argv...)
+		if _, _, err := spawn(append([]string{"strace"}, args...), env, root, stdin); err != nil {
+			return 0, err
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			return 0, err
+		}
+		// strace -c's last line: "100.00 <seconds> <usecs/call> <calls> <errors> total".
+		total := 0
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) >= 4 && f[len(f)-1] == "total" {
+				total, _ = strconv.Atoi(f[3])
+			}
+		}
+		return total, nil
+	}
+	noop, err := count([]string{b.noop}, nil)
+	if err != nil {
+		return err
+	}
+	got, err := count([]string{b.hook, "pre-tool-use"}, writeInput(root, "src/module5", 3_000_000+n))
+	if err != nil {
+		return err
+	}
+	add(row{name, strconv.Itoa(got), fmt.Sprintf("no-op Go program: %d", noop), "", "the same at 1,000 and 10,000", ""})
 	return nil
 }
 
