@@ -270,11 +270,13 @@ type subject struct {
 
 // paired runs the empty program and each subject back to back, spawns
 // times per run, and returns per subject the per-run medians and every
-// pair's ratio to the empty program; noop is the empty program's per-run
-// medians.
-func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Duration, ratios [][]float64, err error) {
+// pair's ratio to the empty program, in wall and in CPU time (on a loaded
+// machine the wall time is mostly waiting for a core); noop is the empty
+// program's per-run medians.
+func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Duration, ratios, cpuRatios [][]float64, err error) {
 	med = make([][]time.Duration, len(subjects))
 	ratios = make([][]float64, len(subjects))
+	cpuRatios = make([][]float64, len(subjects))
 	calls := 0
 	// Warm up: page cache, caches, the sessions folder.
 	for _, s := range subjects {
@@ -282,11 +284,11 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 			calls++
 			if s.prepare != nil {
 				if err := s.prepare(calls); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, nil, nil, err
 				}
 			}
 			if _, _, err := spawn(s.argv, s.env, s.dir, s.input(calls)); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 		}
 	}
@@ -296,27 +298,28 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 		for i := 0; i < *spawns; i++ {
 			n, _, err := spawn([]string{b.noop}, nil, "", nil)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 			base = append(base, n.wall)
 			for j, s := range subjects {
 				calls++
 				if s.prepare != nil {
 					if err := s.prepare(calls); err != nil {
-						return nil, nil, nil, err
+						return nil, nil, nil, nil, err
 					}
 				}
 				got, out, err := spawn(s.argv, s.env, s.dir, s.input(calls))
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, nil, nil, nil, err
 				}
 				if s.check != nil {
 					if err := s.check(out); err != nil {
-						return nil, nil, nil, fmt.Errorf("%s: %w", s.label, err)
+						return nil, nil, nil, nil, fmt.Errorf("%s: %w", s.label, err)
 					}
 				}
 				per[j] = append(per[j], got.wall)
 				ratios[j] = append(ratios[j], float64(got.wall)/float64(n.wall))
+				cpuRatios[j] = append(cpuRatios[j], float64(got.cpu)/float64(max(n.cpu, time.Microsecond)))
 			}
 		}
 		noop = append(noop, median(base))
@@ -324,11 +327,11 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 			med[j] = append(med[j], median(per[j]))
 		}
 	}
-	return noop, med, ratios, nil
+	return noop, med, ratios, cpuRatios, nil
 }
 
 func addPaired(figure, target string, limit float64, b bins, subjects []subject) error {
-	noop, med, ratios, err := paired(b, subjects)
+	noop, med, ratios, cpuRatios, err := paired(b, subjects)
 	if err != nil {
 		return err
 	}
@@ -346,7 +349,7 @@ func addPaired(figure, target string, limit float64, b bins, subjects []subject)
 		if j == 0 {
 			t = target
 		}
-		add(row{name, spread(med[j]), "no-op Go program " + spread(noop), fmt.Sprintf("%.2f×", r), t, v})
+		add(row{name, spread(med[j]), "no-op Go program " + spread(noop), fmt.Sprintf("%.2f× (CPU %.2f×)", r, medianF(cpuRatios[j])), t, v})
 	}
 	return nil
 }
