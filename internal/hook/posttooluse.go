@@ -27,6 +27,9 @@ var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, 
 // postToolUse records the folders the call touched and serves the
 // directives found above them that the session has not seen.
 func (r *run) postToolUse() (*Output, error) {
+	if editTools[r.in.ToolName] {
+		r.entryEdited()
+	}
 	if !r.cfg.Directives.Enabled {
 		return nil, errQuiet
 	}
@@ -56,6 +59,32 @@ func (r *run) postToolUse() (*Output, error) {
 		return nil, errQuiet
 	}
 	return r.output(text, "", ""), nil
+}
+
+// entryEdited checks the knowledge cache in full after the call edited an
+// entry file. An agent's Write or Edit, like most editors, rewrites a file
+// in place, which leaves its folder's stamp as it was: the quick check of
+// the tool calls that follow would go on serving from what the entry said
+// before (what is served is read again, but an entry that now applies
+// would not be found) until the next session start.
+func (r *run) entryEdited() {
+	src := r.sources()
+	for _, p := range []string{r.in.Tool.FilePath, r.in.Tool.NotebookPath} {
+		if p == "" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			base := r.in.Cwd
+			if base == "" {
+				base = r.proj.Root
+			}
+			p = filepath.Join(base, p)
+		}
+		if src.HoldsEntry(filepath.Clean(p)) {
+			r.load(knowledge.Full)
+			return
+		}
+	}
 }
 
 // preToolUseAndDirectives is pre-tool-use: the knowledge it serves, then

@@ -46,21 +46,21 @@ func Load(src Sources, cachePath string, mode Mode) (*Set, error) {
 	if cachePath == "" {
 		return ReadAll(src), nil
 	}
+	start := time.Now()
 	stamps := src.stamps()
-	old, cacheTime := readCache(cachePath)
-	return load(src, cachePath, mode, stamps, old, cacheTime)
+	return load(src, cachePath, mode, start, stamps, readCache(cachePath))
 }
 
-// load is Load with the stamps of src and the cache (nil if unreadable)
-// already read.
-func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *cacheData, cacheTime time.Time) (*Set, error) {
+// load is Load with the stamps of src, taken after start, and the cache
+// (nil if unreadable) already read.
+func load(src Sources, cachePath string, mode Mode, start time.Time, stamps []stamp.Stamp, old *cacheData) (*Set, error) {
 	moved := old != nil && old.global != src.GlobalDir
 	old = old.alignedTo(src)
 	if old != nil && len(old.stamps) != len(stamps) {
 		old = nil
 	}
 	fresh := func(i int) bool {
-		return old != nil && old.stamps[i] == stamps[i] && !stamps[i].Racy(cacheTime)
+		return old != nil && old.settled(i, stamps[i])
 	}
 	dirs := src.entryDirs()
 	if old != nil && mode == Quick && !moved {
@@ -73,14 +73,13 @@ func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *c
 		}
 	}
 
-	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps}
-	now := time.Now()
+	c := &cacheData{root: src.Root, global: src.GlobalDir, stamps: stamps, start: start.UnixNano()}
 	var unreadable []*ParseError // folders that could not be listed
 	// changed: the cache must be written. A Full check that finds every
 	// file as it was, with nothing racy, leaves the file alone.
 	changed := old == nil || moved
 	for i := range stamps {
-		changed = changed || old.stamps[i] != stamps[i] || (!fresh(i) && curable(stamps[i], now))
+		changed = changed || old.stamps[i] != stamps[i] || (!fresh(i) && curable(stamps[i], start))
 	}
 	if old != nil && fresh(len(dirs)) && fresh(len(dirs)+1) {
 		c.sections, c.sectionProblems = old.sections, old.sectionProblems
@@ -101,12 +100,15 @@ func load(src Sources, cachePath string, mode Mode, stamps []stamp.Stamp, old *c
 				continue
 			}
 		}
-		recs, problem := scanEntryDir(d, prev)
+		recs, problem := scanEntryDir(d, prev, start)
 		if problem != nil {
 			unreadable = append(unreadable, problem)
 		}
 		changed = changed || len(recs) != len(prev)
 		for _, r := range recs {
+			if r.stillRacy(prev[r.name]) {
+				continue // written again, it would be read again all the same
+			}
 			changed = changed || (r.item != nil && r.item != prev[r.name].itemOrNil()) || (r.problem != nil && r.problem != prev[r.name].problemOrNil())
 		}
 		c.dirs = append(c.dirs, recs)
@@ -129,47 +131,59 @@ func Candidates(src Sources, cachePath string, c *Call) (*Set, error) {
 	if cachePath == "" {
 		return ReadAll(src), nil
 	}
+	start := time.Now()
 	stamps := src.stamps()
-	set, old, cacheTime := candidates(src, cachePath, c, stamps)
+	set, old := candidates(src, cachePath, c, stamps)
 	if set != nil {
 		return set, nil
 	}
-	return load(src, cachePath, Quick, stamps, old, cacheTime)
+	return load(src, cachePath, Quick, start, stamps, old)
 }
 
 // candidates answers from the cache's index when the cache is still good.
 // When it is not, it returns the cache decoded in full (nil if it cannot
-// be) and the time it was written, for load to reuse: a stale cache is
-// read and src stamped once.
-func candidates(src Sources, cachePath string, c *Call, stamps []stamp.Stamp) (*Set, *cacheData, time.Time) {
+// be), for load to reuse: a stale cache is read and src stamped once.
+// What it checks is a handful of stamps whatever the number of entries:
+// the folders' own, and the two knowledge files'.
+func candidates(src Sources, cachePath string, c *Call, stamps []stamp.Stamp) (*Set, *cacheData) {
 	fh, err := os.Open(cachePath)
 	if err != nil {
-		return nil, nil, time.Time{}
+		return nil, nil
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, nil, time.Time{}
+		return nil, nil
 	}
 	f, err := openFile(fh, fi.Size())
 	if err != nil {
-		return nil, nil, time.Time{}
+		return nil, nil
 	}
 	meta, err := f.meta()
 	if err != nil || meta.root != src.Root {
-		return nil, nil, time.Time{} // load could reuse nothing of it
+		return nil, nil // load could reuse nothing of it
 	}
 	good := meta.global == src.GlobalDir && len(stamps) == len(meta.stamps)
 	for i := 0; good && i < len(stamps); i++ {
-		good = stamps[i] == meta.stamps[i] && !stamps[i].Racy(fi.ModTime())
+		good = meta.settled(i, stamps[i])
 	}
 	if good {
 		if items, err := f.candidates(c); err == nil {
-			return &Set{Items: items}, nil, time.Time{}
+			return &Set{Items: items}, nil
 		}
 	}
-	old, cacheTime := readCacheFrom(fh, fi)
-	return nil, old, cacheTime
+	return nil, readCacheFrom(fh, fi)
+}
+
+// settled reports whether the i-th stamp of the cache is now's and proves
+// that nothing changed since the cache was built: the folder or file was
+// last written before the build started, by more than its file system's
+// granularity and the clock's tick (stamp.RacyAt), so any later write
+// would have given it another stamp. The build's start, not the cache
+// file's time, is what counts: a build that takes long, or a file system
+// that keeps whole seconds, cannot hide a change made while it ran.
+func (c *cacheData) settled(i int, now stamp.Stamp) bool {
+	return c.stamps[i] == now && !now.RacyAt(time.Unix(0, c.start))
 }
 
 // stamps are the entry folders, then decisions.md and pitfalls.md.
@@ -188,13 +202,14 @@ func (src Sources) stamps() []stamp.Stamp {
 	return out
 }
 
-// curable reports whether writing the cache now would make a stamp that
-// is racy today trusted by the next reader: once the file is older than
-// the racy window. Until then a rewrite with nothing changed would only
-// be racy again, so it is not done: the hooks of the seconds that follow
-// a change check the files (a stat each) without writing the cache each
-// time.
-func curable(s stamp.Stamp, now time.Time) bool { return !s.Racy(now) }
+// curable reports whether writing the cache built from start would make a
+// stamp that is racy today trusted by the next reader: once the file is
+// older than the racy window. Until then a rewrite with nothing changed
+// would only be racy again, so it is not done: the hooks of the moments
+// that follow a change (a few milliseconds where the file system keeps
+// nanoseconds, two seconds where it keeps seconds) check the files (a stat
+// each) without writing the cache each time.
+func curable(s stamp.Stamp, start time.Time) bool { return !s.RacyAt(start) }
 
 // alignedTo returns the cache as it applies to src: nil for another
 // working tree; when the global folder is another one (a new
@@ -212,7 +227,7 @@ func (c *cacheData) alignedTo(src Sources) *cacheData {
 	if len(c.stamps) != len(oldDirs)+2 || len(c.dirs) != len(oldDirs) {
 		return nil
 	}
-	a := &cacheData{root: c.root, global: src.GlobalDir, sections: c.sections, sectionProblems: c.sectionProblems}
+	a := &cacheData{root: c.root, global: src.GlobalDir, start: c.start, sections: c.sections, sectionProblems: c.sectionProblems}
 	for _, d := range dirs {
 		st, recs := stamp.Stamp{}, []*record(nil)
 		for j, o := range oldDirs {
@@ -228,8 +243,11 @@ func (c *cacheData) alignedTo(src Sources) *cacheData {
 }
 
 type cacheData struct {
-	root, global    string
-	stamps          []stamp.Stamp
+	root, global string
+	stamps       []stamp.Stamp
+	// start is when the build began (Unix nanoseconds), before any stamp
+	// was taken: what the stamps are judged against.
+	start           int64
 	sections        []*Item
 	sectionProblems []*ParseError
 	dirs            [][]*record

@@ -38,11 +38,13 @@ func (s *store) write(key, status string) {
 	}
 }
 
-// age sets every watched folder and file an hour back, as if the last
-// change was long ago.
+// age sets every watched folder and file, and the entry files, an hour
+// back, as if the last change was long ago.
 func (s *store) age() {
 	old := time.Now().Add(-time.Hour)
-	for _, p := range []string{s.dir(), s.src.GlobalDir, filepath.Join(s.root, ".memory/knowledge/decisions.md"), filepath.Join(s.root, ".memory/knowledge/pitfalls.md")} {
+	paths := []string{s.dir(), s.src.GlobalDir, filepath.Join(s.root, ".memory/knowledge/decisions.md"), filepath.Join(s.root, ".memory/knowledge/pitfalls.md")}
+	entries, _ := filepath.Glob(filepath.Join(s.dir(), "*.md"))
+	for _, p := range append(paths, entries...) {
 		os.Chtimes(p, old, old)
 	}
 }
@@ -128,8 +130,10 @@ func TestArchivedInPlaceIsNeverServed(t *testing.T) {
 func TestCacheRacyFolderIsRechecked(t *testing.T) {
 	s := newStore(t)
 	s.write("a", "active")
-	// The folder changed just now: the cache written now cannot tell a
-	// change within the same timestamp, so it is not trusted yet.
+	// The folder changed as the cache was being built: the cache cannot
+	// tell a change within the same timestamp, so it is not trusted yet.
+	soon := time.Now().Add(time.Second)
+	os.Chtimes(s.dir(), soon, soon)
 	s.load(Quick)
 	if set := s.load(Quick); !set.Rebuilt {
 		t.Fatal("a cache written right after a change was trusted")
@@ -234,7 +238,7 @@ func FuzzDecodeCache(f *testing.F) {
 	genEntries(f, root, 3)
 	src := Sources{Root: root}
 	c := &cacheData{root: root, stamps: src.stamps()}
-	recs, _ := scanEntryDir(src.entryDirs()[0], nil)
+	recs, _ := scanEntryDir(src.entryDirs()[0], nil, time.Now())
 	c.dirs = [][]*record{recs}
 	good := encodeCache(c)
 	f.Add(good)

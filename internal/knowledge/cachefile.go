@@ -10,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 	"unsafe"
 
 	"github.com/devlearn/devlearn/internal/binfield"
@@ -20,7 +19,7 @@ import (
 // The cache file:
 //
 //	"DLKC" version
-//	section meta      root, global folder, stamps
+//	section meta      root, global folder, when the build started, stamps
 //	section problems  problems of the knowledge files
 //	section records   per entry folder: each file's name, size, time,
 //	                  inode, and its item (an index) or its problem
@@ -38,7 +37,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 4 // 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
+	cacheVersion = 5 // 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
 )
 
 // errCorrupt is binfield's: a field that does not decode and a section
@@ -83,6 +82,7 @@ func encodeCache(c *cacheData) []byte {
 	m := &sec[secMeta]
 	m.Str(c.root)
 	m.Str(c.global)
+	m.Int(c.start)
 	m.Uint(uint64(len(c.stamps)))
 	for _, st := range c.stamps {
 		m.Bool(st.Exists)
@@ -283,7 +283,7 @@ func (f *file) meta() (*cacheData, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &cacheData{root: d.Str(), global: d.Str()}
+	c := &cacheData{root: d.Str(), global: d.Str(), start: d.Int()}
 	ns := d.Count(16)
 	for i := 0; i < ns && d.Err == nil; i++ {
 		c.stamps = append(c.stamps, stamp.Stamp{Exists: d.Bool(), Size: d.Int(), Mtime: d.Int(), Ino: d.Uint()})
@@ -523,36 +523,36 @@ func (it *Item) clone() *Item {
 }
 
 // readCache reads the whole cache (the commands' path, and a rebuild's).
-func readCache(path string) (*cacheData, time.Time) {
+func readCache(path string) *cacheData {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, time.Time{}
+		return nil
 	}
 	defer fh.Close()
 	fi, err := fh.Stat()
 	if err != nil {
-		return nil, time.Time{}
+		return nil
 	}
 	return readCacheFrom(fh, fi)
 }
 
 // readCacheFrom decodes the whole of an open cache file, fi being its
-// own stat: the time returned is the one of the bytes decoded.
-func readCacheFrom(fh *os.File, fi os.FileInfo) (*cacheData, time.Time) {
+// own stat.
+func readCacheFrom(fh *os.File, fi os.FileInfo) *cacheData {
 	data := make([]byte, fi.Size())
 	if _, err := fh.ReadAt(data, 0); err != nil {
-		return nil, time.Time{}
+		return nil
 	}
 	// The bytes are never written again: decoded strings point into them.
 	f, err := openFile(memFile(unsafe.String(unsafe.SliceData(data), len(data))), int64(len(data)))
 	if err != nil {
-		return nil, time.Time{}
+		return nil
 	}
 	c, err := f.decode()
 	if err != nil {
-		return nil, time.Time{}
+		return nil
 	}
-	return c, fi.ModTime()
+	return c
 }
 
 func writeCache(root, path string, c *cacheData) error {

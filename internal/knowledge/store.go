@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/project"
@@ -80,7 +81,7 @@ func ReadAll(src Sources) *Set {
 	var seen map[string]bool
 	dirs := src.entryDirs()
 	for i, d := range dirs {
-		recs, problem := scanEntryDir(d, nil)
+		recs, problem := scanEntryDir(d, nil, time.Now())
 		if problem != nil {
 			set.Problems = append(set.Problems, problem)
 		}
@@ -112,6 +113,21 @@ func (src Sources) entryDirs() []entryDir {
 		out = append(out, entryDir{abs: src.GlobalDir, scope: ScopeGlobal})
 	}
 	return out
+}
+
+// HoldsEntry reports whether path (absolute, clean) is an entry file of
+// one of the folders src reads.
+func (src Sources) HoldsEntry(path string) bool {
+	if !strings.HasSuffix(path, ".md") {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for _, d := range src.entryDirs() {
+		if d.abs == dir {
+			return true
+		}
+	}
+	return false
 }
 
 func (src Sources) projectDir(rel string) entryDir {
@@ -151,6 +167,17 @@ type record struct {
 	problem *ParseError
 }
 
+// smudged is the size of a record whose stamp proved nothing when it was
+// read: no file has it, so the record is never taken as the file's.
+const smudged = -1
+
+// stillRacy reports whether r, read again because o was smudged, is
+// smudged too with the stamp o had: the cache holding o already makes the
+// next scan read the file.
+func (r *record) stillRacy(o *record) bool {
+	return o != nil && r.size == smudged && o.size == smudged && r.mtime == o.mtime && r.ino == o.ino
+}
+
 func (r *record) same(o *record) bool {
 	return o != nil && r.name == o.name && r.size == o.size && r.mtime == o.mtime && r.ino == o.ino
 }
@@ -158,8 +185,12 @@ func (r *record) same(o *record) bool {
 // scanEntryDir reads the entry files of a folder. Files whose name, size,
 // time and inode match a record of prev are not read again. Each file
 // gives a record holding its item or its problem; a folder that cannot be
-// read gives a problem of its own.
-func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) {
+// read gives a problem of its own. start is when the scan's build began:
+// a file written since, or too close before it for its stamp to show a
+// later write (stamp.RacyAt), is read but its record smudged, as git does
+// with racy index entries, so that the next scan reads it again rather
+// than trust a stamp that a same-size edit in the same tick would keep.
+func scanEntryDir(d entryDir, prev map[string]*record, start time.Time) ([]*record, *ParseError) {
 	ents, err := os.ReadDir(d.abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -194,6 +225,9 @@ func scanEntryDir(d entryDir, prev map[string]*record) ([]*record, *ParseError) 
 			r.item, r.problem = prev[name].item, prev[name].problem
 		default:
 			r.item, r.problem = readEntryItem(d, name, path, r)
+			if st.RacyAt(start) {
+				r.size = smudged
+			}
 		}
 		recs = append(recs, r)
 	}

@@ -25,6 +25,7 @@ func OpenFolder(path string) (*Folder, error) {
 // Lstat stamps the member name itself (not a link's target): the same
 // Stamp as OfLink of its path.
 func (f *Folder) Lstat(name string) (Stamp, Kind, error) {
+	taken.Add(1)
 	var st unix.Stat_t
 	for {
 		err := unix.Fstatat(f.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
@@ -49,6 +50,7 @@ func (f *Folder) Lstat(name string) (Stamp, Kind, error) {
 // Stat stamps the member name, following a link as reading it does; on
 // an error (fs.ErrNotExist when it is not there) the Stamp is the zero one.
 func (f *Folder) Stat(name string) (Stamp, error) {
+	taken.Add(1)
 	var st unix.Stat_t
 	for {
 		err := unix.Fstatat(f.fd, name, &st, 0)

@@ -270,11 +270,13 @@ type subject struct {
 
 // paired runs the empty program and each subject back to back, spawns
 // times per run, and returns per subject the per-run medians and every
-// pair's ratio to the empty program; noop is the empty program's per-run
-// medians.
-func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Duration, ratios [][]float64, err error) {
+// pair's ratio to the empty program, in wall and in CPU time (on a loaded
+// machine the wall time is mostly waiting for a core); noop is the empty
+// program's per-run medians.
+func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Duration, ratios, cpuRatios [][]float64, err error) {
 	med = make([][]time.Duration, len(subjects))
 	ratios = make([][]float64, len(subjects))
+	cpuRatios = make([][]float64, len(subjects))
 	calls := 0
 	// Warm up: page cache, caches, the sessions folder.
 	for _, s := range subjects {
@@ -282,11 +284,11 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 			calls++
 			if s.prepare != nil {
 				if err := s.prepare(calls); err != nil {
-					return nil, nil, nil, err
+					return nil, nil, nil, nil, err
 				}
 			}
 			if _, _, err := spawn(s.argv, s.env, s.dir, s.input(calls)); err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 		}
 	}
@@ -296,27 +298,28 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 		for i := 0; i < *spawns; i++ {
 			n, _, err := spawn([]string{b.noop}, nil, "", nil)
 			if err != nil {
-				return nil, nil, nil, err
+				return nil, nil, nil, nil, err
 			}
 			base = append(base, n.wall)
 			for j, s := range subjects {
 				calls++
 				if s.prepare != nil {
 					if err := s.prepare(calls); err != nil {
-						return nil, nil, nil, err
+						return nil, nil, nil, nil, err
 					}
 				}
 				got, out, err := spawn(s.argv, s.env, s.dir, s.input(calls))
 				if err != nil {
-					return nil, nil, nil, err
+					return nil, nil, nil, nil, err
 				}
 				if s.check != nil {
 					if err := s.check(out); err != nil {
-						return nil, nil, nil, fmt.Errorf("%s: %w", s.label, err)
+						return nil, nil, nil, nil, fmt.Errorf("%s: %w", s.label, err)
 					}
 				}
 				per[j] = append(per[j], got.wall)
 				ratios[j] = append(ratios[j], float64(got.wall)/float64(n.wall))
+				cpuRatios[j] = append(cpuRatios[j], float64(got.cpu)/float64(max(n.cpu, time.Microsecond)))
 			}
 		}
 		noop = append(noop, median(base))
@@ -324,11 +327,11 @@ func paired(b bins, subjects []subject) (noop []time.Duration, med [][]time.Dura
 			med[j] = append(med[j], median(per[j]))
 		}
 	}
-	return noop, med, ratios, nil
+	return noop, med, ratios, cpuRatios, nil
 }
 
 func addPaired(figure, target string, limit float64, b bins, subjects []subject) error {
-	noop, med, ratios, err := paired(b, subjects)
+	noop, med, ratios, cpuRatios, err := paired(b, subjects)
 	if err != nil {
 		return err
 	}
@@ -346,7 +349,7 @@ func addPaired(figure, target string, limit float64, b bins, subjects []subject)
 		if j == 0 {
 			t = target
 		}
-		add(row{name, spread(med[j]), "no-op Go program " + spread(noop), fmt.Sprintf("%.2f×", r), t, v})
+		add(row{name, spread(med[j]), "no-op Go program " + spread(noop), fmt.Sprintf("%.2f× (CPU %.2f×)", r, medianF(cpuRatios[j])), t, v})
 	}
 	return nil
 }
@@ -424,7 +427,51 @@ func hookFigures(b bins, work string) error {
 		if err != nil {
 			return err
 		}
+		if err := statCalls(b, root, env, n); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// statCalls counts, with strace when it is on the PATH, the stat system
+// calls of one served pre-tool-use of devlearn-hook and of the no-op
+// program: the figure that must not grow with the number of entries.
+func statCalls(b bins, root string, env []string, n int) error {
+	name := fmt.Sprintf("stat system calls per pre-tool-use, %d entries, devlearn-hook, served", n)
+	if _, err := exec.LookPath("strace"); err != nil {
+		add(row{name, "not measured", "strace is not on the PATH", "", "", ""})
+		return nil
+	}
+	count := func(argv []string, stdin []byte) (int, error) {
+		out := filepath.Join(os.TempDir(), fmt.Sprintf("devlearn-benchtable-strace-%d", os.Getpid()))
+		defer os.Remove(out)
+		args := append([]string{"-f", "-c", "-o", out, "-e", "trace=%stat,%lstat,%fstat"}, argv...)
+		if _, _, err := spawn(append([]string{"strace"}, args...), env, root, stdin); err != nil {
+			return 0, err
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			return 0, err
+		}
+		// strace -c's last line: "100.00 <seconds> <usecs/call> <calls> <errors> total".
+		total := 0
+		for _, l := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(l); len(f) >= 4 && f[len(f)-1] == "total" {
+				total, _ = strconv.Atoi(f[3])
+			}
+		}
+		return total, nil
+	}
+	noop, err := count([]string{b.noop}, nil)
+	if err != nil {
+		return err
+	}
+	got, err := count([]string{b.hook, "pre-tool-use"}, writeInput(root, "src/module5", 3_000_000+n))
+	if err != nil {
+		return err
+	}
+	add(row{name, strconv.Itoa(got), fmt.Sprintf("no-op Go program: %d", noop), "", "the same at 1,000 and 10,000", ""})
 	return nil
 }
 
@@ -760,6 +807,9 @@ func renderFigures(b bins, work, helper string) error {
 		target string
 		limit  float64
 		cpu    bool // compare CPU time (the wall is bounded by creating files)
+		// reconcile: reconcile the rendered projects afterwards, beside
+		// devflow's reconcile-manifest (the bulk render on disk).
+		reconcile bool
 		// session: the log is what a session appended to a log the
 		// previous session end had already rendered: the 10,000
 		// observations none ready, rendered once untimed (which leaves
@@ -773,10 +823,10 @@ func renderFigures(b bins, work, helper string) error {
 		// the disk is doing.
 		memory bool
 	}{
-		{"render-ready at session end: 10,000-observation devflow log, 5 newly ready (a first run)", func(i int) bool { return i%2000 == 1999 }, "≤ 1/20 of devflow", 1.0 / 20, false, false, false},
-		{"same, after an earlier run (the previous session's end)", func(i int) bool { return i%2000 == 1999 }, "≤ 1/20 of devflow", 1.0 / 20, false, true, false},
-		{"render-ready bulk: same log, 10% ready (a first run)", func(i int) bool { return i%10 == 0 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, false, false},
-		{"same, both on a memory file system (tmpfs)", func(i int) bool { return i%10 == 0 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, false, true},
+		{"render-ready at session end: 10,000-observation devflow log, 5 newly ready (a first run: a fresh clone, no cache)", func(i int) bool { return i%2000 == 1999 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, false, false, false},
+		{"same, after an earlier run (the previous session's end)", func(i int) bool { return i%2000 == 1999 }, "≤ 1/20 of devflow in CPU time", 1.0 / 20, true, false, true, false},
+		{"render-ready bulk: same log, 10% ready (a first run)", func(i int) bool { return i%10 == 0 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, true, false, false},
+		{"same, both on a memory file system (tmpfs)", func(i int) bool { return i%10 == 0 }, "≤ 1/5 of devflow in CPU time", 1.0 / 5, true, false, false, true},
 	}
 	// Each is measured with devlearn-hook, which a hook of one's own runs
 	// at a session's edges as devflow's hooks run its helper, and with
@@ -882,7 +932,7 @@ func renderFigures(b bins, work, helper string) error {
 				return err
 			}
 			empty = append(empty, e)
-			if !c.cpu || c.memory {
+			if !c.reconcile {
 				continue
 			}
 			// Reconcile the rendered projects, nothing changed since.
@@ -928,7 +978,7 @@ func renderFigures(b bins, work, helper string) error {
 				fmt.Sprintf("devflow %s CPU, %s wall; creating %d empty files: %s", ms(median(fc)), ms(median(fw)), created, ms(median(empty))),
 				fmt.Sprintf("1/%.1f CPU, 1/%.1f wall", 1/r, 1/medianF(ratios[bi])), target, verdictOf(r <= c.limit)})
 		}
-		if !c.cpu || c.memory {
+		if !c.reconcile {
 			continue
 		}
 		for bi, bin := range binaries {
