@@ -16,22 +16,65 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
 )
 
-// Counts is what the line says.
+// Counts is what the line says. In JSON each lesson type's count is named
+// by its plural noun ("workflows", "skills"), in the table's order, then
+// "needs_review".
 type Counts struct {
-	Workflows   int `json:"workflows"`
-	Skills      int `json:"skills"`
-	Decisions   int `json:"decisions"`
-	Pitfalls    int `json:"pitfalls"`
-	NeedsReview int `json:"needs_review"`
+	Artifacts   map[string]int // in force, by lesson type
+	NeedsReview int
 }
 
 // Learned reports whether anything has been learned.
-func (c Counts) Learned() bool { return c.Workflows+c.Skills+c.Decisions+c.Pitfalls > 0 }
+func (c Counts) Learned() bool {
+	for _, n := range c.Artifacts {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes every type of the lesson table, zero or not.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for _, t := range lesson.All() {
+		b = strconv.AppendQuote(b, t.Nouns)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(c.Artifacts[t.Name]), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"needs_review":`...)
+	b = strconv.AppendInt(b, int64(c.NeedsReview), 10)
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Counts) UnmarshalJSON(data []byte) error {
+	var m map[string]int
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*c = Counts{NeedsReview: m["needs_review"]}
+	for _, t := range lesson.All() {
+		if n := m[t.Nouns]; n != 0 {
+			c.count(t.Name, n)
+		}
+	}
+	return nil
+}
+
+func (c *Counts) count(typ string, n int) {
+	if c.Artifacts == nil {
+		c.Artifacts = map[string]int{}
+	}
+	c.Artifacts[typ] += n
+}
 
 // Line is the status line: "Learning: 2 workflows, 1 skill  ⚠ 1 needs
 // review". Empty when nothing is learned and nothing needs review. warn
@@ -48,10 +91,9 @@ func Line(c Counts, warn func(string) string) string {
 			parts = append(parts, strconv.Itoa(n)+" "+many)
 		}
 	}
-	add(c.Workflows, "workflow", "workflows")
-	add(c.Skills, "skill", "skills")
-	add(c.Decisions, "decision", "decisions")
-	add(c.Pitfalls, "pitfall", "pitfalls")
+	for _, t := range lesson.All() {
+		add(c.Artifacts[t.Name], t.Noun, t.Nouns)
+	}
 	var b strings.Builder
 	if len(parts) > 0 {
 		b.WriteString("Learning: " + strings.Join(parts, ", "))
@@ -93,15 +135,8 @@ func Compute(p *project.Project, cfg *config.Config, now time.Time) (Counts, err
 			}
 			seen[t] = true
 		}
-		switch o.Type {
-		case observe.Workflow:
-			c.Workflows++
-		case observe.Procedural:
-			c.Skills++
-		case observe.Decision:
-			c.Decisions++
-		case observe.Pitfall:
-			c.Pitfalls++
+		if observe.ValidType(o.Type) {
+			c.count(o.Type, 1)
 		}
 	}
 	r := &review.Reviewer{Proj: p, Now: now, Config: cfg}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 )
 
@@ -54,7 +55,7 @@ func SettleAnchors(m *manifest.Manifest, docs map[string]*Doc) []Reanchored {
 	return out
 }
 
-var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-\d+:`) })
+var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (` + lesson.Anchors() + `)-\d+:`) })
 
 // WithAnchor returns a section's text with its heading renumbered.
 func WithAnchor(body, anchor string) string {

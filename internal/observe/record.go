@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/devlearn/devlearn/internal/jsonpos"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/redact"
 	"io"
 	"strings"
@@ -89,7 +90,7 @@ func (s *Sighting) Clean(log *Log, redact func(string) string) error {
 		redact = func(x string) string { return x }
 	}
 	if !ValidType(s.Type) {
-		return fmt.Errorf("type %q is not one of %s", s.Type, strings.Join(Types, ", "))
+		return fmt.Errorf("type %q is not one of %s", s.Type, strings.Join(lesson.Names(), ", "))
 	}
 	s.Pattern = oneLine(redact(s.Pattern))
 	if s.Pattern == "" {
