@@ -74,6 +74,9 @@ type Type struct {
 	// Group is the prefix of the curated group its bullets go to
 	// ("P", "W", "F").
 	Group string
+	// Describe and Brief say what the type is to the LLM extractor: in
+	// the prompt about a whole session, and in the one about flagged turns.
+	Describe, Brief string
 }
 
 // The types devlearn knows, in their display order.
@@ -91,11 +94,15 @@ var table = []Type{
 		Name: Workflow, Noun: "workflow", Nouns: "workflows",
 		Threshold: Threshold{Required: 3, SpreadDays: 3, Promote: 0.60},
 		Artifact:  Command, Template: "command", Entry: "note", Group: "W",
+		Describe: "steps the person wants done the same way each time",
+		Brief:    "steps the person wants done the same way each time",
 	},
 	{
 		Name: Procedural, Noun: "skill", Nouns: "skills",
 		Threshold: Threshold{Required: 4, SpreadDays: 5, Promote: 0.70},
 		Artifact:  Skill, Template: "skill", Entry: "note", Group: "W",
+		Describe: "how to do a kind of task in this project",
+		Brief:    "how to do a kind of task here",
 	},
 	{
 		Name: Decision, Noun: "decision", Nouns: "decisions",
@@ -104,6 +111,8 @@ var table = []Type{
 		Central:   File{Path: ".memory/knowledge/decisions.md", Prefix: "ADR", Title: "# Architectural Decisions", Noun: "decision", Nouns: "decisions", Active: "Accepted"},
 		Directive: File{Path: "INVARIANTS.md", Prefix: "ADR", Title: "# Invariants", Noun: "invariant", Nouns: "invariants", Active: "Accepted"},
 		Priority:  "MEDIUM", Rank: 2, Entry: "pattern", Group: "P",
+		Describe: "a choice made for this project, and why",
+		Brief:    "a choice made for this project: one tool or way over another",
 	},
 	{
 		Name: Pitfall, Noun: "pitfall", Nouns: "pitfalls",
@@ -112,6 +121,8 @@ var table = []Type{
 		Central:   File{Path: ".memory/knowledge/pitfalls.md", Prefix: "PF", Title: "# Known Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"},
 		Directive: File{Path: "PITFALLS.md", Prefix: "PF", Title: "# Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"},
 		Area:      true, Priority: "HIGH", Rank: 1, Entry: "warning", Group: "F",
+		Describe: "something that went wrong or that the person corrected, and how to avoid it",
+		Brief:    "a mistake the person corrected, or a failure and its fix",
 	},
 }
 

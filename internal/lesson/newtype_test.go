@@ -33,6 +33,7 @@ func TestANewTypeFlowsFromObserveToRender(t *testing.T) {
 		Artifact:  lesson.Section, Template: "adr",
 		Central:  lesson.File{Path: ".memory/knowledge/conventions.md", Prefix: "CV", Title: "# Conventions", Noun: "convention", Nouns: "conventions", Active: "Accepted"},
 		Priority: "MEDIUM", Rank: 3, Entry: "pattern", Group: "P",
+		Describe: "a rule of style this project follows", Brief: "a rule of style followed here",
 	})
 	defer undo()
 
