@@ -164,9 +164,10 @@ func heading(line string) (kind, number, title string, ok bool) {
 	if !found {
 		return "", "", "", false
 	}
-	for _, t := range lesson.All() { // the anchors of every section type
-		if p := t.Central.Prefix; t.Artifact == lesson.Section && len(rest) > len(p) && rest[len(p)] == '-' && strings.HasPrefix(rest, p) {
-			kind, rest = p, rest[len(p)+1:]
+	types := lesson.All()
+	for i := range types { // the anchors of every section type
+		if t := &types[i]; t.Artifact == lesson.Section && anchored(rest, t.Central.Prefix) {
+			kind, rest = t.Central.Prefix, rest[len(t.Central.Prefix)+1:]
 			break
 		}
 	}
@@ -188,6 +189,11 @@ func heading(line string) (kind, number, title string, ok bool) {
 		title = title[:len(title)-1]
 	}
 	return kind, number, title, true
+}
+
+// anchored reports whether s starts with prefix and a dash.
+func anchored(s, prefix string) bool {
+	return len(s) > len(prefix) && s[len(prefix)] == '-' && strings.HasPrefix(s, prefix)
 }
 
 // field matches a line (no newline in it) as fieldRe does, by hand: every

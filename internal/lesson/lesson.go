@@ -133,8 +133,8 @@ func All() []Type { return table }
 // Names lists the names of every type in display order.
 func Names() []string {
 	out := make([]string, len(table))
-	for i, t := range table {
-		out[i] = t.Name
+	for i := range table {
+		out[i] = table[i].Name
 	}
 	return out
 }
@@ -177,9 +177,9 @@ func Sections() []Type {
 
 // ByCentral returns the section type whose central file is at path.
 func ByCentral(path string) (Type, bool) {
-	for _, t := range table {
-		if t.Artifact == Section && t.Central.Path == path {
-			return t, true
+	for i := range table {
+		if t := &table[i]; t.Artifact == Section && t.Central.Path == path {
+			return *t, true
 		}
 	}
 	return Type{}, false
@@ -188,9 +188,9 @@ func ByCentral(path string) (Type, bool) {
 // ByPrefix returns the section type whose anchors start with prefix (a
 // central file's: the directive files share their prefixes).
 func ByPrefix(prefix string) (Type, bool) {
-	for _, t := range table {
-		if t.Artifact == Section && t.Central.Prefix == prefix {
-			return t, true
+	for i := range table {
+		if t := &table[i]; t.Artifact == Section && t.Central.Prefix == prefix {
+			return *t, true
 		}
 	}
 	return Type{}, false

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/hud"
 	"github.com/devlearn/devlearn/internal/knowledge"
@@ -118,5 +119,21 @@ func TestANewTypeFlowsFromObserveToRender(t *testing.T) {
 	}
 	if !served {
 		t.Errorf("CV-001 is not among the items: %+v", set.Items)
+	}
+}
+
+// The table names the knowledge files by their paths, which project and
+// directives name too: the two must agree.
+func TestTableNamesTheKnownFiles(t *testing.T) {
+	d, _ := lesson.Get(lesson.Decision)
+	p, _ := lesson.Get(lesson.Pitfall)
+	if d.Central.Path != project.DecisionsFile || p.Central.Path != project.PitfallsFile {
+		t.Errorf("central files %q %q, project names %q %q", d.Central.Path, p.Central.Path, project.DecisionsFile, project.PitfallsFile)
+	}
+	if d.Directive.Path != directives.InvariantsFile || p.Directive.Path != directives.PitfallsFile {
+		t.Errorf("directive files %q %q, directives names %q %q", d.Directive.Path, p.Directive.Path, directives.InvariantsFile, directives.PitfallsFile)
+	}
+	if got := lesson.Anchors(); got != "ADR|PF" {
+		t.Errorf("anchors %q", got)
 	}
 }
