@@ -89,17 +89,6 @@ func cjk(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// Valid reports whether c is one of the five classes (an answer from a
-// model is checked with it).
-func Valid(c string) bool {
-	for _, x := range Classes {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
-
 // Weighs reports whether sessions of class c weigh more in extraction.
 func Weighs(c string) bool { return c == Bug || c == Feedback }
 

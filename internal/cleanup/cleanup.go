@@ -87,7 +87,7 @@ func Artifacts(p *project.Project) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds := slices.Clone(knowfile.Kinds)
+	kinds := slices.Clone(knowfile.Kinds())
 	// Sections rendered into an area's .directives/ files, found through
 	// the manifest that recorded them.
 	if man, _, err := manifest.LoadProject(p); err == nil {
@@ -116,7 +116,7 @@ func Artifacts(p *project.Project) (*Plan, error) {
 		}
 		switch {
 		case len(kept) == len(doc.Sections):
-		case len(kept) == 0 && (slices.Contains(knowfile.Kinds, kind) || madeByRender(doc)):
+		case len(kept) == 0 && (slices.Contains(knowfile.Kinds(), kind) || madeByRender(doc)):
 			plan.Changes = append(plan.Changes, evolve.Change{Path: kind.Path, Remove: true})
 		default:
 			doc.Sections = kept

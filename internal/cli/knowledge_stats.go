@@ -9,6 +9,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/outcome"
@@ -115,8 +116,13 @@ func statItems(w *workspace, log *observe.Log, set *knowledge.Set) ([]outcome.St
 		if o.Status != observe.Created || o.Anchor != "" {
 			continue // sections are knowledge items already
 		}
-		typ := map[string]string{observe.Workflow: "command", observe.Procedural: "skill"}[o.Type]
-		if typ == "" {
+		typ := ""
+		switch l, _ := lesson.Get(o.Type); l.Artifact {
+		case lesson.Command:
+			typ = "command"
+		case lesson.Skill:
+			typ = "skill"
+		default:
 			continue
 		}
 		out = append(out, outcome.StatItem{ID: o.Artifact, Type: typ, Title: o.Pattern, Subjects: []string{o.ID}, Since: byObs[o.ID]})

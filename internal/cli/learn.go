@@ -9,6 +9,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 )
 
@@ -111,7 +112,7 @@ them with accept, retire and restore.`,
 	f.BoolVar(&opts.yes, "yes", false, "with --clear/--reset: do it without asking")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")
 	f.StringVar(&opts.typ, "type", "", "with --list: only this type (workflow, procedural, decision, pitfall)")
-	completeWith(cmd, "type", func() []string { return observe.Types })
+	completeWith(cmd, "type", func() []string { return lesson.Names() })
 	completeWith(cmd, "status", func() []string {
 		return []string{observe.Observing, observe.Ready, observe.Created, observe.Deprecated}
 	})
@@ -216,7 +217,7 @@ func runLearnList(env *Env, opts *learnOptions) error {
 		opts.status = ""
 	}
 	if opts.typ != "" && !observe.ValidType(opts.typ) {
-		return exitcode.Usagef("--type %q is not one of %s", opts.typ, strings.Join(observe.Types, ", "))
+		return exitcode.Usagef("--type %q is not one of %s", opts.typ, strings.Join(lesson.Names(), ", "))
 	}
 	switch opts.status {
 	case "", observe.Observing, observe.Ready, observe.Created, observe.Deprecated:

@@ -15,6 +15,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -34,7 +35,7 @@ type showSource struct {
 	Last   string `json:"last_seen"`
 }
 
-var anchorArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(ADR|PF)-0*(\d{1,6})$`) })
+var anchorArg = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i)(` + lesson.Anchors() + `)-0*(\d{1,6})$`) })
 
 func runLearnShow(env *Env, opts *learnOptions) error {
 	w, err := env.workspace()
@@ -111,10 +112,8 @@ func resolveShowArg(env *Env, p *project.Project, man *manifest.Manifest, arg st
 	}
 	if m := anchorArg().FindStringSubmatch(arg); m != nil {
 		// ADR-1, adr-001 and ADR-001 name the same section.
-		kind := knowfile.Decisions
-		if strings.EqualFold(m[1], knowfile.Pitfalls.Prefix) {
-			kind = knowfile.Pitfalls
-		}
+		t, _ := lesson.ByPrefix(strings.ToUpper(m[1]))
+		kind := knowfile.Kind(t.Central)
 		n, _ := strconv.Atoi(m[2])
 		arg = kind.Anchor(n)
 		for _, e := range man.Entries {
@@ -155,7 +154,7 @@ func resolveShowArg(env *Env, p *project.Project, man *manifest.Manifest, arg st
 	if id := render.SourceOf(data); id != "" {
 		return id, nil
 	}
-	for _, kind := range knowfile.Kinds {
+	for _, kind := range knowfile.Kinds() {
 		if rel != kind.Path {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/hookcmd"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
@@ -171,19 +172,11 @@ func hookStateOf(path, display string) hookState {
 	return h
 }
 
-// artifactNoun names the artifact of each observation type.
-var artifactNoun = map[string][2]string{
-	observe.Workflow:   {"workflow", "workflows"},
-	observe.Procedural: {"skill", "skills"},
-	observe.Decision:   {"decision", "decisions"},
-	observe.Pitfall:    {"pitfall", "pitfalls"},
-}
-
 func artifactSummary(counts map[string]int) string {
 	var parts []string
-	for _, t := range observe.Types {
-		if n := counts[t]; n > 0 {
-			parts = append(parts, plural(n, artifactNoun[t][0], artifactNoun[t][1]))
+	for _, t := range lesson.All() {
+		if n := counts[t.Name]; n > 0 {
+			parts = append(parts, plural(n, t.Noun, t.Nouns))
 		}
 	}
 	return strings.Join(parts, ", ")
@@ -218,7 +211,7 @@ func printLearnStatus(env *Env, s *learnStatusResult) {
 	if s.Total > 0 {
 		t := newTable(out)
 		t.row("  TYPE", observe.Observing, observe.Ready, observe.Created, observe.Deprecated)
-		for _, typ := range observe.Types {
+		for _, typ := range lesson.Names() {
 			c := s.Observations[typ]
 			t.row("  "+typ, fmt.Sprint(c[observe.Observing]), fmt.Sprint(c[observe.Ready]), fmt.Sprint(c[observe.Created]), fmt.Sprint(c[observe.Deprecated]))
 		}

@@ -8,8 +8,12 @@
 package config
 
 import (
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
+
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
 // Config is everything a user can set. Keys are snake_case in the files.
@@ -41,7 +45,9 @@ type Redact struct {
 	PersonalData bool `json:"personal_data" doc:"Also redact e-mail addresses and phone numbers (true by default)."`
 }
 
-// Thresholds holds one promotion rule per observation type.
+// Thresholds holds one promotion rule per observation type, a field named
+// by the type's json name; a type of the lesson table without a field here
+// keeps its default rule, not settable.
 type Thresholds struct {
 	Workflow   Threshold `json:"workflow"`
 	Procedural Threshold `json:"procedural"`
@@ -49,13 +55,8 @@ type Thresholds struct {
 	Pitfall    Threshold `json:"pitfall"`
 }
 
-// Threshold is devflow's promotion rule: ready when quality is confirmed,
-// confidence has reached Promote and the sightings span SpreadDays.
-type Threshold struct {
-	Required   int     `json:"required" min:"1" max:"1000" doc:"Sightings (distinct sessions) for full confidence."`
-	SpreadDays float64 `json:"spread_days" min:"0" max:"3650" doc:"Days between the first and the last sighting."`
-	Promote    float64 `json:"promote" min:"0" max:"0.95" doc:"Confidence at which the observation is ready (confidence never exceeds 0.95)."`
-}
+// Threshold is devflow's promotion rule (lesson.Threshold).
+type Threshold = lesson.Threshold
 
 // Decay fades the confidence of observations not seen for a while. It is
 // computed when the log is folded and never stored, so it cannot compound.
@@ -264,16 +265,11 @@ type Directives struct {
 // thresholds are devflow's table, so migrated projects behave as before.
 func Default() *Config {
 	return &Config{
-		Enabled: true,
-		Thresholds: Thresholds{
-			Workflow:   Threshold{Required: 3, SpreadDays: 3, Promote: 0.60},
-			Procedural: Threshold{Required: 4, SpreadDays: 5, Promote: 0.70},
-			Decision:   Threshold{Required: 2, SpreadDays: 0, Promote: 0.65},
-			Pitfall:    Threshold{Required: 2, SpreadDays: 0, Promote: 0.65},
-		},
-		Decay:     Decay{AfterDays: 30, HalfLifeDays: 90},
-		Log:       Log{MaxObserving: 1000},
-		Knowledge: Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30, DraftMaxAgeDays: 30},
+		Enabled:    true,
+		Thresholds: defaultThresholds(),
+		Decay:      Decay{AfterDays: 30, HalfLifeDays: 90},
+		Log:        Log{MaxObserving: 1000},
+		Knowledge:  Knowledge{SoftCap: 100, IndexBudgetTokens: 1500, CandidateMaxAgeDays: 30, DraftMaxAgeDays: 30},
 		Extractor: Extractor{
 			Command:        []string{"claude", "-p", "--output-format", "json", "--max-turns", "1", "--no-session-persistence", "--settings", `{"disableAllHooks":true}`},
 			Model:          "sonnet",
@@ -323,15 +319,41 @@ func Default() *Config {
 // For returns the promotion rule of an observation type, and false for a
 // type devlearn does not know.
 func (t *Thresholds) For(typ string) (Threshold, bool) {
-	switch typ {
-	case "workflow":
-		return t.Workflow, true
-	case "procedural":
-		return t.Procedural, true
-	case "decision":
-		return t.Decision, true
-	case "pitfall":
-		return t.Pitfall, true
+	l, ok := lesson.Get(typ)
+	if !ok {
+		return Threshold{}, false
 	}
-	return Threshold{}, false
+	if f := thresholdField(typ); f >= 0 {
+		return *reflect.ValueOf(t).Elem().Field(f).Addr().Interface().(*Threshold), true
+	}
+	return l.Threshold, true
+}
+
+// thresholdFields maps a type's name to its field of Thresholds.
+var thresholdFields = sync.OnceValue(func() map[string]int {
+	t := reflect.TypeOf(Thresholds{})
+	m := make(map[string]int, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		m[jsonName(t.Field(i))] = i
+	}
+	return m
+})
+
+func thresholdField(typ string) int {
+	if i, ok := thresholdFields()[typ]; ok {
+		return i
+	}
+	return -1
+}
+
+// defaultThresholds fills every field from the lesson table's defaults.
+func defaultThresholds() Thresholds {
+	var t Thresholds
+	v := reflect.ValueOf(&t).Elem()
+	for _, l := range lesson.All() {
+		if f := thresholdField(l.Name); f >= 0 {
+			v.Field(f).Set(reflect.ValueOf(l.Threshold))
+		}
+	}
+	return t
 }

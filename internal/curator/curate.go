@@ -29,6 +29,7 @@ import (
 	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/inject"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -107,13 +108,8 @@ func lessons(log *observe.Log, now time.Time, cfg *config.Config) []Lesson {
 			continue
 		}
 		g := -1
-		switch o.Type {
-		case observe.Decision:
-			g = groupOf("P")
-		case observe.Workflow, observe.Procedural:
-			g = groupOf("W")
-		case observe.Pitfall:
-			g = groupOf("F")
+		if t, ok := lesson.Get(o.Type); ok {
+			g = groupOf(t.Group)
 		}
 		if g < 0 || Held(log, &o) != "" {
 			continue

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -17,23 +18,12 @@ const (
 	LearnedDirectives = "directives"
 )
 
-// The knowledge files an area's learned entries are rendered into: the
-// same section format as the central decisions.md and pitfalls.md, so the
-// one parser, the manifest and reconcile treat them alike.
-var (
-	pitfallsKind   = knowfile.Kind{Prefix: "PF", Title: "# Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"}
-	invariantsKind = knowfile.Kind{Prefix: "ADR", Title: "# Invariants", Noun: "invariant", Nouns: "invariants", Active: "Accepted"}
-)
-
 // KindOf returns the knowledge-file kind of a path relative to the root:
 // the central decisions.md and pitfalls.md, and an area's
 // .directives/INVARIANTS.md and PITFALLS.md; false for any other file.
 func KindOf(rel string) (knowfile.Kind, bool) {
-	switch rel {
-	case project.DecisionsFile:
-		return knowfile.Decisions, true
-	case project.PitfallsFile:
-		return knowfile.Pitfalls, true
+	if t, ok := lesson.ByCentral(rel); ok {
+		return knowfile.Kind(t.Central), true
 	}
 	return LearnedKind(rel)
 }
@@ -44,17 +34,17 @@ func LearnedKind(rel string) (knowfile.Kind, bool) {
 	if !ok || path.Clean(rel) != rel || strings.HasPrefix(rel, "../") {
 		return knowfile.Kind{}, false
 	}
-	var k knowfile.Kind
-	switch typ {
-	case PitfallsFile:
-		k = pitfallsKind
-	case InvariantsFile:
-		k = invariantsKind
-	default:
-		return knowfile.Kind{}, false
+	// The knowledge files an area's learned entries are rendered into
+	// (lesson.Type.Directive): the same section format as the central
+	// files, so the one parser, the manifest and reconcile treat them alike.
+	for _, t := range lesson.Sections() {
+		if t.Directive.Path != "" && t.Directive.Path == typ {
+			k := knowfile.Kind(t.Directive)
+			k.Path = rel
+			return k, true
+		}
 	}
-	k.Path = rel
-	return k, true
+	return knowfile.Kind{}, false
 }
 
 // ReadLearned reads a learned-entries file (KindOf) of the project; a
@@ -80,8 +70,9 @@ func ReadLearned(p *project.Project, rel string) (*knowfile.Doc, bool, error) {
 // area is learned text: it never names a file by itself, it only picks
 // among folders that exist.
 func LearnedTarget(root, area, typ string, ignore []string) string {
-	name := map[string]string{"pitfall": PitfallsFile, "decision": InvariantsFile}[typ]
-	if name == "" {
+	t, _ := lesson.Get(typ)
+	name := t.Directive.Path
+	if t.Artifact != lesson.Section || name == "" {
 		return ""
 	}
 	start, ok := areaLevel(root, area)

@@ -33,11 +33,6 @@ func (ms Mergers) Lookup(p string) (FileMerger, bool) {
 	return nil, false
 }
 
-// LineSetMerger is MergeLines as a FileMerger: always clean.
-func LineSetMerger(_ string, base, ours, theirs []byte) ([]byte, bool, error) {
-	return MergeLines(base, ours, theirs), true, nil
-}
-
 // DefaultMergers are the rules for devlearn's own files, the same files
 // and the same merges as the git merge driver (see GitAttributes and
 // MergeFile): the event logs as sets of lines, the manifest by observation,

@@ -303,7 +303,7 @@ func settle(proj *project.Project, res *ResolveResult, results map[string][]byte
 		return nil // not readable: reconcile reports it
 	}
 	docs := map[string]*knowfile.Doc{}
-	for _, k := range knowfile.Kinds {
+	for _, k := range knowfile.Kinds() {
 		data, ok, err := read(k.Path)
 		if err != nil {
 			return err

@@ -9,35 +9,84 @@ package hud
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/jsonl"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/jsonl"
+
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
 )
 
-// Counts is what the line says.
+// Counts is what the line says. In JSON each lesson type's count is named
+// by its plural noun ("workflows", "skills"), in the table's order, then
+// "needs_review".
 type Counts struct {
 	// Lessons are the entries in force: kept at a person's request,
 	// written or accepted by one, in the project or for every project.
 	// Drafts wait for a person and are not counted; what needs their
 	// review is.
-	Lessons     int `json:"lessons"`
-	Workflows   int `json:"workflows"`
-	Skills      int `json:"skills"`
-	Decisions   int `json:"decisions"`
-	Pitfalls    int `json:"pitfalls"`
-	NeedsReview int `json:"needs_review"`
+	Lessons     int
+	Artifacts   map[string]int // in force, by lesson type
+	NeedsReview int
 }
 
 // Learned reports whether anything learned is in force.
-func (c Counts) Learned() bool { return c.Lessons+c.Workflows+c.Skills+c.Decisions+c.Pitfalls > 0 }
+func (c Counts) Learned() bool {
+	if c.Lessons > 0 {
+		return true
+	}
+	for _, n := range c.Artifacts {
+		if n > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// MarshalJSON writes every type of the lesson table, zero or not.
+func (c Counts) MarshalJSON() ([]byte, error) {
+	b := []byte(`{"lessons":`)
+	b = strconv.AppendInt(b, int64(c.Lessons), 10)
+	b = append(b, ',')
+	for _, t := range lesson.All() {
+		b = strconv.AppendQuote(b, t.Nouns)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(c.Artifacts[t.Name]), 10)
+		b = append(b, ',')
+	}
+	b = append(b, `"needs_review":`...)
+	b = strconv.AppendInt(b, int64(c.NeedsReview), 10)
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *Counts) UnmarshalJSON(data []byte) error {
+	var m map[string]int
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*c = Counts{Lessons: m["lessons"], NeedsReview: m["needs_review"]}
+	for _, t := range lesson.All() {
+		if n := m[t.Nouns]; n != 0 {
+			c.count(t.Name, n)
+		}
+	}
+	return nil
+}
+
+func (c *Counts) count(typ string, n int) {
+	if c.Artifacts == nil {
+		c.Artifacts = map[string]int{}
+	}
+	c.Artifacts[typ] += n
+}
 
 // Line is the status line: "Learning: 2 lessons, 1 skill  ⚠ 1 needs
 // review". Empty when nothing is learned and nothing needs review. warn
@@ -55,10 +104,9 @@ func Line(c Counts, warn func(string) string) string {
 		}
 	}
 	add(c.Lessons, "lesson", "lessons")
-	add(c.Workflows, "workflow", "workflows")
-	add(c.Skills, "skill", "skills")
-	add(c.Decisions, "decision", "decisions")
-	add(c.Pitfalls, "pitfall", "pitfalls")
+	for _, t := range lesson.All() {
+		add(c.Artifacts[t.Name], t.Noun, t.Nouns)
+	}
 	var b strings.Builder
 	if len(parts) > 0 {
 		b.WriteString("Learning: " + strings.Join(parts, ", "))
@@ -103,15 +151,8 @@ func Compute(p *project.Project, cfg *config.Config, home string, now time.Time)
 			}
 			seen[t] = true
 		}
-		switch o.Type {
-		case observe.Workflow:
-			c.Workflows++
-		case observe.Procedural:
-			c.Skills++
-		case observe.Decision:
-			c.Decisions++
-		case observe.Pitfall:
-			c.Pitfalls++
+		if observe.ValidType(o.Type) {
+			c.count(o.Type, 1)
 		}
 	}
 	r := &review.Reviewer{Proj: p, Now: now, Config: cfg}

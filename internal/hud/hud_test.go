@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -19,11 +21,11 @@ func TestLine(t *testing.T) {
 	}{
 		{Counts{}, ""},
 		{Counts{NeedsReview: 1}, "⚠ 1 needs review"},
-		{Counts{Workflows: 2, Skills: 1, Decisions: 3, Pitfalls: 1, NeedsReview: 1}, "Learning: 2 workflows, 1 skill, 3 decisions, 1 pitfall  ⚠ 1 needs review"},
-		{Counts{Workflows: 1, Skills: 2, NeedsReview: 3}, "Learning: 1 workflow, 2 skills  ⚠ 3 need review"},
-		{Counts{Decisions: 1}, "Learning: 1 decision"},
+		{Counts{Artifacts: map[string]int{lesson.Workflow: 2, lesson.Procedural: 1, lesson.Decision: 3, lesson.Pitfall: 1}, NeedsReview: 1}, "Learning: 2 workflows, 1 skill, 3 decisions, 1 pitfall  ⚠ 1 needs review"},
+		{Counts{Artifacts: map[string]int{lesson.Workflow: 1, lesson.Procedural: 2}, NeedsReview: 3}, "Learning: 1 workflow, 2 skills  ⚠ 3 need review"},
+		{Counts{Artifacts: map[string]int{lesson.Decision: 1}}, "Learning: 1 decision"},
 		{Counts{Lessons: 2}, "Learning: 2 lessons"},
-		{Counts{Lessons: 1, Pitfalls: 2, NeedsReview: 1}, "Learning: 1 lesson, 2 pitfalls  ⚠ 1 needs review"},
+		{Counts{Lessons: 1, Artifacts: map[string]int{lesson.Pitfall: 2}, NeedsReview: 1}, "Learning: 1 lesson, 2 pitfalls  ⚠ 1 needs review"},
 	} {
 		if got := Line(tc.c, nil); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.c, got, tc.want)
@@ -80,14 +82,14 @@ func TestCacheFollowsTheFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{Lessons: 1, Workflows: 2, Skills: 1, Decisions: 1, Pitfalls: 1, NeedsReview: 3}
-	if c != want {
+	want := Counts{Lessons: 1, Artifacts: map[string]int{lesson.Workflow: 2, lesson.Procedural: 1, lesson.Decision: 1, lesson.Pitfall: 1}, NeedsReview: 3}
+	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("%+v, want %+v", c, want)
 	}
 	// A hit does not read the log: replace the computation to prove it.
 	calls := 0
 	counting := func() (*config.Config, error) { calls++; return config.Default(), nil }
-	if c, _ := Cached(p, "", "cfg1", counting, now); c != want || calls != 0 {
+	if c, _ := Cached(p, "", "cfg1", counting, now); !reflect.DeepEqual(c, want) || calls != 0 {
 		t.Fatalf("cache miss on unchanged files (%d calls)", calls)
 	}
 	// An append to the log changes its size: recomputed.
@@ -168,7 +170,7 @@ func TestCountsArtifactsNotObservations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Pitfalls != 2 {
-		t.Fatalf("%d pitfalls counted for two sections", c.Pitfalls)
+	if c.Artifacts[lesson.Pitfall] != 2 {
+		t.Fatalf("%d pitfalls counted for two sections", c.Artifacts[lesson.Pitfall])
 	}
 }

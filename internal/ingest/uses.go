@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -59,7 +60,7 @@ var (
 	commandName = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`<command-name>\s*([^<\s]+)\s*</command-name>`)
 	})
-	citation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(ADR|PF)-0*(\d{1,5})\b`) })
+	citation = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b(` + lesson.Anchors() + `)-0*(\d{1,5})\b`) })
 )
 
 // ScanUses reads transcript files for commands run, skills loaded and
@@ -156,14 +157,15 @@ func Artifacts(obs []observe.Observation) []Artifact {
 
 // matches reports whether u is a use of a.
 func (a Artifact) matches(u Use) bool {
-	switch a.Type {
-	case observe.Workflow:
+	t, _ := lesson.Get(a.Type)
+	switch t.Artifact {
+	case lesson.Command:
 		// .claude/commands/self-learning/<slug>.md runs as /<slug>.
 		return u.Kind == UseCommand && u.Name == unqualified(strings.TrimSuffix(path.Base(a.Path), ".md"))
-	case observe.Procedural:
+	case lesson.Skill:
 		// .claude/skills/<slug>/SKILL.md loads as skill <slug>, or runs as /<slug>.
 		return (u.Kind == UseSkill || u.Kind == UseCommand) && u.Name == unqualified(path.Base(path.Dir(a.Path)))
-	case observe.Decision, observe.Pitfall:
+	case lesson.Section:
 		return u.Kind == UseCitation && a.Anchor != "" && u.Name == normalAnchor(a.Anchor)
 	}
 	return false

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/devlearn/devlearn/internal/contenthash"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 )
 
@@ -102,7 +103,7 @@ func SectionOf(d *Doc, entries []manifest.Entry, e manifest.Entry) *Section {
 	return nil
 }
 
-var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (ADR|PF)-\d+:`) })
+var anchorRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^## (` + lesson.Anchors() + `)-\d+:`) })
 
 // WithAnchor returns a section's text with its heading renumbered.
 func WithAnchor(body, anchor string) string {

@@ -17,35 +17,42 @@ import (
 	"sync"
 
 	"github.com/devlearn/devlearn/internal/contenthash"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
-// Kind is one of the two knowledge files.
-type Kind struct {
-	Path   string // slash-separated, relative to the project root
-	Prefix string // "ADR" or "PF"
-	Title  string // the file's heading
-	Noun   string // for the TL;DR line: "decision"/"decisions"
-	Nouns  string
-	// Active is the status of a live entry of this kind.
-	Active string
-}
+// Kind is a knowledge file: the central file of a lesson type rendered as
+// sections (lesson.Type.Central), or an area's directive file.
+type Kind lesson.File
 
-// The two kinds.
+// The two kinds devlearn has always had.
 var (
-	Decisions = Kind{Path: project.DecisionsFile, Prefix: "ADR", Title: "# Architectural Decisions", Noun: "decision", Nouns: "decisions", Active: "Accepted"}
-	Pitfalls  = Kind{Path: project.PitfallsFile, Prefix: "PF", Title: "# Known Pitfalls", Noun: "pitfall", Nouns: "pitfalls", Active: "Active"}
-
-	// Kinds lists both, decisions first, for whatever walks every
-	// knowledge file.
-	Kinds = []Kind{Decisions, Pitfalls}
+	Decisions = central(lesson.Decision)
+	Pitfalls  = central(lesson.Pitfall)
 )
 
-// ReadAll reads and parses both knowledge files of the project, keyed by
-// path; a file that does not exist yet is an empty Doc.
+func central(typ string) Kind {
+	t, _ := lesson.Get(typ)
+	return Kind(t.Central)
+}
+
+// Kinds lists the central file of every type rendered as sections, in the
+// lesson table's order (decisions first), for whatever walks every
+// knowledge file.
+func Kinds() []Kind {
+	var out []Kind
+	for _, t := range lesson.Sections() {
+		out = append(out, Kind(t.Central))
+	}
+	return out
+}
+
+// ReadAll reads and parses every central knowledge file of the project,
+// keyed by path; a file that does not exist yet is an empty Doc.
 func ReadAll(p *project.Project) (map[string]*Doc, error) {
-	docs := make(map[string]*Doc, len(Kinds))
-	for _, k := range Kinds {
+	kinds := Kinds()
+	docs := make(map[string]*Doc, len(kinds))
+	for _, k := range kinds {
 		data, err := os.ReadFile(p.Path(k.Path))
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, err
@@ -157,12 +164,14 @@ func heading(line string) (kind, number, title string, ok bool) {
 	if !found {
 		return "", "", "", false
 	}
-	switch {
-	case strings.HasPrefix(rest, "ADR-"):
-		kind, rest = "ADR", rest[4:]
-	case strings.HasPrefix(rest, "PF-"):
-		kind, rest = "PF", rest[3:]
-	default:
+	types := lesson.All()
+	for i := range types { // the anchors of every section type
+		if t := &types[i]; t.Artifact == lesson.Section && anchored(rest, t.Central.Prefix) {
+			kind, rest = t.Central.Prefix, rest[len(t.Central.Prefix)+1:]
+			break
+		}
+	}
+	if kind == "" {
 		return "", "", "", false
 	}
 	i := 0
@@ -180,6 +189,11 @@ func heading(line string) (kind, number, title string, ok bool) {
 		title = title[:len(title)-1]
 	}
 	return kind, number, title, true
+}
+
+// anchored reports whether s starts with prefix and a dash.
+func anchored(s, prefix string) bool {
+	return len(s) > len(prefix) && s[len(prefix)] == '-' && strings.HasPrefix(s, prefix)
 }
 
 // field matches a line (no newline in it) as fieldRe does, by hand: every

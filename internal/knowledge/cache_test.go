@@ -223,7 +223,7 @@ func TestSectionsAreItems(t *testing.T) {
 	s.load(Quick)
 	set := s.load(Quick)
 	pf := set.Find("obs_0123456789ab", "")
-	if pf == nil || pf.ID != "PF-001" || pf.Priority != PitfallPriority || pf.Match.Files[0].Pattern != "**/scripts/hooks/**" || pf.Ref() != "obs:obs_0123456789ab" || !strings.HasPrefix(pf.Text, "## PF-001: Hooks grow") {
+	if pf == nil || pf.ID != "PF-001" || pf.Priority != "HIGH" || pf.Match.Files[0].Pattern != "**/scripts/hooks/**" || pf.Ref() != "obs:obs_0123456789ab" || !strings.HasPrefix(pf.Text, "## PF-001: Hooks grow") {
 		t.Fatalf("%+v", pf)
 	}
 	// Editing the file is seen at once: its size and time are watched.

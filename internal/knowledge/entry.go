@@ -654,12 +654,6 @@ func WithFields(path string, data []byte, fields ...Field) ([]byte, error) {
 	return withFields(path, data, fields)
 }
 
-// WithPriority is WithStatus for the priority: an escalation keeps every
-// other byte of the file.
-func WithPriority(path string, data []byte, priority string) ([]byte, error) {
-	return WithFields(path, data, Field{"priority", priority})
-}
-
 // withFields is WithFields once the values are checked.
 func withFields(path string, data []byte, fields []Field) ([]byte, error) {
 	if _, err := ParseEntry(path, data); err != nil {

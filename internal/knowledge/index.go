@@ -3,6 +3,7 @@ package knowledge
 import (
 	"cmp"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/redact"
 	"slices"
 	"strings"
@@ -58,7 +59,10 @@ func tokensOf(runes int) int { return (runes + 3) / 4 }
 // decisions (the more specific first), then by id.
 func Ordered(items []*Item) []*Item {
 	out := slices.Clone(items)
-	typeRank := map[string]int{TypeEntry: 0, TypePitfall: 1, TypeDecision: 2}
+	typeRank := map[string]int{TypeEntry: 0}
+	for _, t := range lesson.Sections() {
+		typeRank[t.Name] = t.Rank
+	}
 	slices.SortStableFunc(out, func(a, b *Item) int {
 		if a.Active != b.Active {
 			if a.Active {

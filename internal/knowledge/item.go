@@ -8,15 +8,17 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
-// Item types: what an index line or an injected item came from.
+// Item types: what an index line or an injected item came from. A
+// section's type is its lesson type (lesson.ByPrefix).
 const (
-	TypeDecision = "decision" // an ADR section of decisions.md
-	TypePitfall  = "pitfall"  // a PF section of pitfalls.md
-	TypeEntry    = "entry"    // a knowledge entry file
+	TypeDecision = lesson.Decision // an ADR section of decisions.md
+	TypePitfall  = lesson.Pitfall  // a PF section of pitfalls.md
+	TypeEntry    = "entry"         // a knowledge entry file
 )
 
 // Scopes: where an item is kept.
@@ -155,13 +157,6 @@ func FromEntry(e *Entry, scope, path string) *Item {
 	}
 }
 
-// Default priorities of sections, which carry none of their own: a
-// pitfall warns of a known way to fail, so it ranks above a decision.
-const (
-	PitfallPriority  = "HIGH"
-	DecisionPriority = "MEDIUM"
-)
-
 // FromSection is the item of an ADR or pitfall section of a file at path.
 // A pitfall's Area becomes its file trigger, or its command trigger when
 // it is the command that failed; the section's text adds the files,
@@ -178,9 +173,12 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	if it.ID == "" {
 		it.ID = s.Title
 	}
-	switch kind.Prefix {
-	case knowfile.Pitfalls.Prefix:
-		it.Type, it.Priority = TypePitfall, PitfallPriority
+	t, ok := lesson.ByPrefix(kind.Prefix)
+	if !ok {
+		t, _ = lesson.Get(lesson.Decision) // the ADR layout is the default
+	}
+	it.Type, it.Priority = t.Name, t.Priority
+	if t.Area {
 		it.Area = s.Field("Area")
 		if c, ok := AreaCommand(it.Area); ok {
 			it.Match.Commands = append(it.Match.Commands, c)
@@ -189,8 +187,6 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 				it.Match.Files = append(it.Match.Files, CompileGlob(g))
 			}
 		}
-	default:
-		it.Type, it.Priority = TypeDecision, DecisionPriority
 	}
 	if p := strings.ToUpper(s.Field("Priority")); contains(Priorities, p) {
 		it.Priority = p

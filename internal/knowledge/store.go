@@ -139,7 +139,7 @@ func readSections(src Sources, set *Set) {
 	if src.Root == "" {
 		return
 	}
-	for _, kind := range knowfile.Kinds {
+	for _, kind := range knowfile.Kinds() {
 		data, err := os.ReadFile(filepath.Join(src.Root, filepath.FromSlash(kind.Path)))
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 )
 
@@ -26,8 +27,8 @@ const idPattern = observe.IDPattern
 // document is sent to the model (--json-schema and the prompt) and used to
 // validate every item it returns.
 func schemaDoc() map[string]any {
-	types := make([]any, len(observe.Types))
-	for i, t := range observe.Types {
+	types := make([]any, len(lesson.Names()))
+	for i, t := range lesson.Names() {
 		types[i] = t
 	}
 	return map[string]any{
@@ -140,7 +141,7 @@ func validateItem(raw json.RawMessage) (item, error) {
 		return it, fmt.Errorf("does not match the schema: %s", strings.Join(problems, "; "))
 	}
 	if !observe.ValidType(*in.Type) {
-		bad("/type", fmt.Sprintf("%q is not one of %s", *in.Type, strings.Join(observe.Types, ", ")))
+		bad("/type", fmt.Sprintf("%q is not one of %s", *in.Type, strings.Join(lesson.Names(), ", ")))
 	}
 	if n := utf8.RuneCountInString(*in.Pattern); n < 1 || n > observe.MaxPatternRunes || strings.TrimSpace(*in.Pattern) == "" {
 		bad("/pattern", fmt.Sprintf("must hold 1 to %d characters, not all white space", observe.MaxPatternRunes))

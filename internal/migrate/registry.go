@@ -140,7 +140,7 @@ func DevflowV1(s *knowfile.Section) bool {
 // purgeSections removes the sections drop selects from both knowledge
 // files, and says what it removed and which hand-written entries it kept.
 func purgeSections(c *Context, o *Outcome, drop func(*knowfile.Section) bool, reportKept func(*knowfile.Section) bool) error {
-	for _, kf := range knowfile.Kinds {
+	for _, kf := range knowfile.Kinds() {
 		data, err := c.ReadFile(kf.Path)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -16,12 +16,13 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
 // devflowLog is n observations in devflow's format: one snapshot per line.
 func devflowLog(n int) []byte {
 	var buf bytes.Buffer
-	types := Types
+	types := lesson.Names()
 	for i := 0; i < n; i++ {
 		conf := 0.33 + float64(i%60)/100
 		status := []string{"observing", "observing", "observing", "ready", "created", "deprecated"}[i%6]
@@ -46,7 +47,7 @@ func eventLog(n int) []byte {
 	var buf bytes.Buffer
 	q := true
 	for i := 0; i < n; i++ {
-		s := Sighting{Type: Types[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts and their hooks", i), QualityOK: &q,
+		s := Sighting{Type: lesson.Names()[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts and their hooks", i), QualityOK: &q,
 			Details:  "area: scripts/hooks/; issue: one script does everything; impact: untestable; resolution: one job per script",
 			Evidence: []string{"user: you forgot the hook again"}}
 		s.ID = ID(s.Type, s.Pattern)
@@ -132,7 +133,7 @@ func growingLog(w io.Writer, size int64) (lines int, err error) {
 	var written int64
 	for i := 0; written < size; i++ {
 		o := i % observations
-		typ := Types[o%4]
+		typ := lesson.Names()[o%4]
 		pattern := fmt.Sprintf("Lesson number %d about the build scripts and their hooks", o)
 		id := ID(typ, pattern)
 		at := t0.Add(time.Duration(i) * time.Second)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
 // statusFacts is what an observation's status is worked out from, taken
@@ -15,7 +16,7 @@ import (
 // every status without decoding a state (see Log.WithStatus). view works
 // from the same facts, so the two cannot disagree.
 type statusFacts struct {
-	typ         uint8 // index in Types plus one; 0 for a type devlearn does not know
+	typ         uint8 // index in the lesson table plus one; 0 for a type devlearn does not know
 	visible     bool  // a known type, a pattern and a sighting after the tombstone
 	quality     bool  // quality confirmed after the tombstone
 	decided     uint8 // the latest live decisive mark: one of the decided* below
@@ -39,26 +40,18 @@ const (
 // decisive lists the marks that decide the status, by their decided* value.
 var decisive = [...]string{decidedCreated: markCreated, decidedDeprecated: markDeprecated, decidedRestored: markRestored, decidedPromoted: markPromoted}
 
-// typeCode is t's index in Types plus one, 0 when it is none of them.
-func typeCode(t string) uint8 {
-	switch t {
-	case Workflow:
-		return 1
-	case Procedural:
-		return 2
-	case Decision:
-		return 3
-	case Pitfall:
-		return 4
-	}
-	return 0
-}
+// typeCode is t's index in the lesson table plus one, 0 when it is none
+// of them. The fold cache stores it, so a new type is added at the
+// table's end.
+func typeCode(t string) uint8 { return uint8(lesson.Index(t) + 1) }
 
 // thresholds lists cfg's rule of every type by typeCode, looked up once
 // per call rather than once per observation.
-func thresholds(cfg *config.Config) (ths [5]config.Threshold, known [5]bool) { // by typeCode
-	for i, t := range Types {
-		ths[i+1], known[i+1] = cfg.Thresholds.For(t)
+func thresholds(cfg *config.Config) (ths []config.Threshold, known []bool) { // by typeCode
+	types := lesson.All()
+	ths, known = make([]config.Threshold, len(types)+1), make([]bool, len(types)+1)
+	for i, t := range types {
+		ths[i+1], known[i+1] = cfg.Thresholds.For(t.Name)
 	}
 	return ths, known
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/config"
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
 // canonical is everything a fold determines, whole: every field of every
@@ -447,7 +448,7 @@ func sessionEndLog(n int) (earlier, appended []byte) {
 			status, count, conf, last = "ready", 4, 0.95, "2026-04-09T12:00:00Z"
 		}
 		q := true
-		b, _ := json.Marshal(Event{ID: fmt.Sprintf("obs_%08x", i), Type: Types[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
+		b, _ := json.Marshal(Event{ID: fmt.Sprintf("obs_%08x", i), Type: lesson.Names()[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
 			Confidence: &conf, Observations: count, FirstSeen: "2026-04-01T00:00:00Z", LastSeen: last, Status: status,
 			Evidence: Evidences{{Text: "user: you forgot the hook again"}}, QualityOK: &q,
 			Details: fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i)})
@@ -874,7 +875,7 @@ func afterRender(tb testing.TB, dir string) (path string, cache FoldCache) {
 		if i%10 == 0 {
 			status, count, conf = "ready", 4, 0.95
 		}
-		b, _ := json.Marshal(Event{ID: fmt.Sprintf("obs_%08x", i), Type: Types[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
+		b, _ := json.Marshal(Event{ID: fmt.Sprintf("obs_%08x", i), Type: lesson.Names()[i%4], Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
 			Confidence: &conf, Observations: count, FirstSeen: "2026-04-01T00:00:00Z", LastSeen: "2026-04-09T00:00:00Z", Status: status,
 			Evidence: Evidences{{Text: "user: you forgot the hook again"}}, QualityOK: &q,
 			Details: fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i)})

@@ -14,18 +14,18 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/textkey"
+
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
-// The observation types and the artifacts they become.
+// The observation types devlearn has always had; what each becomes, and
+// every other property of a type, is in the lesson table.
 const (
-	Workflow   = "workflow"   // a slash command
-	Procedural = "procedural" // a skill
-	Decision   = "decision"   // an ADR section
-	Pitfall    = "pitfall"    // a PF section
+	Workflow   = lesson.Workflow
+	Procedural = lesson.Procedural
+	Decision   = lesson.Decision
+	Pitfall    = lesson.Pitfall
 )
-
-// Types lists the observation types in their display order.
-var Types = []string{Workflow, Procedural, Decision, Pitfall}
 
 // IDPattern is the shape of an observation id a caller may give (contract
 // 6 computes obs_ and 12 hex digits; devflow and people wrote others).
@@ -48,14 +48,7 @@ func ValidID(id string) bool {
 }
 
 // ValidType reports whether t is an observation type.
-func ValidType(t string) bool {
-	for _, x := range Types {
-		if x == t {
-			return true
-		}
-	}
-	return false
-}
+func ValidType(t string) bool { return lesson.Index(t) >= 0 }
 
 // ID is the observation id of the observation ids rule (docs/architecture.md): "obs_" and the first 12 hex
 // digits of sha256(type + "\n" + normalised pattern). The same lesson seen

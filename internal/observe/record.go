@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/jsonpos"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/textkey"
 )
@@ -91,7 +92,7 @@ func (s *Sighting) Clean(log *Log, redact func(string) string) error {
 		redact = func(x string) string { return x }
 	}
 	if !ValidType(s.Type) {
-		return fmt.Errorf("type %q is not one of %s", s.Type, strings.Join(Types, ", "))
+		return fmt.Errorf("type %q is not one of %s", s.Type, strings.Join(lesson.Names(), ", "))
 	}
 	s.Pattern = oneLine(redact(s.Pattern))
 	if s.Pattern == "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/binfield"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/lesson"
 )
 
 // The folded state's binary form, for the fold cache (foldcache.go). It is
@@ -405,7 +406,7 @@ func (w *encoder) facts(f statusFacts) {
 func factsAt(b string) (f statusFacts, here, ok bool) {
 	f.typ = b[0]
 	flags := b[1]
-	if f.typ > uint8(len(Types)) || flags&^(factVisible|factQuality|factLegacy|factHere) != 0 || b[2] > decidedPromoted || b[3] != 0 {
+	if int(f.typ) > len(lesson.All()) || flags&^(factVisible|factQuality|factLegacy|factHere) != 0 || b[2] > decidedPromoted || b[3] != 0 {
 		return f, false, false
 	}
 	if flags&factHere == 0 {

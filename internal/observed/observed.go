@@ -23,6 +23,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -50,11 +51,9 @@ func Servable(o *observe.Observation) bool {
 // Entry is the draft entry an observation is served as.
 func Entry(o *observe.Observation) *knowledge.Entry {
 	kind := "note"
-	switch o.Type {
-	case observe.Pitfall:
-		kind = "warning"
-	case observe.Decision:
-		kind = "pattern"
+	t, known := lesson.Get(o.Type)
+	if known {
+		kind = t.Entry
 	}
 	e := &knowledge.Entry{
 		Key:         Key(o.ID),
@@ -69,7 +68,7 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 		CreatedAt:   knowledge.FormatTime(o.FirstSeen),
 		UpdatedAt:   knowledge.FormatTime(o.LastSeen),
 	}
-	if area := field(o.Details, "area"); area != "" && o.Type == observe.Pitfall {
+	if area := field(o.Details, "area"); area != "" && t.Area {
 		if _, command := knowledge.AreaCommand(area); !command {
 			e.Triggers.Files = knowledge.AreaGlobs(area)
 		}

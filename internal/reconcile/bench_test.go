@@ -15,6 +15,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -40,7 +41,7 @@ func buildProject(root string, n int) *project.Project {
 		project.PitfallsFile:  knowfile.Parse(knowfile.Pitfalls, nil),
 	}
 	for i := 0; i < n; i++ {
-		typ := observe.Types[i%4]
+		typ := lesson.Names()[i%4]
 		id := fmt.Sprintf("obs_%08x", i)
 		e := manifest.Entry{ObservationID: id, Type: typ, RenderedAt: "2026-05-09T09:00:00Z"}
 		switch typ {

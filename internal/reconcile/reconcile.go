@@ -22,6 +22,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -147,8 +148,8 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 	// .directives/ files, artifacts like the central ones: each file the
 	// manifest names. Read here rather than through knowfile.ReadAll and
 	// directives.ReadLearned, to keep the bytes judged.
-	u.docs = make(map[string]*knowfile.Doc, len(knowfile.Kinds))
-	for _, k := range knowfile.Kinds {
+	u.docs = make(map[string]*knowfile.Doc, len(knowfile.Kinds()))
+	for _, k := range knowfile.Kinds() {
 		if err := u.readDoc(k, k.Path); err != nil {
 			return nil, err
 		}
@@ -350,12 +351,9 @@ func (u *run) orphans() error {
 	for _, e := range u.man.Entries {
 		known[e.ObservationID] = true
 	}
-	for _, path := range []string{project.DecisionsFile, project.PitfallsFile} {
+	for _, t := range lesson.Sections() {
+		typ, path := t.Name, t.Central.Path
 		doc := u.docs[path]
-		typ := observe.Decision
-		if path == project.PitfallsFile {
-			typ = observe.Pitfall
-		}
 		for _, s := range doc.Sections {
 			src := s.Source()
 			if src == "" || known[src] {
@@ -479,7 +477,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	u.judged(project.CommandsDir, proof{kind: byListing, exists: err == nil, data: listing(cmds)})
 	for _, c := range cmds {
 		if !c.IsDir() && strings.HasSuffix(c.Name(), ".md") {
-			read(observe.Workflow, project.CommandsDir+"/"+c.Name())
+			read(typeOf(lesson.Command), project.CommandsDir+"/"+c.Name())
 		}
 	}
 	skills, err := os.ReadDir(u.r.Proj.Path(project.SkillsDir))
@@ -489,7 +487,7 @@ func (u *run) artifactFiles(recorded map[string]bool) ([]artifactFile, error) {
 	u.judged(project.SkillsDir, proof{kind: byListing, exists: err == nil, data: listing(skills)})
 	for _, s := range skills {
 		if s.IsDir() {
-			read(observe.Procedural, project.SkillsDir+"/"+s.Name()+"/SKILL.md")
+			read(typeOf(lesson.Skill), project.SkillsDir+"/"+s.Name()+"/SKILL.md")
 		}
 	}
 	return out, nil
@@ -561,4 +559,15 @@ func (u *run) staleness() {
 	slices.SortFunc(u.res.Details, func(a, b Outcome) int {
 		return strings.Compare(a.What+a.Path+a.Anchor+a.ID, b.What+b.Path+b.Anchor+b.ID)
 	})
+}
+
+// typeOf is the lesson type whose artifacts have shape a: an orphan file
+// in the commands or skills folder is adopted as that type.
+func typeOf(a lesson.Artifact) string {
+	for _, t := range lesson.All() {
+		if t.Artifact == a {
+			return t.Name
+		}
+	}
+	return ""
 }

@@ -190,7 +190,7 @@ func gone(me manifest.Entry, c *evolve.Change, entries []manifest.Entry) bool {
 	if me.AnchorID == "" {
 		return false // the file is still there, with the content it had before
 	}
-	for _, k := range knowfile.Kinds {
+	for _, k := range knowfile.Kinds() {
 		if k.Path == me.Path {
 			return knowfile.SectionOf(knowfile.Parse(k, c.Data), entries, me) == nil
 		}

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"go/format"
@@ -11,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite rules_gitleaks.go from gitleaks/gitleaks.toml")
@@ -76,12 +77,18 @@ func TestGitleaksRulesGenerated(t *testing.T) {
 
 func generateGitleaksRules(path string) ([]byte, error) {
 	var cfg glConfig
-	md, err := toml.DecodeFile(path, &cfg)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if u := md.Undecoded(); len(u) > 0 {
-		return nil, fmt.Errorf("%s: keys the generator does not understand: %v", path, u)
+	dec := toml.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		var strict *toml.StrictMissingError
+		if errors.As(err, &strict) {
+			return nil, fmt.Errorf("%s: keys the generator does not understand: %s", path, strict.String())
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 
 	var b bytes.Buffer

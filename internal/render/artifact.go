@@ -100,6 +100,24 @@ func defused(o observe.Observation) observe.Observation {
 	return o
 }
 
+// The templates a lesson type names (lesson.Type.Template). A file
+// template is given the artifact's slug, a section template its anchor.
+type (
+	fileTemplate    func(o observe.Observation, slug string, now time.Time) []byte
+	sectionTemplate func(o observe.Observation, anchor string, now time.Time) string
+)
+
+var (
+	fileTemplates = map[string]fileTemplate{
+		"command": func(o observe.Observation, _ string, now time.Time) []byte { return renderCommand(o, now) },
+		"skill":   renderSkill,
+	}
+	sectionTemplates = map[string]sectionTemplate{
+		"adr":     renderADR,
+		"pitfall": renderPitfall,
+	}
+)
+
 // renderCommand is a workflow's slash command.
 func renderCommand(o observe.Observation, now time.Time) []byte {
 	o = defused(o)

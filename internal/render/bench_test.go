@@ -13,6 +13,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -22,7 +23,7 @@ import (
 func devflowLog(n, every int) []byte {
 	var buf bytes.Buffer
 	for i := 0; i < n; i++ {
-		typ := observe.Types[i%4]
+		typ := lesson.Names()[i%4]
 		status, count := "observing", 1
 		if i%every == 0 {
 			status, count = "ready", 4

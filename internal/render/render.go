@@ -21,6 +21,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/handover"
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -186,30 +187,38 @@ func (r *Renderer) checkFolders() error {
 }
 
 func (p *plan) add(o observe.Observation) error {
-	switch o.Type {
-	case observe.Workflow, observe.Procedural:
-		return p.addFile(o)
-	case observe.Decision, observe.Pitfall:
-		if o.Type == observe.Pitfall {
+	t, ok := lesson.Get(o.Type)
+	if !ok {
+		p.skip(o.ID, "unknown type "+o.Type)
+		return nil
+	}
+	switch t.Artifact {
+	case lesson.Command, lesson.Skill:
+		if tmpl := fileTemplates[t.Template]; tmpl != nil {
+			return p.addFile(o, t.Artifact, tmpl)
+		}
+	case lesson.Section:
+		tmpl := sectionTemplates[t.Template]
+		if tmpl == nil {
+			break
+		}
+		if t.Area {
 			o = withStoredArea(o, p.r.Proj.Root)
 		}
-		file, err := p.target(o)
+		file, err := p.target(o, t)
 		if err != nil {
 			return err
 		}
-		if o.Type == observe.Decision {
-			return p.addSection(o, file, renderADR)
-		}
-		return p.addSection(o, file, renderPitfall)
+		return p.addSection(o, t, file, tmpl)
 	}
-	p.skip(o.ID, "unknown type "+o.Type)
+	p.skip(o.ID, "no template "+t.Template+" for type "+o.Type)
 	return nil
 }
 
 // addFile plans a command or a skill. A file that already carries this
 // observation's id is adopted; a file of another artifact at the slug's
 // path is never overwritten: the slug gets a suffix instead.
-func (p *plan) addFile(o observe.Observation) error {
+func (p *plan) addFile(o observe.Observation, shape lesson.Artifact, tmpl fileTemplate) error {
 	var candidates []string
 	if o.Intent != nil {
 		candidates = append(candidates, o.Intent.Path)
@@ -228,7 +237,7 @@ func (p *plan) addFile(o observe.Observation) error {
 		if n > 1 {
 			name = fmt.Sprintf("%s-%d", slug, n)
 		}
-		path, err := p.filePath(o.Type, name)
+		path, err := p.filePath(shape, name)
 		if err != nil {
 			p.skip(o.ID, err.Error())
 			return nil
@@ -238,7 +247,7 @@ func (p *plan) addFile(o observe.Observation) error {
 		}
 		// A skill's own folder may be a link leading outside the
 		// repository: that one artifact is skipped, the rest rendered.
-		if o.Type == observe.Procedural {
+		if shape == lesson.Skill {
 			if err := evolve.InsideRoot(p.r.Proj.Root, p.r.Proj.Path(strings.TrimSuffix(path, "/SKILL.md"))); err != nil {
 				p.skip(o.ID, "refusing to render: "+err.Error())
 				return nil
@@ -252,12 +261,7 @@ func (p *plan) addFile(o observe.Observation) error {
 			}
 			continue // another artifact, or the user's own file
 		}
-		var data []byte
-		if o.Type == observe.Workflow {
-			data = renderCommand(o, p.r.Opts.Now)
-		} else {
-			data = renderSkill(o, name, p.r.Opts.Now)
-		}
+		data := tmpl(o, name, p.r.Opts.Now)
 		p.files[path] = data
 		p.claimed[path] = o.ID
 		p.record(o, path, "", contenthash.Hash(data), false)
@@ -267,8 +271,8 @@ func (p *plan) addFile(o observe.Observation) error {
 	return nil
 }
 
-func (p *plan) filePath(typ, name string) (string, error) {
-	if typ == observe.Workflow {
+func (p *plan) filePath(shape lesson.Artifact, name string) (string, error) {
+	if shape == lesson.Command {
 		return within(project.CommandsDir, name+".md")
 	}
 	dir, err := within(project.SkillsDir, name)
@@ -283,11 +287,8 @@ func (p *plan) filePath(typ, name string) (string, error) {
 // PITFALLS.md of the nearest .directives/ folder of its area (its details'
 // "area"), when there is one. A render announced before a crash goes where
 // its intent said, so the section is adopted, not written twice.
-func (p *plan) target(o observe.Observation) (string, error) {
-	file := project.PitfallsFile
-	if o.Type == observe.Decision {
-		file = project.DecisionsFile
-	}
+func (p *plan) target(o observe.Observation, t lesson.Type) (string, error) {
+	file := t.Central.Path
 	cfg := p.r.Opts.Config.Directives
 	switch {
 	case o.Intent != nil && o.Intent.Path != "":
@@ -316,12 +317,12 @@ func (p *plan) target(o observe.Observation) (string, error) {
 // observation's id is adopted; so is, for pitfalls, an entry with the same
 // area and issue (devflow's dedup). Over the soft cap, the observation is
 // flagged for review instead.
-func (p *plan) addSection(o observe.Observation, file string, render func(observe.Observation, string, time.Time) string) error {
+func (p *plan) addSection(o observe.Observation, t lesson.Type, file string, render sectionTemplate) error {
 	doc := p.docs[file]
 	if s := doc.BySource(o.ID); s != nil {
 		return p.adopt(o, file, s.Anchor)
 	}
-	if o.Type == observe.Pitfall {
+	if t.Area {
 		if dup := samePitfall(doc, o); dup != nil {
 			p.record(o, file, dup.Anchor, dup.Hash(), true)
 			return nil

@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/observed"
@@ -278,9 +279,9 @@ func (r *Reviewer) artifactChanges(o observe.Observation, deprecate bool, out *O
 	e := man.Get(o.ID)
 	var changes []evolve.Change
 	switch {
-	case e == nil && o.Type != observe.Decision && o.Type != observe.Pitfall:
+	case e == nil && !lesson.Is(o.Type, lesson.Section):
 		return nil, nil
-	case o.Type == observe.Decision || o.Type == observe.Pitfall:
+	case lesson.Is(o.Type, lesson.Section):
 		kind, doc, sec, err := r.renderedSection(o)
 		if sec == nil {
 			return nil, err
@@ -513,14 +514,11 @@ func (r *Reviewer) promoteGlobal(ctx context.Context, id string, c Candidate) (*
 // rendered to, with its file parsed; sec is nil when there is none (not a
 // decision or pitfall, no file, no section of that source).
 func (r *Reviewer) renderedSection(o observe.Observation) (kind knowfile.Kind, doc *knowfile.Doc, sec *knowfile.Section, err error) {
-	switch o.Type {
-	case observe.Decision:
-		kind = knowfile.Decisions
-	case observe.Pitfall:
-		kind = knowfile.Pitfalls
-	default:
+	t, _ := lesson.Get(o.Type)
+	if t.Artifact != lesson.Section {
 		return kind, nil, nil, nil
 	}
+	kind = knowfile.Kind(t.Central)
 	data, err := os.ReadFile(r.Proj.Path(kind.Path))
 	if errors.Is(err, fs.ErrNotExist) {
 		return kind, nil, nil, nil

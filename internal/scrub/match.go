@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/adrg/frontmatter"
 	"github.com/go-json-experiment/json/jsontext"
 	"gopkg.in/yaml.v3"
 
@@ -262,25 +263,19 @@ func (m *Matcher) Markdown(data []byte) scrubbed {
 	return res
 }
 
-// splitFrontMatter returns the YAML between a first line "---" and the
-// next, and what follows it.
+// splitFrontMatter returns the YAML of data's front matter, found where
+// adrg/frontmatter finds it (as the entry parser does), and what follows
+// its closing line.
 func splitFrontMatter(data []byte) (fm, body []byte, ok bool) {
-	rest, found := bytes.CutPrefix(data, []byte("---\n"))
-	if !found {
+	keep := func(b []byte, _ any) error { fm = bytes.Clone(b); return nil }
+	body, err := frontmatter.MustParse(bytes.NewReader(data), new(any), frontmatter.NewFormat("---", "---", keep))
+	if err != nil {
 		return nil, nil, false
 	}
-	for i := 0; i < len(rest); {
-		j := bytes.IndexByte(rest[i:], '\n')
-		if j < 0 {
-			return nil, nil, false
-		}
-		line := rest[i : i+j]
-		if string(bytes.TrimRight(line, " \t\r")) == "---" {
-			return rest[:i], rest[i+j+1:], true
-		}
-		i += j + 1
+	if fm == nil {
+		fm = []byte{}
 	}
-	return nil, nil, false
+	return fm, body, true
 }
 
 func (m *Matcher) yaml(fm []byte) ([]byte, bool) {

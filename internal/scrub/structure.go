@@ -10,6 +10,7 @@ import (
 	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -26,7 +27,7 @@ var structuralWords = sync.OnceValue(func() []string {
 		fieldNames(reflect.TypeOf(v), words, map[reflect.Type]bool{})
 	}
 	for _, list := range [][]string{
-		observe.Types,
+		lesson.Names(),
 		{observe.OpObserve, observe.OpSnapshot, observe.OpIntent, observe.OpCreated, observe.OpPenalize, observe.OpDeprecate,
 			observe.OpRestore, observe.OpPromote, observe.OpFlag, observe.OpCount, observe.OpTombstone},
 		{observe.Observing, observe.Ready, observe.Created, observe.Deprecated, observe.FlagStale, observe.FlagSoftCap, observe.FlagReview},

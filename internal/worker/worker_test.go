@@ -529,18 +529,6 @@ func TestBatchFailuresCountAgainstNoSession(t *testing.T) {
 	}
 }
 
-func mustRead(t *testing.T, dir string) []queued {
-	t.Helper()
-	qs, err := (&State{}).readEntries(dir, func(f string, err error) { t.Fatalf("%s: %v", f, err) })
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range qs {
-		qs[i].orphan = true
-	}
-	return qs
-}
-
 // A killed run did no work: it does not hold the day's next run back,
 // and it is taken off the count once, however often the spool is looked at.
 func TestKilledRunDoesNotSpendTheCap(t *testing.T) {
