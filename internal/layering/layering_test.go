@@ -29,6 +29,7 @@ var leaves = []string{
 	"internal/jsonscan",
 	"internal/jsonstr",
 	"internal/jsonstr/jsonstrtest",
+	"internal/lesson",
 	"internal/proc",
 	"internal/redact",
 	"internal/repopath",

@@ -105,7 +105,7 @@ func TestANewTypeFlowsFromObserveToRender(t *testing.T) {
 	}
 
 	// The status line counts it; the knowledge index serves it.
-	c, err := hud.Compute(p, cfg, now)
+	c, err := hud.Compute(p, cfg, "", now)
 	if err != nil {
 		t.Fatal(err)
 	}
