@@ -31,7 +31,10 @@ func (r *run) configBrokenOnce(err error) *Output {
 	h := sha256.New()
 	h.Write([]byte(what))
 	for _, f := range []string{filepath.Join(r.env.Home, config.GlobalFile), r.proj.Path(".memory/learning.json")} {
-		data, _ := os.ReadFile(f)
+		var data []byte
+		if filepath.IsAbs(f) {
+			data, _ = os.ReadFile(f)
+		}
 		h.Write([]byte{0})
 		h.Write(data)
 	}
