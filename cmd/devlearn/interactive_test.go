@@ -231,3 +231,57 @@ func TestInteractiveInitOffersTheCurator(t *testing.T) {
 		t.Fatalf("config:\n%s", cfg)
 	}
 }
+
+// init's question shows its options and the keys that answer it: a key
+// typed blind (x) is seen selecting the option under the cursor, and
+// enter with nothing selected says so rather than choosing anything.
+func TestInteractiveInitShowsItsOptions(t *testing.T) {
+	bin := buildBinary(t)
+	for _, tc := range []struct {
+		keys []string
+		want string
+		cfg  string
+	}{
+		{[]string{"x"}, "✓ AGENTS.md", `"AGENTS.md"`},
+		{nil, "", ""},
+	} {
+		dir := t.TempDir()
+		home := filepath.Join(dir, ".home")
+		env := []string{
+			"HOME=" + home, "DEVLEARN_HOME=" + filepath.Join(home, ".devlearn"), "CLAUDE_CONFIG_DIR=" + filepath.Join(home, ".claude"),
+			"DEVLEARN_NOW=2026-05-10T09:00:00Z", "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + filepath.Join(home, ".gitconfig"),
+			"PATH=" + os.Getenv("PATH"), "NO_COLOR=1", "TERM=xterm-256color",
+		}
+		if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		tm := newTerm(t, dir, env, bin+" init")
+		s := tm.waitFor("Keep a curated section")
+		for _, want := range []string{"• AGENTS.md", "• CLAUDE.md", "x or space selects"} {
+			if !strings.Contains(s, want) {
+				t.Fatalf("the question lacks %q:\n%s", want, s)
+			}
+		}
+		if len(tc.keys) > 0 {
+			tm.keys(tc.keys...)
+			if s := tm.waitFor(tc.want); !strings.Contains(s, "• CLAUDE.md") {
+				t.Fatalf("after %v:\n%s", tc.keys, s)
+			}
+		}
+		tm.keys("Enter")
+		s = tm.waitFor("EXIT=")
+		if !strings.Contains(s, "EXIT=0") {
+			t.Fatalf("init:\n%s", s)
+		}
+		cfg, _ := os.ReadFile(filepath.Join(dir, ".memory/learning.json"))
+		if tc.cfg == "" {
+			if !strings.Contains(s, "curator.files: none chosen") || strings.Contains(string(cfg), "curator") {
+				t.Fatalf("nothing chosen:\n%s\nconfig:\n%s", s, cfg)
+			}
+			continue
+		}
+		if !strings.Contains(string(cfg), tc.cfg) || !strings.Contains(s, "curator.files: AGENTS.md") {
+			t.Fatalf("config:\n%s\nscreen:\n%s", cfg, s)
+		}
+	}
+}

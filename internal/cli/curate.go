@@ -155,13 +155,23 @@ func (r *initResult) offerCurator(env *Env) error {
 	for _, f := range curatorChoices {
 		opts = append(opts, huh.NewOption(f, f))
 	}
-	err := env.form(huh.NewGroup(huh.NewMultiSelect[string]().
-		Title("Keep a curated section of what devlearn learns in these instruction files?").
-		Description("Agents without devlearn's hooks (Codex, Cursor, Gemini CLI) read AGENTS.md; Claude Code reads CLAUDE.md.\n" +
-			"devlearn writes only between two marker lines; space selects, enter confirms, none is fine.").
-		Options(opts...).Value(&files)))
-	if err != nil || len(files) == 0 {
+	// The explanation is a note of its own: a multi-select sizes its
+	// list to its options minus its title and description, so with
+	// them in it the options were not shown at all, and a key typed
+	// blind chose one unseen. Its height is set for the same reason.
+	err := env.form(huh.NewGroup(
+		huh.NewNote().
+			Title("Keep a curated section of what devlearn learns in these instruction files?").
+			Description("Agents without devlearn's hooks (Codex, Cursor, Gemini CLI) read AGENTS.md; Claude Code reads CLAUDE.md.\n"+
+				"devlearn writes only between two marker lines.\n"+
+				"x or space selects or clears the file under the cursor (↑ ↓ move); enter confirms; none selected is fine."),
+		huh.NewMultiSelect[string]().Title("Curate in:").Options(opts...).Height(len(opts)+1).Value(&files)))
+	if err != nil {
 		return err
+	}
+	if len(files) == 0 {
+		r.Steps[len(r.Steps)-1].Note += "; curator.files: none chosen ('devlearn learn --configure' sets it later)"
+		return nil
 	}
 	cfg := map[string]any{}
 	if err := json.Unmarshal(r.changes[i].Data, &cfg); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/doctor"
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -35,32 +36,7 @@ func newInitCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "init",
 		Short: "Set devlearn up in this repository",
-		Long: `Set devlearn up in this repository:
-
-  .memory/learning.json         the project's config (with its JSON Schema beside it)
-  .gitattributes                routes devlearn's logs, manifest and knowledge
-                                files to its merge driver (merge=devlearn)
-  git config merge.devlearn.*   registers the driver in this clone; where
-                                devlearn is missing it falls back to a normal
-                                conflict (git merge-file)
-  .claude/settings.json         devlearn's hooks, guarded so that a teammate
-                                without devlearn sees nothing fail
-  migrations                    pending ones are run, each reported
-
-Running it again changes nothing. A file you changed is never overwritten:
-init says what it kept. An existing devflow installation is adopted with
-nothing lost: its log, manifest, knowledge files and skills keep working,
-the manifest is rewritten with relative paths, and devflow's learning hooks
-are disabled. Run with --dry-run first to see the plan.
-
---agent codex|gemini|cursor|copilot|all also registers devlearn's hooks
-for those agents, in their own files (.codex/hooks.json,
-.gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json),
-merged the same way; see docs/agents.md for what each agent is served. An
-agent installed before is kept current by every 'devlearn init'.
-
---statusline also shows devlearn's one-line summary (devlearn hud) in
-Claude Code's status line, in your user settings (~/.claude/settings.json).`,
+		Long:  initLong(),
 		Example: `  devlearn init --dry-run
   devlearn init
   devlearn init --statusline
@@ -80,16 +56,71 @@ Claude Code's status line, in your user settings (~/.claude/settings.json).`,
 	return cmd
 }
 
+// initLong is init's help. It names every file init may write: the
+// agents' files come from the agents' own table, so a new agent's files
+// are named with it.
+func initLong() string {
+	var agentFiles []string
+	for _, a := range agent.All() {
+		switch a.MCPFile {
+		case "":
+			agentFiles = append(agentFiles, fmt.Sprintf("  %-28s  %s: devlearn's hooks", a.HookFile, a.Title))
+		case a.HookFile:
+			agentFiles = append(agentFiles, fmt.Sprintf("  %-28s  %s: devlearn's hooks and MCP server", a.HookFile, a.Title))
+		default:
+			agentFiles = append(agentFiles, fmt.Sprintf("  %-28s  %s: devlearn's hooks", a.HookFile, a.Title),
+				fmt.Sprintf("  %-28s  %s: devlearn's MCP server", a.MCPFile, a.Title))
+		}
+	}
+	return `Set devlearn up in this repository. What it may write:
+
+  .memory/learning.json         the project's config (never overwritten once there)
+  .memory/learning.schema.json  the config's JSON Schema, for editors
+  .memory/.gitignore            keeps session state (.memory/.local/) out of git
+  .gitattributes                routes devlearn's logs, manifest and knowledge
+                                files to its merge driver (merge=devlearn)
+  .claude/settings.json         devlearn's hooks, guarded so that a teammate
+                                without devlearn sees nothing fail
+  .mcp.json                     devlearn's MCP server (the agent tools)
+  .memory/migrations.json       the migrations applied (pending ones are run,
+                                each reported)
+  .memory/evolution/log.jsonl   the audit log: every change above, revertible
+  git config merge.devlearn.*   registers the driver in this clone (not a
+                                file to commit); where devlearn is missing it
+                                falls back to a normal conflict (git merge-file)
+
+It ends by naming the files it wrote, as a 'git add' line to commit them.
+Running it again changes nothing. A file you changed is never overwritten:
+init says what it kept. An existing devflow installation is adopted with
+nothing lost: its log, manifest, knowledge files and skills keep working,
+the manifest is rewritten with relative paths, and devflow's learning hooks
+are disabled. Run with --dry-run first to see the plan.
+
+--agent ` + strings.Join(agent.Names(), "|") + `|all also registers devlearn's hooks (and
+MCP server) for those agents, in their own files, merged the same way (see
+docs/agents.md for what each agent is served):
+
+` + strings.Join(agentFiles, "\n") + `
+
+An agent installed before is kept current by every 'devlearn init'.
+
+--statusline also shows devlearn's one-line summary (devlearn hud) in
+Claude Code's status line, in your user settings (~/.claude/settings.json).`
+}
+
 type initResult struct {
-	Project    string            `json:"project"`
-	DryRun     bool              `json:"dry_run"`
-	Devflow    *migrate.Devflow  `json:"devflow,omitempty"`
-	Steps      []step            `json:"steps"`
-	Migrations []migrate.Result  `json:"migrations"`
-	Problems   []string          `json:"problems"`
-	Audit      string            `json:"audit,omitempty"`
-	changes    []evolve.Change   // project files to write, in one batch
-	outside    map[string][]byte // files outside the project
+	Project    string           `json:"project"`
+	DryRun     bool             `json:"dry_run"`
+	Devflow    *migrate.Devflow `json:"devflow,omitempty"`
+	Steps      []step           `json:"steps"`
+	Migrations []migrate.Result `json:"migrations"`
+	Problems   []string         `json:"problems"`
+	Audit      string           `json:"audit,omitempty"`
+	// Wrote are the project's files init wrote, to commit: what its
+	// writer recorded, so the list cannot leave one out.
+	Wrote   []string          `json:"wrote"`
+	changes []evolve.Change   // project files to write, in one batch
+	outside map[string][]byte // files outside the project
 }
 
 // defaultConfig is the learning.json init writes: every other key takes
@@ -177,6 +208,7 @@ func runInit(env *Env, opts *initOptions) error {
 	if res.Migrations, err = r.Run(env.Context()); err != nil {
 		return err
 	}
+	res.Wrote = append([]string{}, w.Touched()...)
 	for _, m := range res.Migrations {
 		if m.Status == migrate.Failed {
 			res.Problems = append(res.Problems, fmt.Sprintf("migration %s failed: %s", m.ID, m.Error))
@@ -377,12 +409,32 @@ func (r *initResult) print(w io.Writer) {
 		fmt.Fprintf(w, "Recorded in the audit log as %s.\n", r.Audit)
 	}
 	if len(r.Problems) == 0 && !r.DryRun {
-		if r.changedNothing() {
+		switch {
+		case r.changedNothing():
 			fmt.Fprintln(w, "Nothing to do: devlearn is set up here.")
-		} else {
-			fmt.Fprintln(w, "Done. Commit .memory/, .gitattributes, .claude/settings.json and .mcp.json; 'devlearn doctor' checks the whole installation.")
+		case len(r.Wrote) == 0:
+			fmt.Fprintln(w, "Done: nothing to commit (the changes are outside the repository's files). 'devlearn doctor' checks the whole installation.")
+		default:
+			fmt.Fprintln(w, "Done. Commit what init wrote:")
+			fmt.Fprintf(w, "  git add %s\n", strings.Join(shellQuoteAll(r.Wrote), " "))
+			fmt.Fprintln(w, "'devlearn doctor' checks the whole installation.")
 		}
 	}
+}
+
+// shellQuoteAll quotes the paths a shell would split or expand, so the
+// printed command can be pasted as it is.
+func shellQuoteAll(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		if strings.ContainsFunc(p, func(r rune) bool {
+			return !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+		}) {
+			p = "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+		out[i] = p
+	}
+	return out
 }
 
 func (r *initResult) changedNothing() bool {

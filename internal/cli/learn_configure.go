@@ -14,6 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/trust"
 )
 
 type configChange struct {
@@ -41,6 +42,7 @@ func runLearnConfigure(env *Env, opts *learnOptions) error {
 		}
 		return listConfig(env, w.cfg, opts.json)
 	}
+	before := data
 	var changes []configChange
 	for _, kv := range opts.set {
 		k, v, ok := strings.Cut(kv, "=")
@@ -54,7 +56,7 @@ func runLearnConfigure(env *Env, opts *learnOptions) error {
 		data = next
 		changes = append(changes, ch)
 	}
-	if err := writeConfig(w, data, changes); err != nil {
+	if err := writeConfig(w, before, data, changes); err != nil {
 		return err
 	}
 	if opts.json {
@@ -64,9 +66,10 @@ func runLearnConfigure(env *Env, opts *learnOptions) error {
 		fmt.Fprintf(env.Out, "%s: %s → %s\n", c.Key, c.Before, c.After)
 	}
 	fmt.Fprintf(env.Out, "Saved %s.\n", project.ConfigFile)
-	// Any extractor key in the file makes llm.Permit ask for trust, and a
-	// changed file is untrusted again until trusted anew.
-	if llm.ConfigNeedsTrust(data) {
+	// Said only when the change touched what needs trust: any other key
+	// leaves a trusted file trusted (writeConfig carries it), and an
+	// untrusted one is doctor's to report, not this command's.
+	if !trust.SameCommands(before, data) && llm.ConfigNeedsTrust(data) {
 		if setsCommand(changes) {
 			fmt.Fprintln(env.Out, "It names a command now: run 'devlearn trust' once you have read it, or it will not run.")
 		} else {
@@ -103,13 +106,18 @@ func setKey(data []byte, current *config.Config, key, value string) ([]byte, con
 	return next, configChange{Key: key, Before: current.Get(key), After: parsed.Get(key)}, nil
 }
 
-func writeConfig(w *workspace, data []byte, changes []configChange) error {
+// writeConfig saves the config, before → data. A file trusted before
+// stays trusted when the change left what needs trust as it was.
+func writeConfig(w *workspace, before, data []byte, changes []configChange) error {
 	var keys []string
 	for _, c := range changes {
 		keys = append(keys, c.Key)
 	}
 	wr := evolve.New(w.proj, w.now, evolve.Trigger{Command: "learn --configure"})
-	_, err := wr.Apply(w.ctx, evolve.Reason{Text: "configure: " + strings.Join(keys, ", ")}, evolve.Change{Path: project.ConfigFile, Data: data})
+	if _, err := wr.Apply(w.ctx, evolve.Reason{Text: "configure: " + strings.Join(keys, ", ")}, evolve.Change{Path: project.ConfigFile, Data: data}); err != nil {
+		return err
+	}
+	_, err := trust.Carry(w.ctx, w.home, w.proj.Path(project.ConfigFile), before, data)
 	return err
 }
 
@@ -191,7 +199,7 @@ func configureInteractively(env *Env, w *workspace, data []byte) error {
 			fmt.Fprintf(env.Out, "%s: unchanged (%s)\n", key, ch.After)
 			continue
 		}
-		if err := writeConfig(w, next, []configChange{ch}); err != nil {
+		if err := writeConfig(w, data, next, []configChange{ch}); err != nil {
 			return err
 		}
 		data = next

@@ -31,11 +31,14 @@ func newTrustCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trust",
 		Short: "Let the commands in this project's config run on this machine",
-		Long: `Record the content hash of .memory/learning.json so that the commands it
-names (the LLM extractor, gates) may run on this machine. Like direnv:
-cloning a repository, or pulling a change to its config, never makes
-devlearn run a command you have not read. Any change to the file makes it
-untrusted again until you run 'devlearn trust' once more.
+		Long: `Record .memory/learning.json, by its folder and its content (sha256), so
+that the commands it names (the LLM extractor, gates) may run on this
+machine in this folder. Like direnv: cloning a repository, or pulling a
+change to its config, never makes devlearn run a command you have not
+read. Any change to the file makes it untrusted again until you run
+'devlearn trust' once more. A copy of the project in another folder is
+not trusted even with the same file: its commands would run that
+folder's own code, which you have not looked at.
 
 It shows what the file would allow first, then asks on a terminal; with no
 terminal (a script) it trusts only with --yes.
@@ -204,7 +207,7 @@ func runTrust(env *Env, opts *trustOptions) error {
 	if opts.json {
 		return printJSON(env.Out, map[string]any{"trusted": e, "commands": nonNil(cmds)})
 	}
-	fmt.Fprintf(env.Out, "Trusted %s (sha256 %s).\n", project.ConfigFile, e.SHA256[:12])
+	fmt.Fprintf(env.Out, "Trusted %s (sha256 %s) in this folder.\n", project.ConfigFile, e.SHA256[:12])
 	return nil
 }
 

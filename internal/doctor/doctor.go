@@ -294,9 +294,28 @@ func manifestReadable(in Inputs) Check {
 	const name = "artifact manifest readable"
 	m, _, err := manifest.LoadProject(in.Proj)
 	if err != nil {
-		return fail(name, err.Error(), "git checkout -- "+project.ManifestFile+" (or fix the JSON at the place named)")
+		msg := err.Error()
+		var re *manifest.ReadError
+		if errors.As(err, &re) {
+			msg = project.ManifestFile + ": " + re.Err.Error()
+		}
+		return fail(name, msg, manifestFix(in))
 	}
 	return ok(name, fmt.Sprintf("%d %s", len(m.Entries), pluralWord(len(m.Entries), "artifact", "artifacts")))
+}
+
+// manifestFix gets an unreadable manifest back: git's copy where HEAD has
+// one; where it was never committed, git has none to give, and reconcile
+// rebuilds it from the artifacts on disk (it adopts each one that exactly
+// one observation claims).
+func manifestFix(in Inputs) string {
+	const named = ", or fix the JSON at the place named"
+	if in.Git != nil {
+		if _, err := in.Git(in.Proj.Root, "cat-file", "-e", "HEAD:"+project.ManifestFile); err == nil {
+			return "git checkout -- " + project.ManifestFile + " (git's copy from HEAD)" + named
+		}
+	}
+	return "rm " + project.ManifestFile + " && devlearn reconcile (it is not in git's HEAD; reconcile rebuilds it from the artifacts on disk)" + named
 }
 
 // knowledgeReadable reports the entry files (and decisions.md, pitfalls.md)

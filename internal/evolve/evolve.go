@@ -21,8 +21,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -93,6 +95,8 @@ type Writer struct {
 	// as each was written (its temporary file: the rename keeps size,
 	// mtime and inode). See Written.
 	written map[string]stamp.Stamp
+	// touched are the files every Apply of this writer changed (Touched).
+	touched map[string]bool
 }
 
 // Written is the stamp the file at path (relative to the root, forward
@@ -311,7 +315,20 @@ func (w *Writer) Apply(ctx context.Context, reason Reason, changes ...Change) (*
 	if err := w.finish(t, p); err != nil {
 		return nil, err
 	}
+	if w.touched == nil {
+		w.touched = map[string]bool{LogPath: true}
+	}
+	for _, f := range p.Entry.Files {
+		w.touched[f.Path] = true
+	}
 	return &p.Entry, nil
+}
+
+// Touched lists, sorted, every project file this writer's batches wrote or
+// removed, with the audit log they were recorded in: what a person commits
+// after the command ('devlearn init' names them).
+func (w *Writer) Touched() []string {
+	return slices.Sorted(maps.Keys(w.touched))
 }
 
 // readBefore reads the file at abs through t, unless it lies below a

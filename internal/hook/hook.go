@@ -307,7 +307,13 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	}
 	l, err := config.LoadProject(r.env.Home, p.Root)
 	if err != nil {
-		return nil, err
+		if r.event != SessionStart {
+			return nil, err
+		}
+		// Every hook is off until the file is fixed: session start says
+		// so once, where the person sees it.
+		r.log.Printf("%v", err)
+		return r.configBrokenOnce(err), nil
 	}
 	r.cfg = l.Config
 	if !r.cfg.Enabled {

@@ -18,7 +18,7 @@ import (
 // confidence has reached Promote and the sightings span SpreadDays. The
 // tags drive the config's keys, schema and validation.
 type Threshold struct {
-	Required   int     `json:"required" min:"1" max:"1000" doc:"Sightings (distinct sessions) for full confidence."`
+	Required   int     `json:"required" min:"1" max:"1000" doc:"Sightings (distinct sessions) at which confidence is full (0.95); not the count needed to be ready, which is the first count whose confidence (count ÷ required) reaches promote."`
 	SpreadDays float64 `json:"spread_days" min:"0" max:"3650" doc:"Days between the first and the last sighting."`
 	Promote    float64 `json:"promote" min:"0" max:"0.95" doc:"Confidence at which the observation is ready (confidence never exceeds 0.95)."`
 }

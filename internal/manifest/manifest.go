@@ -102,10 +102,21 @@ func LoadProjectData(p *project.Project) (*Manifest, []Migration, []byte, error)
 		m, migrated, err = Parse(data, p.Root)
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w (fix it, or take git's copy back: git checkout -- %s)", project.ManifestFile, err, project.ManifestFile)
+		return nil, nil, nil, &ReadError{Err: err}
 	}
 	return m, migrated, data, nil
 }
+
+// ReadError is a manifest that cannot be read. How to get it back depends
+// on whether git has a copy, which only doctor looks up: the message sends
+// the person there.
+type ReadError struct{ Err error }
+
+func (e *ReadError) Error() string {
+	return fmt.Sprintf("%s: %v (fix the JSON at the place named, or run 'devlearn doctor' for how to get it back)", project.ManifestFile, e.Err)
+}
+
+func (e *ReadError) Unwrap() error { return e.Err }
 
 // Parse reads manifest bytes (see Load).
 func Parse(data []byte, root string) (*Manifest, []Migration, error) {

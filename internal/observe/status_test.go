@@ -44,11 +44,11 @@ func TestThresholdsFollowTheDevflowTable(t *testing.T) {
 		conf    float64
 		why     string
 	}{
-		{Workflow, []float64{0}, true, Observing, 0.33, "count 1 of 2 needed; spread 0 of 3 days"},
+		{Workflow, []float64{0}, true, Observing, 0.33, "count 1 of 2 needed (required 3 × promote 0.60); spread 0 of 3 days"},
 		{Workflow, []float64{0, 1}, true, Observing, 0.66, "spread 1 of 3 days"},
 		{Workflow, []float64{0, 3}, true, Ready, 0.66, ""},
 		{Procedural, []float64{0, 1, 2}, true, Observing, 0.75, "spread 2 of 5 days"},
-		{Procedural, []float64{0, 5}, true, Observing, 0.5, "count 2 of 3 needed"},
+		{Procedural, []float64{0, 5}, true, Observing, 0.5, "count 2 of 3 needed (required 4 × promote 0.70)"},
 		{Procedural, []float64{0, 2, 5}, true, Ready, 0.75, ""},
 		{Decision, []float64{0}, true, Observing, 0.5, "count 1 of 2 needed"},
 		{Decision, []float64{0, 0}, true, Ready, 0.95, ""},

@@ -269,6 +269,18 @@ func BaseConfidence(count, required int) float64 {
 	return float64(pct) / 100
 }
 
+// needed words the count an observation needs to be ready. The config's
+// "required" (devflow's name, kept so its configs read the same) is the
+// count of full confidence, not this one: where they differ, it says how
+// this one follows from it.
+func needed(th config.Threshold) string {
+	n := sightingsNeeded(th)
+	if n == th.Required {
+		return fmt.Sprintf("%d needed", n)
+	}
+	return fmt.Sprintf("%d needed (required %d × promote %.2f)", n, th.Required, th.Promote)
+}
+
 // sightingsNeeded is the smallest count whose base confidence reaches promote.
 func sightingsNeeded(th config.Threshold) int {
 	for n := 1; n <= th.Required; n++ {
@@ -398,9 +410,9 @@ func whyNotReady(o *Observation, th config.Threshold, base float64) []string {
 	}
 	switch {
 	case u&unmetCount != 0 && o.Weighted > 0:
-		why = append(why, fmt.Sprintf("count %d (weighing %d: bug or feedback sessions count more) of %d needed", o.Count, o.Weighted, sightingsNeeded(th)))
+		why = append(why, fmt.Sprintf("count %d (weighing %d: bug or feedback sessions count more) of %s", o.Count, o.Weighted, needed(th)))
 	case u&unmetCount != 0:
-		why = append(why, fmt.Sprintf("count %d of %d needed", o.Count, sightingsNeeded(th)))
+		why = append(why, fmt.Sprintf("count %d of %s", o.Count, needed(th)))
 	case u&unmetPenalised != 0:
 		why = append(why, fmt.Sprintf("confidence %.2f below %.2f (penalised)", o.Confidence, th.Promote))
 	case u&unmetFaded != 0:

@@ -1,10 +1,14 @@
 // Package trust decides whether the commands a project's config names (an
 // extractor, gates) may run (the trust rule, docs/architecture.md). Like direnv, a person trusts a
-// project config file by its content: `devlearn trust` records the file's
-// sha256 in $DEVLEARN_HOME/trust.json, which is per machine and never
-// committed. Any change to the file makes it untrusted again, so cloning a
-// repository, or pulling a change to its config, never makes devlearn run
-// a command nobody on this machine has read.
+// project config file by its folder and its content: `devlearn trust`
+// records the file's path and sha256 in $DEVLEARN_HOME/trust.json, which
+// is per machine and never committed. Any change to the file makes it
+// untrusted again, so cloning a repository, or pulling a change to its
+// config, never makes devlearn run a command nobody on this machine has
+// read. The folder is part of it because the commands run that folder's
+// own code (its tests, its scripts, its Makefile): the same config in
+// another folder, a copy or any repository that copied the file, runs
+// other code, and is a decision of its own.
 package trust
 
 import (
@@ -131,6 +135,9 @@ func CheckFiles(home, projectConfigPath string, files []string) (trusted bool, w
 	}
 	switch {
 	case e == nil:
+		if other := s.trustedElsewhere(contenthash.Hash(data)); other != "" {
+			return false, fmt.Sprintf("%s has never been trusted in this folder on this machine; the same content is trusted in %s: trust is per folder, since the commands run this folder's own code: read it, then run 'devlearn trust'", projectConfigPath, other), nil
+		}
 		return false, fmt.Sprintf("%s has never been trusted on this machine: read it, then run 'devlearn trust'", projectConfigPath), nil
 	case e.SHA256 != contenthash.Hash(data):
 		return false, fmt.Sprintf("%s changed since you trusted it on %s: read it, then run 'devlearn trust'", projectConfigPath, day(e.TrustedAt)), nil
@@ -148,6 +155,18 @@ func CheckFiles(home, projectConfigPath string, files []string) (trusted bool, w
 		}
 	}
 	return true, fmt.Sprintf("trusted on %s", day(e.TrustedAt)), nil
+}
+
+// trustedElsewhere is the project folder of another config trusted with
+// this content, if any: said so that a person who copied a trusted
+// project knows why the copy is not (Check).
+func (s *Store) trustedElsewhere(sum string) string {
+	for _, e := range s.Trusted {
+		if e.SHA256 == sum {
+			return filepath.Dir(filepath.Dir(e.Path))
+		}
+	}
+	return ""
 }
 
 func day(rfc string) string {
