@@ -45,19 +45,22 @@ func runDoctor(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	claudeDir := env.Getenv("CLAUDE_CONFIG_DIR")
-	if claudeDir == "" {
-		claudeDir = filepath.Join(env.Getenv("HOME"), ".claude")
-	}
+	versions := newAgentVersions(env, p)
 	checks := doctor.Run(doctor.Inputs{
 		Proj:      p,
 		Home:      env.Home(),
-		ClaudeDir: claudeDir,
+		ClaudeDir: claudeConfigDir(env),
 		LookPath:  func(name string) (string, error) { return lookPath(env.Getenv("PATH"), name) },
 		Now:       now,
 		Schema:    templates.ConfigSchema,
 		Git:       register.ExecGit,
+		Version:   versions.read,
+		CodexHome: codexHome(env),
 	})
+	// The versions read are what the hooks go by from now on.
+	if err := versions.record(p, now); err != nil {
+		fmt.Fprintf(env.Err, "devlearn: recording the agents' versions for the hooks: %v\n", err)
+	}
 	failed, notes := 0, 0
 	for _, c := range checks {
 		switch {

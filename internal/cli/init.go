@@ -88,6 +88,9 @@ type initResult struct {
 	Migrations []migrate.Result  `json:"migrations"`
 	Problems   []string          `json:"problems"`
 	Audit      string            `json:"audit,omitempty"`
+	// Versions says, per agent whose hooks init registers, what its
+	// installed version will and will not receive (as doctor does).
+	Versions []doctor.Check `json:"versions"`
 	changes    []evolve.Change   // project files to write, in one batch
 	outside    map[string][]byte // files outside the project
 }
@@ -146,10 +149,12 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planLocalIgnore(p)
 	res.planHooks(p)
 	res.planMCP(p)
-	for _, a := range withInstalled(p, agents) {
+	installed := withInstalled(p, agents)
+	for _, a := range installed {
 		res.planAgentHooks(p, a)
 		res.planAgentMCP(p, a)
 	}
+	versions := res.planVersions(env, p, installed)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}
@@ -172,6 +177,11 @@ func runInit(env *Env, opts *initOptions) error {
 		}
 	}
 	res.registerDriver(p, opts.dryRun)
+	if !opts.dryRun {
+		if err := versions.record(p, now); err != nil {
+			res.Problems = append(res.Problems, "recording the agents' versions for the hooks: "+err.Error())
+		}
+	}
 
 	r := &migrate.Runner{Ctx: migrate.Context{Proj: p, Home: env.Home(), Now: now}, Migrations: migrate.All(), Writer: w, DryRun: opts.dryRun}
 	if res.Migrations, err = r.Run(ctxBackground()); err != nil {
@@ -372,6 +382,7 @@ func (r *initResult) print(w io.Writer) {
 		printDevflow(w, df)
 	}
 	printSteps(w, r.Steps, r.DryRun)
+	printVersions(w, r.Versions)
 	printMigrations(w, r.Migrations, r.DryRun)
 	if r.Audit != "" {
 		fmt.Fprintf(w, "Recorded in the audit log as %s.\n", r.Audit)
