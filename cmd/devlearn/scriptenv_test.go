@@ -60,6 +60,13 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				return err
 			}
 			e.Setenv("CODEX_SCHEMAS", schemas)
+			// Agents' session files in upstream's shapes
+			// (testdata/agents/README.md names each one's source).
+			fixtures, err := filepath.Abs("../../testdata/agents")
+			if err != nil {
+				return err
+			}
+			e.Setenv("AGENT_FIXTURES", fixtures)
 			// init and doctor run each agent's --version: never the
 			// machine's own agents. Every agent is a stub that is not
 			// installed; a script that wants one writes its own in

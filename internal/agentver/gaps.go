@@ -22,8 +22,8 @@ type Gap struct {
 	Fix string
 	// OptIn is the setting that makes an older version run hooks after
 	// all (Codex's [features] codex_hooks), "" when there is none to
-	// check.
-	OptIn string
+	// check; Or is how to set it, the fix short of upgrading.
+	OptIn, Or string
 	// Source is where the row comes from.
 	Source string
 }
@@ -50,9 +50,10 @@ var Gaps = []Gap{
 	},
 	{
 		Agent: "codex", Event: "", Since: "0.124.0",
-		Lost:   "everything: hooks are an opt-in feature, off by default, and no hook runs",
-		Fix:    "upgrade Codex to 0.124.0 or later, or set [features] codex_hooks = true in ~/.codex/config.toml (or the project's .codex/config.toml)",
+		Lost:   "anything: hooks are an opt-in feature, off by default, and no hook runs",
+		Fix:    "upgrade Codex to 0.124.0 or later",
 		OptIn:  "codex_hooks",
+		Or:     "set [features] codex_hooks = true in ~/.codex/config.toml (or the project's .codex/config.toml)",
 		Source: "openai/codex#19012 (codex_hooks stable and on by default), released in 0.124.0 (openai/codex#19385)",
 	},
 	{
@@ -63,7 +64,7 @@ var Gaps = []Gap{
 	},
 	{
 		Agent: "gemini", Event: "", Since: "0.26.0",
-		Lost:   "everything unless hooks were switched on (tools.enableHooks before 0.24, hooks.enabled in 0.24 and 0.25): hooks are off by default",
+		Lost:   "anything unless hooks were switched on (tools.enableHooks before 0.24, hooks.enabled in 0.24 and 0.25): hooks are off by default",
 		Fix:    "upgrade Gemini CLI to 0.26.0 or later",
 		Source: "google-gemini/gemini-cli packages/cli/src/config/settingsSchema.ts at v0.23.0, v0.25.0, v0.26.0",
 	},
@@ -75,7 +76,7 @@ var Gaps = []Gap{
 	},
 	{
 		Agent: "cursor", Event: "sessionStart", Since: "",
-		Lost:   "session start's context, the one thing Cursor is served: some versions reject sessionStart as an unknown hook type (which ones is not confirmed upstream)",
+		Lost:   "session start's context, the one thing Cursor is served: some versions reject sessionStart as an unknown hook type, and which ones is not confirmed upstream",
 		Fix:    "if Cursor's hooks output says \"Unknown hook type\" for sessionStart, upgrade Cursor",
 		Source: "a forum report (forum.cursor.com/t/unknown-hook-type-sessionstart/149566), not confirmed upstream",
 	},

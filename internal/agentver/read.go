@@ -148,4 +148,3 @@ func fileVersion(path string, read func([]byte) string) string {
 	}
 	return last
 }
-

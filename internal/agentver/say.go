@@ -8,7 +8,8 @@ type Level int
 const (
 	// Fine: nothing is lost, or nothing is known to be.
 	Fine Level = iota
-	// Partial: this version drops part of what devlearn gives.
+	// Partial: this version drops part of what devlearn gives, or may
+	// run no hook unless switched on (a setting devlearn does not read).
 	Partial
 	// Nothing: no hook of this agent runs at all.
 	Nothing
@@ -24,52 +25,57 @@ func (r Report) Says() (detail, fix string, level Level) {
 	} else {
 		b.WriteString("version unknown (no version command on the PATH answered and no session file records one)")
 	}
-	switch {
-	case len(r.Lost) > 0:
-		var lost []string
-		var highest Gap
-		for _, g := range r.Lost {
-			lost = append(lost, g.Lost)
-			if g.Event == "" && g.OptIn != "" {
-				level = Nothing
-			} else if level < Partial {
-				level = Partial
-			}
-			if highest.Since == "" || MustParse(highest.Since).Less(MustParse(g.Since)) {
-				highest = g
-			}
-		}
-		b.WriteString(": does not receive " + strings.Join(lost, "; "))
-		if level == Partial {
-			b.WriteString("; devlearn records none of it as served, and serves it at the next event this version takes context at")
-		}
-		fixes := []string{highest.Fix}
-		for _, g := range r.Lost {
-			if g.OptIn != "" && g.Fix != highest.Fix {
-				fixes = append([]string{g.Fix}, fixes...)
-			}
-		}
-		fix = strings.Join(fixes, "; ")
-	case r.Found.Version.Known():
-		b.WriteString(": receives everything devlearn gives it")
-	}
-	var maybe []string
+	var maybe, unconfirmed []string
 	for _, g := range r.Maybe {
 		if g.Since == "" {
-			maybe = append(maybe, g.Lost)
+			unconfirmed = append(unconfirmed, g.Lost)
+			fix = g.Fix
 		} else {
 			maybe = append(maybe, "before "+g.Since+": "+g.Lost)
 		}
 	}
-	if len(maybe) > 0 {
-		b.WriteString("; " + strings.Join(maybe, "; "))
-		if fix == "" {
-			for _, g := range r.Maybe {
-				if g.Since == "" {
-					fix = g.Fix
+	switch {
+	case len(r.Lost) > 0:
+		var lost, or []string
+		var highest Gap
+		atEvent := false
+		for _, g := range r.Lost {
+			lost = append(lost, g.Lost)
+			switch {
+			case g.Event == "" && g.OptIn != "":
+				level = Nothing
+			case level < Partial:
+				level = Partial
+			}
+			atEvent = atEvent || g.Event != ""
+			if highest.Since == "" || MustParse(highest.Since).Less(MustParse(g.Since)) {
+				highest = g
+			}
+			if g.Or != "" {
+				or = append(or, g.Or)
+			}
+		}
+		if level == Nothing {
+			// No hook runs: what a hook would drop is beside the point.
+			lost = lost[:0]
+			for _, g := range r.Lost {
+				if g.Event == "" {
+					lost = append(lost, g.Lost)
 				}
 			}
 		}
+		b.WriteString(": does not receive " + strings.Join(lost, "; "))
+		if atEvent && level != Nothing {
+			b.WriteString("; devlearn records none of it as served, and serves it at the next event this version takes context at")
+		}
+		fix = strings.Join(append([]string{highest.Fix}, or...), "; or, short of that, ")
+	case len(unconfirmed) > 0:
+		b.WriteString(": may not receive " + strings.Join(unconfirmed, "; "))
+	case r.Found.Version.Known():
+		b.WriteString(": receives everything devlearn gives it")
+	}
+	if len(maybe) > 0 {
+		b.WriteString("; " + strings.Join(maybe, "; "))
 	}
 	return b.String(), fix, level
 }

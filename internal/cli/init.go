@@ -88,9 +88,7 @@ type initResult struct {
 	Migrations []migrate.Result  `json:"migrations"`
 	Problems   []string          `json:"problems"`
 	Audit      string            `json:"audit,omitempty"`
-	// Versions says, per agent whose hooks init registers, what its
-	// installed version will and will not receive (as doctor does).
-	Versions []doctor.Check `json:"versions"`
+	Versions   []doctor.Check    `json:"versions"` // what each agent's installed version receives
 	changes    []evolve.Change   // project files to write, in one batch
 	outside    map[string][]byte // files outside the project
 }
