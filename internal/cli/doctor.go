@@ -22,8 +22,11 @@ func newDoctorCmd(env *Env) *cobra.Command {
 		Long: `Check, one line each: devlearn on the PATH the hooks see, the hooks
 registered and well-formed, the merge driver and its .gitattributes routes,
 the config valid and trusted, the observation log readable, the schema and
-migrations current, the per-clone state writable, and Claude Code
-transcripts found for this repository. Each failure names its fix.
+migrations current, the per-clone state writable, Claude Code
+transcripts found for this repository, and what each agent's installed
+version receives (its --version, else its session files; recorded in
+.git/devlearn/agent-versions.json for the hooks). Each failure names its
+fix.
 
 Exits 0 only when every check passes.`,
 		GroupID: "setup",

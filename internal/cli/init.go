@@ -57,7 +57,9 @@ are disabled. Run with --dry-run first to see the plan.
 for those agents, in their own files (.codex/hooks.json,
 .gemini/settings.json, .cursor/hooks.json, .github/hooks/devlearn.json),
 merged the same way; see docs/agents.md for what each agent is served. An
-agent installed before is kept current by every 'devlearn init'.
+agent installed before is kept current by every 'devlearn init'. init says
+what the installed version of Claude Code and of each of those agents will
+not receive, with the fix.
 
 --statusline also shows devlearn's one-line summary (devlearn hud) in
 Claude Code's status line, in your user settings (~/.claude/settings.json).`,
