@@ -28,8 +28,10 @@ func AgentVersion(in Inputs, agent, title string) Check {
 	}
 	r := agentver.Assess(agent, f, func(agentver.Gap) bool { return optIn })
 	detail, fix, level := r.Says()
-	if optIn && f.Version.Known() && f.Version.Less(agentver.MustParse("0.124.0")) {
-		detail += "; hooks switched on by [features] codex_hooks = true in " + optFile
+	for _, g := range agentver.Of(agent) {
+		if optIn && g.OptIn != "" && g.Applies(f.Version) {
+			detail += "; hooks switched on by [features] " + g.OptIn + " = true in " + optFile
+		}
 	}
 	switch {
 	case level == agentver.Nothing:

@@ -108,7 +108,11 @@ func (r *run) afterCall() (*Output, error) {
 // what the directive system adds for an edit. Either part failing leaves
 // the other's answer standing.
 func (r *run) preToolUseAndDirectives() (*Output, error) {
-	o, err := r.preToolUse()
+	forCall := r.preToolUse
+	if r.env.Codec == nil && r.drops(r.event) {
+		forCall = r.askOnly // Claude Code before 2.1.9
+	}
+	o, err := forCall()
 	switch {
 	case errors.Is(err, errQuiet):
 		o = nil
