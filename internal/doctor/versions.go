@@ -14,8 +14,9 @@ func claudeVersion(in Inputs) Check { return AgentVersion(in, agentver.Claude, "
 
 // AgentVersion says what the installed version of an agent will and will
 // not receive of what devlearn gives (internal/agentver's table), with
-// the fix (init says the same): a version whose hooks do not run at all fails, one that drops
-// part of it is a note, as is a gap whose versions are not known.
+// the fix; init says the same. A version whose hooks do not run at all
+// fails; one that drops part of it is a note, as is a gap whose versions
+// are not known.
 func AgentVersion(in Inputs, agent, title string) Check {
 	name := title + " version"
 	var f agentver.Found

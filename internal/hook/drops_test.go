@@ -13,11 +13,7 @@ import (
 func TestDroppedEventServesLater(t *testing.T) {
 	p := newProj(t)
 	p.entry("prod-config", "summary: Production config changes need a second pair of eyes\npriority: HIGH\nask: true\ntriggers:\n  tools: [Write, Edit]\n  files: [\"deploy/prod/**\"]", "Ask the on-call first.\n")
-	var asked []string
-	p.env.Drops = func(stateDir, event string) bool {
-		asked = append(asked, event)
-		return event == PreToolUse
-	}
+	p.env.Drops = func(stateDir, event string) bool { return event == PreToolUse }
 	sp := decode(t, p.run(PreToolUse, p.write("deploy/prod/app.yaml", "s")))
 	if sp.PermissionDecision != "ask" || sp.AdditionalContext != "" {
 		t.Fatalf("at the dropped event: %+v", sp)
