@@ -60,6 +60,28 @@ func scriptParams(t *testing.T, dir string) testscript.Params {
 				return err
 			}
 			e.Setenv("CODEX_SCHEMAS", schemas)
+			// Agents' session files in upstream's shapes
+			// (testdata/agents/README.md names each one's source).
+			fixtures, err := filepath.Abs("../../testdata/agents")
+			if err != nil {
+				return err
+			}
+			e.Setenv("AGENT_FIXTURES", fixtures)
+			// init and doctor run each agent's --version: never the
+			// machine's own agents. Every agent is a stub that is not
+			// installed; a script that wants one writes its own in
+			// $AGENTS_BIN.
+			bin := filepath.Join(e.WorkDir, ".agents-bin")
+			if err := os.MkdirAll(bin, 0o755); err != nil {
+				return err
+			}
+			for _, name := range []string{"claude", "codex", "gemini", "cursor", "copilot"} {
+				if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\nexit 127\n"), 0o755); err != nil {
+					return err
+				}
+			}
+			e.Setenv("AGENTS_BIN", bin)
+			e.Setenv("PATH", bin+string(filepath.ListSeparator)+e.Getenv("PATH"))
 			return nil
 		},
 	}

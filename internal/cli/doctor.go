@@ -22,8 +22,11 @@ func newDoctorCmd(env *Env) *cobra.Command {
 		Long: `Check, one line each: devlearn on the PATH the hooks see, the hooks
 registered and well-formed, the merge driver and its .gitattributes routes,
 the config valid and trusted, the observation log readable, the schema and
-migrations current, the per-clone state writable, and Claude Code
-transcripts found for this repository. Each failure names its fix.
+migrations current, the per-clone state writable, Claude Code
+transcripts found for this repository, and what each agent's installed
+version receives (its --version, else its session files; recorded in
+.git/devlearn/agent-versions.json for the hooks). Each failure names its
+fix.
 
 Exits 0 only when every check passes.`,
 		GroupID: "setup",
@@ -45,19 +48,22 @@ func runDoctor(env *Env, asJSON bool) error {
 	if err != nil {
 		return err
 	}
-	claudeDir := env.Getenv("CLAUDE_CONFIG_DIR")
-	if claudeDir == "" {
-		claudeDir = filepath.Join(env.Getenv("HOME"), ".claude")
-	}
+	versions := newAgentVersions(env, p)
 	checks := doctor.Run(doctor.Inputs{
 		Proj:      p,
 		Home:      env.Home(),
-		ClaudeDir: claudeDir,
+		ClaudeDir: claudeConfigDir(env),
 		LookPath:  func(name string) (string, error) { return lookPath(env.Getenv("PATH"), name) },
 		Now:       now,
 		Schema:    templates.ConfigSchema,
 		Git:       register.ExecGit,
+		Version:   versions.read,
+		CodexHome: codexHome(env),
 	})
+	// The versions read are what the hooks go by from now on.
+	if err := versions.record(p, now); err != nil {
+		fmt.Fprintf(env.Err, "devlearn: recording the agents' versions for the hooks: %v\n", err)
+	}
 	failed, notes := 0, 0
 	for _, c := range checks {
 		switch {

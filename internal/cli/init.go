@@ -102,7 +102,9 @@ docs/agents.md for what each agent is served):
 
 ` + strings.Join(agentFiles, "\n") + `
 
-An agent installed before is kept current by every 'devlearn init'.
+An agent installed before is kept current by every 'devlearn init'. init
+says what the installed version of Claude Code and of each of those agents
+will not receive, with the fix.
 
 --statusline also shows devlearn's one-line summary (devlearn hud) in
 Claude Code's status line, in your user settings (~/.claude/settings.json).`
@@ -118,9 +120,10 @@ type initResult struct {
 	Audit      string           `json:"audit,omitempty"`
 	// Wrote are the project's files init wrote, to commit: what its
 	// writer recorded, so the list cannot leave one out.
-	Wrote   []string          `json:"wrote"`
-	changes []evolve.Change   // project files to write, in one batch
-	outside map[string][]byte // files outside the project
+	Wrote    []string          `json:"wrote"`
+	Versions []doctor.Check    `json:"versions"` // what each agent's installed version receives
+	changes  []evolve.Change   // project files to write, in one batch
+	outside  map[string][]byte // files outside the project
 }
 
 // defaultConfig is the learning.json init writes: every other key takes
@@ -177,10 +180,12 @@ func runInit(env *Env, opts *initOptions) error {
 	res.planLocalIgnore(p)
 	res.planHooks(p)
 	res.planMCP(p)
-	for _, a := range withInstalled(p, agents) {
+	installed := withInstalled(p, agents)
+	for _, a := range installed {
 		res.planAgentHooks(p, a)
 		res.planAgentMCP(p, a)
 	}
+	versions := res.planVersions(env, p, installed)
 	if opts.statusLine {
 		res.planStatusLine(env, opts.replaceStatusLine)
 	}
@@ -203,6 +208,11 @@ func runInit(env *Env, opts *initOptions) error {
 		}
 	}
 	res.registerDriver(p, opts.dryRun)
+	if !opts.dryRun {
+		if err := versions.record(p, now); err != nil {
+			res.Problems = append(res.Problems, "recording the agents' versions for the hooks: "+err.Error())
+		}
+	}
 
 	r := &migrate.Runner{Ctx: migrate.Context{Proj: p, Home: env.Home(), Now: now}, Migrations: migrate.All(), Writer: w, DryRun: opts.dryRun}
 	if res.Migrations, err = r.Run(env.Context()); err != nil {
@@ -404,6 +414,7 @@ func (r *initResult) print(w io.Writer) {
 		printDevflow(w, df)
 	}
 	printSteps(w, r.Steps, r.DryRun)
+	printVersions(w, r.Versions)
 	printMigrations(w, r.Migrations, r.DryRun)
 	if r.Audit != "" {
 		fmt.Fprintf(w, "Recorded in the audit log as %s.\n", r.Audit)

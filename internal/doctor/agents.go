@@ -8,9 +8,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
-
 	"github.com/devlearn/devlearn/internal/agent"
+	"github.com/devlearn/devlearn/internal/agent/codex/features"
 	"github.com/devlearn/devlearn/internal/agent/codex/mcpconfig"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/settings"
@@ -27,7 +26,7 @@ func agents(in Inputs) []Check {
 		if !installed {
 			continue
 		}
-		out = append(out, c)
+		out = append(out, c, AgentVersion(in, a.Name, a.Title))
 		if a.MCPFile == mcpconfig.File {
 			out = append(out, codexMCP(in, a))
 		}
@@ -127,18 +126,12 @@ func switchedOff(in Inputs, agentName string, hookFile []byte) (string, string) 
 			}
 		}
 	case "codex":
-		data, err := os.ReadFile(in.Proj.Path(".codex/config.toml"))
+		set, err := features.ReadFile(in.Proj.Path(".codex/config.toml"))
 		if err != nil {
-			return "", ""
-		}
-		var c struct {
-			Features map[string]any `toml:"features"`
-		}
-		if err := toml.Unmarshal(data, &c); err != nil {
 			return "", "" // codexMCP names the place
 		}
-		for _, k := range []string{"hooks", "codex_hooks"} {
-			if v, ok := c.Features[k].(bool); ok && !v {
+		for _, k := range features.Keys {
+			if v, ok := set[k]; ok && !v {
 				return fmt.Sprintf(".codex/config.toml sets [features] %s = false: Codex runs no hook", k), "remove it, or set it to true"
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/agentver"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/gate"
@@ -54,6 +55,12 @@ type Inputs struct {
 	Schema []byte
 	// Git runs git in the repository (for its config and attributes).
 	Git register.Git
+	// Version reads an agent's installed version (internal/agentver);
+	// nil reads none, and every version is unknown.
+	Version func(agent string) agentver.Found
+	// CodexHome is Codex's folder ($CODEX_HOME, else ~/.codex), whose
+	// config.toml can switch an older Codex's hooks on.
+	CodexHome string
 }
 
 // Run runs every check in order.
@@ -62,6 +69,7 @@ func Run(in Inputs) []Check {
 		links(in),
 		onPath(in),
 		hooks(in),
+		claudeVersion(in),
 		driver(in),
 		routes(in),
 		configValid(in),

@@ -96,6 +96,13 @@ type Env struct {
 	// Codec speaks another agent's hook protocol (internal/agent/...);
 	// nil is Claude Code's.
 	Codec Codec
+	// Drops reports whether the agent, at the version recorded in the
+	// clone's state folder stateDir, drops the context given at event
+	// (devlearn's name): nothing is then given there and nothing recorded
+	// as served, so that it is served at the next event that takes it.
+	// It must be cheap (a file read, never the agent's binary). nil: every
+	// event takes context.
+	Drops func(stateDir, event string) bool
 }
 
 // Input is the hook JSON Claude Code writes on stdin. Unknown fields are
@@ -168,6 +175,8 @@ type run struct {
 	// clone is this clone's id (cloneID), read at first use.
 	clone  string
 	cloned bool
+	// dropped is what Drops said per event, asked at first use.
+	dropped map[string]bool
 }
 
 // Run serves one hook event: it reads the input, does its work and writes
@@ -207,6 +216,9 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 		r.log.Printf("%v", err)
 		return
 	}
+	if o != nil && r.drops(event) {
+		o = withoutContext(o, env.Codec == nil)
+	}
 	if o != nil {
 		data := o.Encode()
 		if env.Codec != nil {
@@ -216,6 +228,23 @@ func Run(ctx context.Context, event string, env Env, stdin io.Reader, out io.Wri
 			r.log.Printf("writing the output: %v", err)
 		}
 	}
+}
+
+// withoutContext is o with no text for the model: what an agent that
+// drops the event's context would not show (and what Codex before 0.129
+// would fail the hook for at PreToolUse). Claude Code's question before a
+// call stays: it goes to the person, not the model; the other agents turn
+// a question into context, so theirs goes. nil when nothing is left.
+func withoutContext(o *Output, claude bool) *Output {
+	c := *o
+	c.HookSpecificOutput.AdditionalContext = ""
+	if !claude {
+		c.HookSpecificOutput.PermissionDecision, c.HookSpecificOutput.PermissionDecisionReason = "", ""
+	}
+	if c.HookSpecificOutput.AdditionalContext == "" && c.HookSpecificOutput.PermissionDecision == "" && c.Decision == "" && c.SystemMessage == "" {
+		return nil
+	}
+	return &c
 }
 
 // SlowHook is how long a hook call may take before it warns: the triads
@@ -245,8 +274,30 @@ func (r *run) warnIfSlow(clock func() time.Time, start time.Time) {
 	}
 }
 
-// serving reports whether anything may be injected.
-func (r *run) serving() bool { return r.cfg.Serve.Enabled && !r.env.NoInjection }
+// serving reports whether anything may be injected: serving is on, and
+// the agent as installed takes context at this event. Where it does not,
+// the hook gives nothing and records nothing as served or shown (what the
+// model never saw must stay due), exactly as with serving off.
+func (r *run) serving() bool {
+	return r.cfg.Serve.Enabled && !r.env.NoInjection && !r.drops(r.event)
+}
+
+// drops reports whether the installed agent drops the context of event
+// (Env.Drops), asked once per event and run.
+func (r *run) drops(event string) bool {
+	if r.env.Drops == nil || r.proj == nil {
+		return false
+	}
+	d, ok := r.dropped[event]
+	if !ok {
+		d = r.env.Drops(r.proj.StateDir(), event)
+		if r.dropped == nil {
+			r.dropped = map[string]bool{}
+		}
+		r.dropped[event] = d
+	}
+	return d
+}
 
 func fallbackLog(home string) string {
 	if home == "" {
@@ -261,7 +312,7 @@ var errQuiet = errors.New("nothing to do")
 func (r *run) serve(stdin io.Reader) (*Output, error) {
 	handler, ok := map[string]func() (*Output, error){
 		PreToolUse:       r.preToolUseAndDirectives,
-		PostToolUse:      r.postToolUse,
+		PostToolUse:      r.afterCall,
 		SessionStart:     r.sessionStart,
 		UserPromptSubmit: r.promptSubmit,
 		SessionEnd:       r.sessionEndAndDirectives,

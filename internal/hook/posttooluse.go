@@ -87,11 +87,61 @@ func (r *run) entryEdited() {
 	}
 }
 
+// afterCall is post-tool-use: the directives, and first, when the
+// installed agent drops pre-tool-use's context (Claude Code before 2.1.9,
+// Codex before 0.129), the knowledge for the call that pre-tool-use could
+// not give, served now, after the call, as it is for the agents that take
+// no context before one (Gemini CLI, Copilot CLI). A question cannot be
+// asked after the call: it is given as context. Either part failing
+// leaves the other's answer standing.
+func (r *run) afterCall() (*Output, error) {
+	if !r.drops(PreToolUse) {
+		return r.postToolUse()
+	}
+	k, err := r.preToolUse()
+	switch {
+	case errors.Is(err, errQuiet):
+		k = nil
+	case err != nil:
+		r.log.Printf("%v", err)
+		k = nil
+	}
+	d, err := r.postToolUse()
+	switch {
+	case errors.Is(err, errQuiet):
+		d = nil
+	case err != nil:
+		r.log.Printf("%v", err)
+		d = nil
+	}
+	var text []string
+	for _, o := range []*Output{k, d} {
+		if o == nil {
+			continue
+		}
+		s := o.HookSpecificOutput
+		for _, t := range []string{s.AdditionalContext, s.PermissionDecisionReason} {
+			if t != "" {
+				text = append(text, t)
+			}
+		}
+	}
+	if len(text) == 0 {
+		return nil, errQuiet
+	}
+	// Each part passed through output already: joined as it is.
+	return &Output{HookSpecificOutput: Specific{HookEventName: eventNames[r.event], AdditionalContext: strings.Join(text, "\n\n")}}, nil
+}
+
 // preToolUseAndDirectives is pre-tool-use: the knowledge it serves, then
 // what the directive system adds for an edit. Either part failing leaves
 // the other's answer standing.
 func (r *run) preToolUseAndDirectives() (*Output, error) {
-	o, err := r.preToolUse()
+	forCall := r.preToolUse
+	if r.env.Codec == nil && r.drops(r.event) {
+		forCall = r.askOnly // Claude Code before 2.1.9
+	}
+	o, err := forCall()
 	switch {
 	case errors.Is(err, errQuiet):
 		o = nil

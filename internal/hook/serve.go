@@ -17,24 +17,66 @@ import (
 
 // preToolUse serves the entries relevant to the tool call about to run.
 func (r *run) preToolUse() (*Output, error) {
-	if !r.serving() || r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
+	if !r.serving() {
 		return nil, errQuiet
 	}
-	sess := SessionOf(r.proj, r.in.SessionID)
-	call := ToolCall(r.proj.Root, r.in, sess.Prompts(RecentPrompts))
-	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	sess, call, ranked, pathKey := r.forCall()
 	if len(ranked) == 0 {
 		return nil, errQuiet
-	}
-	pathKey := ""
-	if call.FileScoped && len(call.Paths) > 0 {
-		pathKey = call.Paths[0]
 	}
 	what := "this " + r.in.ToolName + " call"
 	if pathKey != "" {
 		what = "this " + r.in.ToolName + " of " + knowledge.Cut(pathKey, 120)
 	}
 	return r.inject(sess, call, ranked, pathKey, what)
+}
+
+// forCall ranks the entries for the tool call (none for a read-only
+// tool), with the path they are served once per session for.
+func (r *run) forCall() (Session, *knowledge.Call, []knowledge.Scored, string) {
+	sess := SessionOf(r.proj, r.in.SessionID)
+	if r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
+		return sess, nil, nil, ""
+	}
+	call := ToolCall(r.proj.Root, r.in, sess.Prompts(RecentPrompts))
+	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
+	pathKey := ""
+	if call.FileScoped && len(call.Paths) > 0 {
+		pathKey = call.Paths[0]
+	}
+	return sess, call, ranked, pathKey
+}
+
+// askOnly is what Claude Code still honours at a PreToolUse whose context
+// its version drops: the question an entry asks the person before the
+// call (permission decisions are older than PreToolUse context). Nothing
+// is claimed: the entry itself is served after the call (afterCall).
+func (r *run) askOnly() (*Output, error) {
+	if !r.cfg.Serve.Enabled || r.env.NoInjection {
+		return nil, errQuiet
+	}
+	sess, call, ranked, pathKey := r.forCall()
+	src, opts := r.sources(), r.options()
+	var asks []chosenItem
+	for _, s := range ranked {
+		if !s.Item.Ask || sess.Claimed(s.Item.Ref(), pathKey) {
+			continue
+		}
+		fresh, _, err := src.Current(s.Item)
+		if err != nil || !fresh.Active || !fresh.Ask || !fresh.ServedIn(r.cloneID()) {
+			continue
+		}
+		b := knowledge.Score(fresh, call, opts.Weights)
+		opts.Demote(fresh, &b)
+		if b.Serve(call, opts.Threshold) {
+			asks = append(asks, chosenItem{item: fresh})
+		}
+	}
+	d, reason := decision(asks, r.in.ToolName)
+	if d == "" {
+		return nil, errQuiet
+	}
+	return r.output("", d, reason), nil
 }
 
 // userPromptSubmit records the prompt for keyword matching, then serves

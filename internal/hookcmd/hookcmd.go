@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/agent"
+	"github.com/devlearn/devlearn/internal/agentver"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
@@ -191,7 +192,11 @@ const hookMemoryLimit = 256 << 20
 // Hook serves one hook event. It never fails: a hook's failure must not
 // reach the agent (an exit code of 2 would even block the tool call), so
 // errors go to the hook log and the process exits 0.
-func Hook(env *Env, event string) { serve(env, event, HookEnv(env)) }
+func Hook(env *Env, event string) {
+	he := HookEnv(env)
+	he.Drops = drops(agentver.Claude, settings.Claude)
+	serve(env, event, he)
+}
 
 // AgentHook serves another agent's hook event through its adapter
 // (internal/agent): the same handlers, the agent's input read as the one
@@ -205,7 +210,23 @@ func AgentHook(env *Env, a *agent.Agent, event string) {
 	}
 	he := HookEnv(env)
 	he.Codec = a.For(env.Getenv)
+	he.Drops = drops(a.Name, a.Profile)
 	serve(env, event, he)
+}
+
+// drops is hook.Env.Drops for an agent registered with profile p: the
+// agent's own name for devlearn's event, asked of the table
+// (internal/agentver) for the version init or doctor recorded in the
+// clone's state, which is read only for an event a row names.
+func drops(agent string, p settings.Profile) func(stateDir, event string) bool {
+	return func(stateDir, event string) bool {
+		for _, h := range p.Hooks {
+			if h.Sub == event {
+				return agentver.Concerns(agent, h.Event) && agentver.Drops(agent, h.Event, agentver.Cached(stateDir, agent))
+			}
+		}
+		return false
+	}
 }
 
 func serve(env *Env, event string, he hook.Env) {
