@@ -212,6 +212,20 @@ func cmdUnlock(ts *testscript.TestScript, neg bool, args []string) {
 // run's own, so that a test that forgets to set them (a binary started
 // with os.Environ(), say) never reaches the real ~/.devlearn or ~/.claude.
 func isolateHome() {
+	// The go command a test starts (buildBinary) keeps this machine's
+	// build and module caches: under the fresh home it would build every
+	// package from nothing and fetch every module again, minutes on a
+	// small machine and a failure on one without a network.
+	if os.Getenv("GOCACHE") == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			os.Setenv("GOCACHE", filepath.Join(d, "go-build"))
+		}
+	}
+	if os.Getenv("GOPATH") == "" {
+		if h, err := os.UserHomeDir(); err == nil {
+			os.Setenv("GOPATH", filepath.Join(h, "go"))
+		}
+	}
 	dir, err := os.MkdirTemp("", "devlearn-test-home-")
 	if err != nil {
 		panic(err)
