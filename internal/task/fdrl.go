@@ -456,8 +456,8 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 // review and its feedback is similar (more than tasks.similarity of terms
 // shared), in any task: a test that fails at every stop is one lesson for
 // a person to look at, with its count, not one candidate per stop. The
-// candidate's summary ends with the count and its evidence names the last
-// failure. A person's own rejections, and failures after a person decided
+// candidate's summary starts with the count and its evidence names the
+// last failure. A person's own rejections, and failures after a person decided
 // on the lesson, are new candidates.
 func (s *Store) recurring(ctx context.Context, store *knowledge.Store, in RejectInput, feedback, evidence string) (key, path string, count int, err error) {
 	if !strings.HasPrefix(in.From, "gate:") {
@@ -480,12 +480,13 @@ func (s *Store) recurring(ctx context.Context, store *knowledge.Store, in Reject
 		why := fmt.Sprintf("%s: task %s failed again at %s (%s)", s.Src, in.Task, in.Stage, in.From)
 		_, p, err := store.Edit(ctx, k, why, func(e *knowledge.Entry) error {
 			count = Recurrences(e) + 1
-			suffix := fmt.Sprintf(" (%d times)", count)
+			// First, where a list cut to its width still shows it.
+			prefix := fmt.Sprintf("(%d times) ", count)
 			sum := stripCount(e.Summary)
-			if utf8.RuneCountInString(sum+suffix) > knowledge.MaxSummary {
-				sum = strings.TrimSuffix(knowledge.Cut(sum, knowledge.MaxSummary-utf8.RuneCountInString(suffix)), " ")
+			if utf8.RuneCountInString(prefix+sum) > knowledge.MaxSummary {
+				sum = knowledge.Cut(sum, knowledge.MaxSummary-utf8.RuneCountInString(prefix))
 			}
-			e.Summary = sum + suffix
+			e.Summary = prefix + sum
 			last := knowledge.Cut(fmt.Sprintf("failed %d times in all: last %s, at %s", count, strings.TrimSuffix(evidence, ", from "+in.From), s.Now.UTC().Format(time.RFC3339)), knowledge.MaxItemLen)
 			e.Evidence = append(e.Evidence[:1:1], last)
 			return nil
@@ -498,16 +499,18 @@ func (s *Store) recurring(ctx context.Context, store *knowledge.Store, in Reject
 	return "", "", 0, nil
 }
 
-// stripCount takes the count recurring added off a summary: " (N times)".
+// stripCount takes the count recurring put before a summary off it:
+// "(N times) ".
 func stripCount(sum string) string {
-	i := strings.LastIndex(sum, " (")
-	if i < 0 || !strings.HasSuffix(sum, " times)") {
+	rest, ok := strings.CutPrefix(sum, "(")
+	if !ok {
 		return sum
 	}
-	if _, err := strconv.Atoi(strings.TrimSuffix(sum[i+2:], " times)")); err != nil {
+	num, after, ok := strings.Cut(rest, " times) ")
+	if _, err := strconv.Atoi(num); !ok || err != nil {
 		return sum
 	}
-	return sum[:i]
+	return after
 }
 
 // Recurrences is how many times the failure a candidate lesson was saved
