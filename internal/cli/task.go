@@ -518,7 +518,7 @@ of the last event.`,
 				return printJSON(env.Out, list)
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(env.Out, "No tasks. 'devlearn task start TASK' describes one; a rejection or a gate run with --task records one.")
+				fmt.Fprintln(env.Out, "No tasks. 'devlearn task start TASK' describes one; a gate run with --task (or the Stop hook) records one.")
 				return nil
 			}
 			width := 4
