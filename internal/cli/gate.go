@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -138,7 +139,11 @@ failures are warnings on stderr).`,
 				}
 				if out.Report.Blocked() {
 					fb, from := task.GateFeedback(out.Report)
-					if out.Rejection, err = w.store.Reject(env.Context(), task.RejectInput{Task: n, Stage: stage, Feedback: fb, From: from}); err != nil {
+					in := task.RejectInput{Task: n, Stage: stage, Feedback: fb, From: from}
+					if when == "pre" {
+						in.When = "pre" // refused entry: the task stays where it was
+					}
+					if out.Rejection, err = w.store.Reject(env.Context(), in); err != nil {
 						return err
 					}
 				}
@@ -148,7 +153,15 @@ failures are warnings on stderr).`,
 					return err
 				}
 			} else {
-				if len(list) == 0 {
+				if held := heldFor(in, when, stage); len(list) == 0 && len(held) > 0 {
+					names := make([]string, len(held))
+					for i, g := range held {
+						names[i] = g.Name
+					}
+					fmt.Fprintf(env.Out, "%s of %s %s configured but not trusted on this machine, so %s did not run (%s): %s.\n",
+						plural(len(held), "gate", "gates"), gateList(when, stage), map[bool]string{true: "is", false: "are"}[len(held) == 1],
+						map[bool]string{true: "it", false: "they"}[len(held) == 1], strings.Join(names, ", "), trustNext())
+				} else if len(list) == 0 {
 					fmt.Fprintf(env.Out, "No gates for %s.\n", gateList(when, stage))
 				}
 				printGateResults(env.Out, gateList(when, stage), out.Report)
@@ -181,6 +194,29 @@ failures are warnings on stderr).`,
 	f.StringVar(&name, "task", "", "the task (default $DEVLEARN_TASK): its worktree, its log, its rejections")
 	f.BoolVar(&asJSON, "json", false, "print the results as JSON")
 	return cmd
+}
+
+// heldFor is the gates of one list that are configured but held back
+// because the folder is not trusted.
+func heldFor(in *gate.InForce, when, stage string) []config.Gate {
+	if in.Held == nil {
+		return nil
+	}
+	switch when {
+	case "stop":
+		return in.Held.Stop
+	case "pre":
+		g, _ := in.Held.Pre.For(stage)
+		return g
+	}
+	g, _ := in.Held.Post.For(stage)
+	return g
+}
+
+// trustNext is what makes held gates run: the person reads the config, then
+// trusts it.
+func trustNext() string {
+	return "read " + project.ConfigFile + ", then run 'devlearn trust'"
 }
 
 func gateList(when, stage string) string {
@@ -236,10 +272,13 @@ trusted on this machine ('devlearn trust'); the note says why.`,
 			if asJSON {
 				return printJSON(env.Out, in)
 			}
-			gates := in.Gates
-			if in.Untrusted != "" {
-				fmt.Fprintf(env.Out, "Note: %s. These run once it is:\n", in.Untrusted)
-				gates = *in.Held
+			gates, mark := in.Gates, ""
+			if in.Untrusted != "" && in.Held != nil {
+				gates, mark = *in.Held, "  (not trusted)"
+				n := len(gate.All(gates))
+				fmt.Fprintf(env.Out, "%s %s configured but not trusted on this machine, so none runs: %s.\n",
+					plural(n, "gate", "gates"), map[bool]string{true: "is", false: "are"}[n == 1], trustNext())
+				fmt.Fprintf(env.Out, "Why: %s.\n", strings.TrimPrefix(in.Untrusted, "the gates were not run: "))
 			}
 			n := 0
 			show := func(list string, gates []config.Gate) {
@@ -252,7 +291,7 @@ trusted on this machine ('devlearn trust'); the note says why.`,
 					if timeout == 0 {
 						timeout = int(gate.DefaultTimeout.Milliseconds())
 					}
-					fmt.Fprintf(env.Out, "%-20s %-24s %s, %d ms: %s\n", list, g.Name, req, timeout, g.Command)
+					fmt.Fprintf(env.Out, "%-20s %-24s %s, %d ms: %s%s\n", list, g.Name, req, timeout, g.Command, mark)
 					n++
 				}
 			}
@@ -279,6 +318,7 @@ trusted on this machine ('devlearn trust'); the note says why.`,
 
 func newGatePresetCmd(env *Env) *cobra.Command {
 	var global, asJSON bool
+	var pm string
 	cmd := &cobra.Command{
 		Use:   "preset [NAME]",
 		Short: "List the gate presets, or add one's gates to your config",
@@ -286,7 +326,9 @@ func newGatePresetCmd(env *Env) *cobra.Command {
 and Go and Rust. With NAME, add its gates to the project's
 .memory/learning.json (or, with --global, to $DEVLEARN_HOME/config.json),
 each list keeping the gates it has: a gate of the same name is left as you
-wrote it. A project file that names gates runs them only once you have read
+wrote it. The JavaScript presets run the project's package manager:
+package.json's packageManager field, else its lock file (pnpm-lock.yaml,
+yarn.lock, bun.lockb), else npm; --package-manager chooses. A project file that names gates runs them only once you have read
 it and run 'devlearn trust'.`,
 		Example: `  devlearn gate preset
   devlearn gate preset go
@@ -311,6 +353,9 @@ it and run 'devlearn trust'.`,
 			if err != nil {
 				return exitcode.UsageError(err)
 			}
+			if pm != "" && !slices.Contains(gate.PackageManagers, pm) {
+				return exitcode.Usagef("--package-manager %q is not one of %s", pm, strings.Join(gate.PackageManagers, ", "))
+			}
 			var path, shown string
 			var proj *project.Project
 			if global {
@@ -324,6 +369,22 @@ it and run 'devlearn trust'.`,
 					return err
 				}
 				path, shown = proj.Path(project.ConfigFile), project.ConfigFile
+			}
+			// A JavaScript preset runs the project's package manager, as a
+			// person there would type it.
+			pmWhy := ""
+			if p.UsesNPM() {
+				switch {
+				case pm != "":
+					pmWhy = "--package-manager"
+				case global:
+					pm, pmWhy = "npm", "the global config serves every project; --package-manager chooses another"
+				default:
+					pm, pmWhy = gate.DetectPackageManager(proj.Root)
+				}
+				if p, err = p.ForPackageManager(pm); err != nil {
+					return exitcode.UsageError(err)
+				}
 			}
 			data, err := os.ReadFile(path)
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -356,7 +417,14 @@ it and run 'devlearn trust'.`,
 				}
 			}
 			if asJSON {
-				return printJSON(env.Out, map[string]any{"preset": p.Name, "file": shown, "changes": changes})
+				out := map[string]any{"preset": p.Name, "file": shown, "changes": changes}
+				if pmWhy != "" {
+					out["package_manager"], out["package_manager_from"] = pm, pmWhy
+				}
+				return printJSON(env.Out, out)
+			}
+			if pmWhy != "" {
+				fmt.Fprintf(env.Out, "Package manager: %s (%s).\n", pm, pmWhy)
 			}
 			for _, ch := range changes {
 				for _, g := range ch.Added {
@@ -378,6 +446,7 @@ it and run 'devlearn trust'.`,
 		},
 	}
 	cmd.Flags().BoolVar(&global, "global", false, "add to the global config, for every project")
+	cmd.Flags().StringVar(&pm, "package-manager", "", "the JavaScript presets' package manager: "+strings.Join(gate.PackageManagers, ", ")+" (default: the project's, from package.json's packageManager or its lock file)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	return cmd
 }

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -72,8 +72,22 @@ func (env *Env) taskWS(src string) (*taskWS, error) {
 }
 
 // taskName is --task, else $DEVLEARN_TASK; "" when neither names one.
-func (env *Env) taskName(flag string) (string, error) {
-	name := flag
+func (env *Env) taskName(flag string) (string, error) { return env.taskNamed(nil, flag) }
+
+// taskNamed is the task a command is about, by one rule wherever it is
+// named: its argument, else --task, else $DEVLEARN_TASK ("" when none
+// names one), checked by task.ValidName.
+func (env *Env) taskNamed(args []string, flag string) (string, error) {
+	name := ""
+	if len(args) > 0 {
+		name = args[0]
+	}
+	if flag != "" {
+		if name != "" && name != flag {
+			return "", exitcode.Usagef("TASK %q and --task %q names two tasks: give one", name, flag)
+		}
+		name = flag
+	}
 	if name == "" {
 		name = env.Getenv("DEVLEARN_TASK")
 	}
@@ -84,6 +98,14 @@ func (env *Env) taskName(flag string) (string, error) {
 		return "", exitcode.UsageError(err)
 	}
 	return name, nil
+}
+
+// knownTask refuses a task with no log here, naming the tasks there are.
+func knownTask(w *taskWS, name string) error {
+	if err := w.store.Known(name); err != nil {
+		return exitcode.UsageError(err)
+	}
+	return nil
 }
 
 func checkStage(stage string, stop bool) error {
@@ -110,8 +132,9 @@ letters, digits, '.', '_' and '-'.`,
 		Example: `  devlearn task start auth-fix --title "Fix token refresh" --branch task/auth-fix --worktree ../wt-auth --stage plan`,
 		Args:    argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := task.ValidName(args[0]); err != nil {
-				return exitcode.UsageError(err)
+			name, err := env.taskNamed(args, "")
+			if err != nil {
+				return err
 			}
 			if o.Stage != "" {
 				if err := checkStage(o.Stage, false); err != nil {
@@ -125,24 +148,20 @@ letters, digits, '.', '_' and '-'.`,
 				v := auto
 				o.AutoMerge = &v
 			}
-			if o.Worktree != "" {
-				abs, err := filepath.Abs(filepath.Join(env.Dir, o.Worktree))
-				if filepath.IsAbs(o.Worktree) {
-					abs, err = filepath.Abs(o.Worktree)
-				}
-				if err != nil {
-					return err
-				}
-				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return exitcode.Usagef("--worktree %s is not a folder", o.Worktree)
-				}
-				o.Worktree = abs
-			}
 			w, err := env.taskWS("task start")
 			if err != nil {
 				return err
 			}
-			st, err := w.store.Start(env.Context(), args[0], o)
+			if o.Worktree != "" {
+				made, err := taskWorktree(env, w, name, &o)
+				if err != nil {
+					return err
+				}
+				if made != "" && !asJSON {
+					fmt.Fprintln(env.Out, made)
+				}
+			}
+			st, err := w.store.Start(env.Context(), name, o)
 			if err != nil {
 				return err
 			}
@@ -175,14 +194,17 @@ two-strike addendum are counted per stage. 'gate pre|post --task' and 'task
 reject' record the stage they are about too.`,
 		Args: argsRange(2, 2),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := task.ValidName(args[0]); err != nil {
-				return exitcode.UsageError(err)
+			if _, err := env.taskNamed(args, ""); err != nil {
+				return err
 			}
 			if err := checkStage(args[1], false); err != nil {
 				return err
 			}
 			w, err := env.taskWS("task stage")
 			if err != nil {
+				return err
+			}
+			if err := knownTask(w, args[0]); err != nil {
 				return err
 			}
 			if err := w.store.EnterStage(env.Context(), args[0], args[1]); err != nil {
@@ -203,10 +225,11 @@ func newTaskRejectCmd(env *Env) *cobra.Command {
 	var name, stage, feedback string
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "reject --task TASK --stage STAGE --feedback TEXT|-",
+		Use:   "reject [TASK] --stage STAGE --feedback TEXT|-",
 		Short: "Reject a stage: the feedback becomes a candidate lesson; two-strike, circuit breaker",
 		Long: `Record that a stage of a task was rejected, with the reason (- reads it
-from stdin). The feedback is redacted and saved as a candidate entry, as
+from stdin). The task is TASK, else --task, else $DEVLEARN_TASK, and must
+have been started ('devlearn task start'). The feedback is redacted and saved as a candidate entry, as
 docs/gates.md gives: key <task>-<stage>-rejection-<n>, summary its
 first sentence, category lesson_learned, source fdrl, tags the stage and the
 task's keywords. When it is similar to the previous rejection at the stage
@@ -214,16 +237,16 @@ task's keywords. When it is similar to the previous rejection at the stage
 the Two-Strike Protocol is printed for the next attempt. At
 tasks.breaker_after rejections the circuit breaker blocks the task (exit 4)
 and lists its candidates for review.`,
-		Example: `  devlearn task reject --task auth-fix --stage plan --feedback "The plan ignores token refresh."
+		Example: `  devlearn task reject auth-fix --stage plan --feedback "The plan ignores token refresh."
   go test ./... 2>&1 | devlearn task reject --task auth-fix --stage implement --feedback -`,
-		Args: noArgs,
+		Args: argsRange(0, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			n, err := env.taskName(name)
+			n, err := env.taskNamed(args, name)
 			if err != nil {
 				return err
 			}
 			if n == "" {
-				return exitcode.Usagef("--task is needed (or $DEVLEARN_TASK)")
+				return exitcode.Usagef("name the task: devlearn task reject TASK (or --task, or $DEVLEARN_TASK)")
 			}
 			if err := checkStage(stage, true); err != nil {
 				return err
@@ -240,6 +263,9 @@ and lists its candidates for review.`,
 			}
 			w, err := env.taskWS("task reject")
 			if err != nil {
+				return err
+			}
+			if err := knownTask(w, n); err != nil {
 				return err
 			}
 			o, err := w.store.Reject(env.Context(), task.RejectInput{Task: n, Stage: stage, Feedback: feedback, From: "person"})
@@ -268,7 +294,10 @@ and lists its candidates for review.`,
 // addendum, the breaker, the cross-task suggestion.
 func printOutcome17(w io.Writer, o *task.Outcome) {
 	fmt.Fprintf(w, "Rejected %s at %s (rejection %d): %s\n", o.Task, o.Stage, o.Strike, o.Summary)
-	if o.Candidate != "" {
+	switch {
+	case o.Candidate != "" && o.Recurrences > 0:
+		fmt.Fprintf(w, "The same failure as candidate lesson %s (%s): counted there, %d times now.\n", o.Candidate, o.CandidatePath, o.Recurrences)
+	case o.Candidate != "":
 		fmt.Fprintf(w, "Saved as candidate lesson %s (%s).\n", o.Candidate, o.CandidatePath)
 	}
 	if o.TwoStrike != "" {
@@ -331,8 +360,8 @@ status, its merge, and whether the next attempt gets the Two-Strike
 Protocol.`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := task.ValidName(args[0]); err != nil {
-				return exitcode.UsageError(err)
+			if _, err := env.taskNamed(args, ""); err != nil {
+				return err
 			}
 			w, err := env.taskWS("task status")
 			if err != nil {
@@ -347,7 +376,7 @@ Protocol.`,
 			}
 			warnInterruptedMerges(env)
 			if st.Events == 0 {
-				return exitcode.UsageError(fmt.Errorf("no task %q here (%s does not exist; 'devlearn task list' lists the tasks)", args[0], task.LogRel(args[0])))
+				return knownTask(w, args[0])
 			}
 			lessons := lessonStates(w, st.Lessons)
 			if asJSON {
@@ -396,8 +425,13 @@ func printStatus(out io.Writer, w *taskWS, st *task.State, lessons []lessonState
 		status += " by the circuit breaker: review its lessons, then 'devlearn task resume " + st.Task + "'"
 	case task.BlockedConflict:
 		status += " by a merge conflict: resolve it, then 'devlearn task done " + st.Task + "' again"
+	case task.BlockedMergeFailed:
+		status += " by a failed merge: " + firstNonEmpty(st.Merge.Next, "fix what its merge row says, then 'devlearn task done "+st.Task+"' again")
 	}
 	row("status", status)
+	if st.Entering != "" {
+		row("entering", fmt.Sprintf("%s refused by its pre gates (%s)", st.Entering, plural(st.StrikesAt(st.Entering), "strike", "strikes")))
+	}
 	auto := "auto-merge"
 	if !st.Merges(w.cfg.Tasks.AutoMerge) {
 		auto = "keeps its branch"
@@ -443,6 +477,8 @@ func printStatus(out io.Writer, w *taskWS, st *task.State, lessons []lessonState
 				paths = append(paths, c.Path)
 			}
 			row("merge", "conflicts with "+m.Base+" in "+strings.Join(paths, ", "))
+		case task.KindFailed:
+			row("merge", fmt.Sprintf("into %s failed at %s: %s", firstNonEmpty(m.Base, "the main branch"), m.At, m.Reason))
 		default:
 			row("merge", fmt.Sprintf("%s into %s, commit %s", m.Kind, m.Base, m.Commit))
 		}
@@ -482,7 +518,7 @@ of the last event.`,
 				return printJSON(env.Out, list)
 			}
 			if len(list) == 0 {
-				fmt.Fprintln(env.Out, "No tasks. 'devlearn task start TASK' describes one; a rejection or a gate run with --task records one.")
+				fmt.Fprintln(env.Out, "No tasks. 'devlearn task start TASK' describes one; a gate run with --task (or the Stop hook) records one.")
 				return nil
 			}
 			width := 4
@@ -511,8 +547,8 @@ reviewed with 'devlearn learn --review'): its rejections count from zero
 again, and its gates run again.`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := task.ValidName(args[0]); err != nil {
-				return exitcode.UsageError(err)
+			if _, err := env.taskNamed(args, ""); err != nil {
+				return err
 			}
 			w, err := env.taskWS("task resume")
 			if err != nil {
@@ -557,8 +593,8 @@ A merge a crash interrupted (any task's) is finished, or undone when its
 base had not moved, before anything else (docs/merging.md).`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := task.ValidName(args[0]); err != nil {
-				return exitcode.UsageError(err)
+			if _, err := env.taskNamed(args, ""); err != nil {
+				return err
 			}
 			w, err := env.taskWS("task done")
 			if err != nil {
@@ -601,6 +637,8 @@ base had not moved, before anything else (docs/merging.md).`,
 				AutoMerge:   w.cfg.Tasks.AutoMerge,
 			})
 			var merged *gitx.Result
+			var mergeErr error
+			again := "'devlearn task done " + args[0] + "'"
 			if err == nil && res.Merge {
 				// devlearn merge's code: one merge into a base at a time,
 				// the outcome recorded in the task's log.
@@ -608,19 +646,51 @@ base had not moved, before anything else (docs/merging.md).`,
 				if ierr != nil {
 					return ierr
 				}
-				merged, err = gitx.Merge(c.Context(), gitx.Options{
+				merged, mergeErr = gitx.Merge(c.Context(), gitx.Options{
 					Dir: env.Dir, Target: res.Target, Into: res.Into, Task: args[0],
-					Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree,
+					Identity: id, Now: w.now, LockWait: 2 * time.Minute, KeepWorktree: keepWorktree, Again: again,
 				})
+				err = mergeErr
 				if err == nil && !samePath(merged.TaskLogIn, w.proj.Root) {
 					// The merge recorded itself in another worktree's log
 					// (or none): this project's must say merged too.
 					err = w.store.RecordMerged(c.Context(), args[0], merged.Kind, merged.BaseTo, merged.Base)
 				}
 			}
+			base := ""
+			if res != nil {
+				base = res.Into
+			}
+			if merged != nil && merged.Base != "" {
+				base = merged.Base
+			}
+			failed := mergeErr != nil && (merged == nil || merged.Kind != gitx.KindConflict)
+			if failed {
+				// Never done unmerged, and never silent: the log says the
+				// merge failed and what to do, and the task stays open for
+				// 'task done' again (a conflict the merge records itself).
+				next := "fix what the error says, then run " + again + " again"
+				var refused *gitx.Refused
+				switch {
+				case errors.As(mergeErr, &refused) && refused.Hint != "":
+					next = refused.Hint
+				case errors.Is(mergeErr, gitx.ErrNotFound):
+					next = "name the task's branch with 'devlearn task start " + args[0] + " --branch B', then run " + again + " again"
+				}
+				if rerr := w.store.RecordMergeFailed(env.Context(), args[0], base, mergeErr.Error(), next); rerr != nil {
+					fmt.Fprintf(env.Err, "devlearn: the failed merge could not be recorded: %v\n", rerr)
+				}
+			}
+			var uncommitted []string
+			if err == nil {
+				// A person's checkout is theirs to commit: devlearn names
+				// its own files there, as init does (in the task's
+				// worktree, which it removes, the merge committed them).
+				uncommitted, _ = gitx.Unlearned(w.proj.Root)
+			}
 			if res != nil {
 				if asJSON {
-					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged, "recovered": recs}); perr != nil {
+					if perr := printJSON(env.Out, map[string]any{"done": res, "merge": merged, "recovered": recs, "uncommitted": uncommitted}); perr != nil {
 						return perr
 					}
 				} else {
@@ -633,17 +703,22 @@ base had not moved, before anything else (docs/merging.md).`,
 					if merged != nil {
 						printMerge(env.Out, merged)
 					}
-					if res.Kept != "" {
+					switch {
+					case res.Kept != "":
 						fmt.Fprintf(env.Out, "Task %s is done; %s.\n", args[0], res.Kept)
-					} else if err == nil {
+					case err == nil:
 						fmt.Fprintf(env.Out, "Task %s is done and merged.\n", args[0])
+					case failed:
+						fmt.Fprintf(env.Out, "Task %s is not done: its merge into %s failed. Its log records why; 'devlearn task status %s' shows it.\n", args[0], firstNonEmpty(base, "the main branch"), args[0])
 					}
 					if err == nil || res.Reject == nil {
 						printCandidates(env.Out, res.Candidates)
 					}
+					printUncommitted(env.Out, args[0], uncommitted)
 				}
 			}
 			var refused *gitx.Refused
+			var unknown *task.UnknownError
 			switch {
 			case err == nil:
 				return nil
@@ -655,7 +730,9 @@ base had not moved, before anything else (docs/merging.md).`,
 			case errors.As(err, &refused):
 				return exitcode.RefusedError(err, refused.Hint)
 			case errors.Is(err, gitx.ErrNotFound):
-				return exitcode.UsageError(exitcode.WithHint(err, "name the task's branch with 'devlearn task start "+args[0]+" --branch B'"))
+				return exitcode.UsageError(exitcode.WithHint(err, "name the task's branch with 'devlearn task start "+args[0]+" --branch B', then run "+again+" again"))
+			case errors.As(err, &unknown):
+				return exitcode.UsageError(err)
 			}
 			return breakerErr(err)
 		},
@@ -663,6 +740,28 @@ base had not moved, before anything else (docs/merging.md).`,
 	cmd.Flags().BoolVar(&keepWorktree, "keep-worktree", false, "keep the task's linked worktree after merging")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was done as JSON")
 	return cmd
+}
+
+// printUncommitted names devlearn's files a person's checkout has not
+// committed after a task is done, and the command that commits exactly
+// them (git add and commit limited to devlearn's folders, so nothing else
+// staged goes with them).
+func printUncommitted(w io.Writer, name string, paths []string) {
+	if len(paths) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "devlearn's files here are not committed yet:")
+	var dirs []string
+	for _, p := range paths {
+		fmt.Fprintf(w, "  %s\n", p)
+		for _, d := range gitx.LearnedDirs {
+			if strings.HasPrefix(p, d+"/") && !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	list := strings.Join(dirs, " ")
+	fmt.Fprintf(w, "Commit them: git add -- %s && git commit -m 'devlearn: what task %s learned' -- %s\n", list, name, list)
 }
 
 // environ is the environment commands devlearn starts (gates) inherit.

@@ -47,6 +47,18 @@ type Options struct {
 	// base ref is swapped: tests move the base there to prove that a base
 	// that moved is detected and never overwritten.
 	BeforeCAS func()
+	// Again is the command a refusal's hint tells the person to run once
+	// the way is clear ("devlearn merge" when empty; 'task done' names
+	// itself).
+	Again string
+}
+
+// again is the command that runs this merge again, for hints.
+func (o Options) again() string {
+	if o.Again != "" {
+		return o.Again
+	}
+	return "devlearn merge"
 }
 
 // Result is what a merge did, or in a dry run would do.
@@ -371,7 +383,7 @@ func (m *merger) refuseDirty(co *checkout, ups []pathUpdate) error {
 		return err
 	}
 	if len(dirty) > 0 {
-		return refusef("commit or stash them in "+co.w.Root+", then run devlearn merge again", dirty,
+		return refusef("commit or stash them in "+co.w.Root+", then run "+m.opts.again()+" again", dirty,
 			"local changes in %s would be overwritten by the merge", co.w.Root)
 	}
 	for _, u := range ups {
@@ -517,7 +529,7 @@ func (m *merger) blocked(ctx context.Context) error {
 	if res.TaskLog != "" {
 		changed += fmt.Sprintf(" but the task's log, %s in %s, which records the block", res.TaskLog, res.TaskLogIn)
 	}
-	hint := fmt.Sprintf("%s; resolve with 'git merge %s' in the worktree of %s (or rebase the task onto %s), then run devlearn merge again", changed, res.Branch, res.Base, res.Base)
+	hint := fmt.Sprintf("%s; resolve with 'git merge %s' in the worktree of %s (or rebase the task onto %s), then run %s again", changed, res.Branch, res.Base, res.Base, m.opts.again())
 	return refusef(hint, paths, "merging %s into %s conflicts", res.Branch, res.Base)
 }
 
@@ -762,7 +774,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash, beforeMove func
 	content := refContent(next)
 	err := createLock(m.r.common, m.r.common, lock, content, m.j.Nonce)
 	if errors.Is(err, fs.ErrExist) {
-		return refusef("run devlearn merge again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
+		return refusef("run "+m.opts.again()+" again when it has finished", nil, "%s is being updated by another git process (%s exists)", branch, lock)
 	}
 	if err != nil {
 		return err
@@ -777,7 +789,7 @@ func (m *merger) swapRef(branch string, old, next plumbing.Hash, beforeMove func
 	if now, err := m.r.branchHash(branch); err != nil {
 		return err
 	} else if now != old {
-		return refusef("nothing was changed; run devlearn merge again to merge into the new "+branch, nil,
+		return refusef("nothing was changed; run "+m.opts.again()+" again to merge into the new "+branch, nil,
 			"%s moved from %s to %s during the merge", branch, short(old), short(now))
 	}
 	if beforeMove != nil {

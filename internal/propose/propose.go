@@ -135,16 +135,20 @@ func of(o observe.Observation) (Proposal, bool) {
 	return Proposal{}, false
 }
 
-func proposal(o observe.Observation, command, when, event, because string) (Proposal, bool) {
+func proposal(o observe.Observation, written, when, event, because string) (Proposal, bool) {
 	list, ok := where(when, event)
-	if !ok || !plausible(command) {
+	if !ok || !plausible(written) {
+		return Proposal{}, false
+	}
+	command, gateName, ok := canFail(written)
+	if !ok {
 		return Proposal{}, false
 	}
 	sum := sha256.Sum256([]byte(list + "\n" + command))
 	return Proposal{
 		ID:      "gate-" + hex.EncodeToString(sum[:4]),
 		List:    list,
-		Gate:    config.Gate{Name: name(command), Command: command, Required: true},
+		Gate:    config.Gate{Name: gateName, Command: command, Required: true},
 		Source:  o.ID,
 		Lesson:  o.Pattern,
 		Because: because,

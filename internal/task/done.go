@@ -30,7 +30,9 @@ func (e *BreakerError) Unwrap() error { return ErrBreaker }
 // Blocked returns a *BreakerError when the breaker blocks st.
 func (s *Store) Blocked(st *State) error {
 	if st.Status == StatusBlocked && st.BlockedBy == BlockedBreaker {
-		return &BreakerError{Task: st.Task, Stage: st.Stage, Candidates: s.OpenCandidates(st)}
+		// The stage the breaker counted: a refused pre gate may have kept
+		// the task out of it.
+		return &BreakerError{Task: st.Task, Stage: firstOf(st.blockedAt, st.Stage), Candidates: s.OpenCandidates(st)}
 	}
 	return nil
 }
@@ -82,7 +84,7 @@ func (s *Store) Done(ctx context.Context, name string, o DoneOptions) (*DoneResu
 		return nil, err
 	}
 	if st.Events == 0 {
-		return nil, fmt.Errorf("no task %q here (%s does not exist; 'devlearn task start %s --branch B' describes it)", name, LogRel(name), name)
+		return nil, s.unknown(name)
 	}
 	if err := s.Blocked(st); err != nil {
 		return nil, err
@@ -131,6 +133,15 @@ func (s *Store) RecordMerged(ctx context.Context, name, kind, commit, base strin
 			return nil, nil
 		}
 		return []*Event{{Op: OpMerged, Stage: "done", Kind: kind, Commit: commit, Base: base}}, nil
+	})
+}
+
+// RecordMergeFailed records that the task's merge failed for another
+// reason than a conflict (which the merge records itself): the task is not
+// done, and next says what to do before 'task done' again.
+func (s *Store) RecordMergeFailed(ctx context.Context, name, base, reason, next string) error {
+	return s.record(ctx, name, func(*State, []*Event) ([]*Event, error) {
+		return []*Event{{Op: OpMergeFailed, Base: base, Reason: reason, Next: next}}, nil
 	})
 }
 

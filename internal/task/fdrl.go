@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -101,6 +102,38 @@ func (s *Store) Load(name string) (*State, []Problem, error) {
 func (s *Store) Exists(name string) bool {
 	_, err := os.Stat(s.Proj.Path(LogRel(name)))
 	return err == nil
+}
+
+// UnknownError is a task that has no log here, with the tasks there are.
+type UnknownError struct {
+	Task  string
+	Known []string
+}
+
+func (e *UnknownError) Error() string {
+	there := "no task has a log here yet"
+	if len(e.Known) > 0 {
+		there = "tasks here: " + strings.Join(e.Known, ", ")
+	}
+	return fmt.Sprintf("no task %q here (%s does not exist; %s); 'devlearn task start %s' describes a new one", e.Task, LogRel(e.Task), there, e.Task)
+}
+
+// Known returns an error naming the task and the tasks there are when name
+// has no log here: a person's command about a task (a rejection, a stage,
+// its status) must not start a second task from a typo.
+func (s *Store) Known(name string) error {
+	if err := ValidName(name); err != nil {
+		return err
+	}
+	if s.Exists(name) {
+		return nil
+	}
+	return s.unknown(name)
+}
+
+func (s *Store) unknown(name string) error {
+	names, _ := Names(s.Proj)
+	return &UnknownError{Task: name, Known: names}
 }
 
 // record appends events to a task's log under its lock, given its state
@@ -245,9 +278,12 @@ type Outcome struct {
 	// resumed.
 	Strike  int    `json:"strike"`
 	Summary string `json:"summary"`
-	// Candidate is the candidate entry saved from the feedback.
+	// Candidate is the candidate entry saved from the feedback, or the one
+	// an earlier failure of the same gate saved, which Recurrences then
+	// counts (0 for a new candidate).
 	Candidate     string `json:"candidate,omitempty"`
 	CandidatePath string `json:"candidate_path,omitempty"`
+	Recurrences   int    `json:"recurrences,omitempty"`
 	// TwoStrike is the addendum for the next attempt, when this rejection
 	// and the one before are similar; Overlap is their share of terms.
 	TwoStrike string  `json:"two_strike,omitempty"`
@@ -274,6 +310,9 @@ type RejectInput struct {
 	// From is "person" (task reject) or "gate:<name>" (a failed gate).
 	From    string
 	Session string
+	// When is "pre" for a stage's pre gates that refused it: the task
+	// did not enter the stage.
+	When string
 }
 
 // Reject records a rejection (ClawFlow's first capture trigger, docs/gates.md): the feedback is
@@ -307,14 +346,14 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 				n++
 			}
 		}
-		cand, path, err := s.saveCandidate(ctx, st, in, feedback, out.Summary, n)
+		cand, path, count, err := s.saveCandidate(ctx, st, in, feedback, out.Summary, n)
 		if err != nil {
 			return nil, err
 		}
-		out.Candidate, out.CandidatePath = cand, path
+		out.Candidate, out.CandidatePath, out.Recurrences = cand, path, count
 		// Stamped here to name it in a two-strike event; record stamps it
 		// again to the same id.
-		rej := &Event{Op: OpReject, Task: in.Task, Stage: in.Stage, From: in.From, Feedback: feedback, Summary: out.Summary, Candidate: cand, Session: in.Session}
+		rej := &Event{Op: OpReject, Task: in.Task, Stage: in.Stage, When: in.When, From: in.From, Feedback: feedback, Summary: out.Summary, Candidate: cand, Session: in.Session}
 		if err := stamp(rej, s.Now, s.Src); err != nil {
 			return nil, err
 		}
@@ -360,7 +399,7 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 // same time) lands in the same file, and so does one retried later: a
 // candidate of this task, stage and number with the same feedback is taken
 // as saved by a run that stopped before its log line.
-func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, feedback, summary string, n int) (key, path string, err error) {
+func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, feedback, summary string, n int) (key, path string, count int, err error) {
 	// The key names a committed file: a title recorded before titles
 	// were redacted must not put a secret in it.
 	title := s.redact(st.Title)
@@ -381,7 +420,11 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 	w := evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src, Task: in.Task, Session: in.Session})
 	store := knowledge.ProjectStore(s.Proj, w)
 	if key, path, ok := s.savedBefore(store, base+rest, in.Task, feedback); ok {
-		return key, path, nil
+		return key, path, 0, nil
+	}
+	evidence := knowledge.Cut(fmt.Sprintf("task %s, stage %s, rejection %d, from %s", in.Task, in.Stage, n, in.From), knowledge.MaxItemLen)
+	if key, path, count, err := s.recurring(ctx, store, in, feedback, evidence); err != nil || count > 0 {
+		return key, path, count, err
 	}
 	e := &knowledge.Entry{
 		Key:      base + suffix,
@@ -392,20 +435,110 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 		Source:   "fdrl",
 		SourceID: in.Task,
 		Tags:     append([]string{in.Stage}, keywords(title)...),
-		Evidence: []string{knowledge.Cut(fmt.Sprintf("task %s, stage %s, rejection %d, from %s", in.Task, in.Stage, n, in.From), knowledge.MaxItemLen)},
+		Evidence: []string{evidence},
 		Body:     feedback,
 	}
 	why := fmt.Sprintf("%s: task %s rejected at %s (%d)", s.Src, in.Task, in.Stage, n)
 	p, created, err := store.Create(ctx, e, why)
 	if err != nil {
-		return "", "", err
+		return "", "", 0, err
 	}
 	if !created {
 		if old, _, err := store.Read(e.Key); err != nil || knowledge.ContentHash(old) != knowledge.ContentHash(e) {
-			return "", "", fmt.Errorf("%s already holds another entry: the rejection was not recorded", p)
+			return "", "", 0, fmt.Errorf("%s already holds another entry: the rejection was not recorded", p)
 		}
 	}
-	return e.Key, p, nil
+	return e.Key, p, 0, nil
+}
+
+// recurring counts a gate's failure on the candidate an earlier failure of
+// the same gate at the same stage saved, when that one still waits for
+// review and its feedback is similar (more than tasks.similarity of terms
+// shared), in any task: a test that fails at every stop is one lesson for
+// a person to look at, with its count, not one candidate per stop. The
+// candidate's summary starts with the count and its evidence names the
+// last failure. A person's own rejections, and failures after a person decided
+// on the lesson, are new candidates.
+func (s *Store) recurring(ctx context.Context, store *knowledge.Store, in RejectInput, feedback, evidence string) (key, path string, count int, err error) {
+	if !strings.HasPrefix(in.From, "gate:") {
+		return "", "", 0, nil
+	}
+	names, _ := filepath.Glob(filepath.Join(s.Proj.Path(project.EntriesDir), "*-"+textkey.Slug(in.Stage)+"-rejection-*.md"))
+	sort.Strings(names)
+	for _, name := range names {
+		k := strings.TrimSuffix(filepath.Base(name), ".md")
+		e, _, rerr := store.Read(k)
+		if rerr != nil || e.Source != "fdrl" || e.Status != knowledge.StatusCandidate || len(e.Evidence) == 0 {
+			continue
+		}
+		if _, stage, from, ok := parseEvidence(e.Evidence[0]); !ok || stage != in.Stage || from != in.From {
+			continue
+		}
+		if similar, _ := Similar(e.Body, feedback, s.Config.Tasks.Similarity); !similar {
+			continue
+		}
+		why := fmt.Sprintf("%s: task %s failed again at %s (%s)", s.Src, in.Task, in.Stage, in.From)
+		_, p, err := store.Edit(ctx, k, why, func(e *knowledge.Entry) error {
+			count = Recurrences(e) + 1
+			// First, where a list cut to its width still shows it.
+			prefix := fmt.Sprintf("(%d times) ", count)
+			sum := stripCount(e.Summary)
+			if utf8.RuneCountInString(prefix+sum) > knowledge.MaxSummary {
+				sum = knowledge.Cut(sum, knowledge.MaxSummary-utf8.RuneCountInString(prefix))
+			}
+			e.Summary = prefix + sum
+			last := knowledge.Cut(fmt.Sprintf("failed %d times in all: last %s, at %s", count, strings.TrimSuffix(evidence, ", from "+in.From), s.Now.UTC().Format(time.RFC3339)), knowledge.MaxItemLen)
+			e.Evidence = append(e.Evidence[:1:1], last)
+			return nil
+		})
+		if err != nil {
+			return "", "", 0, err
+		}
+		return k, p, count, nil
+	}
+	return "", "", 0, nil
+}
+
+// stripCount takes the count recurring put before a summary off it:
+// "(N times) ".
+func stripCount(sum string) string {
+	rest, ok := strings.CutPrefix(sum, "(")
+	if !ok {
+		return sum
+	}
+	num, after, ok := strings.Cut(rest, " times) ")
+	if _, err := strconv.Atoi(num); !ok || err != nil {
+		return sum
+	}
+	return after
+}
+
+// Recurrences is how many times the failure a candidate lesson was saved
+// from has happened (1 until it recurs): recurring keeps the count in its
+// evidence, "failed N times in all: ...".
+func Recurrences(e *knowledge.Entry) int {
+	for _, ev := range e.Evidence {
+		rest, ok := strings.CutPrefix(ev, "failed ")
+		if !ok {
+			continue
+		}
+		if num, _, ok := strings.Cut(rest, " times in all: "); ok {
+			if n, err := strconv.Atoi(num); err == nil && n > 0 {
+				return n
+			}
+		}
+	}
+	return 1
+}
+
+// parseEvidence reads the evidence line saveCandidate writes: "task T,
+// stage S, rejection N, from F" (a task name and a stage hold no comma).
+func parseEvidence(line string) (taskName, stage, from string, ok bool) {
+	parts := strings.Split(line, ", ")
+	if len(parts) != 4 || !strings.HasPrefix(parts[0], "task ") || !strings.HasPrefix(parts[1], "stage ") || !strings.HasPrefix(parts[3], "from ") {
+		return "", "", "", false
+	}
+	return strings.TrimPrefix(parts[0], "task "), strings.TrimPrefix(parts[1], "stage "), strings.TrimPrefix(parts[3], "from "), true
 }
 
 // savedBefore finds the candidate a stopped run saved for this rejection:
@@ -467,7 +600,7 @@ func (s *Store) acrossTasks(self, from, cand string) (*Suggestion, error) {
 		}
 		if hit != "" {
 			sg.Tasks = append(sg.Tasks, name)
-			if hit != "-" {
+			if hit != "-" && !contains(sg.Candidates, hit) {
 				sg.Candidates = append(sg.Candidates, hit)
 			}
 		}
@@ -485,7 +618,7 @@ func (s *Store) acrossTasks(self, from, cand string) (*Suggestion, error) {
 func (s *Store) Resume(ctx context.Context, name, reason string) error {
 	return s.record(ctx, name, func(st *State, _ []*Event) ([]*Event, error) {
 		if st.Events == 0 {
-			return nil, fmt.Errorf("no task %q here (%s does not exist)", name, LogRel(name))
+			return nil, s.unknown(name)
 		}
 		return []*Event{{Op: OpResume, Reason: reason}}, nil
 	})

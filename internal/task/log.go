@@ -44,6 +44,10 @@ const (
 	OpSuggestGlobal = "suggest-global"
 	OpMerged        = "merged"
 	OpMergeBlocked  = "merge-blocked"
+	// OpMergeFailed is a merge 'task done' could not make for any reason
+	// but a conflict (local changes in the way, a branch not there, the
+	// base moved): the task is not done, and the event says what to do.
+	OpMergeFailed = "merge-failed"
 )
 
 // StopStage is the stage of what the Stop hook's gates find when the task
@@ -66,7 +70,8 @@ type Event struct {
 	Base      string `json:"base,omitempty"`
 	Worktree  string `json:"worktree,omitempty"`
 	AutoMerge *bool  `json:"auto_merge,omitempty"`
-	// gate: pre, post or stop, and how each gate went.
+	// gate: pre, post or stop, and how each gate went; reject: "pre"
+	// when a stage's pre gates refused it (the stage was not entered).
 	When  string       `json:"when,omitempty"`
 	Gates []GateRecord `json:"gates,omitempty"`
 	// reject
@@ -82,8 +87,9 @@ type Event struct {
 	// suggest-global
 	Gate  string   `json:"gate,omitempty"`
 	Tasks []string `json:"tasks,omitempty"`
-	// resume, done
+	// resume, done; merge-failed: why, and what to do next.
 	Reason string `json:"reason,omitempty"`
+	Next   string `json:"next,omitempty"`
 	// merged, merge-blocked (gitx.TaskEvent)
 	Kind      string     `json:"kind,omitempty"`
 	Commit    string     `json:"commit,omitempty"`

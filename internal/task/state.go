@@ -13,9 +13,13 @@ const KindConflict = "conflict"
 
 // Why a task is blocked (ClawFlow's pause_reason).
 const (
-	BlockedBreaker  = "circuit_breaker"
-	BlockedConflict = "merge_conflict"
+	BlockedBreaker     = "circuit_breaker"
+	BlockedConflict    = "merge_conflict"
+	BlockedMergeFailed = "merge_failed"
 )
+
+// KindFailed is a merge that failed for another reason than a conflict.
+const KindFailed = "failed"
 
 // State is a task as its events say it is now.
 type State struct {
@@ -28,8 +32,12 @@ type State struct {
 	AutoMerge *bool  `json:"auto_merge,omitempty"`
 	Stage     string `json:"stage,omitempty"`
 	Status    string `json:"status"`
-	// BlockedBy is BlockedBreaker or BlockedConflict when blocked.
+	// BlockedBy is BlockedBreaker, BlockedConflict or BlockedMergeFailed
+	// when blocked.
 	BlockedBy string `json:"blocked_by,omitempty"`
+	// Entering is the stage whose pre gates refused the task last, while
+	// it has not entered it: the task stays at Stage.
+	Entering string `json:"entering,omitempty"`
 	// Attempts is the number of the attempt under way at the current
 	// stage: its rejections since the task last resumed, plus one.
 	Attempts int `json:"attempts"`
@@ -55,6 +63,8 @@ type State struct {
 	// strikes and addenda per stage, for the stage asked about.
 	strikes map[string][]*Event
 	addenda map[string]string
+	// blockedAt is the stage whose rejections tripped the breaker.
+	blockedAt string
 }
 
 // GateRun is one run of gates.
@@ -92,6 +102,33 @@ type Merge struct {
 	Base      string     `json:"base,omitempty"`
 	At        string     `json:"at"`
 	Conflicts []Conflict `json:"conflicts,omitempty"`
+	// Reason and Next: why a merge failed, and what to do (KindFailed).
+	Reason string `json:"reason,omitempty"`
+	Next   string `json:"next,omitempty"`
+}
+
+// entersStage reports whether an event says the task is at its stage: a
+// stage's pre gates that failed, and the rejection they made, say it was
+// refused entry; the two-strike and breaker events follow a rejection and
+// say nothing of their own. The done stage is the task's end: only its
+// finish (done, merged) or a person (start, stage) puts it there, never
+// the gates 'task done' runs before a merge that may still fail.
+func entersStage(ev *Event) bool {
+	switch ev.Op {
+	case OpSuggestGlobal, OpTwoStrike, OpBreaker:
+		return false
+	case OpGate, OpReject:
+		if ev.Stage == "done" {
+			return false
+		}
+	}
+	switch ev.Op {
+	case OpGate:
+		return ev.When != "pre" || (&GateRun{Gates: ev.Gates}).Passed()
+	case OpReject:
+		return ev.When != "pre"
+	}
+	return true
 }
 
 // Fold computes a task's state from its events, in order. A task with no
@@ -105,8 +142,13 @@ func Fold(name string, evs []*Event) *State {
 			s.Started = ev.At
 		}
 		s.Updated = ev.At
-		if ev.Stage != "" && ev.Op != OpSuggestGlobal {
+		if ev.Stage != "" && entersStage(ev) {
 			s.Stage = ev.Stage
+			if s.Entering == ev.Stage || ev.Op == OpStage || ev.Op == OpStart {
+				s.Entering = ""
+			}
+		} else if ev.Op == OpGate && ev.When == "pre" {
+			s.Entering = ev.Stage
 		}
 		switch ev.Op {
 		case OpStart:
@@ -139,6 +181,7 @@ func Fold(name string, evs []*Event) *State {
 			s.addenda[ev.Stage] = s.addendumOf(ev)
 		case OpBreaker:
 			s.Status, s.BlockedBy = StatusBlocked, BlockedBreaker
+			s.blockedAt = ev.Stage
 		case OpResume:
 			s.strikes = map[string][]*Event{}
 			s.addenda = map[string]string{}
@@ -148,11 +191,18 @@ func Fold(name string, evs []*Event) *State {
 		case OpDone:
 			s.Status, s.BlockedBy = StatusDone, ""
 		case OpMerged:
+			// The merge writes no stage: merged is the end of the done stage.
+			s.Stage, s.Entering = "done", ""
 			s.Status, s.BlockedBy = StatusMerged, ""
 			s.Merge = &Merge{Kind: ev.Kind, Commit: ev.Commit, Base: ev.Base, At: ev.At}
 		case OpMergeBlocked:
 			s.Status, s.BlockedBy = StatusBlocked, BlockedConflict
 			s.Merge = &Merge{Kind: KindConflict, Base: ev.Base, At: ev.At, Conflicts: ev.Conflicts}
+		case OpMergeFailed:
+			// Blocked as a conflict blocks it: 'task done' again is the
+			// way on, once what the event says is done.
+			s.Status, s.BlockedBy = StatusBlocked, BlockedMergeFailed
+			s.Merge = &Merge{Kind: KindFailed, Base: ev.Base, At: ev.At, Reason: ev.Reason, Next: ev.Next}
 		}
 	}
 	s.Strikes = len(s.strikes[s.Stage])

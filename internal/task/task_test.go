@@ -188,14 +188,14 @@ func TestCandidateKeys(t *testing.T) {
 		t.Fatalf("%q %q", oa.Candidate, ob.Candidate)
 	}
 	st, _, _ := a.Load("cart")
-	key, path, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Rounds half down.", oa.Summary, 1)
+	key, path, _, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Rounds half down.", oa.Summary, 1)
 	if err != nil || key != oa.Candidate || path != oa.CandidatePath {
 		t.Fatalf("saved again: %q %q %v", key, path, err)
 	}
 	// A run that saved rejection 2's candidate and stopped before its log
 	// line; the retry, an hour later, takes that file as its own.
 	st, _, _ = a.Load("cart")
-	stopped, _, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Still rounds half down.", "Still rounds half down.", 2)
+	stopped, _, _, err := a.saveCandidate(ctx, st, RejectInput{Task: "cart", Stage: "implement"}, "Still rounds half down.", "Still rounds half down.", 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,11 @@ func TestSameGateAcrossTasks(t *testing.T) {
 		if (o.Suggest != nil) != (i == 2) {
 			t.Fatalf("task %s: %+v", task, o.Suggest)
 		}
-		if i == 2 && (strings.Join(o.Suggest.Tasks, ",") != "a,b,c" || o.Suggest.Gate != "lint" || len(o.Suggest.Candidates) != 3) {
+		// The same failure is one lesson, counted: the first task's.
+		if want := map[int]int{0: 0, 1: 2, 2: 3}[i]; o.Recurrences != want || !candidateKey(o.Candidate, "a-implement-rejection-1") {
+			t.Fatalf("task %s: candidate %s counted %d times, want a's, %d", task, o.Candidate, o.Recurrences, want)
+		}
+		if i == 2 && (strings.Join(o.Suggest.Tasks, ",") != "a,b,c" || o.Suggest.Gate != "lint" || len(o.Suggest.Candidates) != 1) {
 			t.Fatalf("%+v", o.Suggest)
 		}
 	}
