@@ -22,6 +22,7 @@ import (
 // this working tree records. What it finds is recorded in the clone's
 // state (.git/devlearn/agent-versions.json), where the hooks read it.
 type agentVersions struct {
+	ctx    context.Context // the command's: ^C stops a --version that hangs
 	reader agentver.Reader
 	found  map[string]agentver.Found
 }
@@ -51,6 +52,7 @@ func newAgentVersions(env *Env, p *project.Project) *agentVersions {
 		return out
 	}
 	return &agentVersions{
+		ctx:    env.Context(),
 		reader: agentver.Reader{Run: execRunner(env), Sessions: list},
 		found:  map[string]agentver.Found{},
 	}
@@ -60,7 +62,7 @@ func newAgentVersions(env *Env, p *project.Project) *agentVersions {
 func (v *agentVersions) read(agent string) agentver.Found {
 	f, ok := v.found[agent]
 	if !ok {
-		f = v.reader.Read(context.Background(), agent)
+		f = v.reader.Read(v.ctx, agent)
 		v.found[agent] = f
 	}
 	return f
