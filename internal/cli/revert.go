@@ -10,6 +10,7 @@ import (
 	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/reconcile"
 )
 
@@ -58,11 +59,12 @@ func runRevert(env *Env, opts *revertOptions, id string) error {
 		return err
 	}
 	r := &reconcile.Reverter{
-		Proj:   w.proj,
-		Log:    w.log,
-		Writer: evolve.New(w.proj, w.now, evolve.Trigger{Command: "revert"}),
-		Opts:   reconcile.Options{Now: w.now, Config: w.cfg.Config, DryRun: opts.dryRun},
-		Force:  opts.force,
+		Proj:          w.proj,
+		Log:           w.log,
+		Writer:        evolve.New(w.proj, w.now, evolve.Trigger{Command: "revert"}),
+		Opts:          reconcile.Options{Now: w.now, Config: w.cfg.Config, DryRun: opts.dryRun},
+		Force:         opts.force,
+		MergeManifest: gitx.MergeManifest,
 	}
 	res, err := r.Run(env.Context(), id)
 	var cannot *evolve.CannotRevert

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -29,6 +28,10 @@ type Reverter struct {
 	// Force reverts files changed since the entry, replacing those
 	// changes (they are kept, so the revert can be reverted in turn).
 	Force bool
+	// MergeManifest is the merge git runs on the manifest
+	// (gitx.MergeManifest). It is given, not imported: this package is
+	// on the hook path, and the merge driver's package links go-git.
+	MergeManifest func(base, ours, theirs []byte) ([]byte, error)
 }
 
 // Reverted is what a revert did, or why it did not.
@@ -58,7 +61,7 @@ func (r *Reverter) Run(ctx context.Context, id string) (*Reverted, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan, err := evolve.PlanRevert(r.Proj, entries, e, map[string]evolve.Merge{project.ManifestFile: mergeManifest})
+	plan, err := evolve.PlanRevert(r.Proj, entries, e, map[string]evolve.Merge{project.ManifestFile: r.mergeManifest})
 	if err != nil {
 		return nil, err
 	}
@@ -169,8 +172,11 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 // with what the entry wrote as the base and the manifest before it as the
 // other side. A manifest the entry created, left with no entry, is
 // removed again.
-func mergeManifest(wrote, now, before []byte) ([]byte, error) {
-	out, err := gitx.MergeManifest(wrote, now, before)
+func (r *Reverter) mergeManifest(wrote, now, before []byte) ([]byte, error) {
+	if r.MergeManifest == nil {
+		return nil, errors.New("reconcile: a revert needs the manifest's merge (Reverter.MergeManifest)")
+	}
+	out, err := r.MergeManifest(wrote, now, before)
 	if err != nil || before != nil {
 		return out, err
 	}
