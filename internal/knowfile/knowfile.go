@@ -289,7 +289,16 @@ func (s *Section) Sources() []string {
 // blank lines) and reads its fields again.
 func (d *Doc) AddLine(s *Section, line string) {
 	*s = *parseSection(s.Body + line + "\n")
-	d.Changed()
+	// The heading is unchanged and the section keeps its place, so the
+	// index only gains what the line adds (an Also line's id): rebuilding
+	// it made a run that merges many lessons quadratic in the file's size.
+	if d.bySource != nil {
+		for _, src := range s.Sources() {
+			if _, dup := d.bySource[src]; !dup {
+				d.bySource[src] = s
+			}
+		}
+	}
 }
 
 // Status is the section's status, or "" if it has none.

@@ -32,7 +32,7 @@ func devflowLog(n, every int) []byte {
 		}
 		conf := observe.BaseConfidence(count, 4)
 		q := true
-		e := observe.Event{ID: fmt.Sprintf("obs_%08x", i), Type: typ, Pattern: fmt.Sprintf("Lesson number %d about the build scripts", i),
+		e := observe.Event{ID: fmt.Sprintf("obs_%08x", i), Type: typ, Pattern: lessonText(i),
 			Confidence: &conf, Observations: count, FirstSeen: "2026-04-01T00:00:00Z", LastSeen: "2026-04-09T00:00:00Z", Status: status,
 			Evidence: observe.Evidences{{Text: "user: you forgot the hook again"}},
 			Details:  fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i), QualityOK: &q}
@@ -118,6 +118,25 @@ func BenchmarkRenderReadySessionEnd(b *testing.B) {
 		}
 		if len(res.Rendered) != 5 {
 			b.Fatalf("rendered %d, want 5", len(res.Rendered))
+		}
+	}
+}
+
+// lessonText is the i-th synthetic lesson: three words of its own, so that
+// no two are near-duplicates (render merges a decision into one in force
+// that says the same thing, and lessons differing only by a number do).
+func lessonText(i int) string {
+	return "Lesson " + word(i) + " about the " + word(i*7919+13) + " and " + word(i*104729+7) + " build scripts"
+}
+
+// word spells n in letters: numbers are not words to the similarity test.
+func word(n int) string {
+	b := []byte{}
+	for {
+		b = append(b, byte('a'+n%26))
+		n /= 26
+		if n == 0 {
+			return "q" + string(b)
 		}
 	}
 }

@@ -2,6 +2,9 @@ package render
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"sort"
 
 	"github.com/devlearn/devlearn/internal/contenthash"
 	"github.com/devlearn/devlearn/internal/knowfile"
@@ -52,10 +55,20 @@ func (p *plan) nearDecision(file string, doc *knowfile.Doc, o observe.Observatio
 		p.near[file] = n
 	}
 	words := textsim.Words(o.Pattern)
+	// A section alike by threshold t shares at least t·len(words) of
+	// these words (the union is never smaller than the lesson's own
+	// words), so it shares one of any len(words) − ⌈t·len(words)⌉ + 1 of
+	// them: looking only under the rarest that many keeps a run over
+	// lessons that all say "build scripts" from comparing each with all.
+	probe := slices.Clone(words)
+	sort.SliceStable(probe, func(i, j int) bool { return len(n.byWord[probe[i]]) < len(n.byWord[probe[j]]) })
+	if k := len(probe) - int(math.Ceil(threshold*float64(len(probe))-1e-9)) + 1; k >= 1 && k < len(probe) {
+		probe = probe[:k]
+	}
 	var best *knowfile.Section
 	bestSim := 0.0
 	seen := map[*knowfile.Section]bool{}
-	for _, w := range words {
+	for _, w := range probe {
 		for _, s := range n.byWord[w] {
 			if seen[s] {
 				continue

@@ -727,7 +727,7 @@ func devflowLines(from, to int, ready func(i int) bool, last string) []byte {
 			status, count, conf, seen = "ready", 4, 0.95, last
 		}
 		line, _ := json.Marshal(map[string]any{
-			"id": fmt.Sprintf("obs_%08x", i), "type": types[i%4], "pattern": fmt.Sprintf("Lesson number %d about the build scripts", i),
+			"id": fmt.Sprintf("obs_%08x", i), "type": types[i%4], "pattern": lessonText(i),
 			"confidence": conf, "observations": count, "first_seen": "2026-04-01T00:00:00Z", "last_seen": seen,
 			"status": status, "evidence": []string{"user: you forgot the hook again"},
 			"details":    fmt.Sprintf("area: scripts/hooks/%d; issue: issue %d; impact: untestable; resolution: one job per script", i, i),
@@ -993,4 +993,23 @@ func renderFigures(b bins, work, helper string) error {
 		}
 	}
 	return nil
+}
+
+// lessonText is the i-th synthetic lesson: three words of its own, so that
+// no two are near-duplicates (render merges a decision into one in force
+// that says the same thing, and lessons differing only by a number do).
+func lessonText(i int) string {
+	return "Lesson " + word(i) + " about the " + word(i*7919+13) + " and " + word(i*104729+7) + " build scripts"
+}
+
+// word spells n in letters: numbers are not words to the similarity test.
+func word(n int) string {
+	b := []byte{}
+	for {
+		b = append(b, byte('a'+n%26))
+		n /= 26
+		if n == 0 {
+			return "q" + string(b)
+		}
+	}
 }
