@@ -84,6 +84,20 @@ type lessonsWS struct {
 
 // loadLessons joins the observations and the knowledge items of the
 // project here.
+// findLesson loads the list and the lesson id names in it; an id that names
+// none is a usage error.
+func findLesson(env *Env, id string) (*lessonsWS, *lessons.Lesson, error) {
+	lw, err := loadLessons(env)
+	if err != nil {
+		return nil, nil, err
+	}
+	l, err := lessons.Find(lw.list, id)
+	if err != nil {
+		return nil, nil, exitcode.UsageError(err)
+	}
+	return lw, l, nil
+}
+
 func loadLessons(env *Env) (*lessonsWS, error) {
 	w, err := env.workspace()
 	if err != nil {
@@ -173,13 +187,9 @@ it, each with its own store's status) and the commands that say more: where
 it was seen, when it is served, what devlearn changed.`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			lw, err := loadLessons(env)
+			_, l, err := findLesson(env, args[0])
 			if err != nil {
 				return err
-			}
-			l, err := lessons.Find(lw.list, args[0])
-			if err != nil {
-				return exitcode.UsageError(err)
 			}
 			if asJSON {
 				return printJSON(env.Out, l)
@@ -361,13 +371,9 @@ and 'devlearn knowledge update KEY --summary TEXT' changes an entry in one
 command.`,
 		Args: argsRange(1, 1),
 		RunE: func(c *cobra.Command, args []string) error {
-			lw, err := loadLessons(env)
+			lw, l, err := findLesson(env, args[0])
 			if err != nil {
 				return err
-			}
-			l, err := lessons.Find(lw.list, args[0])
-			if err != nil {
-				return exitcode.UsageError(err)
 			}
 			path := l.EntryPath
 			if path == "" {

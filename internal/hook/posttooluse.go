@@ -69,18 +69,8 @@ func (r *run) postToolUse() (*Output, error) {
 // would not be found) until the next session start.
 func (r *run) entryEdited() {
 	src := r.sources()
-	for _, p := range []string{r.in.Tool.FilePath, r.in.Tool.NotebookPath} {
-		if p == "" {
-			continue
-		}
-		if !filepath.IsAbs(p) {
-			base := r.in.Cwd
-			if base == "" {
-				base = r.proj.Root
-			}
-			p = filepath.Join(base, p)
-		}
-		if src.HoldsEntry(filepath.Clean(p)) {
+	for _, p := range r.callPaths() {
+		if src.HoldsEntry(p) {
 			r.load(knowledge.Full)
 			return
 		}
@@ -286,9 +276,10 @@ func (r *run) directiveSession() directives.Session {
 	return directives.SessionAt(r.proj.Root, SafeName(r.in.SessionID))
 }
 
-// toolFiles are the absolute paths inside the project that the call
-// names.
-func (r *run) toolFiles() []string {
+// callPaths are the absolute, clean paths the call names, relative ones
+// read from the call's folder (else the project's root), wherever they are
+// (a global entry file is outside the project).
+func (r *run) callPaths() []string {
 	var out []string
 	for _, p := range []string{r.in.Tool.FilePath, r.in.Tool.NotebookPath} {
 		if p == "" {
@@ -301,7 +292,16 @@ func (r *run) toolFiles() []string {
 			}
 			p = filepath.Join(base, p)
 		}
-		p = filepath.Clean(p)
+		out = append(out, filepath.Clean(p))
+	}
+	return out
+}
+
+// toolFiles are the absolute paths inside the project that the call
+// names.
+func (r *run) toolFiles() []string {
+	var out []string
+	for _, p := range r.callPaths() {
 		if rel, err := filepath.Rel(r.proj.Root, p); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			continue
 		}
