@@ -358,6 +358,10 @@ func TestErrorLine(t *testing.T) {
 		{"WARN ty is pre-release software\n\nerror[call-non-callable]: Object", "error[call-non-callable]: Object"},
 		{"#1 [internal] load build definition\n#7 ERROR: failed to calculate checksum", "#7 ERROR: failed to calculate checksum"},
 		{"Exit code 1\nsomething odd happened", "something odd happened"},
+		// Colour codes a terminal would have drawn: a logger's level, PowerShell's error.
+		{"\x1b[90m12:12PM\x1b[0m \x1b[33mWRN\x1b[0m \x1b[1mInvalid .gitleaksignore entry\x1b[0m", "12:12PM WRN Invalid .gitleaksignore entry"},
+		{"\x1b[31;1mGet-Content: \x1b[31;1mThe term 'dashboard' is not recognized\x1b[0m", "Get-Content: The term 'dashboard' is not recognized"},
+		{"\x1b]8;;http://x\x07link\x1b]8;;\x07 failed", "link failed"},
 	} {
 		if got := errorLine(c.in); got != c.want {
 			t.Errorf("errorLine(%q) = %q, want %q", c.in, got, c.want)

@@ -572,6 +572,7 @@ var (
 // that is not an INFO, progress, warning or timing line. A Python
 // traceback is named by its last line, the exception.
 func errorLine(e string) string {
+	e = stripTerminalCodes(e)
 	var fallback string
 	lines := strings.Split(e, "\n")
 	for i, l := range lines {
@@ -671,3 +672,41 @@ func errorish(low string) bool {
 }
 
 func isLatinLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// stripTerminalCodes drops the escape sequences a terminal would have
+// drawn as colour, cursor moves or links (CSI "ESC [ ... letter", OSC "ESC ]
+// ... BEL or ESC \\"): tools print them when they think a person watches, and
+// left in they split words and hide the line's level from levelLine.
+func stripTerminalCodes(s string) string {
+	if !strings.Contains(s, "\x1b") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch s[i+1] {
+		case '[': // parameters and intermediates, then one final byte in @..~
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j
+		case ']': // up to BEL or ESC \\
+			j := i + 2
+			for j < len(s) && s[j] != 0x07 && !(s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\') {
+				j++
+			}
+			if j < len(s) && s[j] == 0x1b {
+				j++
+			}
+			i = j
+		default: // a two-byte escape
+			i++
+		}
+	}
+	return b.String()
+}

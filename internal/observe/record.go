@@ -94,6 +94,12 @@ func (s *Sighting) Clean(log *Log, redact func(string) string) error {
 	if !ValidType(s.Type) {
 		return fmt.Errorf("type %q is not one of %s", s.Type, strings.Join(lesson.Names(), ", "))
 	}
+	// An id the caller computed from the pattern as written follows the
+	// pattern as cleaned: what cleaning drops (a secret, a control
+	// character) must not make the sighting a stranger to its own id.
+	if s.ID != "" && s.ID == ID(s.Type, s.Pattern) {
+		s.ID = ""
+	}
 	s.Pattern = oneLine(redact(s.Pattern))
 	if s.Pattern == "" {
 		return fmt.Errorf("pattern is empty")

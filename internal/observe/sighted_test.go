@@ -71,3 +71,21 @@ func TestCutKeepsPlaceholdersWhole(t *testing.T) {
 		t.Fatalf("evidence ends %q", got[len(got)-30:])
 	}
 }
+
+// An extractor names its sighting by the pattern it wrote; cleaning may
+// drop characters from that pattern (a terminal's escape codes), and the id
+// must follow the cleaned pattern rather than the sighting be refused.
+func TestCleanRecomputesAnIDTakenFromTheRawPattern(t *testing.T) {
+	l := NewLog()
+	raw := "`git commit` fails with \"\x1b[33mWRN\x1b[0m bad entry\": add the fingerprint."
+	s := Sighting{Type: Pitfall, Pattern: raw, ID: ID(Pitfall, raw)}
+	if err := s.Clean(l, nil); err != nil {
+		t.Fatalf("a sighting whose id is its raw pattern's was refused: %v", err)
+	}
+	if s.ID != ID(s.Type, s.Pattern) {
+		t.Errorf("id %s is not the cleaned pattern's %s", s.ID, ID(s.Type, s.Pattern))
+	}
+	if strings.ContainsRune(s.Pattern, '\x1b') {
+		t.Errorf("pattern kept an escape: %q", s.Pattern)
+	}
+}

@@ -333,11 +333,14 @@ func scriptCommands(script string) []string {
 	return out
 }
 
-var exitLine = regexp.MustCompile(`(?m)^Exit code: (\d+)`)
+// exitLine is the exit status in a call's output text: "Exit code: N"
+// (shell, shell_command), "Process exited with code N" (the unified
+// exec_command, after its chunk header).
+var exitLine = regexp.MustCompile(`(?m)^(?:Exit code: |Process exited with code )(\d+)`)
 
 // outcome reads a call's output: older Codex wrote {"output",
-// "metadata": {"exit_code"}}, newer a text that starts "Exit code: N",
-// code mode a list of text parts that holds it.
+// "metadata": {"exit_code"}}, newer a text that holds "Exit code: N" or
+// "Process exited with code N", code mode a list of text parts that holds it.
 func outcome(raw jsonRaw) (failed bool, text string) {
 	var s string
 	if jsonv2.Unmarshal(raw, &s) != nil {

@@ -171,3 +171,28 @@ func TestReadCodeModeAndEscalation(t *testing.T) {
 		t.Errorf("escalated call %+v", c)
 	}
 }
+
+// Codex's unified exec (exec_command) reports a command's end as
+// "Process exited with code N" after a chunk header, not "Exit code: N".
+func TestReadUnifiedExecExitCode(t *testing.T) {
+	const in = `{"timestamp":"2026-02-23T14:07:00Z","type":"session_meta","payload":{"id":"r3","cwd":"/w"}}
+{"timestamp":"2026-02-23T14:07:01Z","type":"event_msg","payload":{"type":"user_message","message":"run the tests"}}
+{"timestamp":"2026-02-23T14:07:57Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"npm test -- --runInBand\",\"yield_time_ms\":120000}","call_id":"c1"}}
+{"timestamp":"2026-02-23T14:07:58Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Chunk ID: 7cc5d8\nWall time: 0.1482 seconds\nProcess exited with code 1\nOriginal token count: 276\nOutput:\n\nCACError: Unknown option ` + "`--runInBand`" + `\n"}}
+{"timestamp":"2026-02-23T14:08:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"npm test\"}","call_id":"c2"}}
+{"timestamp":"2026-02-23T14:08:04Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Chunk ID: aa0da7\nWall time: 1.4 seconds\nProcess exited with code 0\nOriginal token count: 151\nOutput:\n ok\n"}}
+`
+	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Tools) != 2 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if c := ch.Tools[0]; !c.Failed() || !strings.Contains(c.Error, "Unknown option") {
+		t.Errorf("the failed call reads as %+v", c)
+	}
+	if c := ch.Tools[1]; c.Failed() {
+		t.Errorf("the passing call reads as failed: %+v", c)
+	}
+}
