@@ -45,7 +45,7 @@ var fileTools = []struct {
 	// "path" (microsoft/vscode-copilot-chat,
 	// src/extension/agents/copilotcli/common/copilotCLITools.ts, which
 	// reads Copilot CLI's tool events; Copilot's session log, read by
-	// internal/agent/copilot/events, says the same).
+	// internal/agent/sessions (copilot_events.go), says the same).
 	{"copilot", "edit", "path"},
 	{"copilot", "create", "path"},
 	{"copilot", "view", "path"},

@@ -14,8 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
-	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
 	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -221,7 +219,7 @@ func (env *Env) ingestSources(root string, opts *ingestOptions, args []string) (
 			if d.IsDir() && d.Name() == "subagents" && path != a {
 				return filepath.SkipDir
 			}
-			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || strings.HasSuffix(d.Name(), ".jsonl"+rollout.Compressed) || chat.IsChat(path) || chat.IsCheckpoint(path) || chat.IsPromptLog(path)) {
+			if d.Type().IsRegular() && (ingest.IsMainTranscript(d.Name()) || sessions.IsFolderLog(path)) {
 				files = append(files, path)
 			}
 			return nil

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/agent"
-	"github.com/devlearn/devlearn/internal/agent/codex/mcpconfig"
+	"github.com/devlearn/devlearn/internal/agent/codex/configtoml"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/project"
@@ -165,12 +165,12 @@ func (r *initResult) readAgentFile(p *project.Project, rel string) ([]byte, bool
 // in an agent's own server list: the person's other servers and settings
 // are kept; a server named devlearn that is not devlearn's is left alone.
 func editMCP(rel string, data []byte, remove bool) (out []byte, changed, kept bool, err error) {
-	if rel == mcpconfig.File {
+	if rel == configtoml.File {
 		if remove {
-			out, changed, err = mcpconfig.Unregister(data)
+			out, changed, err = configtoml.Unregister(data)
 			return out, changed, false, err
 		}
-		return mcpconfig.Register(data)
+		return configtoml.Register(data)
 	}
 	f, err := settings.ParseMCP(rel, data)
 	if err != nil {

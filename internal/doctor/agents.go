@@ -9,8 +9,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/agent"
-	"github.com/devlearn/devlearn/internal/agent/codex/features"
-	"github.com/devlearn/devlearn/internal/agent/codex/mcpconfig"
+	"github.com/devlearn/devlearn/internal/agent/codex/configtoml"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/settings"
 )
@@ -27,7 +26,7 @@ func agents(in Inputs) []Check {
 			continue
 		}
 		out = append(out, c, AgentVersion(in, a.Name, a.Title))
-		if a.MCPFile == mcpconfig.File {
+		if a.MCPFile == configtoml.File {
 			out = append(out, codexMCP(in, a))
 		}
 	}
@@ -76,20 +75,20 @@ func agentHooks(in Inputs, a *agent.Agent) (Check, bool) {
 // otherwise), and the server is there, devlearn's.
 func codexMCP(in Inputs, a *agent.Agent) Check {
 	name := a.Title + " MCP server"
-	data, err := os.ReadFile(in.Proj.Path(mcpconfig.File))
+	data, err := os.ReadFile(in.Proj.Path(configtoml.File))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail(name, err.Error(), "make "+mcpconfig.File+" readable")
+		return fail(name, err.Error(), "make "+configtoml.File+" readable")
 	}
-	state, err := mcpconfig.Read(data)
+	state, err := configtoml.ServerState(data)
 	switch {
 	case err != nil:
 		return fail(name, err.Error()+": Codex reads none of this file", "fix the TOML at the place named, then run devlearn doctor again")
-	case state == mcpconfig.Other:
-		return fail(name, "the server named devlearn in "+mcpconfig.File+" is not devlearn's ('devlearn mcp')", "rename or remove it, then devlearn init --agent "+a.Name)
-	case state == mcpconfig.Absent:
-		return fail(name, "devlearn's server is not in "+mcpconfig.File+": Codex offers no agent tools", "devlearn init --agent "+a.Name)
+	case state == configtoml.Other:
+		return fail(name, "the server named devlearn in "+configtoml.File+" is not devlearn's ('devlearn mcp')", "rename or remove it, then devlearn init --agent "+a.Name)
+	case state == configtoml.Absent:
+		return fail(name, "devlearn's server is not in "+configtoml.File+": Codex offers no agent tools", "devlearn init --agent "+a.Name)
 	}
-	return ok(name, "devlearn's server in "+mcpconfig.File+" ('devlearn mcp')")
+	return ok(name, "devlearn's server in "+configtoml.File+" ('devlearn mcp')")
 }
 
 func claudeHooksRegistered(in Inputs) bool {
@@ -126,11 +125,11 @@ func switchedOff(in Inputs, agentName string, hookFile []byte) (string, string) 
 			}
 		}
 	case "codex":
-		set, err := features.ReadFile(in.Proj.Path(".codex/config.toml"))
+		set, err := configtoml.Features(in.Proj.Path(".codex/config.toml"))
 		if err != nil {
 			return "", "" // codexMCP names the place
 		}
-		for _, k := range features.Keys {
+		for _, k := range configtoml.HooksFeatures {
 			if v, ok := set[k]; ok && !v {
 				return fmt.Sprintf(".codex/config.toml sets [features] %s = false: Codex runs no hook", k), "remove it, or set it to true"
 			}

@@ -3,8 +3,7 @@ package doctor
 import (
 	"path/filepath"
 
-	"github.com/devlearn/devlearn/internal/agent/codex/features"
-	"github.com/devlearn/devlearn/internal/agent/codex/mcpconfig"
+	"github.com/devlearn/devlearn/internal/agent/codex/configtoml"
 	"github.com/devlearn/devlearn/internal/agentver"
 )
 
@@ -25,7 +24,7 @@ func AgentVersion(in Inputs, agent, title string) Check {
 	}
 	optIn, optFile := false, ""
 	if agent == "codex" {
-		optIn, optFile = features.OptedIn(in.Proj.Path(mcpconfig.File), filepath.Join(in.CodexHome, "config.toml"))
+		optIn, optFile = configtoml.OptedIn(in.Proj.Path(configtoml.File), filepath.Join(in.CodexHome, "config.toml"))
 	}
 	r := agentver.Assess(agent, f, func(agentver.Gap) bool { return optIn })
 	detail, fix, level := r.Says()

@@ -17,7 +17,7 @@ const module = "github.com/devlearn/devlearn/"
 // leaves are the helpers every layer may use: they import no devlearn
 // package, so moving a text or JSON helper here never drags a domain in.
 var leaves = []string{
-	"internal/agent/codex/mcpconfig",
+	"internal/agent/codex/configtoml",
 	"internal/binfield",
 	"internal/contenthash",
 	"internal/crashpoint",

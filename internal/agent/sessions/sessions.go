@@ -1,15 +1,27 @@
-// Package sessions finds and recognises the session logs of the agents
-// other than Claude Code, for ingest: each session comes with the reader
-// that turns it into the channels the extractors read. Most files are one
-// session; one (Gemini CLI's logs.json) holds many, and is opened into a
-// session each, so that whoever ingests them deals in sessions only.
+// Package sessions reads the session logs of the agents other than
+// Claude Code, for ingest: it finds and recognises them, and each session
+// comes with the reader that turns it into the channels the extractors
+// read. Most files are one session; one (Gemini CLI's logs.json) holds
+// many, and is opened into a session each, so that whoever ingests them
+// deals in sessions only.
+//
+// One file per agent's format: codex_rollout.go (Codex rollouts),
+// copilot_events.go (Copilot CLI's events.jsonl), cursor_transcripts.go
+// (Cursor's agent transcripts), gemini_chat.go, gemini_checkpoint.go and
+// gemini_logs.go (Gemini CLI's chats, checkpoints and prompt log). Each
+// reader feeds a builder (builder.go), which makes the channels. The
+// agents' hooks live in internal/agent/<agent>: this package borrows a
+// tool name from them, never the other way round. It is not on the hook
+// path: it links a zstd decoder for Codex's compressed rollouts.
 package sessions
 
 import (
-	"github.com/devlearn/devlearn/internal/agent/codex/rollout"
-	"github.com/devlearn/devlearn/internal/agent/copilot/events"
-	"github.com/devlearn/devlearn/internal/agent/cursor/transcripts"
-	"github.com/devlearn/devlearn/internal/agent/gemini/chat"
+	"path/filepath"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -38,18 +50,26 @@ func ReaderFor(path string) Reader {
 
 func kind(path string) (agent string, read Reader) {
 	switch {
-	case rollout.IsRollout(path):
-		return "codex", rollout.ReadFile
-	case chat.IsChat(path):
-		return "gemini", chat.ReadFile
-	case chat.IsCheckpoint(path):
-		return "gemini", chat.ReadCheckpoint
-	case transcripts.IsTranscript(path):
-		return "cursor", transcripts.ReadFile
-	case events.IsLog(path):
-		return "copilot", events.ReadFile
+	case isCodexRollout(path):
+		return "codex", readCodexFile
+	case isGeminiChat(path):
+		return "gemini", readGeminiChatFile
+	case isGeminiCheckpoint(path):
+		return "gemini", readGeminiCheckpoint
+	case isCursorTranscript(path):
+		return "cursor", readCursorFile
+	case isCopilotLog(path):
+		return "copilot", readCopilotFile
 	}
 	return "", nil
+}
+
+// IsFolderLog reports whether ingest of a folder takes up the file at
+// path as another agent's session log, beyond the .jsonl files it reads
+// anyway: a rollout Codex has compressed, a Gemini CLI chat, checkpoint
+// or prompt log.
+func IsFolderLog(path string) bool {
+	return strings.HasSuffix(filepath.Base(path), ".jsonl"+codexCompressed) || isGeminiChat(path) || isGeminiCheckpoint(path) || isGeminiPromptLog(path)
 }
 
 // Open lists the sessions in the file at path, ok false when it is no
@@ -61,28 +81,28 @@ func kind(path string) (agent string, read Reader) {
 // checkpoint of a chat its project folder has recorded is none: the
 // recording is that session.
 func Open(path string) (logs []Log, ok bool) {
-	if chat.IsPromptLog(path) {
+	if isGeminiPromptLog(path) {
 		return promptLog(path), true
 	}
 	agent, read := kind(path)
 	if read == nil {
 		return nil, false
 	}
-	if chat.IsCheckpoint(path) && chat.Recorded(path) {
+	if isGeminiCheckpoint(path) && geminiRecorded(path) {
 		return nil, true
 	}
 	return []Log{{Agent: agent, Path: path, Read: read}}, true
 }
 
 func promptLog(path string) []Log {
-	l, err := chat.LoadPrompts(path)
+	l, err := loadGeminiPrompts(path)
 	if err != nil {
 		return []Log{{Agent: "gemini", Path: path, Read: func(string, transcript.Options) (*transcript.Channels, error) { return nil, err }}}
 	}
 	var out []Log
-	for _, id := range l.Sessions() {
+	for _, id := range l.sessions {
 		out = append(out, Log{Agent: "gemini", Path: path, Session: id, Read: func(_ string, opt transcript.Options) (*transcript.Channels, error) {
-			return l.Read(id, opt), nil
+			return l.read(id, opt), nil
 		}})
 	}
 	return out
@@ -95,17 +115,17 @@ func promptLog(path string) []Log {
 // session logs.
 func Find(getenv func(string) string, root string) ([]Log, error) {
 	var out []Log
-	if home := rollout.Home(getenv); home != "" {
-		files, err := rollout.Find(home, root)
+	if home := codexHome(getenv); home != "" {
+		files, err := findCodex(home, root)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			out = append(out, Log{Agent: "codex", Path: f, Read: rollout.ReadFile})
+			out = append(out, Log{Agent: "codex", Path: f, Read: readCodexFile})
 		}
 	}
-	if home := chat.Home(getenv); home != "" {
-		files, err := chat.Find(home, root)
+	if home := geminiHome(getenv); home != "" {
+		files, err := findGemini(home, root)
 		if err != nil {
 			return nil, err
 		}
@@ -114,23 +134,43 @@ func Find(getenv func(string) string, root string) ([]Log, error) {
 			out = append(out, logs...)
 		}
 	}
-	if home := transcripts.Home(getenv); home != "" {
-		files, err := transcripts.Find(home, root)
+	if home := cursorHome(getenv); home != "" {
+		files, err := findCursor(home, root)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			out = append(out, Log{Agent: "cursor", Path: f, Read: transcripts.ReadFile})
+			out = append(out, Log{Agent: "cursor", Path: f, Read: readCursorFile})
 		}
 	}
-	if home := events.Home(getenv); home != "" {
-		files, err := events.Find(home, root)
+	if home := copilotHome(getenv); home != "" {
+		files, err := findCopilot(home, root)
 		if err != nil {
 			return nil, err
 		}
 		for _, f := range files {
-			out = append(out, Log{Agent: "copilot", Path: f, Read: events.ReadFile})
+			out = append(out, Log{Agent: "copilot", Path: f, Read: readCopilotFile})
 		}
 	}
 	return out, nil
+}
+
+// jsonString is a raw value that is a string, or "".
+func jsonString(v jsontext.Value) string {
+	var s string
+	jsonv2.Unmarshal(v, &s)
+	return s
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// inside reports whether the folder p is root (clean) or lies under it.
+func inside(p, root string) bool {
+	p = filepath.Clean(p)
+	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }

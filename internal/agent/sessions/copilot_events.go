@@ -1,7 +1,7 @@
-// Package events reads GitHub Copilot CLI's session logs
+// readCopilotFile reads GitHub Copilot CLI's session logs
 // ($COPILOT_HOME/session-state/<session>/events.jsonl, default
 // ~/.copilot; older versions wrote session-state/<session>.jsonl) into
-// the channels devlearn's extractors read. It is not on the hook path.
+// the channels devlearn's extractors read.
 //
 // Each line is an event {type, id, timestamp, parentId, data}, the types
 // those of Copilot's SDK (github/copilot-sdk, session-events.ts, MIT):
@@ -12,7 +12,8 @@
 // ephemeral ones are not the main conversation and are skipped: a
 // subagent's event carries agentId in older logs, and in recent ones
 // data.parentToolCallId, the call of the main agent that started it.
-package events
+
+package sessions
 
 import (
 	"bufio"
@@ -27,12 +28,11 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-type event struct {
+type copilotEvent struct {
 	Type      string `json:"type"`
 	ID        string `json:"id"`
 	Timestamp string `json:"timestamp"`
@@ -65,26 +65,26 @@ type event struct {
 }
 
 // tools maps Copilot CLI's tool names to Claude Code's.
-var tools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "str_replace": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
+var copilotTools = map[string]string{"bash": "Bash", "view": "Read", "create": "Write", "edit": "Edit", "str_replace": "Edit", "apply_patch": "Edit", "glob": "Glob", "grep": "Grep"}
 
-// ReadFile reads the session log at path.
-func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+// readCopilotFile reads the session log at path.
+func readCopilotFile(path string, opt transcript.Options) (*transcript.Channels, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read session log: %w", err)
 	}
 	defer f.Close()
-	return Read(f, path, opt)
+	return readCopilot(f, path, opt)
 }
 
-// Read reads a session log; name labels its problems.
-func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
-	b := sessionlog.New(name, opt)
+// readCopilot reads a session log; name labels its problems.
+func readCopilot(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	b := newBuilder(name, opt)
 	var cwd string
 	called := map[string]bool{}
 	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
-		b.Line(n)
-		var e event
+		b.line(n)
+		var e copilotEvent
 		if err := jsonv2.Unmarshal(raw, &e); err != nil {
 			return err
 		}
@@ -95,33 +95,33 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		meta := transcript.Meta{UUID: e.ID, Timestamp: e.Timestamp, Line: n}
 		switch e.Type {
 		case "session.start", "session.resume":
-			b.Session(d.SessionID)
+			b.session(d.SessionID)
 			if d.Context.Cwd != "" {
 				cwd = d.Context.Cwd
 			}
 		case "user.message":
 			if d.Source == "" || d.Source == "user" {
-				b.User(meta, text(d.Content), cwd)
+				b.user(meta, jsonString(d.Content), cwd)
 			}
 		case "assistant.message":
-			b.Assistant(meta, text(d.Content))
+			b.assistant(meta, jsonString(d.Content))
 			for _, t := range d.ToolRequests {
 				if called[t.ToolCallID] {
 					continue
 				}
 				called[t.ToolCallID] = true
-				name, command, paths := tool(t.Name, t.Arguments)
-				b.Tool(meta, t.ToolCallID, name, command, paths, cwd)
+				name, command, paths := copilotTool(t.Name, t.Arguments)
+				b.tool(meta, t.ToolCallID, name, command, paths, cwd)
 			}
 		case "tool.execution_start":
 			if !called[d.ToolCallID] {
 				called[d.ToolCallID] = true
-				name, command, paths := tool(d.ToolName, d.Arguments)
-				b.Tool(meta, d.ToolCallID, name, command, paths, cwd)
+				name, command, paths := copilotTool(d.ToolName, d.Arguments)
+				b.tool(meta, d.ToolCallID, name, command, paths, cwd)
 			}
 		case "tool.execution_complete":
 			failed := d.Success != nil && !*d.Success
-			b.Result(meta, d.ToolCallID, failed, cmpOr(d.Error.Message, text(d.Result.Content)))
+			b.result(meta, d.ToolCallID, failed, cmpOr(d.Error.Message, jsonString(d.Result.Content)))
 		}
 		return nil
 	})
@@ -129,14 +129,14 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		return nil, fmt.Errorf("read session log %s: %w", name, err)
 	}
 	for _, p := range problems {
-		b.Problem(p)
+		b.problem(p)
 	}
-	return b.Done(), nil
+	return b.done(), nil
 }
 
 // tool names a call as devlearn's extractors know calls; its arguments
 // are an object, or that object as a JSON string.
-func tool(name string, raw jsontext.Value) (string, string, []string) {
+func copilotTool(name string, raw jsontext.Value) (string, string, []string) {
 	if raw.Kind() == '"' {
 		var s string
 		if jsonv2.Unmarshal(raw, &s) == nil {
@@ -149,7 +149,7 @@ func tool(name string, raw jsontext.Value) (string, string, []string) {
 		FilePath string `json:"file_path"`
 	}
 	jsonv2.Unmarshal(raw, &args)
-	if t, ok := tools[name]; ok {
+	if t, ok := copilotTools[name]; ok {
 		name = t
 	}
 	var paths []string
@@ -159,43 +159,30 @@ func tool(name string, raw jsontext.Value) (string, string, []string) {
 	return name, args.Command, paths
 }
 
-func text(v jsontext.Value) string {
-	var s string
-	jsonv2.Unmarshal(v, &s)
-	return s
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// meta is what a log's first event says: whether it is a Copilot session
+// copilotStart is what a log's first event says: whether it is a Copilot session
 // log, and the cwd it ran in.
-func meta(path string) (bool, string) {
+func copilotStart(path string) (bool, string) {
 	f, err := os.Open(path)
 	if err != nil {
 		return false, ""
 	}
 	defer f.Close()
 	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
-	var e event
+	var e copilotEvent
 	if jsonv2.Unmarshal(bytes.TrimSpace(first), &e) != nil || (e.Type != "session.start" && e.Type != "session.resume") {
 		return false, ""
 	}
 	return true, e.Data.Context.Cwd
 }
 
-// IsLog reports whether the file at path is a Copilot CLI session log.
-func IsLog(path string) bool {
-	ok, _ := meta(path)
+// isCopilotLog reports whether the file at path is a Copilot CLI session log.
+func isCopilotLog(path string) bool {
+	ok, _ := copilotStart(path)
 	return ok && strings.HasSuffix(path, ".jsonl")
 }
 
-// Home is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
-func Home(getenv func(string) string) string {
+// copilotHome is Copilot CLI's folder: $COPILOT_HOME, else ~/.copilot.
+func copilotHome(getenv func(string) string) string {
 	if h := getenv("COPILOT_HOME"); h != "" {
 		return h
 	}
@@ -205,9 +192,9 @@ func Home(getenv func(string) string) string {
 	return ""
 }
 
-// Find lists the session logs under home of sessions that ran inside
+// findCopilot lists the session logs under home of sessions that ran inside
 // root, by the cwd their session.start records.
-func Find(home, root string) ([]string, error) {
+func findCopilot(home, root string) ([]string, error) {
 	dir := filepath.Join(home, "session-state")
 	var files []string
 	for _, pattern := range []string{filepath.Join("*", "events.jsonl"), "*.jsonl"} {
@@ -220,9 +207,7 @@ func Find(home, root string) ([]string, error) {
 	root = filepath.Clean(root)
 	var out []string
 	for _, f := range files {
-		ok, cwd := meta(f)
-		cwd = filepath.Clean(cwd)
-		if ok && (cwd == root || strings.HasPrefix(cwd, root+string(filepath.Separator))) {
+		if ok, cwd := copilotStart(f); ok && inside(cwd, root) {
 			out = append(out, f)
 		}
 	}

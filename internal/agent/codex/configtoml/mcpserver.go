@@ -1,5 +1,5 @@
-// Package mcpconfig registers devlearn's MCP server in a project's Codex
-// config (.codex/config.toml, read for a trusted project) and takes it
+// Register and Unregister put devlearn's MCP server in a project's Codex
+// config (.codex/config.toml, read for a trusted project) and take it
 // out again. The file is the person's: it is edited as text, so that
 // every other line, comment and table stays as written. Where mcp_servers
 // is an inline table devlearn's server goes inside it; otherwise its
@@ -11,7 +11,8 @@
 // (BurntSushi's, even at v1.6, accepts a table appended to an inline
 // table, which Codex refuses), and its syntax tree gives the byte range of
 // each key and value, which is what an edit of the person's text needs.
-package mcpconfig
+
+package configtoml
 
 import (
 	"bytes"
@@ -48,9 +49,9 @@ const (
 	Other               // a server named devlearn that is not devlearn's
 )
 
-// Read parses the file and says whether devlearn's server is in it. A
+// ServerState parses the file and says whether devlearn's server is in it. A
 // file that is not TOML is an error naming it with the line and column.
-func Read(data []byte) (State, error) {
+func ServerState(data []byte) (State, error) {
 	doc, err := decode(data)
 	if err != nil {
 		return Absent, err

@@ -1,4 +1,4 @@
-package chat
+package sessions
 
 import (
 	"fmt"
@@ -9,12 +9,11 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// PromptLogName is the file Gemini CLI logs every prompt of a project to.
-const PromptLogName = "logs.json"
+// geminiPromptLogName is the file Gemini CLI logs every prompt of a project to.
+const geminiPromptLogName = "logs.json"
 
 // entry is a LogEntry of Gemini CLI's logger.
 type entry struct {
@@ -30,22 +29,22 @@ type prompt struct {
 	line           int
 }
 
-// PromptLog is a logs.json read: the person's prompts of every session of
+// geminiPromptLog is a logs.json read: the person's prompts of every session of
 // one project, by session. It holds no replies and no tool calls.
-type PromptLog struct {
+type geminiPromptLog struct {
 	name     string
 	cwd      string
-	sessions []string
+	sessions []string // those with a prompt left to read, in the order of their first
 	prompts  map[string][]prompt
 }
 
-// LoadPrompts reads the logs.json at path. Left out: entries not in the
+// loadGeminiPrompts reads the logs.json at path. Left out: entries not in the
 // logger's shape (Gemini CLI drops them too), slash commands (Gemini
 // CLI's, not words to the model), and every prompt that a chat recording
 // or a checkpoint beside the file holds: those files have the replies and
 // the tool calls too, and a prompt read from both would count twice. The
 // cwd is the project's root when the folder names it (.project_root).
-func LoadPrompts(path string) (*PromptLog, error) {
+func loadGeminiPrompts(path string) (*geminiPromptLog, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read prompt log: %w", err)
@@ -56,7 +55,7 @@ func LoadPrompts(path string) (*PromptLog, error) {
 	}
 	dir := filepath.Dir(path)
 	held := heldBeside(dir)
-	l := &PromptLog{name: path, prompts: map[string][]prompt{}}
+	l := &geminiPromptLog{name: path, prompts: map[string][]prompt{}}
 	if root, err := os.ReadFile(filepath.Join(dir, ".project_root")); err == nil {
 		l.cwd = strings.TrimSpace(string(root))
 	}
@@ -81,19 +80,15 @@ func LoadPrompts(path string) (*PromptLog, error) {
 	return l, nil
 }
 
-// Sessions are the sessions with a prompt left to read, in the order of
-// their first.
-func (l *PromptLog) Sessions() []string { return l.sessions }
-
-// Read is one session's prompts, in the order they were typed.
-func (l *PromptLog) Read(session string, opt transcript.Options) *transcript.Channels {
-	b := sessionlog.New(l.name, opt)
-	b.Session(session)
+// read is one session's prompts, in the order they were typed.
+func (l *geminiPromptLog) read(session string, opt transcript.Options) *transcript.Channels {
+	b := newBuilder(l.name, opt)
+	b.session(session)
 	for _, p := range l.prompts[session] {
-		b.Line(p.line)
-		b.User(transcript.Meta{UUID: p.uuid, Timestamp: p.at, Line: p.line}, p.text, l.cwd)
+		b.line(p.line)
+		b.user(transcript.Meta{UUID: p.uuid, Timestamp: p.at, Line: p.line}, p.text, l.cwd)
 	}
-	return b.Done()
+	return b.done()
 }
 
 // isSlashCommand is Gemini CLI's own test (packages/cli/src/ui/utils/
@@ -113,8 +108,8 @@ func heldBeside(dir string) map[string]bool {
 	held := map[string]bool{}
 	checkpoints, _ := filepath.Glob(filepath.Join(dir, "checkpoint-*.json"))
 	for _, f := range checkpoints {
-		if IsCheckpoint(f) {
-			ch, err := ReadCheckpoint(f, asWritten)
+		if isGeminiCheckpoint(f) {
+			ch, err := readGeminiCheckpoint(f, asWritten)
 			hold(held, ch, err)
 		}
 	}
@@ -127,8 +122,8 @@ func heldBeside(dir string) map[string]bool {
 func recordedIn(dir string, held map[string]bool) {
 	chats, _ := filepath.Glob(filepath.Join(dir, "chats", "session-*.json*"))
 	for _, f := range chats {
-		if IsChat(f) {
-			ch, err := ReadFile(f, asWritten)
+		if isGeminiChat(f) {
+			ch, err := readGeminiChatFile(f, asWritten)
 			hold(held, ch, err)
 		}
 	}
@@ -143,12 +138,12 @@ func hold(held map[string]bool, ch *transcript.Channels, err error) {
 	}
 }
 
-// IsPromptLog reports whether the file at path is Gemini CLI's prompt
+// isGeminiPromptLog reports whether the file at path is Gemini CLI's prompt
 // log: named logs.json, an array, empty (as Gemini CLI first writes it)
 // or starting with an entry that names its session. Only the start of
 // the file is read.
-func IsPromptLog(path string) bool {
-	if filepath.Base(path) != PromptLogName {
+func isGeminiPromptLog(path string) bool {
+	if filepath.Base(path) != geminiPromptLogName {
 		return false
 	}
 	return startsAs(path, func(dec *jsontext.Decoder) bool {

@@ -1,7 +1,7 @@
-// Package transcripts reads Cursor's agent transcripts
+// readCursorFile reads Cursor's agent transcripts
 // (~/.cursor/projects/<workspace>/agent-transcripts/<id>/<id>.jsonl, and
 // <id>.jsonl directly under agent-transcripts/ in some versions) into the
-// channels devlearn's extractors read. It is not on the hook path.
+// channels devlearn's extractors read.
 //
 // Cursor documents no format; what is read is what every public reader of
 // these files agrees on (Cursor writes them since early 2026): one JSON
@@ -11,7 +11,8 @@
 // the file's modification time dates every record, so that ingesting the
 // same file again adds nothing. The stop and sessionEnd hooks name the
 // file (transcript_path), which is how the worker finds it.
-package transcripts
+
+package sessions
 
 import (
 	"bufio"
@@ -28,7 +29,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -51,10 +51,10 @@ type block struct {
 var userQuery = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)
 
 // tools maps Cursor's tool names to Claude Code's.
-var tools = map[string]string{"Shell": "Bash", "run_terminal_cmd": "Bash", "edit_file": "Edit", "search_replace": "Edit", "write": "Write", "read_file": "Read"}
+var cursorTools = map[string]string{"Shell": "Bash", "run_terminal_cmd": "Bash", "edit_file": "Edit", "search_replace": "Edit", "write": "Write", "read_file": "Read"}
 
-// ReadFile reads the transcript at path; its session is the file's name.
-func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+// readCursorFile reads the transcript at path; its session is the file's name.
+func readCursorFile(path string, opt transcript.Options) (*transcript.Channels, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read transcript: %w", err)
@@ -64,16 +64,16 @@ func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error)
 	if fi, err := f.Stat(); err == nil {
 		at = fi.ModTime().UTC()
 	}
-	return Read(f, path, strings.TrimSuffix(filepath.Base(path), ".jsonl"), at, opt)
+	return readCursor(f, path, strings.TrimSuffix(filepath.Base(path), ".jsonl"), at, opt)
 }
 
-// Read reads a transcript of session id, dated at.
-func Read(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
-	b := sessionlog.New(name, opt)
-	b.Session(id)
+// readCursor reads a transcript of session id, dated at.
+func readCursor(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
+	b := newBuilder(name, opt)
+	b.session(id)
 	ts := at.Format(time.RFC3339)
 	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
-		b.Line(n)
+		b.line(n)
 		var l line
 		if err := jsonv2.Unmarshal(raw, &l); err != nil {
 			return err
@@ -93,12 +93,12 @@ func Read(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*
 				if m := userQuery.FindStringSubmatch(t); m != nil {
 					t = m[1]
 				}
-				b.User(meta, t, "")
+				b.user(meta, t, "")
 			case l.Role == "assistant" && bl.Type == "text":
-				b.Assistant(meta, bl.Text)
+				b.assistant(meta, bl.Text)
 			case l.Role == "assistant" && bl.Type == "tool_use":
 				name := bl.Name
-				if t, ok := tools[name]; ok {
+				if t, ok := cursorTools[name]; ok {
 					name = t
 				}
 				var args struct {
@@ -117,7 +117,7 @@ func Read(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*
 				}
 				tm := meta
 				tm.UUID = fmt.Sprintf("%s:%d:%d", id, n, i)
-				b.Tool(tm, "", name, args.Command, paths, "")
+				b.tool(tm, "", name, args.Command, paths, "")
 			}
 		}
 		return nil
@@ -126,15 +126,15 @@ func Read(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*
 		return nil, fmt.Errorf("read transcript %s: %w", name, err)
 	}
 	for _, p := range problems {
-		b.Problem(p)
+		b.problem(p)
 	}
-	return b.Done(), nil
+	return b.done(), nil
 }
 
-// IsTranscript reports whether the file at path is a Cursor agent
+// isCursorTranscript reports whether the file at path is a Cursor agent
 // transcript: a .jsonl under an agent-transcripts folder whose first line
 // is a {role, message} object.
-func IsTranscript(path string) bool {
+func isCursorTranscript(path string) bool {
 	if !strings.HasSuffix(path, ".jsonl") || !strings.Contains(filepath.ToSlash(path), "/agent-transcripts/") {
 		return false
 	}
@@ -148,26 +148,26 @@ func IsTranscript(path string) bool {
 	return jsonv2.Unmarshal(bytes.TrimSpace(first), &l) == nil && l.Type == "" && (l.Role == "user" || l.Role == "assistant")
 }
 
-// Home is Cursor's folder: ~/.cursor.
-func Home(getenv func(string) string) string {
+// cursorHome is Cursor's folder: ~/.cursor.
+func cursorHome(getenv func(string) string) string {
 	if h := getenv("HOME"); h != "" {
 		return filepath.Join(h, ".cursor")
 	}
 	return ""
 }
 
-// Slug is Cursor's name for a workspace's folder under projects/: the
+// cursorSlug is Cursor's name for a workspace's folder under projects/: the
 // path with its separators (and other characters but letters, digits,
 // "-" and "_") made "-", without the leading one. Lines record no cwd,
 // so this name is the only link between a transcript and its workspace.
-func Slug(root string) string {
+func cursorSlug(root string) string {
 	s := regexp.MustCompile(`[^A-Za-z0-9_-]`).ReplaceAllString(filepath.ToSlash(filepath.Clean(root)), "-")
 	return strings.TrimLeft(s, "-")
 }
 
-// Find lists the agent transcripts of the workspace root.
-func Find(home, root string) ([]string, error) {
-	dir := filepath.Join(home, "projects", Slug(root), "agent-transcripts")
+// findCursor lists the agent transcripts of the workspace root.
+func findCursor(home, root string) ([]string, error) {
+	dir := filepath.Join(home, "projects", cursorSlug(root), "agent-transcripts")
 	var out []string
 	for _, pattern := range []string{"*.jsonl", filepath.Join("*", "*.jsonl")} {
 		files, err := filepath.Glob(filepath.Join(dir, pattern))
@@ -175,7 +175,7 @@ func Find(home, root string) ([]string, error) {
 			return nil, err
 		}
 		for _, f := range files {
-			if IsTranscript(f) {
+			if isCursorTranscript(f) {
 				out = append(out, f)
 			}
 		}

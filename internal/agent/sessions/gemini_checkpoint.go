@@ -1,4 +1,4 @@
-package chat
+package sessions
 
 import (
 	"crypto/sha256"
@@ -14,7 +14,6 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -56,11 +55,11 @@ type functionResponse struct {
 // escaped from a cut-off emoji is kept, not a reason to drop the file.
 var lenient = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.AllowDuplicateNames(true))
 
-// ReadCheckpoint reads the checkpoint at path. Its records carry no time,
+// readGeminiCheckpoint reads the checkpoint at path. Its records carry no time,
 // so the file's modification time (when it was last saved) dates them
 // all, and ingesting it again adds nothing; they carry no session id
 // either (see conversation).
-func ReadCheckpoint(path string, opt transcript.Options) (*transcript.Channels, error) {
+func readGeminiCheckpoint(path string, opt transcript.Options) (*transcript.Channels, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
@@ -101,13 +100,13 @@ func conversation(history []jsontext.Value) string {
 	return "checkpoint-" + hex.EncodeToString(h.Sum(nil)[:6])
 }
 
-// Recorded reports whether every turn the person took in the checkpoint
+// geminiRecorded reports whether every turn the person took in the checkpoint
 // at path is in a chat recording of its project folder: the checkpoint
 // is a recorded chat saved (Gemini CLI records every chat since late
 // 2025), and the recording, which has the times and the session, is read
 // instead, so that the conversation does not count as two sessions.
-func Recorded(path string) bool {
-	ch, err := ReadCheckpoint(path, asWritten)
+func geminiRecorded(path string) bool {
+	ch, err := readGeminiCheckpoint(path, asWritten)
 	if err != nil || len(ch.UserSignals) == 0 {
 		return false
 	}
@@ -156,17 +155,17 @@ func firstByte(data []byte) byte {
 // own turns (the setup context, summaries, nudges) are left out; the
 // setup names the working directory, which becomes the cwd.
 func readHistory(history []jsontext.Value, name, id string, at time.Time, opt transcript.Options) *transcript.Channels {
-	b := sessionlog.New(name, opt)
-	b.Session(id)
+	b := newBuilder(name, opt)
+	b.session(id)
 	ts := at.UTC().Format(time.RFC3339)
 	cwd := ""
 	var pending calls
 	for i, raw := range history {
 		n := i + 1
-		b.Line(n)
+		b.line(n)
 		var c content
 		if err := jsonv2.Unmarshal(raw, &c, lenient); err != nil {
-			b.Problem(jsonl.Problem{Line: n, Err: err, Text: start(raw)})
+			b.problem(jsonl.Problem{Line: n, Err: err, Text: start(raw)})
 			continue
 		}
 		meta := transcript.Meta{UUID: fmt.Sprintf("%s:%d", id, i), Timestamp: ts, Line: n}
@@ -175,7 +174,7 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 			var text strings.Builder
 			flush := func() {
 				if t := text.String(); !isAck(t) {
-					b.Assistant(meta, t)
+					b.assistant(meta, t)
 				}
 				text.Reset()
 			}
@@ -185,8 +184,8 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 					flush()
 					tm := meta
 					tm.UUID = fmt.Sprintf("%s:%d:%d", id, i, j)
-					name, command, paths := tool(p.FunctionCall.Name, p.FunctionCall.Args)
-					b.Tool(tm, tm.UUID, name, command, paths, cwd)
+					name, command, paths := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
+					b.tool(tm, tm.UUID, name, command, paths, cwd)
 					pending.add(tm.UUID, p.FunctionCall.ID, p.FunctionCall.Name)
 				case p.Thought:
 				default:
@@ -210,25 +209,25 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 					case strings.HasPrefix(errText, "[Operation Cancelled]"):
 						// Refused or stopped: no outcome, as a chat's cancelled call.
 					case errText != "":
-						b.Result(meta, key, true, errText)
+						b.result(meta, key, true, errText)
 					default:
-						b.Result(meta, key, false, "")
+						b.result(meta, key, false, "")
 					}
 				}
 				continue
 			}
 			text := said(c.Parts)
-			if own, dir := injected(text); !own {
+			if own, dir := geminiInjected(text); !own {
 				if cwd == "" {
 					cwd = dir
 				}
 				continue
 			}
 			pending = nil // a call the person speaks after gets no result later
-			b.User(meta, text, cwd)
+			b.user(meta, text, cwd)
 		}
 	}
-	return b.Done()
+	return b.done()
 }
 
 // answers reports a user turn that gives tools' results back.
@@ -321,7 +320,7 @@ var workdir = regexp.MustCompile(`(?m)(?:working in the directory: *|working in 
 // These are the turns Gemini CLI adds to the model's history itself
 // (packages/core/src/utils/environmentContext.ts, core/client.ts,
 // context/chatCompressionService.ts, utils/historyHardening.ts).
-func injected(text string) (own bool, dir string) {
+func geminiInjected(text string) (own bool, dir string) {
 	if m := workdir.FindStringSubmatch(text); m != nil {
 		dir = strings.TrimSpace(m[1])
 	}
@@ -352,11 +351,11 @@ func start(v []byte) string {
 	return strings.ToValidUTF8(string(v), "\uFFFD")
 }
 
-// IsCheckpoint reports whether the file at path is a checkpoint: named
+// isGeminiCheckpoint reports whether the file at path is a checkpoint: named
 // checkpoint-*.json, an array of Contents or an object whose history is
 // one, its first Content from the user or the model. Only the start of
 // the file is read.
-func IsCheckpoint(path string) bool {
+func isGeminiCheckpoint(path string) bool {
 	base := filepath.Base(path)
 	if !strings.HasPrefix(base, "checkpoint-") || !strings.HasSuffix(base, ".json") {
 		return false

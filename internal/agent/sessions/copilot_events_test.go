@@ -1,4 +1,4 @@
-package events
+package sessions
 
 import (
 	"strings"
@@ -21,7 +21,7 @@ func TestReadSkipsSubagents(t *testing.T) {
 {"type":"tool.execution_start","id":"e6","timestamp":"2026-05-08T10:00:03.200Z","parentId":"e4","agentId":"sub-1","data":{"toolCallId":"t3","toolName":"view","arguments":{"path":"/r/x_test.go"}}}
 {"type":"tool.execution_complete","id":"e7","timestamp":"2026-05-08T10:00:09.000Z","parentId":"e3","data":{"toolCallId":"t1","success":true,"result":{"content":"found it"}}}
 `
-	ch, err := Read(strings.NewReader(in), "events.jsonl", transcript.Options{})
+	ch, err := readCopilot(strings.NewReader(in), "events.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

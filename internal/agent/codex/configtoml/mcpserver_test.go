@@ -1,4 +1,4 @@
-package mcpconfig
+package configtoml
 
 import (
 	"strings"
@@ -62,7 +62,7 @@ func TestRegisterEveryShape(t *testing.T) {
 			t.Errorf("%s: %v %v %v", name, changed, kept, err)
 			continue
 		}
-		if st, err := Read(out); err != nil || st != Ours {
+		if st, err := ServerState(out); err != nil || st != Ours {
 			t.Errorf("%s: registered, then read as %v, %v:\n%s", name, st, err, out)
 		}
 		back, changed, err := Unregister(out)
@@ -85,7 +85,7 @@ func TestRegisterRefusesWhatItCannotEdit(t *testing.T) {
 			t.Errorf("%q: %v %v", mine, changed, err)
 		}
 	}
-	if _, err := Read([]byte("a = 1\nb = \"open\n")); err == nil || !strings.HasPrefix(err.Error(), File+":2:") {
+	if _, err := ServerState([]byte("a = 1\nb = \"open\n")); err == nil || !strings.HasPrefix(err.Error(), File+":2:") {
 		t.Errorf("a broken file is not named with its line: %v", err)
 	}
 }

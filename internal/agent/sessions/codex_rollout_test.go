@@ -1,4 +1,4 @@
-package rollout
+package sessions
 
 import (
 	"os"
@@ -25,8 +25,8 @@ const sample = `{"timestamp":"2026-05-08T10:00:00.000Z","type":"session_meta","p
 {"timestamp":"2026-05-08T10:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total":{"input_tokens":3}},"message":{"odd":true}}}
 `
 
-func TestRead(t *testing.T) {
-	ch, err := Read(strings.NewReader(sample), "r.jsonl", transcript.Options{})
+func TestReadRollout(t *testing.T) {
+	ch, err := readCodex(strings.NewReader(sample), "r.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestRead(t *testing.T) {
 
 // A compressed rollout reads as the plain one, and Find prefers the plain
 // one where both are left, keeping only this working tree's sessions.
-func TestCompressedAndFind(t *testing.T) {
+func TestCompressedRolloutAndFind(t *testing.T) {
 	home := t.TempDir()
 	day := filepath.Join(home, "sessions", "2026", "05", "08")
 	if err := os.MkdirAll(day, 0o755); err != nil {
@@ -67,27 +67,27 @@ func TestCompressedAndFind(t *testing.T) {
 	os.WriteFile(plain, []byte(sample), 0o644)
 	os.WriteFile(plain+".zst", enc.EncodeAll([]byte(sample), nil), 0o644)
 	os.WriteFile(other, enc.EncodeAll([]byte(strings.Replace(sample, "/home/dev/repo", "/home/dev/other", 1)), nil), 0o644)
-	ch, err := ReadFile(plain+".zst", transcript.Options{})
+	ch, err := readCodexFile(plain+".zst", transcript.Options{})
 	if err != nil || len(ch.Tools) != 3 {
 		t.Fatalf("compressed: %v, %+v", err, ch)
 	}
-	got, err := Find(home, "/home/dev/repo")
+	got, err := findCodex(home, "/home/dev/repo")
 	if err != nil || len(got) != 1 || got[0] != plain {
 		t.Errorf("Find: %v, %v", got, err)
 	}
-	if !IsRollout(other) {
+	if !isCodexRollout(other) {
 		t.Errorf("%s is a rollout", other)
 	}
 }
 
 // Secrets are redacted where the text enters devlearn, as for Claude Code
 // transcripts.
-func TestSecretsAreRedactedOnRead(t *testing.T) {
+func TestRolloutSecretsAreRedactedOnRead(t *testing.T) {
 	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r2","cwd":"/r"}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"use ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y to push"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"git push https://x:ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y@github.com/o/r\"]}","call_id":"c1"}}
 `
-	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,8 +115,8 @@ const older = `{"id":"89fd76e1-3371-41a0-9ae3-12e5b8f999e8","timestamp":"2025-09
 {"type":"message","role":"user","content":[{"type":"input_text","text":"nutze die venv"}]}
 `
 
-func TestReadOlderShape(t *testing.T) {
-	ch, err := Read(strings.NewReader(older), "rollout-2025-09-24T02-55-32-89fd76e1.jsonl", transcript.Options{})
+func TestReadRolloutOlderShape(t *testing.T) {
+	ch, err := readCodex(strings.NewReader(older), "rollout-2025-09-24T02-55-32-89fd76e1.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestReadOlderShape(t *testing.T) {
 
 // Code mode runs shell commands from a script, and answers with a list of
 // text parts; a call may ask to run outside the sandbox.
-func TestReadCodeModeAndEscalation(t *testing.T) {
+func TestReadRolloutCodeModeAndEscalation(t *testing.T) {
 	const in = `{"timestamp":"2026-07-23T00:00:00Z","type":"session_meta","payload":{"id":"r2","cwd":"/w"}}
 {"timestamp":"2026-07-23T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"push it"}}
 {"timestamp":"2026-07-23T00:00:02Z","type":"response_item","payload":{"type":"custom_tool_call","name":"exec","call_id":"c1","input":"const r = await tools.shell_command({\"command\":\"git push\",\"workdir\":\"/w\"}); text(r);"}}
@@ -157,7 +157,7 @@ func TestReadCodeModeAndEscalation(t *testing.T) {
 {"timestamp":"2026-07-23T00:00:04Z","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"git push\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"push needs network\"}","call_id":"c2"}}
 {"timestamp":"2026-07-23T00:00:05Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 1 seconds\nOutput:\n"}}
 `
-	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,10 @@
-// Package features reads the [features] table of a Codex config.toml for
-// the switch that runs hooks: "hooks", and "codex_hooks", its name before
+// Features reads the [features] table of a Codex config.toml for the
+// switch that runs hooks: "hooks", and "codex_hooks", its name before
 // Codex 0.129 and a deprecated alias since. Before Codex 0.124 hooks are
 // off unless codex_hooks = true; from 0.124 they are on unless switched
-// off. It links the TOML decoder, so it is not on the hook path.
-package features
+// off.
+
+package configtoml
 
 import (
 	"errors"
@@ -13,12 +14,12 @@ import (
 	"github.com/pelletier/go-toml/v2"
 )
 
-// Keys are the names of the switch, the canonical one first.
-var Keys = []string{"hooks", "codex_hooks"}
+// HooksFeatures are the names of the switch, the canonical one first.
+var HooksFeatures = []string{"hooks", "codex_hooks"}
 
-// Read gives the hooks switches a config.toml's text sets to a boolean,
+// readFeatures gives the hooks switches a config.toml's text sets to a boolean,
 // by key.
-func Read(data []byte) (map[string]bool, error) {
+func readFeatures(data []byte) (map[string]bool, error) {
 	var c struct {
 		Features map[string]any `toml:"features"`
 	}
@@ -26,7 +27,7 @@ func Read(data []byte) (map[string]bool, error) {
 		return nil, err
 	}
 	out := map[string]bool{}
-	for _, k := range Keys {
+	for _, k := range HooksFeatures {
 		if v, ok := c.Features[k].(bool); ok {
 			out[k] = v
 		}
@@ -34,8 +35,8 @@ func Read(data []byte) (map[string]bool, error) {
 	return out, nil
 }
 
-// ReadFile is Read of the file at path; a missing file sets nothing.
-func ReadFile(path string) (map[string]bool, error) {
+// Features is readFeatures of the file at path; a missing file sets nothing.
+func Features(path string) (map[string]bool, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -43,7 +44,7 @@ func ReadFile(path string) (map[string]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Read(data)
+	return readFeatures(data)
 }
 
 // OptedIn reports whether a Codex before 0.124 runs hooks with these
@@ -53,7 +54,7 @@ func ReadFile(path string) (map[string]bool, error) {
 // read or parsed sets nothing.
 func OptedIn(paths ...string) (bool, string) {
 	for _, p := range paths {
-		if s, err := ReadFile(p); err == nil {
+		if s, err := Features(p); err == nil {
 			if v, ok := s["codex_hooks"]; ok {
 				return v, p
 			}

@@ -1,4 +1,4 @@
-package chat
+package sessions
 
 import (
 	"os"
@@ -26,14 +26,14 @@ func userTexts(ch *transcript.Channels) string {
 // response is a failed call with its text, a cancelled one has no
 // outcome; the file's time dates every record.
 func TestReadCheckpoint(t *testing.T) {
-	path := filepath.Join("testdata", "checkpoint-fix%20tests.json")
+	path := filepath.Join("testdata", "gemini", "checkpoint-fix%20tests.json")
 	at := time.Date(2025, 7, 4, 12, 0, 0, 0, time.UTC)
 	copyPath := filepath.Join(t.TempDir(), "0f3a", filepath.Base(path))
 	copyFile(t, path, copyPath)
 	if err := os.Chtimes(copyPath, at, at); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := ReadCheckpoint(copyPath, transcript.Options{})
+	ch, err := readGeminiCheckpoint(copyPath, transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +80,7 @@ func TestReadCheckpoint(t *testing.T) {
 // first workspace directory; responses find their calls by id, in any
 // order; a compression summary and its acknowledgement are Gemini CLI's.
 func TestReadCheckpointWrapped(t *testing.T) {
-	ch, err := ReadCheckpoint(filepath.Join("testdata", "checkpoint-wrapped.json"), transcript.Options{})
+	ch, err := readGeminiCheckpoint(filepath.Join("testdata", "gemini", "checkpoint-wrapped.json"), transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestReadCheckpointWrapped(t *testing.T) {
 func TestReadCheckpointBadTurn(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "checkpoint-x.json")
 	write(t, path, `[{"role":"user","parts":[{"text":"hello"}]},{"role":"model","parts":"oops"},{"role":"user","parts":[{"text":"still here"}]}]`)
-	ch, err := ReadCheckpoint(path, transcript.Options{})
+	ch, err := readGeminiCheckpoint(path, transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestReadCheckpointBadTurn(t *testing.T) {
 		t.Errorf("problems %v, said %q", ch.Problems, userTexts(ch))
 	}
 	write(t, path, `{"history": [`)
-	if _, err := ReadCheckpoint(path, transcript.Options{}); err == nil {
+	if _, err := readGeminiCheckpoint(path, transcript.Options{}); err == nil {
 		t.Error("a torn checkpoint read without error")
 	}
 }
@@ -128,7 +128,7 @@ func TestCheckpointConversation(t *testing.T) {
 	other := filepath.Join(dir, "a", "checkpoint-other.json")
 	write(t, other, `[`+start+`{"role":"user","parts":[{"text":"rename my microphone"}]}]`)
 	read := func(p string) *transcript.Channels {
-		ch, err := ReadCheckpoint(p, transcript.Options{})
+		ch, err := readGeminiCheckpoint(p, transcript.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,17 +149,17 @@ func TestRecorded(t *testing.T) {
 	dir := t.TempDir()
 	ckpt := filepath.Join(dir, "checkpoint-t.json")
 	write(t, ckpt, `[{"role":"user","parts":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]},{"role":"model","parts":[{"text":"It is empty."}]}]`)
-	if Recorded(ckpt) {
+	if geminiRecorded(ckpt) {
 		t.Error("recorded with no recording")
 	}
 	write(t, filepath.Join(dir, "chats", "session-2026-01-02T10-00-s1.jsonl"), `{"sessionId":"s1","projectHash":"h"}
 {"id":"m1","timestamp":"2026-01-02T10:00:00.000Z","type":"user","content":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]}
 `)
-	if !Recorded(ckpt) {
+	if !geminiRecorded(ckpt) {
 		t.Error("not recorded")
 	}
 	write(t, ckpt, `[{"role":"user","parts":[{"text":"@a.go explain"}]},{"role":"user","parts":[{"text":"and b.go"}]}]`)
-	if Recorded(ckpt) {
+	if geminiRecorded(ckpt) {
 		t.Error("recorded, with a prompt no recording has")
 	}
 }
@@ -180,22 +180,12 @@ func TestIsCheckpoint(t *testing.T) {
 	} {
 		p := filepath.Join(dir, name)
 		write(t, p, tc.body)
-		if got := IsCheckpoint(p); got != tc.want {
-			t.Errorf("IsCheckpoint(%s) = %v", name, got)
+		if got := isGeminiCheckpoint(p); got != tc.want {
+			t.Errorf("isGeminiCheckpoint(%s) = %v", name, got)
 		}
 	}
-	if !IsCheckpoint(filepath.Join("testdata", "checkpoint-fix%20tests.json")) || !IsCheckpoint(filepath.Join("testdata", "checkpoint-wrapped.json")) {
+	if !isGeminiCheckpoint(filepath.Join("testdata", "gemini", "checkpoint-fix%20tests.json")) || !isGeminiCheckpoint(filepath.Join("testdata", "gemini", "checkpoint-wrapped.json")) {
 		t.Error("fixtures not recognised")
-	}
-}
-
-func write(t *testing.T, path, body string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package chat
+package sessions
 
 import (
 	"path/filepath"
@@ -11,7 +11,7 @@ import (
 // A record written again under its id replaces the first; $rewindTo drops
 // the message it names and all after; $set and metadata are not
 // messages; a failed tool call keeps its error.
-func TestRead(t *testing.T) {
+func TestReadGeminiChat(t *testing.T) {
 	in := `{"sessionId":"s1","projectHash":"h","startTime":"2026-05-08T10:00:00.000Z"}
 {"id":"m1","timestamp":"t1","type":"user","content":[{"text":"run the tests"}]}
 {"id":"m2","timestamp":"t2","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"run_shell_command","args":{"command":"go test ./..."},"status":"executing"}]}
@@ -24,7 +24,7 @@ func TestRead(t *testing.T) {
 {"id":"m5","timestamp":"t5","type":"user","content":"you forgot go generate"}
 not json
 `
-	ch, err := Read(strings.NewReader(in), "c.jsonl", transcript.Options{})
+	ch, err := readGeminiChat(strings.NewReader(in), "c.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,20 +49,20 @@ not json
 // Find lists, for the project folders of the working tree, the chat
 // recordings, the checkpoints and the prompt log; not another project's,
 // nor files that only look like them.
-func TestFind(t *testing.T) {
+func TestFindGemini(t *testing.T) {
 	home := t.TempDir()
 	root := filepath.Join(t.TempDir(), "shop")
 	ours := filepath.Join(home, "tmp", "shop")
 	write(t, filepath.Join(ours, ".project_root"), root)
 	write(t, filepath.Join(ours, "chats", "session-2026-05-08T10-00-s1.jsonl"), `{"sessionId":"s1","projectHash":"h"}`+"\n")
-	copyFile(t, filepath.Join("testdata", "checkpoint-wrapped.json"), filepath.Join(ours, "checkpoint-wrapped.json"))
+	copyFile(t, filepath.Join("testdata", "gemini", "checkpoint-wrapped.json"), filepath.Join(ours, "checkpoint-wrapped.json"))
 	write(t, filepath.Join(ours, "checkpoint-notes.json"), `{"notes":[]}`)
-	copyFile(t, filepath.Join("testdata", "logs.json"), filepath.Join(ours, "logs.json"))
+	copyFile(t, filepath.Join("testdata", "gemini", "logs.json"), filepath.Join(ours, "logs.json"))
 	write(t, filepath.Join(ours, "checkpoints", "2026-05-08T10-00-main.go-replace.json"), `{"history":[]}`)
 	theirs := filepath.Join(home, "tmp", "other")
 	write(t, filepath.Join(theirs, ".project_root"), "/elsewhere")
-	copyFile(t, filepath.Join("testdata", "logs.json"), filepath.Join(theirs, "logs.json"))
-	got, err := Find(home, root)
+	copyFile(t, filepath.Join("testdata", "gemini", "logs.json"), filepath.Join(theirs, "logs.json"))
+	got, err := findGemini(home, root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +78,13 @@ func TestFind(t *testing.T) {
 
 // In a chat recording too, the files an @path pulled in are cut from the
 // prompt, and a summary recorded as a user message is not the person's.
-func TestReadLeavesOutGeminisOwn(t *testing.T) {
+func TestReadGeminiChatLeavesOutGeminisOwn(t *testing.T) {
 	in := `{"sessionId":"s1","projectHash":"h"}
 {"id":"m1","timestamp":"t1","type":"user","content":[{"text":"@a.go explain"},{"text":"\n--- Content from referenced files ---"},{"text":"package a"},{"text":"\n--- End of content ---"}]}
 {"id":"m2","timestamp":"t2","type":"user","content":[{"text":"<state_snapshot>\n<overall_goal>explain</overall_goal>\n</state_snapshot>"}]}
 {"id":"m3","timestamp":"t3","type":"user","content":[{"functionResponse":{"id":"c1","name":"read_file","response":{"output":"x"}}}]}
 `
-	ch, err := Read(strings.NewReader(in), "c.jsonl", transcript.Options{})
+	ch, err := readGeminiChat(strings.NewReader(in), "c.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-// Package chat reads the conversations Gemini CLI leaves in a project's
-// folder, ~/.gemini/tmp/<project>/, into the channels devlearn's
-// extractors read. It is not on the hook path. Three kinds of file:
+// The Gemini CLI readers (this file, gemini_checkpoint.go, gemini_logs.go)
+// read the conversations Gemini CLI leaves in a project's folder,
+// ~/.gemini/tmp/<project>/, into the channels devlearn's extractors
+// read. Three kinds of file:
 //
 // Chat recordings, chats/session-*.jsonl (and the older session-*.json),
 // follow packages/core/src/services/chatRecordingTypes.ts: a JSONL file
@@ -25,11 +26,12 @@
 // The prompt log, logs.json (Logger.logMessage in the same logger.ts), is
 // an array of {sessionId, messageId, timestamp, type: "user", message}:
 // every prompt the person typed in the project, of every session, and
-// nothing else. It is read as one session per sessionId (PromptLog).
+// nothing else. It is read as one session per sessionId (geminiPromptLog).
 //
 // All of these are google-gemini/gemini-cli's (Apache-2.0), read from
 // its sources; nothing of them is copied here.
-package chat
+
+package sessions
 
 import (
 	"bufio"
@@ -47,7 +49,6 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/agent/gemini"
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -79,8 +80,8 @@ type record struct {
 	RewindTo  *string         `json:"$rewindTo"`
 }
 
-// ReadFile reads the chat at path.
-func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+// readGeminiChatFile reads the chat at path.
+func readGeminiChatFile(path string, opt transcript.Options) (*transcript.Channels, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("read chat: %w", err)
@@ -89,11 +90,11 @@ func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error)
 	if strings.HasSuffix(path, ".json") {
 		return readLegacy(f, path, opt)
 	}
-	return Read(f, path, opt)
+	return readGeminiChat(f, path, opt)
 }
 
-// Read reads a JSONL chat; name labels its problems.
-func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+// readGeminiChat reads a JSONL chat; name labels its problems.
+func readGeminiChat(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
 	var session string
 	var msgs []message
 	index := map[string]int{}
@@ -130,9 +131,9 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 	}
 	b := build(name, opt, session, msgs)
 	for _, p := range problems {
-		b.Problem(p)
+		b.problem(p)
 	}
-	return b.Done(), nil
+	return b.done(), nil
 }
 
 func readLegacy(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
@@ -146,34 +147,34 @@ func readLegacy(r io.Reader, name string, opt transcript.Options) (*transcript.C
 	for i := range conv.Messages {
 		conv.Messages[i].line = i + 1
 	}
-	return build(name, opt, conv.SessionID, conv.Messages).Done(), nil
+	return build(name, opt, conv.SessionID, conv.Messages).done(), nil
 }
 
-func build(name string, opt transcript.Options, session string, msgs []message) *sessionlog.Builder {
-	b := sessionlog.New(name, opt)
-	b.Session(session)
+func build(name string, opt transcript.Options, session string, msgs []message) *builder {
+	b := newBuilder(name, opt)
+	b.session(session)
 	for _, m := range msgs {
-		b.Line(m.line)
+		b.line(m.line)
 		meta := transcript.Meta{UUID: m.ID, Timestamp: m.Timestamp, Line: m.line}
 		switch m.Type {
 		case "user":
 			// The files an @path pulled in are not the person's words,
 			// nor are the summaries and tool results recorded as user
 			// messages since 2026.
-			if t := unreferenced(text(m.Content)); ownWords(t) {
-				b.User(meta, t, "")
+			if t := unreferenced(geminiText(m.Content)); ownWords(t) {
+				b.user(meta, t, "")
 			}
 		case "gemini":
-			b.Assistant(meta, text(m.Content))
+			b.assistant(meta, geminiText(m.Content))
 			for _, tc := range m.ToolCalls {
 				tmeta := transcript.Meta{UUID: m.ID + ":" + tc.ID, Timestamp: cmpOr(tc.Timestamp, m.Timestamp), Line: m.line}
-				name, command, paths := tool(tc.Name, tc.Args)
-				b.Tool(tmeta, tc.ID, name, command, paths, "")
+				name, command, paths := geminiTool(tc.Name, tc.Args)
+				b.tool(tmeta, tc.ID, name, command, paths, "")
 				switch tc.Status {
 				case "success":
-					b.Result(tmeta, tc.ID, false, "")
+					b.result(tmeta, tc.ID, false, "")
 				case "error":
-					b.Result(tmeta, tc.ID, true, cmpOr(text(tc.ResultDisplay), text(tc.Result)))
+					b.result(tmeta, tc.ID, true, cmpOr(geminiText(tc.ResultDisplay), geminiText(tc.Result)))
 				}
 			}
 		}
@@ -182,15 +183,15 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 }
 
 // ownWords reports a user message that is the person's, not one Gemini
-// CLI wrote (see injected).
+// CLI wrote (see geminiInjected).
 func ownWords(text string) bool {
-	own, _ := injected(text)
+	own, _ := geminiInjected(text)
 	return own
 }
 
 // tool is a call's name in Claude Code's terms, with the command and the
 // path its arguments name.
-func tool(called string, raw jsontext.Value) (name, command string, paths []string) {
+func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string) {
 	var args struct {
 		Command      string `json:"command"`
 		FilePath     string `json:"file_path"`
@@ -210,7 +211,7 @@ func tool(called string, raw jsontext.Value) (name, command string, paths []stri
 
 // text is the text of a PartListUnion: a string, a part {text}, or a
 // list of them; other parts (function calls, images) are skipped.
-func text(v jsontext.Value) string {
+func geminiText(v jsontext.Value) string {
 	var s string
 	if jsonv2.Unmarshal(v, &s) == nil {
 		return s
@@ -228,24 +229,17 @@ func text(v jsontext.Value) string {
 	}
 	var out []string
 	for _, p := range parts {
-		if t := text(p); t != "" {
+		if t := geminiText(p); t != "" {
 			out = append(out, t)
 		}
 	}
 	return strings.Join(out, "\n")
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
-// IsChat reports whether the file at path is a Gemini CLI chat: named
+// isGeminiChat reports whether the file at path is a Gemini CLI chat: named
 // session-*.json(l), its first record naming a sessionId and a
 // projectHash.
-func IsChat(path string) bool {
+func isGeminiChat(path string) bool {
 	base := filepath.Base(path)
 	if !strings.HasPrefix(base, "session-") || !(strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
 		return false
@@ -274,19 +268,19 @@ func IsChat(path string) bool {
 	return head.SessionID != "" && head.ProjectHash != ""
 }
 
-// Home is Gemini CLI's folder: ~/.gemini.
-func Home(getenv func(string) string) string {
+// geminiHome is Gemini CLI's folder: ~/.gemini.
+func geminiHome(getenv func(string) string) string {
 	if h := getenv("HOME"); h != "" {
 		return filepath.Join(h, ".gemini")
 	}
 	return ""
 }
 
-// Find lists the chats, checkpoints and prompt logs of the projects
+// findGemini lists the chats, checkpoints and prompt logs of the projects
 // rooted inside root: the project folders under home/tmp whose
 // .project_root names such a root, whose projects.json entry does, or
 // whose name is the sha256 of root (older versions).
-func Find(home, root string) ([]string, error) {
+func findGemini(home, root string) ([]string, error) {
 	root = filepath.Clean(root)
 	sum := sha256.Sum256([]byte(root))
 	hashed := hex.EncodeToString(sum[:])
@@ -322,25 +316,20 @@ func Find(home, root string) ([]string, error) {
 		}
 		files, _ := filepath.Glob(filepath.Join(dir, "chats", "session-*.json*"))
 		for _, f := range files {
-			if IsChat(f) {
+			if isGeminiChat(f) {
 				out = append(out, f)
 			}
 		}
 		files, _ = filepath.Glob(filepath.Join(dir, "checkpoint-*.json"))
 		for _, f := range files {
-			if IsCheckpoint(f) {
+			if isGeminiCheckpoint(f) {
 				out = append(out, f)
 			}
 		}
-		if f := filepath.Join(dir, PromptLogName); IsPromptLog(f) {
+		if f := filepath.Join(dir, geminiPromptLogName); isGeminiPromptLog(f) {
 			out = append(out, f)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
-}
-
-func inside(p, root string) bool {
-	p = filepath.Clean(p)
-	return p == root || strings.HasPrefix(p, root+string(filepath.Separator))
 }

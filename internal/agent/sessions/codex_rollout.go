@@ -1,7 +1,7 @@
-// Package rollout reads Codex CLI session logs ("rollouts",
+// readCodexFile reads Codex CLI session logs ("rollouts",
 // $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl, or .jsonl.zst
 // once Codex has compressed them) into the channels devlearn's
-// extractors read. It is not on the hook path (it links a zstd decoder).
+// extractors read, decompressing them with a zstd decoder.
 //
 // Each line is {"timestamp", "type", "payload"}. What is read:
 // session_meta (the session's id and cwd), event_msg user_message (what
@@ -18,7 +18,8 @@
 // The person's words are then the user-role messages that are not
 // Codex's own injections (AGENTS.md, <user_instructions>, the
 // <environment_context> that gives the cwd).
-package rollout
+
+package sessions
 
 import (
 	"bufio"
@@ -39,13 +40,12 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/devlearn/devlearn/internal/agent/codex"
-	"github.com/devlearn/devlearn/internal/agent/sessionlog"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// Compressed is the suffix of a rollout Codex has compressed.
-const Compressed = ".zst"
+// codexCompressed is the suffix of a rollout Codex has compressed.
+const codexCompressed = ".zst"
 
 // jsonRaw is a value read later, or not at all.
 type jsonRaw = jsontext.Value
@@ -79,22 +79,15 @@ type payload struct {
 	Aggregate jsonRaw `json:"aggregated_output"`
 }
 
-// text is a raw value that is a string, or "".
-func text(v jsonRaw) string {
-	var s string
-	jsonv2.Unmarshal(v, &s)
-	return s
-}
-
-// Read collects a rollout's channels; name labels its problems.
-func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
-	b := sessionlog.New(name, opt)
+// readCodex collects a rollout's channels; name labels its problems.
+func readCodex(r io.Reader, name string, opt transcript.Options) (*transcript.Channels, error) {
+	b := newBuilder(name, opt)
 	var cwd string
 	shells := map[string]bool{} // call ids of shell calls, whose exit code exec_command_end gives
 	older := false              // the shape before session_meta lines
 	var started string
 	problems, err := jsonl.Scan(r, func(n int, raw []byte) error {
-		b.Line(n)
+		b.line(n)
 		var l struct {
 			Timestamp string  `json:"timestamp"`
 			Type      string  `json:"type"`
@@ -105,9 +98,9 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		if err := jsonv2.Unmarshal(raw, &l); err != nil {
 			return err
 		}
-		if l.Type == "" && l.ID != "" && l.Timestamp != "" && b.SessionID() == "" {
+		if l.Type == "" && l.ID != "" && l.Timestamp != "" && b.sessionID() == "" {
 			older, started = true, l.Timestamp
-			b.Session(l.ID)
+			b.session(l.ID)
 			return nil
 		}
 		if older && l.Type != "" {
@@ -120,24 +113,24 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		}
 		p := &l.Payload
 		meta := transcript.Meta{Timestamp: l.Timestamp, Line: n}
-		if id := b.SessionID(); id != "" {
+		if id := b.sessionID(); id != "" {
 			meta.UUID = fmt.Sprintf("%s:%d", id, n)
 		}
 		switch l.Type {
 		case "session_meta":
-			b.Session(cmpOr(p.ID, p.SessionID))
+			b.session(cmpOr(p.ID, p.SessionID))
 			cwd = cmpOr(cwd, p.Cwd)
-			b.Branch(p.Git.Branch)
+			b.branch(p.Git.Branch)
 		case "turn_context":
 			cwd = cmpOr(p.Cwd, cwd)
 		case "event_msg":
 			switch p.Type {
 			case "user_message":
-				b.User(meta, text(p.Message), cwd)
+				b.user(meta, jsonString(p.Message), cwd)
 			case "exec_command_end":
 				if p.ExitCode != nil {
 					shells[p.CallID] = true
-					b.Result(meta, p.CallID, *p.ExitCode != 0, cmpOr(text(p.Stderr), text(p.Aggregate)))
+					b.result(meta, p.CallID, *p.ExitCode != 0, cmpOr(jsonString(p.Stderr), jsonString(p.Aggregate)))
 				}
 			}
 		case "response_item":
@@ -148,8 +141,8 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 					if c := environmentCwd(said); c != "" {
 						cwd = c
 					}
-					if !injected(said) {
-						b.User(meta, said, cwd)
+					if !codexInjected(said) {
+						b.user(meta, said, cwd)
 					}
 					return nil
 				}
@@ -165,20 +158,20 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 							said = append(said, c.Text)
 						}
 					}
-					b.Assistant(meta, strings.Join(said, "\n\n"))
+					b.assistant(meta, strings.Join(said, "\n\n"))
 				}
 			case "function_call", "custom_tool_call":
-				name, command, paths := tool(p)
-				b.Tool(meta, p.CallID, name, command, paths, cwd)
+				name, command, paths := codexTool(p)
+				b.tool(meta, p.CallID, name, command, paths, cwd)
 				if escalated(p) {
-					b.Escalated(p.CallID)
+					b.escalated(p.CallID)
 				}
 			case "function_call_output", "custom_tool_call_output":
 				if shells[p.CallID] {
 					return nil // exec_command_end said it already
 				}
 				failed, text := outcome(p.Output)
-				b.Result(meta, p.CallID, failed, text)
+				b.result(meta, p.CallID, failed, text)
 			}
 		}
 		return nil
@@ -187,9 +180,9 @@ func Read(r io.Reader, name string, opt transcript.Options) (*transcript.Channel
 		return nil, fmt.Errorf("read rollout %s: %w", name, err)
 	}
 	for _, p := range problems {
-		b.Problem(p)
+		b.problem(p)
 	}
-	return b.Done(), nil
+	return b.done(), nil
 }
 
 // contentText is the text of a message's content parts.
@@ -210,7 +203,7 @@ func contentText(raw jsonRaw) string {
 
 // injected reports a user-role message Codex wrote itself: the project's
 // instructions and the environment it runs in.
-func injected(text string) bool {
+func codexInjected(text string) bool {
 	t := strings.TrimSpace(text)
 	for _, p := range []string{"<user_instructions>", "<environment_context>", "# AGENTS.md instructions", "<INSTRUCTIONS>", "<user_shell_command>", "<turn_aborted>"} {
 		if strings.HasPrefix(t, p) {
@@ -236,7 +229,7 @@ func environmentCwd(text string) string {
 // tool names a call the way devlearn's extractors know calls: a shell
 // command is Bash with its command line, apply_patch the Edit (or Write)
 // of the files its patch names.
-func tool(p *payload) (name, command string, paths []string) {
+func codexTool(p *payload) (name, command string, paths []string) {
 	switch p.Name {
 	case "shell", "exec_command", "local_shell", "container.exec", "shell_command":
 		var args struct {
@@ -370,13 +363,13 @@ func outcome(raw jsonRaw) (failed bool, text string) {
 	return false, s
 }
 
-// Open opens a rollout, decompressing one that ends in .zst.
-func Open(path string) (io.ReadCloser, error) {
+// openRollout opens a rollout, decompressing one that ends in .zst.
+func openRollout(path string) (io.ReadCloser, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasSuffix(path, Compressed) {
+	if !strings.HasSuffix(path, codexCompressed) {
 		return f, nil
 	}
 	d, err := zstd.NewReader(f, zstd.WithDecoderConcurrency(1))
@@ -401,25 +394,25 @@ func (c closers) Close() error {
 	return errors.Join(errs...)
 }
 
-// ReadFile reads the rollout at path, compressed or not.
-func ReadFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	r, err := Open(path)
+// readCodexFile reads the rollout at path, compressed or not.
+func readCodexFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	r, err := openRollout(path)
 	if err != nil {
 		return nil, fmt.Errorf("read rollout: %w", err)
 	}
 	defer r.Close()
-	return Read(r, path, opt)
+	return readCodex(r, path, opt)
 }
 
-// IsRollout reports whether a file's first line is a rollout's
+// isCodexRollout reports whether a file's first line is a rollout's
 // session_meta, or the older shape's first line.
-func IsRollout(path string) bool {
+func isCodexRollout(path string) bool {
 	ok, _ := firstMeta(path)
 	return ok
 }
 
-// Home is Codex's folder: $CODEX_HOME, else ~/.codex.
-func Home(getenv func(string) string) string {
+// codexHome is Codex's folder: $CODEX_HOME, else ~/.codex.
+func codexHome(getenv func(string) string) string {
 	if h := getenv("CODEX_HOME"); h != "" {
 		return h
 	}
@@ -429,11 +422,11 @@ func Home(getenv func(string) string) string {
 	return ""
 }
 
-// Find lists the rollouts under home (sessions/ and archived_sessions/)
+// findCodex lists the rollouts under home (sessions/ and archived_sessions/)
 // of sessions that ran inside root, by the cwd their session_meta
 // records. Where Codex left both a rollout and its compressed copy, the
 // plain one is read.
-func Find(home, root string) ([]string, error) {
+func findCodex(home, root string) ([]string, error) {
 	var files []string
 	for _, dir := range []string{"sessions", "archived_sessions"} {
 		err := filepath.WalkDir(filepath.Join(home, dir), func(path string, d fs.DirEntry, err error) error {
@@ -444,7 +437,7 @@ func Find(home, root string) ([]string, error) {
 				return err
 			}
 			n := d.Name()
-			if d.Type().IsRegular() && strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl"+Compressed)) {
+			if d.Type().IsRegular() && strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl"+codexCompressed)) {
 				files = append(files, path)
 			}
 			return nil
@@ -463,10 +456,10 @@ func Find(home, root string) ([]string, error) {
 	}
 	var out []string
 	for _, f := range files {
-		if base, ok := strings.CutSuffix(f, Compressed); ok && plain[base] {
+		if base, ok := strings.CutSuffix(f, codexCompressed); ok && plain[base] {
 			continue
 		}
-		if _, cwd := firstMeta(f); inside(cwd, roots) {
+		if _, cwd := firstMeta(f); insideAny(cwd, roots) {
 			out = append(out, f)
 		}
 	}
@@ -477,7 +470,7 @@ func Find(home, root string) ([]string, error) {
 // firstMeta reads a rollout's first line: whether it is a session_meta,
 // and the cwd it records.
 func firstMeta(path string) (bool, string) {
-	r, err := Open(path)
+	r, err := openRollout(path)
 	if err != nil {
 		return false, ""
 	}
@@ -522,24 +515,18 @@ func firstMeta(path string) (bool, string) {
 	return false, ""
 }
 
-func inside(cwd string, roots []string) bool {
+// insideAny reports whether cwd, when a session recorded one, lies inside
+// one of roots (the working tree as named and as its links resolve).
+func insideAny(cwd string, roots []string) bool {
 	if cwd == "" {
 		return false
 	}
-	cwd = filepath.Clean(cwd)
 	for _, r := range roots {
-		if cwd == r || strings.HasPrefix(cwd, r+string(filepath.Separator)) {
+		if inside(cwd, r) {
 			return true
 		}
 	}
 	return false
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func cmpOrRaw(a, b jsonRaw) jsonRaw {

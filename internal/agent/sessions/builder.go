@@ -1,10 +1,11 @@
-// Package sessionlog builds the channels devlearn's extractors read
+// A builder makes the channels devlearn's extractors read
 // (transcript.Channels: the person's messages, the dialog pairs, the tool
 // calls with their results) from another agent's session log, so that
 // every lesson class found in a Claude Code transcript is found in a
 // Codex rollout or a Gemini CLI chat too. Each agent's reader turns its
 // lines into the calls below, in order.
-package sessionlog
+
+package sessions
 
 import (
 	"strings"
@@ -15,8 +16,8 @@ import (
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// Builder collects one session.
-type Builder struct {
+// builder collects one session.
+type builder struct {
 	ch      transcript.Channels
 	opt     transcript.Options
 	file    string
@@ -26,8 +27,8 @@ type Builder struct {
 	pending map[string]int // tool call id → index in ch.Tools
 }
 
-// New starts a session read from file (named in problems).
-func New(file string, opt transcript.Options) *Builder {
+// newBuilder starts a session read from file (named in problems).
+func newBuilder(file string, opt transcript.Options) *builder {
 	if opt.MaxText <= 0 {
 		opt.MaxText = transcript.DefaultMaxText
 	}
@@ -37,29 +38,29 @@ func New(file string, opt transcript.Options) *Builder {
 	if opt.Redact == nil {
 		opt.Redact = redact.Text
 	}
-	return &Builder{file: file, opt: opt, pending: map[string]int{}}
+	return &builder{file: file, opt: opt, pending: map[string]int{}}
 }
 
-// Session sets the session's id (the first one given wins).
-func (b *Builder) Session(id string) {
+// session sets the session's id (the first one given wins).
+func (b *builder) session(id string) {
 	if b.ch.SessionID == "" {
 		b.ch.SessionID = id
 		b.ch.Stats.SessionID = id
 	}
 }
 
-// Branch notes a git branch the session ran on.
-func (b *Builder) Branch(name string) { b.ch.Stats.AddBranch(name) }
+// branch notes a git branch the session ran on.
+func (b *builder) branch(name string) { b.ch.Stats.AddBranch(name) }
 
-// SessionID is the session's id so far.
-func (b *Builder) SessionID() string { return b.ch.SessionID }
+// sessionID is the session's id so far.
+func (b *builder) sessionID() string { return b.ch.SessionID }
 
-// Line counts a line read.
-func (b *Builder) Line(n int) { b.ch.Stats.Lines++ }
+// line counts a line read.
+func (b *builder) line(n int) { b.ch.Stats.Lines++ }
 
-// User is something the person wrote: it closes the assistant's turn as
+// user is something the person wrote: it closes the assistant's turn as
 // its reply.
-func (b *Builder) User(m transcript.Meta, text, cwd string) {
+func (b *builder) user(m transcript.Meta, text, cwd string) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return
@@ -72,8 +73,8 @@ func (b *Builder) User(m transcript.Meta, text, cwd string) {
 	b.ch.Stats.UserSignals++
 }
 
-// Assistant is text the agent showed.
-func (b *Builder) Assistant(m transcript.Meta, text string) {
+// assistant is text the agent showed.
+func (b *builder) assistant(m transcript.Meta, text string) {
 	b.ch.Stats.Assistant++
 	text = strings.TrimSpace(text)
 	if text == "" {
@@ -84,8 +85,8 @@ func (b *Builder) Assistant(m transcript.Meta, text string) {
 	b.last = b.meta(m)
 }
 
-// Tool is a tool call; its result comes with Result, by id.
-func (b *Builder) Tool(m transcript.Meta, id, name, command string, paths []string, cwd string) {
+// tool is a tool call; its result comes with result, by id.
+func (b *builder) tool(m transcript.Meta, id, name, command string, paths []string, cwd string) {
 	b.ch.Stats.ToolUses++
 	b.startTurn(m.Line)
 	for i, p := range paths {
@@ -98,16 +99,16 @@ func (b *Builder) Tool(m transcript.Meta, id, name, command string, paths []stri
 	b.ch.Tools = append(b.ch.Tools, tc)
 }
 
-// Escalated marks the pending tool call id as one that asked to run
+// escalated marks the pending tool call id as one that asked to run
 // outside the agent's sandbox.
-func (b *Builder) Escalated(id string) {
+func (b *builder) escalated(id string) {
 	if i, ok := b.pending[id]; ok {
 		b.ch.Tools[i].Escalated = true
 	}
 }
 
-// Result is a tool call's outcome; errText is kept for a failure.
-func (b *Builder) Result(m transcript.Meta, id string, failed bool, errText string) {
+// result is a tool call's outcome; errText is kept for a failure.
+func (b *builder) result(m transcript.Meta, id string, failed bool, errText string) {
 	i, ok := b.pending[id]
 	if !ok {
 		return
@@ -122,13 +123,13 @@ func (b *Builder) Result(m transcript.Meta, id string, failed bool, errText stri
 	}
 }
 
-// Problem is a line that could not be read.
-func (b *Builder) Problem(p jsonl.Problem) {
+// problem is a line that could not be read.
+func (b *builder) problem(p jsonl.Problem) {
 	b.ch.Problems = append(b.ch.Problems, transcript.Problem{File: b.file, Problem: p})
 }
 
-// Done closes the last turn and returns the channels.
-func (b *Builder) Done() *transcript.Channels {
+// done closes the last turn and returns the channels.
+func (b *builder) done() *transcript.Channels {
 	b.closeTurn(nil)
 	return &b.ch
 }
@@ -136,9 +137,9 @@ func (b *Builder) Done() *transcript.Channels {
 // clean is text as devlearn may keep it: valid UTF-8, secrets redacted
 // before it is cut to length (as transcript.Walk does), so that no later
 // stage can forget to.
-func (b *Builder) clean(s string) string { return b.opt.Redact(strings.ToValidUTF8(s, "\uFFFD")) }
+func (b *builder) clean(s string) string { return b.opt.Redact(strings.ToValidUTF8(s, "\uFFFD")) }
 
-func (b *Builder) meta(m transcript.Meta) transcript.Meta {
+func (b *builder) meta(m transcript.Meta) transcript.Meta {
 	if m.SessionID == "" {
 		m.SessionID = b.ch.SessionID
 	}
@@ -147,13 +148,13 @@ func (b *Builder) meta(m transcript.Meta) transcript.Meta {
 
 // startTurn notes the first line of the agent's turn: its text and its
 // tool calls are from there on.
-func (b *Builder) startTurn(line int) {
+func (b *builder) startTurn(line int) {
 	if b.from == 0 {
 		b.from = line
 	}
 }
 
-func (b *Builder) closeTurn(reply *transcript.UserSignal) {
+func (b *builder) closeTurn(reply *transcript.UserSignal) {
 	from := b.from
 	b.from = 0
 	if len(b.turn) == 0 {
