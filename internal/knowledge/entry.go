@@ -95,17 +95,17 @@ const (
 // output budget of a hook or hide a second document in a field.
 const (
 	MaxSummary = 200
-	MaxListLen = 50
+	maxListLen = 50
 	MaxItemLen = 200
-	MaxBody    = 64 * 1024
-	MaxFile    = 128 * 1024
+	maxBody    = 64 * 1024
+	maxFile    = 128 * 1024
 )
 
 // Defaults for keys a file leaves out.
 const (
-	DefaultKind     = "note"
-	DefaultPriority = "MEDIUM"
-	DefaultSource   = "manual"
+	defaultKind     = "note"
+	defaultPriority = "MEDIUM"
+	defaultSource   = "manual"
 )
 
 // ParseError is a problem in an entry file, with the line it is on.
@@ -133,8 +133,8 @@ func ParseDraft(path string, data []byte) (*Entry, error) { return parseFile(pat
 
 func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(data) > MaxFile {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), MaxFile)}
+	if len(data) > maxFile {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), maxFile)}
 	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
@@ -164,8 +164,8 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 		return nil, &ParseError{Path: path, Line: keyLine, Msg: fmt.Sprintf("key %q is not the file's name (%s.md): rename the file or change the key", e.Key, stem)}
 	}
 	e.Body = normalizeBody(string(rest))
-	if len(e.Body) > MaxBody {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	if len(e.Body) > maxBody {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), maxBody)}
 	}
 	// Derived, whatever the file says: a body edited by hand is measured
 	// as it is now.
@@ -178,8 +178,8 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 // transcript. name labels errors; line numbers count from the block's
 // first line.
 func ParseBlock(name string, data []byte) (*Entry, error) {
-	if len(data) > MaxFile {
-		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), MaxFile)}
+	if len(data) > maxFile {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), maxFile)}
 	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: name, Msg: "not UTF-8 text"}
@@ -194,8 +194,8 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
 		return nil, err
 	}
-	if len(e.Body) > MaxBody {
-		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	if len(e.Body) > maxBody {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), maxBody)}
 	}
 	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
@@ -376,16 +376,16 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 
 func (e *Entry) fillDefaults() {
 	if e.Kind == "" {
-		e.Kind = cmp.Or(e.Process.Kind(), DefaultKind)
+		e.Kind = cmp.Or(e.Process.Kind(), defaultKind)
 	}
 	if e.Priority == "" {
-		e.Priority = DefaultPriority
+		e.Priority = defaultPriority
 	}
 	if e.Status == "" {
 		e.Status = StatusActive
 	}
 	if e.Source == "" {
-		e.Source = DefaultSource
+		e.Source = defaultSource
 	}
 }
 
@@ -493,8 +493,8 @@ func list(v *yaml.Node, at atFunc, key string) ([]string, error) {
 	default:
 		return nil, at(v, "%s must be a list ([a, b]), not a %s", key, nodeKind(v))
 	}
-	if len(items) > MaxListLen {
-		return nil, at(v, "%s has %d items; at most %d", key, len(items), MaxListLen)
+	if len(items) > maxListLen {
+		return nil, at(v, "%s has %d items; at most %d", key, len(items), maxListLen)
 	}
 	var out []string
 	for _, it := range items {

@@ -2,8 +2,6 @@ package entrystore
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -12,40 +10,6 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/knowledge"
 )
-
-func TestCreateStampsAndUpdateKeepsCreation(t *testing.T) {
-	st, p := projectStore(t)
-	e := &knowledge.Entry{Key: "api-date-format", Summary: "API returns epoch timestamps", Body: "seconds\n"}
-	rel, created, err := st.Create(context.Background(), e, "test")
-	if err != nil || !created {
-		t.Fatal(err)
-	}
-	got, _ := knowledge.ReadEntry(p.Path(rel), rel)
-	if got.CreatedAt != "2026-05-10T09:00:00Z" || got.UpdatedAt != got.CreatedAt {
-		t.Fatalf("%+v", got)
-	}
-	later := &Store{Scope: knowledge.ScopeProject, Proj: p, Writer: evolve.New(p, time.Date(2026, 5, 12, 0, 0, 0, 0, time.UTC), evolve.Trigger{Command: "test"})}
-	later.Now = later.Writer.Now()
-	up := &knowledge.Entry{Key: "api-date-format", Summary: "API returns epoch seconds", Body: "seconds since 1970\n", Tags: []string{"api"}}
-	if _, err := later.Update(context.Background(), up, "test"); err != nil {
-		t.Fatal(err)
-	}
-	got, _ = knowledge.ReadEntry(p.Path(rel), rel)
-	if got.CreatedAt != "2026-05-10T09:00:00Z" || got.UpdatedAt != "2026-05-12T00:00:00Z" || got.Summary != "API returns epoch seconds" {
-		t.Fatalf("%+v", got)
-	}
-	if _, err := later.Update(context.Background(), &knowledge.Entry{Key: "nope", Summary: "s"}, "test"); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
-	}
-	// Promote stamps updated_at and keeps the rest of the file.
-	if _, _, _, err := later.SetStatus(context.Background(), "api-date-format", knowledge.StatusArchived, "test"); err != nil {
-		t.Fatal(err)
-	}
-	got, _ = knowledge.ReadEntry(p.Path(rel), rel)
-	if got.Status != knowledge.StatusArchived || got.UpdatedAt != "2026-05-12T00:00:00Z" {
-		t.Fatalf("%+v", got)
-	}
-}
 
 // Candidates not promoted within the window are archived, never deleted;
 // one without a creation time starts its clock rather than going at once.
