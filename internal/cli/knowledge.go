@@ -10,6 +10,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 )
@@ -87,7 +88,7 @@ func (w *knowledgeWS) load() *knowledge.Set {
 }
 
 // store is the project's entries folder, or the global one.
-func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, error) {
+func (w *knowledgeWS) store(global bool, command string) (*entrystore.Store, error) {
 	st, err := w.storeIn(global, command)
 	if st != nil {
 		st.Redact = redact.For(w.cfg.Redact.PersonalData)
@@ -95,7 +96,7 @@ func (w *knowledgeWS) store(global bool, command string) (*knowledge.Store, erro
 	return st, err
 }
 
-func (w *knowledgeWS) storeIn(global bool, command string) (*knowledge.Store, error) {
+func (w *knowledgeWS) storeIn(global bool, command string) (*entrystore.Store, error) {
 	if global {
 		if w.home == "" {
 			return nil, fmt.Errorf("no global store: set DEVLEARN_HOME or HOME")
@@ -110,7 +111,7 @@ func (w *knowledgeWS) storeIn(global bool, command string) (*knowledge.Store, er
 		return nil, err
 	}
 	//devlearn:triggers "knowledge add" "knowledge promote" "knowledge archive"
-	return knowledge.ProjectStore(w.proj, evolve.New(w.proj, now, evolve.Trigger{Command: command})), nil
+	return entrystore.Project(w.proj, evolve.New(w.proj, now, evolve.Trigger{Command: command})), nil
 }
 
 // notFound is the error of an id that names nothing.
@@ -122,8 +123,8 @@ var errNoEntry = errors.New("no such entry")
 
 // globalStore is the global entries folder, stamped with the command's
 // clock.
-func (w *knowledgeWS) globalStore() (*knowledge.Store, error) {
-	st := knowledge.GlobalStore(w.home)
+func (w *knowledgeWS) globalStore() (*entrystore.Store, error) {
+	st := entrystore.Global(w.home)
 	now, err := w.env.Now()
 	st.Now = now
 	return st, err

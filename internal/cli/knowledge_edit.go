@@ -13,6 +13,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 )
 
 // written is what add, promote and archive report.
@@ -284,11 +285,11 @@ project has none.`,
 
 // locate finds an entry by key: in the project unless global, else (or
 // when the project has none) in the global store.
-func (w *knowledgeWS) locate(key string, global bool, command string) (*knowledge.Store, *knowledge.Entry, error) {
+func (w *knowledgeWS) locate(key string, global bool, command string) (*entrystore.Store, *knowledge.Entry, error) {
 	if err := knowledge.ValidKey(key); err != nil {
 		return nil, nil, exitcode.UsageError(err)
 	}
-	var stores []*knowledge.Store
+	var stores []*entrystore.Store
 	if !global && w.proj != nil {
 		st, err := w.store(false, command)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -118,7 +119,7 @@ entry hides a global one with the same key; --global shows the global one.`,
 			if global {
 				// Straight from the global store: a project entry with
 				// the same key hides it from the set.
-				e, path, err := knowledge.GlobalStore(w.home).Read(args[0])
+				e, path, err := entrystore.Global(w.home).Read(args[0])
 				if err != nil {
 					return notFound(args[0])
 				}

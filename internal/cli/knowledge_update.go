@@ -13,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -223,10 +224,10 @@ func printAged(env *Env, days int, one, many, off, why string, archived, started
 }
 
 // windows are the config's review windows of candidates and drafts.
-func windows(cfg *config.Config) knowledge.Windows {
-	return knowledge.Windows{
-		Candidates: knowledge.DaysWindow(cfg.Knowledge.CandidateMaxAgeDays),
-		Drafts:     knowledge.DaysWindow(cfg.Knowledge.DraftMaxAgeDays),
+func windows(cfg *config.Config) entrystore.Windows {
+	return entrystore.Windows{
+		Candidates: entrystore.DaysWindow(cfg.Knowledge.CandidateMaxAgeDays),
+		Drafts:     entrystore.DaysWindow(cfg.Knowledge.DraftMaxAgeDays),
 	}
 }
 
@@ -239,7 +240,7 @@ func ageEntries(ctx context.Context, p *project.Project, cfg *config.Config, now
 		return nil
 	}
 	//devlearn:triggers "worker" "ingest"
-	st := knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: command}))
+	st := entrystore.Project(p, evolve.New(p, now, evolve.Trigger{Command: command}))
 	aged, err := st.Age(ctx, w)
 	if err == nil && logf != nil {
 		if n := len(aged.Archived); n > 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/gate"
 	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/task"
@@ -399,7 +400,7 @@ func lessonStates(w *taskWS, keys []string) []lessonState {
 	out := []lessonState{}
 	for _, k := range keys {
 		st := "gone"
-		if e, _, err := (&knowledge.Store{Scope: knowledge.ScopeProject, Proj: w.proj}).Read(k); err == nil {
+		if e, _, err := (&entrystore.Store{Scope: knowledge.ScopeProject, Proj: w.proj}).Read(k); err == nil {
 			st = e.Status
 		}
 		out = append(out, lessonState{Key: k, Status: st})

@@ -14,7 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
-	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/worker"
@@ -244,8 +244,8 @@ func TestStopQuietCases(t *testing.T) {
 	}
 }
 
-func ingestStore(p *project.Project) *knowledge.Store {
-	return knowledge.ProjectStore(p, evolve.New(p, now, evolve.Trigger{Command: "worker"}))
+func ingestStore(p *project.Project) *entrystore.Store {
+	return entrystore.Project(p, evolve.New(p, now, evolve.Trigger{Command: "worker"}))
 }
 
 // Error lines quote learned text; a secret in it is redacted before the

@@ -22,6 +22,7 @@ import (
 	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -169,7 +170,7 @@ type run struct {
 	// One per run, made at first use: the writer of the project's
 	// entries (entryStore), the entries a lesson may restate (entries),
 	// and the keeper that counts lessons on them (keeper).
-	store   *knowledge.Store
+	store   *entrystore.Store
 	inForce *keep.Entries
 	keep    *keep.Keeper
 	// clone is this clone's id (cloneID), read at first use.

@@ -14,6 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -143,7 +144,7 @@ func (r *run) logStore() observe.Store {
 
 // entryStore is the project's entries, written through the one writer
 // under the run's hook: one per run.
-func (r *run) entryStore() *knowledge.Store {
+func (r *run) entryStore() *entrystore.Store {
 	if r.store == nil {
 		command := "hook user-prompt-submit"
 		if r.event == Stop {
@@ -151,7 +152,7 @@ func (r *run) entryStore() *knowledge.Store {
 		}
 		//devlearn:triggers "hook stop" "hook user-prompt-submit"
 		w := evolve.New(r.proj, r.now, evolve.Trigger{Command: command, Session: r.in.SessionID})
-		r.store = knowledge.ProjectStore(r.proj, w)
+		r.store = entrystore.Project(r.proj, w)
 	}
 	return r.store
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -62,7 +63,7 @@ type SavedCandidate struct {
 // its file before (written: the entry files of the audit log) and it is
 // gone now, deleted or reverted. Read again from a transcript, the block
 // is then not saved again.
-func TakenBack(p *project.Project, store *knowledge.Store, e *knowledge.Entry, written func() map[string]bool) (string, bool, error) {
+func TakenBack(p *project.Project, store *entrystore.Store, e *knowledge.Entry, written func() map[string]bool) (string, bool, error) {
 	c := *e
 	c.Status = knowledge.StatusDraft
 	key := knowledge.CandidateKey(&c)
@@ -82,7 +83,7 @@ func TakenBack(p *project.Project, store *knowledge.Store, e *knowledge.Entry, w
 
 // SaveCandidate saves one block as a candidate entry through store. In a
 // dry run (store nil) it says where the entry would go.
-func SaveCandidate(ctx context.Context, store *knowledge.Store, b extract.KnowledgeBlock, source, why string) (SavedCandidate, error) {
+func SaveCandidate(ctx context.Context, store *entrystore.Store, b extract.KnowledgeBlock, source, why string) (SavedCandidate, error) {
 	e, err := CandidateEntry(b, source)
 	if err != nil {
 		return SavedCandidate{}, err

@@ -25,7 +25,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/keep"
-	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
@@ -280,9 +280,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 
 	// Candidate entries: written through the one writer, or, in a dry
 	// run, only named.
-	var store *knowledge.Store
+	var store *entrystore.Store
 	if !p.DryRun && p.Writer != nil {
-		store = knowledge.ProjectStore(p.Proj, p.Writer)
+		store = entrystore.Project(p.Proj, p.Writer)
 	}
 	written := sync.OnceValue(func() map[string]bool { return entriesWritten(p.Proj, problem) })
 	for _, c := range cands {

@@ -6,6 +6,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -55,7 +56,7 @@ func keepRequests(session string, ch *transcript.Channels) []request {
 // dry run: nothing is written, what would be is reported). The entries
 // the project already has are read once, archived ones too: a transcript
 // ingested again never brings back what a person archived.
-func (p *Pipeline) keepAll(ctx context.Context, store *knowledge.Store, reqs []request, problem func(string, ...any)) []keep.Kept {
+func (p *Pipeline) keepAll(ctx context.Context, store *entrystore.Store, reqs []request, problem func(string, ...any)) []keep.Kept {
 	if len(reqs) == 0 || p.Proj == nil {
 		return nil
 	}

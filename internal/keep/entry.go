@@ -12,6 +12,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -63,7 +64,7 @@ func evidenceBody(evidence, session string, at time.Time) string {
 type Keeper struct {
 	// Store is the project's entries, written through the one writer; nil
 	// in a dry run, which finds what would be kept and writes nothing.
-	Store *knowledge.Store
+	Store *entrystore.Store
 	// Log is the observation log the taught counter is kept in.
 	Log     observe.Store
 	Session string

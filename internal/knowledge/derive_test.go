@@ -139,7 +139,7 @@ func TestRequestCall(t *testing.T) {
 // A decision learned as "pnpm, not npm" is served when npm runs, and a
 // request that names a file a pitfall is about is served that pitfall.
 func TestCommandsAndRequestsServe(t *testing.T) {
-	dec := FromSection(kindDecisions, sectionOf(t, "## ADR-001: Use pnpm, not npm, for the web app\n\n- **Status**: Accepted\n"), "d.md")
+	dec := fromSection(kindDecisions, sectionOf(t, "## ADR-001: Use pnpm, not npm, for the web app\n\n- **Status**: Accepted\n"), "d.md")
 	o := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	bash := &Call{Tool: "Bash", Commands: Segments("cd web && npm install date-fns"), Words: words.NewHaystack("cd web && npm install date-fns")}
 	if got := Rank([]*Item{dec}, bash, o); len(got) != 1 || got[0].Command != 0.4 || got[0].Score != 0.9 {
@@ -149,7 +149,7 @@ func TestCommandsAndRequestsServe(t *testing.T) {
 	if got := Rank([]*Item{dec}, pnpm, o); len(got) != 0 {
 		t.Fatalf("served while the agent does the right thing: %+v", got)
 	}
-	pf := FromSection(kindPitfalls, sectionOf(t, "## PF-008: API client changed without regenerating its types\n\n- **Area**: web/src/api/client.ts\n- **Status**: Active\n"), "p.md")
+	pf := fromSection(kindPitfalls, sectionOf(t, "## PF-008: API client changed without regenerating its types\n\n- **Area**: web/src/api/client.ts\n- **Status**: Active\n"), "p.md")
 	for _, req := range []string{"add the refunds call to web/src/api/client.ts", "add the refunds call to client.ts"} {
 		if got := Rank([]*Item{pf}, RequestCall("/r", "/r", req), o); len(got) != 1 {
 			t.Errorf("%q: not served: %+v", req, Explain(pf, RequestCall("/r", "/r", req), DefaultWeights).Why)
@@ -178,7 +178,7 @@ func TestBroadGlobNeedsItsKeywords(t *testing.T) {
 		p     string
 		broad bool
 	}{{"**/*.go", true}, {"internal/**/*.go", true}, {"*.md", true}, {"db/migrations/**", false}, {"**/module5/*.go", false}, {"**/*_test.go", false}, {"**/plugin.json", false}} {
-		if CompileGlob(g.p).Broad() != g.broad {
+		if compileGlob(g.p).Broad() != g.broad {
 			t.Errorf("%s: broad %v", g.p, !g.broad)
 		}
 	}

@@ -19,9 +19,9 @@ const (
 	devflowAreaWidth  = 80
 )
 
-// StatusTag is a section's status as the devflow index line carries it,
+// statusTag is a section's status as the devflow index line carries it,
 // and its area after a dash when it has one. Entries have none.
-func StatusTag(it *Item) string {
+func statusTag(it *Item) string {
 	if it.Type == TypeEntry {
 		return ""
 	}
@@ -57,9 +57,9 @@ func DevflowIndex(items []*Item, root string) string {
 	for _, it := range items {
 		switch {
 		case it.Scope != ScopeProject:
-		case it.Type == TypeDecision && it.Path == project.DecisionsFile:
+		case it.Type == typeDecision && it.Path == project.DecisionsFile:
 			decisions = append(decisions, it)
-		case it.Type == TypePitfall && it.Path == project.PitfallsFile:
+		case it.Type == typePitfall && it.Path == project.PitfallsFile:
 			pitfalls = append(pitfalls, it)
 		}
 	}
@@ -74,7 +74,7 @@ func DevflowIndex(items []*Item, root string) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s (%d):", name, len(its))
 		for _, it := range its {
-			fmt.Fprintf(&b, "\n  %s  %s  %s", it.ID, devflowCut(it.Title, devflowTitleWidth), StatusTag(it))
+			fmt.Fprintf(&b, "\n  %s  %s  %s", it.ID, devflowCut(it.Title, devflowTitleWidth), statusTag(it))
 		}
 		blocks = append(blocks, b.String())
 	}

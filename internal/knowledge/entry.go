@@ -1,7 +1,9 @@
 // Package knowledge holds what devlearn serves back to the agent: knowledge
 // entries (one markdown file each, YAML front matter), the ADR and pitfall
 // sections read through knowfile, the compact index of all of them, and the
-// relevance engine that picks what to inject before a tool call.
+// relevance engine that picks what to inject before a tool call. It reads
+// entries and writes only its own cache; writing an entry is
+// internal/knowledge/entrystore's.
 package knowledge
 
 import (
@@ -93,17 +95,17 @@ const (
 // output budget of a hook or hide a second document in a field.
 const (
 	MaxSummary = 200
-	MaxListLen = 50
+	maxListLen = 50
 	MaxItemLen = 200
-	MaxBody    = 64 * 1024
-	MaxFile    = 128 * 1024
+	maxBody    = 64 * 1024
+	maxFile    = 128 * 1024
 )
 
 // Defaults for keys a file leaves out.
 const (
-	DefaultKind     = "note"
-	DefaultPriority = "MEDIUM"
-	DefaultSource   = "manual"
+	defaultKind     = "note"
+	defaultPriority = "MEDIUM"
+	defaultSource   = "manual"
 )
 
 // ParseError is a problem in an entry file, with the line it is on.
@@ -131,8 +133,8 @@ func ParseDraft(path string, data []byte) (*Entry, error) { return parseFile(pat
 
 func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if len(data) > MaxFile {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), MaxFile)}
+	if len(data) > maxFile {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("is %d bytes; an entry file holds at most %d", len(data), maxFile)}
 	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
@@ -162,8 +164,8 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 		return nil, &ParseError{Path: path, Line: keyLine, Msg: fmt.Sprintf("key %q is not the file's name (%s.md): rename the file or change the key", e.Key, stem)}
 	}
 	e.Body = normalizeBody(string(rest))
-	if len(e.Body) > MaxBody {
-		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	if len(e.Body) > maxBody {
+		return nil, &ParseError{Path: path, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), maxBody)}
 	}
 	// Derived, whatever the file says: a body edited by hand is measured
 	// as it is now.
@@ -176,8 +178,8 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 // transcript. name labels errors; line numbers count from the block's
 // first line.
 func ParseBlock(name string, data []byte) (*Entry, error) {
-	if len(data) > MaxFile {
-		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), MaxFile)}
+	if len(data) > maxFile {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("is %d bytes; an entry holds at most %d", len(data), maxFile)}
 	}
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: name, Msg: "not UTF-8 text"}
@@ -192,8 +194,8 @@ func ParseBlock(name string, data []byte) (*Entry, error) {
 	if _, err := e.decodeWith(&node, name, 1, true); err != nil {
 		return nil, err
 	}
-	if len(e.Body) > MaxBody {
-		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), MaxBody)}
+	if len(e.Body) > maxBody {
+		return nil, &ParseError{Path: name, Msg: fmt.Sprintf("body is %d bytes; at most %d", len(e.Body), maxBody)}
 	}
 	e.TokenEstimate = Tokens(e.Body)
 	return e, nil
@@ -374,16 +376,16 @@ func (e *Entry) decodeNode(doc *yaml.Node, path string, offset int, withBody boo
 
 func (e *Entry) fillDefaults() {
 	if e.Kind == "" {
-		e.Kind = cmp.Or(e.Process.Kind(), DefaultKind)
+		e.Kind = cmp.Or(e.Process.Kind(), defaultKind)
 	}
 	if e.Priority == "" {
-		e.Priority = DefaultPriority
+		e.Priority = defaultPriority
 	}
 	if e.Status == "" {
 		e.Status = StatusActive
 	}
 	if e.Source == "" {
-		e.Source = DefaultSource
+		e.Source = defaultSource
 	}
 }
 
@@ -491,8 +493,8 @@ func list(v *yaml.Node, at atFunc, key string) ([]string, error) {
 	default:
 		return nil, at(v, "%s must be a list ([a, b]), not a %s", key, nodeKind(v))
 	}
-	if len(items) > MaxListLen {
-		return nil, at(v, "%s has %d items; at most %d", key, len(items), MaxListLen)
+	if len(items) > maxListLen {
+		return nil, at(v, "%s has %d items; at most %d", key, len(items), maxListLen)
 	}
 	var out []string
 	for _, it := range items {
@@ -615,104 +617,3 @@ func (e *Entry) marshal() ([]byte, error) {
 // relevance): active, or a draft; not a candidate waiting for review, not
 // archived.
 func (e *Entry) Active() bool { return e.Status == StatusActive || e.Status == StatusDraft }
-
-// WithStatus returns an entry file with its status changed and every
-// other byte kept: a person's formatting and comments survive a promote
-// or an archive.
-func WithStatus(path string, data []byte, status string) ([]byte, error) {
-	return WithFields(path, data, Field{"status", status})
-}
-
-// Field is one top-level front matter key and its new one-line value.
-type Field struct{ Key, Value string }
-
-// yaml is the value as the line holds it: a time quoted, as yaml.v3 writes
-// it, so the file reads the same whichever way it was last written.
-func (f Field) yaml() string {
-	if f.Key == "created_at" || f.Key == "updated_at" {
-		return strconv.Quote(f.Value)
-	}
-	return f.Value
-}
-
-// WithFields returns an entry file with some top-level one-line values
-// set and every other byte kept. A key's line has its value replaced (a
-// comment after it stays); a key without a line gets one before the
-// closing "---". The result must parse, and say what was set.
-func WithFields(path string, data []byte, fields ...Field) ([]byte, error) {
-	for _, f := range fields {
-		if f.Key == "status" && !contains(Statuses, f.Value) {
-			return nil, fmt.Errorf("status %q is not one of %s", f.Value, strings.Join(Statuses, ", "))
-		}
-		if f.Key == "priority" && !contains(Priorities, f.Value) {
-			return nil, fmt.Errorf("priority %q is not one of %s", f.Value, strings.Join(Priorities, ", "))
-		}
-		if strings.ContainsAny(f.Value, "\n\r#:\"'") && f.Key != "created_at" && f.Key != "updated_at" {
-			return nil, fmt.Errorf("%s: %q cannot be written on one line as it is", f.Key, f.Value)
-		}
-	}
-	return withFields(path, data, fields)
-}
-
-// withFields is WithFields once the values are checked.
-func withFields(path string, data []byte, fields []Field) ([]byte, error) {
-	if _, err := ParseEntry(path, data); err != nil {
-		return nil, err
-	}
-	text := strings.ReplaceAll(string(data), "\r\n", "\n")
-	lines := strings.SplitAfter(text, "\n")
-	open, end := -1, -1
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if open < 0 {
-			if strings.TrimPrefix(t, "\ufeff") == "" {
-				continue
-			}
-			open = i
-			continue
-		}
-		if t == "---" {
-			end = i
-			break
-		}
-	}
-	if open < 0 || end < 0 {
-		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter"}
-	}
-	var missing []string
-	for _, f := range fields {
-		done := false
-		for i := open + 1; i < end && !done; i++ {
-			key, rest, ok := strings.Cut(lines[i], ":")
-			if !ok || key != f.Key {
-				continue // only the top-level key, unindented
-			}
-			line := f.Key + ": " + f.yaml()
-			if j := strings.Index(rest, " #"); j >= 0 {
-				// Keep the comment, in its column when the value allows.
-				col := len(f.Key+":") + j + 1
-				line += strings.Repeat(" ", max(1, col-len(line))) + strings.TrimRight(rest[j+1:], "\n")
-			}
-			lines[i] = line + "\n"
-			done = true
-		}
-		if !done {
-			missing = append(missing, f.Key+": "+f.yaml()+"\n")
-		}
-	}
-	if len(missing) > 0 {
-		lines = append(lines[:end], append(missing, lines[end:]...)...)
-	}
-	out := []byte(strings.Join(lines, ""))
-	e, err := ParseEntry(path, out)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range fields {
-		got := map[string]string{"status": e.Status, "priority": e.Priority, "updated_at": e.UpdatedAt, "created_at": e.CreatedAt, "summary": e.Summary, "category": e.Category, "accepted": e.Accepted}[f.Key]
-		if got != f.Value {
-			return nil, fmt.Errorf("%s: the %s line could not be changed (is it written in an unusual form?)", path, f.Key)
-		}
-	}
-	return out, nil
-}

@@ -86,21 +86,21 @@ func (s *Set) Servable(clone func() string) (out *Set, held []*Item) {
 	return &o, held
 }
 
-// AcceptedMark is the line a person adds to a directive file to accept
+// acceptedMark is the line a person adds to a directive file to accept
 // it when it is held: devlearn:accepted and the hash of the file without
 // that line.
-const AcceptedMark = "<!-- devlearn:accepted "
+const acceptedMark = "<!-- devlearn:accepted "
 
 // FileHeld is why a directive file's text is held for a person's review
 // ("" when it is served): it reads as an order to fetch and run code or
-// to ignore other instructions, and carries no AcceptedMark line with the
+// to ignore other instructions, and carries no acceptedMark line with the
 // hash of what it says now. accept is the line that would accept it.
 func FileHeld(text string) (why, accept string) {
 	var rest []string
 	mark := ""
 	for _, l := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		if t := strings.TrimSpace(l); strings.HasPrefix(t, AcceptedMark) {
-			mark = strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(t, AcceptedMark)), "-->")
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, acceptedMark) {
+			mark = strings.TrimSuffix(strings.TrimSpace(strings.TrimPrefix(t, acceptedMark)), "-->")
 			continue
 		}
 		rest = append(rest, l)
@@ -111,5 +111,5 @@ func FileHeld(text string) (why, accept string) {
 	if why == "" || strings.TrimSpace(mark) == hash {
 		return "", ""
 	}
-	return why, AcceptedMark + hash + " -->"
+	return why, acceptedMark + hash + " -->"
 }

@@ -11,12 +11,12 @@ import (
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
-// HurtingFactor is what the score of an item that hurt more than it
+// hurtingFactor is what the score of an item that hurt more than it
 // helped is multiplied by, when the counters may weigh on ranking
 // (counters.rank). Halving keeps a strong match served and lets a weak one
 // fall under the threshold; it is a first guess, which is why the setting
 // is off until the counters' rules are measured on real sessions.
-const HurtingFactor = 0.5
+const hurtingFactor = 0.5
 
 // The items that hurt more than they helped (harmful > helpful) are kept
 // per clone, by their Ref, rewritten wherever sessions are ingested: the

@@ -73,7 +73,7 @@ func Ordered(items []*Item) []*Item {
 		if c := cmp.Compare(draftRank(a), draftRank(b)); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(PriorityRank(a.Priority), PriorityRank(b.Priority)); c != 0 {
+		if c := cmp.Compare(priorityRank(a.Priority), priorityRank(b.Priority)); c != 0 {
 			return c
 		}
 		if a.Scope != b.Scope {
@@ -96,17 +96,17 @@ func scopeRank(s string) int {
 
 // The lines of ClawFlow's summary index (docs/serve.md) that frame the items.
 const (
-	IndexTitle   = "## Domain Knowledge Index"
-	ProjectTitle = "### Project Knowledge"
-	GlobalTitle  = "### Global Knowledge"
-	// FetchLine says how to read an item in full: the agent tool when the
+	indexTitle   = "## Domain Knowledge Index"
+	projectTitle = "### Project Knowledge"
+	globalTitle  = "### Global Knowledge"
+	// fetchLine says how to read an item in full: the agent tool when the
 	// MCP server is there, the command otherwise.
-	FetchLine = "Use fetch_knowledge(key_or_id) to read full details on any entry (or `" + ShowCommand + "`)."
+	fetchLine = "Use fetch_knowledge(key_or_id) to read full details on any entry (or `" + ShowCommand + "`)."
 )
 
-// LineWidth is where an index line's summary is cut: ClawFlow wants 10 to
+// lineWidth is where an index line's summary is cut: ClawFlow wants 10 to
 // 20 words.
-const LineWidth = 100
+const lineWidth = 100
 
 // BuildIndex renders the index of a set within its budget, in ClawFlow's
 // layout (docs/serve.md, The index): the counts of project and global entries in force, then
@@ -129,7 +129,7 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 			ix.Inactive++
 		}
 	}
-	head := fmt.Sprintf("%s\nProject-specific: %s | Global: %s\n", IndexTitle,
+	head := fmt.Sprintf("%s\nProject-specific: %s | Global: %s\n", indexTitle,
 		Plural(inForce[ScopeProject], "entry", "entries"), Plural(inForce[ScopeGlobal], "entry", "entries"))
 	// What fits is chosen most important first, whatever its scope; it is
 	// then shown under its scope's heading.
@@ -139,7 +139,7 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 	for i, it := range listed {
 		n := utf8.RuneCountInString(newIndexLine(it, o.All).text())
 		if !titled[it.Scope] {
-			n += utf8.RuneCountInString(GlobalTitle) + 2 // a heading and its blank line
+			n += utf8.RuneCountInString(globalTitle) + 2 // a heading and its blank line
 		}
 		footer := ix.footer(len(listed)-i-1, o)
 		if o.BudgetTokens > 0 && tokensOf(runes+n+utf8.RuneCountInString(footer)) > o.BudgetTokens {
@@ -156,9 +156,9 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 		b.WriteString("\nNothing recorded yet.\n")
 	}
 	for _, scope := range []string{ScopeProject, ScopeGlobal} {
-		title := ProjectTitle
+		title := projectTitle
 		if scope == ScopeGlobal {
-			title = GlobalTitle
+			title = globalTitle
 		}
 		first := true
 		for _, it := range chosen {
@@ -192,7 +192,7 @@ func (ix *Index) footer(leftOut int, o IndexOptions) string {
 	if ix.Inactive > 0 {
 		fmt.Fprintf(&b, "+%d not in force: `devlearn knowledge index --all`.\n", ix.Inactive)
 	}
-	b.WriteString(FetchLine + "\n")
+	b.WriteString(fetchLine + "\n")
 	return b.String()
 }
 
@@ -204,13 +204,13 @@ type indexLine struct {
 
 func newIndexLine(it *Item, labelled bool) indexLine {
 	return indexLine{Line: Line{
-		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, LineWidth),
+		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, lineWidth),
 		Area: it.Area, Scope: it.Scope, Tokens: tokensOf(it.TextRunes),
-	}, labelled: labelled, tag: StatusTag(it)}
+	}, labelled: labelled, tag: statusTag(it)}
 }
 
 // text is ClawFlow's "- [key] summary". A decision or a pitfall carries
-// devflow's status tag and area after it (StatusTag), which devflow's
+// devflow's status tag and area after it (statusTag), which devflow's
 // orchestrators read; the full listing (--all) adds an entry's status
 // and priority, since it mixes what is in force with what is not.
 func (l indexLine) text() string {

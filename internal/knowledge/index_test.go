@@ -14,7 +14,7 @@ func sectionItems(t *testing.T, kind knowfile.Kind, text string) []*Item {
 	t.Helper()
 	var out []*Item
 	for _, s := range knowfile.Parse(kind, []byte(text)).Sections {
-		out = append(out, FromSection(kind, s, "f.md"))
+		out = append(out, fromSection(kind, s, "f.md"))
 	}
 	return out
 }
@@ -68,7 +68,7 @@ func TestIndexLines(t *testing.T) {
 	if ix.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
 	}
-	if title := ix.Lines[1].Title; len([]rune(title)) != LineWidth {
+	if title := ix.Lines[1].Title; len([]rune(title)) != lineWidth {
 		t.Fatalf("title cut to %d characters: %q", len([]rune(title)), title)
 	}
 	if ix.Tokens != Tokens(ix.Text) {
@@ -104,7 +104,7 @@ func TestIndexKeepsToItsBudget(t *testing.T) {
 
 func TestIndexOfNothing(t *testing.T) {
 	ix := BuildIndex(&Set{}, IndexOptions{BudgetTokens: 1500})
-	if ix.Text != "## Domain Knowledge Index\nProject-specific: 0 entries | Global: 0 entries\n\nNothing recorded yet.\n\n"+FetchLine+"\n" {
+	if ix.Text != "## Domain Knowledge Index\nProject-specific: 0 entries | Global: 0 entries\n\nNothing recorded yet.\n\n"+fetchLine+"\n" {
 		t.Fatalf("%q", ix.Text)
 	}
 }

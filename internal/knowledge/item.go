@@ -16,8 +16,8 @@ import (
 // Item types: what an index line or an injected item came from. A
 // section's type is its lesson type (lesson.ByPrefix).
 const (
-	TypeDecision = lesson.Decision // an ADR section of decisions.md
-	TypePitfall  = lesson.Pitfall  // a PF section of pitfalls.md
+	typeDecision = lesson.Decision // an ADR section of decisions.md
+	typePitfall  = lesson.Pitfall  // a PF section of pitfalls.md
 	TypeEntry    = "entry"         // a knowledge entry file
 )
 
@@ -95,7 +95,7 @@ func (m *Match) derive(title, body string) {
 	d := deriveTriggers(title, body)
 	for _, f := range d.files {
 		if !slices.ContainsFunc(m.Files, func(g Glob) bool { return g.Shown == f }) {
-			g := CompileGlob(f)
+			g := compileGlob(f)
 			g.Derived = true
 			m.Files = append(m.Files, g)
 		}
@@ -123,7 +123,7 @@ func (it *Item) Ref() string {
 func matchOf(t Triggers) Match {
 	m := Match{Tools: t.Tools}
 	for _, f := range t.Files {
-		m.Files = append(m.Files, CompileGlob(f))
+		m.Files = append(m.Files, compileGlob(f))
 	}
 	for _, a := range t.Actions {
 		m.Actions = append(m.Actions, words.Phrase(a))
@@ -157,11 +157,11 @@ func FromEntry(e *Entry, scope, path string) *Item {
 	}
 }
 
-// FromSection is the item of an ADR or pitfall section of a file at path.
+// fromSection is the item of an ADR or pitfall section of a file at path.
 // A pitfall's Area becomes its file trigger, or its command trigger when
 // it is the command that failed; the section's text adds the files,
 // commands and packages it names.
-func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
+func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	it := &Item{
 		ID: s.Anchor, Active: s.Active(),
 		Detail: &Detail{
@@ -184,7 +184,7 @@ func FromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 			it.Match.Commands = append(it.Match.Commands, c)
 		} else {
 			for _, g := range AreaGlobs(it.Area) {
-				it.Match.Files = append(it.Match.Files, CompileGlob(g))
+				it.Match.Files = append(it.Match.Files, compileGlob(g))
 			}
 		}
 	}
@@ -239,7 +239,7 @@ func AreaCommand(area string) (Command, bool) {
 // session's sub-folder or by an older version holds only the end of the
 // path: each matches wherever its path ends (a leading "**/"). An
 // absolute path, from another clone or machine, stays absolute and
-// matches as a tail (see CompileGlob).
+// matches as a tail (see compileGlob).
 func AreaGlobs(area string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(area, func(r rune) bool {
@@ -288,8 +288,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// PriorityRank orders priorities, most important first.
-func PriorityRank(p string) int {
+// priorityRank orders priorities, most important first.
+func priorityRank(p string) int {
 	for i, x := range Priorities {
 		if x == p {
 			return i
@@ -298,8 +298,8 @@ func PriorityRank(p string) int {
 	return len(Priorities)
 }
 
-// Multiplier is the weight of a priority in a relevance score.
-func Multiplier(p string) float64 {
+// multiplier is the weight of a priority in a relevance score.
+func multiplier(p string) float64 {
 	switch p {
 	case "CRITICAL":
 		return 2.0

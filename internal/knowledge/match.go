@@ -23,11 +23,11 @@ type Glob struct {
 	Derived bool
 }
 
-// CompileGlob prepares a pattern, written relative to the project root
+// compileGlob prepares a pattern, written relative to the project root
 // with either kind of slash. An absolute pattern (a path in another clone
 // or on another machine) matches a project path that its own path ends
 // with: "/home/alice/shop/internal/x.go" matches "internal/x.go".
-func CompileGlob(pattern string) Glob {
+func compileGlob(pattern string) Glob {
 	g := Glob{Pattern: repopath.Fold(pattern), Shown: pattern}
 	if strings.ContainsAny(g.Pattern, "{") {
 		return g // alternatives: no single literal is required

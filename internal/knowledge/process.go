@@ -55,13 +55,13 @@ var processKeys = []string{"checklist", "pattern", "warning", "requirement"}
 
 // The values a checklist's format and a warning's severity take.
 var (
-	ChecklistFormats = []string{"checkbox", "numbered", "bulleted"}
-	Severities       = []string{"low", "medium", "high", "critical"}
+	checklistFormats = []string{"checkbox", "numbered", "bulleted"}
+	severities       = []string{"low", "medium", "high", "critical"}
 )
 
-// MaxProcessField bounds one text of a Process: enough for a rationale,
+// maxProcessField bounds one text of a Process: enough for a rationale,
 // not for a second document.
-const MaxProcessField = 1000
+const maxProcessField = 1000
 
 // Empty reports whether no type-specific content is set.
 func (p *Process) Empty() bool {
@@ -97,7 +97,7 @@ func (p *Process) decode(key string, v *yaml.Node, at atFunc) error {
 				return true, err
 			case "format":
 				var err error
-				c.Format, err = oneOf(n, at, "checklist.format", ChecklistFormats)
+				c.Format, err = oneOf(n, at, "checklist.format", checklistFormats)
 				return true, err
 			}
 			return false, nil
@@ -115,7 +115,7 @@ func (p *Process) decode(key string, v *yaml.Node, at atFunc) error {
 				return false, nil
 			}
 			var err error
-			c.Severity, err = oneOf(n, at, "warning.severity", Severities)
+			c.Severity, err = oneOf(n, at, "warning.severity", severities)
 			return true, err
 		})
 		p.Warning = c
@@ -176,7 +176,7 @@ func contentKeys(fields []textField) string {
 }
 
 // processText is one text of a content mapping: a value, trimmed, within
-// MaxProcessField characters.
+// maxProcessField characters.
 func processText(v *yaml.Node, at atFunc, key string) (string, error) {
 	if v.Kind != yaml.ScalarNode {
 		return "", at(v, "%s must be text, not a %s", key, nodeKind(v))
@@ -188,8 +188,8 @@ func processText(v *yaml.Node, at atFunc, key string) (string, error) {
 	if strings.ContainsRune(s, 0) {
 		return "", at(v, "%s holds a NUL character", key)
 	}
-	if n := utf8.RuneCountInString(s); n > MaxProcessField {
-		return "", at(v, "%s is %d characters; at most %d (put the rest in the body)", key, n, MaxProcessField)
+	if n := utf8.RuneCountInString(s); n > maxProcessField {
+		return "", at(v, "%s is %d characters; at most %d (put the rest in the body)", key, n, maxProcessField)
 	}
 	return s, nil
 }

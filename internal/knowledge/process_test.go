@@ -28,7 +28,7 @@ checklist:
 	}
 	want := &Entry{
 		Summary: "Version Bump File Checklist", Kind: "checklist", Priority: "CRITICAL",
-		Status: StatusActive, Source: DefaultSource,
+		Status: StatusActive, Source: defaultSource,
 		Triggers: Triggers{Tools: []string{"Write", "Edit"}, Files: []string{"**/plugin.json", "**/*version*"}},
 		Process: Process{Checklist: &ChecklistContent{Title: "Complete Version Bump", Items: []string{
 			"pyproject.toml (version field)", "plugin.json (version field)",

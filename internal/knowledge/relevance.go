@@ -87,7 +87,7 @@ type Breakdown struct {
 	Always bool `json:"always,omitempty"`
 	// Hurting: the item hurt more than it helped, and the counters may
 	// weigh on ranking (counters.rank): its score was multiplied by
-	// HurtingFactor.
+	// hurtingFactor.
 	Hurting bool `json:"hurting,omitempty"`
 	// Why lists what matched and what did not (only when explaining).
 	Why []string `json:"why,omitempty"`
@@ -275,7 +275,7 @@ cmds:
 	}
 
 	b.Base = round(b.Tool + b.File + b.Command + b.Action + b.Context - b.Miss)
-	b.Multiplier = Multiplier(it.Priority)
+	b.Multiplier = multiplier(it.Priority)
 	b.Score = round(b.Base * b.Multiplier)
 	b.Always = it.Priority == "CRITICAL" && b.Evidence && (fileHit || cmdHit) && (toolHit || len(m.Tools) == 0 || c.Prompt)
 	return b
@@ -410,9 +410,9 @@ func (o Options) Demote(it *Item, b *Breakdown) {
 		return
 	}
 	b.Hurting = true
-	b.Score = round(b.Score * HurtingFactor)
+	b.Score = round(b.Score * hurtingFactor)
 	if b.Why != nil {
-		b.Why = append(b.Why, fmt.Sprintf("hurt more than it helped (knowledge stats), counters.rank on: score × %g", HurtingFactor))
+		b.Why = append(b.Why, fmt.Sprintf("hurt more than it helped (knowledge stats), counters.rank on: score × %g", hurtingFactor))
 	}
 }
 
@@ -444,7 +444,7 @@ func SortScored(s []Scored) {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(PriorityRank(a.Item.Priority), PriorityRank(b.Item.Priority)); c != 0 {
+		if c := cmp.Compare(priorityRank(a.Item.Priority), priorityRank(b.Item.Priority)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Item.ID, b.Item.ID)

@@ -180,7 +180,7 @@ func TestGlobs(t *testing.T) {
 		{"/home/alice/shop/internal/**/*.go", "internal/orders/x.go", true},
 		{"/home/alice/shop/internal/**/*.go", "cmd/x.go", false},
 	} {
-		if got := CompileGlob(tc.pattern).Match(repopathFold(tc.path)); got != tc.want {
+		if got := compileGlob(tc.pattern).Match(repopathFold(tc.path)); got != tc.want {
 			t.Errorf("%s ~ %s: got %v, want %v", tc.pattern, tc.path, got, tc.want)
 		}
 	}

@@ -151,7 +151,7 @@ func readSections(src Sources, set *Set) {
 			if s.Anchor == "" {
 				continue
 			}
-			set.Items = append(set.Items, FromSection(kind, s, kind.Path))
+			set.Items = append(set.Items, fromSection(kind, s, kind.Path))
 		}
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/skills"
 )
@@ -181,12 +182,12 @@ func heldNote(id string) string {
 
 // projectStore is the project's entries folder, written through the
 // audited writer with the tool's name as the command.
-func (h *handlers) projectStore(tool string) (*knowledge.Store, error) {
+func (h *handlers) projectStore(tool string) (*entrystore.Store, error) {
 	if h.o.Proj == nil {
 		return nil, errors.New("this session is not in a project with devlearn set up: there is no project store")
 	}
 	//devlearn:triggers "mcp save_knowledge" "mcp update_knowledge"
-	return knowledge.ProjectStore(h.o.Proj, evolve.New(h.o.Proj, h.o.Now(), evolve.Trigger{Command: "mcp " + tool, Task: h.o.SourceID})), nil
+	return entrystore.Project(h.o.Proj, evolve.New(h.o.Proj, h.o.Now(), evolve.Trigger{Command: "mcp " + tool, Task: h.o.SourceID})), nil
 }
 
 // KeyArgs names an entry.
@@ -371,12 +372,12 @@ func (h *handlers) updateKnowledge(ctx context.Context, _ *sdk.CallToolRequest, 
 	if in.Content == nil && in.Summary == nil && in.Tags == nil {
 		return nil, Saved{}, errors.New("nothing to change: give content, summary or tags")
 	}
-	var stores []*knowledge.Store
+	var stores []*entrystore.Store
 	if st, err := h.projectStore(ToolUpdateKnowledge); err == nil {
 		stores = append(stores, st)
 	}
 	if h.o.Home != "" {
-		g := knowledge.GlobalStore(h.o.Home)
+		g := entrystore.Global(h.o.Home)
 		g.Now = h.o.Now()
 		stores = append(stores, g)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/inject"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -423,7 +424,7 @@ func (r *Reviewer) decideEntry(ctx context.Context, action, id, key string) (*Ou
 		return out, nil
 	}
 	reason := fmt.Sprintf("review: %s %s (%s)", action, id, out.Note)
-	if _, _, _, err := knowledge.ProjectStore(r.Proj, r.Writer).SetStatus(ctx, c.Key, want, reason); err != nil {
+	if _, _, _, err := entrystore.Project(r.Proj, r.Writer).SetStatus(ctx, c.Key, want, reason); err != nil {
 		return nil, err
 	}
 	out.Files = append(out.Files, c.Path)
@@ -472,7 +473,7 @@ func (r *Reviewer) acceptSection(o observe.Observation, out *Outcome) ([]evolve.
 // acceptEntry records that a person accepted a held entry: the hash of
 // the text they read, in its front matter, so that an edit holds it again.
 func (r *Reviewer) acceptEntry(ctx context.Context, c Candidate, id string) error {
-	st := knowledge.ProjectStore(r.Proj, r.Writer)
+	st := entrystore.Project(r.Proj, r.Writer)
 	data, err := os.ReadFile(r.Proj.Path(c.Path))
 	if err != nil {
 		return err
@@ -495,12 +496,12 @@ func (r *Reviewer) promoteGlobal(ctx context.Context, id string, c Candidate) (*
 		return nil, fmt.Errorf("%s is archived: restore it first", id)
 	}
 	out := &Outcome{ID: id, Action: "global", Events: []string{}, Files: []string{}, Note: fmt.Sprintf("%s → active, copied to the global store", c.Status)}
-	st := knowledge.ProjectStore(r.Proj, r.Writer)
+	st := entrystore.Project(r.Proj, r.Writer)
 	saved, data, path, err := st.SetStatus(ctx, c.Key, knowledge.StatusActive, fmt.Sprintf("review: global %s", id))
 	if err != nil {
 		return nil, err
 	}
-	g := knowledge.GlobalStore(r.Home)
+	g := entrystore.Global(r.Home)
 	g.Now = r.Now
 	gpath, err := g.Copy(ctx, saved, data, "review: global "+id)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/gate"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/textkey"
@@ -418,7 +419,7 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 	}
 	//devlearn:triggers "task reject" "gate pre" "gate post" "gate stop" "hook stop": the rejections
 	w := evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src, Task: in.Task, Session: in.Session})
-	store := knowledge.ProjectStore(s.Proj, w)
+	store := entrystore.Project(s.Proj, w)
 	if key, path, ok := s.savedBefore(store, base+rest, in.Task, feedback); ok {
 		return key, path, 0, nil
 	}
@@ -459,7 +460,7 @@ func (s *Store) saveCandidate(ctx context.Context, st *State, in RejectInput, fe
 // candidate's summary starts with the count and its evidence names the
 // last failure. A person's own rejections, and failures after a person decided
 // on the lesson, are new candidates.
-func (s *Store) recurring(ctx context.Context, store *knowledge.Store, in RejectInput, feedback, evidence string) (key, path string, count int, err error) {
+func (s *Store) recurring(ctx context.Context, store *entrystore.Store, in RejectInput, feedback, evidence string) (key, path string, count int, err error) {
 	if !strings.HasPrefix(in.From, "gate:") {
 		return "", "", 0, nil
 	}
@@ -544,7 +545,7 @@ func parseEvidence(line string) (taskName, stage, from string, ok bool) {
 // savedBefore finds the candidate a stopped run saved for this rejection:
 // the number is taken under the log's lock, so a file with its stem, task
 // and feedback is that run's.
-func (s *Store) savedBefore(store *knowledge.Store, stem, task, feedback string) (key, path string, ok bool) {
+func (s *Store) savedBefore(store *entrystore.Store, stem, task, feedback string) (key, path string, ok bool) {
 	names, _ := filepath.Glob(filepath.Join(s.Proj.Path(project.EntriesDir), stem+"*.md"))
 	for _, name := range names {
 		k := strings.TrimSuffix(filepath.Base(name), ".md")
@@ -560,7 +561,7 @@ func (s *Store) savedBefore(store *knowledge.Store, stem, task, feedback string)
 func (s *Store) openCandidates(keys []string) []string {
 	out := []string{}
 	//devlearn:triggers "task reject" "gate pre" "gate post" "gate stop" "hook stop": it only reads
-	store := knowledge.ProjectStore(s.Proj, evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src}))
+	store := entrystore.Project(s.Proj, evolve.New(s.Proj, s.Now, evolve.Trigger{Command: s.Src}))
 	for _, k := range keys {
 		if e, _, err := store.Read(k); err == nil && e.Status == knowledge.StatusCandidate && !contains(out, k) {
 			out = append(out, k)

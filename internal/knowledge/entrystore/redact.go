@@ -1,17 +1,18 @@
-package knowledge
+package entrystore
 
 import (
 	"fmt"
 
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/redact"
 )
 
-// Redacted returns a copy of e with every free text redacted by r: the
+// redacted returns a copy of e with every free text redacted by r: the
 // summary, the body, tags, trigger words, evidence and the process
 // content. The key, the enumerated fields, ids and times are left alone;
-// a key is checked by CheckKeySecret instead, since redacting a file's
+// a key is checked by checkKeySecret instead, since redacting a file's
 // name would rename it.
-func (e *Entry) Redacted(r func(string) string) *Entry {
+func redacted(e *knowledge.Entry, r func(string) string) *knowledge.Entry {
 	c := *e
 	c.Summary, c.Body = r(c.Summary), r(c.Body)
 	c.Tags = redactEach(r, c.Tags)
@@ -52,10 +53,10 @@ func redactEach(r func(string) string, list []string) []string {
 	return out
 }
 
-// CheckKeySecret refuses a key that holds a card number or an IBAN: it
-// would name a committed file. A key made by KeyFor from a redacted
-// summary never does; a key someone chose may.
-func CheckKeySecret(key string) error {
+// checkKeySecret refuses a key that holds a card number or an IBAN: it
+// would name a committed file. A key made by knowledge.KeyFor from a
+// redacted summary never does; a key someone chose may.
+func checkKeySecret(key string) error {
 	if rule := redact.InName(key); rule != "" {
 		return fmt.Errorf("key %q holds what reads as a secret (%s), and it would name a committed file: choose a key that says what the entry is about", key, rule)
 	}

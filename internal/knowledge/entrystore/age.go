@@ -1,4 +1,4 @@
-package knowledge
+package entrystore
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 )
 
@@ -46,7 +47,7 @@ type Aged struct {
 // nothing is due, and needs the store's Now.
 func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 	out := &Aged{Archived: []string{}, Started: []string{}, Expired: []string{}, DraftsStarted: []string{}}
-	window := map[string]time.Duration{StatusCandidate: w.Candidates, StatusDraft: w.Drafts}
+	window := map[string]time.Duration{knowledge.StatusCandidate: w.Candidates, knowledge.StatusDraft: w.Drafts}
 	if w.Candidates <= 0 && w.Drafts <= 0 {
 		return out, nil
 	}
@@ -54,7 +55,7 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 		return nil, errors.New("ageing entries needs the time")
 	}
 	dir := s.Dir
-	if s.Scope == ScopeProject {
+	if s.Scope == knowledge.ScopeProject {
 		dir = s.Proj.Path(project.EntriesDir)
 	}
 	ents, err := os.ReadDir(dir)
@@ -64,11 +65,11 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 	if err != nil {
 		return nil, err
 	}
-	now := FormatTime(s.Now)
+	now := knowledge.FormatTime(s.Now)
 	var changes []evolve.Change
 	for _, de := range ents {
 		key, ok := strings.CutSuffix(de.Name(), ".md")
-		if !ok || !de.Type().IsRegular() || ValidKey(key) != nil {
+		if !ok || !de.Type().IsRegular() || knowledge.ValidKey(key) != nil {
 			continue
 		}
 		rel, err := s.File(key)
@@ -79,21 +80,21 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 		if err != nil {
 			continue
 		}
-		e, err := ParseEntry(rel, data)
+		e, err := knowledge.ParseEntry(rel, data)
 		if err != nil || window[e.Status] <= 0 {
 			continue // a broken file is 'knowledge list''s to report
 		}
-		draft := e.Status == StatusDraft
-		var fields []Field
+		draft := e.Status == knowledge.StatusDraft
+		var fields []field
 		if e.CreatedAt == "" {
-			fields = append(fields, Field{"created_at", now})
+			fields = append(fields, field{"created_at", now})
 			if draft {
 				out.DraftsStarted = append(out.DraftsStarted, key)
 			} else {
 				out.Started = append(out.Started, key)
 			}
 		} else if t, err := time.Parse(time.RFC3339, e.CreatedAt); err == nil && s.Now.Sub(t) > window[e.Status] {
-			fields = append(fields, Field{"status", StatusArchived}, Field{"updated_at", now})
+			fields = append(fields, field{"status", knowledge.StatusArchived}, field{"updated_at", now})
 			if draft {
 				out.Expired = append(out.Expired, key)
 			} else {
@@ -103,7 +104,7 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 		if len(fields) == 0 {
 			continue
 		}
-		next, err := WithFields(rel, data, fields...)
+		next, err := withFields(rel, data, fields...)
 		if err != nil {
 			return nil, err
 		}
@@ -114,7 +115,7 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 	}
 	sort.Slice(changes, func(i, j int) bool { return changes[i].Path < changes[j].Path })
 	why := out.why(w)
-	if s.Scope == ScopeProject {
+	if s.Scope == knowledge.ScopeProject {
 		_, err := s.Writer.Apply(ctx, evolve.Reason{Text: why}, changes...)
 		return out, err
 	}
@@ -130,16 +131,16 @@ func (s *Store) Age(ctx context.Context, w Windows) (*Aged, error) {
 func (a *Aged) why(w Windows) string {
 	var parts []string
 	if len(a.Archived)+len(a.Started) > 0 {
-		parts = append(parts, fmt.Sprintf("candidates not promoted within %d days archived (%d); clocks started (%d)", Days(w.Candidates), len(a.Archived), len(a.Started)))
+		parts = append(parts, fmt.Sprintf("candidates not promoted within %d days archived (%d); clocks started (%d)", days(w.Candidates), len(a.Archived), len(a.Started)))
 	}
 	if len(a.Expired)+len(a.DraftsStarted) > 0 {
-		parts = append(parts, fmt.Sprintf("drafts not reviewed within %d days archived (%d); clocks started (%d)", Days(w.Drafts), len(a.Expired), len(a.DraftsStarted)))
+		parts = append(parts, fmt.Sprintf("drafts not reviewed within %d days archived (%d); clocks started (%d)", days(w.Drafts), len(a.Expired), len(a.DraftsStarted)))
 	}
 	return strings.Join(parts, "; ")
 }
 
-// Days is a window in whole days, as the config gives it.
-func Days(d time.Duration) int { return int(d.Hours() / 24) }
+// days is a window in whole days, as the config gives it.
+func days(d time.Duration) int { return int(d.Hours() / 24) }
 
 // DaysWindow is a config's number of days as a window.
 func DaysWindow(days int) time.Duration { return time.Duration(days) * 24 * time.Hour }

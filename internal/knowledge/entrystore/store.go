@@ -1,4 +1,11 @@
-package knowledge
+// Package entrystore is the one writer of knowledge entries: it creates,
+// updates and edits an entry file, saves an agent's draft, changes one
+// front matter line in place, and ages candidates and drafts out. What
+// reads entries (parsing, the cache, the index, ranking) is
+// internal/knowledge's, which the hooks serve from; this package imports
+// it, never the other way, so what serves entries does not depend on how
+// they are written (internal/layering holds the arrow).
+package entrystore
 
 import (
 	"context"
@@ -12,6 +19,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/repopath"
@@ -50,17 +58,17 @@ func (s *Store) redact() func(string) string {
 // Redacted is e as Create and Update would write it: its text redacted.
 // A caller that derives a key or a message from the entry redacts it
 // first, so that neither holds what the file will not.
-func (s *Store) Redacted(e *Entry) *Entry { return e.Redacted(s.redact()) }
+func (s *Store) Redacted(e *knowledge.Entry) *knowledge.Entry { return redacted(e, s.redact()) }
 
-// ProjectStore is the entries folder of a project, stamped with the
-// writer's clock.
-func ProjectStore(p *project.Project, w *evolve.Writer) *Store {
-	return &Store{Scope: ScopeProject, Proj: p, Writer: w, Now: w.Now()}
+// Project is the entries folder of a project, stamped with the writer's
+// clock.
+func Project(p *project.Project, w *evolve.Writer) *Store {
+	return &Store{Scope: knowledge.ScopeProject, Proj: p, Writer: w, Now: w.Now()}
 }
 
-// GlobalStore is the global entries folder under a devlearn home.
-func GlobalStore(home string) *Store {
-	s := &Store{Scope: ScopeGlobal, Dir: GlobalEntriesDir(home)}
+// Global is the global entries folder under a devlearn home.
+func Global(home string) *Store {
+	s := &Store{Scope: knowledge.ScopeGlobal, Dir: knowledge.GlobalEntriesDir(home)}
 	if home != "" {
 		s.Lock = filepath.Join(home, "locks", "knowledge.lock")
 	}
@@ -71,17 +79,17 @@ func GlobalStore(home string) *Store {
 // store (as the audit log records it), absolute for the global one. A key
 // that could name anything but a direct child of the folder is refused.
 func (s *Store) File(key string) (string, error) {
-	if s.Scope == ScopeProject {
-		return EntryFile(project.EntriesDir, key)
+	if s.Scope == knowledge.ScopeProject {
+		return knowledge.EntryFile(project.EntriesDir, key)
 	}
 	if s.Dir == "" {
 		return "", fmt.Errorf("no global store: set DEVLEARN_HOME or HOME")
 	}
-	return EntryFile(s.Dir, key)
+	return knowledge.EntryFile(s.Dir, key)
 }
 
 func (s *Store) abs(rel string) string {
-	if s.Scope == ScopeProject {
+	if s.Scope == knowledge.ScopeProject {
 		return s.Proj.Path(rel)
 	}
 	return rel
@@ -89,12 +97,12 @@ func (s *Store) abs(rel string) string {
 
 // Read returns the entry with this key, or an error wrapping
 // fs.ErrNotExist when there is none.
-func (s *Store) Read(key string) (*Entry, string, error) {
+func (s *Store) Read(key string) (*knowledge.Entry, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, "", err
 	}
-	e, err := ReadEntry(s.abs(rel), rel)
+	e, err := knowledge.ReadEntry(s.abs(rel), rel)
 	return e, rel, err
 }
 
@@ -116,8 +124,8 @@ func (s *Store) Exists(key string) (bool, error) {
 // checked again under the writer's lock, so of two processes creating
 // the same key at once one creates it and the other is told it exists:
 // neither overwrites the other.
-func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
-	if err := CheckKeySecret(e.Key); err != nil {
+func (s *Store) Create(ctx context.Context, e *knowledge.Entry, why string) (path string, created bool, err error) {
+	if err := checkKeySecret(e.Key); err != nil {
 		return "", false, err
 	}
 	// In place, as Validate fills defaults in: the caller reports what
@@ -125,7 +133,7 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 	*e = *s.Redacted(e)
 	e = s.storedFiles(e)
 	if e.CreatedAt == "" && !s.Now.IsZero() {
-		e.CreatedAt = FormatTime(s.Now)
+		e.CreatedAt = knowledge.FormatTime(s.Now)
 	}
 	if e.UpdatedAt == "" {
 		e.UpdatedAt = e.CreatedAt
@@ -157,9 +165,9 @@ func (s *Store) Create(ctx context.Context, e *Entry, why string) (path string, 
 // path of this project (an agent's block often names files that way),
 // becomes relative to the root with forward slashes, so that it matches
 // in every clone. Globs are otherwise kept as written.
-func (s *Store) storedFiles(e *Entry) *Entry {
+func (s *Store) storedFiles(e *knowledge.Entry) *knowledge.Entry {
 	root := ""
-	if s.Scope == ScopeProject && s.Proj != nil {
+	if s.Scope == knowledge.ScopeProject && s.Proj != nil {
 		root = s.Proj.Root
 	}
 	var files []string
@@ -184,7 +192,7 @@ func (s *Store) storedFiles(e *Entry) *Entry {
 	return &c
 }
 
-func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) error {
+func (s *Store) write(ctx context.Context, rel string, e *knowledge.Entry, why string) error {
 	data, err := e.Marshal()
 	if err != nil {
 		return err
@@ -197,7 +205,7 @@ func (s *Store) write(ctx context.Context, rel string, e *Entry, why string) err
 // lock of the write; otherwise nothing is written and the error is an
 // *evolve.ChangedError.
 func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observation, why string, expect *string) error {
-	if s.Scope == ScopeProject {
+	if s.Scope == knowledge.ScopeProject {
 		// The reason is committed in the audit log, and often quotes
 		// the entry's summary, which a hand-written file may not have
 		// had redacted.
@@ -247,10 +255,10 @@ func (s *Store) writeBytes(ctx context.Context, rel string, data []byte, observa
 // entries until a person promotes or archives it, keyed by its content
 // hash and written only if absent (the entries and counters rule, docs/architecture.md), so the Stop hook and the
 // worker seeing the same block write one file between them.
-func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path string, created bool, err error) {
+func (s *Store) SaveDraft(ctx context.Context, e *knowledge.Entry, why string) (path string, created bool, err error) {
 	c := *s.Redacted(e) // before its key is made of its summary
-	c.Status = StatusDraft
-	c.Key = CandidateKey(&c)
+	c.Status = knowledge.StatusDraft
+	c.Key = knowledge.CandidateKey(&c)
 	if s.Proj != nil {
 		id, err := s.Proj.CloneID()
 		if err != nil {
@@ -262,22 +270,22 @@ func (s *Store) SaveDraft(ctx context.Context, e *Entry, why string) (path strin
 }
 
 // DraftKey is the key SaveDraft gives e.
-func (s *Store) DraftKey(e *Entry) string {
+func (s *Store) DraftKey(e *knowledge.Entry) string {
 	c := *s.Redacted(e)
-	c.Status = StatusDraft
-	return CandidateKey(&c)
+	c.Status = knowledge.StatusDraft
+	return knowledge.CandidateKey(&c)
 }
 
 // SetStatus changes the status of an entry, keeping every other byte of
 // its file, and returns the entry and the file as saved.
-func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*Entry, []byte, string, error) {
-	return s.setTop(ctx, key, why, "status", status, func(e *Entry) *string { return &e.Status })
+func (s *Store) SetStatus(ctx context.Context, key, status, why string) (*knowledge.Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, "status", status, func(e *knowledge.Entry) *string { return &e.Status })
 }
 
 // SetField sets one top-level front matter key of an entry (accepted,
 // say), keeping every other byte of its file.
-func (s *Store) SetField(ctx context.Context, key, name, value, why string) (*Entry, []byte, string, error) {
-	return s.setTop(ctx, key, why, name, value, func(e *Entry) *string {
+func (s *Store) SetField(ctx context.Context, key, name, value, why string) (*knowledge.Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, name, value, func(e *knowledge.Entry) *string {
 		switch name {
 		case "accepted":
 			return &e.Accepted
@@ -290,14 +298,14 @@ func (s *Store) SetField(ctx context.Context, key, name, value, why string) (*En
 
 // SetPriority changes the priority of an entry (an escalation), keeping
 // every other byte of its file.
-func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*Entry, []byte, string, error) {
-	return s.setTop(ctx, key, why, "priority", priority, func(e *Entry) *string { return &e.Priority })
+func (s *Store) SetPriority(ctx context.Context, key, priority, why string) (*knowledge.Entry, []byte, string, error) {
+	return s.setTop(ctx, key, why, "priority", priority, func(e *knowledge.Entry) *string { return &e.Priority })
 }
 
 // setTop sets the top-level front matter key name of an entry to value
-// (and updated_at), keeping every other byte of its file; field is the
+// (and updated_at), keeping every other byte of its file; slot is the
 // parsed entry's own copy of it.
-func (s *Store) setTop(ctx context.Context, key, why, name, value string, field func(*Entry) *string) (*Entry, []byte, string, error) {
+func (s *Store) setTop(ctx context.Context, key, why, name, value string, slot func(*knowledge.Entry) *string) (*knowledge.Entry, []byte, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, nil, "", err
@@ -306,28 +314,28 @@ func (s *Store) setTop(ctx context.Context, key, why, name, value string, field 
 	if err != nil {
 		return nil, nil, "", err
 	}
-	e, err := ParseEntry(rel, data)
+	e, err := knowledge.ParseEntry(rel, data)
 	if err != nil {
 		return nil, nil, "", err
 	}
-	if *field(e) == value {
+	if *slot(e) == value {
 		return e, data, rel, nil
 	}
-	fields := []Field{{name, value}}
+	fields := []field{{name, value}}
 	if !s.Now.IsZero() {
-		e.UpdatedAt = FormatTime(s.Now)
-		fields = append(fields, Field{"updated_at", e.UpdatedAt})
+		e.UpdatedAt = knowledge.FormatTime(s.Now)
+		fields = append(fields, field{"updated_at", e.UpdatedAt})
 	}
-	if data, err = WithFields(rel, data, fields...); err != nil {
+	if data, err = withFields(rel, data, fields...); err != nil {
 		return nil, nil, "", err
 	}
-	*field(e) = value
+	*slot(e) = value
 	return e, data, rel, s.writeBytes(ctx, rel, data, e.Observation, why, nil)
 }
 
 // Copy writes an entry file's bytes under the same key in this store, only
 // if it has no such entry or has the same one (by content hash).
-func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (string, error) {
+func (s *Store) Copy(ctx context.Context, e *knowledge.Entry, data []byte, why string) (string, error) {
 	rel, err := s.File(e.Key)
 	if err != nil {
 		return "", err
@@ -336,8 +344,8 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 	// after the read is not overwritten either.
 	seen := ""
 	if cur, err := os.ReadFile(s.abs(rel)); err == nil {
-		other, err := ParseEntry(rel, cur)
-		if err == nil && ContentHash(other) != ContentHash(e) {
+		other, err := knowledge.ParseEntry(rel, cur)
+		if err == nil && knowledge.ContentHash(other) != knowledge.ContentHash(e) {
 			return rel, fmt.Errorf("%s already holds a different entry %q", rel, e.Key)
 		}
 		seen = evolve.BlobHash(cur)
@@ -348,7 +356,7 @@ func (s *Store) Copy(ctx context.Context, e *Entry, data []byte, why string) (st
 // Update rewrites an existing entry with new content: the key, created_at
 // and the file's name stay, updated_at is stamped. The entry is validated
 // first; a key with no file is an error wrapping fs.ErrNotExist.
-func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error) {
+func (s *Store) Update(ctx context.Context, e *knowledge.Entry, why string) (string, error) {
 	old, rel, err := s.Read(e.Key)
 	if err != nil {
 		return rel, err
@@ -358,7 +366,7 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 		c.CreatedAt = old.CreatedAt
 	}
 	if !s.Now.IsZero() {
-		c.UpdatedAt = FormatTime(s.Now)
+		c.UpdatedAt = knowledge.FormatTime(s.Now)
 	}
 	if err := c.Validate(); err != nil {
 		return rel, err
@@ -374,7 +382,7 @@ func (s *Store) Update(ctx context.Context, e *Entry, why string) (string, error
 // both land (each field an edit sets is its, the rest is the other's)
 // and none is lost. updated_at is stamped; a key with no file is an error
 // wrapping fs.ErrNotExist.
-func (s *Store) Edit(ctx context.Context, key, why string, change func(*Entry) error) (*Entry, string, error) {
+func (s *Store) Edit(ctx context.Context, key, why string, change func(*knowledge.Entry) error) (*knowledge.Entry, string, error) {
 	rel, err := s.File(key)
 	if err != nil {
 		return nil, "", err
@@ -385,7 +393,7 @@ func (s *Store) Edit(ctx context.Context, key, why string, change func(*Entry) e
 		if err != nil {
 			return nil, rel, err
 		}
-		e, err := ParseEntry(rel, data)
+		e, err := knowledge.ParseEntry(rel, data)
 		if err != nil {
 			return nil, rel, err
 		}
@@ -393,7 +401,7 @@ func (s *Store) Edit(ctx context.Context, key, why string, change func(*Entry) e
 			return nil, rel, err
 		}
 		if !s.Now.IsZero() {
-			e.UpdatedAt = FormatTime(s.Now)
+			e.UpdatedAt = knowledge.FormatTime(s.Now)
 		}
 		if err := e.Validate(); err != nil {
 			return nil, rel, err
