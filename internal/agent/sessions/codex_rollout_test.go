@@ -182,7 +182,7 @@ func TestReadUnifiedExecExitCode(t *testing.T) {
 {"timestamp":"2026-02-23T14:08:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"npm test\"}","call_id":"c2"}}
 {"timestamp":"2026-02-23T14:08:04Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Chunk ID: aa0da7\nWall time: 1.4 seconds\nProcess exited with code 0\nOriginal token count: 151\nOutput:\n ok\n"}}
 `
-	ch, err := Read(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
