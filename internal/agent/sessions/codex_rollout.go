@@ -483,9 +483,11 @@ func firstMeta(path string) (bool, string) {
 			Cwd string `json:"cwd"`
 		} `json:"payload"`
 		// The older shape's first line.
-		ID           string  `json:"id"`
-		Timestamp    string  `json:"timestamp"`
-		Instructions *string `json:"instructions"`
+		ID        string `json:"id"`
+		Timestamp string `json:"timestamp"`
+		// Present on the older shape's first line, null when the session
+		// had none: its presence, not its value, tells a rollout.
+		Instructions jsonRaw `json:"instructions"`
 	}
 	if jsonv2.Unmarshal(bytes.TrimSpace(first), &l) != nil {
 		return false, ""
@@ -493,7 +495,7 @@ func firstMeta(path string) (bool, string) {
 	switch {
 	case l.Type == "session_meta":
 		return true, l.Payload.Cwd
-	case l.Type == "" && l.ID != "" && l.Timestamp != "" && l.Instructions != nil:
+	case l.Type == "" && l.ID != "" && l.Timestamp != "" && len(l.Instructions) > 0:
 		// The cwd is in the first <environment_context> message.
 		for i := 0; i < 50; i++ {
 			line, err := br.ReadBytes('\n')

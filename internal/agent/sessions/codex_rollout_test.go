@@ -147,6 +147,24 @@ func TestReadRolloutOlderShape(t *testing.T) {
 	}
 }
 
+// A rollout of the older shape whose session had no instructions writes
+// "instructions": null on its first line; it is a rollout all the same.
+func TestOlderShapeWithoutInstructionsIsARollout(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rollout-2025-09-24T03-49-52-6fa66ef4.jsonl")
+	in := strings.Replace(older, `"instructions":"# Repository Guidelines\n- run the tests"`, `"instructions":null,"git":{}`, 1)
+	if in == older {
+		t.Fatal("the sample's first line changed: update this test")
+	}
+	os.WriteFile(path, []byte(in), 0o644)
+	if ok, cwd := firstMeta(path); !ok || cwd != `E:\ANPR\anpr_system` {
+		t.Errorf("firstMeta: %v %q", ok, cwd)
+	}
+	if ReaderFor(path) == nil {
+		t.Errorf("not read as a rollout")
+	}
+}
+
 // Code mode runs shell commands from a script, and answers with a list of
 // text parts; a call may ask to run outside the sandbox.
 func TestReadRolloutCodeModeAndEscalation(t *testing.T) {
