@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/project"
@@ -91,8 +92,7 @@ func (env *Env) ingestBatch(ctx context.Context, entries []worker.Entry, begin f
 		},
 		Capture: func(ctx context.Context, p *project.Project, cfg *config.Config) batch.Capture {
 			pl := env.pipeline(p, cfg, now, "worker", false, logf, logf)
-			classes := &sessionClasses{ask: env.askModel(ctx, p, cfg)}
-			classes.watch(pl)
+			classes := classify.Watch(pl, env.askModel(ctx, p, cfg))
 			return batch.Capture{Pipeline: pl, After: func(ctx context.Context, res *ingest.Result) (int, error) {
 				return env.afterIngest(ctx, p, cfg, now, res, classes)
 			}}
