@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -83,6 +84,7 @@ func (env *Env) ingestBatch(ctx context.Context, entries []worker.Entry, begin f
 		Now:       now,
 		Logf:      logf,
 		ClaudeDir: env.claudeDir(),
+		ReaderFor: func(path string) batch.Reader { return sessions.ReaderFor(path) },
 		Config: func(p *project.Project) (*config.Config, error) {
 			cfg, err := env.Config(p)
 			if err != nil {

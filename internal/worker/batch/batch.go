@@ -4,8 +4,8 @@
 //
 // It is not part of internal/worker because the hook binary links that
 // package (session end spools and starts the worker) and must stay light;
-// this one links the pipeline, the renderer and the agents' session
-// readers, and only the worker command imports it.
+// this one links the pipeline and the renderer, and only the worker
+// command imports it.
 package batch
 
 import (
@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -42,6 +41,11 @@ type Deps struct {
 	// ClaudeDir is Claude Code's config folder, where a session whose
 	// transcript path is gone is looked for by its id.
 	ClaudeDir string
+	// ReaderFor is the reader of another agent's session log (a Codex
+	// rollout, a Gemini chat, a Cursor transcript), nil for a Claude Code
+	// transcript: agent/sessions' in the worker. Passed in, the batch
+	// does not sit above every agent's reader in the import graph.
+	ReaderFor func(path string) Reader
 	// Config reads a working tree's config.
 	Config func(p *project.Project) (*config.Config, error)
 	// Capture is the capture pipeline for a working tree, its extractors
@@ -55,6 +59,10 @@ type Deps struct {
 	// it is its own to log: it fails nothing.
 	AfterPass func(ctx context.Context, p *project.Project, cfg *config.Config) int
 }
+
+// Reader reads one session of another agent's log into the channels the
+// extractors read (ingest.Source's Read).
+type Reader = func(path string, opt transcript.Options) (*transcript.Channels, error)
 
 // Capture is one working tree's pipeline and what follows its run.
 type Capture struct {
@@ -107,7 +115,7 @@ func Ingest(ctx context.Context, d Deps, batch []worker.Entry, begin func(int)) 
 		var at []int
 		for _, i := range idx {
 			begin(i) // finding its transcripts can hang too (a network folder)
-			src, err := source(batch[i], d.ClaudeDir)
+			src, err := d.source(batch[i])
 			if err != nil {
 				res.Errs[i] = err
 				continue
@@ -170,15 +178,15 @@ func Ingest(ctx context.Context, d Deps, batch []worker.Entry, begin func(int)) 
 }
 
 // source is what the pipeline reads of a spooled session.
-func source(e worker.Entry, claudeDir string) (ingest.Source, error) {
-	// Another agent's session log (a Codex rollout, a Gemini chat, a
-	// Cursor transcript), spooled by that agent's session-end hook.
-	if e.TranscriptPath != "" {
-		if read := sessions.ReaderFor(e.TranscriptPath); read != nil {
+func (d Deps) source(e worker.Entry) (ingest.Source, error) {
+	// Another agent's session log, spooled by that agent's session-end
+	// hook.
+	if e.TranscriptPath != "" && d.ReaderFor != nil {
+		if read := d.ReaderFor(e.TranscriptPath); read != nil {
 			return ingest.Source{SessionID: e.SessionID, Files: []string{e.TranscriptPath}, Read: read}, nil
 		}
 	}
-	files, err := sessionFiles(e, claudeDir)
+	files, err := sessionFiles(e, d.ClaudeDir)
 	if err != nil {
 		return ingest.Source{}, err
 	}

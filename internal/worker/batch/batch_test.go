@@ -17,6 +17,7 @@ import (
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/transcript"
 	"github.com/devlearn/devlearn/internal/worker"
 )
 
@@ -60,12 +61,24 @@ func TestABatchAnswersForEachSession(t *testing.T) {
 		{SessionID: "0b9f6e2c-1111-4aaa-8bbb-000000000002", TranscriptPath: filepath.Join(t.TempDir(), "deleted.jsonl"), Root: good},
 		{SessionID: "s3", Root: gone},
 		{SessionID: "s4", Root: broken},
+		{SessionID: "another-agent", TranscriptPath: filepath.Join(t.TempDir(), "rollout.agent"), Root: good},
 	}
 	var calls, logged []string
 	d := Deps{
 		Now:       now,
 		Logf:      func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
 		ClaudeDir: t.TempDir(),
+		// Another agent's log is read by its own reader, even where no
+		// file is: the reader is the one to say.
+		ReaderFor: func(path string) Reader {
+			if !strings.HasSuffix(path, ".agent") {
+				return nil
+			}
+			return func(path string, _ transcript.Options) (*transcript.Channels, error) {
+				calls = append(calls, "read "+filepath.Base(path))
+				return &transcript.Channels{}, nil
+			}
+		},
 		Config: func(p *project.Project) (*config.Config, error) {
 			calls = append(calls, "config "+p.Root)
 			if p.Root == broken {
@@ -100,8 +113,10 @@ func TestABatchAnswersForEachSession(t *testing.T) {
 	var begun []int
 	res := Ingest(t.Context(), d, entries, func(i int) { begun = append(begun, i) })
 
-	if res.Errs[0] != nil {
-		t.Errorf("the readable session: %v", res.Errs[0])
+	for _, i := range []int{0, 4} {
+		if res.Errs[i] != nil {
+			t.Errorf("session %s: %v", entries[i].SessionID, res.Errs[i])
+		}
 	}
 	if !errors.Is(res.Errs[1], worker.ErrGone) {
 		t.Errorf("a session whose transcript is gone: %v, want ErrGone (never retried)", res.Errs[1])
@@ -115,15 +130,15 @@ func TestABatchAnswersForEachSession(t *testing.T) {
 	if res.Err != nil {
 		t.Errorf("rendering: %v", res.Err)
 	}
-	want := []string{"config " + good, "capture " + good, "after 1 sessions", "age " + good, "after pass " + good, "config " + broken}
+	want := []string{"config " + good, "capture " + good, "read rollout.agent", "after 2 sessions", "age " + good, "after pass " + good, "config " + broken}
 	if !slices.Equal(calls, want) {
 		t.Errorf("calls:\n%s\nwant:\n%s", strings.Join(calls, "\n"), strings.Join(want, "\n"))
 	}
 	// Each session is blamed while it is read, then the batch as a whole.
-	if !slices.Equal(begun, []int{0, 1, 0, -1}) {
-		t.Errorf("begin got %v, want [0 1 0 -1]", begun)
+	if !slices.Equal(begun, []int{0, 1, 4, 0, 4, -1}) {
+		t.Errorf("begin got %v, want [0 1 4 0 4 -1]", begun)
 	}
-	if !slices.ContainsFunc(logged, func(l string) bool { return strings.HasPrefix(l, "no changes: 1 session in "+good) }) {
+	if !slices.ContainsFunc(logged, func(l string) bool { return strings.HasPrefix(l, "no changes: 2 sessions in "+good) }) {
 		t.Errorf("the log does not say the batch gave nothing new: %q", logged)
 	}
 }
