@@ -16,10 +16,8 @@ import (
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/observe"
-	"github.com/devlearn/devlearn/internal/observed"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
-	"github.com/devlearn/devlearn/internal/render"
 	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -165,20 +163,4 @@ func (w lineWriter) Write(b []byte) (int, error) {
 		}
 	}
 	return len(b), nil
-}
-
-// renderReady renders what ingestion made ready, as `render-ready` does.
-func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, trigger string) (*render.Result, error) {
-	r := &render.Renderer{
-		Proj:   p,
-		Log:    observe.ProjectStore(p),
-		Writer: evolve.New(p, now, evolve.Trigger{Command: trigger}), //devlearn:triggers "worker"
-		Opts:   render.Options{Now: now, Config: cfg},
-	}
-	res, err := r.Run(ctx)
-	if err != nil {
-		return res, err
-	}
-	// What is rendered is served as its artifact now, not as a draft.
-	return res, observed.Drop(p.Root, res.IDs()...)
 }

@@ -16,8 +16,6 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/ingest"
-	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -185,13 +183,4 @@ func (r *initResult) offerCurator(env *Env) error {
 	r.changes[i].Data = append(data, '\n')
 	r.Steps[len(r.Steps)-1].Note += "; curator.files: " + strings.Join(files, ", ")
 	return nil
-}
-
-func savedNew(cands []ingest.SavedCandidate) bool {
-	return slices.ContainsFunc(cands, func(c ingest.SavedCandidate) bool { return c.Created })
-}
-
-// keptNew reports whether a run kept a new entry the person asked for.
-func keptNew(kept []keep.Kept) bool {
-	return slices.ContainsFunc(kept, func(k keep.Kept) bool { return k.Created })
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/agent/sessions"
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -132,8 +133,7 @@ func runIngest(ctx context.Context, env *Env, opts *ingestOptions, args []string
 	// notes go to stderr as they come.
 	note := func(format string, args ...any) { fmt.Fprintf(env.Err, "devlearn: "+format+"\n", args...) }
 	pl := env.pipeline(w.proj, w.cfg.Config, w.now, "ingest", opts.dryRun, func(string, ...any) {}, note)
-	classes := &sessionClasses{ask: env.askModel(ctx, w.proj, w.cfg.Config)}
-	classes.watch(pl)
+	classes := classify.Watch(pl, env.askModel(ctx, w.proj, w.cfg.Config))
 	bar := env.progressBar(len(sources))
 	if bar != nil {
 		pl.Progress = bar.update

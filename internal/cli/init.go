@@ -16,6 +16,7 @@ import (
 	"github.com/devlearn/devlearn/internal/doctor"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/register"
@@ -122,7 +123,7 @@ type initResult struct {
 	// writer recorded, so the list cannot leave one out.
 	Wrote    []string          `json:"wrote"`
 	Versions []doctor.Check    `json:"versions"` // what each agent's installed version receives
-	changes  []evolve.Change   // project files to write, in one batch
+	changes  install.Changes   // project files to write, in one batch
 	outside  map[string][]byte // files outside the project
 }
 
@@ -202,7 +203,7 @@ func runInit(env *Env, opts *initOptions) error {
 			}
 		}
 		for path, data := range res.outside {
-			if err := writeOutside(path, data); err != nil {
+			if err := install.WriteOutside(path, data); err != nil {
 				return err
 			}
 		}

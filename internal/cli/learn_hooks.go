@@ -6,6 +6,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
+	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/settings"
 )
@@ -55,7 +56,7 @@ func runLearnHooks(env *Env, opts *learnOptions) error {
 	res.Changed = d.changed()
 	if res.Changed {
 		if opts.global {
-			err = writeOutside(path, d.file.Bytes())
+			err = install.WriteOutside(path, d.file.Bytes())
 		} else {
 			//devlearn:triggers "learn --enable" "learn --disable"
 			w := evolve.New(p, now, evolve.Trigger{Command: "learn --" + res.Action})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -19,9 +20,9 @@ import (
 // in a dry run): the sessions' classes are kept, and the helpfulness
 // counters follow what the sessions applied and what recurred in them.
 // It returns the counter events recorded.
-func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, res *ingest.Result, classes *sessionClasses) (int, error) {
+func (env *Env) afterIngest(ctx context.Context, p *project.Project, cfg *config.Config, now time.Time, res *ingest.Result, classes *classify.Sessions) (int, error) {
 	if classes != nil {
-		if err := classes.save(ctx, p); err != nil {
+		if err := classes.Save(ctx, p); err != nil {
 			return 0, err
 		}
 	}

@@ -5,27 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/hookcmd"
-	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/project"
-	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // step is one thing init, uninstall or learn --enable/--disable did (or,
 // in a dry run, would do) to one file.
-type step struct {
-	Action string `json:"action"` // created, updated, removed, kept, unchanged, failed
-	Path   string `json:"path"`
-	Note   string `json:"note,omitempty"`
-}
+type step = install.Step
 
 // table is a tabwriter whose lines lose the padding an empty last column
 // leaves.
@@ -86,21 +79,11 @@ func readSettings(path, display string) (*settingsDoc, error) {
 // readHookFile reads any agent's hook file for editing, as its profile
 // lays devlearn's hooks out.
 func readHookFile(path, display string, prof settings.Profile) (*settingsDoc, error) {
-	d := &settingsDoc{}
-	data, err := os.ReadFile(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return nil, err
-	default:
-		d.before, d.exists = data, true
-	}
-	f, err := settings.ParseAs(display, d.before, prof)
+	h, err := install.ReadHookFile(path, display, prof)
 	if err != nil {
 		return nil, err
 	}
-	d.file = f
-	return d, nil
+	return &settingsDoc{before: h.Before, exists: h.Exists, file: h.File}, nil
 }
 
 func (d *settingsDoc) changed() bool { return !bytes.Equal(d.before, d.file.Bytes()) }
@@ -127,21 +110,6 @@ func (e *Env) userSettingsPath() (string, error) {
 	return "", errors.New("neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find Claude Code's user settings")
 }
 
-// writeOutside writes a file outside the project (the user's settings),
-// atomically, keeping its mode. Its folder is the person's (links above it
-// are theirs); a link at the file itself is refused, never replaced.
-func writeOutside(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	dir := filepath.Dir(path)
-	if err := safefile.MkdirRoot(dir, 0o755); err != nil {
-		return err
-	}
-	return jsonl.WriteFileAtomic(dir, path, data, mode)
-}
-
 // devlearnWrote reports whether the file at rel is exactly what devlearn
 // last wrote there, by the audit log: such a file may be updated; anything
 // else is the user's and is kept.
@@ -159,23 +127,6 @@ func devlearnWrote(p *project.Project, rel string, data []byte) bool {
 		}
 	}
 	return last != "" && last == evolve.BlobHash(data)
-}
-
-// devlearnCreated reports whether devlearn created the file at rel: the
-// first audit entry that touched it found nothing there.
-func devlearnCreated(p *project.Project, rel string) bool {
-	entries, _, err := evolve.ReadLog(p)
-	if err != nil {
-		return false
-	}
-	for _, e := range entries {
-		for _, f := range e.Files {
-			if f.Path == rel {
-				return f.Before == ""
-			}
-		}
-	}
-	return false
 }
 
 // colour wraps s in an ANSI colour when the output is a terminal that
