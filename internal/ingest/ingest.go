@@ -214,6 +214,11 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		rep.ID = sess.ID
 		rep.Skipped = len(sess.Channels.Problems)
+		if unread(sess.Channels) {
+			// A format devlearn does not know reads as an empty session:
+			// say so, or a person takes "nothing learned" for "nothing said".
+			problem("%s: %s, and none of them is a record of a session devlearn reads (a message or a tool call): if Claude Code, Codex CLI, Gemini CLI, Cursor or Copilot CLI wrote it, its format is new to devlearn and nothing was learned from it", label(src, sess.ID), plural(sess.Channels.Stats.Lines, "line", "lines"))
+		}
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
 		sess.Existing = existing
@@ -522,6 +527,23 @@ func latest(ch *transcript.Channels, now time.Time) time.Time {
 		return now
 	}
 	return last
+}
+
+// unread reports a file none of whose lines was read as a message, a
+// summary or a tool call, some of them not even a record of Claude Code's
+// (a transcript of only Claude Code's own bookkeeping records is a session
+// in which nothing was said; lines that are not JSON are reported as
+// skipped already).
+func unread(ch *transcript.Channels) bool {
+	st := ch.Stats
+	return st.Untyped > 0 && st.User == 0 && st.Assistant == 0 && st.System == 0 && st.Summaries == 0 && len(ch.Tools) == 0 && len(ch.UserSignals) == 0
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func label(src Source, id string) string {

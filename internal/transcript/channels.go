@@ -109,23 +109,26 @@ type Compaction struct {
 
 // Stats counts what a walk saw.
 type Stats struct {
-	SessionID   string `json:"sessionId"` // the first session id on any record
-	Lines       int    `json:"lines"`     // non-blank lines
-	Bytes       int64  `json:"bytes"`
-	User        int    `json:"user"`
-	Assistant   int    `json:"assistant"`
-	System      int    `json:"system"`
-	Summaries   int    `json:"summaries"`
-	Other       int    `json:"other"` // records of types devlearn ignores
-	Sidechain   int    `json:"sidechain"`
-	Meta        int    `json:"meta"`
-	Thinking    int    `json:"thinking"`
-	Images      int    `json:"images"`
-	ToolUses    int    `json:"toolUses"`
-	ToolErrors  int    `json:"toolErrors"`
-	Compactions int    `json:"compactions"`
-	UserSignals int    `json:"userSignals"`
-	DialogPairs int    `json:"dialogPairs"`
+	SessionID string `json:"sessionId"` // the first session id on any record
+	Lines     int    `json:"lines"`     // non-blank lines
+	Bytes     int64  `json:"bytes"`
+	User      int    `json:"user"`
+	Assistant int    `json:"assistant"`
+	System    int    `json:"system"`
+	Summaries int    `json:"summaries"`
+	Other     int    `json:"other"` // records of types devlearn ignores
+	// Untyped counts lines without a record type: not Claude Code's
+	// records at all (another tool's file read as a transcript).
+	Untyped     int `json:"untyped,omitempty"`
+	Sidechain   int `json:"sidechain"`
+	Meta        int `json:"meta"`
+	Thinking    int `json:"thinking"`
+	Images      int `json:"images"`
+	ToolUses    int `json:"toolUses"`
+	ToolErrors  int `json:"toolErrors"`
+	Compactions int `json:"compactions"`
+	UserSignals int `json:"userSignals"`
+	DialogPairs int `json:"dialogPairs"`
 	// Branches are the git branches the session ran on, as its records
 	// say: instances a lesson is generalised over.
 	Branches []string `json:"branches,omitempty"`
@@ -287,6 +290,9 @@ func (w *walker) record(r *Record) error {
 		return w.driftTool(r)
 	default:
 		w.stats.Other++
+		if len(r.Type) == 0 {
+			w.stats.Untyped++
+		}
 		return nil
 	}
 	if r.IsSidechain {
@@ -697,6 +703,7 @@ func (s *Stats) add(o Stats) {
 	s.System += o.System
 	s.Summaries += o.Summaries
 	s.Other += o.Other
+	s.Untyped += o.Untyped
 	s.Sidechain += o.Sidechain
 	s.Meta += o.Meta
 	s.Thinking += o.Thinking
