@@ -325,8 +325,11 @@ func notFound(errLine, prog string) bool {
 
 // change is one difference between a failed command and its fix: the
 // words taken out and the words put in at one place (either may be
-// empty).
-type change struct{ from, to string }
+// empty), and how many words each weighs (weight).
+type change struct {
+	from, to           string
+	fromWords, toWords int
+}
 
 // maxWords bounds the commands compared word by word.
 const maxWords = 120
@@ -355,7 +358,7 @@ func wordChanges(a, b []string) []change {
 		if strings.Join(a, " ") == strings.Join(b, " ") {
 			return nil
 		}
-		return []change{{strings.Join(a, " "), strings.Join(b, " ")}}
+		return []change{{strings.Join(a, " "), strings.Join(b, " "), weight(a), weight(b)}}
 	}
 	// lcs[i][j]: the common subsequence of a[i:] and b[j:].
 	lcs := make([][]int, len(a)+1)
@@ -375,7 +378,7 @@ func wordChanges(a, b []string) []change {
 	var from, to []string
 	flush := func() {
 		if len(from)+len(to) > 0 {
-			out = append(out, change{strings.Join(from, " "), strings.Join(to, " ")})
+			out = append(out, change{strings.Join(from, " "), strings.Join(to, " "), weight(from), weight(to)})
 			from, to = nil, nil
 		}
 	}
@@ -397,6 +400,28 @@ func wordChanges(a, b []string) []change {
 	return out
 }
 
+// weight is how many words a run of shell words counts for in a change:
+// a quoted path with spaces in it ("C:\Program Files\GitHub CLI\gh.exe")
+// is one, a quoted script or sentence counts its words.
+func weight(words []string) int {
+	n := 0
+	for _, w := range words {
+		if quoted(w) && quotedPath(w[1:len(w)-1]) {
+			n++
+			continue
+		}
+		n += max(1, len(strings.Fields(w)))
+	}
+	return n
+}
+
+// quotedPath reports a quoted word that names a file: separators, and
+// none of the characters of code or a shell (parentheses are a path's
+// too: "Program Files (x86)").
+func quotedPath(s string) bool {
+	return strings.ContainsAny(s, `/\`) && !strings.ContainsAny(s, ";{}=<>|&$`'\"\n")
+}
+
 // small reports changes a fix may make and still be the same command: a
 // run or two of a few words, the rest kept.
 func small(cs []change, a, b []string) bool {
@@ -405,7 +430,7 @@ func small(cs []change, a, b []string) bool {
 	}
 	n := 0
 	for _, c := range cs {
-		n += max(len(strings.Fields(c.from)), len(strings.Fields(c.to)))
+		n += max(c.fromWords, c.toWords)
 	}
 	return n <= 2*maxChanged && n < max(len(a), len(b))
 }
