@@ -15,7 +15,8 @@ import (
 // session builds channels from a script: "user: text", "reason: text" (the
 // person refusing the last tool call, with a reason), "assistant: text",
 // "edit: /path", "read: /path", "bash: command", "fail: command => error",
-// "refuse: command" (a call the person refused), "escalated: command" (a
+// "refuse: command" (a call the person refused), "escalatedfail: command
+// => error" (one run outside the sandbox that failed), "escalated: command" (a
 // call run outside the sandbox).
 func session(id string, script ...string) *transcript.Channels {
 	ch := &transcript.Channels{SessionID: id}
@@ -53,9 +54,9 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalated"})
 		case "refuse":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
-		case "fail", "failedit":
+		case "fail", "failedit", "escalatedfail":
 			cmd, errText, _ := strings.Cut(text, " => ")
-			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res"}
+			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalatedfail"}
 			if kind == "failedit" {
 				tc.Name, tc.Command, tc.Paths = "Edit", "", []string{cmd}
 			}
@@ -321,6 +322,13 @@ func TestFailureFix(t *testing.T) {
 		{"outside the sandbox", []string{"user: push", "assistant: ok",
 			"fail: git push => ssh: Could not resolve hostname github.com: Temporary failure in name resolution", "escalated: git push"},
 			[]string{"pitfall: `git push` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},
+		{"outside the sandbox, piped into a filter that found nothing", []string{"user: branch", "assistant: ok",
+			"fail: git ls-remote --heads origin | rg -n \"refs/heads/1-x$\" => Exit code: 1\nWall time: 0 seconds\nOutput:\nssh: Could not resolve hostname github.com: Temporary failure in name resolution",
+			"escalatedfail: git ls-remote --heads origin | rg -n \"refs/heads/1-x$\" => Exit code: 1\nWall time: 2.1 seconds\nOutput:"},
+			[]string{"pitfall: `git ls-remote` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},
+		{"a filter that found nothing after the same failure is no fix", []string{"user: look", "assistant: ok",
+			"fail: git ls-remote origin | rg x => ssh: Could not resolve hostname github.com",
+			"fail: git ls-remote origin | rg x => ssh: Could not resolve hostname github.com"}, nil},
 		{"a setting changed", []string{"user: push", "assistant: ok",
 			"fail: git push => remote: error: File .cache/bin is 125.00 MB; this exceeds GitHub's file size limit of 100.00 MB", "edit: /repo/.gitignore", "bash: git push"},
 			[]string{"pitfall: `git push` fails with \"remote: error: File .cache/bin is 125.00 MB; this exceeds GitHub's file size limit of 100.00 MB\" until .gitignore is changed."}},

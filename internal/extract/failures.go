@@ -88,7 +88,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				}
 				continue
 			}
-			if t.Failed() || !t.HasResult {
+			if t.Failed() && !filteredNothing(t) || !t.HasResult {
 				// Failed again: the fix is what comes after this one.
 				if nfs, ok := failure(&ch.Tools[j]); ok {
 					done[j] = true
@@ -111,6 +111,25 @@ func failureFixes(ch *transcript.Channels) []Observation {
 	return out
 }
 
+// filteredNothing reports a call whose only failure is its last link, a
+// filter (grep, rg, findstr), finding nothing: exit 1 and no error text.
+// The command before it ran; as a fix it passed.
+func filteredNothing(t transcript.ToolCall) bool {
+	if errorLine(t.Error) != "" {
+		return false
+	}
+	links := splitLinks(shellWords(firstLine(t.Command)))
+	if len(links) < 2 {
+		return false
+	}
+	last := skipPrefixes(links[len(links)-1])
+	return len(last) > 0 && filters[progName(last[0])]
+}
+
+// filters are the programs whose exit status says whether they found
+// something.
+var filters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true, "findstr": true, "select-string": true}
+
 // failedStep is a failure as a fix is matched to it.
 type failedStep struct {
 	step
@@ -132,7 +151,7 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if s.key == "" {
 		return failedStep{}, false
 	}
-	if exploringStep(s) && !usageError(strings.ToLower(t.Error)) && !notFound(e, s.prog) {
+	if low := strings.ToLower(t.Error); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !blocked(low) {
 		return failedStep{}, false // grep found nothing, a file was not where guessed
 	}
 	return failedStep{s, e}, true
@@ -576,6 +595,18 @@ func optionError(low string) bool {
 
 // usageError reports an error about how a command was called: a probe
 // failing that way still teaches how to call it.
+// blocked reports an error of the place a command runs rather than of what
+// it looked for: no network, a sandbox's refusal. A probe that fails so
+// found nothing because it could not look.
+func blocked(low string) bool {
+	for _, w := range []string{"could not resolve host", "temporary failure in name resolution", "network is unreachable", "connection refused", "operation not permitted", "eperm"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
 func usageError(low string) bool {
 	for _, w := range []string{"unrecognized", "unknown option", "invalid option", "illegal option", "unknown flag", "requires an argument", "unexpected argument", "invalid argument", "parsererror", "parse error", "is not recognized"} {
 		if strings.Contains(low, w) {
