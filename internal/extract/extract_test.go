@@ -15,6 +15,7 @@ import (
 // session builds channels from a script: "user: text", "reason: text" (the
 // person refusing the last tool call, with a reason), "assistant: text",
 // "edit: /path", "read: /path", "bash: command", "fail: command => error",
+// "alongside: command" (a call issued in parallel with the one before it),
 // "refuse: command" (a call the person refused), "escalatedfail: command
 // => error" (one run outside the sandbox that failed), "escalated: command" (a
 // call run outside the sandbox).
@@ -52,11 +53,15 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: name, Paths: []string{text}, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "bash", "escalated":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalated"})
+		case "alongside":
+			// Issued with the call before it, before that one's result.
+			meta.Line = ch.Tools[len(ch.Tools)-1].Line
+			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "refuse":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
 		case "fail", "failedit", "escalatedfail":
 			cmd, errText, _ := strings.Cut(text, " => ")
-			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalatedfail"}
+			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", ResultLine: line + 1, Escalated: kind == "escalatedfail"}
 			if kind == "failedit" {
 				tc.Name, tc.Command, tc.Paths = "Edit", "", []string{cmd}
 			}
@@ -319,6 +324,8 @@ func TestFailureFix(t *testing.T) {
 		{"a program that is not there, and no fix", []string{"user: go", "assistant: ok",
 			"fail: python - <<'PY' => /bin/bash: line 1: python: command not found", "bash: awk '{print $1}' f.md"},
 			[]string{"pitfall: `python` is not available here: `python - <<'PY'` fails with \"/bin/bash: line <n>: python: command not found\"."}},
+		{"a call run alongside the failure is no step of its fix", []string{"user: check", "assistant: ok",
+			"fail: npm run lint => Error: ENOENT: no such file or directory, open '/repo/vitest.config.ts.timestamp-1.mjs'", "alongside: npm test", "bash: npm run lint"}, nil},
 		{"outside the sandbox", []string{"user: push", "assistant: ok",
 			"fail: git push => ssh: Could not resolve hostname github.com: Temporary failure in name resolution", "escalated: git push"},
 			[]string{"pitfall: `git push` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},

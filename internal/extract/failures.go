@@ -34,8 +34,9 @@ import (
 // by editing source files (that is the work itself), one that changed
 // beyond a few words (what fixed it cannot be told), a probe that finds
 // nothing (grep, ls, a status), Claude Code's own tool errors
-// (transcript.ToolCall.Protocol) and anything after the person speaks
-// again. The failure is named by its error line, never by a progress,
+// (transcript.ToolCall.Protocol), anything after the person speaks again,
+// and calls issued alongside the failure, before its result came back
+// (parallel calls: the agent had not seen the failure yet). The failure is named by its error line, never by a progress,
 // warning or timing line.
 
 // maxFixWindow bounds how far after a failure its fix is looked for.
@@ -72,6 +73,9 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			}
 			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
 				break
+			}
+			if f.ResultLine > 0 && t.Line < f.ResultLine {
+				continue // issued alongside the failure, before its result: no step taken because of it
 			}
 			if t.Command == "" {
 				between = append(between, t) // an edit, a read
