@@ -9,10 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/install"
-	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/settings"
 )
 
@@ -88,16 +86,6 @@ func readHookFile(path, display string, prof settings.Profile) (*settingsDoc, er
 
 func (d *settingsDoc) changed() bool { return !bytes.Equal(d.before, d.file.Bytes()) }
 
-func (d *settingsDoc) action() string {
-	switch {
-	case !d.changed():
-		return "unchanged"
-	case !d.exists:
-		return "created"
-	}
-	return "updated"
-}
-
 // userSettingsPath is Claude Code's settings file for this person:
 // $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
 func (e *Env) userSettingsPath() (string, error) {
@@ -108,25 +96,6 @@ func (e *Env) userSettingsPath() (string, error) {
 		return filepath.Join(h, ".claude", "settings.json"), nil
 	}
 	return "", errors.New("neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find Claude Code's user settings")
-}
-
-// devlearnWrote reports whether the file at rel is exactly what devlearn
-// last wrote there, by the audit log: such a file may be updated; anything
-// else is the user's and is kept.
-func devlearnWrote(p *project.Project, rel string, data []byte) bool {
-	entries, _, err := evolve.ReadLog(p)
-	if err != nil {
-		return false
-	}
-	last := ""
-	for _, e := range entries {
-		for _, f := range e.Files {
-			if f.Path == rel {
-				last = f.After
-			}
-		}
-	}
-	return last != "" && last == evolve.BlobHash(data)
 }
 
 // colour wraps s in an ANSI colour when the output is a terminal that
