@@ -11,7 +11,6 @@ import (
 
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/install"
-	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // step is one thing init, uninstall or learn --enable/--disable did (or,
@@ -62,29 +61,6 @@ func printSteps(w io.Writer, steps []step, dry bool) {
 	}
 	t.flush()
 }
-
-// settingsDoc is a Claude Code settings file read for editing.
-type settingsDoc struct {
-	before []byte
-	exists bool
-	file   *settings.File
-}
-
-func readSettings(path, display string) (*settingsDoc, error) {
-	return readHookFile(path, display, settings.Claude)
-}
-
-// readHookFile reads any agent's hook file for editing, as its profile
-// lays devlearn's hooks out.
-func readHookFile(path, display string, prof settings.Profile) (*settingsDoc, error) {
-	h, err := install.ReadHookFile(path, display, prof)
-	if err != nil {
-		return nil, err
-	}
-	return &settingsDoc{before: h.Before, exists: h.Exists, file: h.File}, nil
-}
-
-func (d *settingsDoc) changed() bool { return !bytes.Equal(d.before, d.file.Bytes()) }
 
 // userSettingsPath is Claude Code's settings file for this person:
 // $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.

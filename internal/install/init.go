@@ -87,9 +87,9 @@ type Version struct {
 	Level        agentver.Level
 }
 
-// DefaultConfig is the learning.json init writes: every other key takes
+// defaultConfig is the learning.json init writes: every other key takes
 // its default (see the schema beside it), so later defaults still apply.
-const DefaultConfig = `{
+const defaultConfig = `{
   "$schema": "./learning.schema.json",
   "enabled": true
 }
@@ -142,7 +142,7 @@ func (in *Init) config() {
 	data, err := os.ReadFile(in.p.Path(project.ConfigFile))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		in.changes = append(in.changes, evolve.Change{Path: project.ConfigFile, Data: []byte(DefaultConfig)})
+		in.changes = append(in.changes, evolve.Change{Path: project.ConfigFile, Data: []byte(defaultConfig)})
 		in.add("created", project.ConfigFile, "defaults; see 'devlearn learn --configure'")
 	case err != nil:
 		in.fail(project.ConfigFile, err)
