@@ -196,6 +196,34 @@ func TestPlanInitKeepsTheirs(t *testing.T) {
 	}
 }
 
+// TestPlanInitDryRun: a dry run's Apply writes nothing, the status line
+// in the person's settings included, and still says which migrations
+// would apply.
+func TestPlanInitDryRun(t *testing.T) {
+	p := fresh(t)
+	user := filepath.Join(t.TempDir(), "settings.json")
+	plan, err := PlanInit(p, InitOptions{DryRun: true, Home: t.TempDir(), UserSettings: func() (string, error) { return user, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stepsOf(plan); !strings.Contains(got, "created "+user+"\n") {
+		t.Errorf("no status line step:\n%s", got)
+	}
+	before := files(t, p.Root)
+	if err := plan.Apply(context.Background(), now); err != nil {
+		t.Fatal(err)
+	}
+	if after := files(t, p.Root); len(after) != len(before) {
+		t.Errorf("a dry run wrote %d files", len(after)-len(before))
+	}
+	if _, err := os.Stat(user); err == nil {
+		t.Error("a dry run wrote the user's settings")
+	}
+	if len(plan.Migrations) == 0 || len(plan.Wrote) != 0 || plan.Audit != "" {
+		t.Errorf("dry run: migrations %v, wrote %q, audit %q", plan.Migrations, plan.Wrote, plan.Audit)
+	}
+}
+
 func mkdir(t *testing.T, dir string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
