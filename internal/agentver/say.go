@@ -79,3 +79,17 @@ func (r Report) Says() (detail, fix string, level Level) {
 	}
 	return b.String(), fix, level
 }
+
+// Effect is the report in words for an agent's installed version, as
+// init and doctor both say it: optFile is the Codex config whose
+// [features] switched its hooks on, "" when none did.
+func Effect(agent string, f Found, optFile string) (detail, fix string, level Level) {
+	optIn := optFile != ""
+	detail, fix, level = Assess(agent, f, func(Gap) bool { return optIn }).Says()
+	for _, g := range Of(agent) {
+		if optIn && g.OptIn != "" && g.Applies(f.Version) {
+			detail += "; hooks switched on by [features] " + g.OptIn + " = true in " + optFile
+		}
+	}
+	return detail, fix, level
+}

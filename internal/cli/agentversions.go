@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/agentver"
 	"github.com/devlearn/devlearn/internal/doctor"
@@ -107,18 +106,6 @@ func codexHome(env *Env) string {
 		return d
 	}
 	return filepath.Join(env.Getenv("HOME"), ".codex")
-}
-
-// planVersions says what the installed version of Claude Code and of each
-// agent init registers will and will not receive, as doctor does.
-func (r *initResult) planVersions(env *Env, p *project.Project, agents []*agent.Agent) *agentVersions {
-	v := newAgentVersions(env, p)
-	in := doctor.Inputs{Proj: p, Version: v.read, CodexHome: codexHome(env)}
-	r.Versions = append(r.Versions, doctor.AgentVersion(in, agentver.Claude, "Claude Code"))
-	for _, a := range agents {
-		r.Versions = append(r.Versions, doctor.AgentVersion(in, a.Name, a.Title))
-	}
-	return v
 }
 
 // printVersions prints what each agent's version receives, with the fix

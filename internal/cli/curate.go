@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 	"time"
 
 	huh "charm.land/huh/v2"
@@ -16,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/curator"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 )
@@ -143,11 +141,7 @@ var curatorChoices = []string{"AGENTS.md", "CLAUDE.md"}
 // curated section, when init is about to create the config: the answer
 // goes into it as curator.files. An existing config is the person's and
 // is not asked about ('devlearn learn --configure' sets it).
-func (r *initResult) offerCurator(env *Env) error {
-	i := slices.IndexFunc(r.changes, func(c evolve.Change) bool { return c.Path == project.ConfigFile })
-	if i < 0 {
-		return nil
-	}
+func offerCurator(env *Env, plan *install.Init) error {
 	var files []string
 	var opts []huh.Option[string]
 	for _, f := range curatorChoices {
@@ -167,20 +161,5 @@ func (r *initResult) offerCurator(env *Env) error {
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
-		r.Steps[len(r.Steps)-1].Note += "; curator.files: none chosen ('devlearn learn --configure' sets it later)"
-		return nil
-	}
-	cfg := map[string]any{}
-	if err := json.Unmarshal(r.changes[i].Data, &cfg); err != nil {
-		return err
-	}
-	cfg["curator"] = map[string]any{"files": files}
-	data, err := json.MarshalIndent(cfg, "", "  ")
-	if err != nil {
-		return err
-	}
-	r.changes[i].Data = append(data, '\n')
-	r.Steps[len(r.Steps)-1].Note += "; curator.files: " + strings.Join(files, ", ")
-	return nil
+	return plan.ChooseCurator(files)
 }

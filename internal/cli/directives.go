@@ -503,25 +503,3 @@ func runDirectivesInit(env *Env, opts *directivesInitOptions, args []string) err
 	printSteps(env.Out, steps, opts.dryRun)
 	return nil
 }
-
-// planLocalIgnore lists the directive session state (.memory/.local/) in
-// .memory/.gitignore, keeping every other line of it.
-func (r *initResult) planLocalIgnore(p *project.Project) {
-	rel := directives.GitignoreFile
-	data, err := os.ReadFile(p.Path(rel))
-	if err != nil && !os.IsNotExist(err) {
-		r.fail(rel, err)
-		return
-	}
-	next, changed := directives.WithLocalIgnored(data)
-	if !changed {
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: rel, Note: "session state (.memory/.local/) already ignored"})
-		return
-	}
-	action := "updated"
-	if data == nil {
-		action = "created"
-	}
-	r.changes = append(r.changes, evolve.Change{Path: rel, Data: next})
-	r.Steps = append(r.Steps, step{Action: action, Path: rel, Note: "session state (.memory/.local/) is never committed"})
-}

@@ -1,27 +1,18 @@
 package cli
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/agent"
-	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/doctor"
-	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/exitcode"
 	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/project"
-	"github.com/devlearn/devlearn/internal/register"
-	"github.com/devlearn/devlearn/internal/settings"
-	"github.com/devlearn/devlearn/templates"
 )
 
 type initOptions struct {
@@ -111,6 +102,7 @@ will not receive, with the fix.
 Claude Code's status line, in your user settings (~/.claude/settings.json).`
 }
 
+// initResult is what init (and uninstall) did, as printed with --json.
 type initResult struct {
 	Project    string           `json:"project"`
 	DryRun     bool             `json:"dry_run"`
@@ -121,22 +113,9 @@ type initResult struct {
 	Audit      string           `json:"audit,omitempty"`
 	// Wrote are the project's files init wrote, to commit: what its
 	// writer recorded, so the list cannot leave one out.
-	Wrote    []string          `json:"wrote"`
-	Versions []doctor.Check    `json:"versions"` // what each agent's installed version receives
-	changes  install.Changes   // project files to write, in one batch
-	outside  map[string][]byte // files outside the project
+	Wrote    []string       `json:"wrote"`
+	Versions []doctor.Check `json:"versions"` // what each agent's installed version receives
 }
-
-// defaultConfig is the learning.json init writes: every other key takes
-// its default (see the schema beside it), so later defaults still apply.
-const defaultConfig = `{
-  "$schema": "./learning.schema.json",
-  "enabled": true
-}
-`
-
-// SchemaFile is the config's JSON Schema, beside it for editors.
-const SchemaFile = project.SchemaFile
 
 func runInit(env *Env, opts *initOptions) error {
 	if opts.replaceStatusLine && !opts.statusLine {
@@ -163,69 +142,35 @@ func runInit(env *Env, opts *initOptions) error {
 		}
 		return exitcode.RefusedError(fmt.Errorf("not set up: this repository has symbolic links where devlearn writes, and devlearn never writes through one (a link can carry its writes out of the repository):\n%s", strings.Join(where, "\n")), doctor.LinksFix+"; then run devlearn init again")
 	}
-	res := &initResult{Project: p.Root, DryRun: opts.dryRun, Steps: []step{}, Migrations: []migrate.Result{}, Problems: []string{}, outside: map[string][]byte{}}
-	if df, err := migrate.DetectDevflow(p); err != nil {
-		return err
-	} else if df.Found() {
-		res.Devflow = df
+	in := install.InitOptions{
+		Agents:            agents,
+		DryRun:            opts.dryRun,
+		ReplaceStatusLine: opts.replaceStatusLine,
+		Version:           newAgentVersions(env, p).read,
+		CodexHome:         codexHome(env),
+		Home:              env.Home(),
 	}
-
-	res.planConfig(p)
-	if !opts.dryRun && !opts.json && env.interactive() {
-		if err := res.offerCurator(env); err != nil {
+	if opts.statusLine {
+		in.UserSettings = env.userSettingsPath
+	}
+	plan, err := install.PlanInit(p, in)
+	if err != nil {
+		return err
+	}
+	if !opts.dryRun && !opts.json && env.interactive() && plan.CreatesConfig() {
+		if err := offerCurator(env, plan); err != nil {
 			return err
 		}
 	}
-	res.planFile(p, SchemaFile, templates.ConfigSchema, "the config's JSON Schema, for editors")
-	res.planAttributes(p)
-	res.planLocalIgnore(p)
-	res.planHooks(p)
-	res.planMCP(p)
-	installed := withInstalled(p, agents)
-	for _, a := range installed {
-		res.planAgentHooks(p, a)
-		res.planAgentMCP(p, a)
-	}
-	versions := res.planVersions(env, p, installed)
-	if opts.statusLine {
-		res.planStatusLine(env, opts.replaceStatusLine)
-	}
-
-	w := evolve.New(p, now, evolve.Trigger{Command: "init"})
-	if !opts.dryRun {
-		if len(res.changes) > 0 {
-			e, err := w.Apply(env.Context(), evolve.Reason{Text: "init: set devlearn up in this repository"}, res.changes...)
-			if err != nil {
-				return err
-			}
-			if e != nil {
-				res.Audit = e.ID
-			}
-		}
-		for path, data := range res.outside {
-			if err := install.WriteOutside(path, data); err != nil {
-				return err
-			}
-		}
-	}
-	res.registerDriver(p, opts.dryRun)
-	if !opts.dryRun {
-		if err := versions.record(p, now); err != nil {
-			res.Problems = append(res.Problems, "recording the agents' versions for the hooks: "+err.Error())
-		}
-	}
-
-	r := &migrate.Runner{Ctx: migrate.Context{Proj: p, Home: env.Home(), Now: now}, Migrations: migrate.All(), Writer: w, DryRun: opts.dryRun}
-	if res.Migrations, err = r.Run(env.Context()); err != nil {
+	if err := plan.Apply(env.Context(), now); err != nil {
 		return err
 	}
-	res.Wrote = append([]string{}, w.Touched()...)
-	for _, m := range res.Migrations {
-		if m.Status == migrate.Failed {
-			res.Problems = append(res.Problems, fmt.Sprintf("migration %s failed: %s", m.ID, m.Error))
-		}
-	}
 
+	res := &initResult{Project: plan.Project, DryRun: plan.DryRun, Devflow: plan.Devflow, Steps: plan.Steps, Migrations: plan.Migrations,
+		Problems: plan.Problems, Audit: plan.Audit, Wrote: plan.Wrote}
+	for _, v := range plan.Versions {
+		res.Versions = append(res.Versions, doctor.VersionCheck(v.Title, v.Detail, v.Fix, v.Level))
+	}
 	if opts.json {
 		if err := printJSON(env.Out, res); err != nil {
 			return err
@@ -240,168 +185,6 @@ func runInit(env *Env, opts *initOptions) error {
 		return exitcode.WithHint(fmt.Errorf("init finished with %s", plural(n, "problem", "problems")), "fix what is named above, then run 'devlearn init' again: what is done stays done")
 	}
 	return nil
-}
-
-func (r *initResult) fail(path string, err error) {
-	r.Steps = append(r.Steps, step{Action: "failed", Path: path, Note: err.Error()})
-	r.Problems = append(r.Problems, err.Error())
-}
-
-// planConfig creates learning.json unless there is one; an existing one is
-// never touched, only checked.
-func (r *initResult) planConfig(p *project.Project) {
-	data, err := os.ReadFile(p.Path(project.ConfigFile))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		r.changes = append(r.changes, evolve.Change{Path: project.ConfigFile, Data: []byte(defaultConfig)})
-		r.Steps = append(r.Steps, step{Action: "created", Path: project.ConfigFile, Note: "defaults; see 'devlearn learn --configure'"})
-	case err != nil:
-		r.fail(project.ConfigFile, err)
-	default:
-		if _, err := config.Parse(project.ConfigFile, data); err != nil {
-			r.Steps = append(r.Steps, step{Action: "kept", Path: project.ConfigFile, Note: "yours, but it has an error: " + err.Error()})
-			r.Problems = append(r.Problems, err.Error())
-			return
-		}
-		if devlearnWrote(p, project.ConfigFile, data) {
-			r.Steps = append(r.Steps, step{Action: "unchanged", Path: project.ConfigFile})
-			return
-		}
-		r.Steps = append(r.Steps, step{Action: "kept", Path: project.ConfigFile, Note: "yours; not overwritten"})
-	}
-}
-
-// planFile writes a file devlearn owns (like the schema): created when
-// missing, updated when it is still what devlearn last wrote, kept when
-// someone changed it.
-func (r *initResult) planFile(p *project.Project, rel string, want []byte, what string) {
-	data, err := os.ReadFile(p.Path(rel))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		r.changes = append(r.changes, evolve.Change{Path: rel, Data: want})
-		r.Steps = append(r.Steps, step{Action: "created", Path: rel, Note: what})
-	case err != nil:
-		r.fail(rel, err)
-	case bytes.Equal(data, want):
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: rel})
-	case devlearnWrote(p, rel, data):
-		r.changes = append(r.changes, evolve.Change{Path: rel, Data: want})
-		r.Steps = append(r.Steps, step{Action: "updated", Path: rel, Note: "this devlearn's version"})
-	default:
-		r.Steps = append(r.Steps, step{Action: "kept", Path: rel, Note: "you changed it; not overwritten (remove it and run init to get devlearn's)"})
-	}
-}
-
-// planAttributes adds the lines that route devlearn's files to its merge
-// driver to .gitattributes, keeping everything else in it.
-func (r *initResult) planAttributes(p *project.Project) {
-	data, err := os.ReadFile(p.Path(register.AttributesFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.fail(register.AttributesFile, err)
-		return
-	}
-	next, added := register.WithRoutes(data)
-	switch {
-	case len(added) == 0:
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: register.AttributesFile, Note: "devlearn's files already routed to its merge driver"})
-	default:
-		action := "updated"
-		if data == nil {
-			action = "created"
-		}
-		r.changes = append(r.changes, evolve.Change{Path: register.AttributesFile, Data: next})
-		r.Steps = append(r.Steps, step{Action: action, Path: register.AttributesFile, Note: fmt.Sprintf("%s devlearn's files to its merge driver", plural(len(added), "line routes", "lines route"))})
-	}
-}
-
-// registerDriver names the merge driver in the clone's git config. Without
-// it (a fresh clone), git merges these files line by line: a normal
-// conflict at worst (the registration rule, docs/architecture.md).
-func (r *initResult) registerDriver(p *project.Project, dry bool) {
-	const where = "git config merge.devlearn"
-	cur, err := register.Settings(register.ExecGit, p.Root)
-	if err != nil {
-		r.fail(where, err)
-		return
-	}
-	if register.Registered(cur) {
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: where, Note: "merge driver registered in this clone"})
-		return
-	}
-	if !dry {
-		if _, err := register.Register(register.ExecGit, p.Root); err != nil {
-			r.fail(where, err)
-			return
-		}
-	}
-	r.Steps = append(r.Steps, step{Action: "updated", Path: where, Note: "merge driver registered in this clone (each clone runs 'devlearn init' once)"})
-}
-
-func (r *initResult) planHooks(p *project.Project) {
-	d, err := readSettings(p.Path(project.SettingsFile), project.SettingsFile)
-	if err != nil {
-		r.fail(project.SettingsFile, fmt.Errorf("%w (left untouched; fix it, then run 'devlearn init' again)", err))
-		return
-	}
-	d.file.Enable()
-	note := "devlearn's hooks already registered"
-	if d.changed() {
-		note = "registered devlearn's hooks (guarded: harmless without devlearn)"
-		r.changes = append(r.changes, evolve.Change{Path: project.SettingsFile, Data: d.file.Bytes()})
-	}
-	r.Steps = append(r.Steps, step{Action: d.action(), Path: project.SettingsFile, Note: note})
-}
-
-// planMCP registers devlearn's MCP server (the agent tools) in the
-// project's .mcp.json, keeping every other server.
-func (r *initResult) planMCP(p *project.Project) {
-	data, err := os.ReadFile(p.Path(settings.MCPFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		r.fail(settings.MCPFile, err)
-		return
-	}
-	f, err := settings.ParseMCP(settings.MCPFile, data)
-	if err != nil {
-		r.fail(settings.MCPFile, fmt.Errorf("%w (left untouched; fix it, then run 'devlearn init' again)", err))
-		return
-	}
-	changed, kept := f.Register()
-	switch {
-	case kept:
-		r.Steps = append(r.Steps, step{Action: "kept", Path: settings.MCPFile, Note: "a server named devlearn that is not devlearn's is there; devlearn's agent tools are not registered"})
-	case !changed:
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: settings.MCPFile, Note: "devlearn's MCP server already registered"})
-	default:
-		action := "updated"
-		if data == nil {
-			action = "created"
-		}
-		r.changes = append(r.changes, evolve.Change{Path: settings.MCPFile, Data: f.Bytes()})
-		r.Steps = append(r.Steps, step{Action: action, Path: settings.MCPFile, Note: "devlearn's MCP server (the agent tools: 'devlearn mcp'), other servers kept"})
-	}
-}
-
-func (r *initResult) planStatusLine(env *Env, replace bool) {
-	path, err := env.userSettingsPath()
-	if err != nil {
-		r.fail("user settings", err)
-		return
-	}
-	d, err := readSettings(path, path)
-	if err != nil {
-		r.fail(path, fmt.Errorf("%w (left untouched)", err))
-		return
-	}
-	changed, kept := d.file.SetStatusLine(replace)
-	switch {
-	case kept != "":
-		r.Steps = append(r.Steps, step{Action: "kept", Path: path, Note: fmt.Sprintf("your status line %q; add 'devlearn hud' to it, or run 'devlearn init --statusline --replace-statusline'", kept)})
-	case changed:
-		r.outside[path] = d.file.Bytes()
-		r.Steps = append(r.Steps, step{Action: d.action(), Path: path, Note: "status line: devlearn hud"})
-	default:
-		r.Steps = append(r.Steps, step{Action: "unchanged", Path: path, Note: "status line already devlearn hud"})
-	}
 }
 
 func (r *initResult) print(w io.Writer) {

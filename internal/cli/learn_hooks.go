@@ -39,29 +39,29 @@ func runLearnHooks(env *Env, opts *learnOptions) error {
 		}
 		path, display = p.Path(project.SettingsFile), project.SettingsFile
 	}
-	d, err := readSettings(path, display)
+	d, err := install.ReadHookFile(path, display, settings.Claude)
 	if err != nil {
 		return exitcode.WithHint(err, "the file was left untouched; fix it, then run this again")
 	}
 	res := hooksResult{Action: "enable", Where: display, Hooks: []string{}}
 	if opts.disable {
 		res.Action = "disable"
-		res.Removed = d.file.Disable()
+		res.Removed = d.File.Disable()
 	} else {
-		d.file.Enable()
+		d.File.Enable()
 	}
 	for _, h := range settings.Hooks {
 		res.Hooks = append(res.Hooks, h.Event)
 	}
-	res.Changed = d.changed()
+	res.Changed = d.Changed()
 	if res.Changed {
 		if opts.global {
-			err = install.WriteOutside(path, d.file.Bytes())
+			err = install.WriteOutside(path, d.File.Bytes())
 		} else {
 			//devlearn:triggers "learn --enable" "learn --disable"
 			w := evolve.New(p, now, evolve.Trigger{Command: "learn --" + res.Action})
 			_, err = w.Apply(env.Context(), evolve.Reason{Text: "learn --" + res.Action + ": devlearn's hooks"},
-				evolve.Change{Path: project.SettingsFile, Data: d.file.Bytes()})
+				evolve.Change{Path: project.SettingsFile, Data: d.File.Bytes()})
 		}
 		if err != nil {
 			return err

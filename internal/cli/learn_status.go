@@ -10,10 +10,12 @@ import (
 
 	"github.com/devlearn/devlearn/internal/classify"
 	"github.com/devlearn/devlearn/internal/hookcmd"
+	"github.com/devlearn/devlearn/internal/install"
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/review"
+	"github.com/devlearn/devlearn/internal/settings"
 	"github.com/devlearn/devlearn/internal/worker"
 )
 
@@ -156,15 +158,15 @@ func batchWhen(d worker.Decision, batchSize int) string {
 
 func hookStateOf(path, display string) hookState {
 	h := hookState{Path: display, Problems: []string{}}
-	d, err := readSettings(path, display)
+	d, err := install.ReadHookFile(path, display, settings.Claude)
 	if err != nil {
 		h.Error = err.Error()
 		return h
 	}
-	if !d.exists || !d.file.Any() {
+	if !d.Exists || !d.File.Any() {
 		return h
 	}
-	h.Problems = d.file.Problems()
+	h.Problems = d.File.Problems()
 	h.Registered = len(h.Problems) == 0
 	if h.Problems == nil {
 		h.Problems = []string{}

@@ -9,11 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/install"
-	"github.com/devlearn/devlearn/internal/project"
-	"github.com/devlearn/devlearn/internal/settings"
 )
 
 // step is one thing init, uninstall or learn --enable/--disable did (or,
@@ -65,39 +62,6 @@ func printSteps(w io.Writer, steps []step, dry bool) {
 	t.flush()
 }
 
-// settingsDoc is a Claude Code settings file read for editing.
-type settingsDoc struct {
-	before []byte
-	exists bool
-	file   *settings.File
-}
-
-func readSettings(path, display string) (*settingsDoc, error) {
-	return readHookFile(path, display, settings.Claude)
-}
-
-// readHookFile reads any agent's hook file for editing, as its profile
-// lays devlearn's hooks out.
-func readHookFile(path, display string, prof settings.Profile) (*settingsDoc, error) {
-	h, err := install.ReadHookFile(path, display, prof)
-	if err != nil {
-		return nil, err
-	}
-	return &settingsDoc{before: h.Before, exists: h.Exists, file: h.File}, nil
-}
-
-func (d *settingsDoc) changed() bool { return !bytes.Equal(d.before, d.file.Bytes()) }
-
-func (d *settingsDoc) action() string {
-	switch {
-	case !d.changed():
-		return "unchanged"
-	case !d.exists:
-		return "created"
-	}
-	return "updated"
-}
-
 // userSettingsPath is Claude Code's settings file for this person:
 // $CLAUDE_CONFIG_DIR/settings.json, else ~/.claude/settings.json.
 func (e *Env) userSettingsPath() (string, error) {
@@ -108,25 +72,6 @@ func (e *Env) userSettingsPath() (string, error) {
 		return filepath.Join(h, ".claude", "settings.json"), nil
 	}
 	return "", errors.New("neither $CLAUDE_CONFIG_DIR nor $HOME is set: cannot find Claude Code's user settings")
-}
-
-// devlearnWrote reports whether the file at rel is exactly what devlearn
-// last wrote there, by the audit log: such a file may be updated; anything
-// else is the user's and is kept.
-func devlearnWrote(p *project.Project, rel string, data []byte) bool {
-	entries, _, err := evolve.ReadLog(p)
-	if err != nil {
-		return false
-	}
-	last := ""
-	for _, e := range entries {
-		for _, f := range e.Files {
-			if f.Path == rel {
-				last = f.After
-			}
-		}
-	}
-	return last != "" && last == evolve.BlobHash(data)
 }
 
 // colour wraps s in an ANSI colour when the output is a terminal that

@@ -17,22 +17,24 @@ func claudeVersion(in Inputs) Check { return AgentVersion(in, agentver.Claude, "
 // fails; one that drops part of it is a note, as is a gap whose versions
 // are not known.
 func AgentVersion(in Inputs, agent, title string) Check {
-	name := title + " version"
 	var f agentver.Found
 	if in.Version != nil {
 		f = in.Version(agent)
 	}
-	optIn, optFile := false, ""
+	optFile := ""
 	if agent == "codex" {
-		optIn, optFile = configtoml.OptedIn(in.Proj.Path(configtoml.File), filepath.Join(in.CodexHome, "config.toml"))
-	}
-	r := agentver.Assess(agent, f, func(agentver.Gap) bool { return optIn })
-	detail, fix, level := r.Says()
-	for _, g := range agentver.Of(agent) {
-		if optIn && g.OptIn != "" && g.Applies(f.Version) {
-			detail += "; hooks switched on by [features] " + g.OptIn + " = true in " + optFile
+		if on, file := configtoml.OptedIn(in.Proj.Path(configtoml.File), filepath.Join(in.CodexHome, "config.toml")); on {
+			optFile = file
 		}
 	}
+	detail, fix, level := agentver.Effect(agent, f, optFile)
+	return VersionCheck(title, detail, fix, level)
+}
+
+// VersionCheck is the check of what an agent's installed version
+// receives (agentver.Effect), as doctor and init show it.
+func VersionCheck(title, detail, fix string, level agentver.Level) Check {
+	name := title + " version"
 	switch {
 	case level == agentver.Nothing:
 		return fail(name, detail, fix)

@@ -103,6 +103,18 @@ func ReadHookFile(path, display string, prof settings.Profile) (*HookDoc, error)
 // Changed reports whether the edits changed the file.
 func (d *HookDoc) Changed() bool { return !bytes.Equal(d.Before, d.File.Bytes()) }
 
+// Action is the step writing the edited file is: unchanged, created or
+// updated.
+func (d *HookDoc) Action() string {
+	switch {
+	case !d.Changed():
+		return "unchanged"
+	case !d.Exists:
+		return "created"
+	}
+	return "updated"
+}
+
 // EditMCP registers (or, with remove, unregisters) devlearn's MCP server
 // in an agent's own server list: the person's other servers and settings
 // are kept; a server named devlearn that is not devlearn's is left alone
