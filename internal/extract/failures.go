@@ -106,7 +106,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			fixed = true
 			break
 		}
-		if !fixed {
+		if !fixed && !(notFound(fs.err, fs.prog) && ranLater(ch.Tools, i, fs)) {
 			if o, ok := unsupported(*f, fs); ok {
 				out = append(out, o)
 			}
@@ -263,6 +263,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
 		resolution = "wait a moment and run it again"
 		pattern = key + fails + " while another run holds it: wait a moment and run it again"
+	case bypassed(diff):
+		// A check turned off (a hook, a signature, a certificate) is not
+		// what was wrong: taught, it would teach skipping the check.
+		return Observation{}, false
 	case small(diff, fw, pw) && !sourceEdited(edits):
 		// The command itself changed a little: that is the fix, whatever
 		// the agent looked at on the way.
@@ -320,16 +324,49 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	var pattern, issue string
 	switch {
 	case notFound(fs.err, fs.prog):
-		pattern = "`" + fs.prog + "` is not available here: `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
-		issue = fs.prog + " is not installed where the agent runs"
+		pattern = "`" + fs.prog + "` is not available " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
+		issue = fs.prog + " is not installed " + whereRuns(fs)
 	case optionError(strings.ToLower(fs.err)):
-		pattern = "`" + clip(fs.line(), 80) + "` is not supported here: it fails with \"" + clip(fs.err, 100) + "\"."
-		issue = fs.prog + " does not take these arguments here"
+		pattern = "`" + clip(fs.line(), 80) + "` is not supported " + where(fs) + ": it fails with \"" + clip(fs.err, 100) + "\"."
+		issue = fs.prog + " does not take these arguments " + where(fs)
 	default:
 		return Observation{}, false
 	}
 	details := "area: " + field(fs.key) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person"
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
+}
+
+// where names where a step ran: here, or the machine or container its
+// carrier reaches (a program missing on a router is not missing here).
+func where(fs failedStep) string {
+	if fs.via == "" {
+		return "here"
+	}
+	return "on the machine `" + fs.via + "` reaches"
+}
+
+func whereRuns(fs failedStep) string {
+	if fs.via == "" {
+		return "where the agent runs"
+	}
+	return where(fs)
+}
+
+// ranLater reports a call after the i-th that ran the program prog and
+// passed: the program is there after all (installed, or found on another
+// path), so its absence is no standing lesson.
+func ranLater(calls []transcript.ToolCall, i int, fs failedStep) bool {
+	for _, t := range calls[i+1:] {
+		if t.Command == "" || t.Failed() || !t.HasResult {
+			continue
+		}
+		for _, s := range stepsOf(t.Command) {
+			if s.prog == fs.prog && s.via == fs.via {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // notFound reports an error saying the program itself is not there.
@@ -456,6 +493,32 @@ func small(cs []change, a, b []string) bool {
 		n += max(c.fromWords, c.toWords)
 	}
 	return n <= 2*maxChanged && n < max(len(a), len(b))
+}
+
+// bypassed reports a change that only adds flags turning a check off.
+func bypassed(cs []change) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		if c.from != "" {
+			return false
+		}
+		for _, w := range strings.Fields(c.to) {
+			if !bypassFlags[strings.ToLower(strings.SplitN(w, "=", 2)[0])] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// bypassFlags turn off a check: git's hooks and signatures, TLS
+// verification, pip's guard of the system's packages.
+var bypassFlags = map[string]bool{
+	"--no-verify": true, "--no-gpg-sign": true, "--insecure": true, "-k": true, "--no-check-certificate": true,
+	"--break-system-packages": true, "--trusted-host": true, "--allow-unauthenticated": true, "--skip-verify": true,
+	"--disable-verification": true, "--no-sign": true,
 }
 
 // describeChanges says what the fix changed.
