@@ -220,6 +220,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			edits = append(edits, t.Paths[0])
 		}
 	}
+	if below(failed.Command) != below(passed.Command) && !notFound(fs.err, fs.prog) {
+		// The lines below the first (a heredoc's body, the rest of an
+		// inline script) changed: the fix is in a script, not the command
+		// (unless the program itself was missing: then it is the program).
+		return Observation{}, false
+	}
 	fw, pw := shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))
 	diff := commandChanges(fw, pw, fs.step, ps)
 	if len(chained) > 0 {
@@ -282,6 +288,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// below is a command's text after its first line, spaces collapsed.
+func below(cmd string) string {
+	_, rest, _ := strings.Cut(strings.TrimSpace(cmd), "\n")
+	return strings.Join(strings.Fields(rest), " ")
 }
 
 // failurePitfall is the observation of a lesson learned from the failed
