@@ -131,6 +131,11 @@ func matchOf(t Triggers) Match {
 	for _, c := range t.Context {
 		m.Context = append(m.Context, words.Phrase(c))
 	}
+	for _, s := range t.Commands {
+		if c, ok := CommandTrigger(s); ok {
+			m.Commands = uniqueCommands(m.Commands, c)
+		}
+	}
 	return m
 }
 
