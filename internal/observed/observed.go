@@ -69,7 +69,15 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 		UpdatedAt:   knowledge.FormatTime(o.LastSeen),
 	}
 	if area := field(o.Details, "area"); area != "" && t.Area {
-		e.Triggers.Files, e.Triggers.Commands = areaTriggers(area)
+		// A failure's area is the command that failed, in its general
+		// form ("rg", "git push", "get-content"): it ran, so it is a
+		// program whatever list knows it, and its next run is the
+		// moment the lesson is for.
+		files, c, ok := knowledge.AreaTriggers(area, true)
+		e.Triggers.Files = files
+		if ok {
+			e.Triggers.Commands = []string{c.String()}
+		}
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Seen in %s, last on %s: %s.\n",
@@ -79,26 +87,6 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 	}
 	e.Body = b.String()
 	return e
-}
-
-// areaTriggers are the triggers of a pitfall's area: its files, or the
-// command that failed. A failure's area is the command as the extractor
-// recorded it in its general form ("rg", "git push", "get-content"): it
-// was run, so it is a program even where no list of programs knows it,
-// and it is the moment the lesson is for. Left to the lesson's prose, a
-// program outside that list, a PowerShell cmdlet or a bare "python" gave
-// the draft no trigger, and it was never served at its moment.
-func areaTriggers(area string) (files, commands []string) {
-	if c, ok := knowledge.AreaCommand(area); ok {
-		return nil, []string{c.String()}
-	}
-	if files = knowledge.AreaGlobs(area); len(files) > 0 {
-		return files, nil
-	}
-	if _, ok := knowledge.CommandTrigger(area); ok {
-		return nil, []string{area}
-	}
-	return nil, nil
 }
 
 // how says where a lesson came from.
