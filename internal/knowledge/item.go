@@ -272,7 +272,10 @@ func AreaGlobs(area string) []string {
 	}) {
 		w = repopath.Slash(w)
 		w = strings.TrimRight(w, ".:")
-		if w == "" || !words.PathLike(w) {
+		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) {
+			// A slash between words ("lot précédent / suivant") or
+			// wildcards alone name no file: as "/**" they matched
+			// every path.
 			continue
 		}
 		if repopath.IsAbs(w) {
