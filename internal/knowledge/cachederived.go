@@ -23,6 +23,7 @@ func (e *enc) derived(m *Match) {
 	for _, c := range m.Commands {
 		e.Str(c.Verb)
 		e.ss(c.Words)
+		e.Bool(c.Written)
 	}
 	e.ss(m.Topics)
 }
@@ -39,7 +40,7 @@ func (d *dec) derived(m *Match) {
 	if n := d.Count(len(d.S)); n > 0 {
 		m.Commands = make([]Command, n)
 		for i := range m.Commands {
-			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs()}
+			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs(), Written: d.Bool()}
 		}
 	}
 	m.Topics = d.strs()
@@ -47,7 +48,7 @@ func (d *dec) derived(m *Match) {
 
 func cloneDerived(dst, src *Match, cl func([]string) []string) {
 	for _, c := range src.Commands {
-		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words)})
+		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words), Written: c.Written})
 	}
 	dst.Topics = cl(src.Topics)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 )
 
 // Command is a command trigger: a program and the subcommand words that
@@ -16,6 +17,10 @@ import (
 type Command struct {
 	Verb  string   // lower case, without folder or .exe
 	Words []string // lower case
+	// Written: the entry's triggers name it (triggers.commands), rather
+	// than its text: like a written file trigger, it narrows an entry
+	// whose author also set tools.
+	Written bool
 }
 
 // String is the command as it reads: "git push".
@@ -224,6 +229,27 @@ func commandIn(span string) (Command, bool) {
 	return c, true
 }
 
+// CommandTrigger reads a command trigger as an entry writes it
+// (triggers.commands: "git push", "rg", "Get-Content"): the program,
+// whatever it is, since what is written there was run as one, then up to
+// two subcommand words; a flag or an argument ends it. ok is false for
+// what cannot be a program: nothing, a flag, a sentence.
+func CommandTrigger(s string) (Command, bool) {
+	toks := strings.Fields(s)
+	if len(toks) == 0 || strings.HasPrefix(toks[0], "-") || strings.ContainsAny(toks[0], "\"'`$(){}<>|;&") {
+		return Command{}, false
+	}
+	c := Command{Verb: verbOf(toks[0]), Written: true}
+	for _, t := range toks[1:] {
+		t = strings.ToLower(t)
+		if len(c.Words) == 2 || !subcommandLike(t) {
+			break
+		}
+		c.Words = append(c.Words, alias(c.Verb, t))
+	}
+	return c, strings.IndexFunc(c.Verb, unicode.IsLetter) >= 0
+}
+
 // programLike: a program's name or path (lower case letters, digits, -
 // _ . /), not a function call, a flag or a sentence's word in capitals.
 func programLike(t string) bool {
@@ -318,6 +344,7 @@ func uniqueCommands(list []Command, c Command) []Command {
 			return list // o is as broad or broader
 		}
 		if len(c.Words) < len(o.Words) && slices.Equal(c.Words, o.Words[:len(c.Words)]) {
+			c.Written = c.Written || o.Written
 			list[i] = c
 			return list
 		}

@@ -77,6 +77,14 @@ func deriveTriggers(title, body string) derived {
 			if subject(units, i) {
 				d.addFile(u.text)
 			}
+		case gitActions[u.lower] != "" && u.text == u.lower && !(i > 0 && determiners.has(units[i-1].lower)):
+			// "Never commit without signing", "don't force push": the
+			// git action is the command, though git is not named. Only
+			// when warned against: "push when the tests pass" is the
+			// remedy, "a commit message" a thing.
+			if polarity(units, i) == warned {
+				d.commands = uniqueCommands(d.commands, Command{Verb: "git", Words: []string{gitActions[u.lower]}})
+			}
 		case knownVerbs.has(u.lower) && u.text == u.lower && !(i > 0 && determiners.has(units[i-1].lower)):
 			// "the git binary" is a thing, not a command run.
 			c := Command{Verb: u.lower}
@@ -248,6 +256,10 @@ func polarity(units []unit, i int) tone {
 	}
 	return neutral
 }
+
+// gitActions are the git subcommands a lesson names as verbs of prose,
+// without the program, and the subcommand each runs.
+var gitActions = map[string]string{"commit": "commit", "push": "push", "force-push": "push", "rebase": "rebase", "amend": "commit", "cherry-pick": "cherry-pick"}
 
 // determiners before a program's name make it a thing talked about.
 var determiners = lazySet(`the a an this that its our their your his her my no`)

@@ -67,6 +67,11 @@ type Triggers struct {
 	Files   []string `yaml:"files,flow,omitempty" json:"files,omitempty"`
 	Actions []string `yaml:"actions,flow,omitempty" json:"actions,omitempty"`
 	Context []string `yaml:"context,flow,omitempty" json:"context,omitempty"`
+	// Commands are programs, with their subcommand, whose run the entry
+	// is about ("rg", "git push", "Get-Content"): a Bash call that runs
+	// one matches. devlearn writes the command that failed into the
+	// drafts it learns from a failure (internal/observed).
+	Commands []string `yaml:"commands,flow,omitempty" json:"commands,omitempty"`
 }
 
 // The values each enumerated field accepts (docs/serve.md).
@@ -394,7 +399,7 @@ func (t *Triggers) decode(v *yaml.Node, at func(*yaml.Node, string, ...any) erro
 		return nil
 	}
 	if v.Kind != yaml.MappingNode {
-		return at(v, "triggers must be keys (tools, files, actions, context), not a %s", nodeKind(v))
+		return at(v, "triggers must be keys (tools, files, actions, context, commands), not a %s", nodeKind(v))
 	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
@@ -418,8 +423,15 @@ func (t *Triggers) decode(v *yaml.Node, at func(*yaml.Node, string, ...any) erro
 			t.Actions, err = keywords(val, at, "triggers.actions")
 		case "context":
 			t.Context, err = keywords(val, at, "triggers.context")
+		case "commands":
+			t.Commands, err = list(val, at, "triggers.commands")
+			for _, c := range t.Commands {
+				if _, ok := CommandTrigger(c); err == nil && !ok {
+					err = at(val, "triggers.commands: %q is not a program to run (write the program, then its subcommand: \"git push\", \"rg\")", c)
+				}
+			}
 		default:
-			err = at(k, "unknown key \"triggers.%s\" (allowed: tools, files, actions, context)", k.Value)
+			err = at(k, "unknown key \"triggers.%s\" (allowed: tools, files, actions, context, commands)", k.Value)
 		}
 		if err != nil {
 			return err

@@ -80,7 +80,7 @@ func TestParseEntryErrorsNameTheLine(t *testing.T) {
 		{"bad status", "---\nsummary: s\nstatus: done\n---\n", `e.md:3: status "done" is not one of candidate, draft, active, archived`},
 		{"bad source", "---\nsummary: s\nsource: me\n---\n", `e.md:3: source "me" is not one of manual, prompt, transcript, stop-hook, fdrl, gate, llm, workshop, pipeline`},
 		{"bad category", "---\nsummary: s\ncategory: misc\n---\n", `e.md:3: category "misc" is not one of business_rule, architecture, api_quirk, lesson_learned, convention`},
-		{"unknown trigger", "---\nsummary: s\ntriggers:\n  tool: [Write]\n---\n", `e.md:4: unknown key "triggers.tool" (allowed: tools, files, actions, context)`},
+		{"unknown trigger", "---\nsummary: s\ntriggers:\n  tool: [Write]\n---\n", `e.md:4: unknown key "triggers.tool" (allowed: tools, files, actions, context, commands)`},
 		{"bad glob", "---\nsummary: s\ntriggers:\n  files: [\"a/[b\"]\n---\n", `e.md:4: triggers.files: "a/[b" is not a valid glob`},
 		{"list expected", "---\nsummary: s\ntriggers:\n  tools: {a: b}\n---\n", `e.md:4: triggers.tools must be a list ([a, b]), not a set of keys`},
 		{"keyword without words", "---\nsummary: s\ntriggers:\n  actions: [\"--\"]\n---\n", `e.md:4: triggers.actions: "--" has no words to match`},

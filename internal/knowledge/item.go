@@ -131,6 +131,11 @@ func matchOf(t Triggers) Match {
 	for _, c := range t.Context {
 		m.Context = append(m.Context, words.Phrase(c))
 	}
+	for _, s := range t.Commands {
+		if c, ok := CommandTrigger(s); ok {
+			m.Commands = uniqueCommands(m.Commands, c)
+		}
+	}
 	return m
 }
 
@@ -180,12 +185,12 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	it.Type, it.Priority = t.Name, t.Priority
 	if t.Area {
 		it.Area = s.Field("Area")
-		if c, ok := AreaCommand(it.Area); ok {
+		files, c, ok := AreaTriggers(it.Area, it.Observation != "")
+		if ok {
 			it.Match.Commands = append(it.Match.Commands, c)
-		} else {
-			for _, g := range AreaGlobs(it.Area) {
-				it.Match.Files = append(it.Match.Files, compileGlob(g))
-			}
+		}
+		for _, g := range files {
+			it.Match.Files = append(it.Match.Files, compileGlob(g))
 		}
 	}
 	if p := strings.ToUpper(s.Field("Priority")); contains(Priorities, p) {
@@ -219,6 +224,26 @@ func sectionText(body string) string {
 	return b.String()
 }
 
+// AreaTriggers read a pitfall's Area: the files it names, or the command
+// that failed. learned: devlearn wrote the Area from a failure it saw
+// (the pitfall's Source is an observation, or it is the draft of one), so
+// the Area is the command that ran, in its general form ("rg", "python",
+// "get-content"), and counts as one whatever the program: neither a
+// program outside the known list nor a bare "python" gave a trigger
+// before, and such a lesson was never served at its moment. An Area a
+// person wrote is read as before: a known command, else its paths.
+func AreaTriggers(area string, learned bool) (files []string, cmd Command, ok bool) {
+	if c, ok := AreaCommand(area); ok {
+		return nil, c, true
+	}
+	if files = AreaGlobs(area); len(files) > 0 || !learned {
+		return files, Command{}, false
+	}
+	cmd, ok = CommandTrigger(strings.Trim(strings.TrimSpace(area), "`"))
+	cmd.Written = false
+	return nil, cmd, ok
+}
+
 // AreaCommand reads a pitfall's Area that is the command that failed
 // ("go test ./...", "npm run build"), as the failure extractor records
 // it.
@@ -247,7 +272,10 @@ func AreaGlobs(area string) []string {
 	}) {
 		w = repopath.Slash(w)
 		w = strings.TrimRight(w, ".:")
-		if w == "" || !words.PathLike(w) {
+		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) {
+			// A slash between words ("lot précédent / suivant") or
+			// wildcards alone name no file: as "/**" they matched
+			// every path.
 			continue
 		}
 		if repopath.IsAbs(w) {

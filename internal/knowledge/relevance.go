@@ -227,7 +227,11 @@ cmds:
 	if cmdHit {
 		b.Command = w.Command
 		if explain {
-			why("command: %s (named in the lesson) matches %s", hitCmd, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
+			named := " (named in the lesson)"
+			if hitCmd.Written {
+				named = ""
+			}
+			why("command: %s%s matches %s", hitCmd, named, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
 		}
 	} else if explain && len(m.Commands) > 0 {
 		why("command: none of %s is run%s", commandList(m.Commands), map[bool]string{true: " or named"}[c.Prompt])
@@ -289,6 +293,11 @@ func toolsOnly(m *Match) bool {
 	}
 	for _, g := range m.Files {
 		if !g.Derived {
+			return false
+		}
+	}
+	for _, c := range m.Commands {
+		if c.Written {
 			return false
 		}
 	}

@@ -197,6 +197,11 @@ func TestAreaGlobs(t *testing.T) {
 		{"config.yaml and **/*.sql", []string{"**/config.yaml", "**/config.yaml/**", "**/*.sql"}},
 		{"./Makefile", nil},
 		{"v1.2 release", nil},
+		// A slash between words of prose names no file: as "/**" it
+		// matched every path, and served its lesson on every call.
+		{"/", nil},
+		{"fin du lot précédent / démarrage du suivant", nil},
+		{"** or */*", nil},
 		{`web\src\App.tsx`, []string{"**/web/src/App.tsx", "**/web/src/App.tsx/**"}},
 		{"/home/alice/shop/internal/orders/checkout.go", []string{"/home/alice/shop/internal/orders/checkout.go"}},
 		{`C:\Users\bob\shop\web\`, []string{"c:/Users/bob/shop/web/**"}},

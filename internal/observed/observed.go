@@ -69,8 +69,14 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 		UpdatedAt:   knowledge.FormatTime(o.LastSeen),
 	}
 	if area := field(o.Details, "area"); area != "" && t.Area {
-		if _, command := knowledge.AreaCommand(area); !command {
-			e.Triggers.Files = knowledge.AreaGlobs(area)
+		// A failure's area is the command that failed, in its general
+		// form ("rg", "git push", "get-content"): it ran, so it is a
+		// program whatever list knows it, and its next run is the
+		// moment the lesson is for.
+		files, c, ok := knowledge.AreaTriggers(area, true)
+		e.Triggers.Files = files
+		if ok {
+			e.Triggers.Commands = []string{c.String()}
 		}
 	}
 	var b strings.Builder

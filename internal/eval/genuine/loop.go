@@ -42,12 +42,17 @@ type Moment struct {
 	// Found: the moment is a hook call of the replayed session.
 	Found bool `json:"found"`
 	// Served: the lesson was given at the moment or before it in the
-	// session; Start: only by session start; Relevant: by a prompt or a
-	// tool call.
+	// session. Start: session start gave it (its index lists it, or a
+	// CRITICAL item in full). Relevant: a prompt or a tool call gave it
+	// by then, whether or not session start had listed it: an index line
+	// at the start of a long session is not the lesson at its moment.
 	Served   bool   `json:"served"`
 	Start    bool   `json:"start"`
 	Relevant bool   `json:"relevant"`
 	Where    string `json:"where,omitempty"`
+	// Call is what the moment's hook call held (the tool and its command
+	// or file, or the prompt's start), for reading why it was not served.
+	Call string `json:"call,omitempty"`
 }
 
 // LoopResult is one project's closed loop.
@@ -57,10 +62,13 @@ type LoopResult struct {
 	Moments []Moment
 	// Served counts the items the hooks gave by relevance (prompts and
 	// tool calls) in the replayed sessions; Unrelated those that hold no
-	// labelled lesson of the project.
-	Served    int
-	Unrelated []string
-	Problems  []string
+	// labelled lesson of the project. JudgedUseful are the unrelated ones
+	// whose observation a reader judged useful (judged.json): a lesson
+	// the labels do not hold, counted apart, never taken out of Unrelated.
+	Served       int
+	Unrelated    []string
+	JudgedUseful []string
+	Problems     []string
 }
 
 // call is one hook call derived from a session.
@@ -165,7 +173,7 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 					}
 				}
 			}
-			if err := repo.replay(ctx, paths[s.ID], start, projectLessons, moments, res); err != nil {
+			if err := repo.replay(ctx, paths[s.ID], start, projectLessons, set.Judged, moments, res); err != nil {
 				res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", s.ID, err))
 			}
 			for _, m := range moments {
@@ -246,7 +254,7 @@ var heading = regexp.MustCompile(`(?m)^## `)
 
 // replay plays a session through the hooks, in process, and marks each
 // moment served when a lesson was given by then.
-func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*Lesson, moments []*Moment, res *LoopResult) error {
+func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*Lesson, judged map[string]Verdict, moments []*Moment, res *LoopResult) error {
 	calls, err := hookCalls(file, lr.dir)
 	if err != nil {
 		return err
@@ -256,8 +264,8 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 		now = time.Now()
 	}
 	env := hook.Env{Dir: lr.dir, Home: filepath.Join(lr.home, ".devlearn"), Redact: redact.Text, Now: func() time.Time { return now }}
-	given := map[string]string{} // lesson -> where it was first given
-	givenByStart := map[string]bool{}
+	givenByStart := map[string]bool{}  // lessons session start gave
+	givenByCall := map[string]string{} // lesson -> the prompt or tool call that first gave it
 	for i, c := range calls {
 		input, _ := json.Marshal(c.input)
 		var out bytes.Buffer
@@ -270,9 +278,11 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 				for _, l := range lessons {
 					if l.Matches(item) {
 						related = true
-						if _, ok := given[l.ID]; !ok {
-							given[l.ID] = label(c, i)
-							givenByStart[l.ID] = c.event == hook.SessionStart
+						switch _, ok := givenByCall[l.ID]; {
+						case c.event == hook.SessionStart:
+							givenByStart[l.ID] = true
+						case !ok:
+							givenByCall[l.ID] = label(c, i)
 						}
 					}
 				}
@@ -281,6 +291,9 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 					if !related {
 						title, _, _ := strings.Cut(item, "\n")
 						res.Unrelated = append(res.Unrelated, cut(title, 100))
+						if v, ok := judged[observationOf(title)]; ok && v.Useful() {
+							res.JudgedUseful = append(res.JudgedUseful, cut(title, 100))
+						}
 					}
 				}
 			}
@@ -290,14 +303,47 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 				continue
 			}
 			m.Found = true
-			if where, ok := given[m.Lesson]; ok {
-				m.Served, m.Where = true, where
-				m.Start = givenByStart[m.Lesson]
-				m.Relevant = !m.Start
+			m.Call = c.shown()
+			m.Start = givenByStart[m.Lesson]
+			where, byCall := givenByCall[m.Lesson]
+			m.Relevant = byCall
+			m.Served = m.Start || byCall
+			switch {
+			case byCall:
+				m.Where = where
+			case m.Start:
+				m.Where = "session start"
 			}
 		}
 	}
 	return nil
+}
+
+// observationOf is the observation id of a served item's heading: a
+// learned draft's key (obs-3f9a...) names it; "" for anything else.
+func observationOf(title string) string {
+	key := strings.TrimPrefix(title, "## ")
+	key, _, _ = strings.Cut(key, " ")
+	if !strings.HasPrefix(key, "obs-") {
+		return ""
+	}
+	return "obs_" + strings.TrimPrefix(key, "obs-")
+}
+
+// shown is a call as the details show it: the tool and its command or
+// file, or the start of the prompt.
+func (c call) shown() string {
+	if c.prompt {
+		p, _ := c.input["prompt"].(string)
+		return "prompt: " + cut(strings.Join(strings.Fields(p), " "), 100)
+	}
+	in, _ := c.input["tool_input"].(map[string]any)
+	for _, k := range []string{"command", "file_path"} {
+		if v, ok := in[k].(string); ok {
+			return fmt.Sprint(c.input["tool_name"]) + ": " + cut(strings.Join(strings.Fields(v), " "), 100)
+		}
+	}
+	return c.event
 }
 
 func label(c call, i int) string {
@@ -401,8 +447,10 @@ func moveFolder(s, from, to string) string {
 
 // LoopSummary is the closed loop's figures for a split.
 type LoopSummary struct {
-	Moments, Found, Served, Relevant, Known, KnownServed int
-	Items, Unrelated                                     int
+	Moments, Found, Served, Relevant, Known, KnownServed, KnownRelevant int
+	Items, Unrelated                                                    int
+	// JudgedUseful: of the unrelated, those a reader judged useful.
+	JudgedUseful int `json:",omitempty"`
 }
 
 // SummarizeLoop adds up the projects of a split ("" for all).
@@ -414,6 +462,7 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 		}
 		s.Items += r.Served
 		s.Unrelated += len(r.Unrelated)
+		s.JudgedUseful += len(r.JudgedUseful)
 		for _, m := range r.Moments {
 			s.Moments++
 			if m.Found {
@@ -429,6 +478,9 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 				s.Known++
 				if m.Served {
 					s.KnownServed++
+				}
+				if m.Relevant {
+					s.KnownRelevant++
 				}
 			}
 		}

@@ -352,7 +352,7 @@ func WriteLoop(w io.Writer, rep, before *Report) {
 	}
 	fmt.Fprintln(w, "Closed loop: each project's later sessions played through the hooks after learning from the earlier ones")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "set\tmoments\tserved by then\tby relevance\tcaught earlier\tserved, of those\tdistraction")
+	fmt.Fprintln(tw, "set\tmoments\tserved by then\tby relevance\tcaught earlier\tserved, of those\tby relevance, of those\tdistraction\tjudged useful, of it")
 	frac := func(a, b int) string {
 		if b == 0 {
 			return "-"
@@ -370,9 +370,10 @@ func WriteLoop(w io.Writer, rep, before *Report) {
 				served = fmt.Sprintf("%.2f → %s", float64(b.Served)/float64(b.Moments), served)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\n", split, s.Moments, served, frac(s.Relevant, s.Moments), frac(s.Known, s.Moments), frac(s.KnownServed, s.Known), frac(s.Unrelated, s.Items))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", split, s.Moments, served, frac(s.Relevant, s.Moments), frac(s.Known, s.Moments), frac(s.KnownServed, s.Known), frac(s.KnownRelevant, s.Known), frac(s.Unrelated, s.Items), frac(s.JudgedUseful, s.Unrelated))
 	}
 	tw.Flush()
+	fmt.Fprintln(w, "By relevance: a prompt or a tool call gave it by the moment, whether or not session start listed it. Distraction: items given by relevance that hold no labelled lesson; judged useful: of those, the ones whose observation a reader judged a useful lesson (judged.json), counted in distraction all the same.")
 	fmt.Fprintln(w)
 }
 
@@ -382,7 +383,14 @@ func WriteLoopDetails(w io.Writer, loops []*LoopResult) {
 	for _, r := range loops {
 		for _, m := range r.Moments {
 			if m.Served {
-				fmt.Fprintf(w, "%s: %s in %s at %s: served (%s)\n", r.Project, m.Lesson, m.Session, m.At, m.Where)
+				how := m.Where
+				if m.Start && m.Relevant {
+					how = "session start, then " + m.Where
+				}
+				if !m.Relevant {
+					how += "; not at a prompt or call [" + m.Call + "]"
+				}
+				fmt.Fprintf(w, "%s: %s in %s at %s: served (%s)\n", r.Project, m.Lesson, m.Session, m.At, how)
 				continue
 			}
 			why := "not caught in an earlier session"
@@ -392,9 +400,21 @@ func WriteLoopDetails(w io.Writer, loops []*LoopResult) {
 			case m.Known:
 				why = "known, not served"
 			}
+			if m.Known {
+				why += " [" + m.Call + "]"
+			}
 			fmt.Fprintf(w, "%s: %s in %s at %s: %s\n", r.Project, m.Lesson, m.Session, m.At, why)
 		}
+		useful := map[string]int{}
+		for _, u := range r.JudgedUseful {
+			useful[u]++
+		}
 		for _, u := range r.Unrelated {
+			if useful[u] > 0 {
+				useful[u]--
+				fmt.Fprintf(w, "%s: unrelated (judged useful): %s\n", r.Project, u)
+				continue
+			}
 			fmt.Fprintf(w, "%s: unrelated: %s\n", r.Project, u)
 		}
 		for _, p := range r.Problems {

@@ -31,16 +31,17 @@ func main() {
 	keep := flag.String("work", "", "make the repositories here and keep them (default: a temporary folder, removed)")
 	details := flag.Bool("v", false, "list, session by session, the lessons missed and what was kept that nothing accounts for")
 	loop := flag.Bool("loop", true, "replay each project's later sessions through the hooks after learning from the earlier ones (the closed loop)")
+	loopOnly := flag.Bool("loop-only", false, "run the closed loop alone, not the capture measurement (quicker, when serving is what changed)")
 	asJSON := flag.Bool("json", false, "print every observation and pair as JSON")
 	jobs := flag.Int("j", 0, "repositories worked on at once (default: twice the processors)")
 	flag.Parse()
-	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *jobs, *details, *asJSON, *loop); err != nil {
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *jobs, *details, *asJSON, *loop, *loopOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, details, asJSON, loop bool) error {
+func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, details, asJSON, loop, loopOnly bool) error {
 	set, err := genuine.Load(dir)
 	if err != nil {
 		return err
@@ -76,6 +77,19 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	// ^C stops the runs it started, not only this process.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if loopOnly {
+		rep := &genuine.Report{}
+		loops, err := closedLoop(ctx, set, abs, work, opts, rep)
+		if err != nil {
+			return err
+		}
+		if details {
+			genuine.WriteLoopDetails(os.Stdout, loops)
+			fmt.Println()
+		}
+		genuine.WriteLoop(os.Stdout, rep, nil)
+		return nil
+	}
 	runner := &genuine.Runner{Bin: abs, Work: work}
 	res, err := genuine.Measure(ctx, set, runner, opts)
 	if err != nil {
@@ -83,15 +97,9 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	}
 	rep := genuine.Summarize(set, res)
 	if loop {
-		loops, err := genuine.Loop(ctx, set, &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}, opts)
-		if err != nil {
+		if res.Loops, err = closedLoop(ctx, set, abs, work, opts, rep); err != nil {
 			return err
 		}
-		rep.Loop = map[string]genuine.LoopSummary{}
-		for _, split := range []string{genuine.Dev, genuine.Holdout, ""} {
-			rep.Loop[cmpOr(split, "all")] = genuine.SummarizeLoop(loops, split)
-		}
-		res.Loops = loops
 	}
 	if save != "" {
 		if err := figures.Save(save, rep); err != nil {
@@ -121,6 +129,20 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	genuine.WriteNudge(os.Stdout, rep, before)
 	genuine.WriteLoop(os.Stdout, rep, before)
 	return nil
+}
+
+// closedLoop replays the set's projects and adds the figures by split to
+// rep.
+func closedLoop(ctx context.Context, set *genuine.Set, bin, work string, opts genuine.Options, rep *genuine.Report) ([]*genuine.LoopResult, error) {
+	loops, err := genuine.Loop(ctx, set, &genuine.Runner{Bin: bin, Work: filepath.Join(work, "loop")}, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep.Loop = map[string]genuine.LoopSummary{}
+	for _, split := range []string{genuine.Dev, genuine.Holdout, ""} {
+		rep.Loop[cmpOr(split, "all")] = genuine.SummarizeLoop(loops, split)
+	}
+	return loops, nil
 }
 
 func cmpOr(a, b string) string {
