@@ -273,11 +273,8 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	if l, ok, err := loadThrough(path, f, c, program); ok || err != nil {
 		return l, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
 	h := &prefixHash{}
-	l, err := foldFrom(f, 1, h.add)
+	l, err := foldFile(f, h.add, func() { *h = prefixHash{} })
 	if err != nil {
 		return nil, err
 	}
