@@ -149,13 +149,15 @@ type pending struct {
 	Entry Entry    `json:"entry"`
 	Temps []string `json:"temps"`
 	Gone  []bool   `json:"remove"`
-	// Boot names the system's boot the batch was written in (bootID):
-	// while it is the same, everything the batch did is in the system's
-	// memory, seen by every reader, whatever a disk holds.
-	Boot string `json:"boot,omitempty"`
 	// Pack is the pack the batch kept its copies in, if it packed them:
 	// the sync's fallback list names it.
 	Pack string `json:"pack,omitempty"`
+	// Boot names the system's boot the batch was written in (bootID):
+	// while it is the same, everything the batch did is in the system's
+	// memory, seen by every reader, whatever a disk holds. It stays the
+	// last field: Unsettled reads it from the marker's last bytes
+	// (TestAFinishedBatchIsSettled).
+	Boot string `json:"boot,omitempty"`
 }
 
 // bootID names the running boot of the system ("" where it cannot be

@@ -112,6 +112,7 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 	parts := make(chan part, workers)
 	logs := make([]*Log, workers)
 	var wg sync.WaitGroup
+	m, isMapped := r.(*mappedLog)
 	for i := range logs {
 		logs[i] = into
 		if into == nil {
@@ -121,7 +122,7 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for p := range parts {
+			fold := func(p part) {
 				if into == nil && p.final && p.first == first && len(l.states) == 0 {
 					// A log read as one part (nearly every log): its map
 					// of states sized once, for about a state per line,
@@ -131,6 +132,15 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
 				l.Problems = append(l.Problems, probs...)
 				l.dropViews()
+			}
+			for p := range parts {
+				if !isMapped {
+					fold(p)
+				} else if !m.touch(func() { fold(p) }) {
+					// The file was cut short under the mapping: the
+					// caller folds it again from a read.
+					m.faulted.Store(true)
+				}
 			}
 		}()
 	}
@@ -158,10 +168,7 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		if len(carry) > 0 && len(carry) >= size/2 {
 			size = 2 * len(carry) // a line longer than a part
 		}
-		buf := make([]byte, size)
-		n := copy(buf, carry)
-		m, err := io.ReadFull(r, buf[n:])
-		buf = buf[:n+m]
+		buf, err := readPart(r, carry, size)
 		final := false
 		switch {
 		case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
@@ -170,26 +177,63 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		case err != nil:
 			readErr = err
 		}
-		cut := len(buf)
-		if !final {
-			cut = bytes.LastIndexByte(buf, '\n') + 1
+		var cut, lines int
+		if !isMapped {
+			cut, lines = cutPart(buf, final, seen)
+		} else if !m.touch(func() { cut, lines = cutPart(buf, final, seen) }) {
+			m.faulted.Store(true)
+			break
 		}
 		carry = buf[cut:]
-		if seen != nil {
-			seen(buf[:cut], final)
-		}
 		if cut > 0 {
 			parts <- part{buf[:cut], line, final}
-			line += bytes.Count(buf[:cut], []byte{'\n'})
+			line += lines
 		}
 	}
 	close(parts)
 	wg.Wait()
+	if isMapped && m.faulted.Load() {
+		return nil, errMapFault
+	}
 	out := merge(logs)
 	if errors.Is(readErr, io.EOF) {
 		readErr = nil
 	}
 	return out, readErr
+}
+
+// readPart is the next part of the log: carry (the end of the last part,
+// a line not yet whole) and what follows it, size bytes in all when the
+// log holds them; io.EOF or io.ErrUnexpectedEOF when it ends there. A
+// part read is a buffer of its own; a part of a mapped log is a slice of
+// the mapping (carry is the end of the last slice, just before it).
+func readPart(r io.Reader, carry []byte, size int) ([]byte, error) {
+	if m, ok := r.(*mappedLog); ok {
+		start := m.off - len(carry)
+		end := min(start+size, len(m.data))
+		m.off = end
+		if end == len(m.data) {
+			return m.data[start:end], io.EOF
+		}
+		return m.data[start:end], nil
+	}
+	buf := make([]byte, size)
+	n := copy(buf, carry)
+	m, err := io.ReadFull(r, buf[n:])
+	return buf[:n+m], err
+}
+
+// cutPart cuts a part read at its last newline (the end of the log is
+// folded whole), shows seen what is folded, and counts its lines.
+func cutPart(buf []byte, final bool, seen func(data []byte, final bool)) (cut, lines int) {
+	cut = len(buf)
+	if !final {
+		cut = bytes.LastIndexByte(buf, '\n') + 1
+	}
+	if seen != nil {
+		seen(buf[:cut], final)
+	}
+	return cut, bytes.Count(buf[:cut], []byte{'\n'})
 }
 
 // merge joins the workers' logs into one: into the one that folded the
@@ -272,7 +316,7 @@ func LoadFile(path string) (*Log, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return Fold(f)
+	return foldFile(f, nil, nil)
 }
 
 // FoldBytes folds a whole log held in memory.

@@ -121,14 +121,20 @@ func (h *prefixHash) add(data []byte, final bool) {
 func (h *prefixHash) hash(data []byte) {
 	h.crc = crc32.Update(h.crc, castagnoli(), data)
 	h.n += int64(len(data))
+	if h.tail == nil {
+		// Never grown: the lines after the prefix (a session's) are
+		// made room for before they are added, not after a copy of
+		// the whole tail into a slice twice its size.
+		h.tail = make([]byte, 0, cacheTailLen)
+	}
 	if len(data) >= cacheTailLen {
 		h.tail = append(h.tail[:0], data[len(data)-cacheTailLen:]...)
 		return
 	}
-	h.tail = append(h.tail, data...)
-	if over := len(h.tail) - cacheTailLen; over > 0 {
+	if over := len(h.tail) + len(data) - cacheTailLen; over > 0 {
 		h.tail = h.tail[:copy(h.tail, h.tail[over:])]
 	}
+	h.tail = append(h.tail, data...)
 }
 
 // cacheHeader is what a cache says of the prefix it folded.
@@ -273,11 +279,8 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	if l, ok, err := loadThrough(path, f, c, program); ok || err != nil {
 		return l, err
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, err
-	}
 	h := &prefixHash{}
-	l, err := foldFrom(f, 1, h.add)
+	l, err := foldFile(f, h.add, func() { *h = prefixHash{} })
 	if err != nil {
 		return nil, err
 	}
@@ -320,15 +323,35 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 	if fi.Size()-cached > partSize {
 		into = nil
 	}
-	tail, err := foldInto(into, io.NewSectionReader(f, cached, max(fi.Size()-cached, 0)), hdr.lines+1, seen)
-	if !prefixOK() {
+	// A long tail (a bulk render's lines, read by the reconcile after it)
+	// is folded from a mapping, as a whole log is (foldFile).
+	var src io.Reader = io.NewSectionReader(f, cached, max(fi.Size()-cached, 0))
+	var m *mappedLog
+	if n := fi.Size() - cached; n >= minMappedTail && fi.Size() <= maxMapped {
+		if data, unmap, ok := mapFile(f, fi.Size()); ok {
+			defer unmap()
+			m = &mappedLog{data: data, off: int(cached)}
+			src = m
+		}
+	}
+	tail, err := foldInto(into, src, hdr.lines+1, seen)
+	if !prefixOK() || errors.Is(err, errMapFault) {
+		// A fault under the mapping may have left the cached states
+		// half joined: the log is folded afresh.
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	for _, p := range parts {
-		h.add(p.data, p.final)
+	hashParts := func() {
+		for _, p := range parts {
+			h.add(p.data, p.final)
+		}
+	}
+	if m == nil {
+		hashParts()
+	} else if !m.touch(hashParts) {
+		return nil, false, nil
 	}
 	if tail != l {
 		for _, s := range tail.states {
@@ -390,6 +413,10 @@ type tailPart struct {
 	data  []byte
 	final bool
 }
+
+// minMappedTail is the shortest tail folded from a mapping: a session's
+// few lines cost less read than a mapping costs to make and undo.
+const minMappedTail = 64 << 10
 
 // maxTailBeside is the longest tail folded beside the prefix's check,
 // its parts kept until the check is done.

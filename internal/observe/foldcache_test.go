@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -976,4 +977,31 @@ func TestWithStatusAfterTheCacheIsWritten(t *testing.T) {
 		}
 		same(seed, "compacted", l, want)
 	}
+}
+
+// BenchmarkLoadCachedFirstRun reads a 10,000-observation log through a
+// fold cache that is not there yet, as the first render-ready on a fresh
+// clone does: the whole log folded, and the cache written for next time.
+func BenchmarkLoadCachedFirstRun(b *testing.B) {
+	dir := b.TempDir()
+	path := filepath.Join(dir, "log.jsonl")
+	cache := FoldCache{Root: dir, Path: filepath.Join(dir, "state", "fold")}
+	earlier, _ := sessionEndLog(10_000)
+	if err := os.WriteFile(path, earlier, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	b.SetBytes(int64(len(earlier)))
+	b.ReportAllocs()
+	before := cpuTime()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		os.RemoveAll(filepath.Dir(cache.Path))
+		b.StartTimer()
+		l, err := LoadCached(path, cache)
+		if err != nil || l.Lines != 10_000 {
+			b.Fatalf("%v, %d lines", err, l.Lines)
+		}
+	}
+	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
 }

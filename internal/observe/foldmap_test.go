@@ -1,0 +1,98 @@
+package observe
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"syscall"
+	"testing"
+)
+
+// The fold of a whole log file maps it rather than reading it into fresh
+// memory: it allocates less than the fold of the same bytes read from a
+// reader by about the log's size, and folds to the same state. A guard of
+// the first-run render's speed that does not time anything.
+func TestFreshFoldMapsTheLog(t *testing.T) {
+	data := devflowLog(4_000)
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	allocated := func(fold func() *Log) (*Log, uint64) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		l := fold()
+		runtime.ReadMemStats(&after)
+		return l, after.TotalAlloc - before.TotalAlloc
+	}
+	read, readBytes := allocated(func() *Log {
+		l, err := Fold(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	})
+	mapped, mappedBytes := allocated(func() *Log {
+		l, err := LoadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	})
+	if _, _, ok := mapFile(mustOpen(t, path), int64(len(data))); !ok {
+		t.Skip("no mapping of files here")
+	}
+	if int64(readBytes)-int64(mappedBytes) < int64(len(data))*3/4 {
+		t.Fatalf("the fold of a %d-byte file allocated %d bytes, the fold of the same bytes read %d: the file was copied", len(data), mappedBytes, readBytes)
+	}
+	if read.Lines != mapped.Lines || !reflect.DeepEqual(read.IDs(), mapped.IDs()) {
+		t.Fatalf("mapped fold: %d lines, %d ids; read: %d lines, %d ids", mapped.Lines, len(mapped.IDs()), read.Lines, len(read.IDs()))
+	}
+}
+
+func mustOpen(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// A log cut short in place while it is mapped faults where it is read past
+// its new end: the fold says so (the caller reads the log again) rather
+// than the process dying of SIGBUS.
+func TestFoldOfALogCutShortUnderItsMapping(t *testing.T) {
+	data := devflowLog(4_000)
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := mustOpen(t, path)
+	m, unmap, ok := mapFile(f, int64(len(data)))
+	if !ok {
+		t.Skip("no mapping of files here")
+	}
+	defer unmap()
+	if err := syscall.Ftruncate(int(mustOpenRW(t, path).Fd()), 0); err != nil {
+		t.Fatal(err)
+	}
+	h := &prefixHash{}
+	if _, err := foldInto(nil, &mappedLog{data: m}, 1, h.add); err != errMapFault {
+		t.Fatalf("fold of a mapping cut short: %v, want errMapFault", err)
+	}
+}
+
+func mustOpenRW(t *testing.T, path string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
