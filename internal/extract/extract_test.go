@@ -16,6 +16,7 @@ import (
 // person refusing the last tool call, with a reason), "assistant: text",
 // "edit: /path", "read: /path", "bash: command", "fail: command => error",
 // "alongside: command" (a call issued in parallel with the one before it),
+// "task: what for" (a sub-agent sent out),
 // "refuse: command" (a call the person refused), "escalatedfail: command
 // => error" (one run outside the sandbox that failed), "escalated: command" (a
 // call run outside the sandbox).
@@ -57,6 +58,8 @@ func session(id string, script ...string) *transcript.Channels {
 			// Issued with the call before it, before that one's result.
 			meta.Line = ch.Tools[len(ch.Tools)-1].Line
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
+		case "task":
+			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Task", Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "refuse":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
 		case "fail", "failedit", "escalatedfail":
@@ -464,6 +467,26 @@ func TestRepeatedRequests(t *testing.T) {
 	}
 	if got := RepeatedRequests(results[0].Requests, Options{MinSessions: 1}); len(got) != 1 {
 		t.Errorf("MinSessions 1: %+v", got)
+	}
+}
+
+// A survey the person asks for at the start of every session changes
+// nothing, and is a routine all the same; in Korean, its wordings differ by
+// their endings.
+func TestRepeatedSurvey(t *testing.T) {
+	s1 := session("k1", "user: 클로드야 현재 파일 구조 파악 좀 해볼래?", "assistant: 네", "bash: ls -la /srv/site", "read: /srv/site/README.md")
+	s2 := session("k2", "user: 클로드야 전체 파일 구조 파악해볼래?", "assistant: 네", "task: explore the site")
+	s3 := session("k3", "user: 이 함수는 뭐야?", "assistant: 설명") // asked, nothing looked at
+	var results []Result
+	for _, ch := range []*transcript.Channels{s1, s2, s3} {
+		results = append(results, Session(ch, Options{}))
+	}
+	obs := Across(results, Options{})
+	if len(obs) != 2 || obs[0].ID != obs[1].ID || obs[0].Type != Workflow {
+		t.Fatalf("want one workflow sighted in k1 and k2: %+v", obs)
+	}
+	if !strings.Contains(obs[0].Details, "steps: Bash: ls -la /srv/site, Read ") {
+		t.Errorf("details %q", obs[0].Details)
 	}
 }
 

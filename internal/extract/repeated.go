@@ -55,6 +55,11 @@ func (c *conversation) requests() []Request {
 		}
 		st := steps(t.next)
 		if len(st) == 0 {
+			// A survey asked for again ("look over the file structure")
+			// is a routine too: what the agent read is what it did.
+			st = looked(t.next)
+		}
+		if len(st) == 0 {
 			continue // nothing was done: not an instruction carried out
 		}
 		seen[k] = true
@@ -134,6 +139,33 @@ func steps(calls []transcript.ToolCall) []string {
 			s = t.Name + ": " + firstWords(t.Command, 8)
 		case editTools[t.Name] && len(t.Paths) > 0:
 			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
+		default:
+			continue
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+		if len(out) == 8 {
+			break
+		}
+	}
+	return out
+}
+
+// looked describes the reads and searches the agent made for a request
+// that changed nothing: the folders and files it looked at, or the
+// sub-agent it sent to look.
+func looked(calls []transcript.ToolCall) []string {
+	var out []string
+	for _, t := range calls {
+		var s string
+		switch {
+		case t.Command != "" && exploring(t.Command):
+			s = t.Name + ": " + firstWords(t.Command, 8)
+		case len(t.Paths) > 0 && !editTools[t.Name]:
+			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
+		case t.Name == "Task" || t.Name == "Agent":
+			s = t.Name // a sub-agent sent to look
 		default:
 			continue
 		}

@@ -231,7 +231,9 @@ func isAnchor(w string, foreign bool) bool {
 
 // pieces are a word's comparable parts: the word, folded and stemmed,
 // for scripts that separate words; pairs of letters for those that do not
-// (Chinese, Japanese), so that a shared phrase counts by its length.
+// (Chinese, Japanese), so that a shared phrase counts by its length, and
+// for Korean, whose words carry their endings joined ("파악해볼래",
+// "파악해봐": the pair 파악 is the word both share).
 func pieces(w string) ([]string, bool) {
 	w = textkey.Normalize(w)
 	if w == "" {
@@ -240,7 +242,7 @@ func pieces(w string) ([]string, bool) {
 	rs := []rune(w)
 	cjk := false
 	for _, r := range rs {
-		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) {
 			cjk = true
 			break
 		}

@@ -40,6 +40,11 @@ func TestSame(t *testing.T) {
 		{"提交信息一律用英文写。", "提交信息都用英文写。", true},
 		{"提交信息一律用英文写。", "注释一律用中文写。", false},
 		{"Schreibe alles auf deutsch.", "schreibe alles auf deutsch", true},
+		// Korean joins endings to its words: one request, three endings.
+		{"현재 파일 구조 파악 좀 해볼래", "전체 파일 구조 파악해볼래", true},
+		{"커밋 메시지는 영어로 써줘", "커밋 메시지는 영어로 작성해", true},
+		{"커밋 메시지는 영어로 써줘", "주석은 한국어로 써줘", false},
+		{"필터 적용 버튼 글씨 크기를 14px로 바꿔줘", "현재 파일 구조 파악해봐", false},
 	} {
 		if got := Same(KeyOf(c.a), KeyOf(c.b)); got != c.same {
 			t.Errorf("Same(%q, %q) = %v, want %v (shared %.2f, anchors %v / %v)", c.a, c.b, got, c.same, Shared(KeyOf(c.a), KeyOf(c.b)), KeyOf(c.a).Anchors, KeyOf(c.b).Anchors)
