@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"syscall"
 	"testing"
 )
 
@@ -78,7 +77,7 @@ func TestFoldOfALogCutShortUnderItsMapping(t *testing.T) {
 		t.Skip("no mapping of files here")
 	}
 	defer unmap()
-	if err := syscall.Ftruncate(int(mustOpenRW(t, path).Fd()), 0); err != nil {
+	if err := mustOpenRW(t, path).Truncate(0); err != nil {
 		t.Fatal(err)
 	}
 	h := &prefixHash{}
@@ -95,4 +94,43 @@ func mustOpenRW(t *testing.T, path string) *os.File {
 	}
 	t.Cleanup(func() { f.Close() })
 	return f
+}
+
+// A log cut short while foldFile folds it from its mapping is folded
+// again from a read: what seen was shown is started over (reset), and the
+// log is the log as it now is, not a crash or the half folded before.
+func TestFoldFileReadsALogCutShortUnderItsMapping(t *testing.T) {
+	data := devflowLog(4_000)
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := mustOpen(t, path)
+	if _, unmap, ok := mapFile(f, int64(len(data))); !ok {
+		t.Skip("no mapping of files here")
+	} else {
+		unmap()
+	}
+	rw := mustOpenRW(t, path)
+	cut, resets, shown := false, 0, 0
+	seen := func(part []byte, final bool) {
+		if !cut {
+			cut = true
+			// What is left is one whole line: the pages the mapping
+			// held past it are gone.
+			first := bytes.IndexByte(data, '\n') + 1
+			if err := rw.Truncate(int64(first)); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+		shown += len(part)
+	}
+	l, err := foldFile(f, seen, func() { resets++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resets != 1 || l.Lines != 1 || shown != bytes.IndexByte(data, '\n')+1 {
+		t.Fatalf("after the log was cut to one line: %d resets, %d lines folded, %d bytes shown; want 1, 1, %d", resets, l.Lines, shown, bytes.IndexByte(data, '\n')+1)
+	}
 }

@@ -539,7 +539,7 @@ func fromDevflow(e *Event, eid string, names *names) (*State, error) {
 				dat = d
 			}
 		}
-		s.setMark(markDeprecated, mark{stamp: stamp{0, dat, eid}, reason: "devflow"})
+		s.setMark(markDeprecated, mark{stamp: stamp{0, dat, st.eid}, reason: "devflow"})
 	}
 	if e.Confidence != nil {
 		c := *e.Confidence
