@@ -130,6 +130,11 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 			[]string{"procedural: Lance `make lint` avant chaque commit."}},
 		{"Portuguese", []string{"user: tipa", "assistant: Usei any.", "user: Não use any no TypeScript deste projeto."},
 			[]string{"procedural: Não use any no TypeScript deste projeto."}},
+		// Asked, not told, where the language marks a question by a word.
+		{"a Chinese question without a question mark", []string{"user: 修一下", "assistant: 我改成了 From_Multicast。", "edit: /repo/a.lua",
+			"user: 为什么一定要这个From_Multicast呢。"}, nil},
+		{"a Japanese question without a question mark", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go",
+			"user: このファイルは生成されたものではないですか。"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -92,7 +92,7 @@ func read(t *turn) (found []finding, back bool) {
 		}
 		var parts []string
 		for _, s := range bare {
-			if !question(x.Low(), s) && words(x.Low()[s.start:s.end]) >= 2 {
+			if !asking(x, s) && words(x.Low()[s.start:s.end]) >= 2 {
 				parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
 			}
 		}
@@ -208,7 +208,6 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 
 // valid decides whether a marker found in a sentence makes it a lesson.
 func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool) bool {
-	low := x.Low()
 	// A statement that holds a rule word: "I don't know", "no worries".
 	if kind != lang.Remember && kind != lang.Contrast {
 		for _, t := range lang.Tables() {
@@ -234,7 +233,7 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	}
 	// Asked, not told ("did you forget to push?"), unless the agent took
 	// it as a correction; a reproach may be asked ("why didn't you?").
-	if question(low, s) && kind != lang.Reproach && !ack {
+	if asking(x, s) && kind != lang.Reproach && !ack {
 		return false
 	}
 	// A rule word counts where an imperative stands: at the start of its
@@ -348,7 +347,7 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 	}
 	f := finding{class: ClassAcknowledged, said: own, choice: hasKind(x, lang.Contrast, 0, len(low))}
 	for _, s := range sents {
-		if question(low, s) && !ownsUp {
+		if asking(x, s) && !ownsUp {
 			continue // "Can you also add a test?" "Good point": a request
 		}
 		for _, tb := range lang.Tables() {
@@ -377,7 +376,7 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 		return f, false
 	}
 	for _, s := range sents {
-		if !question(low, s) && words(low[s.start:s.end]) >= 3 {
+		if !asking(x, s) && words(low[s.start:s.end]) >= 3 {
 			f.lesson = cleanLesson(x, own, s.start, s.end, "")
 			f.area = namedPath(f.lesson)
 			return f, words(f.lesson) >= 3
@@ -470,10 +469,20 @@ func onlyAnswers(x *lang.Text, from, to int) bool {
 
 // endsNarrative reports a sentence whose last words are a [narrative]
 // ending: a written register's statement.
-func endsNarrative(x *lang.Text, s span) bool {
+func endsNarrative(x *lang.Text, s span) bool { return endsWith(x, lang.Narrative, s) }
+
+// asking reports a sentence that asks: it ends with a question mark, or with
+// the word that makes it a question in a language that marks one so
+// ("为什么要用这个呢。", "生成されたものではないですか。", "바꿔야 하나요.").
+func asking(x *lang.Text, s span) bool {
+	return question(x.Low(), s) || endsWith(x, lang.Ask, s)
+}
+
+// endsWith reports a sentence whose last words are a phrase of kind.
+func endsWith(x *lang.Text, kind string, s span) bool {
 	end := s.start + len(strings.TrimRightFunc(x.Low()[s.start:s.end], func(r rune) bool { return !wordRuneOrCJK(r) }))
 	for _, tb := range lang.Tables() {
-		for _, m := range tb.Find(x, lang.Narrative, s.start, end) {
+		for _, m := range tb.Find(x, kind, s.start, end) {
 			if m.End == end {
 				return true
 			}

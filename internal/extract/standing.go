@@ -28,10 +28,9 @@ const ClassPreference = "preference"
 
 // standing reads a sentence without a marker for a standing choice.
 func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
-	low := x.Low()
 	// A condition stays part of the choice ("when you commit, write the
 	// message in English"): it is when the lesson applies.
-	if question(low, s) || hasKind(x, lang.Temporary, s.start, s.end) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
+	if asking(x, s) || hasKind(x, lang.Temporary, s.start, s.end) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
 		return finding{}, false // a "no, use X" is the rejection's to read
 	}
 	said := own[x.Offset(s.start):x.Offset(s.end)]

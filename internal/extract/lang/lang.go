@@ -49,9 +49,10 @@ const (
 	General     = "general"     // a choice for all the work: "always", "everywhere", "in this project"
 	Where       = "where"       // where something is: "is in", "lives in", "findest du in"
 	Narrative   = "narrative"   // ends a sentence that tells, in a written register: no one is told to do anything
+	Ask         = "ask"         // ends a sentence that asks, in a language that marks a question by a word: "…呢。", "…ですか。"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask}
 
 // Templates every table gives.
 const (
