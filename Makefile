@@ -57,10 +57,13 @@ bench:
 # too when DEVLEARN_GENUINE_DIR holds them, see scripts/genuine-fetch.sh),
 # then the hand-written set (testdata/eval; docs/capture.md), then the
 # serving replays (docs/serve.md, "Replays").
+# The three tools are built in one go build (one compile of what they share,
+# linked in parallel) rather than three go runs, one after the other.
 eval: build
-	$(GO) run ./internal/eval/genuine/cmd/evalgenuine -devlearn $(BIN) -before testdata/genuine/before.json
-	$(GO) run ./internal/eval/capture/cmd/evalcapture -before testdata/eval/before.json
-	$(GO) run ./internal/eval/replay/cmd/replay
+	$(GO) build -o bin/eval/ ./internal/eval/genuine/cmd/evalgenuine ./internal/eval/capture/cmd/evalcapture ./internal/eval/replay/cmd/replay
+	bin/eval/evalgenuine -devlearn $(BIN) -before testdata/genuine/before.json
+	bin/eval/evalcapture -before testdata/eval/before.json
+	bin/eval/replay
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:
