@@ -337,7 +337,7 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	switch {
 	case notFound(fs.err, fs.prog):
 		pattern = "`" + fs.prog + "` is not available " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
-		issue = fs.prog + " is not installed " + whereRuns(fs)
+		issue = fs.prog + " is not installed " + strings.Replace(where(fs), "here", "where the agent runs", 1)
 	case optionError(strings.ToLower(fs.err)):
 		pattern = "`" + clip(fs.line(), 80) + "` is not supported " + where(fs) + ": it fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " does not take these arguments " + where(fs)
@@ -355,13 +355,6 @@ func where(fs failedStep) string {
 		return "here"
 	}
 	return "on the machine `" + fs.via + "` reaches"
-}
-
-func whereRuns(fs failedStep) string {
-	if fs.via == "" {
-		return "where the agent runs"
-	}
-	return where(fs)
 }
 
 // ranLater reports a call after the i-th that ran the program prog and

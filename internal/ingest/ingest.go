@@ -25,6 +25,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/keep"
+	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -217,7 +218,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		if unread(sess.Channels) {
 			// A format devlearn does not know reads as an empty session:
 			// say so, or a person takes "nothing learned" for "nothing said".
-			problem("%s: %s, and none of them is a record of a session devlearn reads (a message or a tool call): if Claude Code, Codex CLI, Gemini CLI, Cursor or Copilot CLI wrote it, its format is new to devlearn and nothing was learned from it", label(src, sess.ID), plural(sess.Channels.Stats.Lines, "line", "lines"))
+			problem("%s: %s, and none of them is a record of a session devlearn reads (a message or a tool call): if Claude Code, Codex CLI, Gemini CLI, Cursor or Copilot CLI wrote it, its format is new to devlearn and nothing was learned from it", label(src, sess.ID), knowledge.Plural(sess.Channels.Stats.Lines, "line", "lines"))
 		}
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
@@ -537,13 +538,6 @@ func latest(ch *transcript.Channels, now time.Time) time.Time {
 func unread(ch *transcript.Channels) bool {
 	st := ch.Stats
 	return st.Untyped > 0 && st.User == 0 && st.Assistant == 0 && st.System == 0 && st.Summaries == 0 && len(ch.Tools) == 0 && len(ch.UserSignals) == 0
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func label(src Source, id string) string {
