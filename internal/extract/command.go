@@ -70,10 +70,19 @@ func parseWords(words []string, errText, via string, depth int) step {
 // made here only.
 func newStep(words []string, via string) step {
 	s := step{via: via, words: words, prog: progName(words[0])}
-	if programLike(s.prog) { // else a statement of a script ("$x = ..."): no key
+	// A statement of a script ("$x = ...", a PowerShell hashtable's
+	// "name = 'x'" split at its semicolons) is no program: no key.
+	if programLike(s.prog) && !assignment(words) {
 		s.key = strings.TrimSpace(via + " " + s.prog + subcommand(s.prog, words[1:]) + script(s.prog, words[1:]))
 	}
 	return s
+}
+
+// assignment reports words that set a variable with a spaced "=", as a
+// script's statement does; a shell's own "x=1 cmd" is a prefix, dropped
+// before (skipPrefixes).
+func assignment(words []string) bool {
+	return len(words) > 1 && strings.HasPrefix(words[1], "=") && !strings.HasPrefix(words[1], "==")
 }
 
 // programLike reports a word that can name a program.

@@ -177,6 +177,10 @@ func TestRejection(t *testing.T) {
 			[]string{"procedural: 不要删除旧测试。"}},
 		{"no answering a question is an answer", []string{"user: add a column", "assistant: Added. Should I backfill the rows too?", "edit: /repo/m.sql", "user: no"},
 			nil},
+		{"no answering a question whose answers are offered after it", []string{"user: implement it", "assistant: Some checklists are incomplete.\n\nDo you want to proceed anyway? (yes/no)", "bash: ./check.ps1 -Json", "user: no"},
+			nil},
+		{"no answering a question followed by how to reply", []string{"user: clarify the spec", "assistant: **Question 2**: Which routes are public?\n\nYou can reply with the option letter (e.g., \"A\"), or say \"yes\" to accept it.", "bash: ./check.ps1 -Json", "user: no"},
+			nil},
 		{"nothing done, nothing to reject", []string{"user: what is this?", "assistant: It is the cache.", "user: no"},
 			nil},
 		{"no, then how things stand: a report", []string{"user: fix it", "assistant: Fixed the handler.", "edit: /repo/h.go", "user: no, it still doesn't work"},
@@ -322,6 +326,9 @@ func TestFailureFix(t *testing.T) {
 			[]string{"pitfall: `go test` fails with \"go: cannot find main module\": add `cd app &&`."}},
 		{"a chained command with other arguments is another command", []string{"user: test", "assistant: ok",
 			"fail: go test ./internal/render/... => --- FAIL: TestRenderSkill (0.01s)", "bash: rm testdata/x.md && go test ./internal/render/... -update"}, nil},
+		{"steps chained before it in both commands are no fix: the script's values changed", []string{"user: query it", "assistant: ok",
+			"fail: $a = @{ q = 'x y' }; $r = $a | ConvertTo-Json -Depth 10; curl.exe -d $r => Script failed\nWall time 0.2 seconds\nOutput:\n\nScript error:\nExit code: 1\nOutput:\n{\"error\":{\"code\":-32603,\"message\":\"parse error\"}}curl: (3) unmatched close brace/bracket in URL position 27:",
+			"bash: $a = @{ q = 'x' }; $r = $a | ConvertTo-Json -Depth 10; curl.exe -d $r"}, nil},
 		{"passes as it was: a flake", []string{"user: install", "assistant: ok", "fail: npm install => npm error code ETIMEDOUT", "bash: npm install"}, nil},
 		{"passes after edits: the work itself", []string{"user: fix", "assistant: ok", "fail: go test ./... => --- FAIL: TestX", "edit: /repo/x.go", "bash: go test ./..."}, nil},
 		{"never passes", []string{"user: build", "assistant: ok", "fail: make => make: *** [all] Error 1", "bash: ls"}, nil},
@@ -403,6 +410,8 @@ func TestErrorLine(t *testing.T) {
 		{"WARN ty is pre-release software\n\nerror[call-non-callable]: Object", "error[call-non-callable]: Object"},
 		{"#1 [internal] load build definition\n#7 ERROR: failed to calculate checksum", "#7 ERROR: failed to calculate checksum"},
 		{"Exit code 1\nsomething odd happened", "something odd happened"},
+		// Codex's script runner wraps the command's own output in its report.
+		{"Script failed\nWall time 0.2 seconds\nOutput:\n\nScript error:\nExit code: 1\nWall time: 0.2 seconds\nOutput:\ncurl: (3) unmatched close brace", "curl: (3) unmatched close brace"},
 		// Colour codes a terminal would have drawn: a logger's level, PowerShell's error.
 		{"\x1b[90m12:12PM\x1b[0m \x1b[33mWRN\x1b[0m \x1b[1mInvalid .gitleaksignore entry\x1b[0m", "12:12PM WRN Invalid .gitleaksignore entry"},
 		{"\x1b[31;1mGet-Content: \x1b[31;1mThe term 'dashboard' is not recognized\x1b[0m", "Get-Content: The term 'dashboard' is not recognized"},
@@ -435,6 +444,8 @@ func TestCommandKey(t *testing.T) {
 		{"python3.11 -m pytest", "python -m pytest"},
 		{"python scripts/build.py --fast", "python build.py"},
 		{"$x = Get-Content a.txt", ""},
+		{"params = @{ name = 'ue_read'", ""},
+		{"arguments = $arguments } }", ""},
 		{"kubectl exec -n t pod-0 -c app -- ls /opt", "kubectl exec ls"},
 		{"gh auth setup-git", "gh auth setup-git"},
 		{`git -c user.name="E Z" -c user.email=e@x commit -m "x"`, "git commit"},
@@ -649,6 +660,9 @@ func TestStandingChoices(t *testing.T) {
 		{"for now, answer in English", nil},
 		{"the error message is in English", nil},
 		{"is the config in src/config.ts?", nil},
+		{"確定済みプランを PLAN.md に保存して。", nil},
+		{"ログは logs/ に置いて", nil},
+		{"設定ファイルは config/app.yaml に置いてある", []string{"pitfall: 設定ファイルは config/app.yaml に置いてある。"}},
 	} {
 		got := lessonsOf(session("s", "user: "+c.said, "assistant: Ok."))
 		if !slices.Equal(got, c.want) {

@@ -228,6 +228,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	}
 	fw, pw := shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))
 	diff := commandChanges(fw, pw, fs.step, ps)
+	chained = notRanIn(failed.Command, chained)
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
 		// same command, as if run apart.
@@ -288,6 +289,25 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// notRanIn is the steps of chained that the command cmd did not run
+// already: a step chained before the failed command as well is no fix.
+func notRanIn(cmd string, chained []string) []string {
+	if len(chained) == 0 {
+		return nil
+	}
+	ran := map[string]bool{}
+	for _, s := range stepsOf(cmd) {
+		ran[s.line()] = true
+	}
+	var out []string
+	for _, c := range chained {
+		if !ran[c] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // below is a command's text after its first line, spaces collapsed.
@@ -709,7 +729,7 @@ func errorLine(e string) string {
 			continue
 		}
 		low := strings.ToLower(l)
-		if levelLine(low) || timing().MatchString(l) || banner(low) || strings.HasPrefix(l, "+ ") || strings.HasPrefix(l, "At line:") {
+		if levelLine(low) || timing().MatchString(l) || banner(low) || runnerReport(low) || strings.HasPrefix(l, "+ ") || strings.HasPrefix(l, "At line:") {
 			continue // PowerShell's "+ CategoryInfo", "At line:1 char:1" restate the error
 		}
 		if strings.HasPrefix(l, "Traceback (most recent call last)") {
@@ -755,6 +775,18 @@ func exceptionLine(lines []string) string {
 
 // banner reports a line a program prints whatever happens: ssh's warnings,
 // a shell's greeting.
+// runnerReport reports a line of the report Codex's script runner wraps
+// around a command's output ("Script failed", "Script error:", "Exit
+// code: 1"): the command's own error is below it.
+func runnerReport(low string) bool {
+	switch low {
+	case "script failed", "script error:", "output:":
+		return true
+	}
+	code, ok := strings.CutPrefix(low, "exit code:")
+	return ok && strings.TrimFunc(code, func(r rune) bool { return r == ' ' || r >= '0' && r <= '9' }) == ""
+}
+
 func banner(low string) bool {
 	for _, p := range []string{"** warning: connection is not using a post-quantum", "** this session may be vulnerable", "** the server may need to be upgraded", "warning: permanently added", "pseudo-terminal will not be allocated"} {
 		if strings.HasPrefix(low, p) {

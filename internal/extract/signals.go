@@ -413,10 +413,44 @@ func lastIntent(text string) (plan, refused string) {
 }
 
 // asks reports an agent's turn that ends with a question to the person.
+// The question need not be the last words: agents offer the answers after
+// it ("Proceed anyway? (yes/no)"), a table of options, or how to reply
+// ("You can reply with the option letter"). So it is looked for in the
+// last few paragraphs of prose, tables and lists left out.
 func asks(text string) bool {
-	t := strings.TrimSpace(text)
-	r, _ := utf8.DecodeLastRuneInString(t)
-	return r == '?' || r == '？'
+	paras := strings.Split(strings.TrimSpace(text), "\n\n")
+	seen := 0
+	for i := len(paras) - 1; i >= 0 && seen < maxAskParagraphs; i-- {
+		p := strings.TrimSpace(paras[i])
+		if p == "" || p[0] == '|' || p[0] == '-' || p[0] == '*' && !strings.HasPrefix(p, "**") || strings.HasPrefix(p, "```") {
+			continue
+		}
+		seen++
+		if endsAQuestion(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAskParagraphs is how many paragraphs of prose, from the end of the
+// agent's turn, may hold the question a reply answers.
+const maxAskParagraphs = 3
+
+// endsAQuestion reports a question mark that ends a sentence of p: followed
+// by the end, a space, or a closing bracket, quote or emphasis (not a
+// URL's query).
+func endsAQuestion(p string) bool {
+	for i, r := range p {
+		if r != '?' && r != '？' {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(p[i+utf8.RuneLen(r):])
+		if next == utf8.RuneError || unicode.IsSpace(next) || strings.ContainsRune(")]\"'*_»」』）`", next) {
+			return true
+		}
+	}
+	return false
 }
 
 // restAfter is where the person's words go on after the rejection at i and
