@@ -403,6 +403,8 @@ func shellWords(s string) []string {
 			b.WriteRune(r)
 		case unicode.IsSpace(r):
 			flush()
+		case r == '&' && (strings.HasSuffix(b.String(), ">") || i+1 < len(rs) && rs[i+1] == '>' && b.Len() == 0):
+			b.WriteRune(r) // a redirection: 2>&1, &>file
 		case r == ';' || r == '|' || r == '&':
 			flush()
 			op := string(r)

@@ -155,7 +155,7 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if s.key == "" {
 		return failedStep{}, false
 	}
-	if low := strings.ToLower(t.Error); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !blocked(low) {
+	if low := strings.ToLower(t.Error); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) {
 		return failedStep{}, false // grep found nothing, a file was not where guessed
 	}
 	return failedStep{s, e}, true
@@ -227,7 +227,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		return Observation{}, false
 	}
 	fw, pw := shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))
-	diff := commandChanges(fw, pw, fs.step, ps)
+	diff := withoutPlumbing(commandChanges(fw, pw, fs.step, ps))
+	if len(diff) > 0 && !slices.ContainsFunc(diff, func(c change) bool { return !pause(c) }) {
+		diff, waited = nil, true // "sleep 5 && brew install": the rerun waited first
+	}
 	chained = notRanIn(failed.Command, chained)
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
@@ -406,6 +409,83 @@ func notFound(errLine, prog string) bool {
 		}
 	}
 	return strings.Contains(low, "command not found") && strings.Contains(low, prog)
+}
+
+// cannotStart reports an error saying the program could not even be
+// started: a script whose interpreter line is wrong (a CRLF line end), one
+// not executable, a binary for another machine. A probe that cannot start
+// has failed as surely as any command.
+func cannotStart(low, prog string) bool {
+	for _, p := range []string{": bad interpreter", ": permission denied", ": cannot execute", ": exec format error"} {
+		if strings.Contains(low, prog+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// plumbing are the words that only route a command's output: a
+// redirection, or a filter the output is piped to last. Added or taken
+// out on a rerun, they change what is shown, not whether it works (and a
+// filter last hides the exit status: such a rerun "passes" whatever
+// happened).
+func plumbing(c change) bool {
+	for _, side := range []string{c.from, c.to} {
+		words := strings.Fields(side)
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			switch {
+			case redirection(w):
+				if strings.HasSuffix(w, ">") && i+1 < len(words) {
+					i++ // "2> /dev/null": the target is the next word
+				}
+			case w == "|" || w == "|&":
+				if i+1 >= len(words) || !pagers[progName(words[i+1])] {
+					return false
+				}
+				i = len(words) // the filter's own arguments
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// pause reports a change that only puts a wait before the command:
+// "sleep 5 &&".
+func pause(c change) bool {
+	words := strings.Fields(c.to)
+	if c.from != "" || len(words) < 2 || !waitStep(step{prog: progName(words[0])}) {
+		return false
+	}
+	for _, w := range words[1:] {
+		if !isNumberish(w) && w != "&&" && w != ";" && !strings.HasPrefix(w, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// redirection reports a shell word that sends a stream somewhere: 2>&1,
+// >/dev/null, 2>, &>.
+func redirection(w string) bool {
+	w = strings.TrimLeft(w, "0123456789&")
+	return strings.HasPrefix(w, ">")
+}
+
+// pagers are the programs output is piped to only to be shown shorter.
+var pagers = map[string]bool{"head": true, "tail": true, "less": true, "more": true, "cat": true, "select-object": true, "out-string": true}
+
+// withoutPlumbing is cs without the changes that only route output.
+func withoutPlumbing(cs []change) []change {
+	var out []change
+	for _, c := range cs {
+		if !plumbing(c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // change is one difference between a failed command and its fix: the
