@@ -469,6 +469,20 @@ func TestCommandKey(t *testing.T) {
 	}
 }
 
+// A routine asked for over other items each time ("implement T009 to
+// T013", then T014 to T020) is one request: the items' ids are instances.
+func TestRepeatedRequestOverOtherItems(t *testing.T) {
+	var results []Result
+	for i, ids := range []string{"T009 hasta T013", "T014 hasta T020", "T021 hasta T025"} {
+		ch := session(fmt.Sprint("s", i), "user: implementa de la "+ids, "assistant: ok", "edit: /repo/src/a.ts", "user: implementa de la T0"+fmt.Sprint(40+i)+" hasta T050", "edit: /repo/src/b.ts")
+		results = append(results, Session(ch, Options{}))
+	}
+	obs := Across(results, Options{})
+	if len(obs) != 3 || obs[0].Pattern != "Implementa de la <id> hasta <id>." || obs[0].ID != obs[2].ID {
+		t.Fatalf("want one workflow sighted once in each of the three sessions, got %+v", obs)
+	}
+}
+
 func TestRepeatedRequests(t *testing.T) {
 	s1 := session("s1", "user: please run the linter and fix the warnings", "assistant: ok", "bash: golangci-lint run ./...", "edit: /repo/a.go", "user: continue", "bash: go test ./...")
 	s2 := session("s2", "user: Run the linter and fix the warnings!", "assistant: ok", "bash: golangci-lint run", "user: continue", "bash: go test ./...")

@@ -50,7 +50,16 @@ var (
 	})
 	lineRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(\.[A-Za-z]{1,5}):\d+(:\d+)?\b|\bline \d+\b`) })
 	longNumb = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\b\d{5,}\b`) })
+	// An item's id: a ticket's key (PROJ-1234) or a zero-padded task
+	// number (T009).
+	itemRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b([A-Z][A-Z0-9]{1,9})-\d{2,}\b|\b[A-Z]{1,4}0\d+\b`)
+	})
 )
+
+// notItems are the prefixes of names of standards and algorithms, written
+// as an item's id is: UTF-8 and SHA-256 are no instances.
+var notItems = map[string]bool{"UTF": true, "SHA": true, "ISO": true, "GPT": true, "AES": true, "RSA": true, "HTTP": true, "TLS": true, "SSL": true, "ES": true, "ECMA": true, "RFC": true, "CVE": true}
 
 // Generalize writes the instances a text names as their kinds, so that
 // the same lesson learned on another branch, in another worktree or on
@@ -108,6 +117,20 @@ func Generalize(text string, in Instance) string {
 	}
 	b.WriteString(text[last:])
 	return b.String()
+}
+
+// GeneralizeRequest is Generalize for what the person asks for, which
+// also names the items it is about: a ticket (PROJ-1234), a task (T009).
+// The same routine asked for over other items is one request. Only a
+// request's ids are taken so: in an error or a lesson, "GH013" or "E0425"
+// is a code to keep.
+func GeneralizeRequest(text string, in Instance) string {
+	return itemRe().ReplaceAllStringFunc(Generalize(text, in), func(id string) string {
+		if prefix, _, ok := strings.Cut(id, "-"); ok && notItems[prefix] {
+			return id
+		}
+		return "<id>"
+	})
 }
 
 // replaceFolder replaces the folder f where a path starts with it, not

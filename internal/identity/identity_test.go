@@ -15,9 +15,25 @@ func TestGeneralize(t *testing.T) {
 		{"main.go:142:7: undefined: Foo", "main.go:<n>: undefined: Foo"},
 		{"the dev server runs on 5173, ws://127.0.0.1:43172", "the dev server runs on 5173, ws://127.0.0.1:43172"},
 		{"deadbeef is a word, 1234567 a number", "deadbeef is a word, <n> a number"},
+		{"push rejected: GH013 Push cannot contain secrets", "push rejected: GH013 Push cannot contain secrets"},
 	} {
 		if got := Generalize(c.text, in); got != c.want {
 			t.Errorf("Generalize(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// A request also names the items it is about (a task, a ticket): those
+// are instances; a version, a standard or a model's name is not.
+func TestGeneralizeRequest(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"implementa de la T009 hasta T013", "implementa de la <id> hasta <id>"},
+		{"close PROJ-1234 and KAN-42 first", "close <id> and <id> first"},
+		{"target ES2020 on an A100, encode H264, keep UTF-8 and SHA-256", "target ES2020 on an A100, encode H264, keep UTF-8 and SHA-256"},
+		{"rebase feature-a on main", "rebase <branch> on main"},
+	} {
+		if got := GeneralizeRequest(c.text, Instance{Branches: []string{"feature-a"}}); got != c.want {
+			t.Errorf("GeneralizeRequest(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
 }
