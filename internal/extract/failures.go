@@ -853,8 +853,6 @@ func exceptionLine(lines []string) string {
 	return ""
 }
 
-// banner reports a line a program prints whatever happens: ssh's warnings,
-// a shell's greeting.
 // runnerReport reports a line of the report Codex's script runner wraps
 // around a command's output ("Script failed", "Script error:", "Exit
 // code: 1"): the command's own error is below it.
@@ -867,6 +865,8 @@ func runnerReport(low string) bool {
 	return ok && strings.TrimFunc(code, func(r rune) bool { return r == ' ' || r >= '0' && r <= '9' }) == ""
 }
 
+// banner reports a line a program prints whatever happens: ssh's warnings,
+// a shell's greeting.
 func banner(low string) bool {
 	for _, p := range []string{"** warning: connection is not using a post-quantum", "** this session may be vulnerable", "** the server may need to be upgraded", "warning: permanently added", "pseudo-terminal will not be allocated"} {
 		if strings.HasPrefix(low, p) {
