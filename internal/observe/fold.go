@@ -52,6 +52,10 @@ type Log struct {
 	// every call, and a log of ten thousand states takes milliseconds.
 	latest  int64
 	clocked bool
+
+	// src is what the log folded of its file, for the fold cache
+	// (foldback.go); nil once it is more than that.
+	src *foldSource
 }
 
 // changed forgets what was worked out from the states as they were: a
@@ -421,6 +425,7 @@ func (l *Log) join(s *State) {
 
 // Apply folds events into the log in memory, as if they had been read.
 func (l *Log) Apply(events ...*Event) error {
+	l.src = nil // no longer the fold of its file's bytes
 	for _, e := range events {
 		eid := e.EID
 		if eid == "" {

@@ -267,6 +267,16 @@ func checkCache(data string, r *decoderBin) bool {
 // behind. Any trouble with the cache (unreadable, another version, another
 // log) means a fresh fold: it never makes the fold fail.
 func LoadCached(path string, c FoldCache) (*Log, error) {
+	l, err := loadCached(path, c)
+	if err == nil {
+		writeBack(l)
+	}
+	return l, err
+}
+
+// loadCached is LoadCached leaving the cache's write to writeBack, which
+// writes it when it is due: the log remembers what it folded (l.src).
+func loadCached(path string, c FoldCache) (*Log, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewLog(), nil
@@ -284,9 +294,7 @@ func LoadCached(path string, c FoldCache) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h.n > 0 && !h.open {
-		save(c, h.header(program), l)
-	}
+	l.src = &foldSource{path: path, cache: c, program: program, h: *h, file: stat(f)}
 	return l, nil
 }
 
@@ -371,9 +379,7 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 			read, size := *h, fi.Size()
 			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
 		}
-		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
-			save(c, h.header(program), l)
-		}
+		l.src = &foldSource{path: path, cache: c, program: program, h: *h, file: fi, cached: cached}
 		return l, true, nil
 	}
 	// A state the tail joined failed its CRC: the cache is damaged
