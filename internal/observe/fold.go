@@ -133,9 +133,7 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 					// instead of grown and rehashed as they come.
 					l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
 				}
-				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
-				l.Problems = append(l.Problems, probs...)
-				l.dropViews()
+				l.foldPart(p.data, p.first, p.final)
 			}
 			for p := range parts {
 				if !isMapped {
@@ -321,6 +319,14 @@ func LoadFile(path string) (*Log, error) {
 	}
 	defer f.Close()
 	return foldFile(f, nil, nil)
+}
+
+// foldPart folds the lines of one part of a log, the first of them line
+// first; final when the part ends the log.
+func (l *Log) foldPart(data []byte, first int, final bool) {
+	probs, _ := jsonl.ScanBytes(data, first, final, l.foldLine)
+	l.Problems = append(l.Problems, probs...)
+	l.dropViews()
 }
 
 // FoldBytes folds a whole log held in memory.

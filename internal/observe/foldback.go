@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"bytes"
 	"context"
 	"os"
 
@@ -25,7 +24,8 @@ import (
 // reader anyway (foldcache.go); this is what keeps the claim true.
 
 // foldSource is what a log read from its file folded: the bytes [0, h.n)
-// of the file at path (file), and how much of them the cache on disk
+// of the file at path (file; size, when the fold read a last line without
+// its newline beyond them), and how much of them the cache on disk
 // already holds (cached, 0 for none). Anything that changes the log in
 // memory other than folding its own file's bytes (Apply, a compaction's
 // forgetting, a refold after a damaged record) drops it: the log is then
@@ -35,9 +35,14 @@ type foldSource struct {
 	cache   FoldCache
 	program string
 	h       prefixHash
+	size    int64
 	file    os.FileInfo
 	cached  int64
 }
+
+// refold folds the log afresh as it was read (and appended to through
+// it), for a log whose cached record was found damaged (lazyStates).
+func (s *foldSource) refold() *Log { return refold(s.path, s.cache, s.program, s.h, s.size) }
 
 func stat(f *os.File) os.FileInfo {
 	fi, _ := f.Stat()
@@ -117,22 +122,13 @@ func (st Store) AppendTo(ctx context.Context, l *Log, events ...*Event) error {
 // extend folds data, the bytes of the log right after those l folded,
 // into l, and adds them to what l folded.
 func (s *foldSource) extend(l *Log, data []byte) {
-	tail, err := foldFrom(bytes.NewReader(data), s.h.lines+1, nil)
-	if err != nil {
-		l.src = nil
-		return
-	}
-	h := s.h
-	// Not shared with the hash a refold compares against (loadThrough).
-	h.tail = append(make([]byte, 0, cacheTailLen), s.h.tail...)
-	h.add(data, true)
-	if z := l.lazy; z != nil {
-		// A damaged record met while the states are joined folds the
-		// file afresh through the lines just written, when it still
-		// begins with the bytes hashed.
-		path, c, program, read, size := s.path, s.cache, s.program, h, h.n
-		z.refold = func() *Log { return refold(path, c, program, read, size) }
-	}
+	tail := NewLog()
+	tail.foldPart(data, s.h.lines+1, true)
+	// From here a damaged record met while the states are joined folds
+	// the file afresh through these lines (s.refold), when it still
+	// begins with the bytes hashed.
+	s.h.add(data, true)
+	s.size = s.h.n
 	for _, st := range tail.states {
 		l.join(st)
 		if l.src != s {
@@ -142,5 +138,4 @@ func (s *foldSource) extend(l *Log, data []byte) {
 	l.Kept = append(l.Kept, tail.Kept...)
 	l.Problems = append(l.Problems, tail.Problems...)
 	l.Lines += tail.Lines
-	s.h = h
 }

@@ -294,7 +294,7 @@ func loadCached(path string, c FoldCache) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.src = &foldSource{path: path, cache: c, program: program, h: *h, file: stat(f)}
+	l.src = &foldSource{path: path, cache: c, program: program, h: *h, size: h.n, file: stat(f)}
 	return l, nil
 }
 
@@ -372,14 +372,16 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 			l.Problems = append(l.Problems, tail.Problems...)
 			l.Lines += tail.Lines
 		}
+		s := &foldSource{path: path, cache: c, program: program, h: *h, size: fi.Size(), file: fi, cached: cached}
+		l.src = s
 		if l.lazy != nil {
 			// Set before the cache is written back: writing it decodes
 			// every state, and a damaged one met there folds the log
-			// afresh too, rather than leaving it out.
-			read, size := *h, fi.Size()
-			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+			// afresh too, rather than leaving it out. What it folds is
+			// what was read, and what was appended through the log
+			// since (foldSource.extend).
+			l.lazy.refold = s.refold
 		}
-		l.src = &foldSource{path: path, cache: c, program: program, h: *h, file: fi, cached: cached}
 		return l, true, nil
 	}
 	// A state the tail joined failed its CRC: the cache is damaged

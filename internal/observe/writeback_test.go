@@ -175,3 +175,53 @@ func TestAppendToClaimsOnlyWhatItFolded(t *testing.T) {
 		})
 	}
 }
+
+// A damaged record of a state the appended lines touch, met while they
+// are joined into the log read through the cache: the log is folded
+// afresh through those lines, what it holds is the log's fold, and the
+// cache written back is whole.
+func TestAppendToOverADamagedRecord(t *testing.T) {
+	defer func(v int64) { cacheMinTail = v }(cacheMinTail)
+	cacheMinTail = 0
+	dir := t.TempDir()
+	st := Store{Root: dir, Path: filepath.Join(dir, "log.jsonl"), LockPath: filepath.Join(dir, "log.lock"),
+		Cache: FoldCache{Root: dir, Path: filepath.Join(dir, "state", "fold")}}
+	earlier, appended := sessionEndLog(4_000)
+	cachedThenAppended(t, st.Path, st.Cache, earlier, appended)
+	data, err := os.ReadFile(st.Cache.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end, _ := cacheRecord(t, data, "obs_00000010")
+	data[(start+end)/2] ^= 0x5a
+	if err := os.WriteFile(st.Cache.Path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l, err := st.LoadToAppend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var evs []*Event
+	for i := 0; i < 600; i++ { // over an eighth of the log: due
+		id := fmt.Sprintf("obs_%08x", i)
+		evs = append(evs, NewEvent(OpCreated, id, day(9), "render", func(e *Event) { e.Seq, e.Path = 2, "lesson.md" }))
+	}
+	if err := st.AppendTo(context.Background(), l, evs...); err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := LoadFile(st.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if canonical(l) != canonical(fresh) {
+		t.Fatal("the log appended to over a damaged record differs from a fresh fold")
+	}
+	st.WriteBack(l)
+	again, err := st.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if canonical(again) != canonical(fresh) {
+		t.Fatal("the cache written back differs from a fresh fold")
+	}
+}
