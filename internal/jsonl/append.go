@@ -20,28 +20,6 @@ import (
 // fit a 64 KiB buffer, on a file opened with O_APPEND, so lines of
 // concurrent writers never interleave.
 func Append(ctx context.Context, root, path, lockPath string, lines ...[]byte) error {
-	return appendLines(ctx, root, path, lockPath, lines, nil)
-}
-
-// Span is where an append's lines landed: the bytes [Start, End) of File,
-// which held nothing else when the append was done. Start is -1 when that
-// cannot be said (another writer's bytes came in between: one that does
-// not take the lock).
-type Span struct {
-	Start, End int64
-	File       os.FileInfo
-}
-
-// AppendSpan is Append, saying where the lines landed: a reader that
-// folded the log's first Start bytes can fold the lines it wrote on top
-// without reading them back (observe.Store.AppendTo).
-func AppendSpan(ctx context.Context, root, path, lockPath string, lines ...[]byte) (Span, error) {
-	span := Span{Start: -1}
-	err := appendLines(ctx, root, path, lockPath, lines, &span)
-	return span, err
-}
-
-func appendLines(ctx context.Context, root, path, lockPath string, lines [][]byte, span *Span) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -55,18 +33,14 @@ func appendLines(ctx context.Context, root, path, lockPath string, lines [][]byt
 		return err
 	}
 	defer unlock()
-	return appendLocked(root, path, lines, span)
+	return appendLocked(root, path, lines)
 }
 
 // AppendLocked is Append for a caller that already holds the lock (a
 // compaction or purge that appends after rewriting, say).
-func AppendLocked(root, path string, lines ...[]byte) error {
-	return appendLocked(root, path, lines, nil)
-}
+func AppendLocked(root, path string, lines ...[]byte) error { return appendLocked(root, path, lines) }
 
-// appendLocked appends, and fills span (when asked) from the file's size
-// after its torn tail was mended and after the lines were written.
-func appendLocked(root, path string, lines [][]byte, span *Span) error {
+func appendLocked(root, path string, lines [][]byte) error {
 	if err := safefile.MkdirAll(root, filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -74,8 +48,7 @@ func appendLocked(root, path string, lines [][]byte, span *Span) error {
 	if err != nil {
 		return err
 	}
-	start, err := repairTail(f)
-	if err != nil {
+	if err := repairTail(f); err != nil {
 		f.Close()
 		return err
 	}
@@ -86,7 +59,6 @@ func appendLocked(root, path string, lines [][]byte, span *Span) error {
 	// appends a thousand events at once).
 	const flushAt = 64 << 10
 	buf := make([]byte, 0, 4096)
-	written := int64(0)
 	for i, l := range lines {
 		buf = append(append(buf, l...), '\n')
 		if len(buf) < flushAt && i < len(lines)-1 {
@@ -96,41 +68,33 @@ func appendLocked(root, path string, lines [][]byte, span *Span) error {
 			f.Close()
 			return fmt.Errorf("append %s: %w", path, err)
 		}
-		written += int64(len(buf))
 		buf = buf[:0]
-	}
-	if span != nil {
-		// The file is exactly as long as before plus what was written:
-		// nothing else landed between or among the writes.
-		if fi, err := f.Stat(); err == nil && fi.Size() == start+written {
-			*span = Span{Start: start, End: start + written, File: fi}
-		}
 	}
 	return f.Close()
 }
 
 // repairTail ends a torn last line (a writer that crashed mid-write) with a
 // newline, so that the torn bytes stay one bad line on their own instead of
-// swallowing the next good one. It returns the file's size after.
-func repairTail(f *os.File) (int64, error) {
+// swallowing the next good one.
+func repairTail(f *os.File) error {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() == 0 {
-		return 0, err
+		return err
 	}
 	last := make([]byte, 1)
 	r, err := os.Open(f.Name())
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer r.Close()
 	if _, err := r.ReadAt(last, fi.Size()-1); err != nil {
-		return 0, err
+		return err
 	}
 	if last[0] == '\n' {
-		return fi.Size(), nil
+		return nil
 	}
 	_, err = f.Write([]byte{'\n'})
-	return fi.Size() + 1, err
+	return err
 }
 
 // ErrNotExist is returned by readers for a log that was never written.

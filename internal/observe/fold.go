@@ -52,10 +52,6 @@ type Log struct {
 	// every call, and a log of ten thousand states takes milliseconds.
 	latest  int64
 	clocked bool
-
-	// src is what the log folded of its file, for the fold cache
-	// (foldback.go); nil once it is more than that.
-	src *foldSource
 }
 
 // changed forgets what was worked out from the states as they were: a
@@ -133,7 +129,9 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 					// instead of grown and rehashed as they come.
 					l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
 				}
-				l.foldPart(p.data, p.first, p.final)
+				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
+				l.Problems = append(l.Problems, probs...)
+				l.dropViews()
 			}
 			for p := range parts {
 				if !isMapped {
@@ -321,14 +319,6 @@ func LoadFile(path string) (*Log, error) {
 	return foldFile(f, nil, nil)
 }
 
-// foldPart folds the lines of one part of a log, the first of them line
-// first; final when the part ends the log.
-func (l *Log) foldPart(data []byte, first int, final bool) {
-	probs, _ := jsonl.ScanBytes(data, first, final, l.foldLine)
-	l.Problems = append(l.Problems, probs...)
-	l.dropViews()
-}
-
 // FoldBytes folds a whole log held in memory.
 func FoldBytes(data []byte) *Log {
 	l, _ := Fold(bytes.NewReader(data)) // a bytes.Reader never fails
@@ -431,7 +421,6 @@ func (l *Log) join(s *State) {
 
 // Apply folds events into the log in memory, as if they had been read.
 func (l *Log) Apply(events ...*Event) error {
-	l.src = nil // no longer the fold of its file's bytes
 	for _, e := range events {
 		eid := e.EID
 		if eid == "" {

@@ -267,16 +267,6 @@ func checkCache(data string, r *decoderBin) bool {
 // behind. Any trouble with the cache (unreadable, another version, another
 // log) means a fresh fold: it never makes the fold fail.
 func LoadCached(path string, c FoldCache) (*Log, error) {
-	l, err := loadCached(path, c)
-	if err == nil {
-		writeBack(l)
-	}
-	return l, err
-}
-
-// loadCached is LoadCached leaving the cache's write to writeBack, which
-// writes it when it is due: the log remembers what it folded (l.src).
-func loadCached(path string, c FoldCache) (*Log, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewLog(), nil
@@ -294,7 +284,9 @@ func loadCached(path string, c FoldCache) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.src = &foldSource{path: path, cache: c, program: program, h: *h, size: h.n, file: stat(f)}
+	if h.n > 0 && !h.open {
+		save(c, h.header(program), l)
+	}
 	return l, nil
 }
 
@@ -372,15 +364,15 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 			l.Problems = append(l.Problems, tail.Problems...)
 			l.Lines += tail.Lines
 		}
-		s := &foldSource{path: path, cache: c, program: program, h: *h, size: fi.Size(), file: fi, cached: cached}
-		l.src = s
 		if l.lazy != nil {
 			// Set before the cache is written back: writing it decodes
 			// every state, and a damaged one met there folds the log
-			// afresh too, rather than leaving it out. What it folds is
-			// what was read, and what was appended through the log
-			// since (foldSource.extend).
-			l.lazy.refold = s.refold
+			// afresh too, rather than leaving it out.
+			read, size := *h, fi.Size()
+			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+		}
+		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+			save(c, h.header(program), l)
 		}
 		return l, true, nil
 	}

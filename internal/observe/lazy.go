@@ -187,7 +187,6 @@ func catchDamage(ok, bad *bool, old bool) {
 // as none, as a record that does not decode.
 func (l *Log) damaged(z *lazyStates) {
 	z.bad = true
-	l.src = nil
 	refold := z.refold
 	if refold == nil {
 		return

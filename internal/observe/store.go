@@ -150,7 +150,6 @@ func (l *Log) forgetWeakest(now time.Time, cfg *config.Config) []string {
 		st := l.all()[o.ID]
 		st.join(&State{ID: o.ID, tomb: st.latest()})
 		l.changed()
-		l.src = nil
 		gone = append(gone, o.ID)
 	}
 	sort.Strings(gone)

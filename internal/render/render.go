@@ -77,7 +77,6 @@ type Renderer struct {
 // the new artifact files, the manifest entries, and the events to record.
 type plan struct {
 	r          *Renderer
-	log        *observe.Log // as read: the run's own lines are folded into it
 	man        *manifest.Manifest
 	docs       map[string]*knowfile.Doc // by path
 	changed    map[string]bool          // knowledge files that get a new section
@@ -107,14 +106,10 @@ type plan struct {
 
 // Run renders every ready observation.
 func (r *Renderer) Run(ctx context.Context) (*Result, error) {
-	// The fold cache is written at the end, through the lines this run
-	// appends (observe/foldback.go), so that the run after it folds
-	// none of them again.
-	log, err := r.Log.LoadToAppend()
+	log, err := r.Log.Load()
 	if err != nil {
 		return nil, err
 	}
-	defer r.Log.WriteBack(log)
 	if err := r.checkFolders(); err != nil {
 		return nil, err
 	}
@@ -123,7 +118,7 @@ func (r *Renderer) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	p := &plan{
-		r: r, man: man, log: log,
+		r: r, man: man,
 		changed:    map[string]bool{},
 		files:      map[string][]byte{},
 		claimed:    map[string]string{},
@@ -474,14 +469,14 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 			ev.Flag, ev.Reason, ev.Seq = observe.FlagSoftCap, "knowledge file over its soft cap", o.NextSeq()
 		}))
 	}
-	if err := r.Log.AppendTo(ctx, p.log, flags...); err != nil {
+	if err := r.Log.Append(ctx, flags...); err != nil {
 		return err
 	}
 	if len(p.entries) == 0 {
 		return nil
 	}
 	crashpoint.Hit("render:planned")
-	if err := r.Log.AppendTo(ctx, p.log, intents...); err != nil {
+	if err := r.Log.Append(ctx, intents...); err != nil {
 		return err
 	}
 	crashpoint.Hit("render:intents-recorded")
@@ -504,7 +499,7 @@ func (p *plan) commit(ctx context.Context, changes []evolve.Change) error {
 		return err
 	}
 	crashpoint.Hit("render:artifacts-written")
-	if err := r.Log.AppendTo(ctx, p.log, created...); err != nil {
+	if err := r.Log.Append(ctx, created...); err != nil {
 		return err
 	}
 	// What was written, for the reconcile that follows: it reads back only
