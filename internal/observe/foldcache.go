@@ -364,12 +364,15 @@ func loadThrough(path string, f *os.File, c FoldCache, program string) (l *Log, 
 			l.Problems = append(l.Problems, tail.Problems...)
 			l.Lines += tail.Lines
 		}
-		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
-			save(c, h.header(program), l)
-		}
 		if l.lazy != nil {
+			// Set before the cache is written back: writing it decodes
+			// every state, and a damaged one met there folds the log
+			// afresh too, rather than leaving it out.
 			read, size := *h, fi.Size()
 			l.lazy.refold = func() *Log { return refold(path, c, program, read, size) }
+		}
+		if grown := h.n - cached; grown >= cacheMinTail && grown >= cached/8 && !h.open {
+			save(c, h.header(program), l)
 		}
 		return l, true, nil
 	}

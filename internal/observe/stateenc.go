@@ -192,7 +192,14 @@ func (w *encoder) pos() int64 { return w.n + int64(len(w.B)) }
 // directory whole and each state's record as it decodes it, and at a
 // session's end decodes a handful of 10,000.
 func (w *encoder) log(l *Log) {
+	z := l.lazy
 	states := l.all()
+	if z != nil && z.bad && w.err == nil {
+		// A record failed its CRC as it was decoded: what l holds is no
+		// longer the fold of the bytes the header names (the state read
+		// as none, or the log folded afresh as it is now).
+		w.err = errCacheDamaged
+	}
 	order := make([]*State, 0, len(states))
 	for _, s := range states {
 		order = append(order, s)
@@ -322,6 +329,8 @@ func byAddress(order []*State) {
 const trailerLen = 4 * 4
 
 var errCacheTooLarge = errors.New("fold cache over 4 GiB")
+
+var errCacheDamaged = errors.New("fold cache record damaged")
 
 // slotCount is the size of the id hash table of n states: a power of two
 // at least 4/3 of n (so that a probe soon meets an empty slot), 0 for none.
