@@ -39,8 +39,10 @@ func RenderReady(env *Env, opts RenderOptions) error {
 		return err
 	}
 	if !opts.DryRun {
-		// What is rendered is served as its artifact now, not as a draft.
-		if err := observed.Drop(w.proj.Root, res.IDs()...); err != nil {
+		// What is rendered as a section is served as itself now, not as
+		// a draft; a command's or a skill's lesson stays served for the
+		// agents that do not load them.
+		if err := observed.Drop(w.proj.Root, res.SectionIDs()...); err != nil {
 			return err
 		}
 	}

@@ -14,6 +14,7 @@ package observed
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -46,6 +47,16 @@ func Key(id string) string { return "obs-" + strings.TrimPrefix(id, "obs_") }
 // turned down is not served at all.
 func Servable(o *observe.Observation) bool {
 	return o.QualityOK && (o.Status == observe.Observing || o.Status == observe.Ready)
+}
+
+// OnlySomeSee reports a lesson rendered as a slash command or a skill:
+// files only the agents that load them read (Claude Code). Every agent's
+// hooks serve a knowledge section, but Codex, Gemini CLI and the others
+// would never hear of the command or the skill again, so its lesson stays
+// served here, as its artifact now says it.
+func OnlySomeSee(o *observe.Observation) bool {
+	return o.QualityOK && o.Status == observe.Created && o.Artifact != "" &&
+		(lesson.Is(o.Type, lesson.Skill) || lesson.Is(o.Type, lesson.Command))
 }
 
 // Entry is the draft entry an observation is served as.
@@ -137,9 +148,21 @@ func detailLines(details string) string {
 // returns how many files it wrote or removed.
 func Sync(root string, obs []observe.Observation) (int, error) {
 	var keep []*observe.Observation
+	titles := map[string]string{} // a rendered lesson's title, as its artifact now says it
 	for i := range obs {
-		if Servable(&obs[i]) {
-			keep = append(keep, &obs[i])
+		o := &obs[i]
+		switch {
+		case Servable(o):
+			keep = append(keep, o)
+		case OnlySomeSee(o):
+			// The artifact is the person's once they edit it: its title
+			// is what is served. One deleted is a "no" reconcile records.
+			title, ok := artifactTitle(root, o.Artifact)
+			if !ok {
+				continue
+			}
+			titles[o.ID] = title
+			keep = append(keep, o)
 		}
 	}
 	sort.SliceStable(keep, func(i, j int) bool {
@@ -169,6 +192,9 @@ func Sync(root string, obs []observe.Observation) (int, error) {
 	want := map[string]bool{}
 	for _, o := range keep {
 		e := Entry(o)
+		if title, ok := titles[o.ID]; ok {
+			rendered(e, o, title)
+		}
 		data, err := e.Marshal()
 		if err != nil {
 			return changed, fmt.Errorf("%s: %v", o.ID, err)
@@ -195,6 +221,45 @@ func Sync(root string, obs []observe.Observation) (int, error) {
 		}
 	}
 	return changed, nil
+}
+
+// rendered makes e the entry of a lesson rendered as a command or a
+// skill: its title is the artifact's, and it says where the artifact is.
+func rendered(e *knowledge.Entry, o *observe.Observation, title string) {
+	if title != "" {
+		e.Summary = summary(title)
+	}
+	what := "skill"
+	if lesson.Is(o.Type, lesson.Command) {
+		what = "slash command"
+	}
+	e.Body = fmt.Sprintf("Seen in %s: %s. Rendered as the %s `%s`, which only some agents load.\n",
+		knowledge.Plural(o.Count, "session", "sessions"), how(o), what, o.Artifact)
+	if rest := detailLines(o.Details); rest != "" {
+		e.Body += "\n" + rest
+	}
+}
+
+// maxArtifactRead bounds what is read of an artifact for its title.
+const maxArtifactRead = 64 << 10
+
+// artifactTitle is the first heading of the artifact at rel under root,
+// "" when it has none, and false when it is not there (or not a regular
+// file inside root).
+func artifactTitle(root, rel string) (string, bool) {
+	f, err := safefile.OpenFile(root, filepath.Join(root, filepath.FromSlash(rel)), os.O_RDONLY, 0)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	buf := make([]byte, maxArtifactRead)
+	n, _ := io.ReadFull(f, buf)
+	for _, line := range strings.Split(string(buf[:n]), "\n") {
+		if t, ok := strings.CutPrefix(strings.TrimSpace(line), "# "); ok {
+			return strings.TrimSpace(t), true
+		}
+	}
+	return "", true
 }
 
 // Drop removes the drafts of observations that are no longer servable

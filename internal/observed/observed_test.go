@@ -3,6 +3,7 @@ package observed
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +59,38 @@ func TestSync(t *testing.T) {
 	}
 	if set := knowledge.ReadAll(knowledge.Sources{Root: root}); len(set.Items) != 0 {
 		t.Errorf("%d items left", len(set.Items))
+	}
+}
+
+// A lesson rendered as a skill or a command reaches only the agents that
+// load those files: it stays served, under its artifact's title (the
+// person's once they edit it), until the artifact is gone. A section is
+// served as itself.
+func TestRenderedForSomeAgentsStaysServed(t *testing.T) {
+	root := t.TempDir()
+	skill := obs("obs_eeeeeeeeeeee", observe.Procedural, observe.Created, "Fale comigo em português do Brasil.", "trigger: the task at hand; steps: Fale comigo em português do Brasil.; source: the person stated a standing choice")
+	skill.Artifact = ".claude/skills/fale-comigo/SKILL.md"
+	gone := obs("obs_ffffffffffff", observe.Workflow, observe.Created, "Run the e2e tests.", "")
+	gone.Artifact = ".claude/commands/self-learning/e2e.md"
+	section := obs("obs_111111111111", observe.Pitfall, observe.Created, "Never edit vendor/ by hand.", "area: vendor/; issue: x; impact: y; resolution: z")
+	section.Artifact = ".memory/knowledge/pitfalls.md"
+	dir := filepath.Join(root, ".claude", "skills", "fale-comigo")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: fale-comigo\n---\n\n# Responda sempre em português do Brasil.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Sync(root, []observe.Observation{skill, gone, section}); err != nil {
+		t.Fatal(err)
+	}
+	set := knowledge.ReadAll(knowledge.Sources{Root: root})
+	if len(set.Problems) > 0 || len(set.Items) != 1 {
+		t.Fatalf("want only the skill's lesson served, got %d items, problems %v", len(set.Items), set.Problems)
+	}
+	it := set.Items[0]
+	body, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(project.ObservedDir), "obs-eeeeeeeeeeee.md"))
+	if it.ID != "obs-eeeeeeeeeeee" || it.Title != "Responda sempre em português do Brasil." || !strings.Contains(string(body), "Rendered as the skill `.claude/skills/fale-comigo/SKILL.md`, which only some agents load.") {
+		t.Errorf("served %s %q as\n%s", it.ID, it.Title, body)
 	}
 }

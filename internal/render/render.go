@@ -175,6 +175,20 @@ func (res *Result) IDs() []string {
 	return out
 }
 
+// SectionIDs are the observations rendered as knowledge sections, which
+// every agent's hooks serve as themselves. A lesson rendered as a command
+// or a skill reaches only the agents that load those files, so it stays
+// served as a draft (observed.OnlySomeSee).
+func (res *Result) SectionIDs() []string {
+	var out []string
+	for _, x := range res.Rendered {
+		if lesson.Is(x.Type, lesson.Section) {
+			out = append(out, x.ID)
+		}
+	}
+	return out
+}
+
 // checkFolders refuses to render into a folder that is a symbolic link
 // leading outside the repository.
 func (r *Renderer) checkFolders() error {

@@ -226,8 +226,10 @@ func renderReady(ctx context.Context, p *project.Project, cfg *config.Config, no
 	if err != nil {
 		return res, err
 	}
-	// What is rendered is served as its artifact now, not as a draft.
-	return res, observed.Drop(p.Root, res.IDs()...)
+	// What is rendered as a section is served as itself now, not as a
+	// draft; a command's or a skill's lesson stays served for the agents
+	// that do not load them.
+	return res, observed.Drop(p.Root, res.SectionIDs()...)
 }
 
 // savedNew reports whether a run saved a new candidate entry.
