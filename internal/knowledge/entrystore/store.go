@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -387,8 +388,15 @@ func (s *Store) Edit(ctx context.Context, key, why string, change func(*knowledg
 	if err != nil {
 		return nil, "", err
 	}
-	const tries = 8
+	const tries = 16
 	for try := 1; ; try++ {
+		if try > 1 {
+			// Another writer changed the entry between this read and the
+			// write. Two that keep meeting so (two sessions updating one
+			// entry in a loop, on a loaded machine) take turns sooner when
+			// each waits a random while.
+			time.Sleep(time.Duration(rand.Int64N(int64(try) * int64(time.Millisecond))))
+		}
 		data, err := os.ReadFile(s.abs(rel))
 		if err != nil {
 			return nil, rel, err
