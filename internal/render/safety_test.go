@@ -45,6 +45,16 @@ func TestHostilePatternsStayInTheirFolder(t *testing.T) {
 	if got := slugFor("!!!", "obs_0123456789ab"); got != "lesson-0123456789ab" {
 		t.Errorf("fallback: %q", got)
 	}
+	// A lesson in another script leaves only its digits: a skill named
+	// "1" says nothing, and the next such lesson would want the same name.
+	for _, pattern := range []string{"1 виджет за раз тебе сказали.", "每0.2秒检测太浪费性能"} {
+		if got := slugFor(pattern, "obs_0123456789ab"); got != "lesson-0123456789ab" {
+			t.Errorf("%q: %q, want the fallback", pattern, got)
+		}
+	}
+	if got := slugFor("Use pnpm 9, never npm", "obs_0123456789ab"); got != "use-pnpm-9-never-npm" {
+		t.Errorf("a slug with letters: %q", got)
+	}
 	for _, name := range []string{"../x.md", "a/b.md", ".."} {
 		if _, err := within(".claude/skills", name); err == nil {
 			t.Errorf("within accepted %q", name)

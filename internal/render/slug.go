@@ -12,9 +12,11 @@ import (
 )
 
 // slugFor is the slug of an observation, with a fallback built from its id
-// when the pattern has no letters or digits at all.
+// when the pattern leaves no Latin letter: a lesson written in another
+// script keeps only its digits ("1 виджет за раз" is "1"), a name that says
+// nothing and that the next such lesson would want too.
 func slugFor(pattern, id string) string {
-	if s := textkey.Slug(pattern); s != "" {
+	if s := textkey.Slug(pattern); strings.ContainsAny(s, "abcdefghijklmnopqrstuvwxyz") {
 		return s
 	}
 	return "lesson-" + strings.TrimPrefix(id, "obs_")
