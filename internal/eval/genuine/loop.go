@@ -210,12 +210,9 @@ type loopRepo struct {
 
 // Init makes a repository set up with devlearn, for the closed loop.
 func (r *Runner) Init(ctx context.Context, name string) (*loopRepo, error) {
-	dir, home, env, err := r.makeRepo(ctx, name)
+	dir, home, env, err := r.initRepo(ctx, name)
 	if err != nil {
 		return nil, err
-	}
-	if _, errOut, err := r.run(ctx, dir, env, "init"); err != nil {
-		return nil, fmt.Errorf("devlearn init: %v: %s", err, firstLine(errOut))
 	}
 	return &loopRepo{r: r, dir: dir, home: home, env: env}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -19,6 +20,12 @@ type Runner struct {
 	Work string // where repositories are made
 	// Timeout bounds each call; 0 means two minutes.
 	Timeout time.Duration
+
+	// template is a repository and its home as `devlearn init` left them,
+	// made once: every repository starts as a copy of it.
+	template     sync.Once
+	templateName string
+	templateErr  error
 }
 
 // Observation is what `learn --list --json` prints of one observation.
@@ -62,9 +69,34 @@ type Ingest struct {
 	Now   string
 }
 
+// initRepo makes a repository named name set up with devlearn, and its
+// own home: a copy of the template, which was made once with git's first
+// commit and `devlearn init` (nothing init writes names its folder). Two
+// git calls and an init for each of a few hundred repositories were a
+// third of make eval's time.
+func (r *Runner) initRepo(ctx context.Context, name string) (dir, home string, env []string, err error) {
+	r.template.Do(func() {
+		r.templateName = "template"
+		tdir, _, tenv, err := r.makeRepo(ctx, r.templateName)
+		if err == nil {
+			if _, errOut, ierr := r.run(ctx, tdir, tenv, "init"); ierr != nil {
+				err = fmt.Errorf("devlearn init: %v: %s", ierr, firstLine(errOut))
+			}
+		}
+		r.templateErr = err
+	})
+	if r.templateErr != nil {
+		return "", "", nil, r.templateErr
+	}
+	if err := os.CopyFS(filepath.Join(r.Work, name), os.DirFS(filepath.Join(r.Work, r.templateName))); err != nil {
+		return "", "", nil, err
+	}
+	dir, home = filepath.Join(r.Work, name, "repo"), filepath.Join(r.Work, name, "home")
+	return dir, home, repoEnv(home), nil
+}
+
 // makeRepo makes the folders of a repository named name and its own home,
-// with git's first commit, and the environment devlearn runs in there:
-// that home's folders, no clock and no switch of the caller's.
+// with git's first commit, and the environment devlearn runs in there.
 func (r *Runner) makeRepo(ctx context.Context, name string) (dir, home string, env []string, err error) {
 	dir = filepath.Join(r.Work, name, "repo")
 	home = filepath.Join(r.Work, name, "home")
@@ -73,10 +105,7 @@ func (r *Runner) makeRepo(ctx context.Context, name string) (dir, home string, e
 			return "", "", nil, err
 		}
 	}
-	env = append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
-		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1",
-		"GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.invalid", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.invalid")
-	env = without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
+	env = repoEnv(home)
 	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
 		cmd := exec.CommandContext(ctx, "git", args...)
 		cmd.Dir, cmd.Env = dir, env
@@ -87,10 +116,19 @@ func (r *Runner) makeRepo(ctx context.Context, name string) (dir, home string, e
 	return dir, home, env, nil
 }
 
+// repoEnv is the environment devlearn runs in for a repository whose home
+// is home: that home's folders, no clock and no switch of the caller's.
+func repoEnv(home string) []string {
+	env := append(os.Environ(), "HOME="+home, "CLAUDE_CONFIG_DIR="+filepath.Join(home, ".claude"), "DEVLEARN_HOME="+filepath.Join(home, ".devlearn"),
+		"CODEX_HOME="+filepath.Join(home, ".codex"), "GIT_CONFIG_NOSYSTEM=1", "NO_COLOR=1",
+		"GIT_AUTHOR_NAME=eval", "GIT_AUTHOR_EMAIL=eval@example.invalid", "GIT_COMMITTER_NAME=eval", "GIT_COMMITTER_EMAIL=eval@example.invalid")
+	return without(env, "DEVLEARN_NOW", "DEVLEARN_DISABLE", "DEVLEARN_INTERNAL", "DEVLEARN_WORKER")
+}
+
 // Learn makes a repository named name, runs init, then each ingest in
 // order, then lists the observations at now ("" for the clock).
 func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now string) (*Repo, error) {
-	dir, _, env, err := r.makeRepo(ctx, name)
+	dir, _, env, err := r.initRepo(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -107,7 +145,6 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 		}
 		return out, true
 	}
-	call("", "init")
 	for _, in := range ingests {
 		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
 		var rep struct {
