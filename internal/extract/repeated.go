@@ -40,15 +40,17 @@ type Request struct {
 const maxRequestWords = 60
 
 // requests returns the session's instructions, each key once (the first
-// time).
-func (c *conversation) requests() []Request {
+// time), in their general form (identity.GeneralizeRequest): the same
+// routine asked for over another task, on another branch or in another
+// worktree is one request, and counts once in a session.
+func (c *conversation) requests(in identity.Instance) []Request {
 	var out []Request
 	seen := map[string]bool{}
 	for _, t := range c.turns {
 		if t.sig.Rejection || t.corrects {
 			continue
 		}
-		text := request(t.sig.Own)
+		text := identity.GeneralizeRequest(request(t.sig.Own), in)
 		k := textkey.Normalize(text)
 		if k == "" || seen[k] {
 			continue
@@ -131,49 +133,47 @@ func choice(text string) bool {
 // steps describes what the agent did for a request: the tool calls that
 // changed or ran something, without the reads and searches.
 func steps(calls []transcript.ToolCall) []string {
-	var out []string
-	for _, t := range calls {
-		var s string
+	return describeCalls(calls, func(t transcript.ToolCall) string {
 		switch {
 		case t.Command != "" && !exploring(t.Command):
-			s = t.Name + ": " + firstWords(t.Command, 8)
+			return t.Name + ": " + firstWords(t.Command, 8)
 		case editTools[t.Name] && len(t.Paths) > 0:
-			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
-		default:
-			continue
+			return t.Name + " " + relative(t.Paths[0], t.Cwd)
 		}
-		if !slices.Contains(out, s) {
-			out = append(out, s)
-		}
-		if len(out) == 8 {
-			break
-		}
-	}
-	return out
+		return ""
+	})
 }
 
 // looked describes the reads and searches the agent made for a request
 // that changed nothing: the folders and files it looked at, or the
 // sub-agent it sent to look.
 func looked(calls []transcript.ToolCall) []string {
-	var out []string
-	for _, t := range calls {
-		var s string
+	return describeCalls(calls, func(t transcript.ToolCall) string {
 		switch {
 		case t.Command != "" && exploring(t.Command):
-			s = t.Name + ": " + firstWords(t.Command, 8)
+			return t.Name + ": " + firstWords(t.Command, 8)
 		case len(t.Paths) > 0 && !editTools[t.Name]:
-			s = t.Name + " " + relative(t.Paths[0], t.Cwd)
+			return t.Name + " " + relative(t.Paths[0], t.Cwd)
 		case t.Name == "Task" || t.Name == "Agent":
-			s = t.Name // a sub-agent sent to look
-		default:
-			continue
+			return t.Name // a sub-agent sent to look
 		}
-		if !slices.Contains(out, s) {
+		return ""
+	})
+}
+
+// maxSteps bounds the calls a request's details list.
+const maxSteps = 8
+
+// describeCalls is what describe says of each call, each once, the calls
+// it says nothing of left out, at most maxSteps.
+func describeCalls(calls []transcript.ToolCall, describe func(transcript.ToolCall) string) []string {
+	var out []string
+	for _, t := range calls {
+		if s := describe(t); s != "" && !slices.Contains(out, s) {
 			out = append(out, s)
-		}
-		if len(out) == 8 {
-			break
+			if len(out) == maxSteps {
+				break
+			}
 		}
 	}
 	return out

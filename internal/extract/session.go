@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/devlearn/devlearn/internal/identity"
-	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -45,7 +44,7 @@ func Session(ch *transcript.Channels, opt Options) Result {
 	for _, e := range errs {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
-	r.Requests = generalRequests(c.requests(), in)
+	r.Requests = c.requests(in)
 	return r
 }
 
@@ -77,24 +76,4 @@ func instance(ch *transcript.Channels, root string) identity.Instance {
 		add(t.Cwd)
 	}
 	return in
-}
-
-// generalRequests writes the instances the requests name as their kinds
-// (identity.GeneralizeRequest): the same routine asked for over another task, on
-// another branch or in another worktree is one request. A request that
-// reads as an earlier one of the session once general is dropped: one
-// session counts once.
-func generalRequests(reqs []Request, in identity.Instance) []Request {
-	var out []Request
-	seen := map[string]bool{}
-	for _, q := range reqs {
-		q.Text = identity.GeneralizeRequest(q.Text, in)
-		q.Key = textkey.Normalize(q.Text)
-		if q.Key == "" || seen[q.Key] {
-			continue
-		}
-		seen[q.Key] = true
-		out = append(out, q)
-	}
-	return out
 }
