@@ -233,11 +233,7 @@ func rendered(e *knowledge.Entry, o *observe.Observation, title string) {
 	if lesson.Is(o.Type, lesson.Command) {
 		what = "slash command"
 	}
-	e.Body = fmt.Sprintf("Seen in %s: %s. Rendered as the %s `%s`, which only some agents load.\n",
-		knowledge.Plural(o.Count, "session", "sessions"), how(o), what, o.Artifact)
-	if rest := detailLines(o.Details); rest != "" {
-		e.Body += "\n" + rest
-	}
+	e.Body = fmt.Sprintf("Rendered as the %s `%s`, which only some agents load.\n", what, o.Artifact) + e.Body
 }
 
 // maxArtifactRead bounds what is read of an artifact for its title.
