@@ -336,6 +336,10 @@ func TestFailureFix(t *testing.T) {
 			[]string{"pitfall: Before `u.sh`, run `cd ~/M && dos2unix scripts/u.sh 2>/dev/null || sed -i 's/\\r$//' scripts/u.sh`: without it, `u.sh` fails with \"(eval):1: ./scripts/u.sh: bad interpreter: /bin/bash^M: no such file…"}},
 		{"output piped to tail on the rerun hides the exit status: no fix", []string{"user: test", "assistant: ok",
 			"fail: pytest -x => FAILED tests/test_a.py::test_one - AssertionError", "bash: pytest -x 2>&1 | tail -5"}, nil},
+		{"a path that is not there, and the one that is", []string{"user: read it", "assistant: ok",
+			"fail: sed -n '1,200p' _bmad/core/tasks/bmad-help.md => sed: can't read _bmad/core/tasks/bmad-help.md: No such file or directory",
+			"bash: sed -n '1,200p' _bmad/core/tasks/help.md"},
+			[]string{"pitfall: `_bmad/core/tasks/bmad-help.md` does not exist: use `_bmad/core/tasks/help.md` instead (`sed` fails with \"sed: can't read _bmad/core/tasks/bmad-help.md: No such file or directory\")."}},
 		{"passes as it was: a flake", []string{"user: install", "assistant: ok", "fail: npm install => npm error code ETIMEDOUT", "bash: npm install"}, nil},
 		{"passes after edits: the work itself", []string{"user: fix", "assistant: ok", "fail: go test ./... => --- FAIL: TestX", "edit: /repo/x.go", "bash: go test ./..."}, nil},
 		{"never passes", []string{"user: build", "assistant: ok", "fail: make => make: *** [all] Error 1", "bash: ls"}, nil},
@@ -835,6 +839,68 @@ func TestRussianAndKoreanRationale(t *testing.T) {
 		obs := Session(session("s", "user: поставь axios", "assistant: ok", "bash: npm install axios", "user: "+c.said), Options{}).Observations
 		if len(obs) != 1 || obs[0].Type != Decision || !strings.HasSuffix(obs[0].Details, "rationale: "+c.want) {
 			t.Errorf("%q: %+v", c.said, obs)
+		}
+	}
+}
+
+// A fix that only swaps a path is a lesson about that path: its area is
+// the path that was wrong, so it is served where that path comes up, not
+// on every run of the program that read it. The lines after the error line
+// say why it failed and are kept beside it.
+func TestFailureFixDetails(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"a wrong path", []string{"user: read it", "assistant: ok",
+			"fail: sed -n '1,200p' _bmad/core/tasks/bmad-help.md => sed: can't read _bmad/core/tasks/bmad-help.md: No such file or directory",
+			"bash: sed -n '1,200p' _bmad/core/tasks/help.md"},
+			[]string{"area: _bmad/core/tasks/bmad-help.md;"}},
+		{"a path that is not there is said so", []string{"user: read it", "assistant: ok",
+			"fail: python tools/gen.py => python: can't open file '/repo/tools/gen.py': [Errno 2] No such file or directory",
+			"bash: python scripts/gen.py"},
+			[]string{"area: tools/gen.py;", "resolution: run `python scripts/gen.py` instead"}},
+		{"a changed option keeps the command as its area", []string{"user: net", "assistant: ok",
+			"fail: ipconfig /all => Error: unrecognized or incomplete command line.", "bash: ipconfig"},
+			[]string{"area: ipconfig;"}},
+		{"what the output says after the error line", []string{"user: look", "assistant: ok",
+			"fail: ssh root@10.0.0.1 \"ps aux | grep x\" => ps: unrecognized option: a\nBusyBox v1.36.1 (2025-08-19) multi-call binary.\n\nUsage: ps [-o COL1,COL2=HEADER] [-T]",
+			"bash: ssh root@10.0.0.1 \"ps | grep x\""},
+			[]string{"; output: BusyBox v1.36.1 (2025-08-19) multi-call binary. Usage: ps [-o COL1,COL2=HEADER] [-T]"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var got []string
+			for _, o := range Session(session("s", c.script...), Options{}).Observations {
+				if o.Extractor == ExtractorFailureFix {
+					got = append(got, o.Details)
+				}
+			}
+			if len(got) != 1 {
+				t.Fatalf("got %d failure observations: %q", len(got), got)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(got[0], w) {
+					t.Errorf("details %q\nlack %q", got[0], w)
+				}
+			}
+		})
+	}
+}
+
+func TestPathSwap(t *testing.T) {
+	for _, c := range []struct {
+		from, to string
+		want     bool
+	}{
+		{"_bmad/core/tasks/bmad-help.md", "_bmad/core/tasks/help.md", true},
+		{"src/app/(dashboard)/page.tsx", "'src/app/(dashboard)/page.tsx'", false}, // quoted: how it is written
+		{"src/app/(dashboard)/page.tsx", "src/app/(admin)/page.tsx", false},       // a trigger cannot hold it whole
+		{"--all", "--short", false},
+	} {
+		_, got := pathSwap([]change{{from: c.from, to: c.to, fromWords: 1, toWords: 1}})
+		if got != c.want {
+			t.Errorf("pathSwap(%q → %q) = %v, want %v", c.from, c.to, got, c.want)
 		}
 	}
 }

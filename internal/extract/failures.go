@@ -7,7 +7,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
+	vocab "github.com/devlearn/devlearn/internal/words"
 )
 
 // A command fails and the agent's own next steps make it pass: the lesson
@@ -241,6 +243,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		diff = nil
 	}
 	var pattern, resolution string
+	area := fs.key
 	switch {
 	case len(chained) > 0 && len(diff) == 0:
 		steps = append(steps, chained...)
@@ -282,13 +285,25 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// the agent looked at on the way.
 		resolution = "run `" + clip(ps.line(), 160) + "` instead"
 		pattern = key + fails + ": " + describeChanges(diff)
+		if p, ok := pathSwap(diff); ok {
+			// Only a path was wrong: the lesson is about that path, and
+			// the moment for it is when the path comes up again, not
+			// every run of the program that read it.
+			area = relative(p, failed.Cwd)
+			if absent(fs.err, p) {
+				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
+			}
+		}
 	default:
 		// Passed as it was (a flake), after source edits (the work), or
 		// changed beyond telling what fixed it.
 		return Observation{}, false
 	}
-	details := "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
+	details := "area: " + field(area) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
 		"; impact: the command fails until it is fixed; resolution: " + field(resolution)
+	if more := errorAround(failed.Error, fs.err); more != "" {
+		details += "; output: " + field(more)
+	}
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
@@ -642,6 +657,44 @@ func describeChanges(cs []change) string {
 	return strings.Join(parts, ", ")
 }
 
+// pathSwap reports a fix that only put one path in place of another,
+// with the path that was wrong. The same path written otherwise (quoted,
+// its parentheses escaped) is a fix of how the command is written, and a
+// path a trigger cannot hold whole (spaces, parentheses, quotes) is left
+// to the command.
+func pathSwap(cs []change) (string, bool) {
+	if len(cs) == 0 {
+		return "", false
+	}
+	for _, c := range cs {
+		from, to := unquote(c.from), unquote(c.to)
+		if c.fromWords != 1 || c.toWords != 1 || !vocab.PathLike(from) || !vocab.PathLike(to) ||
+			strings.ContainsAny(from, " ()'\"`,;") || bare(from) == bare(to) {
+			return "", false
+		}
+	}
+	return unquote(cs[0].from), true
+}
+
+// absent reports an error saying the path p is not there.
+func absent(errLine, p string) bool {
+	low := strings.ToLower(errLine)
+	if !strings.Contains(low, strings.ToLower(path.Base(repopath.Slash(p)))) {
+		return false
+	}
+	for _, w := range []string{"no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// bare is a path without the quotes and escapes a shell needs around it.
+func bare(p string) string {
+	return strings.NewReplacer("'", "", `"`, "", "`", "", `\(`, "(", `\)`, ")").Replace(p)
+}
+
 func sameWords(a, b []string) bool { return strings.Join(a, " ") == strings.Join(b, " ") }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
@@ -837,6 +890,34 @@ func errorLine(e string) string {
 		}
 	}
 	return clip(strings.Join(strings.Fields(fallback), " "), 160)
+}
+
+// errorAround is what an error output says right after its error line:
+// the lines that tell why it failed ("BusyBox v1.36 multi-call binary"
+// after "ps: unrecognized option"), which the error line alone leaves out.
+func errorAround(e, errLine string) string {
+	lines := strings.Split(stripTerminalCodes(e), "\n")
+	key := errLine
+	if len(key) > 30 {
+		key = key[:30]
+	}
+	var out []string
+	found := false
+	for _, l := range lines {
+		l = strings.Join(strings.Fields(l), " ")
+		if l == "" {
+			continue
+		}
+		if !found {
+			found = strings.HasPrefix(l, key)
+			continue
+		}
+		out = append(out, l)
+		if len(out) == 2 {
+			break
+		}
+	}
+	return clip(strings.Join(out, " "), 200)
 }
 
 // exceptionLine is the exception a traceback ends in.
