@@ -359,6 +359,8 @@ func TestFailureFix(t *testing.T) {
 			"fail: cargo build => zsh: command not found: cargo", "bash: sh /tmp/rustup-init.sh -y", "bash: ~/.cargo/bin/cargo --version", "bash: ls"}, nil},
 		{"a bypassed check is no fix", []string{"user: commit", "assistant: ok",
 			"fail: git commit -m x => error: gpg failed to sign the data", "bash: git commit --no-gpg-sign -m x"}, nil},
+		{"a check turned off along with another change is no fix", []string{"user: pull", "assistant: ok",
+			"fail: git pull --rebase => error: gpg failed to sign the data", "bash: git pull --no-rebase --no-gpg-sign"}, nil},
 		{"a hook bypassed is no fix", []string{"user: commit", "assistant: ok",
 			"fail: git commit -m x => black....Failed", "bash: git commit --no-verify -m x"}, nil},
 		{"a script rewritten below the same first line is no small change", []string{"user: run", "assistant: ok",

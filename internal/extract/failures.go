@@ -615,22 +615,19 @@ func small(cs []change, a, b []string) bool {
 	return n <= 2*maxChanged && n < max(len(a), len(b))
 }
 
-// bypassed reports a change that only adds flags turning a check off.
+// bypassed reports a change that turns a check off, whatever else it
+// changed: `--no-rebase --no-gpg-sign` in place of `--rebase` may pass
+// only because the signature was skipped, and taught, it would teach
+// skipping it.
 func bypassed(cs []change) bool {
-	if len(cs) == 0 {
-		return false
-	}
 	for _, c := range cs {
-		if c.from != "" {
-			return false
-		}
 		for _, w := range strings.Fields(c.to) {
-			if !bypassFlags[strings.ToLower(strings.SplitN(w, "=", 2)[0])] {
-				return false
+			if bypassFlags[strings.ToLower(strings.SplitN(w, "=", 2)[0])] {
+				return true
 			}
 		}
 	}
-	return true
+	return false
 }
 
 // bypassFlags turn off a check: git's hooks and signatures, TLS
