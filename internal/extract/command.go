@@ -2,7 +2,9 @@ package extract
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -38,6 +40,7 @@ func parseStep(cmd, errText string) step {
 func parseWords(words []string, errText, via string, depth int) step {
 	links := splitLinks(words)
 	var chosen []string
+	named := false
 	for _, l := range links {
 		l = skipPrefixes(l)
 		if len(l) == 0 || setup[progName(l[0])] {
@@ -47,8 +50,19 @@ func parseWords(words []string, errText, via string, depth int) step {
 			chosen = l
 		}
 		if errText != "" && namedIn(progName(l[0]), errText) {
-			chosen = l
+			chosen, named = l, true
 			break
+		}
+	}
+	if !named && chosen != nil {
+		if l, ok := quotedIn(links, chosen, errText); ok {
+			// The error quotes another link's words ("Unable to find
+			// type [System.Net.Http.HttpClient]" of "$c =
+			// [System.Net.Http.HttpClient]::new()"): that link failed.
+			chosen = skipPrefixes(l)
+			if len(chosen) == 0 {
+				return step{via: via} // a statement, no program to name
+			}
 		}
 	}
 	if chosen == nil {
@@ -150,6 +164,52 @@ func appendSteps(out []step, words []string, via string, depth int) []step {
 func namedIn(prog, errText string) bool {
 	return prog != "" && strings.Contains(strings.ToLower(errText), prog+": ")
 }
+
+// quotedIn finds the link, other than chosen, whose words hold what the
+// error quotes (in brackets, quotes or backticks), when chosen does not.
+func quotedIn(links [][]string, chosen []string, errText string) ([]string, bool) {
+	for _, q := range errorQuotes(errText) {
+		if holds(chosen, q) {
+			return nil, false
+		}
+		for _, l := range links {
+			if holds(l, q) {
+				return l, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// holds reports a link with a word in what the error quotes, or holding
+// it ("scripts/x.js" in '/repo/scripts/x.js').
+func holds(link []string, q string) bool {
+	for _, w := range link {
+		w = unquote(w)
+		if len(w) >= 4 && (strings.Contains(q, w) || strings.Contains(w, q)) {
+			return true
+		}
+	}
+	return false
+}
+
+// errorQuotes are the words an error quotes, four characters or more:
+// 'x', "x", `x`, [x].
+func errorQuotes(errText string) []string {
+	var out []string
+	for _, m := range quotedWords().FindAllStringSubmatch(firstLine(errorLine(errText)), 8) {
+		for _, q := range m[1:] {
+			if len(q) >= 4 {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
+}
+
+var quotedWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("'([^'\\s]+)'|\"([^\"\\s]+)\"|`([^`\\s]+)`|\\[([^\\]\\s]+)\\]")
+})
 
 // setup are programs that prepare a link rather than do the work.
 var setup = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "set": true, "source": true, ".": true, "echo": true, "true": true, "unset": true, "shopt": true}

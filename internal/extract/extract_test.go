@@ -906,3 +906,20 @@ func TestPathSwap(t *testing.T) {
 		}
 	}
 }
+
+// The error names the link that failed by what it quotes, when it names
+// no program: a statement of a script has no program, so no step and no
+// lesson about the link that ran first.
+func TestErrorQuotesTheLinkThatFailed(t *testing.T) {
+	for _, c := range []struct{ cmd, err, want string }{
+		{"$p = @{a=1} | ConvertTo-Json -Depth 8; $client=[System.Net.Http.HttpClient]::new(); $client.PostAsync($u, $p)",
+			"Unable to find type [System.Net.Http.HttpClient].", ""},
+		{"npm ci && node scripts/build-icons.js", "Error: Cannot find module '/repo/scripts/build-icons.js'", "node build-icons.js"},
+		{"npm ci && node scripts/build-icons.js", "npm error code EUSAGE", "npm ci"},
+		{"cat 'notes.md' && wc -l notes.md", "cat: 'notes.md': No such file or directory", "cat"},
+	} {
+		if got := parseStep(c.cmd, c.err).key; got != c.want {
+			t.Errorf("parseStep(%q, %q) = %q, want %q", c.cmd, c.err, got, c.want)
+		}
+	}
+}
