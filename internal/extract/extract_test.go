@@ -923,3 +923,30 @@ func TestErrorQuotesTheLinkThatFailed(t *testing.T) {
 		}
 	}
 }
+
+// The agent hands the person a command to run; the person hands it back.
+func TestHandedBack(t *testing.T) {
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"the command of the agent's block, handed back", []string{"user: read the power draw", "assistant: I need root for that. Please run this in your terminal:\n\n```bash\nsudo cat /sys/class/powercap/intel-rapl:0/energy_uj\n```\n\nand paste the output.", "user: you can run it"},
+			[]string{"procedural: Run the commands yourself instead of asking the person to run them."}},
+		{"an inline command, in the person's language", []string{"user: 変更をまとめて", "assistant: 変更をまとめました。\n\n`git commit -am \"update\" && git push` を実行してください。", "user: いや自分で実行して"},
+			[]string{"procedural: コマンドは人に頼まず自分で実行してください。"}},
+		{"a longer turn says it in its own words", []string{"user: test the plugin", "assistant: The plugin needs a new interactive session; start one and type /publish.", "user: can you test it by running `claude` yourself, with `-p /publish`?"},
+			[]string{"procedural: Test it by running `claude` yourself, with `-p /publish`."}},
+		{"in Russian, anywhere in the sentence", []string{"user: проверь звук", "assistant: Откройте pavucontrol и посмотрите, как называется устройство.", "user: ты сам можешь посмотреть как оно называется через wpctl status"},
+			[]string{"procedural: Ты сам можешь посмотреть как оно называется через wpctl status."}},
+		{"no command and too few words: nothing to keep", []string{"user: fix it", "assistant: Done, restart the app to see it.", "user: you do it"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

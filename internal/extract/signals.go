@@ -108,6 +108,9 @@ func read(t *turn) (found []finding, back bool) {
 	if f, ok := rejection(t, x, own); ok {
 		return []finding{f}, false
 	}
+	if f, ok := handedBack(t, x, own); ok {
+		return []finding{f}, false
+	}
 	if ack {
 		if f, ok := acknowledged(x, own, sents, lang.OwnsUp(t.after)); ok {
 			return []finding{f}, false
@@ -334,6 +337,70 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 		f.area = namedPath(f.lesson)
 	}
 	return f, f.lesson != ""
+}
+
+// handedBack reads a turn that tells the agent to do itself what it
+// handed to the person ("you run it", "сам посмотри", "自分で実行して"):
+// agents keep asking people to run commands they could run. A short
+// turn's lesson is to run such commands, in the template of the turn's
+// language, when the agent handed one over; a longer one says what to do
+// in its own words.
+func handedBack(t *turn, x *lang.Text, own string) (finding, bool) {
+	low := x.Low()
+	var tb *lang.Table
+	for _, tt := range lang.Tables() {
+		if len(tt.Find(x, lang.Yourself, 0, len(low))) > 0 {
+			tb = tt
+			break
+		}
+	}
+	if tb == nil {
+		return finding{}, false
+	}
+	f := finding{class: ClassRule, said: own}
+	if cmd := handedCommand(t.before); cmd != "" && words(low) <= 8 {
+		// The lesson holds for every command, so it is one lesson in
+		// every session; the command handed over is its evidence.
+		f.lesson = finish(tb.Template(lang.RunYourself, ""))
+		f.action = "asked the person to run `" + clip(cmd, 80) + "`"
+		return f, true
+	}
+	if words(low) < 4 || onlyAnswers(x, 0, len(low)) {
+		return finding{}, false
+	}
+	f.lesson = cleanLesson(x, own, 0, len(low), "")
+	f.area = namedPath(f.lesson)
+	return f, words(f.lesson) >= 4
+}
+
+// handedCommand is the command the agent's message gave the person to
+// run: the first line of its last shell block, else its last inline
+// command (`sudo systemctl restart nginx`); "" when it gave none.
+func handedCommand(text string) string {
+	if i := strings.LastIndex(text, "```"); i >= 0 {
+		if j := strings.LastIndex(text[:i], "```"); j >= 0 {
+			block := text[j+3 : i]
+			lang, body, _ := strings.Cut(block, "\n")
+			switch strings.ToLower(strings.TrimSpace(lang)) {
+			case "", "bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "pwsh", "cmd", "fish":
+				for _, l := range strings.Split(body, "\n") {
+					l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
+					if l != "" && !strings.HasPrefix(l, "#") {
+						return l
+					}
+				}
+			}
+		}
+	}
+	paras := strings.Split(strings.TrimSpace(text), "\n\n")
+	spans := strings.Split(strings.Join(paras[max(0, len(paras)-2):], "\n\n"), "`")
+	for k := len(spans) - 2; k >= 1; k -= 2 {
+		c := strings.TrimSpace(spans[k])
+		if strings.Contains(c, " ") && !strings.ContainsAny(c, "\n") && programLike(progName(strings.Fields(c)[0])) {
+			return c
+		}
+	}
+	return ""
 }
 
 // acknowledged reads a turn the agent owned up to right after, without a

@@ -41,7 +41,7 @@ const (
 	Because     = "because"     // introduces the reason: the rationale is what follows
 	Report      = "report"      // how things stand ("it still fails"): no lesson
 	Compliment  = "compliment"  // the agent approving: owns up to nothing by itself
-	Template    = "template"    // how a lesson reads: key: text with {x}
+	Template    = "template"    // how a lesson reads: key: text with {x} (run_yourself has none)
 	InLanguage  = "in_language" // a language the work is done in: "in German", "auf Deutsch", "用中文"
 	Speak       = "speak"       // what is said or written: answer, explain, comments, commit messages
 	Translate   = "translate"   // a translation: a task, not a choice of language
@@ -50,18 +50,22 @@ const (
 	Where       = "where"       // where something is: "is in", "lives in", "findest du in"
 	Narrative   = "narrative"   // ends a sentence that tells, in a written register: no one is told to do anything
 	Ask         = "ask"         // ends a sentence that asks, in a language that marks a question by a word: "…呢。", "…ですか。"
+	Yourself    = "yourself"    // the agent is to do it itself, not hand it to the person: "you run it", "сам посмотри"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself}
 
 // Templates every table gives.
 const (
 	Dont     = "dont"      // a rejected plan: "Do not {x}"
 	DontRun  = "dont_run"  // a rejected command
 	DontEdit = "dont_edit" // a rejected edit of a file
+	// RunYourself: the commands the agent hands the person are its to
+	// run (no {x}).
+	RunYourself = "run_yourself"
 )
 
-var templates = []string{Dont, DontRun, DontEdit}
+var templates = []string{Dont, DontRun, DontEdit, RunYourself}
 
 // Table is one language's phrases.
 type Table struct {
@@ -196,7 +200,7 @@ func Parse(name, data string) (*Table, error) {
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
-			if !ok || !strings.Contains(v, "{x}") {
+			if !ok || strings.TrimSpace(v) == "" || !strings.Contains(v, "{x}") && k != RunYourself {
 				return nil, bad("want key: text with {x}")
 			}
 			t.templates[strings.TrimSpace(k)] = strings.TrimSpace(v)
@@ -699,7 +703,7 @@ func MayBeCorrection(text string) bool {
 // maxAnswer is longer than any turn made only of answers.
 const maxAnswer = 80
 
-var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage)
+var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself)
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
 // mistake ("You're right", "抱歉", "Tienes razón") or approves of what the

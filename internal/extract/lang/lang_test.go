@@ -57,6 +57,7 @@ func TestMayBeCorrection(t *testing.T) {
 		"save this in your memory",
 		"from now on use pnpm",
 		"you forgot to update the changelog",
+		"you run it", "сам запусти и смотри вывод",
 		"不要改 vendor 目录",
 		"用 pnpm，不要用 npm",
 		"不对",
@@ -143,7 +144,7 @@ func TestAcknowledges(t *testing.T) {
 	}
 }
 
-const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\n"
+const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\nrun_yourself: {x}\n"
 
 // In a table without spaces a phrase matches inside a word, and its space
 // matches a space or none: Korean attaches endings to words ("수정하지
