@@ -65,6 +65,7 @@ const (
 	ClassRemember     = "remember"     // a request to keep a rule
 	ClassRejection    = "rejection"    // no to what the agent just did
 	ClassAcknowledged = "acknowledged" // the agent owned up right after
+	ClassFact         = "fact"         // how things are, introduced as such ("FYI", "pour info")
 	ClassRepeated     = "repeated"     // the same instruction in another session
 	ClassFailureFix   = "failure-fix"  // a failing command, and the fix
 )

@@ -950,3 +950,34 @@ func TestHandedBack(t *testing.T) {
 		})
 	}
 }
+
+// How things are, introduced as such, is a fact to keep.
+func TestTold(t *testing.T) {
+	tests := []struct {
+		name string
+		said string
+		want []string
+	}{
+		{"English, the rest of the sentence", "FYI, the staging database is read-only for everyone.",
+			[]string{"procedural: The staging database is read-only for everyone."}},
+		{"the marker alone: the next sentence", "I forgot to tell you. We already have a plugin that finds the transcript of the current session.",
+			[]string{"procedural: We already have a plugin that finds the transcript of the current session."}},
+		{"what it says goes on after it, up to a request", "I forgot to tell you, we already have another plugin. It has code that finds the transcript. /Users/pete/git/sessions/backup_session.py",
+			[]string{"pitfall: We already have another plugin. It has code that finds the transcript. ~/git/sessions/backup_session.py."}},
+		{"French", "Pour info les CR hebdo ne peuvent pas être modifiés, certaines slides peuvent être cachées.",
+			[]string{"procedural: Les CR hebdo ne peuvent pas être modifiés, certaines slides peuvent être cachées."}},
+		{"Japanese, then a question that is not kept", "ちなみに、今は npm run ws:proxy 経由で codex app-server にアクセスしている。それが原因となる？",
+			[]string{"procedural: 今は npm run ws:proxy 経由で codex app-server にアクセスしている。"}},
+		{"up to a request", "FYI the staging database is read-only. Please seed the local one instead.",
+			[]string{"procedural: The staging database is read-only."}},
+		{"a question is no fact", "FYI, is the staging database read-only?", nil},
+		{"how things stand now is no fact", "FYI it still fails with the same error after the change.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", "user: set it up", "assistant: Done.", "user: "+tt.said)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -65,6 +65,7 @@ func observation(t *turn, f finding) Observation {
 		ClassRejection:    "the person rejected what the agent did",
 		ClassAcknowledged: "the agent acknowledged the person's correction",
 		ClassPreference:   "the person stated a standing choice",
+		ClassFact:         "the person told the agent how things are",
 	}[f.class]
 	lesson := field(f.lesson)
 	switch {

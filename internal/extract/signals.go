@@ -53,7 +53,14 @@ func read(t *turn) (found []finding, back bool) {
 	var bare []span // sentences without a marker
 	keep := false   // a sentence asked to keep the turn's other sentences
 	joined := false // the last sentence read was a lesson: the next one goes on it
+	fact, factAt, isFact := told(x, own, sents)
+	if isFact {
+		found = append(found, fact)
+	}
 	for _, s := range sents {
+		if isFact && s.start < factAt.end && s.end > factAt.start {
+			continue // the fact told is read whole
+		}
 		f, empty, ok := marked(t, x, own, s, ack)
 		if !ok && !empty {
 			f, ok = standing(t, x, own, s) // a choice stated plainly
@@ -338,6 +345,56 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	}
 	return f, f.lesson != ""
 }
+
+// told reads how things are, introduced as such at the start of a clause
+// ("FYI, the staging DB is read-only", "I forgot to tell you, we already
+// have a plugin that ...", "Pour info les CR hebdo ne peuvent pas être
+// modifiés", "ちなみに、今は npm run ws:proxy 経由で接続している"): the
+// rest of that sentence, or the next one when the marker stands alone,
+// with the span of the turn it was read from.
+// Not a question, not how things stand right now ("it still fails"), not
+// for now only.
+func told(x *lang.Text, own string, sents []span) (finding, span, bool) {
+	low := x.Low()
+	for i, s := range sents {
+		for _, tb := range lang.Tables() {
+			ms := tb.Find(x, lang.Fyi, s.start, s.end)
+			if len(ms) == 0 || !leads(x, tb, s.start, ms[0].Start) {
+				continue
+			}
+			from, end := ms[0].End, s.end
+			next := i + 1
+			if words(low[from:end]) < 4 && next < len(sents) {
+				from, end = sents[next].start, sents[next].end
+				next++
+			}
+			at := span{from, end}
+			if asking(x, at) || hasKind(x, lang.Report, from, end) || hasKind(x, lang.Temporary, from, end) {
+				continue
+			}
+			// What it says goes on in the sentences after it ("It has
+			// code that finds ... /path/backup_session.py"), up to a
+			// question or a request.
+			for ; next < len(sents) && words(low[from:sents[next].end]) <= maxTold; next++ {
+				n := sents[next]
+				if asking(x, n) || hasKind(x, lang.Rule, n.start, n.end) || hasKind(x, lang.Filler, n.start, n.end) {
+					break
+				}
+				end = n.end
+			}
+			lesson := cleanLesson(x, own, from, end, "")
+			if words(lesson) < 4 {
+				continue
+			}
+			f := finding{class: ClassFact, lesson: lesson, said: own[x.Offset(s.start):x.Offset(end)], area: namedPath(lesson)}
+			return f, span{s.start, end}, true
+		}
+	}
+	return finding{}, span{}, false
+}
+
+// maxTold bounds the words of a fact told over several sentences.
+const maxTold = 60
 
 // handedBack reads a turn that tells the agent to do itself what it
 // handed to the person ("you run it", "сам посмотри", "自分で実行して"):

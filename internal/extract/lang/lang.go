@@ -51,9 +51,10 @@ const (
 	Narrative   = "narrative"   // ends a sentence that tells, in a written register: no one is told to do anything
 	Ask         = "ask"         // ends a sentence that asks, in a language that marks a question by a word: "…呢。", "…ですか。"
 	Yourself    = "yourself"    // the agent is to do it itself, not hand it to the person: "you run it", "сам посмотри"
+	Fyi         = "fyi"         // introduces how things are, for the agent to know: "FYI", "I forgot to tell you", "pour info", "ちなみに"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi}
 
 // Templates every table gives.
 const (
@@ -703,7 +704,7 @@ func MayBeCorrection(text string) bool {
 // maxAnswer is longer than any turn made only of answers.
 const maxAnswer = 80
 
-var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself)
+var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi)
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
 // mistake ("You're right", "抱歉", "Tienes razón") or approves of what the

@@ -58,6 +58,7 @@ func TestMayBeCorrection(t *testing.T) {
 		"from now on use pnpm",
 		"you forgot to update the changelog",
 		"you run it", "сам запусти и смотри вывод",
+		"FYI, the staging database is read-only", "pour info les CR hebdo ne peuvent pas être modifiés",
 		"不要改 vendor 目录",
 		"用 pnpm，不要用 npm",
 		"不对",
