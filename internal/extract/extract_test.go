@@ -981,3 +981,27 @@ func TestTold(t *testing.T) {
 		})
 	}
 }
+
+// The agent taking note of what it was told makes the turn a fact to keep.
+func TestNoted(t *testing.T) {
+	tests := []struct {
+		name, said, reply string
+		want              []string
+	}{
+		{"French", "le label est le même pour tous les projets mais il change par numéro de lot", "Bien noté. Je propose d'ajuster la story ainsi :",
+			[]string{"procedural: Le label est le même pour tous les projets mais il change par numéro de lot."}},
+		{"English", "the preview server only runs on port 8020 on this machine", "Good to know — I'll point the tests at 8020.",
+			[]string{"procedural: The preview server only runs on port 8020 on this machine."}},
+		{"an answer is no fact", "Option A", "Noted and applied.", nil},
+		{"noted deep in the reply is no note", "add the column", "I added the column to the table as you asked; noted in the changelog.", nil},
+		{"after an answer word it is the agent's habit, not a note", "the tester uses the tool every day at their desk", "Parfait, je note : usage quotidien.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := lessonsOf(session("s", "user: draft the stories", "assistant: Here they are.", "user: "+tt.said, "assistant: "+tt.reply))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

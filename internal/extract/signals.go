@@ -38,7 +38,8 @@ var markerKinds = []string{lang.Remember, lang.Contrast, lang.Reproach, lang.Alw
 //     the "no", or else the agent's stated plan, or else its action;
 //  3. else the agent owning up right after ("You're right", "抱歉"): the
 //     lesson is the person's turn, a soft suggestion ("I think we should
-//     X") read as the instruction it is.
+//     X") read as the instruction it is; or taking note ("Bien noté",
+//     "Good to know"): the same, as how things are.
 //
 // back reports a turn that only asks to keep what was said before ("save
 // this in your memory").
@@ -120,6 +121,13 @@ func read(t *turn) (found []finding, back bool) {
 	}
 	if ack {
 		if f, ok := acknowledged(x, own, sents, lang.OwnsUp(t.after)); ok {
+			return []finding{f}, false
+		}
+	} else if lang.Notes(t.after) {
+		// The agent took note ("Bien noté", "Good to know"): what the
+		// person said is how things are, read as an owned-up turn is.
+		if f, ok := acknowledged(x, own, sents, false); ok {
+			f.class = ClassFact
 			return []finding{f}, false
 		}
 	}

@@ -52,9 +52,10 @@ const (
 	Ask         = "ask"         // ends a sentence that asks, in a language that marks a question by a word: "…呢。", "…ですか。"
 	Yourself    = "yourself"    // the agent is to do it itself, not hand it to the person: "you run it", "сам посмотри"
 	Fyi         = "fyi"         // introduces how things are, for the agent to know: "FYI", "I forgot to tell you", "pour info", "ちなみに"
+	Noted       = "noted"       // the agent taking note of what it was told, at the start of its reply: "Noted", "Bien noté", "Good to know"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted}
 
 // Templates every table gives.
 const (
@@ -714,6 +715,30 @@ func Acknowledges(reply string) bool { return acknowledges(reply, true) }
 // OwnsUp reports whether the start of an agent's reply owns up to a
 // mistake; approval alone ("Good point") does not.
 func OwnsUp(reply string) bool { return acknowledges(reply, false) }
+
+// Notes reports whether an agent's reply opens by taking note of what it
+// was told ("Noted.", "Bien noté.", "Good to know", "记下了"): what the
+// person said is something to keep, as it is when the agent owns up. Only
+// the very start counts: "Parfait, je note : ..." is how some agents
+// open every answer to their own questions.
+func Notes(reply string) bool {
+	t := fold(reply)
+	end := len(t.low)
+	if end > 60 {
+		end = 60
+		for end > 0 && !utf8.RuneStart(t.low[end]) {
+			end--
+		}
+	}
+	for _, tb := range Tables() {
+		for _, m := range tb.Find(&t, Noted, 0, end) {
+			if strings.IndexFunc(t.low[:m.Start], unicode.IsLetter) < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 func acknowledges(reply string, compliments bool) bool {
 	t := fold(reply)
