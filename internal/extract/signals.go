@@ -24,7 +24,7 @@ type finding struct {
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
 // strongest first: when a sentence holds several, the first kind wins.
-var markerKinds = []string{lang.Remember, lang.Contrast, lang.Reproach, lang.Always, lang.Rule}
+var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Rule}
 
 // read finds the lessons in one turn of the person, in this order:
 //
@@ -171,13 +171,17 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	f = finding{
 		said:     own[x.Offset(s.start):x.Offset(s.end)],
 		explicit: kind == lang.Remember || kind == lang.Always,
-		choice:   kind == lang.Contrast || hasKind(x, lang.Contrast, s.start, s.end),
+		choice:   kind == lang.Contrast || kind == lang.Prefer || hasKind(x, lang.Contrast, s.start, s.end),
 	}
 	switch kind {
 	case lang.Remember:
 		f.class = ClassRemember
 	case lang.Contrast:
 		f.class = ClassContrast
+	case lang.Prefer:
+		// Said as the person's preference, it holds from the first
+		// message on (valid), where a contrast describes the task.
+		f.class = ClassPreference
 	default:
 		f.class = ClassRule
 	}
@@ -227,7 +231,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 // valid decides whether a marker found in a sentence makes it a lesson.
 func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool) bool {
 	// A statement that holds a rule word: "I don't know", "no worries".
-	if kind != lang.Remember && kind != lang.Contrast {
+	if kind != lang.Remember && kind != lang.Contrast && kind != lang.Prefer {
 		for _, t := range lang.Tables() {
 			for _, n := range t.Find(x, lang.NotRule, s.start, s.end) {
 				if n.Start < m.End && m.Start < n.End {
