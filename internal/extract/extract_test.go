@@ -1005,3 +1005,25 @@ func TestNoted(t *testing.T) {
 		})
 	}
 }
+
+// A condition that comes back in the agent's work makes a rule for each
+// time, in the first message too; a report of what happens each time, or
+// a question, is none.
+func TestRecurring(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"run the linter before you hand it back", []string{"procedural: Run the linter before you hand it back."}},
+		{"every time you add an endpoint, add a test for it", []string{"procedural: Every time you add an endpoint, add a test for it."}},
+		{"機能作成前はブランチを切り、作成後はREADMEを更新してください", []string{"procedural: 機能作成前はブランチを切り、作成後はREADMEを更新してください。"}},
+		{"avant chaque commit, lance les tests", []string{"procedural: Avant chaque commit, lance les tests."}},
+		{"every time I run it, it crashes", nil},
+		{"Все то же самое, после каждого изменения он создаёт один и тот же файл", nil},
+		{"can you run the tests before you commit?", nil},
+	} {
+		if got := lessonsOf(session("s", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}

@@ -24,7 +24,7 @@ type finding struct {
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
 // strongest first: when a sentence holds several, the first kind wins.
-var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Rule}
+var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Recurring, lang.Rule}
 
 // read finds the lessons in one turn of the person, in this order:
 //
@@ -239,6 +239,11 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 				}
 			}
 		}
+	}
+	// Each time something happens is how things stand, not a rule:
+	// "всё то же самое, после каждого изменения он создаёт ...".
+	if kind == lang.Recurring && hasKind(x, lang.Report, s.start, s.end) {
+		return false
 	}
 	// A condition or a doubt before it: "if you forgot", "maybe never".
 	if !ack && tb.Has(x, lang.Hedge, s.start, m.Start) {

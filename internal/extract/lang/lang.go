@@ -54,9 +54,10 @@ const (
 	Fyi         = "fyi"         // introduces how things are, for the agent to know: "FYI", "I forgot to tell you", "pour info", "ちなみに"
 	Noted       = "noted"       // the agent taking note of what it was told, at the start of its reply: "Noted", "Bien noté", "Good to know"
 	Prefer      = "prefer"      // a preference said as such: "I'd rather", "preferably", "prefiero", "の方がいい"
+	Recurring   = "recurring"   // a condition that comes back in the agent's work: "before you commit", "every time you"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring}
 
 // Templates every table gives.
 const (
@@ -706,7 +707,7 @@ func MayBeCorrection(text string) bool {
 // maxAnswer is longer than any turn made only of answers.
 const maxAnswer = 80
 
-var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer)
+var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer, Recurring)
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
 // mistake ("You're right", "抱歉", "Tienes razón") or approves of what the
