@@ -140,15 +140,26 @@ func parse(data []byte) *Files {
 	if err != nil || fields[3] != hex.EncodeToString(sum[:16]) {
 		return nil
 	}
-	f := &Files{at: time.Unix(0, at), files: map[string]entry{}}
-	for len(body) > 0 {
-		line, rest, ok := bytes.Cut(body, []byte("\n"))
+	// The map made its size at once and the lines cut from one string: a
+	// bulk render hands over a line per artifact, and the reconcile right
+	// after it is a fresh process, for which every page of memory is a
+	// fault (a map grown line by line allocated twice its size).
+	f := &Files{at: time.Unix(0, at), files: make(map[string]entry, bytes.Count(body, []byte("\n")))}
+	rest := string(body)
+	for len(rest) > 0 {
+		line, more, ok := strings.Cut(rest, "\n")
 		if !ok {
 			return nil
 		}
-		body = rest
-		parts := strings.SplitN(string(line), " ", 5)
-		if len(parts) != 5 || len(parts[3]) != sha256.Size*2 {
+		rest = more
+		var parts [5]string
+		for i := range 4 {
+			if parts[i], line, ok = strings.Cut(line, " "); !ok {
+				return nil
+			}
+		}
+		parts[4] = line
+		if len(parts[3]) != sha256.Size*2 {
 			return nil
 		}
 		size, err1 := strconv.ParseInt(parts[0], 10, 64)

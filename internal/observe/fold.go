@@ -113,34 +113,47 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 	logs := make([]*Log, workers)
 	var wg sync.WaitGroup
 	m, isMapped := r.(*mappedLog)
-	for i := range logs {
-		logs[i] = into
-		if into == nil {
-			logs[i] = NewLog()
+	folder := func(l *Log) func(p part) {
+		fold := func(p part) {
+			if into == nil && p.final && p.first == first && len(l.states) == 0 {
+				// A log read as one part (nearly every log): its map
+				// of states sized once, for about a state per line,
+				// instead of grown and rehashed as they come.
+				l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
+			}
+			probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
+			l.Problems = append(l.Problems, probs...)
+			l.dropViews()
 		}
-		l := logs[i]
+		return func(p part) {
+			if !isMapped {
+				fold(p)
+			} else if !m.touch(func() { fold(p) }) {
+				// The file was cut short under the mapping: the
+				// caller folds it again from a read.
+				m.faulted.Store(true)
+			}
+		}
+	}
+	// Lines joined into a log (a tail after the fold cache: a session's,
+	// a bulk render's) are folded where they are cut, one part after the
+	// other: a goroutine of its own would fold them no sooner, and
+	// handing each part over to it is a thread woken on a busy machine.
+	var inline func(p part)
+	if into != nil {
+		logs[0], inline = into, folder(into)
+	}
+	for i := range logs {
+		if inline != nil {
+			break
+		}
+		logs[i] = NewLog()
+		foldPart := folder(logs[i])
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fold := func(p part) {
-				if into == nil && p.final && p.first == first && len(l.states) == 0 {
-					// A log read as one part (nearly every log): its map
-					// of states sized once, for about a state per line,
-					// instead of grown and rehashed as they come.
-					l.states = make(map[string]*State, min(len(p.data)/384, 1<<15))
-				}
-				probs, _ := jsonl.ScanBytes(p.data, p.first, p.final, l.foldLine)
-				l.Problems = append(l.Problems, probs...)
-				l.dropViews()
-			}
 			for p := range parts {
-				if !isMapped {
-					fold(p)
-				} else if !m.touch(func() { fold(p) }) {
-					// The file was cut short under the mapping: the
-					// caller folds it again from a read.
-					m.faulted.Store(true)
-				}
+				foldPart(p)
 			}
 		}()
 	}
@@ -186,7 +199,11 @@ func foldInto(into *Log, r io.Reader, first int, seen func(data []byte, final bo
 		}
 		carry = buf[cut:]
 		if cut > 0 {
-			parts <- part{buf[:cut], line, final}
+			if inline != nil {
+				inline(part{buf[:cut], line, final})
+			} else {
+				parts <- part{buf[:cut], line, final}
+			}
 			line += lines
 		}
 	}

@@ -80,9 +80,13 @@ func TestFoldOfALogCutShortUnderItsMapping(t *testing.T) {
 	if err := mustOpenRW(t, path).Truncate(0); err != nil {
 		t.Fatal(err)
 	}
-	h := &prefixHash{}
-	if _, err := foldInto(nil, &mappedLog{data: m}, 1, h.add); err != errMapFault {
-		t.Fatalf("fold of a mapping cut short: %v, want errMapFault", err)
+	// Folded apart, and joined into a log where it is cut (a tail after
+	// the fold cache).
+	for _, into := range []*Log{nil, NewLog()} {
+		h := &prefixHash{}
+		if _, err := foldInto(into, &mappedLog{data: m}, 1, h.add); err != errMapFault {
+			t.Fatalf("fold of a mapping cut short (into a log: %v): %v, want errMapFault", into != nil, err)
+		}
 	}
 }
 

@@ -93,16 +93,23 @@ func (l *Log) WithStatus(now time.Time, cfg *config.Config, statuses ...string) 
 	match := func(f *statusFacts) bool {
 		return f.visible && known[f.typ] && slices.Contains(statuses, f.status(now, ths[f.typ], cfg.Decay))
 	}
+	lazy := l.lazy != nil
 	l.decodeMatching(match)
 	// The matches first, then their views in a slice of their size: an
 	// Observation is 320 bytes, and growing a slice of a thousand of them
 	// allocated three times that, each page of it a fault on a fresh
-	// process's heap (reconcile after a bulk render).
+	// process's heap (reconcile after a bulk render). The matches too are
+	// made room for at once where the log was read through the fold cache:
+	// only its decoded states can match, and those are about the ones
+	// asked for (the lines joined since, and the matches just decoded).
 	type hit struct {
 		s *State
 		f statusFacts
 	}
 	var hits []hit
+	if lazy {
+		hits = make([]hit, 0, len(l.states))
+	}
 	l.eachDecoded(func(s *State, f *statusFacts) {
 		if match(f) {
 			hits = append(hits, hit{s, *f})

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -92,7 +93,13 @@ type run struct {
 	proofs  map[string]proof // what it judged, for the quiet-run cache
 	root    *stamp.Folder    // the working tree: its files are read and stamped by relative names
 	handed  *handover.Files  // what the last render wrote, known by stamp without reading it
+	// unchanged: the artifacts found as the render wrote them, by
+	// handedKey (unchangedSinceRender).
+	unchanged map[string]bool
 }
+
+// loadLog loads the log a check judges against; a variable for tests.
+var loadLog = observe.Store.Load
 
 // Run reconciles and records what it found.
 func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
@@ -120,49 +127,53 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer root.Close()
-	u := &run{ctx: ctx, r: r, res: res, start: start, proofs: map[string]proof{}, root: root,
-		handed: handover.Load(r.Proj)}
+	u := &run{ctx: ctx, r: r, res: res, start: start, proofs: map[string]proof{}, root: root}
 	u.preStamp()
-	log, err := r.Log.Load()
-	if err != nil {
-		return nil, err
+	// The log's load is the longest part of a first check (right after a
+	// bulk render, the fold of the render's lines, which decodes the
+	// thousand states they touch from the fold cache) and reads nothing
+	// the rest of the reading does: the hand-over, the manifest and the
+	// knowledge files are read, and the artifacts handed over stamped,
+	// meanwhile (readProject), and the log is waited for before its
+	// statuses are needed. The log was stamped
+	// before, as ever. A panic of the load is the caller's, as it was (a
+	// hook recovers it, and logs it rather than break the agent).
+	type loaded struct {
+		log      *observe.Log
+		err      error
+		panicked any
 	}
-	man, migrated, data, err := manifest.LoadProjectData(r.Proj)
-	if err != nil {
-		return nil, err
+	loading := make(chan loaded, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				loading <- loaded{panicked: p}
+			}
+		}()
+		log, err := loadLog(r.Log)
+		loading <- loaded{log: log, err: err}
+	}()
+	readErr := u.readProject()
+	got := <-loading
+	if got.panicked != nil {
+		panic(got.panicked)
 	}
-	u.judged(project.ManifestFile, proof{kind: byContent, exists: data != nil, data: data})
-	u.log, u.man, u.changed = log, man, len(migrated) > 0
+	if got.err != nil {
+		return nil, got.err
+	}
+	if readErr != nil {
+		return nil, readErr
+	}
+	u.log = got.log
 	// An entry's observation matters when deprecated (its deletion is
 	// already a "no"), an orphan's when ready or created, staleness when
 	// ready or created: the observing ones are never looked at.
-	matters := log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated)
+	matters := u.log.WithStatus(r.Opts.Now, r.Opts.Config, observe.Ready, observe.Created, observe.Deprecated)
 	u.obs = make(map[string]*observe.Observation, len(matters))
 	for i := range matters {
 		u.obs[matters[i].ID] = &matters[i]
 	}
-	if u.sparse, err = sparseFilter(r.Proj); err != nil {
-		return nil, err
-	}
-	// The knowledge files, then the sections rendered into an area's
-	// .directives/ files, artifacts like the central ones: each file the
-	// manifest names. Read here rather than through knowfile.ReadAll and
-	// directives.ReadLearned, to keep the bytes judged.
-	u.docs = make(map[string]*knowfile.Doc, len(knowfile.Kinds()))
-	for _, k := range knowfile.Kinds() {
-		if err := u.readDoc(k, k.Path); err != nil {
-			return nil, err
-		}
-	}
-	for _, e := range man.Entries {
-		if e.AnchorID != "" && u.docs[e.Path] == nil {
-			if k, ok := directives.KindOf(e.Path); ok {
-				if err := u.readDoc(k, e.Path); err != nil {
-					return nil, err
-				}
-			}
-		}
-	}
+	man := u.man
 
 	// After a merge renumbered entries, the manifest still has their old
 	// numbers: move them first, so a renumbering is not taken for an edit.
@@ -200,6 +211,51 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// readProject reads what a check judges besides the log: the render's
+// hand-over, the manifest, the sparse checkout and the knowledge and
+// directive files the manifest names. Read here rather than through
+// knowfile.ReadAll and directives.ReadLearned, to keep the bytes judged.
+func (u *run) readProject() error {
+	p := u.r.Proj
+	u.handed = handover.Load(p)
+	man, migrated, data, err := manifest.LoadProjectData(p)
+	if err != nil {
+		return err
+	}
+	// A proof for each artifact at least, made room for at once: a map
+	// grown entry by entry allocates about twice its size, and every page
+	// of a fresh process's memory is a fault (the first check after a bulk
+	// render proves a thousand files).
+	proofs := make(map[string]proof, len(u.proofs)+len(man.Entries)+16)
+	maps.Copy(proofs, u.proofs)
+	u.proofs = proofs
+	u.judged(project.ManifestFile, proof{kind: byContent, exists: data != nil, data: data})
+	u.man, u.changed = man, len(migrated) > 0
+	u.unchangedSinceRender(man.Entries)
+	if u.sparse, err = sparseFilter(p); err != nil {
+		return err
+	}
+	// The knowledge files, then the sections rendered into an area's
+	// .directives/ files, artifacts like the central ones: each file the
+	// manifest names.
+	u.docs = make(map[string]*knowfile.Doc, len(knowfile.Kinds()))
+	for _, k := range knowfile.Kinds() {
+		if err := u.readDoc(k, k.Path); err != nil {
+			return err
+		}
+	}
+	for _, e := range man.Entries {
+		if e.AnchorID != "" && u.docs[e.Path] == nil {
+			if k, ok := directives.KindOf(e.Path); ok {
+				if err := u.readDoc(k, e.Path); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // readDoc reads and parses a knowledge or directive file; a missing one
@@ -240,7 +296,8 @@ func (u *run) entry(e manifest.Entry) error {
 		if sec = knowfile.SectionOf(doc, u.man.Entries, e); sec != nil {
 			current = []byte(sec.Body)
 		}
-	} else if u.unchangedSinceRender(e) {
+	} else if u.unchanged[handedKey(e)] {
+		u.res.Unchanged++
 		return nil
 	} else {
 		data, err := u.root.ReadFile(e.Path)
@@ -286,23 +343,33 @@ func (u *run) entry(e manifest.Entry) error {
 	return nil
 }
 
-// unchangedSinceRender counts e unchanged without reading it when the
-// render handed over its file's stamp and hash, the file still has that
-// stamp, and the hash is the manifest's. The stamp it was judged by is its
-// proof in the quiet-run cache: it was settled before the run began, so
-// any write since has changed it.
-func (u *run) unchangedSinceRender(e manifest.Entry) bool {
-	if !u.handed.Has(e.Path) || contenthash.IsLegacyHash(e.ContentHash) {
-		return false
+// unchangedSinceRender finds the artifacts the manifest names that are
+// unchanged since the render that wrote them, without reading them: the
+// render handed over each file's stamp and hash, the file still has that
+// stamp, and the hash is the manifest's. The stamp each was judged by is
+// its proof in the quiet-run cache: it was settled before the run began,
+// so any write since has changed it. Done while the log loads: what is
+// found here depends on the manifest and the files alone.
+func (u *run) unchangedSinceRender(entries []manifest.Entry) {
+	for _, e := range entries {
+		if e.IsCurated() || e.AnchorID != "" || !u.handed.Has(e.Path) || contenthash.IsLegacyHash(e.ContentHash) {
+			continue
+		}
+		cur, err := u.root.Stat(e.Path)
+		if hash, ok := u.handed.Hash(e.Path, cur); err != nil || !ok || hash != e.ContentHash {
+			continue
+		}
+		u.judged(e.Path, proof{kind: byStamp, pre: cur, judged: true})
+		if u.unchanged == nil {
+			u.unchanged = make(map[string]bool, len(entries))
+		}
+		u.unchanged[handedKey(e)] = true
 	}
-	cur, err := u.root.Stat(e.Path)
-	if hash, ok := u.handed.Hash(e.Path, cur); err != nil || !ok || hash != e.ContentHash {
-		return false
-	}
-	u.judged(e.Path, proof{kind: byStamp, pre: cur, judged: true})
-	u.res.Unchanged++
-	return true
 }
+
+// handedKey names an entry unchangedSinceRender found unchanged: the file
+// and the hash the manifest has for it.
+func handedKey(e manifest.Entry) string { return e.Path + "\x00" + e.ContentHash }
 
 // observation is the observation id at the run's time, whatever its
 // status.
