@@ -1027,3 +1027,20 @@ func TestRecurring(t *testing.T) {
 		}
 	}
 }
+
+// A preference said as such is a choice, in the first message too.
+func TestPrefer(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"I'd rather we keep tabs here", []string{"decision: I'd rather we keep tabs here."}},
+		{"But I still want to use the functions ending in _for_response", []string{"decision: I still want to use the functions ending in _for_response."}},
+		{"instale nuqs quiero que uses en todo el proyecto", []string{"decision: Instale nuqs quiero que uses en todo el proyecto."}},
+		{"テストは pytest の方がいい", []string{"decision: テストは pytest の方がいい。"}},
+	} {
+		if got := lessonsOf(session("s", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
