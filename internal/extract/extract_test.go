@@ -1044,3 +1044,17 @@ func TestPrefer(t *testing.T) {
 		}
 	}
 }
+
+// Words that look like the new markers and are not: encouragement, a
+// time the person leaves to the agent.
+func TestNotHandedBackNorRecurring(t *testing.T) {
+	for _, said := range []string{
+		"you can do it with one regex",
+		"whenever you're ready, start the server",
+		"du selbst hast gesagt, dass es geht",
+	} {
+		if got := lessonsOf(session("s", "user: check it", "assistant: Run `npm test` to check it.", "user: "+said, "assistant: Ok.")); got != nil {
+			t.Errorf("%q: got %q", said, got)
+		}
+	}
+}
