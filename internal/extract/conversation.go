@@ -35,6 +35,8 @@ type turn struct {
 	refused *transcript.ToolCall
 	// corrects: the turn held a lesson; it is no request to repeat.
 	corrects bool
+	// first: the session's first message of the person.
+	first bool
 }
 
 func newConversation(ch *transcript.Channels) *conversation {
@@ -53,7 +55,7 @@ func newConversation(ch *transcript.Channels) *conversation {
 	}
 	for i := range ch.UserSignals {
 		s := &ch.UserSignals[i]
-		t := turn{sig: s, before: before[s.UUID]}
+		t := turn{sig: s, before: before[s.UUID], first: i == 0}
 		prev, next := 0, 0
 		if i > 0 {
 			prev = ch.UserSignals[i-1].Line

@@ -1058,3 +1058,13 @@ func TestNotHandedBackNorRecurring(t *testing.T) {
 		}
 	}
 }
+
+// In a log of the person's messages alone (Gemini CLI's logs.json) no
+// message has the agent's words before it; only the first describes the
+// task.
+func TestOnlyTheFirstMessageDescribesTheTask(t *testing.T) {
+	got := lessonsOf(session("s", "user: translate the menu, don't touch the other files", "user: don't ask me, just decide and I'll review later"))
+	if want := []string{"procedural: Don't ask me, just decide and I'll review later."}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -272,8 +272,10 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	// A correction is of something: a contrast or a plain rule before the
 	// agent said or did anything describes the task ("hide the group
 	// instead of the items"). What holds always, and what is to be
-	// remembered, stand on their own.
-	if (kind == lang.Contrast || kind == lang.Rule) && t.before == "" && len(t.acted) == 0 {
+	// remembered, stand on their own. Only the session's first message
+	// is that: a log of the person's messages alone (Gemini CLI's
+	// logs.json) has nothing of the agent before any of them.
+	if (kind == lang.Contrast || kind == lang.Rule) && t.first && t.before == "" && len(t.acted) == 0 {
 		return false
 	}
 	return true
