@@ -301,7 +301,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	}
 	details := "area: " + field(area) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
 		"; impact: the command fails until it is fixed; resolution: " + field(resolution)
-	if more := errorAround(failed.Error, fs.err); more != "" {
+	if more := errorAround(failed.Error); more != "" {
 		details += "; output: " + field(more)
 	}
 	return failurePitfall(failed, pattern+".", details,
@@ -850,9 +850,15 @@ var (
 // that is not an INFO, progress, warning or timing line. A Python
 // traceback is named by its last line, the exception.
 func errorLine(e string) string {
-	e = stripTerminalCodes(e)
-	var fallback string
-	lines := strings.Split(e, "\n")
+	l, _, _ := errorLineAt(e)
+	return l
+}
+
+// errorLineAt is errorLine with the output's lines and the index of the
+// last one the error line was read from.
+func errorLineAt(e string) (line string, at int, lines []string) {
+	lines = strings.Split(stripTerminalCodes(e), "\n")
+	fallback, fallbackAt := "", -1
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		if l == "" || !strings.ContainsFunc(l, isLatinLetter) && strings.IndexFunc(l, isCJK) < 0 {
@@ -863,72 +869,66 @@ func errorLine(e string) string {
 			continue // PowerShell's "+ CategoryInfo", "At line:1 char:1" restate the error
 		}
 		if strings.HasPrefix(l, "Traceback (most recent call last)") {
-			if last := exceptionLine(lines[i+1:]); last != "" {
-				return clip(last, 160)
+			if last, k := exceptionLine(lines[i+1:]); last != "" {
+				return clip(last, 160), i + 1 + k, lines
 			}
 			continue
 		}
 		if errorish(low) {
+			at = i
 			if strings.HasSuffix(l, ":") {
 				// A heading: what it announces is on the next line.
-				for _, next := range lines[i+1:] {
+				for k, next := range lines[i+1:] {
 					if n := strings.TrimSpace(next); n != "" {
 						if !timing().MatchString(n) && !levelLine(strings.ToLower(n)) {
 							l += " " + n
+							at = i + 1 + k
 						}
 						break
 					}
 				}
 			}
-			return clip(strings.Join(strings.Fields(l), " "), 160)
+			return clip(strings.Join(strings.Fields(l), " "), 160), at, lines
 		}
 		if fallback == "" && !progressLine(low) {
-			fallback = l
+			fallback, fallbackAt = l, i
 		}
 	}
-	return clip(strings.Join(strings.Fields(fallback), " "), 160)
+	return clip(strings.Join(strings.Fields(fallback), " "), 160), fallbackAt, lines
 }
 
 // errorAround is what an error output says right after its error line:
 // the lines that tell why it failed ("BusyBox v1.36 multi-call binary"
 // after "ps: unrecognized option"), which the error line alone leaves out.
-func errorAround(e, errLine string) string {
-	lines := strings.Split(stripTerminalCodes(e), "\n")
-	key := errLine
-	if len(key) > 30 {
-		key = key[:30]
+func errorAround(e string) string {
+	_, at, lines := errorLineAt(e)
+	if at < 0 {
+		return ""
 	}
 	var out []string
-	found := false
-	for _, l := range lines {
-		l = strings.Join(strings.Fields(l), " ")
-		if l == "" {
-			continue
-		}
-		if !found {
-			found = strings.HasPrefix(l, key)
-			continue
-		}
-		out = append(out, l)
-		if len(out) == 2 {
-			break
+	for _, l := range lines[at+1:] {
+		if l = strings.Join(strings.Fields(l), " "); l != "" {
+			out = append(out, l)
+			if len(out) == 2 {
+				break
+			}
 		}
 	}
 	return clip(strings.Join(out, " "), 200)
 }
 
-// exceptionLine is the exception a traceback ends in.
-func exceptionLine(lines []string) string {
-	for _, l := range lines {
+// exceptionLine is the exception a traceback ends in, and its index.
+func exceptionLine(lines []string) (string, int) {
+	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
 			continue
 		}
 		if strings.Contains(t, "Error") || strings.Contains(t, "Exception") {
-			return strings.Join(strings.Fields(t), " ")
+			return strings.Join(strings.Fields(t), " "), i
 		}
 	}
-	return ""
+	return "", -1
 }
 
 // runnerReport reports a line of the report Codex's script runner wraps

@@ -724,16 +724,9 @@ func OwnsUp(reply string) bool { return acknowledges(reply, false) }
 // the very start counts: "Parfait, je note : ..." is how some agents
 // open every answer to their own questions.
 func Notes(reply string) bool {
-	t := fold(reply)
-	end := len(t.low)
-	if end > 60 {
-		end = 60
-		for end > 0 && !utf8.RuneStart(t.low[end]) {
-			end--
-		}
-	}
+	t := opening(reply, 60)
 	for _, tb := range Tables() {
-		for _, m := range tb.Find(&t, Noted, 0, end) {
+		for _, m := range tb.Find(&t, Noted, 0, len(t.low)) {
 			if strings.IndexFunc(t.low[:m.Start], unicode.IsLetter) < 0 {
 				return true
 			}
@@ -743,18 +736,24 @@ func Notes(reply string) bool {
 }
 
 func acknowledges(reply string, compliments bool) bool {
-	t := fold(reply)
+	t := opening(reply, 200)
 	end := len(t.low)
-	if end > 200 {
-		end = 200
-		for end > 0 && !utf8.RuneStart(t.low[end]) {
-			end--
-		}
-	}
 	for _, tb := range Tables() {
 		if tb.Has(&t, Acknowledge, 0, end) || compliments && tb.Has(&t, Compliment, 0, end) {
 			return true
 		}
 	}
 	return false
+}
+
+// opening is the start of an agent's reply, about n bytes of it, folded:
+// where it owns up or takes note. The rest of a long reply is not folded.
+func opening(reply string, n int) Text {
+	if len(reply) > n {
+		for n > 0 && !utf8.RuneStart(reply[n]) {
+			n--
+		}
+		reply = reply[:n]
+	}
+	return fold(reply)
 }
