@@ -448,6 +448,11 @@ type LoopSummary struct {
 	Items, Unrelated                                                    int
 	// JudgedUseful: of the unrelated, those a reader judged useful.
 	JudgedUseful int `json:",omitempty"`
+	// Problems are the calls that failed on the way (an ingest, a render,
+	// a listing): what they would have learned is missing from the
+	// figures. FirstProblem names one.
+	Problems     int    `json:",omitempty"`
+	FirstProblem string `json:",omitempty"`
 }
 
 // SummarizeLoop adds up the projects of a split ("" for all).
@@ -459,6 +464,10 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 		}
 		s.Items += r.Served
 		s.Unrelated += len(r.Unrelated)
+		if s.Problems == 0 && len(r.Problems) > 0 {
+			s.FirstProblem = r.Project + ": " + r.Problems[0]
+		}
+		s.Problems += len(r.Problems)
 		s.JudgedUseful += len(r.JudgedUseful)
 		for _, m := range r.Moments {
 			s.Moments++

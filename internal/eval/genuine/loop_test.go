@@ -1,6 +1,9 @@
 package genuine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A served learned draft is looked up among the readers' verdicts by the
 // observation its key names; anything else names none.
@@ -34,5 +37,18 @@ func TestSummarizeLoop(t *testing.T) {
 	}
 	if s.Items != 4 || s.Unrelated != 2 || s.JudgedUseful != 1 {
 		t.Errorf("items: %+v", s)
+	}
+}
+
+// A loop in which calls failed says so beside its figures, without -v:
+// a run that learned nothing would otherwise read as a capture problem.
+func TestWriteLoopReportsFailedCalls(t *testing.T) {
+	results := []*LoopResult{{Project: "shop", Split: Dev, Moments: []Moment{{}},
+		Problems: []string{"s1: ingest: signal: killed: ", "s2: render-ready: signal: killed: "}}}
+	rep := &Report{Loop: map[string]LoopSummary{Dev: SummarizeLoop(results, Dev), "all": SummarizeLoop(results, "")}}
+	var b strings.Builder
+	WriteLoop(&b, rep, nil)
+	if want := "2 calls failed during the loop"; !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "shop: s1: ingest: signal: killed") {
+		t.Errorf("the report says nothing of the failed calls:\n%s", b.String())
 	}
 }

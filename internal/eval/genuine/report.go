@@ -373,6 +373,11 @@ func WriteLoop(w io.Writer, rep, before *Report) {
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", split, s.Moments, served, frac(s.Relevant, s.Moments), frac(s.Known, s.Moments), frac(s.KnownServed, s.Known), frac(s.KnownRelevant, s.Known), frac(s.Unrelated, s.Items), frac(s.JudgedUseful, s.Unrelated))
 	}
 	tw.Flush()
+	if s := rep.Loop["all"]; s.Problems > 0 {
+		// A call that failed learned nothing: the figures are low for a
+		// reason the table does not show.
+		fmt.Fprintf(w, "%d calls failed during the loop, and what they would have learned is missing from the figures (-v lists them); the first: %s\n", s.Problems, cut(s.FirstProblem, 300))
+	}
 	fmt.Fprintln(w, "By relevance: a prompt or a tool call gave it by the moment, whether or not session start listed it. Distraction: items given by relevance that hold no labelled lesson; judged useful: of those, the ones whose observation a reader judged a useful lesson (judged.json), counted in distraction all the same.")
 	fmt.Fprintln(w)
 }
