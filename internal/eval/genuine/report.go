@@ -477,10 +477,40 @@ func WriteDetails(w io.Writer, set *Set, res *Result) {
 		}
 		for _, id := range pr.Recurring {
 			if !contains(pr.Ready, id) {
-				fmt.Fprintf(w, "%s not ready: %s\n", pr.Project, id)
+				fmt.Fprintf(w, "%s not ready: %s (%s)\n", pr.Project, id, whyNotReady(set, pr, id))
 			}
 		}
 	}
+}
+
+// whyNotReady says how far a recurring lesson got: never sighted, or
+// sighted in some of its sessions, under which observations and status.
+func whyNotReady(set *Set, pr *ProjectResult, id string) string {
+	var l *Lesson
+	for _, x := range set.Lessons {
+		if x.ID == id {
+			l = x
+		}
+	}
+	if l == nil || pr.Repo == nil {
+		return "unknown"
+	}
+	sessions := map[string]bool{}
+	for _, sg := range pr.Repo.Sightings {
+		if l.Matches(sg.Pattern + " " + sg.Details) {
+			sessions[sg.Session] = true
+		}
+	}
+	var obs []string
+	for _, o := range pr.Repo.Observations {
+		if l.Matches(o.Text()) {
+			obs = append(obs, fmt.Sprintf("%s %s×%d", o.Status, o.Type, o.Count))
+		}
+	}
+	if len(sessions) == 0 && len(obs) == 0 {
+		return "never sighted"
+	}
+	return fmt.Sprintf("sighted in %d of %d sessions; %s", len(sessions), len(l.Sessions()), strings.Join(obs, ", "))
 }
 
 func contains(list []string, s string) bool {
