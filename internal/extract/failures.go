@@ -140,6 +140,9 @@ var filters = map[string]bool{"grep": true, "egrep": true, "fgrep": true, "rg": 
 type failedStep struct {
 	step
 	err string // its error line
+	// misplaced: a read of a file that was not where the agent looked.
+	// Only finding the same file elsewhere makes it a lesson.
+	misplaced bool
 }
 
 // failure reports a call that really failed, with its step and error
@@ -158,9 +161,12 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 		return failedStep{}, false
 	}
 	if low := strings.ToLower(t.Error); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) {
-		return failedStep{}, false // grep found nothing, a file was not where guessed
+		if missing(e) {
+			return failedStep{step: s, err: e, misplaced: true}, true
+		}
+		return failedStep{}, false // grep found nothing
 	}
-	return failedStep{s, e}, true
+	return failedStep{step: s, err: e}, true
 }
 
 // harness reports an error of the agent's own shell rather than the
@@ -242,6 +248,13 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		}
 		diff = nil
 	}
+	if fs.misplaced {
+		// A file not where the agent looked is a lesson only when the
+		// same file is then read elsewhere: the path it will guess again.
+		if p, ok := pathSwap(diff); !ok || len(diff) != 1 || !absent(fs.err, p) || path.Base(repopath.Slash(bare(p))) != path.Base(repopath.Slash(bare(unquote(diff[0].to)))) {
+			return Observation{}, false
+		}
+	}
 	var pattern, resolution string
 	area := fs.key
 	switch {
@@ -290,7 +303,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			// the moment for it is when the path comes up again, not
 			// every run of the program that read it.
 			area = relative(p, failed.Cwd)
-			if absent(fs.err, p) {
+			switch {
+			case fs.misplaced:
+				// The right path first: a long pair is clipped at the
+				// wrong one's end, which the area keeps whole.
+				pattern = "Use `" + clip(relative(unquote(diff[0].to), failed.Cwd), 120) + "`: `" + area + "` does not exist"
+			case absent(fs.err, p):
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
 			}
 		}
@@ -373,6 +391,8 @@ func editedBefore(calls []transcript.ToolCall) map[string]bool {
 func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	var pattern, issue string
 	switch {
+	case fs.misplaced:
+		return Observation{}, false
 	case notFound(fs.err, fs.prog):
 		pattern = "`" + fs.prog + "` is not available " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " is not installed " + strings.Replace(where(fs), "here", "where the agent runs", 1)
@@ -671,6 +691,17 @@ func pathSwap(cs []change) (string, bool) {
 		}
 	}
 	return unquote(cs[0].from), true
+}
+
+// missing reports an error line saying a path is not there.
+func missing(errLine string) bool {
+	low := strings.ToLower(errLine)
+	for _, w := range []string{"no such file", "does not exist", "cannot find path", "cannot access"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // absent reports an error saying the path p is not there.
