@@ -349,6 +349,9 @@ func TestFailureFix(t *testing.T) {
 			"bash: cat _bmad/bmm/config.yaml"}, nil},
 		{"a file read where it is not, and nothing after it: no lesson", []string{"user: read it", "assistant: ok",
 			"fail: cat docs/plan.md => cat: docs/plan.md: No such file or directory", "bash: npm test"}, nil},
+		{"a path that is not there, then another file read: no lesson", []string{"user: read it", "assistant: ok",
+			"fail: sed -n '1,200p' src/styles/ticket.css => sed: src/styles/ticket.css: No such file or directory",
+			"bash: sed -n '1,200p' src/App.tsx"}, nil},
 		{"passes as it was: a flake", []string{"user: install", "assistant: ok", "fail: npm install => npm error code ETIMEDOUT", "bash: npm install"}, nil},
 		{"passes after edits: the work itself", []string{"user: fix", "assistant: ok", "fail: go test ./... => --- FAIL: TestX", "edit: /repo/x.go", "bash: go test ./..."}, nil},
 		{"never passes", []string{"user: build", "assistant: ok", "fail: make => make: *** [all] Error 1", "bash: ls"}, nil},
@@ -896,6 +899,25 @@ func TestFailureFixDetails(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestSameFile(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"bmad/bmm/agents/pm.md", "_bmad/bmm/agents/pm.md", true},
+		{"_bmad/core/tasks/bmad-help.md", "_bmad/core/tasks/help.md", true},
+		{"src/hooks/useAutoSelect.ts", "src/hooks/auto-select.ts", true},
+		{"steps/step-01-init.md", "steps/step-01-document-discovery.md", false},
+		{"src/styles/issue-ticket.css", "src/App.tsx", false},
+		{"src/hooks/useAutoSelect.ts", "src/pages/IssueTicketPage.tsx", false},
+		{"docs/help.md", "docs/help.txt", false},
+	} {
+		if got := sameFile(c.a, c.b); got != c.want {
+			t.Errorf("sameFile(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
 	}
 }
 

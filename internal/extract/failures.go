@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode"
 
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -251,7 +252,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if fs.misplaced {
 		// A file not where the agent looked is a lesson only when the
 		// same file is then read elsewhere: the path it will guess again.
-		if p, ok := pathSwap(diff); !ok || len(diff) != 1 || !absent(fs.err, p) || path.Base(repopath.Slash(bare(p))) != path.Base(repopath.Slash(bare(unquote(diff[0].to)))) {
+		if p, ok := pathSwap(diff); !ok || len(diff) != 1 || !absent(fs.err, p) || !sameFile(p, unquote(diff[0].to)) {
 			return Observation{}, false
 		}
 	}
@@ -308,6 +309,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 				// The right path first: a long pair is clipped at the
 				// wrong one's end, which the area keeps whole.
 				pattern = "Use `" + clip(relative(unquote(diff[0].to), failed.Cwd), 120) + "`: `" + area + "` does not exist"
+			case absent(fs.err, p) && !sameFile(p, unquote(diff[0].to)):
+				// Another file read in place of a missing one is the
+				// agent moving on, not where the missing one is.
+				return Observation{}, false
 			case absent(fs.err, p):
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
 			}
@@ -691,6 +696,56 @@ func pathSwap(cs []change) (string, bool) {
 		}
 	}
 	return unquote(cs[0].from), true
+}
+
+// sameFile reports two paths that name the same file: one extension, and
+// every word of one base name in the other ("pm.md" and "pm.md",
+// "bmad-help.md" and "help.md"; not "step-01-init.md" and
+// "step-01-discovery.md").
+func sameFile(a, b string) bool {
+	if path.Ext(bare(a)) != path.Ext(bare(b)) {
+		return false
+	}
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) > len(wb) {
+		wa, wb = wb, wa
+	}
+	for _, w := range wa {
+		if !slices.Contains(wb, w) {
+			return false
+		}
+	}
+	return len(wa) > 0
+}
+
+// nameWords are the words of a path's base name without its extension,
+// split at dashes, dots, underscores and capitals, in lower case.
+func nameWords(p string) []string {
+	base := path.Base(repopath.Slash(bare(p)))
+	base = strings.TrimSuffix(base, path.Ext(base))
+	var out []string
+	var w []rune
+	flush := func() {
+		if len(w) > 0 {
+			out = append(out, strings.ToLower(string(w)))
+			w = w[:0]
+		}
+	}
+	prev := rune(0)
+	for _, r := range base {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			flush()
+			w = append(w, r)
+		default:
+			w = append(w, r)
+		}
+		prev = r
+	}
+	flush()
+	return out
 }
 
 // missing reports an error line saying a path is not there.
