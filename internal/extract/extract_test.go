@@ -1099,3 +1099,39 @@ func TestOnlyTheFirstMessageDescribesTheTask(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A project path read and not found in one session is nothing; not found
+// again in another session, it is a reference gone stale.
+func TestStalePaths(t *testing.T) {
+	s1 := session("s1", "user: read the docs", "assistant: ok",
+		"fail: ls code/md_for_claude/ => ls: cannot access 'code/md_for_claude/': No such file or directory",
+		"bash: ls code/docs/",
+		"fail: cat /tmp/e1.txt => cat: /tmp/e1.txt: No such file or directory")
+	s2 := session("s2", "user: what does the plan say", "assistant: ok",
+		"fail: ls code/md_for_claude => ls: cannot access 'code/md_for_claude': No such file or directory",
+		"fail: cat /tmp/e1.txt => cat: /tmp/e1.txt: No such file or directory",
+		"fail: cat notes.md => cat: notes.md: No such file or directory")
+	s3 := session("s3", "user: write the notes", "assistant: ok",
+		"fail: cat notes.md => cat: notes.md: No such file or directory",
+		"edit: /repo/notes.md", "bash: cat notes.md")
+	var results []Result
+	for _, ch := range []*transcript.Channels{s1, s2, s3} {
+		results = append(results, Session(ch, Options{}))
+	}
+	if got := results[2].Missing; len(got) != 0 {
+		t.Errorf("a path the session then wrote is not missing: %+v", got)
+	}
+	obs := Across(results, Options{})
+	if len(obs) != 2 {
+		t.Fatalf("want one pitfall per session for code/md_for_claude, none for a temporary file, a path missing once or one made later: %+v", obs)
+	}
+	for i, o := range obs {
+		if o.Type != Pitfall || o.SessionID != fmt.Sprint("s", i+1) || o.Extractor != ExtractorStalePath || o.ID != obs[0].ID ||
+			o.Pattern != "`code/md_for_claude` does not exist: earlier sessions looked for it there too; look elsewhere, or mend what names it." {
+			t.Errorf("%+v", o)
+		}
+	}
+	if !strings.HasPrefix(obs[0].Details, "area: code/md_for_claude; issue: `ls code/md_for_claude/` fails with") || !strings.HasSuffix(obs[0].Details, "sessions: 2") {
+		t.Errorf("details %q", obs[0].Details)
+	}
+}

@@ -18,6 +18,9 @@ type Result struct {
 	// Requests are the session's part of the cross-session extractor:
 	// keep them, and give those of several sessions to RepeatedRequests.
 	Requests []Request `json:"requests,omitempty"`
+	// Missing are the paths its reads did not find: keep them, and give
+	// those of several sessions to StalePaths.
+	Missing []Missing `json:"missing,omitempty"`
 	// Problems are knowledge blocks that could not be read.
 	Problems []string `json:"problems,omitempty"`
 }
@@ -45,6 +48,7 @@ func Session(ch *transcript.Channels, opt Options) Result {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
 	r.Requests = c.requests(in)
+	r.Missing = missingPaths(ch, in)
 	return r
 }
 
@@ -52,10 +56,12 @@ func Session(ch *transcript.Channels, opt Options) Result {
 // sessions.
 func Across(results []Result, opt Options) []Observation {
 	var reqs []Request
+	var missing []Missing
 	for _, r := range results {
 		reqs = append(reqs, r.Requests...)
+		missing = append(missing, r.Missing...)
 	}
-	return RepeatedRequests(reqs, opt)
+	return append(RepeatedRequests(reqs, opt), StalePaths(missing, opt)...)
 }
 
 // instance is what names this session's instances: the branches it ran

@@ -35,7 +35,7 @@ const (
 // HistoryPath is where a clone keeps its history.
 func HistoryPath(p *project.Project) string { return p.StatePath("ingest", "history.json") }
 
-// History is the requests and failures of recent sessions.
+// History is the requests and paths not found of recent sessions.
 type History struct {
 	Version  int              `json:"version"`
 	Sessions []HistorySession `json:"sessions"`
@@ -46,6 +46,9 @@ type HistorySession struct {
 	ID       string            `json:"id"`
 	At       string            `json:"at"` // its latest record's time
 	Requests []extract.Request `json:"requests,omitempty"`
+	// Missing are the project paths its reads did not find: one not found
+	// in several sessions is a reference gone stale (extract.StalePaths).
+	Missing []extract.Missing `json:"missing,omitempty"`
 	// Extracted maps an extractor beyond the rules (the LLM's) to the At
 	// it last read this session at: asked again about the same records, a
 	// model words its answer differently, and every rewording would be a
@@ -77,13 +80,14 @@ func LoadHistory(path string) (*History, error) {
 	return &got, nil
 }
 
-// Put records a session's requests, replacing what an earlier ingestion
-// of the same session recorded.
-func (h *History) Put(id string, at time.Time, reqs []extract.Request) {
+// Put records a session's requests and paths not found, replacing what
+// an earlier ingestion of the same session recorded.
+func (h *History) Put(id string, at time.Time, r extract.Result) {
 	s := HistorySession{
 		ID:       id,
 		At:       at.UTC().Format(time.RFC3339),
-		Requests: reqs[:min(len(reqs), HistoryMaxRequests)],
+		Requests: r.Requests[:min(len(r.Requests), HistoryMaxRequests)],
+		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxRequests)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
 		s.Extracted = h.Sessions[i].Extracted
@@ -118,6 +122,15 @@ func (h *History) Requests() []extract.Request {
 	var out []extract.Request
 	for _, s := range h.Sessions {
 		out = append(out, s.Requests...)
+	}
+	return out
+}
+
+// Missing returns every session's paths not found.
+func (h *History) Missing() []extract.Missing {
+	var out []extract.Missing
+	for _, s := range h.Sessions {
+		out = append(out, s.Missing...)
 	}
 	return out
 }

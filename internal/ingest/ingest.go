@@ -259,7 +259,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		cands = append(cands, sess.Rules.Candidates...)
 		reqs = append(reqs, keepRequests(sess.ID, sess.Channels)...)
-		hist.Put(sess.ID, at, sess.Rules.Requests)
+		hist.Put(sess.ID, at, sess.Rules)
 		for _, name := range extracted {
 			hist.MarkExtracted(sess.ID, name)
 		}
@@ -281,6 +281,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	// repeated. Sightings of earlier sessions that the log already holds
 	// are skipped below.
 	found = append(found, extract.RepeatedRequests(hist.Requests(), opt)...)
+	found = append(found, extract.StalePaths(hist.Missing(), opt)...)
 
 	events := p.events(log, knownLessons(existing), found, usages, inBatch, res, problem)
 

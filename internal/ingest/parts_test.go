@@ -115,18 +115,18 @@ func TestProjectSessions(t *testing.T) {
 
 func TestHistoryIsBounded(t *testing.T) {
 	h := &History{Version: historyVersion}
-	reqs := make([]extract.Request, HistoryMaxRequests+10)
+	reqs := extract.Result{Requests: make([]extract.Request, HistoryMaxRequests+10), Missing: make([]extract.Missing, HistoryMaxRequests+10)}
 	for i := 0; i < HistoryMaxSessions+20; i++ {
 		h.Put(fmt.Sprintf("s%03d", i), now.Add(-time.Duration(HistoryMaxSessions+20-i)*time.Minute), reqs)
 	}
 	h.Put("old", now.Add(-HistoryMaxAge-time.Hour), reqs)
-	h.Put("s005", now, reqs[:1]) // ingested again: replaced, and now the newest
+	h.Put("s005", now, extract.Result{Requests: reqs.Requests[:1]}) // ingested again: replaced, and now the newest
 	h.Prune(now)
 	if len(h.Sessions) != HistoryMaxSessions {
 		t.Fatalf("%d sessions kept", len(h.Sessions))
 	}
 	for _, s := range h.Sessions {
-		if s.ID == "old" || s.ID == "s000" || len(s.Requests) > HistoryMaxRequests {
+		if s.ID == "old" || s.ID == "s000" || len(s.Requests) > HistoryMaxRequests || len(s.Missing) > HistoryMaxRequests {
 			t.Fatalf("kept %s with %d requests", s.ID, len(s.Requests))
 		}
 	}
