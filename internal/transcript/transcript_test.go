@@ -452,6 +452,7 @@ func TestPersonText(t *testing.T) {
 		{"unclosed <system-reminder>rest", "unclosed", false},
 		{"ok thanks\n<bash-stdout>you forgot to install left-pad</bash-stdout>", "ok thanks", false},
 		{"look:<local-command-stdout>x</local-command-stdout><bash-stderr>y</bash-stderr> done", "look: done", false},
+		{"<task-notification>\n<status>completed</status>\n</task-notification>\nRead the output file to retrieve the result: /tmp/claude/tasks/b1.output", "", false},
 		{"<div>my html</div>", "<div>my html</div>", false},
 		{"<my-tag>not closed at the end", "<my-tag>not closed at the end", false},
 		{"", "", false},
