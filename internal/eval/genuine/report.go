@@ -56,6 +56,34 @@ type Breakdown struct {
 	UnknownPairs int `json:"unknown_pairs"`
 	Missed       int `json:"missed_merges"`
 	CaughtTwice  int `json:"caught_twice"`
+	// Across: the observations only the project's sessions together gave
+	// (ProjectResult.Across), useful over judged.
+	Across Precision `json:"across,omitempty"`
+}
+
+// Precision counts kept observations: all, those a label or a reader
+// calls useful, those judged at all.
+type Precision struct {
+	Kept   int `json:"kept"`
+	Useful int `json:"useful"`
+	Judged int `json:"judged"`
+}
+
+func (p *Precision) add(k *Kept) {
+	p.Kept++
+	if k.Judged() {
+		p.Judged++
+		if k.Useful() {
+			p.Useful++
+		}
+	}
+}
+
+func (p Precision) String() string {
+	if p.Kept == 0 {
+		return "none"
+	}
+	return fmt.Sprintf("%.2f (%d/%d, %d not judged)", float64(p.Useful)/float64(max(p.Judged, 1)), p.Useful, p.Judged, p.Kept-p.Judged)
 }
 
 // Precision is useful over judged.
@@ -200,6 +228,9 @@ func Summarize(set *Set, res *Result) *Report {
 				}
 			}
 			b.Missed += len(pr.Missed)
+			for _, k := range pr.Across {
+				b.Across.add(k)
+			}
 		}
 	}
 	for l := range langs {
@@ -260,6 +291,13 @@ func WriteText(w io.Writer, rep, before *Report) {
 			b.Missed)
 	}
 	tw.Flush()
+	var across []string
+	for _, split := range []string{Dev, Holdout, "all"} {
+		if b := rep.Sets[split]; b != nil {
+			across = append(across, split+" "+b.Across.String())
+		}
+	}
+	fmt.Fprintf(w, "Found only with a project's sessions together (repeated requests, paths not found again), precision: %s\n", strings.Join(across, "; "))
 	fmt.Fprintln(w)
 	for _, by := range []struct {
 		name string
@@ -474,6 +512,14 @@ func WriteDetails(w io.Writer, set *Set, res *Result) {
 		}
 		for _, id := range pr.Missed {
 			fmt.Fprintf(w, "%s missed merge: %s\n", pr.Project, id)
+		}
+		for _, k := range pr.Across {
+			switch {
+			case !k.Judged():
+				fmt.Fprintf(w, "%s across, not judged %s %s %s (%s): %s\n", pr.Project, k.ID, k.Type, k.Status, k.Session, cut(k.Pattern, 160))
+			case !k.Useful():
+				fmt.Fprintf(w, "%s across, not useful %s %s: %s\n", pr.Project, k.ID, k.Type, cut(k.Pattern, 160))
+			}
 		}
 		for _, id := range pr.Recurring {
 			if !contains(pr.Ready, id) {

@@ -105,6 +105,10 @@ type ProjectResult struct {
 	// Missed are recurring lessons caught in two sessions or more under
 	// different observations, never one.
 	Missed []string
+	// Across are the observations only the project's sessions together
+	// gave (a request repeated, a path not found again): no session alone
+	// kept them, so the sessions' precision does not count them.
+	Across []*Kept
 }
 
 // Result is a whole measurement.
@@ -216,7 +220,53 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	alone := map[string]bool{}
+	for _, sr := range res.Sessions {
+		for _, k := range sr.Kept {
+			alone[k.ID] = true
+		}
+	}
+	for _, pr := range res.Projects {
+		pr.Across = acrossKept(set, pr, alone)
+	}
 	return res, nil
+}
+
+// acrossKept are the observations of a project's repository that no
+// session's own repository holds, judged as a session's are: by the labels
+// of the project, a noise pattern, or a reader's verdict.
+func acrossKept(set *Set, pr *ProjectResult, alone map[string]bool) []*Kept {
+	var out []*Kept
+	for _, o := range pr.Repo.Observations {
+		if alone[o.ID] {
+			continue
+		}
+		k := &Kept{Observation: o}
+		for _, sg := range pr.Repo.Sightings {
+			if sg.ID == o.ID {
+				k.Session = sg.Session
+				break
+			}
+		}
+		text := o.Text()
+		for _, n := range set.Noise {
+			k.Noise = k.Noise || n.MatchString(text)
+		}
+		if !k.Noise {
+			for _, s := range pr.Sessions {
+				for _, l := range set.LessonsOf(s.ID) {
+					if l.Matches(text) {
+						k.Project = append(k.Project, l.ID)
+					}
+				}
+			}
+		}
+		if v, ok := set.Judged[o.ID]; ok {
+			k.Verdict = &v
+		}
+		out = append(out, k)
+	}
+	return out
 }
 
 // after is the time a project's i-th session has ended by: when the next
