@@ -557,6 +557,10 @@ func TestRequest(t *testing.T) {
 		{"continue", ""},
 		{"yes please", ""},
 		{"好的，继续", ""},
+		{"可以，开始实施。", ""}, // approving a proposal is an answer
+		{"改一下吧", ""},
+		{"実施して。", ""},
+		{"README的版本号帮我改一下", "README的版本号帮我改一下"}, // a request whose verb only sounds like an approval
 		{"2 + 2", ""},
 		{"Brandon", ""},
 		{strings.Repeat("word ", 61), ""},
