@@ -94,3 +94,18 @@ func TestRenderedForSomeAgentsStaysServed(t *testing.T) {
 		t.Errorf("served %s %q as\n%s", it.ID, it.Title, body)
 	}
 }
+
+// Each kind of lesson says where it came from; none says the person said
+// what only the tool calls showed.
+func TestHow(t *testing.T) {
+	for details, want := range map[string]string{
+		"area: x; issue: `make` fails; impact: the command fails until it is fixed; resolution: y":                             "a command failed and this is what made it pass",
+		"area: docs/old/; issue: `ls docs/old/` fails; impact: the agent looks for it in session after session; resolution: z": "the agent looked for this path in several sessions and never found it",
+		"request: run the linter; sessions: 3":                                               "the person asked for it in several sessions",
+		"trigger: the task at hand; steps: use pnpm; source: the person corrected the agent": "the person said it",
+	} {
+		if got := how(&observe.Observation{Details: details}); got != want {
+			t.Errorf("how(%q) = %q, want %q", details, got, want)
+		}
+	}
+}
