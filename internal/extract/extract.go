@@ -67,7 +67,7 @@ const (
 	ClassAcknowledged = "acknowledged" // the agent owned up right after
 	ClassFact         = "fact"         // how things are, introduced as such ("FYI", "pour info")
 	ClassRepeated     = "repeated"     // the same instruction in another session
-	ClassFailureFix   = "failure-fix"  // a failing command, and the fix
+	ClassFailureFix   = "failure-fix"  // a failing command: its fix, or a path that stays missing
 )
 
 // Observation types, as the log knows them.
@@ -85,8 +85,8 @@ type Options struct {
 	// hook's message); channels are redacted where they are read. nil
 	// leaves text as is.
 	Redact func(string) string
-	// MinSessions is how many distinct sessions make a request "repeated".
-	// 0 means 2.
+	// MinSessions is how many distinct sessions make a request "repeated"
+	// and a path not found stale. 0 means 2.
 	MinSessions int
 	// Root is the repository the sessions belong to: the files a lesson
 	// names are stored relative to it ("" keeps them relative to the

@@ -349,6 +349,9 @@ func TestFailureFix(t *testing.T) {
 			"bash: cat _bmad/bmm/config.yaml"}, nil},
 		{"a file read where it is not, and nothing after it: no lesson", []string{"user: read it", "assistant: ok",
 			"fail: cat docs/plan.md => cat: docs/plan.md: No such file or directory", "bash: npm test"}, nil},
+		{"a program given a file that is not there, then another: a lesson", []string{"user: deploy it", "assistant: ok",
+			"fail: kubectl apply -f deploy.yaml => error: the path \"deploy.yaml\" does not exist", "bash: kubectl apply -f k8s/service.yaml"},
+			[]string{"pitfall: `deploy.yaml` does not exist: use `k8s/service.yaml` instead (`kubectl apply` fails with \"error: the path \"deploy.yaml\" does not exist\")."}},
 		{"a path that is not there, then another file read: no lesson", []string{"user: read it", "assistant: ok",
 			"fail: sed -n '1,200p' src/styles/ticket.css => sed: src/styles/ticket.css: No such file or directory",
 			"bash: sed -n '1,200p' src/App.tsx"}, nil},
@@ -560,7 +563,10 @@ func TestRequest(t *testing.T) {
 		{"可以，开始实施。", ""}, // approving a proposal is an answer
 		{"改一下吧", ""},
 		{"実施して。", ""},
-		{"README的版本号帮我改一下", "README的版本号帮我改一下"}, // a request whose verb only sounds like an approval
+		{"README的版本号帮我改一下", "README的版本号帮我改一下"},
+		{"把README的版本号改一下吧", "把README的版本号改一下吧"}, // ending a request, an approval's words are its verb
+		{"按照方案二开始实施", "按照方案二开始实施"},
+		{"READMEを直してやって", "READMEを直してやって"},
 		{"2 + 2", ""},
 		{"Brandon", ""},
 		{strings.Repeat("word ", 61), ""},
@@ -914,6 +920,8 @@ func TestSameFile(t *testing.T) {
 		{"bmad/bmm/agents/pm.md", "_bmad/bmm/agents/pm.md", true},
 		{"_bmad/core/tasks/bmad-help.md", "_bmad/core/tasks/help.md", true},
 		{"src/hooks/useAutoSelect.ts", "src/hooks/auto-select.ts", true},
+		{"index.ts", "lib/index.ts", true},
+		{"docs/api.md", "docs/api-design-guide.md", false},
 		{"steps/step-01-init.md", "steps/step-01-document-discovery.md", false},
 		{"src/styles/issue-ticket.css", "src/App.tsx", false},
 		{"src/hooks/useAutoSelect.ts", "src/pages/IssueTicketPage.tsx", false},
@@ -1115,6 +1123,19 @@ func TestStalePaths(t *testing.T) {
 		"fail: ls code/md_for_claude => ls: cannot access 'code/md_for_claude': No such file or directory",
 		"fail: cat /tmp/e1.txt => cat: /tmp/e1.txt: No such file or directory",
 		"fail: cat notes.md => cat: notes.md: No such file or directory")
+	// Words that are no project path, and paths whose folder is not known.
+	for _, ch := range []*transcript.Channels{
+		session("n1", "user: look", "assistant: ok", "fail: tail -n 20 logs/app-20.log => tail: cannot open 'logs/app-20.log' for reading: No such file or directory"),
+		session("n2", "user: look", "assistant: ok", "fail: git show HEAD:docs/x.md => fatal: path 'docs/x.md' does not exist in 'HEAD'"),
+		session("n3", "user: look", "assistant: ok", "fail: cd web && cat src/package.json => cat: src/package.json: No such file or directory"),
+		session("n4", "user: look", "assistant: ok", "fail: ls docs => ls: cannot access 'docs': No such file or directory"),
+	} {
+		for _, m := range Session(ch, Options{}).Missing {
+			if m.Path != "logs/app-20.log" {
+				t.Errorf("%s: missing %q", ch.UserSignals[0].SessionID, m.Path)
+			}
+		}
+	}
 	s3 := session("s3", "user: write the notes", "assistant: ok",
 		"fail: cat notes.md => cat: notes.md: No such file or directory",
 		"edit: /repo/notes.md", "bash: cat notes.md")
@@ -1131,11 +1152,11 @@ func TestStalePaths(t *testing.T) {
 	}
 	for i, o := range obs {
 		if o.Type != Pitfall || o.SessionID != fmt.Sprint("s", i+1) || o.Extractor != ExtractorStalePath || o.ID != obs[0].ID ||
-			o.Pattern != "`code/md_for_claude` does not exist: earlier sessions looked for it there too; look elsewhere, or mend what names it." {
+			o.Pattern != "`code/md_for_claude/` does not exist: earlier sessions looked for it there too; look elsewhere, or mend what names it." {
 			t.Errorf("%+v", o)
 		}
 	}
-	if !strings.HasPrefix(obs[0].Details, "area: code/md_for_claude; issue: `ls code/md_for_claude/` fails with") || !strings.HasSuffix(obs[0].Details, "sessions: 2") {
+	if !strings.HasPrefix(obs[0].Details, "area: code/md_for_claude/; issue: `ls code/md_for_claude/` fails with") || !strings.HasSuffix(obs[0].Details, "sessions: 2") {
 		t.Errorf("details %q", obs[0].Details)
 	}
 }

@@ -309,9 +309,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 				// The right path first: a long pair is clipped at the
 				// wrong one's end, which the area keeps whole.
 				pattern = "Use `" + clip(relative(unquote(diff[0].to), failed.Cwd), 120) + "`: `" + area + "` does not exist"
-			case absent(fs.err, p) && !sameFile(p, unquote(diff[0].to)):
+			case absent(fs.err, p) && reads(fs.step) && !sameFile(p, unquote(diff[0].to)):
 				// Another file read in place of a missing one is the
-				// agent moving on, not where the missing one is.
+				// agent moving on, not where the missing one is (a
+				// program run from another file is another matter).
 				return Observation{}, false
 			case absent(fs.err, p):
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
@@ -698,11 +699,20 @@ func pathSwap(cs []change) (string, bool) {
 	return unquote(cs[0].from), true
 }
 
-// sameFile reports two paths that name the same file: one extension, and
-// every word of one base name in the other ("pm.md" and "pm.md",
-// "bmad-help.md" and "help.md"; not "step-01-init.md" and
-// "step-01-discovery.md").
+// reads reports a step that only reads what it is given: a look around,
+// or sed printing lines.
+func reads(s step) bool {
+	return exploringStep(s) || s.prog == "sed" && !slices.ContainsFunc(s.words, func(w string) bool { return strings.HasPrefix(w, "-i") })
+}
+
+// sameFile reports two paths that name the same file: one base name, or
+// one extension and the words of one base name all in the other's, with
+// one word more ("bmad-help.md" and "help.md"; not "step-01-init.md" and
+// "step-01-discovery.md", nor "api.md" and "api-design-guide.md").
 func sameFile(a, b string) bool {
+	if path.Base(repopath.Slash(bare(a))) == path.Base(repopath.Slash(bare(b))) {
+		return true
+	}
 	if path.Ext(bare(a)) != path.Ext(bare(b)) {
 		return false
 	}
@@ -710,12 +720,15 @@ func sameFile(a, b string) bool {
 	if len(wa) > len(wb) {
 		wa, wb = wb, wa
 	}
+	if len(wa) == 0 || len(wb) > len(wa)+1 {
+		return false
+	}
 	for _, w := range wa {
 		if !slices.Contains(wb, w) {
 			return false
 		}
 	}
-	return len(wa) > 0
+	return true
 }
 
 // nameWords are the words of a path's base name without its extension,
@@ -751,7 +764,7 @@ func nameWords(p string) []string {
 // missing reports an error line saying a path is not there.
 func missing(errLine string) bool {
 	low := strings.ToLower(errLine)
-	for _, w := range []string{"no such file", "does not exist", "cannot find path", "cannot access"} {
+	for _, w := range []string{"no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found"} {
 		if strings.Contains(low, w) {
 			return true
 		}
@@ -761,16 +774,7 @@ func missing(errLine string) bool {
 
 // absent reports an error saying the path p is not there.
 func absent(errLine, p string) bool {
-	low := strings.ToLower(errLine)
-	if !strings.Contains(low, strings.ToLower(path.Base(repopath.Slash(p)))) {
-		return false
-	}
-	for _, w := range []string{"no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return strings.Contains(strings.ToLower(errLine), strings.ToLower(path.Base(repopath.Slash(p)))) && missing(errLine)
 }
 
 // bare is a path without the quotes and escapes a shell needs around it.

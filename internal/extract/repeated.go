@@ -208,7 +208,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 	}
 	var out []Observation
 	for _, k := range order {
-		g := firstPerSession(groups[k])
+		g := firstPerSession(groups[k], func(r Request) string { return r.SessionID })
 		if len(g) < opt.minSessions() {
 			continue
 		}
@@ -244,12 +244,13 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 	return out
 }
 
-func firstPerSession(items []Request) []Request {
+// firstPerSession keeps each session's first item.
+func firstPerSession[T any](items []T, session func(T) string) []T {
 	seen := map[string]bool{}
-	var out []Request
+	var out []T
 	for _, it := range items {
-		if !seen[it.SessionID] {
-			seen[it.SessionID] = true
+		if s := session(it); !seen[s] {
+			seen[s] = true
 			out = append(out, it)
 		}
 	}

@@ -48,12 +48,12 @@ func Session(ch *transcript.Channels, opt Options) Result {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
 	r.Requests = c.requests(in)
-	r.Missing = missingPaths(ch, in)
+	r.Missing = missingPaths(ch, in, opt.Root)
 	return r
 }
 
-// Across runs the cross-session extractor over the results of several
-// sessions.
+// Across runs the cross-session extractors (repeated requests, paths not
+// found again) over the results of several sessions.
 func Across(results []Result, opt Options) []Observation {
 	var reqs []Request
 	var missing []Missing

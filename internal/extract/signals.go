@@ -637,7 +637,7 @@ func standsApart(x *lang.Text, tb *lang.Table, i int) bool {
 // language: "yes", "ok go ahead", "好的，继续".
 func onlyAnswers(x *lang.Text, from, to int) bool {
 	for _, tb := range lang.Tables() {
-		if tb.Only(x, from, to, lang.Answer, lang.Filler, lang.Reject) {
+		if tb.Only(x, from, to, lang.Answer, lang.Approve, lang.Filler, lang.Reject) {
 			return true
 		}
 	}

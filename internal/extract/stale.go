@@ -8,6 +8,7 @@ import (
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
+	vocab "github.com/devlearn/devlearn/internal/words"
 )
 
 // A path the agent reads in one session after another and never finds is
@@ -22,7 +23,9 @@ import (
 // Missing is a path in the project a session's reads looked for and did
 // not find, and never found later in that session.
 type Missing struct {
-	Path       string `json:"path"` // relative to the project, in its general form
+	// Path is relative to the project (the repository, or the folder the
+	// session ran in), in its general form; a folder ends in a slash.
+	Path       string `json:"path"`
 	Command    string `json:"command"`
 	Error      string `json:"error"`
 	SessionID  string `json:"session_id"`
@@ -34,42 +37,44 @@ type Missing struct {
 const ExtractorStalePath = "stale-path"
 
 // missingPaths are the project paths the session's reads did not find,
-// each once. A path a later call of the session found (created, or
-// written otherwise) is left out, and so is one outside the project
-// (a temporary file, a home folder): only the project's paths are
-// references its instructions may hold.
-func missingPaths(ch *transcript.Channels, in identity.Instance) []Missing {
+// each once. Left out: a path a later call of the session found (created,
+// or found under its name elsewhere); one outside the project (a temporary
+// file, a home folder), since only the project's paths are references its
+// instructions may hold; one read after a cd in the same command (where it
+// was looked for is not known); and one a trigger cannot hold whole.
+func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []Missing {
 	var out []Missing
 	seen := map[string]bool{}
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
 		fs, ok := failure(t)
-		if !ok || !fs.misplaced {
+		if !ok || !fs.misplaced || changesFolder(t.Command) {
 			continue
 		}
 		for _, w := range fs.words[1:] {
 			p := bare(unquote(w))
-			if strings.HasPrefix(p, "-") || !absent(fs.err, p) {
+			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || strings.ContainsAny(p, " ()'\"`,;$~*") || revision(p) || !absent(fs.err, p) {
 				continue
 			}
-			if strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$") {
+			// Relative to the repository when inside it, else to the folder
+			// the session ran in (another clone's root), as stored paths are.
+			rel := repopath.Rel(root, t.Cwd, p)
+			if c, ok := repopath.Under(t.Cwd, rel); ok && repopath.IsAbs(rel) {
+				rel = c
+			}
+			key := strings.TrimSuffix(rel, "/")
+			if repopath.IsAbs(rel) || key == "" || key == "." || strings.HasPrefix(key, "..") || !strings.Contains(key, "/") && !strings.HasSuffix(p, "/") {
+				continue // outside the project, or a bare name every folder may hold
+			}
+			if seen[key] || foundLater(ch.Tools[i+1:], p, key) {
 				continue
 			}
-			if repopath.IsAbs(p) {
-				if _, inside := repopath.Under(t.Cwd, p); !inside {
-					continue // a temporary file, a home folder: not the project's
-				}
+			seen[key] = true
+			if strings.HasSuffix(p, "/") {
+				key += "/"
 			}
-			rel := strings.TrimSuffix(relative(p, t.Cwd), "/")
-			if rel == "" || rel == "." || repopath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
-				continue
-			}
-			if seen[rel] || foundLater(ch.Tools[i+1:], p, rel) {
-				continue
-			}
-			seen[rel] = true
 			m := Missing{
-				Path: identity.Generalize(rel, in), Command: identity.Generalize(oneLine(t.Command), in), Error: identity.Generalize(fs.err, in),
+				Path: identity.Generalize(key, in), Command: clip(identity.Generalize(oneLine(t.Command), in), 160), Error: clip(identity.Generalize(fs.err, in), 100),
 				SessionID: t.SessionID, RecordUUID: t.ResultUUID, Timestamp: t.Timestamp,
 			}
 			if m.RecordUUID == "" {
@@ -79,6 +84,23 @@ func missingPaths(ch *transcript.Channels, in identity.Instance) []Missing {
 		}
 	}
 	return out
+}
+
+// changesFolder reports a command that changes folder before its steps.
+func changesFolder(cmd string) bool {
+	for _, s := range stepsOf(cmd) {
+		if s.prog == "cd" || s.prog == "pushd" || s.prog == "set-location" {
+			return true
+		}
+	}
+	return false
+}
+
+// revision reports a word naming a file at a revision ("HEAD:docs/x.md"),
+// not a path; a drive letter is a path's.
+func revision(w string) bool {
+	i := strings.IndexByte(w, ':')
+	return i >= 0 && !(i == 1 && len(w) > 2 && (w[2] == '/' || w[2] == '\\'))
 }
 
 // foundLater reports a later call that passed and named the path p
@@ -111,19 +133,19 @@ func StalePaths(ms []Missing, opt Options) []Observation {
 	groups := map[string][]Missing{}
 	var order []string
 	for _, m := range ms {
-		if _, ok := groups[m.Path]; !ok {
-			order = append(order, m.Path)
+		k := strings.TrimSuffix(m.Path, "/") // a folder listed with or without its slash
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
 		}
-		if !sessionIn(groups[m.Path], m.SessionID) {
-			groups[m.Path] = append(groups[m.Path], m)
-		}
+		groups[k] = append(groups[k], m)
 	}
 	var out []Observation
-	for _, p := range order {
-		g := groups[p]
+	for _, k := range order {
+		g := firstPerSession(groups[k], func(m Missing) string { return m.SessionID })
 		if len(g) < opt.minSessions() {
 			continue
 		}
+		p := g[0].Path
 		pattern := "`" + clip(p, 120) + "` does not exist: earlier sessions looked for it there too; look elsewhere, or mend what names it."
 		for _, m := range g {
 			details := "area: " + field(p) + "; issue: `" + field(clip(m.Command, 160)) + "` fails with \"" + field(clip(m.Error, 100)) + "\"" +
@@ -143,13 +165,4 @@ func StalePaths(ms []Missing, opt Options) []Observation {
 		}
 	}
 	return out
-}
-
-func sessionIn(ms []Missing, id string) bool {
-	for _, m := range ms {
-		if m.SessionID == id {
-			return true
-		}
-	}
-	return false
 }

@@ -16,13 +16,15 @@ import (
 	"github.com/devlearn/devlearn/internal/safefile"
 )
 
-// A request is "repeated" only across sessions, and sessions are ingested
-// one batch at a time, days apart: the history keeps each recent session's
-// normalised requests in the per-clone state, so that a request seen in
-// three sessions over three days becomes a workflow observation although
-// no batch held more than one of them. It is bounded: the sessions of the
-// last HistoryMaxAge, at most HistoryMaxSessions of them, each with at most
-// HistoryMaxRequests requests. It is per clone (like the spool), never
+// A request is "repeated", and a path not found is stale, only across
+// sessions, and sessions are ingested one batch at a time, days apart: the
+// history keeps each recent session's part of the cross-session extractors
+// (its normalised requests, its project paths not found) in the per-clone
+// state, so that a request seen in three sessions over three days becomes a
+// workflow observation although no batch held more than one of them. It is
+// bounded: the sessions of the last HistoryMaxAge, at most
+// HistoryMaxSessions of them, each with at most HistoryMaxRequests requests
+// and HistoryMaxMissing paths. It is per clone (like the spool), never
 // committed: what it derives is committed, as observations. (A failure and
 // its fix are learned within one session; their recurrence is the
 // observation's count.)
@@ -30,6 +32,7 @@ const (
 	HistoryMaxSessions = 300
 	HistoryMaxAge      = 60 * 24 * time.Hour
 	HistoryMaxRequests = 50
+	HistoryMaxMissing  = 50
 )
 
 // HistoryPath is where a clone keeps its history.
@@ -87,7 +90,7 @@ func (h *History) Put(id string, at time.Time, r extract.Result) {
 		ID:       id,
 		At:       at.UTC().Format(time.RFC3339),
 		Requests: r.Requests[:min(len(r.Requests), HistoryMaxRequests)],
-		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxRequests)],
+		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxMissing)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
 		s.Extracted = h.Sessions[i].Extracted
@@ -117,20 +120,12 @@ func (h *History) MarkExtracted(id, name string) {
 	}
 }
 
-// Requests returns every session's requests.
-func (h *History) Requests() []extract.Request {
-	var out []extract.Request
-	for _, s := range h.Sessions {
-		out = append(out, s.Requests...)
-	}
-	return out
-}
-
-// Missing returns every session's paths not found.
-func (h *History) Missing() []extract.Missing {
-	var out []extract.Missing
-	for _, s := range h.Sessions {
-		out = append(out, s.Missing...)
+// Results is each session's part of the cross-session extractors, for
+// extract.Across.
+func (h *History) Results() []extract.Result {
+	out := make([]extract.Result, len(h.Sessions))
+	for i, s := range h.Sessions {
+		out[i] = extract.Result{Requests: s.Requests, Missing: s.Missing}
 	}
 	return out
 }

@@ -276,12 +276,11 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		res.Sessions = append(res.Sessions, rep)
 		p.progress(i+1, len(sources))
 	}
-	// The cross-session extractor sees every session of the history, this
+	// The cross-session extractors see every session of the history, this
 	// run's included: a request made once in each of three batches is
-	// repeated. Sightings of earlier sessions that the log already holds
-	// are skipped below.
-	found = append(found, extract.RepeatedRequests(hist.Requests(), opt)...)
-	found = append(found, extract.StalePaths(hist.Missing(), opt)...)
+	// repeated, a path not found in two is stale. Sightings of earlier
+	// sessions that the log already holds are skipped below.
+	found = append(found, extract.Across(hist.Results(), opt)...)
 
 	events := p.events(log, knownLessons(existing), found, usages, inBatch, res, problem)
 

@@ -115,7 +115,7 @@ func TestProjectSessions(t *testing.T) {
 
 func TestHistoryIsBounded(t *testing.T) {
 	h := &History{Version: historyVersion}
-	reqs := extract.Result{Requests: make([]extract.Request, HistoryMaxRequests+10), Missing: make([]extract.Missing, HistoryMaxRequests+10)}
+	reqs := extract.Result{Requests: make([]extract.Request, HistoryMaxRequests+10), Missing: make([]extract.Missing, HistoryMaxMissing+10)}
 	for i := 0; i < HistoryMaxSessions+20; i++ {
 		h.Put(fmt.Sprintf("s%03d", i), now.Add(-time.Duration(HistoryMaxSessions+20-i)*time.Minute), reqs)
 	}
@@ -126,7 +126,7 @@ func TestHistoryIsBounded(t *testing.T) {
 		t.Fatalf("%d sessions kept", len(h.Sessions))
 	}
 	for _, s := range h.Sessions {
-		if s.ID == "old" || s.ID == "s000" || len(s.Requests) > HistoryMaxRequests || len(s.Missing) > HistoryMaxRequests {
+		if s.ID == "old" || s.ID == "s000" || len(s.Requests) > HistoryMaxRequests || len(s.Missing) > HistoryMaxMissing {
 			t.Fatalf("kept %s with %d requests", s.ID, len(s.Requests))
 		}
 	}

@@ -33,6 +33,7 @@ const (
 	Temporary   = "temporary"   // for now only
 	Hedge       = "hedge"       // a condition or a doubt before a rule word
 	Answer      = "answer"      // a turn made only of these is an answer
+	Approve     = "approve"     // approving the agent's proposal, a turn made only of these and answers: "开始实施", "実施して"
 	Filler      = "filler"      // opens or closes a sentence, asks nothing
 	Soften      = "soften"      // a suggestion stated softly: the lesson is {x}
 	ThisFile    = "this_file"   // points at the file the agent worked on
@@ -57,7 +58,7 @@ const (
 	Recurring   = "recurring"   // a condition that comes back in the agent's work: "before you commit", "every time you"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring}
 
 // Templates every table gives.
 const (
