@@ -132,3 +132,43 @@ func TestBeforeOnTheSameSessions(t *testing.T) {
 		t.Errorf("a run on other sessions: before is %+v", got)
 	}
 }
+
+// What only the project's sessions together gave is judged as a session's
+// kept observations are, and counted apart; a recurring lesson not ready
+// says how far it got.
+func TestAcrossAndWhyNotReady(t *testing.T) {
+	set := &Set{byID: map[string]*Session{}, Judged: map[string]Verdict{"obs_go": {Verdict: "trivial"}}}
+	for _, id := range []string{"a", "b"} {
+		s := &Session{ID: id, Project: "p", Split: Dev}
+		set.byID[id] = s
+		set.Sessions = append(set.Sessions, s)
+	}
+	set.Lessons = []*Lesson{lesson("commit", "a", []string{"b"}, "commit"), lesson("docs", "a", []string{"b"}, "docs/old")}
+	repo := &Repo{
+		Observations: []Observation{
+			{ID: "obs_tabs", Pattern: "Keep tabs.", Status: "observing", Type: "decision", Count: 1},
+			{ID: "obs_commit", Pattern: "Commit this.", Status: "observing", Type: "workflow", Count: 2},
+			{ID: "obs_go", Pattern: "Go ahead.", Status: "observing", Type: "workflow", Count: 2},
+			{ID: "obs_new", Pattern: "Start it.", Status: "observing", Type: "workflow", Count: 2},
+		},
+		Sightings: []Sighting{{ID: "obs_commit", Session: "a", Pattern: "Commit this."}, {ID: "obs_commit", Session: "b", Pattern: "Commit this."}},
+	}
+	pr := scoreProject(set, "p", set.Sessions, repo)
+	pr.Across = acrossKept(set, pr, map[string]bool{"obs_tabs": true})
+	var p Precision
+	for _, k := range pr.Across {
+		p.add(k)
+	}
+	if len(pr.Across) != 3 || p.String() != "0.50 (1/2, 1 not judged)" {
+		t.Errorf("across %d: %s", len(pr.Across), p)
+	}
+	if got := (Precision{Kept: 2}).String(); got != "n/a (2 not judged)" {
+		t.Errorf("nothing judged: %s", got)
+	}
+	if got := whyNotReady(set, pr, "commit"); got != "sighted in 2 of 2 sessions; observing workflow×2" {
+		t.Errorf("commit: %s", got)
+	}
+	if got := whyNotReady(set, pr, "docs"); got != "never sighted" {
+		t.Errorf("docs: %s", got)
+	}
+}

@@ -58,7 +58,7 @@ type Breakdown struct {
 	CaughtTwice  int `json:"caught_twice"`
 	// Across: the observations only the project's sessions together gave
 	// (ProjectResult.Across), useful over judged.
-	Across Precision `json:"across,omitempty"`
+	Across Precision `json:"across,omitzero"`
 }
 
 // Precision counts kept observations: all, those a label or a reader
@@ -80,10 +80,13 @@ func (p *Precision) add(k *Kept) {
 }
 
 func (p Precision) String() string {
-	if p.Kept == 0 {
+	switch {
+	case p.Kept == 0:
 		return "none"
+	case p.Judged == 0:
+		return fmt.Sprintf("n/a (%d not judged)", p.Kept)
 	}
-	return fmt.Sprintf("%.2f (%d/%d, %d not judged)", float64(p.Useful)/float64(max(p.Judged, 1)), p.Useful, p.Judged, p.Kept-p.Judged)
+	return fmt.Sprintf("%.2f (%d/%d, %d not judged)", float64(p.Useful)/float64(p.Judged), p.Useful, p.Judged, p.Kept-p.Judged)
 }
 
 // Precision is useful over judged.

@@ -236,6 +236,9 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 // session's own repository holds, judged as a session's are: by the labels
 // of the project, a noise pattern, or a reader's verdict.
 func acrossKept(set *Set, pr *ProjectResult, alone map[string]bool) []*Kept {
+	if pr.Repo == nil {
+		return nil
+	}
 	var out []*Kept
 	for _, o := range pr.Repo.Observations {
 		if alone[o.ID] {
