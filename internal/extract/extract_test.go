@@ -62,11 +62,14 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Task", Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "refuse":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
-		case "fail", "failedit", "escalatedfail":
+		case "fail", "failedit", "failread", "escalatedfail":
 			cmd, errText, _ := strings.Cut(text, " => ")
 			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", ResultLine: line + 1, Escalated: kind == "escalatedfail"}
-			if kind == "failedit" {
+			switch kind {
+			case "failedit":
 				tc.Name, tc.Command, tc.Paths = "Edit", "", []string{cmd}
+			case "failread":
+				tc.Name, tc.Command, tc.Paths = "Read", "", []string{cmd}
 			}
 			tc.Protocol = transcript.ProtocolError(errText)
 			ch.Tools = append(ch.Tools, tc)
@@ -344,6 +347,12 @@ func TestFailureFix(t *testing.T) {
 			"fail: cat bmad/bmm/agents/pm.md => cat: bmad/bmm/agents/pm.md: No such file or directory",
 			"bash: ls", "bash: rg --files -g 'pm.md'", "bash: cat _bmad/bmm/agents/pm.md"},
 			[]string{"pitfall: Use `_bmad/bmm/agents/pm.md`: `bmad/bmm/agents/pm.md` does not exist."}},
+		{"the read tool's miss, then the same file read elsewhere", []string{"user: read the protocol", "assistant: ok",
+			"failread: /repo/code/docs/06_dev_protocol.md => <tool_use_error>File does not exist.</tool_use_error>",
+			"bash: ls code/docs", "read: /repo/code/docs/protocol/06_dev_protocol.md"},
+			[]string{"pitfall: Use `code/docs/protocol/06_dev_protocol.md`: `code/docs/06_dev_protocol.md` does not exist."}},
+		{"the read tool's miss, then another file read: no lesson", []string{"user: read the plan", "assistant: ok",
+			"failread: /repo/docs/plan.md => <tool_use_error>File does not exist.</tool_use_error>", "read: /repo/README.md"}, nil},
 		{"a file read where it is not, then another file read: no lesson", []string{"user: load the help", "assistant: ok",
 			"fail: cat _bmad/core/tasks/bmad-help.md => cat: _bmad/core/tasks/bmad-help.md: No such file or directory",
 			"bash: cat _bmad/bmm/config.yaml"}, nil},
@@ -1135,6 +1144,12 @@ func TestStalePaths(t *testing.T) {
 				t.Errorf("%s: missing %q", ch.UserSignals[0].SessionID, m.Path)
 			}
 		}
+	}
+	// The read tool's misses count as a command's.
+	r1 := Session(session("r1", "user: look", "assistant: ok", "failread: /repo/code/old/plan.md => <tool_use_error>File does not exist.</tool_use_error>"), Options{})
+	r2 := Session(session("r2", "user: look again", "assistant: ok", "failread: /repo/code/old/plan.md => File does not exist."), Options{})
+	if got := Across([]Result{r1, r2}, Options{}); len(got) != 2 || !strings.HasPrefix(got[0].Pattern, "`code/old/plan.md` does not exist") || strings.Contains(got[0].Details, "tool_use_error") {
+		t.Errorf("read tool's misses: %+v", got)
 	}
 	s3 := session("s3", "user: write the notes", "assistant: ok",
 		"fail: cat notes.md => cat: notes.md: No such file or directory",

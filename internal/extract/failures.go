@@ -118,6 +118,80 @@ func failureFixes(ch *transcript.Channels) []Observation {
 	return out
 }
 
+// readTools read one file they are given; their "File does not exist" is
+// the same miss as a cat's.
+var readTools = map[string]bool{"Read": true, "read_file": true}
+
+// readMiss reports a read tool's call that found no file at its path.
+func readMiss(t *transcript.ToolCall) bool {
+	return readTools[t.Name] && t.IsError && !t.Rejected && len(t.Paths) > 0 && missing(t.Error)
+}
+
+// readError is a read tool's error as a person reads it: without the
+// markup Claude Code wraps it in.
+func readError(e string) string {
+	return clip(strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(firstLine(e))), 100)
+}
+
+// misreads are the read tool's misses that the agent then read under the
+// same name elsewhere in the project: a file read where it is not, as a
+// command's. ch is as read, its paths not yet stored (rooted): a path
+// outside the project is no lesson about it.
+func misreads(ch *transcript.Channels, root string) []Observation {
+	var spoke []int
+	for _, s := range ch.UserSignals {
+		spoke = append(spoke, s.Line)
+	}
+	var out []Observation
+	for i := range ch.Tools {
+		f := &ch.Tools[i]
+		if !readMiss(f) {
+			continue
+		}
+		from, ok := projectPath(root, f.Cwd, f.Paths[0])
+		if !ok || strings.ContainsAny(from, " ()'\"`,;") {
+			continue
+		}
+		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
+			t := &ch.Tools[j]
+			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
+				continue
+			}
+			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
+				break
+			}
+			if !readTools[t.Name] || t.IsError || !t.HasResult || len(t.Paths) == 0 {
+				continue
+			}
+			to, ok := projectPath(root, t.Cwd, t.Paths[0])
+			if !ok || to == from || !sameFile(from, to) {
+				continue
+			}
+			err := readError(f.Error)
+			details := "area: " + field(from) + "; issue: `" + f.Name + " " + field(from) + "` fails with \"" + field(err) + "\"" +
+				"; impact: the command fails until it is fixed; resolution: read `" + field(to) + "` instead"
+			out = append(out, failurePitfall(*f, "Use `"+clip(to, 120)+"`: `"+from+"` does not exist.", details,
+				quote("tool", f.Name+" `"+from+"` → "+err), quote("tool", t.Name+" `"+to+"` → passed")))
+			break
+		}
+	}
+	return out
+}
+
+// projectPath is p relative to the repository when inside it, else to the
+// folder the session ran in (another clone's root), as stored paths are;
+// false for a path outside both, or one that climbs out.
+func projectPath(root, cwd, p string) (string, bool) {
+	rel := repopath.Rel(root, cwd, p)
+	if c, ok := repopath.Under(cwd, rel); ok && repopath.IsAbs(rel) {
+		rel = c
+	}
+	if repopath.IsAbs(rel) || rel == "" || rel == "." || strings.HasPrefix(rel, "..") {
+		return "", false
+	}
+	return rel, true
+}
+
 // filteredNothing reports a call whose only failure is its last link, a
 // filter (grep, rg, findstr), finding nothing: exit 1 and no error text.
 // The command before it ran; as a fix it passed.

@@ -29,13 +29,14 @@ type Result struct {
 // by the transcript reader, which redacted them).
 func Session(ch *transcript.Channels, opt Options) Result {
 	var r Result
+	read := ch // as read: the path rules tell the project's paths from others themselves
 	ch = rooted(ch, opt.Root)
 	c := newConversation(ch)
 	for i := range c.turns {
 		c.turns[i].root = opt.Root
 	}
 	lessons := c.lessons() // before requests: a correction is not a request
-	obs := append(lessons, failureFixes(ch)...)
+	obs := append(append(lessons, failureFixes(ch)...), misreads(read, opt.Root)...)
 	in := instance(ch, opt.Root)
 	for i := range obs {
 		obs[i].Pattern = identity.Generalize(obs[i].Pattern, in)
@@ -48,7 +49,7 @@ func Session(ch *transcript.Channels, opt Options) Result {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
 	r.Requests = c.requests(in)
-	r.Missing = missingPaths(ch, in, opt.Root)
+	r.Missing = missingPaths(read, in, opt.Root)
 	return r
 }
 

@@ -47,23 +47,23 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 	seen := map[string]bool{}
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
-		fs, ok := failure(t)
-		if !ok || !fs.misplaced || changesFolder(t.Command) {
-			continue
+		// The words that may name what was not found: a command's, when its
+		// error names them; a read tool's one path, which its error does not.
+		var words []string
+		errLine, named := "", true
+		if fs, ok := failure(t); ok && fs.misplaced && !changesFolder(t.Command) {
+			words, errLine = fs.words[1:], fs.err
+		} else if readMiss(t) {
+			words, errLine, named = t.Paths[:1], readError(t.Error), false
 		}
-		for _, w := range fs.words[1:] {
+		for _, w := range words {
 			p := bare(unquote(w))
-			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || strings.ContainsAny(p, " ()'\"`,;$~*") || revision(p) || !absent(fs.err, p) {
+			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || strings.ContainsAny(p, " ()'\"`,;$~*") || revision(p) || named && !absent(errLine, p) {
 				continue
 			}
-			// Relative to the repository when inside it, else to the folder
-			// the session ran in (another clone's root), as stored paths are.
-			rel := repopath.Rel(root, t.Cwd, p)
-			if c, ok := repopath.Under(t.Cwd, rel); ok && repopath.IsAbs(rel) {
-				rel = c
-			}
+			rel, inside := projectPath(root, t.Cwd, p)
 			key := strings.TrimSuffix(rel, "/")
-			if repopath.IsAbs(rel) || key == "" || key == "." || strings.HasPrefix(key, "..") || !strings.Contains(key, "/") && !strings.HasSuffix(p, "/") {
+			if !inside || key == "" || !strings.Contains(key, "/") && !strings.HasSuffix(p, "/") {
 				continue // outside the project, or a bare name every folder may hold
 			}
 			if seen[key] || foundLater(ch.Tools[i+1:], p, key) {
@@ -74,7 +74,7 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 				key += "/"
 			}
 			m := Missing{
-				Path: identity.Generalize(key, in), Command: clip(identity.Generalize(oneLine(t.Command), in), 160), Error: clip(identity.Generalize(fs.err, in), 100),
+				Path: identity.Generalize(key, in), Command: clip(identity.Generalize(commandOf(t), in), 160), Error: clip(identity.Generalize(errLine, in), 100),
 				SessionID: t.SessionID, RecordUUID: t.ResultUUID, Timestamp: t.Timestamp,
 			}
 			if m.RecordUUID == "" {
@@ -84,6 +84,14 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 		}
 	}
 	return out
+}
+
+// commandOf is how a call is shown: its command, or its tool and file.
+func commandOf(t *transcript.ToolCall) string {
+	if t.Command != "" {
+		return oneLine(t.Command)
+	}
+	return t.Name + " " + strings.Join(t.Paths, " ")
 }
 
 // changesFolder reports a command that changes folder before its steps.
