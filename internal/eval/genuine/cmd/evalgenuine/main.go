@@ -12,13 +12,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/eval/figures"
 	"github.com/devlearn/devlearn/internal/eval/genuine"
+	"github.com/devlearn/devlearn/internal/interrupt"
 )
 
 func main() {
@@ -74,32 +74,38 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 			}
 		}
 	}
-	// ^C stops the runs it started, not only this process.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// ^C or SIGTERM stops the runs it started, not only this process; what
+	// was measured by then is printed, said to be cut short.
+	c := interrupt.Catch(context.Background(), time.Hour, nil)
+	defer c.Stop()
+	ctx := c.Context()
+	clock := phases{start: time.Now()}
 	if loopOnly {
 		rep := &genuine.Report{}
 		loops, err := closedLoop(ctx, set, abs, work, opts, rep)
 		if err != nil {
 			return err
 		}
+		clock.done("the closed loop", ctx)
 		if details {
 			genuine.WriteLoopDetails(os.Stdout, loops)
 			fmt.Println()
 		}
 		genuine.WriteLoop(os.Stdout, rep, nil)
-		return nil
+		return clock.report(os.Stdout, c.Signal())
 	}
 	runner := &genuine.Runner{Bin: abs, Work: work}
 	res, err := genuine.Measure(ctx, set, runner, opts)
 	if err != nil {
 		return err
 	}
+	clock.done("capture", ctx)
 	rep := genuine.Summarize(set, res)
 	if loop {
 		if res.Loops, err = closedLoop(ctx, set, abs, work, opts, rep); err != nil {
 			return err
 		}
+		clock.done("the closed loop", ctx)
 	}
 	if save != "" {
 		if err := figures.Save(save, rep); err != nil {
@@ -128,7 +134,39 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	genuine.WriteText(os.Stdout, rep, before)
 	genuine.WriteNudge(os.Stdout, rep, before)
 	genuine.WriteLoop(os.Stdout, rep, before)
-	return nil
+	return clock.report(os.Stdout, c.Signal())
+}
+
+// phases times the run's parts, and notes the one a signal cut short: a
+// run stopped by a time limit prints figures that are not measurements,
+// and must say so where they are read.
+type phases struct {
+	start, last time.Time
+	parts       []string
+	cut         string // the part running when the signal came
+}
+
+func (p *phases) done(name string, ctx context.Context) {
+	from := p.last
+	if from.IsZero() {
+		from = p.start
+	}
+	p.last = time.Now()
+	p.parts = append(p.parts, fmt.Sprintf("%s %.1f s", name, p.last.Sub(from).Seconds()))
+	if ctx.Err() != nil && p.cut == "" {
+		p.cut = name
+	}
+}
+
+// report prints where the time went, and fails the run a signal stopped.
+func (p *phases) report(w *os.File, sig os.Signal) error {
+	fmt.Fprintf(w, "Run time: %s.\n", strings.Join(p.parts, ", "))
+	if sig == nil {
+		return nil
+	}
+	fmt.Fprintf(w, "STOPPED: %v came %.1f s into the run, during %s: its figures and those after it are cut short, not measured.\n",
+		sig, time.Since(p.start).Seconds(), p.cut)
+	return fmt.Errorf("stopped by %v during %s", sig, p.cut)
 }
 
 // closedLoop replays the set's projects and adds the figures by split to
