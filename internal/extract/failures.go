@@ -149,7 +149,7 @@ func misreads(ch *transcript.Channels, root string) []Observation {
 			continue
 		}
 		from, ok := projectPath(root, f.Cwd, f.Paths[0])
-		if !ok || strings.ContainsAny(from, " ()'\"`,;") {
+		if !ok || unheld(from) {
 			continue
 		}
 		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
@@ -435,22 +435,32 @@ func below(cmd string) string {
 // failurePitfall is the observation of a lesson learned from the failed
 // call f, sighted where its error came back.
 func failurePitfall(f transcript.ToolCall, pattern, details string, evidence ...string) Observation {
-	o := Observation{
+	return pitfallAt(f.SessionID, recordOf(&f), f.Timestamp, pattern, details, evidence...)
+}
+
+// pitfallAt is a pitfall the tool calls taught, sighted at a record.
+func pitfallAt(session, record, timestamp, pattern, details string, evidence ...string) Observation {
+	return Observation{
 		Type:       Pitfall,
 		Pattern:    clip(pattern, maxPattern),
 		Details:    details,
 		Evidence:   evidence,
 		QualityOK:  true,
-		SessionID:  f.SessionID,
-		RecordUUID: f.ResultUUID,
-		Timestamp:  f.Timestamp,
+		SessionID:  session,
+		RecordUUID: record,
+		Timestamp:  timestamp,
 		Extractor:  ExtractorFailureFix,
 		Class:      ClassFailureFix,
 	}
-	if o.RecordUUID == "" {
-		o.RecordUUID = f.UUID
+}
+
+// recordOf is where a call's outcome was seen: its result's record, else
+// the call's own.
+func recordOf(t *transcript.ToolCall) string {
+	if t.ResultUUID != "" {
+		return t.ResultUUID
 	}
-	return o
+	return t.UUID
 }
 
 // editedBefore are the files changed by the calls before a failure: a
@@ -766,7 +776,7 @@ func pathSwap(cs []change) (string, bool) {
 	for _, c := range cs {
 		from, to := unquote(c.from), unquote(c.to)
 		if c.fromWords != 1 || c.toWords != 1 || !vocab.PathLike(from) || !vocab.PathLike(to) ||
-			strings.ContainsAny(from, " ()'\"`,;") || bare(from) == bare(to) {
+			unheld(from) || bare(from) == bare(to) {
 			return "", false
 		}
 	}
@@ -845,6 +855,10 @@ func missing(errLine string) bool {
 	}
 	return false
 }
+
+// unheld reports a path a file trigger cannot hold whole (spaces,
+// parentheses, quotes): a lesson about it is left to the command.
+func unheld(p string) bool { return strings.ContainsAny(p, " ()'\"`,;") }
 
 // absent reports an error saying the path p is not there.
 func absent(errLine, p string) bool {

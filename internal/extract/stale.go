@@ -58,7 +58,7 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 		}
 		for _, w := range words {
 			p := bare(unquote(w))
-			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || strings.ContainsAny(p, " ()'\"`,;$~*") || revision(p) || named && !absent(errLine, p) {
+			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || unheld(p) || strings.ContainsAny(p, "$~*") || revision(p) || named && !absent(errLine, p) {
 				continue
 			}
 			rel, inside := projectPath(root, t.Cwd, p)
@@ -75,10 +75,7 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 			}
 			m := Missing{
 				Path: identity.Generalize(key, in), Command: clip(identity.Generalize(commandOf(t), in), 160), Error: clip(identity.Generalize(errLine, in), 100),
-				SessionID: t.SessionID, RecordUUID: t.ResultUUID, Timestamp: t.Timestamp,
-			}
-			if m.RecordUUID == "" {
-				m.RecordUUID = t.UUID
+				SessionID: t.SessionID, RecordUUID: recordOf(t), Timestamp: t.Timestamp,
 			}
 			out = append(out, m)
 		}
@@ -158,18 +155,9 @@ func StalePaths(ms []Missing, opt Options) []Observation {
 		for _, m := range g {
 			details := "area: " + field(p) + "; issue: `" + field(clip(m.Command, 160)) + "` fails with \"" + field(clip(m.Error, 100)) + "\"" +
 				"; impact: the agent looks for it in session after session; resolution: list the folder above it, or correct the instructions that name it; sessions: " + strconv.Itoa(len(g))
-			out = append(out, Observation{
-				Type:       Pitfall,
-				Pattern:    clip(pattern, maxPattern),
-				Details:    details,
-				Evidence:   []string{quote("tool", "`"+m.Command+"` → "+m.Error)},
-				QualityOK:  true,
-				SessionID:  m.SessionID,
-				RecordUUID: m.RecordUUID,
-				Timestamp:  m.Timestamp,
-				Extractor:  ExtractorStalePath,
-				Class:      ClassFailureFix,
-			})
+			o := pitfallAt(m.SessionID, m.RecordUUID, m.Timestamp, pattern, details, quote("tool", "`"+m.Command+"` → "+m.Error))
+			o.Extractor = ExtractorStalePath
+			out = append(out, o)
 		}
 	}
 	return out

@@ -535,12 +535,7 @@ func WriteDetails(w io.Writer, set *Set, res *Result) {
 // whyNotReady says how far a recurring lesson got: never sighted, or
 // sighted in some of its sessions, under which observations and status.
 func whyNotReady(set *Set, pr *ProjectResult, id string) string {
-	var l *Lesson
-	for _, x := range set.Lessons {
-		if x.ID == id {
-			l = x
-		}
-	}
+	l := lessonByID(set, id)
 	if l == nil || pr.Repo == nil {
 		return "unknown"
 	}

@@ -239,37 +239,49 @@ func acrossKept(set *Set, pr *ProjectResult, alone map[string]bool) []*Kept {
 	if pr.Repo == nil {
 		return nil
 	}
+	var lessons []*Lesson
+	for _, s := range pr.Sessions {
+		lessons = append(lessons, set.LessonsOf(s.ID)...)
+	}
 	var out []*Kept
 	for _, o := range pr.Repo.Observations {
 		if alone[o.ID] {
 			continue
 		}
-		k := &Kept{Observation: o}
-		for _, sg := range pr.Repo.Sightings {
-			if sg.ID == o.ID {
-				k.Session = sg.Session
-				break
-			}
+		session := ""
+		if i := slices.IndexFunc(pr.Repo.Sightings, func(sg Sighting) bool { return sg.ID == o.ID }); i >= 0 {
+			session = pr.Repo.Sightings[i].Session
 		}
-		text := o.Text()
-		for _, n := range set.Noise {
-			k.Noise = k.Noise || n.MatchString(text)
-		}
-		if !k.Noise {
-			for _, s := range pr.Sessions {
-				for _, l := range set.LessonsOf(s.ID) {
-					if l.Matches(text) {
-						k.Project = append(k.Project, l.ID)
-					}
-				}
-			}
-		}
-		if v, ok := set.Judged[o.ID]; ok {
-			k.Verdict = &v
-		}
-		out = append(out, k)
+		out = append(out, judge(set, o, session, nil, lessons))
 	}
 	return out
+}
+
+// judge is a kept observation with what is known of it: a noise pattern
+// it matches, else the lessons of its session (mine) and of its project
+// it matches, and a reader's verdict.
+func judge(set *Set, o Observation, session string, mine, project []*Lesson) *Kept {
+	k := &Kept{Observation: o, Session: session}
+	text := o.Text()
+	for _, n := range set.Noise {
+		k.Noise = k.Noise || n.MatchString(text)
+	}
+	if !k.Noise {
+		for _, l := range mine {
+			if l.Matches(text) {
+				k.Lessons = append(k.Lessons, l.ID)
+			}
+		}
+		for _, l := range project {
+			if l.Matches(text) {
+				k.Project = append(k.Project, l.ID)
+			}
+		}
+	}
+	if v, ok := set.Judged[o.ID]; ok {
+		k.Verdict = &v
+	}
+	return k
 }
 
 // after is the time a project's i-th session has ended by: when the next
@@ -318,28 +330,9 @@ func scoreSession(set *Set, s *Session, repo *Repo, path string) *SessionResult 
 			continue
 		}
 		seen[o.ID] = true
-		k := &Kept{Observation: o, Session: s.ID}
-		text := o.Text()
-		for _, n := range set.Noise {
-			if n.MatchString(text) {
-				k.Noise = true
-			}
-		}
-		if !k.Noise {
-			for _, l := range mine {
-				if l.Matches(text) {
-					k.Lessons = append(k.Lessons, l.ID)
-					caught[l.ID] = true
-				}
-			}
-			for _, l := range project {
-				if l.Matches(text) {
-					k.Project = append(k.Project, l.ID)
-				}
-			}
-		}
-		if v, ok := set.Judged[o.ID]; ok {
-			k.Verdict = &v
+		k := judge(set, o, s.ID, mine, project)
+		for _, id := range k.Lessons {
+			caught[id] = true
 		}
 		sr.Kept = append(sr.Kept, k)
 	}
