@@ -1175,3 +1175,39 @@ func TestStalePaths(t *testing.T) {
 		t.Errorf("details %q", obs[0].Details)
 	}
 }
+
+// An error the person ran into and pasted, that the agent's edits made go
+// away, is a lesson when the error states a rule; the error's own words
+// and what the agent said of the fix are kept.
+func TestReportedFailures(t *testing.T) {
+	const nextErr = "Error: Route \"/items\" used `searchParams.page`. `searchParams` is a Promise and must be unwrapped with `await` before accessing its properties.\n    at ItemsPage (src/app/items/page.tsx:12:3)"
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"pasted, fixed by an edit", []string{"user: add paging", "edit: /repo/src/app/items/page.tsx", "user: it fails now:\n\n" + nextErr, "edit: /repo/src/app/items/page.tsx", "assistant: Fixed `searchParams` to be awaited in `src/app/items/page.tsx`.", "user: thanks, looks good"},
+			[]string{"pitfall: \"Error: Route \"/items\" used `searchParams.page`. `searchParams` is a Promise and must be unwrapped with…\" (the person's run): fixed by changing `src/app/items/page.tsx`."}},
+		{"a compiler's warning states the rule", []string{"user: build the docs", "user: /repo/README.md(46,1): warning InvalidFileLink: Invalid file link:(~/LICENSE).", "edit: /repo/docfx.json", "assistant: Die Warnung entsteht, weil DocFX `LICENSE` nicht im Docset kennt."},
+			[]string{"pitfall: \"<worktree>/README.md(46,1): warning InvalidFileLink: Invalid file link:(~/LICENSE).\" (the person's run): fixed by changing `docfx.json`."}},
+		{"the same error pasted again: not fixed", []string{"user: add paging", "user: " + nextErr, "edit: /repo/src/app/items/page.tsx", "assistant: Fixed.", "user: still: " + nextErr},
+			nil},
+		{"words about an error name none", []string{"user: add paging", "user: I get an error that says the page must reload when I save, fix it", "edit: /repo/src/app/items/page.tsx", "assistant: Fixed."},
+			nil},
+		{"the code being written is not done: the work", []string{"user: add the settings window", "user: Traceback (most recent call last):\n  File \"app/settings.py\", line 3, in <module>\nAttributeError: 'MainWindow' object has no attribute 'on_row_selected'", "edit: /repo/app/settings.py", "assistant: Added the handler."},
+			nil},
+		{"explained, nothing changed", []string{"user: add paging", "user: " + nextErr, "assistant: That error means the page reads searchParams synchronously."},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+	obs := Session(session("s", "user: build the docs", "user: /repo/README.md(46,1): warning InvalidFileLink: Invalid file link:(~/LICENSE).", "edit: /repo/docfx.json", "assistant: Die Warnung entsteht, weil DocFX `LICENSE` nicht im Docset kennt."), Options{}).Observations
+	if len(obs) != 1 || !strings.Contains(obs[0].Details, "fix: Die Warnung entsteht, weil DocFX") || obs[0].Class != ClassFailureFix {
+		t.Errorf("the agent's word for why is not kept: %+v", obs)
+	}
+}

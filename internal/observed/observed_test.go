@@ -99,8 +99,9 @@ func TestRenderedForSomeAgentsStaysServed(t *testing.T) {
 // what only the tool calls showed.
 func TestHow(t *testing.T) {
 	for details, want := range map[string]string{
-		"area: x; issue: `make` fails; impact: the command fails until it is fixed; resolution: y":                             "a command failed and this is what made it pass",
-		"area: docs/old/; issue: `ls docs/old/` fails; impact: the agent looks for it in session after session; resolution: z": "the agent looked for this path in several sessions and never found it",
+		"area: x; issue: `make` fails; impact: the command fails until it is fixed; resolution: y":                                                     "a command failed and this is what made it pass",
+		"area: docs/old/; issue: `ls docs/old/` fails; impact: the agent looks for it in session after session; resolution: z":                         "the agent looked for this path in several sessions and never found it",
+		"area: src/app/page.tsx; issue: Error: x must be awaited; impact: the error comes back until it is fixed; resolution: change src/app/page.tsx": "the person reported this error and this is what fixed it",
 		"request: run the linter; sessions: 3":                                               "the person asked for it in several sessions",
 		"trigger: the task at hand; steps: use pnpm; source: the person corrected the agent": "the person said it",
 	} {
