@@ -237,7 +237,15 @@ func codexTool(p *payload) (name, command string, paths []string) {
 			Cmd     jsonRaw `json:"cmd"`
 		}
 		jsonv2.Unmarshal([]byte(p.Arguments), &args)
-		return "Bash", commandLine(cmpOrRaw(args.Command, args.Cmd)), nil
+		cmd := commandLine(cmpOrRaw(args.Command, args.Cmd))
+		if patch, ok := strings.CutPrefix(cmd, "apply_patch "); ok && strings.Contains(patch, "*** Begin Patch") {
+			// Older Codex ran its patches through the shell tool
+			// (["apply_patch", "*** Begin Patch ..."]): an edit all the
+			// same, of the files the patch names.
+			name, _ = codex.PatchTarget(patch)
+			return name, "", patchFiles(patch)
+		}
+		return "Bash", cmd, nil
 	case "exec":
 		// Codex's code mode: a script that calls the shell tools.
 		if cmds := scriptCommands(cmpOr(p.Input, p.Arguments)); len(cmds) > 0 {

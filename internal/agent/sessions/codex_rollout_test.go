@@ -20,6 +20,7 @@ const sample = `{"timestamp":"2026-05-08T10:00:00.000Z","type":"session_meta","p
 {"timestamp":"2026-05-08T10:00:04.000Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"go vet ./...\"}","call_id":"c2"}}
 {"timestamp":"2026-05-08T10:00:05.000Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 1s\nOutput:\n"}}
 {"timestamp":"2026-05-08T10:00:06.000Z","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c3","input":"*** Begin Patch\n*** Update File: a.go\n*** Add File: b.go\n*** End Patch"}}
+{"timestamp":"2026-05-08T10:00:06.500Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"apply_patch\",\"*** Begin Patch\\n*** Update File: c.go\\n@@\\n-a\\n+b\\n*** End Patch\"]}","call_id":"c4"}}
 {"timestamp":"2026-05-08T10:00:07.000Z","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Fixed."}]}}
 {"timestamp":"2026-05-08T10:00:08.000Z","type":"event_msg","payload":{"type":"user_message","message":"you forgot go generate"}}
 {"timestamp":"2026-05-08T10:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total":{"input_tokens":3}},"message":{"odd":true}}}
@@ -36,7 +37,7 @@ func TestReadRollout(t *testing.T) {
 	if len(ch.UserSignals) != 2 || ch.UserSignals[0].Text != "run the tests" || ch.UserSignals[0].Cwd != "/home/dev/repo" {
 		t.Errorf("user signals %+v", ch.UserSignals)
 	}
-	if len(ch.Tools) != 3 {
+	if len(ch.Tools) != 4 {
 		t.Fatalf("tools %+v", ch.Tools)
 	}
 	if c := ch.Tools[0]; c.Name != "Bash" || c.Command != "go test ./..." || !c.Failed() || c.Error != "FAIL a_test.go" {
@@ -47,6 +48,9 @@ func TestReadRollout(t *testing.T) {
 	}
 	if c := ch.Tools[2]; c.Name != "Edit" || strings.Join(c.Paths, ",") != "a.go,b.go" {
 		t.Errorf("apply_patch %+v", c)
+	}
+	if c := ch.Tools[3]; c.Name != "Edit" || c.Command != "" || strings.Join(c.Paths, ",") != "c.go" {
+		t.Errorf("apply_patch through the shell %+v", c)
 	}
 	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "Fixed." || ch.DialogPairs[0].Reply.Text != "you forgot go generate" {
 		t.Errorf("pairs %+v", ch.DialogPairs)
@@ -68,7 +72,7 @@ func TestCompressedRolloutAndFind(t *testing.T) {
 	os.WriteFile(plain+".zst", enc.EncodeAll([]byte(sample), nil), 0o644)
 	os.WriteFile(other, enc.EncodeAll([]byte(strings.Replace(sample, "/home/dev/repo", "/home/dev/other", 1)), nil), 0o644)
 	ch, err := readCodexFile(plain+".zst", transcript.Options{})
-	if err != nil || len(ch.Tools) != 3 {
+	if err != nil || len(ch.Tools) != 4 {
 		t.Fatalf("compressed: %v, %+v", err, ch)
 	}
 	got, err := findCodex(home, "/home/dev/repo")
