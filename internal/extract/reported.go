@@ -30,7 +30,7 @@ func (c *conversation) reportedFailures() []Observation {
 		if t.sig.Rejection {
 			continue
 		}
-		e := reportedError(t.sig)
+		e, around := reportedError(t.sig)
 		if e == "" {
 			continue
 		}
@@ -54,6 +54,9 @@ func (c *conversation) reportedFailures() []Observation {
 		pattern := "\"" + clip(e, 110) + "\" (the person's run): fixed by changing " + shown
 		details := "area: " + field(edits[0]) + "; issue: " + field(clip(e, 160)) +
 			"; impact: the error comes back until it is fixed; resolution: change " + field(strings.Join(edits, ", "))
+		if around != "" {
+			details += "; output: " + field(around)
+		}
 		evidence := []string{quote("user", e)}
 		if why := fixSaid(t.after, e, edits); why != "" {
 			details += "; fix: " + field(why)
@@ -68,17 +71,22 @@ func (c *conversation) reportedFailures() []Observation {
 const maxShownEdits = 4
 
 // reportedError is the error line of what the person pasted into their
-// message, or "" when it holds none.
-func reportedError(sig *transcript.UserSignal) string {
+// message and the lines after it that say why, or "" when it holds none.
+func reportedError(sig *transcript.UserSignal) (line, around string) {
 	text := transcript.Unwrap(sig.Text)
+	if i := strings.Index(text, "Traceback (most recent call last)"); i > 0 {
+		// "Exception in thread main:" above a traceback: the exception
+		// it ends in says what failed.
+		text = text[i:]
+	}
 	line, at, lines := errorLineAt(text)
 	if line == "" || at < 0 || !errorish(strings.ToLower(line)) {
-		return ""
+		return "", ""
 	}
 	if !errorReport.MatchString(strings.TrimSpace(lines[at])) || !statesRule(strings.ToLower(line)) {
-		return ""
+		return "", ""
 	}
-	return line
+	return line, errorAround(text)
 }
 
 // statesRule reports an error line that says what is required or not
