@@ -172,7 +172,11 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 				b.tool(tmeta, tc.ID, name, command, paths, "")
 				switch tc.Status {
 				case "success":
-					b.result(tmeta, tc.ID, false, "")
+					failed, errText := false, ""
+					if tc.Name == geminiShell {
+						errText, failed = shellFailure(responseOutput(tc.Result))
+					}
+					b.result(tmeta, tc.ID, failed, errText)
 				case "error":
 					b.result(tmeta, tc.ID, true, cmpOr(geminiText(tc.ResultDisplay), geminiText(tc.Result)))
 				}

@@ -42,12 +42,14 @@ type functionCall struct {
 
 // functionResponse is a tool's result as Gemini CLI gives it back to the
 // model: {output} when the tool ran, {error} when it failed or was
-// cancelled.
+// cancelled (a shell command that ran and exited non-zero says so in its
+// output: shellFailure).
 type functionResponse struct {
 	ID       string `json:"id"`
 	Name     string `json:"name"`
 	Response struct {
-		Error jsontext.Value `json:"error"`
+		Error  jsontext.Value `json:"error"`
+		Output string         `json:"output"`
 	} `json:"response"`
 }
 
@@ -211,7 +213,11 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 					case errText != "":
 						b.result(meta, key, true, errText)
 					default:
-						b.result(meta, key, false, "")
+						failed := false
+						if r.Name == geminiShell {
+							errText, failed = shellFailure(r.Response.Output)
+						}
+						b.result(meta, key, failed, errText)
 					}
 				}
 				continue
