@@ -98,6 +98,15 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			if t.Failed() && !filteredNothing(t) || !t.HasResult {
 				// Failed again: the fix is what comes after this one.
 				if nfs, ok := failure(&ch.Tools[j]); ok {
+					if otherError(fs.err, nfs.err) && len(between) == 0 {
+						// It got further, and nothing else ran between:
+						// what changed in the command fixed the first
+						// error ("Failed to spawn: ruff", then the lint
+						// errors once `--with ruff` is added).
+						if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
+							out = append(out, o)
+						}
+					}
 					done[j] = true
 					f, fs, between, waited = &ch.Tools[j], nfs, nil, false
 				}
@@ -116,6 +125,24 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		}
 	}
 	return out
+}
+
+// otherError reports two error lines that are not one error: the words
+// differ beyond numbers (a line, a count, a time).
+func otherError(a, b string) bool {
+	norm := func(s string) string {
+		s = strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+		if r := []rune(s); len(r) > 50 {
+			s = string(r[:50])
+		}
+		return s
+	}
+	return norm(a) != norm(b)
 }
 
 // readTools read one file they are given; their "File does not exist" is
@@ -606,7 +633,14 @@ var pagers = map[string]bool{"head": true, "tail": true, "less": true, "more": t
 func withoutPlumbing(cs []change) []change {
 	var out []change
 	for _, c := range cs {
-		if !plumbing(c) {
+		switch {
+		case plumbing(c):
+		case c.from != "" && c.to != "" && plumbing(change{to: c.to}):
+			// "validate" replaced by "2>&1": the word was left out.
+			out = append(out, change{from: c.from, fromWords: c.fromWords})
+		case c.from != "" && c.to != "" && plumbing(change{from: c.from}):
+			out = append(out, change{to: c.to, toWords: c.toWords})
+		default:
 			out = append(out, c)
 		}
 	}
