@@ -316,7 +316,7 @@ func TestFailureFix(t *testing.T) {
 			"fail: uv run ruff check . => error: Failed to spawn: `ruff`\n  Caused by: No such file or directory (os error 2)",
 			"fail: uv run --with ruff ruff check . => F401 `os` imported but unused\nFound 1 error.",
 			"edit: /repo/app.py", "bash: uv run --with ruff ruff check ."},
-			[]string{"pitfall: `ruff` fails with \"error: Failed to spawn: `ruff`\": add `--with`, add `ruff`."}},
+			[]string{"pitfall: `ruff` fails with \"error: Failed to spawn: `ruff`\": add `--with ruff`."}},
 		{"further, but a step ran between: no telling what fixed it", []string{"user: lint", "assistant: ok",
 			"fail: uv run ruff check . => error: Failed to spawn: `ruff`", "bash: uv add --dev ruff",
 			"fail: uv run --with ruff ruff check . => F401 `os` imported but unused", "edit: /repo/app.py", "bash: uv run --with ruff ruff check ."},

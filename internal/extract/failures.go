@@ -709,10 +709,13 @@ func wordChanges(a, b []string) []change {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
+		case i < len(a) && j < len(b) && a[i] == b[j] && !(len(to) > 0 && len(from) == 0 && lcs[i][j+1] == lcs[i][j]):
 			flush()
 			i, j = i+1, j+1
 		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
+			// An insertion goes on while the word it meets can as well
+			// be matched later: "--with ruff" inserted before "ruff",
+			// one change, not "--with" and "ruff" apart.
 			to = append(to, b[j])
 			j++
 		default:
