@@ -1223,3 +1223,28 @@ func TestReportedFailures(t *testing.T) {
 		t.Errorf("the agent's word for why is not kept: %+v", obs)
 	}
 }
+
+// A call the harness refused, with what to do instead, is a rule of the
+// harness; its other complaints about how a tool was used are not.
+func TestHarnessRefusals(t *testing.T) {
+	const sleepBlocked = "<tool_use_error>Blocked: sleep 30 followed by: tail -40 /tmp/job.output. To wait for a condition, use Monitor with an until-loop (e.g. `until <check>; do sleep 2; done`). To wait for a command you started, use run_in_background: true.</tool_use_error>"
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"refused, with what to do instead", []string{"user: wait for the job", "fail: sleep 30 && tail -40 /tmp/job.output => " + sleepBlocked},
+			[]string{"pitfall: Claude Code blocks this `sleep` call: To wait for a condition, use Monitor with an until-loop (e.g. `until <check>; do sleep 2; done`). To wait for a command you started, use run_in_background: true."}},
+		{"refused, nothing said of what instead", []string{"user: clean", "fail: rm -rf / => <tool_use_error>Blocked: rm -rf /</tool_use_error>"},
+			nil},
+		{"how a tool was used is no rule", []string{"user: fix it", "fail: echo x > a.go => <tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -105,6 +105,8 @@ func how(o *observe.Observation) string {
 	switch {
 	case strings.Contains(o.Details, "impact: the command fails"):
 		return "a command failed and this is what made it pass"
+	case strings.Contains(o.Details, "impact: the harness refuses the call"):
+		return "the agent's harness refused the call and said what to do instead"
 	case strings.Contains(o.Details, "impact: the error comes back until it is fixed"):
 		return "the person reported this error and this is what fixed it"
 	case strings.Contains(o.Details, "impact: the agent looks for it in session after session"):

@@ -1,0 +1,46 @@
+package extract
+
+import (
+	"strings"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// A call the agent's harness refused to run ("Blocked: sleep 30 followed
+// by: tail …. To wait for a condition, use Monitor with an until-loop …")
+// is a rule of the harness the agent keeps running into, in session after
+// session, and the refusal says what to do instead. Claude Code's other
+// errors about how a tool was used (a file not read before it is written,
+// a string to replace not found) say nothing the agent does not already
+// know, and stay out.
+
+// blockedPrefix opens Claude Code's refusal of a call it will not run.
+const blockedPrefix = "Blocked: "
+
+// harnessRefusals reads the calls the harness refused, each with what it
+// said to do instead.
+func harnessRefusals(ch *transcript.Channels) []Observation {
+	var out []Observation
+	for i := range ch.Tools {
+		t := &ch.Tools[i]
+		if !t.Protocol || t.Command == "" {
+			continue
+		}
+		text := strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(t.Error))
+		what, ok := strings.CutPrefix(text, blockedPrefix)
+		if !ok {
+			continue
+		}
+		what, instead, _ := strings.Cut(what, ". ")
+		prog, _, _ := strings.Cut(strings.TrimSpace(what), " ")
+		instead = clip(strings.Join(strings.Fields(instead), " "), 200)
+		if prog == "" || words(instead) < 4 {
+			continue // nothing said of what to do instead
+		}
+		pattern := "Claude Code blocks this `" + prog + "` call: " + instead
+		details := "area: " + field(prog) + "; issue: " + field(clip(blockedPrefix+what, 160)) +
+			"; impact: the harness refuses the call; resolution: " + field(instead)
+		out = append(out, failurePitfall(*t, pattern, details, quote("tool", "`"+clip(oneLine(t.Command), 120)+"` → "+clip(blockedPrefix+what, 120))))
+	}
+	return out
+}
