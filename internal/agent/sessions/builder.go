@@ -107,6 +107,15 @@ func (b *builder) escalated(id string) {
 	}
 }
 
+// identify gives the pending call key the id its agent gave it where
+// only the result names it (Gemini CLI's checkpoints before call ids:
+// the response names the call).
+func (b *builder) identify(key, id string) {
+	if i, ok := b.pending[key]; ok && id != "" {
+		b.ch.Tools[i].ID = id
+	}
+}
+
 // result is a tool call's outcome; errText is kept for a failure.
 func (b *builder) result(m transcript.Meta, id string, failed bool, errText string) {
 	i, ok := b.pending[id]

@@ -206,6 +206,7 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 					if !ok {
 						continue
 					}
+					b.identify(key, r.ID)
 					errText := errorText(r.Response.Error)
 					switch {
 					case strings.HasPrefix(errText, "[Operation Cancelled]"):

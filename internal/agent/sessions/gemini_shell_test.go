@@ -63,4 +63,8 @@ func TestCheckpointShellExitCode(t *testing.T) {
 	if len(ch.Tools) != 2 || !ch.Tools[0].Failed() || ch.Tools[0].Error != "bash: line 1: pip: command not found" || ch.Tools[1].Failed() || !ch.Tools[1].HasResult {
 		t.Errorf("tools %+v", ch.Tools)
 	}
+	// The response names the call: that is its id.
+	if ch.Tools[0].ID != "r1" || ch.Tools[1].ID != "r2" {
+		t.Errorf("ids %q %q, want the responses' r1 r2", ch.Tools[0].ID, ch.Tools[1].ID)
+	}
 }

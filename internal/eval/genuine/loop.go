@@ -497,8 +497,25 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 // readChannels reads one session's file, whichever agent wrote it, as
 // ingest reads it.
 func readChannels(file string) (*transcript.Channels, error) {
-	if read := sessions.ReaderFor(file); read != nil {
-		return read(file, transcript.Options{})
+	logs, ok := sessions.Open(file)
+	if !ok {
+		return transcript.ReadFiles([]string{file}, transcript.Options{})
 	}
-	return transcript.ReadFiles([]string{file}, transcript.Options{})
+	// A file may hold several sessions (Gemini CLI's logs.json): the
+	// corpus names the file, so its sessions are played as one, in the
+	// file's order.
+	all := &transcript.Channels{}
+	for _, l := range logs {
+		ch, err := l.Read(file, transcript.Options{})
+		if err != nil {
+			return nil, err
+		}
+		if all.SessionID == "" {
+			all.SessionID = ch.SessionID
+		}
+		all.UserSignals = append(all.UserSignals, ch.UserSignals...)
+		all.Tools = append(all.Tools, ch.Tools...)
+		all.DialogPairs = append(all.DialogPairs, ch.DialogPairs...)
+	}
+	return all, nil
 }

@@ -1,6 +1,9 @@
 package genuine
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,34 @@ func TestWriteLoopReportsFailedCalls(t *testing.T) {
 	WriteLoop(&b, rep, nil)
 	if want := "2 calls failed during the loop"; !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "shop: s1: ingest: signal: killed") {
 		t.Errorf("the report says nothing of the failed calls:\n%s", b.String())
+	}
+}
+
+// Gemini CLI's logs.json holds the prompts of several sessions; the corpus
+// names the file, so the loop plays them all, each prompt at its index
+// (the labels' M<n>).
+func TestReadChannelsPlaysEverySessionOfAPromptLog(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), ".gemini", "tmp", "0f3a")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "logs.json")
+	log := `[{"sessionId":"a","messageId":0,"type":"user","message":"translate the file","timestamp":"2025-07-01T10:00:00Z"},
+{"sessionId":"b","messageId":0,"type":"user","message":"read every config file before you answer","timestamp":"2025-07-02T10:00:00Z"}]`
+	if err := os.WriteFile(file, []byte(log), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := hookCalls(file, "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompts []string
+	for _, c := range calls {
+		if c.prompt {
+			prompts = append(prompts, fmt.Sprint(c.input["prompt"], " ", c.ids[2]))
+		}
+	}
+	if got := strings.Join(prompts, "|"); got != "translate the file M0|read every config file before you answer M1" {
+		t.Errorf("prompts %q", got)
 	}
 }
