@@ -1248,3 +1248,31 @@ func TestHarnessRefusals(t *testing.T) {
 		})
 	}
 }
+
+// The person's answer to the agent's questions about the work, told at
+// length, is how things are here; a short choice, or a question back, is
+// not.
+func TestAnswered(t *testing.T) {
+	const asked = "assistant: Before I draft the plan: which platforms must it run on? And where does the data come from?"
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"answered at length", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."},
+			[]string{"procedural: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."}},
+		{"a short choice", []string{"user: plan the importer", asked, "user: Windows, and the Jira export."},
+			nil},
+		{"a question back", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later, but what would you suggest for the data source then?"},
+			nil},
+		{"one question is no interview", []string{"user: plan the importer", "assistant: Shall I start with the parser?", "user: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}

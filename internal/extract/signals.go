@@ -131,7 +131,50 @@ func read(t *turn) (found []finding, back bool) {
 			return []finding{f}, false
 		}
 	}
+	if f, ok := answered(t, x, own, sents); ok {
+		return []finding{f}, false
+	}
 	return nil, false
+}
+
+// answered reads a turn that answers the agent's questions about the
+// work: the agent asked several (an interview, a plan's open points) and
+// the person answered at length, telling, not asking. What they said is
+// how things are here, which the next session would otherwise ask again.
+func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
+	if questionsAsked(t.before) < minQuestions {
+		return finding{}, false
+	}
+	low := x.Low()
+	if words(low) < minAnswerWords || len(sents) == 0 || onlyAnswers(x, 0, len(low)) {
+		return finding{}, false
+	}
+	for _, s := range sents {
+		if asking(x, s) {
+			return finding{}, false // a question back: no answer yet
+		}
+	}
+	lesson := cleanLesson(x, own, 0, len(low), "")
+	if words(lesson) < minAnswerWords {
+		return finding{}, false
+	}
+	return finding{class: ClassFact, lesson: clip(lesson, maxPattern), said: own, area: namedPath(lesson)}, true
+}
+
+// minQuestions, minAnswerWords: an interview is two questions at least;
+// a shorter reply chooses ("the second one") or approves.
+const (
+	minQuestions   = 2
+	minAnswerWords = 12
+)
+
+// questionsAsked counts the questions that close the agent's message:
+// those in its last part, where a message asks what it needs.
+func questionsAsked(text string) int {
+	if len(text) > 2000 {
+		text = text[len(text)-2000:]
+	}
+	return strings.Count(text, "?") + strings.Count(text, "？")
 }
 
 // marked reads one sentence: the lesson its first valid marker makes, or
