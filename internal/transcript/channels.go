@@ -516,9 +516,14 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 		tc.HasResult = true
 		tc.ResultUUID = r.UUID.String()
 		tc.ResultLine = r.Line
+		if b.IsError && !isRejection(errText) && ok && !r.IsSidechain && typedRefusal(tc.Name, errText) {
+			// Refusing an edit, some versions give back only what the
+			// person typed, as the tool's error: the person's words.
+			reason = errText
+		}
 		if b.IsError {
 			tc.IsError = true
-			tc.Rejected = isRejection(errText)
+			tc.Rejected = isRejection(errText) || reason != ""
 			tc.Protocol = !tc.Rejected && ProtocolError(errText)
 			tc.Error = textcut.Bytes(errText, w.opt.MaxError)
 		}

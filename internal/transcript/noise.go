@@ -144,6 +144,33 @@ func rejectionReason(errText string) string {
 	return ""
 }
 
+// typedRefusal reports an edit tool's error that is what the person typed
+// when refusing the edit: Claude Code 2.1 gives it back as the whole
+// result ("I don't need changes to the ViewModel files. Let's revert
+// them."), without the "The user doesn't want to proceed" wording. An
+// edit tool's own errors are Claude Code's (<tool_use_error>, "File has
+// not been read yet") or the file system's ("EACCES: permission
+// denied").
+func typedRefusal(tool, errText string) bool {
+	switch tool {
+	case "Edit", "Write", "MultiEdit", "NotebookEdit":
+	default:
+		return false
+	}
+	return errText != "" && !ProtocolError(errText) && !fsError(errText)
+}
+
+// fsError reports how Node reports a file system call that failed: an
+// errno name first ("EACCES: permission denied, open ...").
+func fsError(s string) bool {
+	s = strings.TrimPrefix(s, "Error: ")
+	i := 1
+	for i < len(s) && 'A' <= s[i] && s[i] <= 'Z' {
+		i++
+	}
+	return len(s) > 0 && s[0] == 'E' && i >= 3 && i < len(s) && (s[i] == ':' || s[i] == ' ')
+}
+
 // isRejection reports whether a tool error is the person refusing the
 // call rather than the tool failing.
 func isRejection(errText string) bool {
@@ -165,6 +192,7 @@ var protocolErrors = []string{
 	"<tool_use_error>",
 	"File has not been read yet",
 	"File has been modified since read",
+	"File has been unexpectedly modified",
 	"String to replace not found",
 	"Found 2 matches of the string to replace",
 	"No changes to make: old_string and new_string",

@@ -604,3 +604,32 @@ func FuzzParseBlocks(f *testing.F) {
 		}
 	})
 }
+
+// Refusing an edit, Claude Code 2.1 gives back only what the person typed
+// as the tool's error: those are the person's words, and the call was
+// refused. The edit tool's own errors and a command's are not.
+func TestTypedRefusalOfAnEdit(t *testing.T) {
+	var signals []UserSignal
+	var calls []ToolCall
+	_, _, err := Walk(strings.NewReader(strings.Join([]string{
+		assistant("a1", toolUse("t1", "Edit", map[string]any{"file_path": "/repo/vm.ts", "old_string": "a", "new_string": "b"})),
+		user("u1", toolResult("t1", "I don't need or want changes to the ViewModel files.  Let's revert changes to those files.", true)),
+		assistant("a2", toolUse("t2", "Edit", map[string]any{"file_path": "/repo/a.ts", "old_string": "a", "new_string": "b"})),
+		user("u2", toolResult("t2", "<tool_use_error>String to replace not found in file.</tool_use_error>", true)),
+		assistant("a3", toolUse("t3", "Write", map[string]any{"file_path": "/root/CLAUDE.md", "content": "x"})),
+		user("u3", toolResult("t3", "EACCES: permission denied, open '/root/CLAUDE.md'", true)),
+		assistant("a5", toolUse("t5", "Edit", map[string]any{"file_path": "/repo/b.ts", "old_string": "a", "new_string": "b"})),
+		user("u5", toolResult("t5", "File has been unexpectedly modified. Read it again before attempting to write it.", true)),
+		assistant("a4", toolUse("t4", "Bash", map[string]any{"command": "make"})),
+		user("u4", toolResult("t4", "make: *** No rule to make target 'x'.  Stop.", true)),
+	}, "\n")), Options{}, Sink{UserSignal: func(s UserSignal) error { signals = append(signals, s); return nil }, ToolCall: func(c ToolCall) error { calls = append(calls, c); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(signals) != 1 || !signals[0].Rejection || !strings.HasPrefix(signals[0].Text, "I don't need or want changes to the ViewModel files.") {
+		t.Fatalf("signals %+v", signals)
+	}
+	if len(calls) != 5 || calls[3].Rejected || calls[3].Failed() || !calls[3].Protocol || !calls[0].Rejected || calls[0].Failed() || calls[1].Rejected || calls[2].Rejected || !calls[2].Failed() || calls[4].Rejected || !calls[4].Failed() {
+		t.Fatalf("calls %+v", calls)
+	}
+}
