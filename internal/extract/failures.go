@@ -516,6 +516,12 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	case optionError(strings.ToLower(fs.err)):
 		pattern = "`" + clip(fs.line(), 80) + "` is not supported " + where(fs) + ": it fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " does not take these arguments " + where(fs)
+	case noSuchTarget(strings.ToLower(fs.err)):
+		pattern = "`" + clip(fs.line(), 80) + "` names no script or target of this project: it fails with \"" + clip(fs.err, 100) + "\"."
+		issue = "the project defines no such script or target"
+	case namesAlternative(strings.ToLower(fs.err)) && !raised(fs.err):
+		pattern = "`" + clip(fs.line(), 80) + "` fails, and says what to run instead: \"" + clip(fs.err, 140) + "\"."
+		issue = "the command's own error names what to run"
 	default:
 		return Observation{}, false
 	}
@@ -1028,6 +1034,36 @@ func optionError(low string) bool {
 		}
 	}
 	return false
+}
+
+// noSuchTarget reports a package manager's or make's error that the
+// script or target asked for does not exist.
+func noSuchTarget(low string) bool {
+	for _, w := range []string{"couldn't find a script named", "missing script:", "no script named", "script not found", "no rule to make target", "task not found", "unknown task"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAlternative reports an error that names what to run instead ("Use
+// command \"yarn test_webdb\"", "Did you mean 'status'?").
+func namesAlternative(low string) bool {
+	for _, w := range []string{"use command", "did you mean", "instead use", "use instead", "try running", "please run", "please use"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// raised reports an exception the code being run raised
+// ("AttributeError: 'str' object has no attribute 'decode'. Did you mean:
+// 'encode'?"): the code's mistake, not how to run the command.
+func raised(errLine string) bool {
+	name, _, ok := strings.Cut(errLine, ":")
+	return ok && !strings.Contains(name, " ") && (strings.HasSuffix(name, "Error") || strings.HasSuffix(name, "Exception")) && name != "Error"
 }
 
 // usageError reports an error about how a command was called: a probe
