@@ -1285,3 +1285,12 @@ func TestAnswered(t *testing.T) {
 		})
 	}
 }
+
+// A script the project does not define is the moment of that script only,
+// not of every run of its package manager.
+func TestNoSuchScriptArea(t *testing.T) {
+	obs := Session(session("s", "user: test it", "assistant: ok", "fail: yarn test:web --grep x => Usage Error: Couldn't find a script named \"test:web\".", "bash: ls"), Options{}).Observations
+	if len(obs) != 1 || !strings.Contains(obs[0].Details, "area: yarn test:web;") {
+		t.Fatalf("observations %+v", obs)
+	}
+}

@@ -525,7 +525,12 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	default:
 		return Observation{}, false
 	}
-	details := "area: " + field(fs.key) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person"
+	area := fs.key
+	if noSuchTarget(strings.ToLower(fs.err)) && area == fs.prog && len(fs.words) > 1 && !strings.HasPrefix(fs.words[1], "-") {
+		// "yarn test:web": the script is the moment, not every yarn run.
+		area = fs.prog + " " + unquote(fs.words[1])
+	}
+	details := "area: " + field(area) + "; issue: " + field(issue) + "; impact: the command fails; resolution: call it otherwise, use another program, or ask the person"
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
