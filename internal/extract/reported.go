@@ -12,15 +12,16 @@ import (
 // server, a build, their editor's linter) and pasted what it printed, and
 // the agent changed files until it stopped. No tool call of the session
 // failed, so failureFixes never sees it; yet it is the same lesson, and
-// the one an agent repeats most across sessions (a framework's changed
-// API, a platform's rule). The error's own line says what was wrong; the
-// files the agent changed, and its own word for why, say what fixed it.
+// one an agent repeats across sessions (a framework's changed API, a
+// platform's rule). The error's own line says what was wrong; the files
+// the agent changed, and its own word for why, say what fixed it.
 //
 // The error is only taken from a line that opens as a program's error
 // report does ("TypeError: …", "Error: …", "file.ts(3,1): error …"): "I
-// get an error when I save" names no error to learn. The fix counts
-// only when the person's next message does not report the same error
-// again.
+// get an error when I save" names no error to learn. The line must state
+// a rule (statesRule): an error that only says the code being written is
+// not done yet is the work. The fix counts only when the person's next
+// message does not report the same error again.
 
 // reportedFailures reads the turns that report an error and its fix.
 func (c *conversation) reportedFailures() []Observation {
