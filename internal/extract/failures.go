@@ -157,7 +157,12 @@ func readMiss(t *transcript.ToolCall) bool {
 // readError is a read tool's error as a person reads it: without the
 // markup Claude Code wraps it in.
 func readError(e string) string {
-	return clip(strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(firstLine(e))), 100)
+	return clip(untagged(firstLine(e)), 100)
+}
+
+// untagged is a Claude Code tool error without its <tool_use_error> tags.
+func untagged(e string) string {
+	return strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(e))
 }
 
 // misreads are the read tool's misses that the agent then read under the

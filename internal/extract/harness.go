@@ -26,8 +26,7 @@ func harnessRefusals(ch *transcript.Channels) []Observation {
 		if !t.Protocol || t.Command == "" {
 			continue
 		}
-		text := strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(t.Error))
-		what, ok := strings.CutPrefix(text, blockedPrefix)
+		what, ok := strings.CutPrefix(untagged(t.Error), blockedPrefix)
 		if !ok {
 			continue
 		}
