@@ -3,6 +3,7 @@ package extract
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -84,7 +85,7 @@ func reportedError(sig *transcript.UserSignal) (line, around string) {
 	if line == "" || at < 0 || !errorish(strings.ToLower(line)) {
 		return "", ""
 	}
-	if !errorReport.MatchString(strings.TrimSpace(lines[at])) || !statesRule(strings.ToLower(line)) {
+	if !errorReport().MatchString(strings.TrimSpace(lines[at])) || !statesRule(strings.ToLower(line)) {
 		return "", ""
 	}
 	return line, errorAround(text)
@@ -107,7 +108,11 @@ func statesRule(low string) bool {
 
 // errorReport is how a program's error line opens: an exception's name,
 // "Error:", "fatal:", a compiler's "file(3,1): error CODE".
-var errorReport = regexp.MustCompile(`^(?:[⨯✖×]\s*)?(?:[\w.$]*(?:Error|Exception)\b|(?i:error|fatal|panic)\s*[:\[]|\S+(?:\(\d+,\d+\)|:\d+:\d+):?\s+(?i:error|warning)\b)`)
+// Compiled on first use, as the package's other patterns: the hooks link
+// this package and most of their runs read no pasted error.
+var errorReport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:[⨯✖×]\s*)?(?:[\w.$]*(?:Error|Exception)\b|(?i:error|fatal|panic)\s*[:\[]|\S+(?:\(\d+,\d+\)|:\d+:\d+):?\s+(?i:error|warning)\b)`)
+})
 
 // reportsAgain reports a message that holds the error line again (its
 // start: the rest may name another line or another file).
