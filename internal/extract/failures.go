@@ -1163,6 +1163,12 @@ func errorLineAt(e string) (line string, at int, lines []string) {
 // after "ps: unrecognized option"), which the error line alone leaves out.
 func errorAround(e string) string {
 	_, at, lines := errorLineAt(e)
+	return linesAfter(lines, at)
+}
+
+// linesAfter is errorAround for an output already split, its error line
+// at index at (-1: none).
+func linesAfter(lines []string, at int) string {
 	if at < 0 {
 		return ""
 	}

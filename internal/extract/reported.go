@@ -88,7 +88,7 @@ func reportedError(sig *transcript.UserSignal) (line, around string) {
 	if !errorReport().MatchString(strings.TrimSpace(lines[at])) || !statesRule(strings.ToLower(line)) {
 		return "", ""
 	}
-	return line, errorAround(text)
+	return line, linesAfter(lines, at)
 }
 
 // statesRule reports an error line that says what is required or not
