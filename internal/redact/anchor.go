@@ -189,3 +189,41 @@ func keywordFirst(seq []*syntax.Regexp, prefix string, keywords []string, budget
 	}
 	return false // any character, or an op this does not know
 }
+
+// anchorSpec is what prepare needs of a rule's regex: splitLead's answer
+// and the widths of the core and of the whole rule.
+type anchorSpec struct {
+	Regex      string
+	Split      bool
+	Lead, Core string
+	LeadWidth  int
+	CoreWidth  int // regexWidth of the core, when split
+	Width      int // regexWidth of the whole rule
+}
+
+// computeAnchor splits src and measures it. Parsing and printing a regexp
+// is most of what a process that redacts a little text spends on the
+// rules it meets, which is why the built-in rules' answers are generated
+// into builtinAnchors (TestBuiltinAnchorsGenerated keeps them equal).
+func computeAnchor(src string, keywords []string) anchorSpec {
+	a := anchorSpec{Regex: src, Width: regexWidth(src)}
+	a.Lead, a.Core, a.LeadWidth, a.Split = splitLead(src, keywords)
+	if a.Split {
+		a.CoreWidth = regexWidth(a.Core)
+	}
+	return a
+}
+
+// anchor returns the rule's anchorSpec: the generated one for a built-in
+// rule, else computed.
+func (r *rule) anchor() anchorSpec {
+	if r.builtin {
+		i, ok := slices.BinarySearchFunc(builtinAnchors[:], r.spec.Regex, func(a anchorSpec, src string) int {
+			return strings.Compare(a.Regex, src)
+		})
+		if ok {
+			return builtinAnchors[i]
+		}
+	}
+	return computeAnchor(r.spec.Regex, r.spec.Keywords)
+}

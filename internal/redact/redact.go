@@ -119,14 +119,14 @@ func New(extra Extra) (*Redactor, error) {
 		if spec.personal && extra.KeepPersonalData {
 			continue
 		}
-		r.addRule(&rule{spec: spec.ruleSpec, rank: spec.rank, pick: spec.pick})
+		r.addRule(&rule{spec: spec.ruleSpec, rank: spec.rank, pick: spec.pick, builtin: true})
 	}
 	for _, spec := range gitleaksRules {
 		rank := rankSpecific
 		if strings.Contains(spec.ID, "generic") {
 			rank = rankGeneric
 		}
-		r.addRule(&rule{spec: spec, rank: rank, global: &gitleaksGlobalAllow})
+		r.addRule(&rule{spec: spec, rank: rank, global: &gitleaksGlobalAllow, builtin: true})
 	}
 	for _, lit := range extra.Literals {
 		if len(lit) < MinLiteral {

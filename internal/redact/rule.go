@@ -33,6 +33,9 @@ type rule struct {
 	spec   ruleSpec
 	rank   int
 	global *allowSpec // gitleaks' global allowlist, for gitleaks rules
+	// builtin marks devlearn's and gitleaks' rules, whose split is looked
+	// up in builtinAnchors instead of computed.
+	builtin bool
 
 	// pick, when set, replaces the gitleaks way of choosing the secret
 	// among the capture groups and may reject the match.
@@ -70,19 +73,19 @@ type compiledAllow struct {
 
 func (r *rule) prepare() {
 	r.once.Do(func() {
-		lead, core, w, ok := splitLead(r.spec.Regex, r.spec.Keywords)
-		if !ok {
+		a := r.anchor()
+		if !a.Split {
 			r.whole()
 			return
 		}
-		r.coreSrc = core
-		r.core = regexp.MustCompile(`\A(?:` + core + `)`)
-		r.coreWidth = regexWidth(core)
-		if lead != "" {
+		r.coreSrc = a.Core
+		r.core = regexp.MustCompile(`\A(?:` + a.Core + `)`)
+		r.coreWidth = a.CoreWidth
+		if a.Lead != "" {
 			// (?s:.) stands for the hit's first byte, so that an
 			// assertion at the lead's end sees what follows it.
-			r.lead = regexp.MustCompile(`(?:` + lead + `)(?s:.)\z`)
-			r.leadWidth = w
+			r.lead = regexp.MustCompile(`(?:` + a.Lead + `)(?s:.)\z`)
+			r.leadWidth = a.LeadWidth
 		}
 	})
 }
@@ -97,7 +100,7 @@ func (r *rule) coreScan() *regexp.Regexp {
 func (r *rule) whole() *regexp.Regexp {
 	r.reOnce.Do(func() {
 		r.re = regexp.MustCompile(r.spec.Regex)
-		r.width = regexWidth(r.spec.Regex)
+		r.width = r.anchor().Width
 	})
 	return r.re
 }
