@@ -482,7 +482,8 @@ func WriteDetails(w io.Writer, set *Set, res *Result) {
 		}
 		var unjudged, useless []string
 		for _, k := range sr.Kept {
-			line := fmt.Sprintf("    %s %s %s: %s", k.ID, k.Type, k.Status, cut(k.Pattern, 160))
+			// A session alone has no status to show: it was observed once.
+			line := fmt.Sprintf("    %s %s: %s", k.ID, k.Type, cut(k.Pattern, 160))
 			switch {
 			case !k.Judged():
 				unjudged = append(unjudged, "    not judged "+line[4:])

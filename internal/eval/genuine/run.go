@@ -106,7 +106,8 @@ func (r *Runner) makeRepo(ctx context.Context, name string) (dir, home string, e
 		}
 	}
 	env = repoEnv(home)
-	for _, args := range [][]string{{"init", "-q"}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
+	// No template: git's sample hooks would be copied into every repository.
+	for _, args := range [][]string{{"init", "-q", "--template="}, {"commit", "-q", "--allow-empty", "-m", "init"}} {
 		cmd := exec.CommandContext(ctx, "git", args...)
 		cmd.Dir, cmd.Env = dir, env
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -126,7 +127,9 @@ func repoEnv(home string) []string {
 }
 
 // Learn makes a repository named name, runs init, then each ingest in
-// order, then lists the observations at now ("" for the clock).
+// order, then lists the observations at now ("" for the clock). A single
+// ingest into the fresh repository lists what it observed itself, which is
+// what the log then holds: a process less for every session of the set.
 func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now string) (*Repo, error) {
 	dir, _, env, err := r.initRepo(ctx, name)
 	if err != nil {
@@ -148,7 +151,8 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 	for _, in := range ingests {
 		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
 		var rep struct {
-			Sessions []struct {
+			Observations []Observation `json:"observations"`
+			Sessions     []struct {
 				ID           string `json:"id"`
 				File         string `json:"file"`
 				Error        string `json:"error"`
@@ -168,17 +172,21 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 			for _, p := range rep.Problems {
 				res.Problems = append(res.Problems, name+": "+p)
 			}
+			if len(ingests) == 1 {
+				res.Observations = latestText(rep.Observations)
+			}
 		}
 	}
-	out, ok := call(now, "learn", "--list", "--json")
-	if ok {
-		var list struct {
-			Observations []Observation `json:"observations"`
+	if len(ingests) > 1 {
+		if out, ok := call(now, "learn", "--list", "--json"); ok {
+			var list struct {
+				Observations []Observation `json:"observations"`
+			}
+			if err := json.Unmarshal(out, &list); err != nil {
+				res.Problems = append(res.Problems, fmt.Sprintf("%s: learn --list printed no JSON: %v", name, err))
+			}
+			res.Observations = list.Observations
 		}
-		if err := json.Unmarshal(out, &list); err != nil {
-			res.Problems = append(res.Problems, fmt.Sprintf("%s: learn --list printed no JSON: %v", name, err))
-		}
-		res.Observations = list.Observations
 	}
 	sightings, err := readSightings(filepath.Join(dir, ".memory", "learning-log.jsonl"))
 	if err != nil {
@@ -186,6 +194,22 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 	}
 	res.Sightings = sightings
 	return res, nil
+}
+
+// latestText folds an ingest's sightings as the log does: one observation
+// per id, in the order first seen, with the text of its latest sighting.
+func latestText(seen []Observation) []Observation {
+	var out []Observation
+	at := map[string]int{}
+	for _, o := range seen {
+		if i, ok := at[o.ID]; ok {
+			out[i].Pattern, out[i].Details = o.Pattern, o.Details
+			continue
+		}
+		at[o.ID] = len(out)
+		out = append(out, o)
+	}
+	return out
 }
 
 // run runs the binary with an empty pipe for input: a script's input, not
