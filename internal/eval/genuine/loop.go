@@ -160,13 +160,9 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 			}
 		}
 		if len(moments) > 0 && paths[s.ID] != "" {
-			obs, err := repo.observations(ctx, start)
-			if err != nil {
-				res.Problems = append(res.Problems, err.Error())
-			}
 			for _, m := range moments {
 				l := lessonByID(set, m.Lesson)
-				for _, o := range obs {
+				for _, o := range repo.seen {
 					if l.Matches(o.Text()) {
 						m.Known = true
 						break
@@ -206,6 +202,9 @@ type loopRepo struct {
 	r         *Runner
 	dir, home string
 	env       []string
+	// seen is every observation the ingests so far printed, with its
+	// latest text: what the log holds, without a process to list it.
+	seen []Observation
 }
 
 // Init makes a repository set up with devlearn, for the closed loop.
@@ -226,25 +225,21 @@ func (lr *loopRepo) at(now string) []string {
 
 // learn ingests a session and renders what became ready, at now.
 func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
-	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "ingest", "--json", file); err != nil {
+	out, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "ingest", "--json", file)
+	if err != nil {
 		return fmt.Errorf("ingest: %v: %s", err, firstLine(errOut))
 	}
+	var rep struct {
+		Observations []Observation `json:"observations"`
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		return fmt.Errorf("ingest printed no JSON: %v", err)
+	}
+	lr.seen = latestText(append(lr.seen, rep.Observations...))
 	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "render-ready"); err != nil {
 		return fmt.Errorf("render-ready: %v: %s", err, firstLine(errOut))
 	}
 	return nil
-}
-
-// observations are what the log holds at now.
-func (lr *loopRepo) observations(ctx context.Context, now string) ([]Observation, error) {
-	out, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "learn", "--list", "--json")
-	if err != nil {
-		return nil, fmt.Errorf("learn --list: %v: %s", err, firstLine(errOut))
-	}
-	var list struct {
-		Observations []Observation `json:"observations"`
-	}
-	return list.Observations, json.Unmarshal(out, &list)
 }
 
 var heading = regexp.MustCompile(`(?m)^## `)
