@@ -10,6 +10,7 @@ import (
 
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -149,7 +150,17 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 			projectLessons = append(projectLessons, l)
 		}
 	}
+	// What is learned after the last session a lesson recurs in is never
+	// played: the loop stops there.
+	last := -1
 	for i, s := range list {
+		for _, l := range lessons {
+			if slices.ContainsFunc(l.Recurs, func(rc Recurrence) bool { return rc.Transcript == s.ID }) {
+				last = i
+			}
+		}
+	}
+	for i, s := range list[:last+1] {
 		start := rfc3339(s.Started, 0)
 		var moments []*Moment
 		for _, l := range lessons {
@@ -176,7 +187,7 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 				res.Moments = append(res.Moments, *m)
 			}
 		}
-		if paths[s.ID] == "" {
+		if paths[s.ID] == "" || i == last {
 			continue
 		}
 		// Learn from it as the worker does, at the time the next session
