@@ -70,6 +70,9 @@ type LoopResult struct {
 	Unrelated    []string
 	JudgedUseful []string
 	Problems     []string
+	// Learned is the repository after every session, listed at the end,
+	// when Options.Whole asked for it: the project's capture result.
+	Learned *Repo `json:"-"`
 }
 
 // call is one hook call derived from a session.
@@ -86,7 +89,7 @@ func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, e
 	if err := os.MkdirAll(r.Work, 0o755); err != nil {
 		return nil, err
 	}
-	files := filepath.Join(r.Work, "files")
+	files := o.files(r)
 	byProject := map[string][]*Lesson{}
 	for _, l := range set.Lessons {
 		if len(l.Recurs) > 0 {
@@ -119,7 +122,7 @@ func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, e
 			}
 			paths[s.ID] = p
 		}
-		res, err := loopProject(ctx, set, r, name, list, paths, byProject[name])
+		res, err := loopProject(ctx, set, r, name, list, paths, byProject[name], o.Whole)
 		if err != nil {
 			return err
 		}
@@ -138,7 +141,12 @@ func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, e
 	return out, nil
 }
 
-func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*Session, paths map[string]string, lessons []*Lesson) (*LoopResult, error) {
+// loopProject replays a project. whole goes on learning after the last
+// session a lesson recurs in, to the end, and lists the repository then:
+// the same ingests, in the same order at the same times, as the capture
+// pass's project repository (rendering and the hooks change none of its
+// figures), made once instead of twice.
+func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*Session, paths map[string]string, lessons []*Lesson, whole bool) (*LoopResult, error) {
 	res := &LoopResult{Project: name, Split: list[0].Split}
 	repo, err := r.Init(ctx, "loop-"+slug(name))
 	if err != nil {
@@ -151,7 +159,7 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 		}
 	}
 	// What is learned after the last session a lesson recurs in is never
-	// played: the loop stops there.
+	// played: unless whole, the loop stops there.
 	last := -1
 	for i, s := range list {
 		for _, l := range lessons {
@@ -160,7 +168,11 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 			}
 		}
 	}
-	for i, s := range list[:last+1] {
+	if whole {
+		last = len(list)
+	}
+	end := ""
+	for i, s := range list[:min(last+1, len(list))] {
 		start := rfc3339(s.Started, 0)
 		var moments []*Moment
 		for _, l := range lessons {
@@ -192,9 +204,20 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 		}
 		// Learn from it as the worker does, at the time the next session
 		// starts.
-		if err := repo.learn(ctx, paths[s.ID], after(list, i)); err != nil {
+		end = after(list, i)
+		if err := repo.learn(ctx, paths[s.ID], end); err != nil {
 			res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", s.ID, err))
+			repo.learned.Problems = append(repo.learned.Problems, fmt.Sprintf("%s: %v", name, err))
 		}
+	}
+	if whole && end != "" {
+		if out, errOut, err := r.run(ctx, repo.dir, repo.at(end), "learn", "--list", "--json"); err != nil {
+			repo.learned.Problems = append(repo.learned.Problems, fmt.Sprintf("%s: devlearn learn: %v: %s", name, err, firstLine(errOut)))
+		} else {
+			repo.learned.listed(name, out)
+		}
+		repo.learned.readLog(name, repo.dir)
+		res.Learned = repo.learned
 	}
 	return res, nil
 }
@@ -211,11 +234,14 @@ func lessonByID(set *Set, id string) *Lesson {
 // loopRepo is a repository the loop learns in and replays against.
 type loopRepo struct {
 	r         *Runner
+	name      string
 	dir, home string
 	env       []string
 	// seen is every observation the ingests so far printed, with its
 	// latest text: what the log holds, without a process to list it.
 	seen []Observation
+	// learned gathers what the ingests said, as Learn does.
+	learned *Repo
 }
 
 // Init makes a repository set up with devlearn, for the closed loop.
@@ -224,7 +250,7 @@ func (r *Runner) Init(ctx context.Context, name string) (*loopRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &loopRepo{r: r, dir: dir, home: home, env: env}, nil
+	return &loopRepo{r: r, name: name, dir: dir, home: home, env: env, learned: newRepo()}, nil
 }
 
 func (lr *loopRepo) at(now string) []string {
@@ -240,13 +266,10 @@ func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
 	if err != nil {
 		return fmt.Errorf("ingest: %v: %s", err, firstLine(errOut))
 	}
-	var rep struct {
-		Observations []Observation `json:"observations"`
+	if !json.Valid(out) {
+		return fmt.Errorf("ingest printed no JSON")
 	}
-	if err := json.Unmarshal(out, &rep); err != nil {
-		return fmt.Errorf("ingest printed no JSON: %v", err)
-	}
-	lr.seen = latestText(append(lr.seen, rep.Observations...))
+	lr.seen = latestText(append(lr.seen, lr.learned.ingested(lr.name, out)...))
 	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "render-ready"); err != nil {
 		return fmt.Errorf("render-ready: %v: %s", err, firstLine(errOut))
 	}

@@ -135,7 +135,7 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 	if err != nil {
 		return nil, err
 	}
-	res := &Repo{Read: map[string]bool{}, Files: map[string]string{}}
+	res := newRepo()
 	call := func(now string, args ...string) ([]byte, bool) {
 		e := env
 		if now != "" {
@@ -150,51 +150,70 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 	}
 	for _, in := range ingests {
 		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
-		var rep struct {
-			Observations []Observation `json:"observations"`
-			Sessions     []struct {
-				ID           string `json:"id"`
-				File         string `json:"file"`
-				Error        string `json:"error"`
-				Observations int    `json:"observations"`
-			} `json:"sessions"`
-			Problems []string `json:"problems"`
-		}
-		if json.Unmarshal(out, &rep) == nil {
-			for _, s := range rep.Sessions {
-				if s.Error != "" {
-					res.Problems = append(res.Problems, fmt.Sprintf("%s: %s", filepath.Base(s.File), s.Error))
-					continue
-				}
-				res.Read[s.File] = true
-				res.Files[s.ID] = s.File
-			}
-			for _, p := range rep.Problems {
-				res.Problems = append(res.Problems, name+": "+p)
-			}
-			if len(ingests) == 1 {
-				res.Observations = latestText(rep.Observations)
-			}
+		seen := res.ingested(name, out)
+		if len(ingests) == 1 {
+			res.Observations = latestText(seen)
 		}
 	}
 	if len(ingests) > 1 {
 		if out, ok := call(now, "learn", "--list", "--json"); ok {
-			var list struct {
-				Observations []Observation `json:"observations"`
-			}
-			if err := json.Unmarshal(out, &list); err != nil {
-				res.Problems = append(res.Problems, fmt.Sprintf("%s: learn --list printed no JSON: %v", name, err))
-			}
-			res.Observations = list.Observations
+			res.listed(name, out)
 		}
 	}
+	res.readLog(name, dir)
+	return res, nil
+}
+
+// ingested takes in what `ingest --json` printed: the sessions read, the
+// problems, and the observations, which it returns.
+func (res *Repo) ingested(name string, out []byte) []Observation {
+	var rep struct {
+		Observations []Observation `json:"observations"`
+		Sessions     []struct {
+			ID    string `json:"id"`
+			File  string `json:"file"`
+			Error string `json:"error"`
+		} `json:"sessions"`
+		Problems []string `json:"problems"`
+	}
+	if json.Unmarshal(out, &rep) != nil {
+		return nil
+	}
+	for _, s := range rep.Sessions {
+		if s.Error != "" {
+			res.Problems = append(res.Problems, fmt.Sprintf("%s: %s", filepath.Base(s.File), s.Error))
+			continue
+		}
+		res.Read[s.File] = true
+		res.Files[s.ID] = s.File
+	}
+	for _, p := range rep.Problems {
+		res.Problems = append(res.Problems, name+": "+p)
+	}
+	return rep.Observations
+}
+
+// listed takes in what `learn --list --json` printed.
+func (res *Repo) listed(name string, out []byte) {
+	var list struct {
+		Observations []Observation `json:"observations"`
+	}
+	if err := json.Unmarshal(out, &list); err != nil {
+		res.Problems = append(res.Problems, fmt.Sprintf("%s: learn --list printed no JSON: %v", name, err))
+	}
+	res.Observations = list.Observations
+}
+
+// readLog reads the sightings of the repository in dir.
+func (res *Repo) readLog(name, dir string) {
 	sightings, err := readSightings(filepath.Join(dir, ".memory", "learning-log.jsonl"))
 	if err != nil {
 		res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", name, err))
 	}
 	res.Sightings = sightings
-	return res, nil
 }
+
+func newRepo() *Repo { return &Repo{Read: map[string]bool{}, Files: map[string]string{}} }
 
 // latestText folds an ingest's sightings as the log does: one observation
 // per id, in the order first seen, with the text of its latest sighting.

@@ -29,10 +29,26 @@ type Options struct {
 	Only []string
 	// Progress is told each repository as it is done.
 	Progress func(done, total int, name string)
+	// Whole has the closed loop learn from every session of its projects
+	// and keep the repository's result (LoopResult.Learned); Learned hands
+	// those to Measure, by project, which then does not learn them again.
+	Whole   bool
+	Learned map[string]*Repo
+	// Files is the folder the sessions are written out to; "" is "files"
+	// in the runner's folder. The loop and the capture pass share it when
+	// one hands the other its repositories: their logs name the files.
+	Files string
 	// Jobs is how many repositories are worked on at once; 0 means twice
 	// the processors (each run waits on fsync and on its children more
 	// than it computes).
 	Jobs int
+}
+
+func (o Options) files(r *Runner) string {
+	if o.Files != "" {
+		return o.Files
+	}
+	return filepath.Join(r.Work, "files")
 }
 
 // each runs f for 0..n-1, o.Jobs at a time, and returns the first error.
@@ -129,7 +145,7 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 	if err := os.MkdirAll(r.Work, 0o755); err != nil {
 		return nil, err
 	}
-	files := filepath.Join(r.Work, "files")
+	files := o.files(r)
 	res := &Result{}
 	out, _, err := r.run(ctx, r.Work, os.Environ(), "--version")
 	if err != nil {
@@ -198,9 +214,12 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 			sessions = append(sessions, s)
 			ingests = append(ingests, Ingest{Files: []string{paths[s.ID]}, Now: after(projects[name], i)})
 		}
-		repo, err := r.Learn(ctx, "p-"+slug(name), ingests, ingests[len(ingests)-1].Now)
-		if err != nil {
-			return err
+		repo := o.Learned[name]
+		if repo == nil {
+			var err error
+			if repo, err = r.Learn(ctx, "p-"+slug(name), ingests, ingests[len(ingests)-1].Now); err != nil {
+				return err
+			}
 		}
 		// Sightings name the sessions as their transcripts do: name them
 		// as the set does.

@@ -65,7 +65,7 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	if only != "" {
 		splits = strings.Split(only, ",")
 	}
-	opts := genuine.Options{Fetched: fetched, Only: splits, Jobs: jobs}
+	opts := genuine.Options{Fetched: fetched, Only: splits, Jobs: jobs, Files: filepath.Join(work, "files")}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		opts.Progress = func(done, total int, name string) {
 			fmt.Fprintf(os.Stderr, "\r\033[K%d/%d %s", done, total, name)
@@ -94,19 +94,33 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 		genuine.WriteLoop(os.Stdout, rep, nil)
 		return clock.report(os.Stdout, c.Signal())
 	}
+	// The loop runs first: it learns from its projects' sessions in the
+	// order the capture pass would, and hands it those repositories.
+	var loops []*genuine.LoopResult
+	rep := &genuine.Report{}
+	if loop {
+		opts.Whole = true
+		if loops, err = closedLoop(ctx, set, abs, work, opts, rep); err != nil {
+			return err
+		}
+		clock.done("the closed loop", ctx)
+		opts.Learned = map[string]*genuine.Repo{}
+		for _, l := range loops {
+			if l.Learned != nil {
+				opts.Learned[l.Project] = l.Learned
+			}
+		}
+	}
 	runner := &genuine.Runner{Bin: abs, Work: work}
 	res, err := genuine.Measure(ctx, set, runner, opts)
 	if err != nil {
 		return err
 	}
 	clock.done("capture", ctx)
-	rep := genuine.Summarize(set, res)
-	if loop {
-		if res.Loops, err = closedLoop(ctx, set, abs, work, opts, rep); err != nil {
-			return err
-		}
-		clock.done("the closed loop", ctx)
-	}
+	res.Loops = loops
+	loopFigures := rep.Loop
+	rep = genuine.Summarize(set, res)
+	rep.Loop = loopFigures
 	if save != "" {
 		if err := figures.Save(save, rep); err != nil {
 			return err
