@@ -84,3 +84,17 @@ func TestReadChannelsPlaysEverySessionOfAPromptLog(t *testing.T) {
 		t.Errorf("prompts %q", got)
 	}
 }
+
+// An ingest's sightings read as the log folds them: one observation per
+// id, where it was first seen, with its latest sighting's words.
+func TestLatestText(t *testing.T) {
+	got := latestText([]Observation{
+		{ID: "a", Type: "pitfall", Pattern: "`gemini` fails: first"},
+		{ID: "b", Pattern: "other"},
+		{ID: "a", Type: "pitfall", Pattern: "`gemini` fails: second", Details: "d"},
+	})
+	want := []Observation{{ID: "a", Type: "pitfall", Pattern: "`gemini` fails: second", Details: "d"}, {ID: "b", Pattern: "other"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("latestText = %+v, want %+v", got, want)
+	}
+}
