@@ -214,16 +214,26 @@ func computeAnchor(src string, keywords []string) anchorSpec {
 	return a
 }
 
-// anchor returns the rule's anchorSpec: the generated one for a built-in
-// rule, else computed.
+// anchor returns the rule's anchorSpec, found or computed once: the
+// generated one for a built-in rule, else computed.
 func (r *rule) anchor() anchorSpec {
-	if r.builtin {
-		i, ok := slices.BinarySearchFunc(builtinAnchors[:], r.spec.Regex, func(a anchorSpec, src string) int {
-			return strings.Compare(a.Regex, src)
-		})
-		if ok {
-			return builtinAnchors[i]
+	r.anchorOnce.Do(func() {
+		if a, ok := builtinAnchor(r.spec.Regex); ok && r.builtin {
+			r.anchored = a
+			return
 		}
+		r.anchored = computeAnchor(r.spec.Regex, r.spec.Keywords)
+	})
+	return r.anchored
+}
+
+// builtinAnchor looks src up in the generated table.
+func builtinAnchor(src string) (anchorSpec, bool) {
+	i, ok := slices.BinarySearchFunc(builtinAnchors[:], src, func(a anchorSpec, src string) int {
+		return strings.Compare(a.Regex, src)
+	})
+	if !ok {
+		return anchorSpec{}, false
 	}
-	return computeAnchor(r.spec.Regex, r.spec.Keywords)
+	return builtinAnchors[i], true
 }

@@ -60,18 +60,25 @@ func TestGitleaksRulesGenerated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkGenerated(t, gitleaksGo, src)
+}
+
+// checkGenerated fails when the file at path is not src, or, with
+// -update, writes src there.
+func checkGenerated(t *testing.T, path string, src []byte) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(gitleaksGo, src, 0o644); err != nil {
+		if err := os.WriteFile(path, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	have, err := os.ReadFile(gitleaksGo)
+	have, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(have, src) {
-		t.Fatalf("%s is stale: run go test ./internal/redact -run TestGitleaksRulesGenerated -update", gitleaksGo)
+		t.Fatalf("%s is stale: run go test ./internal/redact -run %s -update", path, t.Name())
 	}
 }
 

@@ -35,7 +35,9 @@ type rule struct {
 	global *allowSpec // gitleaks' global allowlist, for gitleaks rules
 	// builtin marks devlearn's and gitleaks' rules, whose split is looked
 	// up in builtinAnchors instead of computed.
-	builtin bool
+	builtin    bool
+	anchorOnce sync.Once
+	anchored   anchorSpec // see anchor
 
 	// pick, when set, replaces the gitleaks way of choosing the secret
 	// among the capture groups and may reject the match.
