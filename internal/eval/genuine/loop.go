@@ -160,19 +160,19 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 	}
 	// What is learned after the last session a lesson recurs in is never
 	// played: unless whole, the loop stops there.
-	last := -1
-	for i, s := range list {
-		for _, l := range lessons {
-			if slices.ContainsFunc(l.Recurs, func(rc Recurrence) bool { return rc.Transcript == s.ID }) {
-				last = i
+	last := len(list) - 1
+	if !whole {
+		last = -1
+		for i, s := range list {
+			for _, l := range lessons {
+				if slices.ContainsFunc(l.Recurs, func(rc Recurrence) bool { return rc.Transcript == s.ID }) {
+					last = i
+				}
 			}
 		}
 	}
-	if whole {
-		last = len(list)
-	}
 	end := ""
-	for i, s := range list[:min(last+1, len(list))] {
+	for i, s := range list[:last+1] {
 		start := rfc3339(s.Started, 0)
 		var moments []*Moment
 		for _, l := range lessons {
@@ -199,7 +199,7 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 				res.Moments = append(res.Moments, *m)
 			}
 		}
-		if paths[s.ID] == "" || i == last {
+		if paths[s.ID] == "" || !whole && i == last {
 			continue
 		}
 		// Learn from it as the worker does, at the time the next session
@@ -266,10 +266,11 @@ func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
 	if err != nil {
 		return fmt.Errorf("ingest: %v: %s", err, firstLine(errOut))
 	}
-	if !json.Valid(out) {
+	seen, ok := lr.learned.ingested(lr.name, out)
+	if !ok {
 		return fmt.Errorf("ingest printed no JSON")
 	}
-	lr.seen = latestText(append(lr.seen, lr.learned.ingested(lr.name, out)...))
+	lr.seen = latestText(append(lr.seen, seen...))
 	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "render-ready"); err != nil {
 		return fmt.Errorf("render-ready: %v: %s", err, firstLine(errOut))
 	}

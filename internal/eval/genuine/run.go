@@ -150,7 +150,7 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 	}
 	for _, in := range ingests {
 		out, _ := call(in.Now, append([]string{"ingest", "--json"}, in.Files...)...)
-		seen := res.ingested(name, out)
+		seen, _ := res.ingested(name, out)
 		if len(ingests) == 1 {
 			res.Observations = latestText(seen)
 		}
@@ -165,8 +165,9 @@ func (r *Runner) Learn(ctx context.Context, name string, ingests []Ingest, now s
 }
 
 // ingested takes in what `ingest --json` printed: the sessions read, the
-// problems, and the observations, which it returns.
-func (res *Repo) ingested(name string, out []byte) []Observation {
+// problems, and the observations, which it returns; false when it printed
+// no JSON.
+func (res *Repo) ingested(name string, out []byte) ([]Observation, bool) {
 	var rep struct {
 		Observations []Observation `json:"observations"`
 		Sessions     []struct {
@@ -177,7 +178,7 @@ func (res *Repo) ingested(name string, out []byte) []Observation {
 		Problems []string `json:"problems"`
 	}
 	if json.Unmarshal(out, &rep) != nil {
-		return nil
+		return nil, false
 	}
 	for _, s := range rep.Sessions {
 		if s.Error != "" {
@@ -190,7 +191,7 @@ func (res *Repo) ingested(name string, out []byte) []Observation {
 	for _, p := range rep.Problems {
 		res.Problems = append(res.Problems, name+": "+p)
 	}
-	return rep.Observations
+	return rep.Observations, true
 }
 
 // listed takes in what `learn --list --json` printed.

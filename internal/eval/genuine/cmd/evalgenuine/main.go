@@ -80,12 +80,13 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	defer c.Stop()
 	ctx := c.Context()
 	clock := phases{start: time.Now()}
+	loopRunner := &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}
 	if loopOnly {
-		rep := &genuine.Report{}
-		loops, err := closedLoop(ctx, set, abs, work, opts, rep)
+		loops, err := genuine.Loop(ctx, set, loopRunner, opts)
 		if err != nil {
 			return err
 		}
+		rep := &genuine.Report{Loop: loopFigures(loops)}
 		clock.done("the closed loop", ctx)
 		if details {
 			genuine.WriteLoopDetails(os.Stdout, loops)
@@ -97,10 +98,9 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	// The loop runs first: it learns from its projects' sessions in the
 	// order the capture pass would, and hands it those repositories.
 	var loops []*genuine.LoopResult
-	rep := &genuine.Report{}
 	if loop {
 		opts.Whole = true
-		if loops, err = closedLoop(ctx, set, abs, work, opts, rep); err != nil {
+		if loops, err = genuine.Loop(ctx, set, loopRunner, opts); err != nil {
 			return err
 		}
 		clock.done("the closed loop", ctx)
@@ -117,10 +117,10 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 		return err
 	}
 	clock.done("capture", ctx)
-	res.Loops = loops
-	loopFigures := rep.Loop
-	rep = genuine.Summarize(set, res)
-	rep.Loop = loopFigures
+	rep := genuine.Summarize(set, res)
+	if loop {
+		res.Loops, rep.Loop = loops, loopFigures(loops)
+	}
 	if save != "" {
 		if err := figures.Save(save, rep); err != nil {
 			return err
@@ -183,18 +183,13 @@ func (p *phases) report(w *os.File, sig os.Signal) error {
 	return fmt.Errorf("stopped by %v during %s", sig, p.cut)
 }
 
-// closedLoop replays the set's projects and adds the figures by split to
-// rep.
-func closedLoop(ctx context.Context, set *genuine.Set, bin, work string, opts genuine.Options, rep *genuine.Report) ([]*genuine.LoopResult, error) {
-	loops, err := genuine.Loop(ctx, set, &genuine.Runner{Bin: bin, Work: filepath.Join(work, "loop")}, opts)
-	if err != nil {
-		return nil, err
-	}
-	rep.Loop = map[string]genuine.LoopSummary{}
+// loopFigures are the closed loop's figures by split.
+func loopFigures(loops []*genuine.LoopResult) map[string]genuine.LoopSummary {
+	out := map[string]genuine.LoopSummary{}
 	for _, split := range []string{genuine.Dev, genuine.Holdout, ""} {
-		rep.Loop[cmpOr(split, "all")] = genuine.SummarizeLoop(loops, split)
+		out[cmpOr(split, "all")] = genuine.SummarizeLoop(loops, split)
 	}
-	return loops, nil
+	return out
 }
 
 func cmpOr(a, b string) string {
