@@ -94,11 +94,7 @@ func lessonsOf(ch *transcript.Channels) []string {
 }
 
 func TestCorrectionBecomesASentence(t *testing.T) {
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		{"a prohibition, 'that file' named", []string{"user: add a limit parameter", "assistant: I'll edit the handler.", "edit: /repo/internal/api/api.gen.go",
 			"user: ok, don't touch that file, it's generated. Change the spec instead."},
 			[]string{"pitfall: Don't touch internal/api/api.gen.go, it's generated."}},
@@ -139,13 +135,7 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"a Japanese question without a question mark", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go",
 			"user: このファイルは生成されたものではないですか。"}, nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 // A lesson ends as its language ends a sentence: Chinese and Japanese with
@@ -165,11 +155,7 @@ func TestFinish(t *testing.T) {
 }
 
 func TestRejection(t *testing.T) {
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		{"a bare no: the agent's plan", []string{"user: logs are too loud", "assistant: I'll remove the logging section from config.yaml.", "edit: /repo/config.yaml", "user: nooo"},
 			[]string{"pitfall: Do not remove the logging section from config.yaml."}},
 		{"a bare no: the agent's action", []string{"user: clean up", "assistant: Cleaning.", "bash: rm -rf build dist", "user: wrong"},
@@ -189,13 +175,7 @@ func TestRejection(t *testing.T) {
 		{"no, then how things stand: a report", []string{"user: fix it", "assistant: Fixed the handler.", "edit: /repo/h.go", "user: no, it still doesn't work"},
 			nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 func TestAcknowledged(t *testing.T) {
@@ -759,11 +739,7 @@ func TestRussianAndKorean(t *testing.T) {
 	fix := []string{"user: почини", "assistant: Исправил.", "edit: /repo/a.go"}
 	gochi := []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/a.go"}
 	with := func(head []string, tail ...string) []string { return append(append([]string{}, head...), tail...) }
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		// [remember]
 		{"ru remember", with(fix, "user: запомни: никогда не используй fmt.Println для логов, только slog"),
 			[]string{"procedural: Никогда не используй fmt.Println для логов, только slog."}},
@@ -875,13 +851,7 @@ func TestRussianAndKorean(t *testing.T) {
 		{"ko that file", []string{"user: 고쳐줘", "assistant: 수정했습니다.", "edit: /repo/internal/api/api.gen.go", "user: 이 파일은 자동 생성이니까 건드리지 마"},
 			[]string{"pitfall: internal/api/api.gen.go은 자동 생성이니까 건드리지 마."}},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 // [because]: the reason a decision gives is its rationale.
@@ -999,11 +969,7 @@ func TestErrorQuotesTheLinkThatFailed(t *testing.T) {
 
 // The agent hands the person a command to run; the person hands it back.
 func TestHandedBack(t *testing.T) {
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		{"the command of the agent's block, handed back", []string{"user: read the power draw", "assistant: I need root for that. Please run this in your terminal:\n\n```bash\nsudo cat /sys/class/powercap/intel-rapl:0/energy_uj\n```\n\nand paste the output.", "user: you can run it"},
 			[]string{"procedural: Run the commands yourself instead of asking the person to run them."}},
 		{"an inline command, in the person's language", []string{"user: 変更をまとめて", "assistant: 変更をまとめました。\n\n`git commit -am \"update\" && git push` を実行してください。", "user: いや自分で実行して"},
@@ -1015,13 +981,7 @@ func TestHandedBack(t *testing.T) {
 		{"no command and too few words: nothing to keep", []string{"user: fix it", "assistant: Done, restart the app to see it.", "user: you do it"},
 			nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 // How things are, introduced as such, is a fact to keep.
@@ -1237,11 +1197,7 @@ func TestReportedFailures(t *testing.T) {
 // harness; its other complaints about how a tool was used are not.
 func TestHarnessRefusals(t *testing.T) {
 	const sleepBlocked = "<tool_use_error>Blocked: sleep 30 followed by: tail -40 /tmp/job.output. To wait for a condition, use Monitor with an until-loop (e.g. `until <check>; do sleep 2; done`). To wait for a command you started, use run_in_background: true.</tool_use_error>"
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		{"refused, with what to do instead", []string{"user: wait for the job", "fail: sleep 30 && tail -40 /tmp/job.output => " + sleepBlocked},
 			[]string{"pitfall: Claude Code blocks this `sleep` call: To wait for a condition, use Monitor with an until-loop (e.g. `until <check>; do sleep 2; done`). To wait for a command you started, use run_in_background: true."}},
 		{"refused, nothing said of what instead", []string{"user: clean", "fail: rm -rf / => <tool_use_error>Blocked: rm -rf /</tool_use_error>"},
@@ -1249,13 +1205,7 @@ func TestHarnessRefusals(t *testing.T) {
 		{"how a tool was used is no rule", []string{"user: fix it", "fail: echo x > a.go => <tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 			nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 // The person's answer to the agent's questions about the work, told at
@@ -1263,11 +1213,7 @@ func TestHarnessRefusals(t *testing.T) {
 // not.
 func TestAnswered(t *testing.T) {
 	const asked = "assistant: Before I draft the plan: which platforms must it run on? And where does the data come from?"
-	tests := []struct {
-		name   string
-		script []string
-		want   []string
-	}{
+	tests := []scripted{
 		{"answered at length", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."},
 			[]string{"procedural: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."}},
 		{"a short choice", []string{"user: plan the importer", asked, "user: Windows, and the Jira export."},
@@ -1277,13 +1223,7 @@ func TestAnswered(t *testing.T) {
 		{"one question is no interview", []string{"user: plan the importer", "assistant: Shall I start with the parser?", "user: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."},
 			nil},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
-				t.Errorf("got  %q\nwant %q", got, tt.want)
-			}
-		})
-	}
+	checkLessons(t, tests)
 }
 
 // A script the project does not define is the moment of that script only,
@@ -1292,5 +1232,24 @@ func TestNoSuchScriptArea(t *testing.T) {
 	obs := Session(session("s", "user: test it", "assistant: ok", "fail: yarn test:web --grep x => Usage Error: Couldn't find a script named \"test:web\".", "bash: ls"), Options{}).Observations
 	if len(obs) != 1 || !strings.Contains(obs[0].Details, "area: yarn test:web;") {
 		t.Fatalf("observations %+v", obs)
+	}
+}
+
+// scripted is a session written as a script, and the lessons it gives.
+type scripted struct {
+	name   string
+	script []string
+	want   []string
+}
+
+// checkLessons plays each script as a session and compares its lessons.
+func checkLessons(t *testing.T, tests []scripted) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
 	}
 }
