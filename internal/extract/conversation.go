@@ -87,13 +87,11 @@ func newConversation(ch *transcript.Channels) *conversation {
 	return c
 }
 
-var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
-
 // lastEdit is the file the agent last changed among calls, relative to
 // the session's folder, or "".
 func lastEdit(calls []transcript.ToolCall) string {
 	for i := len(calls) - 1; i >= 0; i-- {
-		if t := calls[i]; editTools[t.Name] && len(t.Paths) > 0 {
+		if t := calls[i]; transcript.EditTool(t.Name) && len(t.Paths) > 0 {
 			return relative(t.Paths[0], t.Cwd)
 		}
 	}
@@ -104,7 +102,7 @@ func lastEdit(calls []transcript.ToolCall) string {
 // object of a bare "no".
 func lastAction(calls []transcript.ToolCall) *transcript.ToolCall {
 	for i := len(calls) - 1; i >= 0; i-- {
-		if t := calls[i]; t.Command != "" && !exploring(t.Command) || editTools[t.Name] && len(t.Paths) > 0 {
+		if t := calls[i]; t.Command != "" && !exploring(t.Command) || transcript.EditTool(t.Name) && len(t.Paths) > 0 {
 			return &calls[i]
 		}
 	}

@@ -331,7 +331,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		switch {
 		case t.Command != "" && t.HasResult && !t.IsError:
 			steps = append(steps, oneLine(t.Command))
-		case editTools[t.Name] && len(t.Paths) > 0:
+		case transcript.EditTool(t.Name) && len(t.Paths) > 0:
 			edits = append(edits, t.Paths[0])
 		}
 	}
@@ -500,7 +500,7 @@ func recordOf(t *transcript.ToolCall) string {
 func editedBefore(calls []transcript.ToolCall) map[string]bool {
 	out := map[string]bool{}
 	for _, t := range calls {
-		if editTools[t.Name] && len(t.Paths) > 0 {
+		if transcript.EditTool(t.Name) && len(t.Paths) > 0 {
 			out[t.Paths[0]] = true
 		}
 	}

@@ -137,7 +137,7 @@ func steps(calls []transcript.ToolCall) []string {
 		switch {
 		case t.Command != "" && !exploring(t.Command):
 			return t.Name + ": " + firstWords(t.Command, 8)
-		case editTools[t.Name] && len(t.Paths) > 0:
+		case transcript.EditTool(t.Name) && len(t.Paths) > 0:
 			return t.Name + " " + relative(t.Paths[0], t.Cwd)
 		}
 		return ""
@@ -152,7 +152,7 @@ func looked(calls []transcript.ToolCall) []string {
 		switch {
 		case t.Command != "" && exploring(t.Command):
 			return t.Name + ": " + firstWords(t.Command, 8)
-		case len(t.Paths) > 0 && !editTools[t.Name]:
+		case len(t.Paths) > 0 && !transcript.EditTool(t.Name):
 			return t.Name + " " + relative(t.Paths[0], t.Cwd)
 		case t.Name == "Task" || t.Name == "Agent":
 			return t.Name // a sub-agent sent to look

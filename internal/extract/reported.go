@@ -38,7 +38,7 @@ func (c *conversation) reportedFailures() []Observation {
 		}
 		var edits []string
 		for _, tc := range t.next {
-			if editTools[tc.Name] && len(tc.Paths) > 0 {
+			if transcript.EditTool(tc.Name) && len(tc.Paths) > 0 {
 				edits = append(edits, relative(tc.Paths[0], tc.Cwd))
 			}
 		}

@@ -334,7 +334,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 		action = describe(a)
 	}
 	f := finding{class: ClassRejection, said: own, action: action}
-	if t.refused != nil && editTools[t.refused.Name] && len(t.refused.Paths) > 0 {
+	if t.refused != nil && transcript.EditTool(t.refused.Name) && len(t.refused.Paths) > 0 {
 		f.area = relative(t.refused.Paths[0], t.refused.Cwd)
 	}
 	if t.sig.Rejection {

@@ -12,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/skills"
+	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // The directive system (docs/directives.md): after each tool call that
@@ -21,13 +22,10 @@ import (
 // and, when configured, asks before edits in folders whose directives the
 // agent was never shown; stop holds the checklist gate (checklist.go).
 
-// editTools change the file they name.
-var editTools = map[string]bool{"Write": true, "Edit": true, "MultiEdit": true, "NotebookEdit": true}
-
 // postToolUse records the folders the call touched and serves the
 // directives found above them that the session has not seen.
 func (r *run) postToolUse() (*Output, error) {
-	if editTools[r.in.ToolName] {
+	if transcript.EditTool(r.in.ToolName) {
 		r.entryEdited()
 	}
 	if !r.cfg.Directives.Enabled {
@@ -44,7 +42,7 @@ func (r *run) postToolUse() (*Output, error) {
 		if err != nil {
 			return nil, err
 		}
-		recs := r.noteWalk(st, res, editTools[r.in.ToolName])
+		recs := r.noteWalk(st, res, transcript.EditTool(r.in.ToolName))
 		if !r.serving() {
 			return recs, nil
 		}
@@ -166,7 +164,7 @@ func (r *run) preToolUseAndDirectives() (*Output, error) {
 // was not shown, asks the person, giving the agent those directives.
 func (r *run) beforeEdit(knowledge *Output) (text, reason string) {
 	d := r.cfg.Directives
-	if !d.Enabled || !editTools[r.in.ToolName] {
+	if !d.Enabled || !transcript.EditTool(r.in.ToolName) {
 		return "", ""
 	}
 	paths := r.toolFiles()

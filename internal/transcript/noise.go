@@ -152,12 +152,17 @@ func rejectionReason(errText string) string {
 // not been read yet") or the file system's ("EACCES: permission
 // denied").
 func typedRefusal(tool, errText string) bool {
-	switch tool {
+	return EditTool(tool) && errText != "" && !ProtocolError(errText) && !fsError(errText)
+}
+
+// EditTool reports the tools that change a file (Claude Code's names, which
+// the other agents' readers map theirs to).
+func EditTool(name string) bool {
+	switch name {
 	case "Edit", "Write", "MultiEdit", "NotebookEdit":
-	default:
-		return false
+		return true
 	}
-	return errText != "" && !ProtocolError(errText) && !fsError(errText)
+	return false
 }
 
 // fsError reports how Node reports a file system call that failed: an
