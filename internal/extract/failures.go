@@ -901,7 +901,12 @@ func nameWords(p string) []string {
 // missing reports an error line saying a path is not there.
 func missing(errLine string) bool {
 	low := strings.ToLower(errLine)
-	for _, w := range []string{"no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found"} {
+	return mentions(low, "no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found")
+}
+
+// mentions reports a text (lower case) that holds any of words.
+func mentions(low string, words ...string) bool {
+	for _, w := range words {
 		if strings.Contains(low, w) {
 			return true
 		}
@@ -977,12 +982,7 @@ func waitStep(s step) bool {
 // needs: a lock, a busy resource, a run in progress.
 func held(errLine string) bool {
 	low := strings.ToLower(errLine)
-	for _, w := range []string{"lock", "busy", "in progress", "already running", "try again", "temporarily", "in use"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "lock", "busy", "in progress", "already running", "try again", "temporarily", "in use")
 }
 
 var explorers = map[string]bool{
@@ -1038,34 +1038,19 @@ func exploringStep(s step) bool {
 // optionError reports an error about an option or argument the program
 // does not take.
 func optionError(low string) bool {
-	for _, w := range []string{"unrecognized option", "unknown option", "invalid option", "illegal option", "unknown flag", "unrecognized flag", "unexpected argument", "unrecognized argument", "no such option", "unrecognized or incomplete command line"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "unrecognized option", "unknown option", "invalid option", "illegal option", "unknown flag", "unrecognized flag", "unexpected argument", "unrecognized argument", "no such option", "unrecognized or incomplete command line")
 }
 
 // noSuchTarget reports a package manager's or make's error that the
 // script or target asked for does not exist.
 func noSuchTarget(low string) bool {
-	for _, w := range []string{"couldn't find a script named", "missing script:", "no script named", "script not found", "no rule to make target", "task not found", "unknown task"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "couldn't find a script named", "missing script:", "no script named", "script not found", "no rule to make target", "task not found", "unknown task")
 }
 
 // namesAlternative reports an error that names what to run instead ("Use
 // command \"yarn test_webdb\"", "Did you mean 'status'?").
 func namesAlternative(low string) bool {
-	for _, w := range []string{"use command", "did you mean", "instead use", "use instead", "try running", "please run", "please use"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "use command", "did you mean", "instead use", "use instead", "try running", "please run", "please use")
 }
 
 // raised reports an exception the code being run raised
@@ -1082,21 +1067,11 @@ func raised(errLine string) bool {
 // it looked for: no network, a sandbox's refusal. A probe that fails so
 // found nothing because it could not look.
 func blocked(low string) bool {
-	for _, w := range []string{"could not resolve host", "temporary failure in name resolution", "network is unreachable", "connection refused", "operation not permitted", "eperm"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "could not resolve host", "temporary failure in name resolution", "network is unreachable", "connection refused", "operation not permitted", "eperm")
 }
 
 func usageError(low string) bool {
-	for _, w := range []string{"unrecognized", "unknown option", "invalid option", "illegal option", "unknown flag", "requires an argument", "unexpected argument", "invalid argument", "parsererror", "parse error", "is not recognized"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "unrecognized", "unknown option", "invalid option", "illegal option", "unknown flag", "requires an argument", "unexpected argument", "invalid argument", "parsererror", "parse error", "is not recognized")
 }
 
 var (
@@ -1248,12 +1223,7 @@ func progressLine(low string) bool {
 }
 
 func errorish(low string) bool {
-	for _, w := range []string{"error", "fatal", "exception", "panic", "failed", "fail:", "fail ", "--- fail", "✖", "●", "traceback", "cannot", "can't", "could not", "not found", "no such", "denied", "refused", "rejected", "missing", "requires", "undefined", "invalid", "unable to", "not allowed", "ignored by", "conflict", "not recognized", "not permitted", "timed out", "unrecognized"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "error", "fatal", "exception", "panic", "failed", "fail:", "fail ", "--- fail", "✖", "●", "traceback", "cannot", "can't", "could not", "not found", "no such", "denied", "refused", "rejected", "missing", "requires", "undefined", "invalid", "unable to", "not allowed", "ignored by", "conflict", "not recognized", "not permitted", "timed out", "unrecognized")
 }
 
 func isLatinLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }

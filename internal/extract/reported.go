@@ -98,12 +98,7 @@ func reportedError(sig *transcript.UserSignal) (line, around string) {
 // test says only that the code being written is not done: that is the
 // work.
 func statesRule(low string) bool {
-	for _, w := range []string{"must ", "should ", "cannot ", "can't ", "can only", "only ", "unsupported", "not supported", "not allowed", "not permitted", "invalid", "deprecated", "expected ", "requires ", "required", "instead", "did you mean", "read-only", "read only", "no longer"} {
-		if strings.Contains(low, w) {
-			return true
-		}
-	}
-	return false
+	return mentions(low, "must ", "should ", "cannot ", "can't ", "can only", "only ", "unsupported", "not supported", "not allowed", "not permitted", "invalid", "deprecated", "expected ", "requires ", "required", "instead", "did you mean", "read-only", "read only", "no longer")
 }
 
 // errorReport is how a program's error line opens: an exception's name,
