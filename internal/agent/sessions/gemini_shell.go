@@ -67,11 +67,7 @@ func shellField(output, name string) string {
 // ([{functionResponse: {response: {output}}}]), or "".
 func responseOutput(v jsontext.Value) string {
 	var parts []struct {
-		FunctionResponse struct {
-			Response struct {
-				Output string `json:"output"`
-			} `json:"response"`
-		} `json:"functionResponse"`
+		FunctionResponse functionResponse `json:"functionResponse"`
 	}
 	if jsonv2.Unmarshal(v, &parts, lenient) != nil {
 		return ""
