@@ -581,6 +581,10 @@ func TestRequest(t *testing.T) {
 		{"Brandon", ""},
 		{strings.Repeat("word ", 61), ""},
 		{"Read claude.md, the docs and the grand plan.\nThen summarise where we are.", "Read claude.md, the docs and the grand plan. Then summarise where we are"},
+		// How things stand, with or without what was pasted after it.
+		{"it fails now:", ""},
+		{"still not working", ""},
+		{"same error, have a look", ""},
 	} {
 		if got := request(c.in); got != c.want {
 			t.Errorf("request(%q) = %q, want %q", c.in, got, c.want)

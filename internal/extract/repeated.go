@@ -22,7 +22,8 @@ import (
 //
 // An instruction is what the agent then carried out (it ran or changed
 // something), in at least two words; an answer ("yes", "continue", "ok go
-// ahead", "好的，继续"), a name or a sum is not one, however often it
+// ahead", "好的，继续"), a name, a sum or a report of how things stand
+// ("it fails now", "still not working") is not one, however often it
 // comes back, and neither is the same line twice in one session.
 
 // Request is one instruction of the person.
@@ -84,6 +85,11 @@ func request(own string) string {
 	x := lang.Fold(own)
 	low := x.Low()
 	if onlyAnswers(x, 0, len(low)) || !strings.ContainsFunc(low, func(r rune) bool { return wordRuneOrCJK(r) && !('0' <= r && r <= '9') }) {
+		return ""
+	}
+	// How things stand ("it fails now:", then what it printed): said
+	// again in another session, it is another failure, not a routine.
+	if hasKind(x, lang.Report, 0, len(low)) {
 		return ""
 	}
 	i, j := 0, len(low)
