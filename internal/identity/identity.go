@@ -11,7 +11,12 @@
 //   - Sameness: two patterns of one type that share what anchors them (the
 //     commands, files, names and numbers they hold, exactly) and most of
 //     their words are one lesson (Same); a new sighting joins the
-//     observation it is the same as (Index.Find).
+//     observation it is the same as (Index.Find);
+//   - One error: two pitfalls whose words run the same, word for word,
+//     with only their names in other places, quote one error message a
+//     program fills in ("Route "/items" used `searchParams.page`.
+//     `searchParams` is a Promise…", then `params.id` on another page):
+//     one lesson, whatever names it was filled with (SameFrame).
 //
 // It reads text only, in any script: words for scripts that separate
 // them, pairs of letters for those that do not.
@@ -26,6 +31,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/textkey"
 )
 
@@ -180,7 +186,16 @@ type Key struct {
 	Anchors []string
 	Words   map[string]bool
 	pairs   bool // its words are pairs of letters (Chinese, Japanese)
+	// frame is the pattern's words in order, each name in it (an anchor,
+	// what stands in backticks) written as one placeholder: the message a
+	// program fills in, without what it was filled with. clipped: the
+	// pattern was cut short ("…"), so its frame stops where it was cut.
+	frame   []string
+	clipped bool
 }
+
+// placeholder stands in a frame for a name.
+const placeholder = "<>"
 
 // KeyOf reads a pattern's key. What stands in backticks is read as its
 // words, so `pnpm` and pnpm are the same word.
@@ -218,7 +233,42 @@ func KeyOf(pattern string) Key {
 		}
 	}
 	sort.Strings(k.Anchors)
+	k.frame, k.clipped = frameOf(pattern, other > latin)
 	return k
+}
+
+// frameOf reads a pattern's frame: its words in order, up to where it was
+// cut short, with the names in it as placeholders (one for names side by
+// side: "`params.id`. `params`" is where one name goes).
+func frameOf(pattern string, foreign bool) (frame []string, clipped bool) {
+	if i := strings.Index(pattern, "…"); i >= 0 {
+		pattern, clipped = pattern[:i], true
+	}
+	add := func(w string) {
+		if w == placeholder && len(frame) > 0 && frame[len(frame)-1] == placeholder {
+			return
+		}
+		frame = append(frame, w)
+	}
+	for i, part := range strings.Split(pattern, "`") {
+		if i%2 == 1 {
+			add(placeholder) // in backticks: code, a name
+			continue
+		}
+		for _, w := range strings.Fields(part) {
+			t := strings.Trim(w, ".,;:!?()[]{}\"'“”「」（）、，。！？")
+			switch {
+			case t == "":
+			case isAnchor(t, foreign):
+				add(placeholder)
+			default:
+				if n := textkey.Normalize(t); n != "" {
+					add(n)
+				}
+			}
+		}
+	}
+	return frame, clipped
 }
 
 // isAnchor reports a word that names something exactly: a path, a file, a
@@ -344,6 +394,31 @@ func Same(a, b Key) bool {
 	return Shared(a, b) >= need
 }
 
+// MinFrame is how many words, names aside, two frames must run alike for
+// SameFrame: an error message long enough to be one message, not a
+// phrase many messages share ("command not found: <>").
+const MinFrame = 10
+
+// SameFrame reports whether two pitfalls quote one error message filled
+// with other names: their frames are the same, word for word, over
+// MinFrame words at least; one cut short must be where the other begins.
+func SameFrame(a, b Key) bool {
+	s, l := a, b
+	if len(s.frame) > len(l.frame) {
+		s, l = l, s
+	}
+	if len(s.frame) < len(l.frame) && !s.clipped || !slices.Equal(s.frame, l.frame[:len(s.frame)]) {
+		return false
+	}
+	words := 0
+	for _, w := range s.frame {
+		if w != placeholder {
+			words++
+		}
+	}
+	return words >= MinFrame
+}
+
 // Shared is the share of words two keys have in common.
 func Shared(a, b Key) float64 {
 	n := 0
@@ -392,7 +467,7 @@ func (x *Index) Find(typ, pattern string) []string {
 	}
 	var hits []hit
 	for _, e := range x.byType[typ] {
-		if Same(k, e.key) {
+		if Same(k, e.key) || typ == lesson.Pitfall && SameFrame(k, e.key) {
 			hits = append(hits, hit{e.id, Shared(k, e.key)})
 		}
 	}

@@ -80,3 +80,42 @@ func TestIndexFind(t *testing.T) {
 		t.Errorf("Find = %v", got)
 	}
 }
+
+func TestSameFrame(t *testing.T) {
+	const (
+		params  = "\"Error: Route \"/items/[id]/edit\" used `params.id`. `params` is a Promise and must be unwrapped with `await`…\" (the person's run): fixed by changing `src/app/items/[id]/edit/page.tsx`."
+		search  = "\"Error: Route \"/items\" used `searchParams.page`. `searchParams` is a Promise and must be unwrapped with…\" (the person's run): fixed by changing `src/app/items/page.tsx`."
+		headers = "\"Error: Route \"/login\" used `...headers()` or similar iteration. `headers()` returns a Promise and must be…\" (the person's run): fixed by changing `src/app/login/page.tsx`."
+	)
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		// One message filled with other names, cut at other places.
+		{params, search, true},
+		// Another message of the same program.
+		{params, headers, false},
+		// A short message: many programs print it, about many things.
+		{"`tree` is not available here: `tree -L 2` fails with \"bash: tree: command not found\".", "`wg` is not available here: `wg show` fails with \"bash: wg: command not found\".", false},
+		// The name is a word of the message: another program.
+		{"`python` fails with \"'python' is not recognized as an internal or external command, operable program or batch file.\": use `py`.",
+			"`node` fails with \"'node' is not recognized as an internal or external command, operable program or batch file.\": use `nodejs`.", false},
+		// Cut short, the rest must still be where the other goes on.
+		{"\"Error: Route \"/a\" used `x`. `x` is a Promise and must be unwrapped with…\" (the person's run).", "\"Error: Route \"/b\" used `y`. `y` is a Promise and must never be unwrapped with `await`.\" (the person's run).", false},
+	} {
+		if got := SameFrame(KeyOf(c.a), KeyOf(c.b)); got != c.same {
+			t.Errorf("SameFrame(%q, %q) = %v, want %v (frames %q / %q)", c.a, c.b, got, c.same, KeyOf(c.a).frame, KeyOf(c.b).frame)
+		}
+	}
+	// Only pitfalls quote a program's message: a frame of prose is one
+	// rule said of other tools.
+	x := NewIndex()
+	x.Add("obs_1", "pitfall", params)
+	x.Add("obs_2", "procedural", "Run `go test ./internal/...` before you commit any change to the packages of this repository.")
+	if got := x.Find("pitfall", search); len(got) != 1 || got[0] != "obs_1" {
+		t.Errorf("Find(pitfall) = %v", got)
+	}
+	if got := x.Find("procedural", "Run `npm test --workspaces` before you commit any change to the packages of this repository."); len(got) != 0 {
+		t.Errorf("Find(procedural) = %v", got)
+	}
+}
