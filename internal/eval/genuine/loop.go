@@ -242,6 +242,10 @@ type loopRepo struct {
 	seen []Observation
 	// learned gathers what the ingests said, as Learn does.
 	learned *Repo
+	// artifacts are the observations rendered so far, by the anchor the
+	// hooks serve them under (PF-001): a rendered lesson is judged as the
+	// observation it came from.
+	artifacts map[string]string
 }
 
 // Init makes a repository set up with devlearn, for the closed loop.
@@ -271,8 +275,25 @@ func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
 		return fmt.Errorf("ingest printed no JSON")
 	}
 	lr.seen = latestText(append(lr.seen, seen...))
-	if _, errOut, err := lr.r.run(ctx, lr.dir, lr.at(now), "render-ready"); err != nil {
+	out, errOut, err = lr.r.run(ctx, lr.dir, lr.at(now), "render-ready", "--json")
+	if err != nil {
 		return fmt.Errorf("render-ready: %v: %s", err, firstLine(errOut))
+	}
+	var rendered struct {
+		Rendered []struct {
+			ID, Anchor string
+		}
+	}
+	if err := json.Unmarshal(out, &rendered); err != nil {
+		return fmt.Errorf("render-ready printed no JSON: %v", err)
+	}
+	for _, r := range rendered.Rendered {
+		if r.Anchor != "" {
+			if lr.artifacts == nil {
+				lr.artifacts = map[string]string{}
+			}
+			lr.artifacts[r.Anchor] = r.ID
+		}
 	}
 	return nil
 }
@@ -318,7 +339,7 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 					if !related {
 						title, _, _ := strings.Cut(item, "\n")
 						res.Unrelated = append(res.Unrelated, cut(title, 100))
-						if v, ok := judged[observationOf(title)]; ok && v.Useful() {
+						if v, ok := judged[lr.observationOf(title)]; ok && v.Useful() {
 							res.JudgedUseful = append(res.JudgedUseful, cut(title, 100))
 						}
 					}
@@ -347,12 +368,13 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 }
 
 // observationOf is the observation id of a served item's heading: a
-// learned draft's key (obs-3f9a...) names it; "" for anything else.
-func observationOf(title string) string {
+// learned draft's key (obs-3f9a...) names it, a rendered section's anchor
+// (PF-001) was rendered from it; "" for anything else.
+func (lr *loopRepo) observationOf(title string) string {
 	key := strings.TrimPrefix(title, "## ")
 	key, _, _ = strings.Cut(key, " ")
 	if !strings.HasPrefix(key, "obs-") {
-		return ""
+		return lr.artifacts[strings.TrimSuffix(key, ":")]
 	}
 	return "obs_" + strings.TrimPrefix(key, "obs-")
 }

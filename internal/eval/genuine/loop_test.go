@@ -9,15 +9,18 @@ import (
 )
 
 // A served learned draft is looked up among the readers' verdicts by the
-// observation its key names; anything else names none.
+// observation its key names, a rendered section by the observation it was
+// rendered from; anything else names none.
 func TestObservationOf(t *testing.T) {
+	lr := &loopRepo{artifacts: map[string]string{"PF-001": "obs_50d4bf4e5ab6"}}
 	for title, want := range map[string]string{
 		"obs-d05884eb019b [MEDIUM warning, draft]: `sed` fails":      "obs_d05884eb019b",
 		"## obs-3f9a1c2b7d4e [MEDIUM note, draft]: x":                "obs_3f9a1c2b7d4e",
-		"PF-001: `python` is not available here":                     "",
+		"PF-001: `yarn test:web` names no script":                    "obs_50d4bf4e5ab6",
+		"PF-002: `python` is not available here":                     "",
 		"version-bump-checklist [CRITICAL checklist]: Bumping a ...": "",
 	} {
-		if got := observationOf(title); got != want {
+		if got := lr.observationOf(title); got != want {
 			t.Errorf("observationOf(%q) = %q, want %q", title, got, want)
 		}
 	}
