@@ -103,6 +103,11 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"me@box:~/src$ npm run build\n❯ make\nnever run make here", "never run make here"},
 		{"│ the panel must always show 5 │\nok", "│ the panel must always show 5 │\nok"},
 		{"Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync.", "Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync."},
+		// Claude Code's own screen, pasted: the agent's words and its
+		// tool calls; a git server's reply.
+		{"⏺ Ran 1 stop hook", ""},
+		{"⏺ Bash(npm test)\n  ⎿  Error: never run it twice\nwhy did it stop?", "why did it stop?"},
+		{"error: failed to push some refs\nremote: No anonymous write access.\nfix the push", "fix the push"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

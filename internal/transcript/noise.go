@@ -133,12 +133,21 @@ func wrapped(s string) bool {
 	return sep && strings.HasSuffix(s, "</"+name+">")
 }
 
+// clarifyReason is what Claude Code writes as the reason when the person
+// answers its questions (AskUserQuestion) by asking to talk them over: its
+// own instructions to the agent and the questions, none of it theirs.
+const clarifyReason = "The user wants to clarify these questions."
+
 // rejectionReason returns the words the person gave when refusing a tool
 // call, found in the tool's error text, or "".
 func rejectionReason(errText string) string {
 	for _, m := range rejectionMarkers {
 		if i := strings.Index(errText, m); i >= 0 {
-			return strings.TrimSpace(errText[i+len(m):])
+			reason := strings.TrimSpace(errText[i+len(m):])
+			if strings.HasPrefix(reason, clarifyReason) {
+				return ""
+			}
+			return reason
 		}
 	}
 	return ""

@@ -13,14 +13,15 @@ import (
 //   - lines that look like code, a log or a shell session (indented by a
 //     tab or four spaces, comment lines, prompts, stack frames, log
 //     levels and time stamps, lines ending in ; { or }, a prompt's icon
-//     glyphs: see machineLine),
+//     glyphs: see machineLine), or an agent's terminal (Claude Code's ⏺
+//     and ⎿),
 //   - block quotes (> ...).
 //
 // What is left keeps its order; a removed run of lines becomes one empty
 // line, so that the sentences on either side stay apart.
 func OwnWords(text string) string {
 	text = Unwrap(text)
-	if !strings.ContainsAny(text, "\n>`~#/;{}$[") && !strings.HasPrefix(text, "    ") && !strings.HasPrefix(text, "\t") {
+	if !strings.ContainsAny(text, "\n>`~#/;{}$[⏺⎿") && !strings.HasPrefix(text, "    ") && !strings.HasPrefix(text, "\t") {
 		return text // one plain line: nothing pasted (the common case)
 	}
 	var b strings.Builder
@@ -70,7 +71,9 @@ func pastedLine(line, trim string) bool {
 			return true
 		}
 	}
-	for _, p := range []string{">", "//", "/*", "#!", "$ ", "<!--", "at ", "Traceback", "File \"", "[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "panic:", "goroutine ", "npm ERR!", "npm error", "npm warn"} {
+	// ⏺ and ⎿ open what Claude Code's terminal shows of the agent's
+	// replies and tool calls; "remote:" what a git server sends back.
+	for _, p := range []string{">", "//", "/*", "#!", "$ ", "<!--", "at ", "Traceback", "File \"", "[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "panic:", "goroutine ", "npm ERR!", "npm error", "npm warn", "⏺", "⎿", "remote: "} {
 		if strings.HasPrefix(trim, p) && (p != "at " || strings.Contains(trim, "(") && strings.Contains(trim, ":")) {
 			return true
 		}

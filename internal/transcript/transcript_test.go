@@ -431,6 +431,21 @@ func TestWalkWithoutToolSink(t *testing.T) {
 	}
 }
 
+// When the person answers Claude Code's questions by asking to talk them
+// over, the "reason" is Claude Code's own text: no words of theirs.
+func TestRejectionReason(t *testing.T) {
+	const rejected = "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). To tell you how to proceed, the user said:\n"
+	for in, want := range map[string]string{
+		rejected + "use pnpm, not npm": "use pnpm, not npm",
+		rejected + "The user wants to clarify these questions.\n    This means they may have additional information, context or questions for you.\n\n    Questions asked:\n- \"Where should I create the repository?\"\n  (No answer provided)": "",
+		"The user doesn't want to proceed with this tool use.": "",
+	} {
+		if got := rejectionReason(in); got != want {
+			t.Errorf("rejectionReason(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestPersonText(t *testing.T) {
 	tests := []struct {
 		in, want    string
