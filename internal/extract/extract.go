@@ -111,6 +111,11 @@ func (o Options) minSessions() int {
 const (
 	maxQuote   = 160 // runes in one evidence quote
 	maxPattern = 200 // runes in a pattern: a lesson is a sentence or two
+	// maxLesson is how much of a lesson its details keep: told at length
+	// (the tools of a job, a spec's rules), a lesson cut at the pattern's
+	// length would lose its condition or its object; the pattern is the
+	// headline, the details say it whole.
+	maxLesson = 800
 )
 
 // dedupe keeps the first observation of each id and folds the evidence of

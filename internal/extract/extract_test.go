@@ -1230,6 +1230,26 @@ func TestAnswered(t *testing.T) {
 	checkLessons(t, tests)
 }
 
+// A lesson told at length keeps a headline for its pattern and the whole
+// of it in its details: the tools of a job, cut at the pattern's length,
+// would lose the ones named last.
+func TestLongLessonKeptWhole(t *testing.T) {
+	const asked = "assistant: Before I draft the plan: which tools do you use every day? And where do the reports go?"
+	answer := "I design and run the tests in Squash, the campaigns and the requirements too, and Jira holds every ticket for the evolutions, the anomalies and the fixes with their comments. " +
+		"The team talks in Teams, the daily reports go out by Outlook to the pilot, the workloads are in Excel and SharePoint keeps the documentation and the evidence."
+	obs := Session(session("s", "user: plan the tool", asked, "user: "+answer), Options{}).Observations
+	if len(obs) != 1 {
+		t.Fatalf("observations %+v", obs)
+	}
+	o := obs[0]
+	if !strings.HasSuffix(o.Pattern, "…") || len([]rune(o.Pattern)) > maxPattern {
+		t.Errorf("the pattern is not the headline: %q", o.Pattern)
+	}
+	if !strings.Contains(o.Details, "SharePoint keeps the documentation and the evidence.") {
+		t.Errorf("the details lost the lesson's end: %q", o.Details)
+	}
+}
+
 // A script the project does not define is the moment of that script only,
 // not of every run of its package manager.
 func TestNoSuchScriptArea(t *testing.T) {

@@ -97,7 +97,7 @@ func trimEnd(_ *lang.Text, _ string, slot string) string {
 }
 
 // finish makes a sentence of s: one line, no trailing punctuation but its
-// own full stop, a capital, at most maxPattern runes.
+// own full stop, a capital, at most maxLesson runes.
 func finish(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = strings.TrimRight(s, " ,;:-–—.!?。！？；：、…")
@@ -113,7 +113,7 @@ func finish(s string) string {
 	default:
 		s = capitalize(s) + "."
 	}
-	return clip(s, maxPattern)
+	return clip(s, maxLesson)
 }
 
 // replaceThisFile puts file in place of "that file", "这个文件", ... in
@@ -199,9 +199,11 @@ func init() {
 
 // namedPath returns a file or folder the text names, or "". A word with a
 // slash is a path only when it cannot be prose ("and/or"): with a dot, a
-// trailing slash or two slashes.
+// trailing slash or two slashes. Only the text's headline (its first
+// maxPattern runes) counts: a path far into a lesson told at length is a
+// detail of it, not the file it is about.
 func namedPath(s string) string {
-	for _, w := range strings.Fields(s) {
+	for _, w := range strings.Fields(clip(s, maxPattern)) {
 		w = strings.TrimLeft(w, "`'\"“「(（[{<*")
 		w = strings.TrimRight(w, "`'\"”」)）]}>,，、;；:：!！?？*.。")
 		if w == "" || strings.Contains(w, "://") || strings.IndexFunc(w, isCJK) >= 0 {

@@ -39,7 +39,7 @@ func (c *conversation) lessons() []Observation {
 // acknowledgement.
 func observation(t *turn, f finding) Observation {
 	o := Observation{
-		Pattern:    f.lesson,
+		Pattern:    clip(f.lesson, maxPattern),
 		SessionID:  t.sig.SessionID,
 		RecordUUID: t.sig.UUID,
 		Timestamp:  t.sig.Timestamp,

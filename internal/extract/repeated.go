@@ -218,7 +218,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 		if len(g) < opt.minSessions() {
 			continue
 		}
-		pattern := finish(g[0].Text)
+		pattern := clip(finish(g[0].Text), maxPattern)
 		if textkey.Normalize(pattern) != k && textkey.Normalize(g[0].Text) != k {
 			pattern = capitalize(k) // a request kept by an older devlearn: its key is all there is
 		}

@@ -71,7 +71,7 @@ func read(t *turn) (found []finding, back bool) {
 			// Two rules in a row are one correction: "Never push to
 			// main. Always open a pull request."
 			last := &found[len(found)-1]
-			last.lesson = clip(strings.TrimSpace(last.lesson+" "+f.lesson), maxPattern)
+			last.lesson = clip(strings.TrimSpace(last.lesson+" "+f.lesson), maxLesson)
 			last.said = strings.TrimSpace(last.said + " " + f.said)
 			last.explicit = last.explicit || f.explicit
 			// A rule followed by the way to do it ("Never push to main. Use
@@ -158,7 +158,7 @@ func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
 	if words(lesson) < minAnswerWords {
 		return finding{}, false
 	}
-	return finding{class: ClassFact, lesson: clip(lesson, maxPattern), said: own, area: namedPath(lesson)}, true
+	return finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: namedPath(lesson)}, true
 }
 
 // minQuestions, minAnswerWords: an interview is two questions at least;
