@@ -87,11 +87,6 @@ func request(own string) string {
 	if onlyAnswers(x, 0, len(low)) || !strings.ContainsFunc(low, func(r rune) bool { return wordRuneOrCJK(r) && !('0' <= r && r <= '9') }) {
 		return ""
 	}
-	// How things stand ("it fails now:", then what it printed): said
-	// again in another session, it is another failure, not a routine.
-	if hasKind(x, lang.Report, 0, len(low)) {
-		return ""
-	}
 	i, j := 0, len(low)
 	for changed := true; changed; {
 		changed = false
@@ -121,6 +116,12 @@ func request(own string) string {
 	}
 	text := strings.TrimSpace(own[x.Offset(i):x.Offset(j)])
 	if n := words(text); n < 2 || n > maxRequestWords || choice(text) {
+		return ""
+	}
+	// How things stand ("it fails now:", then what it printed): said
+	// again in another session, it is another failure, not a routine.
+	// Read last, on what is left: most messages are no request already.
+	if hasKind(x, lang.Report, i, j) {
 		return ""
 	}
 	return text

@@ -16,7 +16,7 @@
 //     with only their names in other places, quote one error message a
 //     program fills in ("Route "/items" used `searchParams.page`.
 //     `searchParams` is a Promise…", then `params.id` on another page):
-//     one lesson, whatever names it was filled with (SameFrame).
+//     one lesson, whatever names it was filled with (Index.Find).
 //
 // It reads text only, in any script: words for scripts that separate
 // them, pairs of letters for those that do not.
@@ -186,10 +186,14 @@ type Key struct {
 	Anchors []string
 	Words   map[string]bool
 	pairs   bool // its words are pairs of letters (Chinese, Japanese)
+	// foreign: most of its letters are not Latin (what is an anchor
+	// depends on it).
+	foreign bool
 	// frame is the pattern's words in order, each name in it (an anchor,
 	// what stands in backticks) written as one placeholder: the message a
 	// program fills in, without what it was filled with. clipped: the
 	// pattern was cut short ("…"), so its frame stops where it was cut.
+	// Only a pitfall's key has one (pitfallKey).
 	frame   []string
 	clipped bool
 }
@@ -233,7 +237,17 @@ func KeyOf(pattern string) Key {
 		}
 	}
 	sort.Strings(k.Anchors)
-	k.frame, k.clipped = frameOf(pattern, other > latin)
+	k.foreign = other > latin
+	return k
+}
+
+// keyOf is the key the index compares for an observation of typ: a
+// pitfall's with its frame, which only pitfalls are compared by.
+func keyOf(typ, pattern string) Key {
+	k := KeyOf(pattern)
+	if typ == lesson.Pitfall {
+		k.frame, k.clipped = frameOf(pattern, k.foreign)
+	}
 	return k
 }
 
@@ -395,14 +409,15 @@ func Same(a, b Key) bool {
 }
 
 // MinFrame is how many words, names aside, two frames must run alike for
-// SameFrame: an error message long enough to be one message, not a
+// sameFrame: an error message long enough to be one message, not a
 // phrase many messages share ("command not found: <>").
 const MinFrame = 10
 
-// SameFrame reports whether two pitfalls quote one error message filled
+// sameFrame reports whether two pitfalls quote one error message filled
 // with other names: their frames are the same, word for word, over
 // MinFrame words at least; one cut short must be where the other begins.
-func SameFrame(a, b Key) bool {
+// Keys without a frame (not a pitfall's) never are.
+func sameFrame(a, b Key) bool {
 	s, l := a, b
 	if len(s.frame) > len(l.frame) {
 		s, l = l, s
@@ -454,20 +469,20 @@ func (x *Index) Add(id, typ, pattern string) {
 			return
 		}
 	}
-	x.byType[typ] = append(x.byType[typ], entry{id, KeyOf(pattern)})
+	x.byType[typ] = append(x.byType[typ], entry{id, keyOf(typ, pattern)})
 }
 
 // Find returns the known observations of typ that pattern is the same
 // lesson as, most alike first.
 func (x *Index) Find(typ, pattern string) []string {
-	k := KeyOf(pattern)
+	k := keyOf(typ, pattern)
 	type hit struct {
 		id    string
 		score float64
 	}
 	var hits []hit
 	for _, e := range x.byType[typ] {
-		if Same(k, e.key) || typ == lesson.Pitfall && SameFrame(k, e.key) {
+		if Same(k, e.key) || sameFrame(k, e.key) {
 			hits = append(hits, hit{e.id, Shared(k, e.key)})
 		}
 	}

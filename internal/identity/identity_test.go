@@ -81,7 +81,7 @@ func TestIndexFind(t *testing.T) {
 	}
 }
 
-func TestSameFrame(t *testing.T) {
+func TestOneErrorMessage(t *testing.T) {
 	const (
 		params  = "\"Error: Route \"/items/[id]/edit\" used `params.id`. `params` is a Promise and must be unwrapped with `await`…\" (the person's run): fixed by changing `src/app/items/[id]/edit/page.tsx`."
 		search  = "\"Error: Route \"/items\" used `searchParams.page`. `searchParams` is a Promise and must be unwrapped with…\" (the person's run): fixed by changing `src/app/items/page.tsx`."
@@ -103,8 +103,9 @@ func TestSameFrame(t *testing.T) {
 		// Cut short, the rest must still be where the other goes on.
 		{"\"Error: Route \"/a\" used `x`. `x` is a Promise and must be unwrapped with…\" (the person's run).", "\"Error: Route \"/b\" used `y`. `y` is a Promise and must never be unwrapped with `await`.\" (the person's run).", false},
 	} {
-		if got := SameFrame(KeyOf(c.a), KeyOf(c.b)); got != c.same {
-			t.Errorf("SameFrame(%q, %q) = %v, want %v (frames %q / %q)", c.a, c.b, got, c.same, KeyOf(c.a).frame, KeyOf(c.b).frame)
+		a, b := keyOf("pitfall", c.a), keyOf("pitfall", c.b)
+		if got := sameFrame(a, b); got != c.same {
+			t.Errorf("sameFrame(%q, %q) = %v, want %v (frames %q / %q)", c.a, c.b, got, c.same, a.frame, b.frame)
 		}
 	}
 	// Only pitfalls quote a program's message: a frame of prose is one
