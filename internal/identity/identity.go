@@ -193,7 +193,7 @@ type Key struct {
 	// what stands in backticks) written as one placeholder: the message a
 	// program fills in, without what it was filled with. clipped: the
 	// pattern was cut short ("…"), so its frame stops where it was cut.
-	// Only a pitfall's key has one (pitfallKey).
+	// Only a pitfall's key has one (keyOf).
 	frame   []string
 	clipped bool
 }
@@ -218,7 +218,7 @@ func KeyOf(pattern string) Key {
 		}
 	}
 	for _, w := range strings.Fields(text) {
-		t := strings.Trim(w, ".,;:!?()[]{}\"'“”「」（）、，。！？")
+		t := trimWord(w)
 		if t == "" {
 			continue
 		}
@@ -239,6 +239,12 @@ func KeyOf(pattern string) Key {
 	sort.Strings(k.Anchors)
 	k.foreign = other > latin
 	return k
+}
+
+// trimWord takes off the punctuation around a word, in the scripts of the
+// tables.
+func trimWord(w string) string {
+	return strings.Trim(w, ".,;:!?()[]{}\"'“”「」（）、，。！？")
 }
 
 // keyOf is the key the index compares for an observation of typ: a
@@ -270,7 +276,7 @@ func frameOf(pattern string, foreign bool) (frame []string, clipped bool) {
 			continue
 		}
 		for _, w := range strings.Fields(part) {
-			t := strings.Trim(w, ".,;:!?()[]{}\"'“”「」（）、，。！？")
+			t := trimWord(w)
 			switch {
 			case t == "":
 			case isAnchor(t, foreign):

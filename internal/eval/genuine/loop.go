@@ -254,7 +254,7 @@ func (r *Runner) Init(ctx context.Context, name string) (*loopRepo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &loopRepo{r: r, name: name, dir: dir, home: home, env: env, learned: newRepo()}, nil
+	return &loopRepo{r: r, name: name, dir: dir, home: home, env: env, learned: newRepo(), artifacts: map[string]string{}}, nil
 }
 
 func (lr *loopRepo) at(now string) []string {
@@ -289,9 +289,6 @@ func (lr *loopRepo) learn(ctx context.Context, file, now string) error {
 	}
 	for _, r := range rendered.Rendered {
 		if r.Anchor != "" {
-			if lr.artifacts == nil {
-				lr.artifacts = map[string]string{}
-			}
 			lr.artifacts[r.Anchor] = r.ID
 		}
 	}
