@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/eval/figures"
@@ -95,6 +96,23 @@ func TestScoreProject(t *testing.T) {
 	}
 	if len(pr.Missed) != 1 || pr.Missed[0] != "english" {
 		t.Errorf("missed merges %v", pr.Missed)
+	}
+	if !slices.Equal(pr.Caught, []string{"tabs", "english"}) {
+		t.Errorf("caught together %v", pr.Caught)
+	}
+	// Recall together counts what a session alone caught and what the
+	// project's repository holds, each lesson once, at its first session.
+	res := &Result{Projects: []*ProjectResult{pr}}
+	for _, s := range set.Sessions {
+		sr := &SessionResult{Session: s, Read: true}
+		if s.ID == "b" {
+			sr.Caught = []string{"pnpm"}
+		}
+		res.Sessions = append(res.Sessions, sr)
+	}
+	rep := Summarize(set, res)
+	if b := rep.Sets[Dev]; b.Recall != (Tally{Lessons: 3, Found: 1}) || b.Together != (Tally{Lessons: 3, Found: 3}) {
+		t.Errorf("recall %+v, together %+v", b.Recall, b.Together)
 	}
 	var same, false_ int
 	for _, p := range pr.Pairs {

@@ -37,6 +37,12 @@ type Breakdown struct {
 	Recall   Tally             `json:"recall"`
 	ByKind   map[string]*Tally `json:"by_kind"`
 	ByLang   map[string]*Tally `json:"by_lang"`
+	// Together is recall with each project's sessions learned together,
+	// in the order they happened, as the worker learns them: a lesson is
+	// found when its session alone or its project's repository holds it.
+	// A repeated request can only be found so.
+	Together       Tally             `json:"recall_together,omitzero"`
+	TogetherByKind map[string]*Tally `json:"by_kind_together,omitempty"`
 	// Kept observations (one per id and session), those matching a
 	// noise pattern, and those a label or a reader calls useful, over
 	// those judged at all.
@@ -152,10 +158,16 @@ func Summarize(set *Set, res *Result) *Report {
 	get := func(split string) *Breakdown {
 		b := rep.Sets[split]
 		if b == nil {
-			b = &Breakdown{ByKind: map[string]*Tally{}, ByLang: map[string]*Tally{}}
+			b = &Breakdown{ByKind: map[string]*Tally{}, ByLang: map[string]*Tally{}, TogetherByKind: map[string]*Tally{}}
 			rep.Sets[split] = b
 		}
 		return b
+	}
+	together := map[string]bool{}
+	for _, pr := range res.Projects {
+		for _, id := range pr.Caught {
+			together[id] = true
+		}
 	}
 	langs := map[string]bool{}
 	projects := map[string]bool{}
@@ -186,6 +198,8 @@ func Summarize(set *Set, res *Result) *Report {
 				b.Recall.add(found)
 				tally(b.ByKind, l.Kind).add(found)
 				tally(b.ByLang, l.Lang).add(found)
+				b.Together.add(found || together[l.ID])
+				tally(b.TogetherByKind, l.Kind).add(found || together[l.ID])
 			}
 			for _, k := range sr.Kept {
 				b.Kept++
@@ -301,6 +315,17 @@ func WriteText(w io.Writer, rep, before *Report) {
 		}
 	}
 	fmt.Fprintf(w, "Found only with a project's sessions together (repeated requests, paths not found again), precision: %s\n", strings.Join(across, "; "))
+	var together []string
+	for _, split := range []string{Dev, Holdout, "all"} {
+		if b := rep.Sets[split]; b != nil {
+			c := ratio(b.Together)
+			if p := was(split); p != nil && p.Together.Lessons > 0 {
+				c = fmt.Sprintf("%.2f → %s", p.Together.Rate(), c)
+			}
+			together = append(together, split+" "+c)
+		}
+	}
+	fmt.Fprintf(w, "Recall with each project's sessions learned together, in the order they happened: %s\n", strings.Join(together, "; "))
 	fmt.Fprintln(w)
 	for _, by := range []struct {
 		name string
@@ -308,6 +333,7 @@ func WriteText(w io.Writer, rep, before *Report) {
 		list []string
 	}{
 		{"recall by kind", func(b *Breakdown) map[string]*Tally { return b.ByKind }, Kinds},
+		{"by kind, sessions together", func(b *Breakdown) map[string]*Tally { return b.TogetherByKind }, Kinds},
 		{"recall by language", func(b *Breakdown) map[string]*Tally { return b.ByLang }, nil},
 	} {
 		list := by.list

@@ -121,6 +121,10 @@ type ProjectResult struct {
 	// Missed are recurring lessons caught in two sessions or more under
 	// different observations, never one.
 	Missed []string
+	// Caught are the project's lessons an observation of its repository
+	// holds: what the sessions learned together caught, where a request
+	// repeated across them is seen.
+	Caught []string
 	// Across are the observations only the project's sessions together
 	// gave (a request repeated, a path not found again): no session alone
 	// kept them, so the sessions' precision does not count them.
@@ -383,6 +387,11 @@ func scoreProject(set *Set, name string, sessions []*Session, repo *Repo) *Proje
 			}
 		}
 		return out
+	}
+	for _, l := range lessons {
+		if slices.ContainsFunc(repo.Observations, func(o Observation) bool { return l.Matches(o.Text()) }) {
+			pr.Caught = append(pr.Caught, l.ID)
+		}
 	}
 	for _, l := range lessons {
 		var sessionsIn []string
