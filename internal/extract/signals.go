@@ -724,7 +724,7 @@ func hasKind(x *lang.Text, kind string, from, to int) bool {
 // pronounOnly reports content that only points back: "this", "that", "it".
 func pronounOnly(s string) bool {
 	switch strings.Trim(strings.TrimSpace(s), " .,:;!?。：，！？") {
-	case "this", "that", "it", "this one", "esto", "eso", "isso", "isto", "ça", "cela", "das", "这个", "这些", "これ", "それ":
+	case "this", "that", "it", "this one", "esto", "eso", "isso", "isto", "ca", "cela", "das", "这个", "这些", "これ", "それ":
 		return true
 	}
 	return false

@@ -325,7 +325,9 @@ func fold(s string) Text {
 }
 
 // foldRune is how a rune is read: lower case, typographic quotes as plain
-// ones, ё as е (Russian writes either).
+// ones, ё as е (Russian writes either), a Latin letter without its accent
+// (people type "razon", "deberia", "nao" as often as "razón", "debería",
+// "não", and agents answer in kind).
 func foldRune(r rune) rune {
 	switch r {
 	case '’', '‘', '`', '´':
@@ -335,8 +337,25 @@ func foldRune(r rune) rune {
 	case 'ё', 'Ё':
 		return 'е'
 	}
-	return unicode.ToLower(r)
+	r = unicode.ToLower(r)
+	if r >= latinFrom && r < latinFrom+rune(len(latinBase)) {
+		if b := latinBase[r-latinFrom]; b != '_' {
+			return rune(b)
+		}
+	}
+	return r
 }
+
+// latinBase is the letter each of Latin-1's and Latin Extended-A's letters
+// (from latinFrom) is without its accent, as Unicode decomposes it; '_'
+// where none is (æ, ø, ß, ł keep their own). Other scripts' marks are
+// letters of their own (a kana's voicing, й) and stay.
+const (
+	latinFrom = 0xC0
+	latinBase = "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y" +
+		"AaAaAaCcCcCcCcDd__EeEeEeEeEeGgGgGgGgHh__IiIiIiIiI___JjKk_LlLlLl_" +
+		"___NnNnNn___OoOoOo__RrRrRrSsSsSsSsTtTt__UuUuUuUuUuUuWwYyYZzZzZz_"
+)
 
 // Low returns the folded text.
 func (t *Text) Low() string { return t.low }
