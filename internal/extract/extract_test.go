@@ -1277,3 +1277,16 @@ func checkLessons(t *testing.T, tests []scripted) {
 		})
 	}
 }
+
+// A lesson said in the second of two sentences keeps what the first says
+// it is about; a question before it, or a longer turn, adds nothing.
+func TestLessonKeepsItsObject(t *testing.T) {
+	checkLessons(t, []scripted{
+		{"object before", []string{"user: add the schemas", "assistant: I created roles.ts and users.ts.",
+			"user: Better-auth already gives you the users and roles tables. Don't create separate schemas for them.", "assistant: Removing them."},
+			[]string{"procedural: Better-auth already gives you the users and roles tables. Don't create separate schemas for them."}},
+		{"a question before", []string{"user: add the schemas", "assistant: I created roles.ts and users.ts.",
+			"user: Why did you make two files? Don't create separate schemas for them.", "assistant: Removing them."},
+			[]string{"procedural: Don't create separate schemas for them."}},
+	})
+}

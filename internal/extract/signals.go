@@ -110,6 +110,13 @@ func read(t *turn) (found []finding, back bool) {
 		lesson := strings.Join(parts, " ")
 		return []finding{{class: ClassRemember, lesson: lesson, said: own, explicit: true, choice: hasKind(x, lang.Contrast, 0, len(x.Low())), area: namedPath(lesson)}}, false
 	}
+	if len(found) == 1 && !isFact && len(sents) == 2 && len(bare) == 1 && bare[0] == sents[0] &&
+		!asking(x, sents[0]) && words(x.Low()[sents[0].start:sents[0].end]) >= 3 {
+		// A turn of two sentences whose lesson is the second: the first
+		// says what it is about ("You created roles.ts, but better-auth
+		// gives these tables. Isn't it no longer needed?").
+		found[0].lesson = clip(cleanLesson(x, own, sents[0].start, sents[0].end, "")+" "+found[0].lesson, maxLesson)
+	}
 	if len(found) > 0 {
 		return found, false
 	}
