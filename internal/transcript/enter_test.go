@@ -47,6 +47,12 @@ func TestOwnWords(t *testing.T) {
 		{"logs:\n[ERROR] never retry\n2026-03-01 10:00:00 WARN stop\nplease look", "logs:\n\nplease look"},
 		{"- don't touch vendor/\n- always run make fmt", "- don't touch vendor/\n- always run make fmt"},
 		{"部署失败了：\n```\n[ERROR] 不要在生产环境使用 debug 模式\n```\n帮我看看", "部署失败了：\n\n帮我看看"},
+		// A document's elements, a table and a chat assistant's answer
+		// pasted in are theirs, not the person's.
+		{"read the docs:\n<ParamField type=\"string\">\n  Sender email address.\n\n  To include a friendly name, use the format `Name <a@b>`.\n</ParamField>\nuse resend", "read the docs:\n\nuse resend"},
+		{"see:\n| value | result |\n| --- | --- |\n| `/?name=2` | Always returns a string |\nok?", "see:\n\nok?"},
+		{"GPT says:\n2️⃣ 점수 대신 상태 중심 문구로 바꾸기\n🔟 Always add tests\nwhat do you think", "GPT says:\n\nwhat do you think"},
+		{"keep <b>bold</b> here\nuse <br> for breaks", "keep <b>bold</b> here\nuse <br> for breaks"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

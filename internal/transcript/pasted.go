@@ -9,7 +9,11 @@ import (
 // what they pasted into it, which is someone else speaking (a program, a
 // log, the agent, a document):
 //
-//   - fenced blocks (``` or ~~~; an unclosed fence runs to the end),
+//   - fenced blocks (``` or ~~~; an unclosed fence runs to the end), and a
+//     document's elements: from a line that only opens one
+//     (<ParamField ...>) to the line that closes it,
+//   - a table's rows (| a | b |), and the numbered headings of a chat
+//     assistant's answer (2️⃣ ...),
 //   - lines that look like code, a log or a shell session (indented by a
 //     tab or four spaces, comment lines, prompts, stack frames, log
 //     levels and time stamps, lines ending in ; { or }, a prompt's icon
@@ -39,6 +43,10 @@ func OwnWords(text string) string {
 			}
 		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
 			fence = trim[:3]
+		case markupOpens(trim) != "":
+			// A document's element (MDX, HTML, XML) on a line of its own:
+			// what it holds is the document's, up to where it closes.
+			fence = markupOpens(trim)
 		case pastedLine(line, trim):
 		default:
 			pasted = false
@@ -59,6 +67,28 @@ func OwnWords(text string) string {
 	return strings.TrimSpace(b.String())
 }
 
+// markupOpens reads a line that is only an element's opening tag
+// (<ParamField type="string">) and returns its closing tag; "" for any
+// other line, a tag closed on the same line, or one that closes itself.
+func markupOpens(trim string) string {
+	if len(trim) < 3 || trim[0] != '<' || !strings.HasSuffix(trim, ">") || strings.HasSuffix(trim, "/>") {
+		return ""
+	}
+	name := trim[1:]
+	if i := strings.IndexAny(name, " >\t"); i > 0 {
+		name = name[:i]
+	}
+	for i, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-' || r == '.' || r == ':')) {
+			return ""
+		}
+	}
+	if strings.Contains(trim, "</"+name) {
+		return ""
+	}
+	return "</" + name
+}
+
 // pastedLine reports a line that is code, a shell session, a log or a
 // quote rather than the person's prose.
 func pastedLine(line, trim string) bool {
@@ -77,6 +107,15 @@ func pastedLine(line, trim string) bool {
 		if strings.HasPrefix(trim, p) && (p != "at " || strings.Contains(trim, "(") && strings.Contains(trim, ":")) {
 			return true
 		}
+	}
+	if strings.HasPrefix(trim, "|") && strings.HasSuffix(trim, "|") && strings.Count(trim, "|") >= 3 {
+		return true // a table's row: a document's or a program's, not a sentence
+	}
+	if strings.HasPrefix(trim, "</") && strings.HasSuffix(trim, ">") {
+		return true // an element's closing tag
+	}
+	if keycap(trim) {
+		return true // "2️⃣ ...": the numbered heading of a chat assistant's answer
 	}
 	if strings.HasPrefix(trim, "# ") && !strings.Contains(trim[2:], " ") {
 		return true // a shell comment of one word; "# Title" lines of prose keep their spaces
@@ -237,6 +276,20 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// keycap reports a line that opens with a keycap number (1️⃣, 🔟), how
+// chat assistants number the parts of an answer people paste back.
+func keycap(trim string) bool {
+	if strings.HasPrefix(trim, "🔟") {
+		return true
+	}
+	rs := []rune(trim)
+	i := 1
+	if len(rs) > 1 && rs[1] == 0xFE0F {
+		i = 2
+	}
+	return len(rs) > i && strings.ContainsRune("0123456789#*", rs[0]) && rs[i] == 0x20E3
 }
 
 // listItem reports a markdown list item: "- x", "* x", "+ x", "1. x".
