@@ -51,7 +51,8 @@ func TestOwnWords(t *testing.T) {
 		// pasted in are theirs, not the person's.
 		{"read the docs:\n<ParamField type=\"string\">\n  Sender email address.\n\n  To include a friendly name, use the format `Name <a@b>`.\n</ParamField>\nuse resend", "read the docs:\n\nuse resend"},
 		{"see:\n| value | result |\n| --- | --- |\n| `/?name=2` | Always returns a string |\nok?", "see:\n\nok?"},
-		{"GPT says:\n2️⃣ 점수 대신 상태 중심 문구로 바꾸기\n🔟 Always add tests\nwhat do you think", "GPT says:\n\nwhat do you think"},
+		{"GPT says:\n2️⃣ 점수 대신 상태 중심 문구로 바꾸기\n✅ 3️⃣ 반드시 수정해야 할 것\n🔟 Always add tests\nwhat do you think", "GPT says:\n\nwhat do you think"},
+		{"✅ done\n🔥 keep the cache warm", "✅ done\n🔥 keep the cache warm"},
 		{"keep <b>bold</b> here\nuse <br> for breaks", "keep <b>bold</b> here\nuse <br> for breaks"},
 	} {
 		if got := OwnWords(c.in); got != c.want {

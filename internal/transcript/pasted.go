@@ -2,6 +2,7 @@ package transcript
 
 import (
 	"strings"
+	"unicode"
 )
 
 // OwnWords returns what the person wrote in their own words: text without
@@ -281,6 +282,8 @@ func isDigits(s string) bool {
 // keycap reports a line that opens with a keycap number (1️⃣, 🔟), how
 // chat assistants number the parts of an answer people paste back.
 func keycap(trim string) bool {
+	// A mark may come first: "✅ 3️⃣ ...".
+	trim = strings.TrimLeftFunc(trim, func(r rune) bool { return unicode.Is(unicode.So, r) && r != '🔟' || r == 0xFE0F || r == ' ' })
 	if strings.HasPrefix(trim, "🔟") {
 		return true
 	}
