@@ -53,6 +53,10 @@ func TestOwnWords(t *testing.T) {
 		{"see:\n| value | result |\n| --- | --- |\n| `/?name=2` | Always returns a string |\nok?", "see:\n\nok?"},
 		{"GPT says:\n2️⃣ 점수 대신 상태 중심 문구로 바꾸기\n✅ 3️⃣ 반드시 수정해야 할 것\n🔟 Always add tests\nwhat do you think", "GPT says:\n\nwhat do you think"},
 		{"✅ done\n🔥 keep the cache warm", "✅ done\n🔥 keep the cache warm"},
+		// A line wrapped by an agent's input box, copied out of it.
+		{"after it is built, open a pull                 │\n│   request and review it. Then go on", "after it is built, open a pull request and review it. Then go on"},
+		{"a │\n│ b │\n│ c\nd", "a b c\nd"},
+		{"Shell run │\n│          │\n│ (python:2689): Adwaita-WARNING **: 01:58:13.938: Using │\n│ X is unsupported. │\nfix it", "Shell run │\n│          │\n\nfix it"},
 		{"keep <b>bold</b> here\nuse <br> for breaks", "keep <b>bold</b> here\nuse <br> for breaks"},
 	} {
 		if got := OwnWords(c.in); got != c.want {

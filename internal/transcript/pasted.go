@@ -25,7 +25,7 @@ import (
 // What is left keeps its order; a removed run of lines becomes one empty
 // line, so that the sentences on either side stay apart.
 func OwnWords(text string) string {
-	text = Unwrap(text)
+	text = unframe(Unwrap(text))
 	if !strings.ContainsAny(text, "\n>`~#/;{}$[⏺⎿") && !strings.HasPrefix(text, "    ") && !strings.HasPrefix(text, "\t") {
 		return text // one plain line: nothing pasted (the common case)
 	}
@@ -66,6 +66,32 @@ func OwnWords(text string) string {
 		b.WriteString(line)
 	}
 	return strings.TrimSpace(b.String())
+}
+
+// unframe joins what a terminal's box wrapped: text copied out of an
+// agent's input box ends a line with its frame (│) and starts the next
+// with it, where the person wrote on ("… open a pull │\n│ request and
+// review it"). Only lines with words on both sides of the wrap are
+// joined, each without its frame: a box's blank lines are its own
+// layout, and what it holds keeps its lines.
+func unframe(text string) string {
+	if !strings.Contains(text, "│") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	out := lines[:1]
+	for _, line := range lines[1:] {
+		last, ok1 := strings.CutSuffix(strings.TrimRight(out[len(out)-1], " \t"), "│")
+		next, ok2 := strings.CutPrefix(strings.TrimLeft(line, " \t"), "│")
+		last = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(last), "│"))
+		next = strings.TrimSpace(next)
+		if ok1 && ok2 && last != "" && strings.TrimSpace(strings.TrimSuffix(next, "│")) != "" {
+			out[len(out)-1] = last + " " + next
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
 }
 
 // markupOpens reads a line that is only an element's opening tag
