@@ -24,6 +24,9 @@ type step struct {
 	words []string // its words, quotes kept
 	prog  string   // its program, normalised (python3 → python, gh.exe → gh)
 	key   string   // via, program and subcommand: "git push", "ssh opkg remove"
+	// carrier: the step is what carries a command elsewhere (ssh),
+	// itself; stepsOf gives it before the steps it carries.
+	carrier bool
 }
 
 // line is the step's command as words, joined.
@@ -41,10 +44,13 @@ func parseWords(words []string, errText, via string, depth int) step {
 	links := splitLinks(words)
 	var chosen []string
 	named := false
-	for _, l := range links {
+	for i, l := range links {
 		l = skipPrefixes(l)
 		if len(l) == 0 || setup[progName(l[0])] {
 			continue
+		}
+		if p := progName(l[0]); (p == "sleep" || p == "start-sleep") && i < len(links)-1 {
+			continue // a pause before the command ("sleep 3 && opkg remove x") is not it
 		}
 		if chosen == nil {
 			chosen = l
@@ -70,6 +76,11 @@ func parseWords(words []string, errText, via string, depth int) step {
 	}
 	if depth < 4 {
 		if inner, v, ok := carried(chosen); ok {
+			if v != "" && errText != "" && namedIn(progName(chosen[0]), errText) {
+				// The carrier failed, not what it carried: "ssh: Could not
+				// resolve hostname …".
+				return carrierStep(chosen, via)
+			}
 			if v != "" {
 				via = strings.TrimSpace(via + " " + v)
 			}
@@ -77,6 +88,15 @@ func parseWords(words []string, errText, via string, depth int) step {
 		}
 	}
 	return newStep(chosen, via)
+}
+
+// carrierStep is the step of a link that carries a command to another
+// machine or container (ssh host "..."), as itself: what failed when the
+// carrier did, and what passes when it is run again, whatever it carries.
+func carrierStep(words []string, via string) step {
+	s := newStep(words, via)
+	s.carrier = true
+	return s
 }
 
 // newStep is the step of a link's words, carried by via. Its key is how
@@ -150,6 +170,9 @@ func appendSteps(out []step, words []string, via string, depth int) []step {
 		}
 		if depth < 4 {
 			if inner, v, ok := carried(l); ok {
+				if v != "" {
+					out = append(out, carrierStep(l, via))
+				}
 				out = appendSteps(out, inner, strings.TrimSpace(via+" "+v), depth+1)
 				continue
 			}

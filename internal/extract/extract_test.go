@@ -1290,3 +1290,29 @@ func TestLessonKeepsItsObject(t *testing.T) {
 			[]string{"procedural: Don't create separate schemas for them."}},
 	})
 }
+
+// What carries a command elsewhere can fail itself ("ssh: Could not
+// resolve hostname"), after the agent's own shell had to retry a fork: the
+// lesson is the carrier's. A pause before a command is not the command.
+func TestCarrierAndShellNoise(t *testing.T) {
+	const forked = "Exit code 255\n      0 [main] bash (33480) child_copy: cygheap read copy failed, 0x0..0x800021730, done 0, windows pid 33480, Win32 error 299\n      0 [main] bash 738 dofork: child -1 - forked process 33480 died unexpectedly, retry 0\n/usr/bin/bash: fork: retry: Resource temporarily unavailable\n"
+	const lock = "Exit code 255\nCollected errors:\n * opkg_conf_load: Could not lock /var/lock/opkg.lock: Resource temporarily unavailable."
+	checkLessons(t, []scripted{
+		{"the carrier failed", []string{"user: check the router",
+			"fail: ssh root@10.0.0.1:2222 \"free -m\" => " + forked + "ssh: Could not resolve hostname 10.0.0.1:2222: Name or service not known",
+			"bash: ssh root@10.0.0.1 \"free -m\""},
+			[]string{"pitfall: `ssh` fails with \"ssh: Could not resolve hostname 10.0.0.1:2222: Name or service not known\": use `root@10.0.0.1` instead of `root@10.0.0.1:2222`."}},
+		{"only the shell's own trouble", []string{"user: check the router",
+			"fail: ssh root@10.0.0.1:2222 \"free -m\" => " + forked,
+			"bash: ssh root@10.0.0.1 \"free -m\""},
+			nil},
+		{"a pause, then another error", []string{"user: remove the vpn",
+			"fail: ssh root@10.0.0.1 \"opkg remove kmod-ovpn\" => " + lock,
+			"fail: ssh root@10.0.0.1 \"sleep 3 && opkg remove kmod-ovpn\" => Exit code 255\nCollected errors:\n * print_dependents_warning: Package kmod-ovpn is depended upon by packages:\n * print_dependents_warning: \topenvpn-openssl",
+			"bash: ssh root@10.0.0.1 \"opkg remove openvpn-openssl kmod-ovpn\""},
+			[]string{
+				"pitfall: `ssh opkg remove` fails with \"Collected errors: * opkg_conf_load: Could not lock /var/lock/opkg.lock: Resource temporarily…\" while another run holds it: wait a moment and run it again.",
+				"pitfall: `ssh opkg remove` fails with \"Collected errors: * print_dependents_warning: Package kmod-ovpn is depended upon by packages:\": add `openvpn-openssl`.",
+			}},
+	})
+}

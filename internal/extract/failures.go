@@ -259,15 +259,16 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if !t.Failed() || t.Command == "" {
 		return failedStep{}, false
 	}
-	e := errorLine(t.Error)
-	if e == "" || harness(t.Error) {
+	text := withoutHarness(t.Error)
+	e := errorLine(text)
+	if e == "" {
 		return failedStep{}, false
 	}
-	s := parseStep(t.Command, t.Error)
+	s := parseStep(t.Command, text)
 	if s.key == "" {
 		return failedStep{}, false
 	}
-	if low := strings.ToLower(t.Error); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) {
+	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) {
 		if missing(e) {
 			return failedStep{step: s, err: e, misplaced: true}, true
 		}
@@ -276,10 +277,27 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	return failedStep{step: s, err: e}, true
 }
 
-// harness reports an error of the agent's own shell rather than the
-// command's: Git Bash on Windows failing to start a process at all
-// (cygpath, fork). Running the command again is all it takes, and the
-// next command is no fix of it.
+// withoutHarness is an error without what the agent's own shell said:
+// Git Bash on Windows failing to start a process (cygpath, fork). When
+// that is all there is, running the command again is all it takes, and
+// the next command is no fix of it; when the shell retried and the
+// command then failed on its own ("ssh: Could not resolve hostname …"
+// after "fork: retry"), what is left is the command's error.
+func withoutHarness(text string) string {
+	if !harness(text) {
+		return text
+	}
+	var kept []string
+	for _, line := range strings.Split(text, "\n") {
+		if !harness(line) && !strings.Contains(line, "dofork:") && !strings.Contains(line, "Win32 error") {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "\n")
+}
+
+// harness reports text the agent's own shell wrote about failing to
+// start a process.
 func harness(text string) bool {
 	for _, sig := range []string{"Command failed: cygpath", "cygheap read copy failed", "child_copy:", "fork: Resource temporarily unavailable", "fork: retry"} {
 		if strings.Contains(text, sig) {
@@ -301,6 +319,8 @@ func sameStepIn(cmd string, f failedStep) (*step, []string, bool) {
 			return &s, before, waits
 		}
 		switch {
+		case s.carrier:
+			// What carries the steps is not a step run before them.
 		case s.prog == "sleep" || s.prog == "start-sleep":
 			waits = true
 		case s.key != "" && !setup[s.prog] && !exploringStep(s):
@@ -431,7 +451,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	}
 	details := "area: " + field(area) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
 		"; impact: the command fails until it is fixed; resolution: " + field(resolution)
-	if more := errorAround(failed.Error); more != "" {
+	if more := errorAround(withoutHarness(failed.Error)); more != "" {
 		details += "; output: " + field(more)
 	}
 	return failurePitfall(failed, pattern+".", details,
