@@ -1316,3 +1316,17 @@ func TestCarrierAndShellNoise(t *testing.T) {
 			}},
 	})
 }
+
+// A write through the shell that failed, made at once with the edit tool:
+// the lesson is to use the tool for that file. A failing test then edited
+// is the work. PowerShell's "where in the line" is not the error, in any
+// of its languages.
+func TestEditedInstead(t *testing.T) {
+	const patch = "fail: powershell.exe -NoProfile -Command ApplyPatch << 'PATCH'\n*** Begin Patch\n*** Update File: backend/src/config/settings.py\n@@\n-x\n+y\n*** End Patch\nPATCH => In Zeile:1 Zeichen:13\n+ ApplyPatch << 'PATCH'\n+             ~\nDateispezifikation nach dem Umleitungsoperator fehlt."
+	checkLessons(t, []scripted{
+		{"a patch through the shell", []string{"user: add the app", patch, "edit: backend/src/config/settings.py"},
+			[]string{"pitfall: `applypatch` fails with \"Dateispezifikation nach dem Umleitungsoperator fehlt.\" here: change `backend/src/config/settings.py` with the edit tool, not through the shell."}},
+		{"a failing test, then the code", []string{"user: fix it", "fail: pytest tests/test_total.py => FAILED tests/test_total.py::test_sum - assert 3 == 4", "edit: tests/test_total.py"},
+			nil},
+	})
+}

@@ -81,6 +81,13 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				continue // issued alongside the failure, before its result: no step taken because of it
 			}
 			if t.Command == "" {
+				if len(between) == 0 && transcript.EditTool(t.Name) && len(t.Paths) > 0 && writesThrough(f.Command, t.Paths[0]) {
+					// The shell could not write the file (a heredoc patch in
+					// PowerShell), the edit tool did at once.
+					out = append(out, editedInstead(*f, fs, t.Paths[0]))
+					fixed = true
+					break
+				}
 				between = append(between, t) // an edit, a read
 				continue
 			}
@@ -125,6 +132,37 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		}
 	}
 	return out
+}
+
+// writesThrough reports a command that writes the file path through the
+// shell: a heredoc, a redirection, Set-Content, a patch piped in, naming
+// the file.
+func writesThrough(cmd, path string) bool {
+	name := path[strings.LastIndexAny(path, "/\\")+1:]
+	if name == "" || !strings.Contains(cmd, name) {
+		return false
+	}
+	low := strings.ToLower(cmd)
+	for _, w := range []string{"<<", "> ", ">>", "set-content", "out-file", "add-content", "writealltext", "apply_patch", "applypatch", "| tee", "tee "} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// editedInstead is the lesson of a write through the shell that failed
+// and that the edit tool then made: write that file with the edit tool.
+func editedInstead(f transcript.ToolCall, fs failedStep, path string) Observation {
+	file := relative(path, f.Cwd)
+	key := "`" + fs.key + "`"
+	fails := " fails with \"" + clip(fs.err, 100) + "\""
+	pattern := key + fails + " here: change `" + clip(file, 100) + "` with the edit tool, not through the shell"
+	details := "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(f.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
+		"; impact: the file is not changed; resolution: " + field("change "+file+" with the edit tool")
+	return failurePitfall(f, pattern+".", details,
+		quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err),
+		quote("tool", "the edit tool changed "+file))
 }
 
 // otherError reports two error lines that are not one error: the words
@@ -1105,6 +1143,18 @@ var (
 // failing test, not found, denied, missing, requires...), else the first
 // that is not an INFO, progress, warning or timing line. A Python
 // traceback is named by its last line, the exception.
+// psPosition reports PowerShell's line saying where in the command the
+// error is, in the languages it speaks ("At line:1 char:13", "In Zeile:1
+// Zeichen:13", "Au caractère Ligne:1 : 13", "所在位置 行:1 字符: 13").
+func psPosition(l string) bool {
+	for _, p := range []string{"At line:", "In Zeile:", "Au caractère ", "En línea:", "Na linha:", "строка:", "Строка:", "所在位置 行:", "発生場所 行:", "위치 줄:"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func errorLine(e string) string {
 	l, _, _ := errorLineAt(e)
 	return l
@@ -1121,7 +1171,7 @@ func errorLineAt(e string) (line string, at int, lines []string) {
 			continue
 		}
 		low := strings.ToLower(l)
-		if levelLine(low) || timing().MatchString(l) || banner(low) || runnerReport(low) || strings.HasPrefix(l, "+ ") || strings.HasPrefix(l, "At line:") {
+		if levelLine(low) || timing().MatchString(l) || banner(low) || runnerReport(low) || strings.HasPrefix(l, "+ ") || psPosition(l) {
 			continue // PowerShell's "+ CategoryInfo", "At line:1 char:1" restate the error
 		}
 		if strings.HasPrefix(l, "Traceback (most recent call last)") {
