@@ -141,7 +141,7 @@ func replaceThisFile(x *lang.Text, own string, i, j int, file string) string {
 func skipSpacePunct(low string, i, j int) int {
 	for i < j {
 		r, n := utf8.DecodeRuneInString(low[i:])
-		if !unicode.IsSpace(r) && !strings.ContainsRune(",;:-–—.!?。！？；：、…¡¿*>", r) {
+		if !unicode.IsSpace(r) && !strings.ContainsRune(",，;:-–—.!?。！？；：、…¡¿*>", r) {
 			break
 		}
 		i += n

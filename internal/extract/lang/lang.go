@@ -225,6 +225,7 @@ func Parse(name, data string) (*Table, error) {
 			return nil, fmt.Errorf("%s: no template %s", name, k)
 		}
 	}
+	instructionFiles(t)
 	if !t.Spaces {
 		for _, ps := range t.phrases {
 			for i := range ps {
@@ -234,6 +235,32 @@ func Parse(name, data string) (*Table, error) {
 	}
 	t.buildIndex()
 	return t, nil
+}
+
+// instructionFiles gives every phrase that names CLAUDE.md ("add this to
+// CLAUDE.md") the same for the other agents' instruction files: a Codex
+// user asks to write a rule into AGENTS.md as a Claude Code user does into
+// CLAUDE.md, and a table need not say it three times.
+func instructionFiles(t *Table) {
+	for section, ps := range t.phrases {
+		have := map[string]bool{}
+		for _, p := range ps {
+			have[p.text] = true
+		}
+		for _, p := range ps {
+			if !strings.Contains(p.text, "claude.md") {
+				continue
+			}
+			for _, f := range []string{"agents.md", "gemini.md"} {
+				q := p
+				q.text = strings.ReplaceAll(p.text, "claude.md", f)
+				if !have[q.text] {
+					have[q.text] = true
+					t.phrases[section] = append(t.phrases[section], q)
+				}
+			}
+		}
+	}
 }
 
 // slotted tells, for each section, whether its phrases take {x}: always

@@ -333,3 +333,20 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// A phrase naming CLAUDE.md holds for the other agents' instruction files,
+// in every table, without the tables saying it three times.
+func TestInstructionFiles(t *testing.T) {
+	for _, c := range []struct{ code, text string }{
+		{"en", "Add this to AGENTS.md: use pnpm."},
+		{"en", "add to gemini.md that we use pnpm"},
+		{"zh", "写进 agents.md：用 pnpm"},
+		{"zh", "帮我写进codex全局，变量要加注释"},
+		{"ru", "запиши в agents.md: используй pnpm"},
+	} {
+		x := Fold(c.text)
+		if ms := Get(c.code).Find(x, Remember, 0, len(x.Low())); len(ms) == 0 {
+			t.Errorf("%s %q: no request to remember read", c.code, c.text)
+		}
+	}
+}
