@@ -49,7 +49,7 @@ func parseWords(words []string, errText, via string, depth int) step {
 		if len(l) == 0 || setup[progName(l[0])] {
 			continue
 		}
-		if p := progName(l[0]); (p == "sleep" || p == "start-sleep") && i < len(links)-1 {
+		if pauses(progName(l[0])) && i < len(links)-1 {
 			continue // a pause before the command ("sleep 3 && opkg remove x") is not it
 		}
 		if chosen == nil {
@@ -89,6 +89,9 @@ func parseWords(words []string, errText, via string, depth int) step {
 	}
 	return newStep(chosen, via)
 }
+
+// pauses reports a program that only waits (sleep, start-sleep, wait).
+func pauses(prog string) bool { return prog == "sleep" || prog == "start-sleep" || prog == "wait" }
 
 // carrierStep is the step of a link that carries a command to another
 // machine or container (ssh host "..."), as itself: what failed when the

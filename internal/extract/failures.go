@@ -158,11 +158,17 @@ func editedInstead(f transcript.ToolCall, fs failedStep, path string) Observatio
 	key := "`" + fs.key + "`"
 	fails := " fails with \"" + clip(fs.err, 100) + "\""
 	pattern := key + fails + " here: change `" + clip(file, 100) + "` with the edit tool, not through the shell"
-	details := "area: " + field(fs.key) + "; issue: `" + field(clip(oneLine(f.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
-		"; impact: the file is not changed; resolution: " + field("change "+file+" with the edit tool")
+	details := commandDetails(fs.key, f.Command, fails, "the file is not changed", "change "+file+" with the edit tool")
 	return failurePitfall(f, pattern+".", details,
 		quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err),
 		quote("tool", "the edit tool changed "+file))
+}
+
+// commandDetails are the details of a lesson about a failed command: its
+// area, the command and how it failed, what that does, and what to do.
+func commandDetails(area, cmd, fails, impact, resolution string) string {
+	return "area: " + field(area) + "; issue: `" + field(clip(oneLine(cmd), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
+		"; impact: " + impact + "; resolution: " + field(resolution)
 }
 
 // otherError reports two error lines that are not one error: the words
@@ -359,7 +365,7 @@ func sameStepIn(cmd string, f failedStep) (*step, []string, bool) {
 		switch {
 		case s.carrier:
 			// What carries the steps is not a step run before them.
-		case s.prog == "sleep" || s.prog == "start-sleep":
+		case pauses(s.prog):
 			waits = true
 		case s.key != "" && !setup[s.prog] && !exploringStep(s):
 			before = append(before, s.line())
@@ -487,8 +493,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// changed beyond telling what fixed it.
 		return Observation{}, false
 	}
-	details := "area: " + field(area) + "; issue: `" + field(clip(oneLine(failed.Command), 160)) + "`" + strings.ReplaceAll(fails, ";", ",") +
-		"; impact: the command fails until it is fixed; resolution: " + field(resolution)
+	details := commandDetails(area, failed.Command, fails, "the command fails until it is fixed", resolution)
 	if more := errorAround(withoutHarness(failed.Error)); more != "" {
 		details += "; output: " + field(more)
 	}
@@ -1032,9 +1037,7 @@ func sourceEdited(edits []string) bool {
 }
 
 // waitStep reports a step that only waits.
-func waitStep(s step) bool {
-	return s.prog == "sleep" || s.prog == "start-sleep" || s.prog == "wait"
-}
+func waitStep(s step) bool { return pauses(s.prog) }
 
 // held reports an error that says something else holds what the command
 // needs: a lock, a busy resource, a run in progress.
@@ -1138,11 +1141,6 @@ var (
 	})
 )
 
-// errorLine is the line of an error output that says what failed: the
-// first that reads as an error (error, fatal, exception, panic, failed, a
-// failing test, not found, denied, missing, requires...), else the first
-// that is not an INFO, progress, warning or timing line. A Python
-// traceback is named by its last line, the exception.
 // psPosition reports PowerShell's line saying where in the command the
 // error is, in the languages it speaks ("At line:1 char:13", "In Zeile:1
 // Zeichen:13", "Au caractère Ligne:1 : 13", "所在位置 行:1 字符: 13").
@@ -1155,6 +1153,11 @@ func psPosition(l string) bool {
 	return false
 }
 
+// errorLine is the line of an error output that says what failed: the
+// first that reads as an error (error, fatal, exception, panic, failed, a
+// failing test, not found, denied, missing, requires...), else the first
+// that is not an INFO, progress, warning or timing line. A Python
+// traceback is named by its last line, the exception.
 func errorLine(e string) string {
 	l, _, _ := errorLineAt(e)
 	return l

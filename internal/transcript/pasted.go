@@ -34,6 +34,10 @@ func OwnWords(text string) string {
 	gap := false
 	for _, line := range strings.Split(text, "\n") {
 		trim := strings.TrimSpace(line)
+		closing := ""
+		if fence == "" {
+			closing = markupOpens(trim)
+		}
 		pasted := true
 		switch {
 		case trim == "" && gap:
@@ -44,10 +48,10 @@ func OwnWords(text string) string {
 			}
 		case strings.HasPrefix(trim, "```") || strings.HasPrefix(trim, "~~~"):
 			fence = trim[:3]
-		case markupOpens(trim) != "":
+		case closing != "":
 			// A document's element (MDX, HTML, XML) on a line of its own:
 			// what it holds is the document's, up to where it closes.
-			fence = markupOpens(trim)
+			fence = closing
 		case pastedLine(line, trim):
 		default:
 			pasted = false
