@@ -158,7 +158,9 @@ func editedInstead(f transcript.ToolCall, fs failedStep, path string) Observatio
 	key := "`" + fs.key + "`"
 	fails := " fails with \"" + clip(fs.err, 100) + "\""
 	pattern := key + fails + " here: change `" + clip(file, 100) + "` with the edit tool, not through the shell"
-	details := commandDetails(fs.key, f.Command, fails, "the file is not changed", "change "+file+" with the edit tool")
+	// Its moment is that file coming up again, not every run of the
+	// program that failed to write it (cat, tee).
+	details := commandDetails(file, f.Command, fails, "the file is not changed", "change "+file+" with the edit tool")
 	return failurePitfall(f, pattern+".", details,
 		quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err),
 		quote("tool", "the edit tool changed "+file))
