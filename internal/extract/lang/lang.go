@@ -243,10 +243,6 @@ func Parse(name, data string) (*Table, error) {
 // CLAUDE.md, and a table need not say it three times.
 func instructionFiles(t *Table) {
 	for section, ps := range t.phrases {
-		have := map[string]bool{}
-		for _, p := range ps {
-			have[p.text] = true
-		}
 		for _, p := range ps {
 			if !strings.Contains(p.text, "claude.md") {
 				continue
@@ -254,8 +250,9 @@ func instructionFiles(t *Table) {
 			for _, f := range []string{"agents.md", "gemini.md"} {
 				q := p
 				q.text = strings.ReplaceAll(p.text, "claude.md", f)
-				if !have[q.text] {
-					have[q.text] = true
+				// A table may name the file itself; tables load in every
+				// hook, so a scan of the few phrases, not a map.
+				if !slices.ContainsFunc(t.phrases[section], func(o phrase) bool { return o.text == q.text }) {
 					t.phrases[section] = append(t.phrases[section], q)
 				}
 			}
