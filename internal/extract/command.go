@@ -27,6 +27,9 @@ type step struct {
 	// carrier: the step is what carries a command elsewhere (ssh),
 	// itself; stepsOf gives it before the steps it carries.
 	carrier bool
+	// through names the shells and runners on this machine that ran it
+	// ("powershell", "cmd", "npx"), outermost first; "" when it ran bare.
+	through string
 }
 
 // line is the step's command as words, joined.
@@ -41,6 +44,10 @@ func parseStep(cmd, errText string) step {
 }
 
 func parseWords(words []string, errText, via string, depth int) step {
+	return parseThrough(words, errText, via, "", depth)
+}
+
+func parseThrough(words []string, errText, via, through string, depth int) step {
 	links := splitLinks(words)
 	var chosen []string
 	named := false
@@ -83,11 +90,15 @@ func parseWords(words []string, errText, via string, depth int) step {
 			}
 			if v != "" {
 				via = strings.TrimSpace(via + " " + v)
+			} else {
+				through = strings.TrimSpace(through + " " + progName(chosen[0]))
 			}
-			return parseWords(inner, errText, via, depth+1)
+			return parseThrough(inner, errText, via, through, depth+1)
 		}
 	}
-	return newStep(chosen, via)
+	s := newStep(chosen, via)
+	s.through = through
+	return s
 }
 
 // pauses reports a program that only waits (sleep, start-sleep, wait).
@@ -162,10 +173,10 @@ func script(prog string, args []string) string {
 // a carrier runs included: `ssh host "sleep 2 && opkg remove x"` runs
 // sleep, then opkg remove, on host.
 func stepsOf(cmd string) []step {
-	return appendSteps(nil, shellWords(firstLine(cmd)), "", 0)
+	return appendSteps(nil, shellWords(firstLine(cmd)), "", "", 0)
 }
 
-func appendSteps(out []step, words []string, via string, depth int) []step {
+func appendSteps(out []step, words []string, via, through string, depth int) []step {
 	for _, l := range splitLinks(words) {
 		l = skipPrefixes(l)
 		if len(l) == 0 {
@@ -173,14 +184,19 @@ func appendSteps(out []step, words []string, via string, depth int) []step {
 		}
 		if depth < 4 {
 			if inner, v, ok := carried(l); ok {
+				in := through
 				if v != "" {
 					out = append(out, carrierStep(l, via))
+				} else {
+					in = strings.TrimSpace(through + " " + progName(l[0]))
 				}
-				out = appendSteps(out, inner, strings.TrimSpace(via+" "+v), depth+1)
+				out = appendSteps(out, inner, strings.TrimSpace(via+" "+v), in, depth+1)
 				continue
 			}
 		}
-		out = append(out, newStep(l, via))
+		s := newStep(l, via)
+		s.through = through
+		out = append(out, s)
 	}
 	return out
 }

@@ -1330,3 +1330,23 @@ func TestEditedInstead(t *testing.T) {
 			nil},
 	})
 }
+
+// The same command that failed passes once another shell runs it, or
+// once it runs bare: what ran it is the lesson. The same command passing
+// through the same shell again is no lesson.
+func TestThroughAnotherShell(t *testing.T) {
+	checkLessons(t, []scripted{
+		{"through powershell", []string{"user: open the guide",
+			`fail: code "C:\Users\m\guide.md" => Exit code 127` + "\n/c/Program Files/Microsoft VS Code/bin/code: line 61: ./Code.exe: No such file or directory",
+			`bash: powershell 'code C:\Users\m\guide.md'`},
+			[]string{"pitfall: `code` fails with \"/c/Program Files/Microsoft VS Code/bin/code: line <n>: ./Code.exe: No such file or directory\": run it through `powershell`."}},
+		{"directly", []string{"user: list the adapters",
+			`fail: cmd /c "netsh interface show interface" => Exit code 1` + "\nThe syntax of the command is incorrect.",
+			"bash: netsh interface show interface"},
+			[]string{"pitfall: `netsh` fails with \"The syntax of the command is incorrect.\" through `cmd`: run it directly."}},
+		{"the same shell again", []string{"user: open the guide",
+			`fail: powershell "code C:\Users\m\guide.md" => Exit code 1` + "\ncode: The term 'code' is not recognized",
+			`bash: powershell 'code C:\Users\m\guide.md'`},
+			nil},
+	})
+}

@@ -490,6 +490,16 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
 			}
 		}
+	case len(steps) == 0 && len(edits) == 0 && fs.through != ps.through && sameUnquoted(fs.words, ps.words):
+		// The same command passed once another shell or a runner ran it
+		// (`code x` from Git Bash, then `powershell 'code x'`): what ran
+		// it is the fix.
+		resolution = "run `" + clip(oneLine(passed.Command), 160) + "` instead"
+		if ps.through == "" {
+			pattern = key + fails + " through `" + outermost(fs.through) + "`: run it directly"
+		} else {
+			pattern = key + fails + ": run it through `" + outermost(ps.through) + "`"
+		}
 	default:
 		// Passed as it was (a flake), after source edits (the work), or
 		// changed beyond telling what fixed it.
@@ -502,6 +512,25 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// sameUnquoted reports two commands that are the same words once their
+// quotes are taken off: `code "C:\x.md"` and `code C:\x.md`.
+func sameUnquoted(a, b []string) bool {
+	words := func(ws []string) string {
+		var out []string
+		for _, w := range ws {
+			out = append(out, strings.Fields(unquote(w))...)
+		}
+		return strings.Join(out, " ")
+	}
+	return len(a) > 0 && words(a) == words(b)
+}
+
+// outermost is the first of the shells and runners a step went through.
+func outermost(through string) string {
+	first, _, _ := strings.Cut(through, " ")
+	return first
 }
 
 // notRanIn is the steps of chained that the command cmd did not run
