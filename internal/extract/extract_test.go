@@ -1350,3 +1350,21 @@ func TestThroughAnotherShell(t *testing.T) {
 			nil},
 	})
 }
+
+// sudo with no terminal to ask for the password on: one lesson however
+// many commands it stopped, in any language sudo speaks, served before
+// the next sudo. A sudo that fails for another reason is not it.
+func TestSudoWithoutTerminal(t *testing.T) {
+	const en = "Exit code 1\nsudo: a terminal is required to read the password; either use the -S option to read from standard input or configure an askpass helper"
+	const ru = "sudo: для ввода пароля требуется терминал; добавьте параметр -S, чтобы прочитать пароль из стандартного ввода, либо используйте вспомогательную программу"
+	checkLessons(t, []scripted{
+		{"two commands, one lesson", []string{"user: make the fan faster",
+			"fail: sudo legion_cli maximumfanspeed-enable => " + en,
+			"fail: sudo cat /sys/class/power/energy => " + en},
+			[]string{"pitfall: `sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"sudo: a terminal is required to read the password; either…\")."}},
+		{"in Russian", []string{"user: поставь pip", "fail: sudo pacman -S --noconfirm python-pip => " + ru},
+			[]string{"pitfall: `sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"sudo: для ввода пароля требуется терминал; добавьте…\")."}},
+		{"another failure", []string{"user: install it", "fail: sudo pacman -S nothere => error: target not found: nothere"},
+			nil},
+	})
+}

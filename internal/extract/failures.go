@@ -314,7 +314,7 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if s.key == "" {
 		return failedStep{}, false
 	}
-	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) {
+	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) && !promptless(low) {
 		if missing(e) {
 			return failedStep{step: s, err: e, misplaced: true}, true
 		}
@@ -606,9 +606,17 @@ func editedBefore(calls []transcript.ToolCall) map[string]bool {
 // followed: the agent need not try it again.
 func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	var pattern, issue string
+	area := fs.key
 	switch {
 	case fs.misplaced:
 		return Observation{}, false
+	case promptless(strings.ToLower(fs.err)):
+		// Worded without the command, so that every sudo that fails so,
+		// in this session or the next, is one lesson, served before the
+		// next sudo.
+		pattern = "`sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"" + clip(fs.err, 60) + "\")."
+		issue = "sudo needs a terminal to read the password, and the agent's shell has none"
+		area = "sudo"
 	case notFound(fs.err, fs.prog):
 		pattern = "`" + fs.prog + "` is not available " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " is not installed " + strings.Replace(where(fs), "here", "where the agent runs", 1)
@@ -624,7 +632,6 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	default:
 		return Observation{}, false
 	}
-	area := fs.key
 	if noSuchTarget(strings.ToLower(fs.err)) && area == fs.prog && len(fs.words) > 1 && !strings.HasPrefix(fs.words[1], "-") {
 		// "yarn test:web": the script is the moment, not every yarn run.
 		area = fs.prog + " " + unquote(fs.words[1])
@@ -1129,6 +1136,20 @@ func exploringStep(s step) bool {
 
 // optionError reports an error about an option or argument the program
 // does not take.
+// promptless reports sudo failing for want of a terminal to ask for the
+// password on ("sudo: a terminal is required to read the password", "no
+// tty present", localised as sudo is: "sudo: для ввода пароля требуется
+// терминал"), or for a password it could not read.
+func promptless(low string) bool {
+	for _, line := range strings.Split(low, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "sudo:") && mentions(line, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
+			return true
+		}
+	}
+	return false
+}
+
 func optionError(low string) bool {
 	return mentions(low, "unrecognized option", "unknown option", "invalid option", "illegal option", "unknown flag", "unrecognized flag", "unexpected argument", "unrecognized argument", "no such option", "unrecognized or incomplete command line")
 }
