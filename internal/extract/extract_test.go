@@ -1368,3 +1368,23 @@ func TestSudoWithoutTerminal(t *testing.T) {
 			nil},
 	})
 }
+
+// "You must" in the tables' languages is a rule, as it is in English,
+// after the agent did something; said of oneself or asked, it is none.
+func TestYouMust(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"飞天你应该参考这个文件的写法", []string{"procedural: 飞天你应该参考这个文件的写法。"}},
+		{"du musst die Tests vor dem Commit laufen lassen", []string{"procedural: Du musst die Tests vor dem Commit laufen lassen."}},
+		{"tu dois lancer les tests avant de committer", []string{"procedural: Tu dois lancer les tests avant de committer."}},
+		{"ты должен сначала читать документацию", []string{"procedural: Ты должен сначала читать документацию."}},
+		{"você deve rodar os testes antes do commit", []string{"procedural: Você deve rodar os testes antes do commit."}},
+		{"est-ce que tu dois relancer le serveur ?", nil},
+	} {
+		if got := lessonsOf(session("s", "user: fix the build", "bash: make", "assistant: Done.", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
