@@ -61,12 +61,18 @@ const maxSegments = 32
 // && npm install x | tee log" is cd, npm and tee), each with its program
 // (without folder, lower case) and its words. Assignments (FOO=1) and
 // wrappers (sudo, env, time, nohup, exec, command) before the program are
-// skipped; `npx tool` also counts as tool.
+// skipped, sudo and doas counting as a segment of their own; `npx tool`
+// also counts as tool.
 func Segments(line string) []Segment {
 	var out []Segment
 	for _, part := range splitShell(line) {
 		toks := part
 		for len(toks) > 0 && (isAssignment(toks[0]) || wrappers[strings.ToLower(toks[0])]) {
+			if w := strings.ToLower(toks[0]); w == "sudo" || w == "doas" {
+				// Running as root is a step of its own: a lesson about sudo
+				// (it cannot ask for a password here) is about every use.
+				out = append(out, Segment{Verb: w})
+			}
 			toks = toks[1:]
 		}
 		if len(toks) == 0 {

@@ -96,7 +96,7 @@ func TestSegmentsAndCommandMatch(t *testing.T) {
 	for _, s := range segs {
 		got = append(got, s.Verb+" "+strings.Join(s.Words, " "))
 	}
-	want := []string{"cd web", "npm i date-fns", "tee log", "git push origin main", "npx playwright test a b", "playwright test a b"}
+	want := []string{"cd web", "npm i date-fns", "tee log", "sudo ", "git push origin main", "npx playwright test a b", "playwright test a b"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("segments %q, want %q", got, want)
 	}
@@ -106,6 +106,8 @@ func TestSegmentsAndCommandMatch(t *testing.T) {
 		want bool
 	}{
 		{Command{Verb: "npm"}, "cd web && npm install date-fns", true},
+		{Command{Verb: "sudo"}, "sudo apt install ripgrep", true},
+		{Command{Verb: "sudo"}, "apt list --installed", false},
 		{Command{Verb: "npm", Words: []string{"install"}}, "npm i date-fns", true},
 		{Command{Verb: "npm", Words: []string{"install"}}, "pnpm install", false},
 		{Command{Verb: "git", Words: []string{"push"}}, "git -C x push --force origin main", true},
