@@ -1388,3 +1388,20 @@ func TestYouMust(t *testing.T) {
 		}
 	}
 }
+
+// A short answer naming a path, to the agent asking where something is,
+// is where that thing is: the lesson quotes the question it answers (the
+// one asking where, of those closing the message). A file's name alone,
+// a word with a slash, a question back and a long answer are not it.
+func TestAnsweredWhere(t *testing.T) {
+	const asked = "assistant: The current directory is not a git repository. 1. Which repository do you want to sync? (the path or its name) 2. Pull, push, or both?"
+	checkLessons(t, []scripted{
+		{"a path", []string{"user: sync the notes", asked, "user: 1. /Users/m/Documents/notes 2. both ways"},
+			[]string{"pitfall: Asked \"Which repository do you want to sync?\", the person answered: 1. ~/Documents/notes 2. both ways."}},
+		{"in French", []string{"user: valide le PRD", "assistant: J'ai trouvé deux fichiers. Quel PRD veux-tu valider ?", "user: _bmad-output/planning-artifacts/prd.md"},
+			[]string{"pitfall: Asked \"Quel PRD veux-tu valider?\", the person answered: _bmad-output/planning-artifacts/prd.md."}},
+		{"a file's name", []string{"user: fix the style", "assistant: Which file holds the theme?", "user: theme.css"}, nil},
+		{"a slash in a word", []string{"user: pick a plan", "assistant: Which would you prefer?", "user: 4 w/ model, context"}, nil},
+		{"a question back", []string{"user: sync the notes", asked, "user: is it /Users/m/Documents/notes?"}, nil},
+	})
+}

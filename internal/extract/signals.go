@@ -149,23 +149,89 @@ func read(t *turn) (found []finding, back bool) {
 // the person answered at length, telling, not asking. What they said is
 // how things are here, which the next session would otherwise ask again.
 func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
-	if questionsAsked(t.before) < minQuestions {
-		return finding{}, false
-	}
 	low := x.Low()
-	if words(low) < minAnswerWords || len(sents) == 0 || onlyAnswers(x, 0, len(low)) {
-		return finding{}, false
-	}
 	for _, s := range sents {
 		if asking(x, s) {
 			return finding{}, false // a question back: no answer yet
 		}
+	}
+	if f, ok := answeredWhere(t, x, own); ok {
+		return f, true
+	}
+	if questionsAsked(t.before) < minQuestions {
+		return finding{}, false
+	}
+	if words(low) < minAnswerWords || len(sents) == 0 || onlyAnswers(x, 0, len(low)) {
+		return finding{}, false
 	}
 	lesson := cleanLesson(x, own, 0, len(low), "")
 	if words(lesson) < minAnswerWords {
 		return finding{}, false
 	}
 	return finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: namedPath(lesson)}, true
+}
+
+// answeredWhere reads a short answer that gives a path to the agent's
+// question: asked which repository to sync, or where a shortcut is, the
+// person names the folder ("/Users/m/Documents/M-Claude"). The agent did
+// not know where it was, and the next session would ask again. The
+// lesson is the answer with the question it answers, which says what the
+// path is.
+func answeredWhere(t *turn, x *lang.Text, own string) (finding, bool) {
+	low := x.Low()
+	if t.first || words(low) > maxPathAnswerWords || onlyAnswers(x, 0, len(low)) {
+		return finding{}, false
+	}
+	p := namedPath(own)
+	if strings.Count(p, "/") < 2 && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") {
+		return finding{}, false // a folder or a path, not a file's name or "w/"
+	}
+	q := placeQuestion(t.before)
+	if q == "" {
+		return finding{}, false
+	}
+	answer := strings.Join(strings.Fields(own), " ")
+	lesson := finish("Asked \"" + clip(q, maxQuoted) + "\", the person answered: " + answer)
+	f := finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: p}
+	if i := strings.Index(own, p); i > 0 && strings.ContainsRune("'\"`", rune(own[i-1])) && !strings.HasPrefix(own[i+len(p):], own[i-1:i]) {
+		f.area = "" // a quoted path with spaces in it: no trigger holds it whole
+	}
+	return f, true
+}
+
+// maxPathAnswerWords: an answer longer than this is more than where
+// something is; maxQuoted bounds the question quoted with it.
+const (
+	maxPathAnswerWords = 12
+	maxQuoted          = 160
+)
+
+// placeQuestion is the question closing the agent's message that asks
+// where something is (a path, a folder, "where"), else its last question,
+// as it asked it.
+func placeQuestion(text string) string {
+	if len(text) > 2000 {
+		text = text[len(text)-2000:]
+	}
+	var last string
+	for rest := text; ; {
+		end := strings.IndexAny(rest, "?？")
+		if end < 0 {
+			return last
+		}
+		start := strings.LastIndexAny(rest[:end], ".!\n。！:") + 1
+		q := strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(rest[start:end]), "*#-0123456789) ")), " ")
+		_, n := utf8.DecodeRuneInString(rest[end:])
+		rest = rest[end+n:]
+		if words(q) < 3 {
+			continue
+		}
+		q += "?"
+		if x := lang.Fold(q); hasKind(x, lang.Place, 0, len(x.Low())) {
+			return q
+		}
+		last = q
+	}
 }
 
 // minQuestions, minAnswerWords: an interview is two questions at least;
