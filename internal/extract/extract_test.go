@@ -719,7 +719,12 @@ func TestStandingChoices(t *testing.T) {
 		{"die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt", []string{"pitfall: Die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt."}},
 		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
 		{"when you commit, write the message in English", []string{"procedural: When you commit, write the message in English."}},
+		{"todas las apis que hagas deben pedir el usuario autenticado", []string{"procedural: Todas las apis que hagas deben pedir el usuario autenticado."}},
+		{"every page must work on mobile", []string{"procedural: Every page must work on mobile."}},
+		{"alle Endpunkte müssen eine Anmeldung verlangen", []string{"procedural: Alle Endpunkte müssen eine Anmeldung verlangen."}},
 		// Not standing choices.
+		{"must every page work on mobile?", nil},
+		{"this page must work on mobile", nil},
 		{"translate the README into German", nil},
 		{"can you answer in German?", nil},
 		{"use this function instead", nil},

@@ -42,6 +42,10 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	case choosesTool(x, own, s):
 		f.choice = true
 	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
+	case hasKind(x, lang.Must, s.start, s.end) && hasKind(x, lang.General, s.start, s.end):
+		// A requirement over all of something: "todas las apis que hagas
+		// deberían pedir el usuario autenticado".
+		named = false
 	default:
 		return finding{}, false
 	}

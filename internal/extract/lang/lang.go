@@ -56,10 +56,11 @@ const (
 	Noted       = "noted"       // the agent taking note of what it was told, at the start of its reply: "Noted", "Bien noté", "Good to know"
 	Prefer      = "prefer"      // a preference said as such: "I'd rather", "preferably", "prefiero", "の方がいい"
 	Recurring   = "recurring"   // a condition that comes back in the agent's work: "before you commit", "every time you"
+	Must        = "must"        // an obligation, said of anything: "must", "should", "has to", "debe", "muss", "必须"
 	Place       = "place"       // what the agent asks for when it asks where something is: "path", "which folder", "où"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Place}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place}
 
 // Templates every table gives.
 const (
