@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -150,15 +151,19 @@ func read(t *turn) (found []finding, back bool) {
 // how things are here, which the next session would otherwise ask again.
 func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
 	low := x.Low()
-	for _, s := range sents {
-		if asking(x, s) {
-			return finding{}, false // a question back: no answer yet
+	asks := slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) })
+	if !asks {
+		if f, ok := answeredWhere(t, x, own); ok {
+			return f, true
 		}
 	}
-	if f, ok := answeredWhere(t, x, own); ok {
-		return f, true
-	}
-	if questionsAsked(t.before) < minQuestions {
+	// A reply point by point ("1. ... 2. ...") answers the agent's
+	// points, whether it asked one question or several, and may ask
+	// about one of them; else a question back means no answer yet.
+	switch points := pointByPoint(own); {
+	case asks && !points:
+		return finding{}, false
+	case questionsAsked(t.before) < minQuestions && !(points && questionsAsked(t.before) > 0):
 		return finding{}, false
 	}
 	if words(low) < minAnswerWords || len(sents) == 0 || onlyAnswers(x, 0, len(low)) {
@@ -232,6 +237,16 @@ func placeQuestion(text string) string {
 		}
 		last = q
 	}
+}
+
+// pointByPoint reports a reply numbered as a list is, from its first
+// words: "1. ... 2. ...", "1) ... 2) ...".
+func pointByPoint(own string) bool {
+	own = strings.TrimSpace(own)
+	if !strings.HasPrefix(own, "1.") && !strings.HasPrefix(own, "1)") {
+		return false
+	}
+	return strings.Contains(own, " 2.") || strings.Contains(own, "\n2.") || strings.Contains(own, " 2)") || strings.Contains(own, "\n2)")
 }
 
 // minQuestions, minAnswerWords: an interview is two questions at least;
