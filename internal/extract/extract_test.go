@@ -1231,6 +1231,8 @@ func TestAnswered(t *testing.T) {
 			nil},
 		{"one question is no interview", []string{"user: plan the importer", "assistant: Shall I start with the parser?", "user: It runs on Windows first and Linux later, and the data comes from the Jira export the project lead sends every Monday."},
 			nil},
+		{"a rule word in a long answer", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later. Never touch the production export. The data comes from the Jira export the project lead sends every Monday, and it is kept on the shared drive."},
+			[]string{"procedural: Never touch the production export.", "procedural: It runs on Windows first and Linux later. Never touch the production export. The data comes from the Jira export the project lead sends every Monday, and it is kept on the shared drive."}},
 		{"point by point, to one question", []string{"user: audit the laptop", "assistant: 1. Defender is off. 2. Passwords are weak. Anything to add?",
 			"user: 1. we use Bitdefender, not Defender (is there a cli for it?) 2. I sign in with a FIDO2 key, so there is no password to weaken"},
 			[]string{"procedural: 1. we use Bitdefender, not Defender (is there a cli for it?) 2. I sign in with a FIDO2 key, so there is no password to weaken."}},

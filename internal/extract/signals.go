@@ -119,6 +119,12 @@ func read(t *turn) (found []finding, back bool) {
 		found[0].lesson = clip(cleanLesson(x, own, sents[0].start, sents[0].end, "")+" "+found[0].lesson, maxLesson)
 	}
 	if len(found) > 0 {
+		// An interview answer told at length holds a rule word here and
+		// there; what it tells around them is how things are all the
+		// same, and would be lost with the rest of the answer.
+		if f, ok := interviewAnswer(t, x, own, sents); ok && !isFact && coveredWords(found) < words(f.lesson)/2 {
+			found = append(found, f)
+		}
 		return found, false
 	}
 	if f, ok := rejection(t, x, own); ok {
@@ -146,17 +152,25 @@ func read(t *turn) (found []finding, back bool) {
 }
 
 // answered reads a turn that answers the agent's questions about the
-// work: the agent asked several (an interview, a plan's open points) and
-// the person answered at length, telling, not asking. What they said is
-// how things are here, which the next session would otherwise ask again.
+// work, telling, not asking: a short answer naming where something is
+// (answeredWhere), or an answer at length (interviewAnswer). What they
+// said is how things are here, which the next session would otherwise
+// ask again.
 func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
-	low := x.Low()
-	asks := slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) })
-	if !asks {
+	if !slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) }) {
 		if f, ok := answeredWhere(t, x, own); ok {
 			return f, true
 		}
 	}
+	return interviewAnswer(t, x, own, sents)
+}
+
+// interviewAnswer reads an answer at length to the agent's questions:
+// it asked several (an interview, a plan's open points), or the person
+// answers its points one by one.
+func interviewAnswer(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
+	low := x.Low()
+	asks := slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) })
 	// A reply point by point ("1. ... 2. ...") answers the agent's
 	// points, whether it asked one question or several, and may ask
 	// about one of them; else a question back means no answer yet.
@@ -237,6 +251,15 @@ func placeQuestion(text string) string {
 		}
 		last = q
 	}
+}
+
+// coveredWords is how many words the findings' lessons hold.
+func coveredWords(found []finding) int {
+	n := 0
+	for _, f := range found {
+		n += words(f.lesson)
+	}
+	return n
 }
 
 // pointByPoint reports a reply numbered as a list is, from its first
