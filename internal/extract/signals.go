@@ -229,11 +229,8 @@ const (
 // where something is (a path, a folder, "where"), else its last question,
 // as it asked it.
 func placeQuestion(text string) string {
-	if len(text) > 2000 {
-		text = text[len(text)-2000:]
-	}
 	var last string
-	for rest := text; ; {
+	for rest := closing(text); ; {
 		end := strings.IndexAny(rest, "?？")
 		if end < 0 {
 			return last
@@ -279,14 +276,26 @@ const (
 	minAnswerWords = 12
 )
 
-// questionsAsked counts the questions that close the agent's message:
-// those in its last part, where a message asks what it needs.
+// questionsAsked counts the questions that close the agent's message.
 func questionsAsked(text string) int {
-	if len(text) > 2000 {
-		text = text[len(text)-2000:]
-	}
+	text = closing(text)
 	return strings.Count(text, "?") + strings.Count(text, "？")
 }
+
+// closing is the last part of the agent's message, where a message asks
+// what it needs: its last maxClosing bytes, from a rune's start.
+func closing(text string) string {
+	if len(text) <= maxClosing {
+		return text
+	}
+	i := len(text) - maxClosing
+	for i < len(text) && !utf8.RuneStart(text[i]) {
+		i++
+	}
+	return text[i:]
+}
+
+const maxClosing = 2000
 
 // marked reads one sentence: the lesson its first valid marker makes, or
 // empty when the marker asks to keep something the sentence does not say
