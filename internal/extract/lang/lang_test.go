@@ -343,6 +343,8 @@ func TestInstructionFiles(t *testing.T) {
 		{"zh", "写进 agents.md：用 pnpm"},
 		{"zh", "帮我写进codex全局，变量要加注释"},
 		{"ru", "запиши в agents.md: используй pnpm"},
+		{"en", "Bake this to claude.md"},
+		{"en", "document it in AGENTS.md"},
 	} {
 		x := Fold(c.text)
 		if ms := Get(c.code).Find(x, Remember, 0, len(x.Low())); len(ms) == 0 {
