@@ -1,8 +1,10 @@
 package extract
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -190,12 +192,13 @@ func interviewAnswer(t *turn, x *lang.Text, own string, sents []span) (finding, 
 	return finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: namedPath(lesson)}, true
 }
 
-// answeredWhere reads a short answer that gives a path to the agent's
+// answeredWhere reads a short answer that gives a place to the agent's
 // question: asked which repository to sync, or where a shortcut is, the
-// person names the folder ("/Users/m/Documents/M-Claude"). The agent did
+// person names the folder ("/Users/m/Documents/M-Claude"); asked the
+// address of a machine, they give it ("try 192.168.8.1"). The agent did
 // not know where it was, and the next session would ask again. The
 // lesson is the answer with the question it answers, which says what the
-// path is.
+// place is.
 func answeredWhere(t *turn, x *lang.Text, own string) (finding, bool) {
 	low := x.Low()
 	if t.first || words(low) > maxPathAnswerWords || onlyAnswers(x, 0, len(low)) {
@@ -203,20 +206,33 @@ func answeredWhere(t *turn, x *lang.Text, own string) (finding, bool) {
 	}
 	p := namedPath(own)
 	if strings.Count(p, "/") < 2 && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~/") {
-		return finding{}, false // a folder or a path, not a file's name or "w/"
+		p = "" // a file's name alone, or a word with a slash ("w/"), is no place
 	}
-	q := placeQuestion(t.before)
-	if q == "" {
+	q, asksWhere := placeQuestion(t.before)
+	// An address is a place only when the question asked for one: "try
+	// 10.0.0.1" answers where the router is, "v2.1.0" a question of
+	// versions.
+	if q == "" || p == "" && !(asksWhere && addressIn(own)) {
 		return finding{}, false
 	}
 	answer := strings.Join(strings.Fields(own), " ")
 	lesson := finish("Asked \"" + clip(q, maxQuoted) + "\", the person answered: " + answer)
 	f := finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: p}
-	if i := strings.Index(own, p); i > 0 && strings.ContainsRune("'\"`", rune(own[i-1])) && !strings.HasPrefix(own[i+len(p):], own[i-1:i]) {
+	if i := strings.Index(own, p); p != "" && i > 0 && strings.ContainsRune("'\"`", rune(own[i-1])) && !strings.HasPrefix(own[i+len(p):], own[i-1:i]) {
 		f.area = "" // a quoted path with spaces in it: no trigger holds it whole
 	}
 	return f, true
 }
+
+// addressIn reports text that gives a machine's address: a URL, an IPv4
+// address (or the mark redaction left of one), a host and its port.
+func addressIn(s string) bool {
+	return strings.Contains(s, "://") || strings.Contains(s, "[REDACTED_IP]") || addressRe().MatchString(s)
+}
+
+var addressRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b\d{1,3}(?:\.\d{1,3}){3}\b|\b[a-z][\w.-]*\.[a-z]{2,}:\d{2,5}\b|\blocalhost:\d{2,5}\b`)
+})
 
 // maxPathAnswerWords: an answer longer than this is more than where
 // something is; maxQuoted bounds the question quoted with it.
@@ -226,17 +242,16 @@ const (
 )
 
 // placeQuestion is the question closing the agent's message that asks
-// where something is (a path, a folder, "where"), else its last question,
-// as it asked it.
-func placeQuestion(text string) string {
+// where something is (a path, a folder, an address, "where"), and true;
+// else its last question, as it asked it, and false.
+func placeQuestion(text string) (string, bool) {
 	var last string
 	for rest := closing(text); ; {
 		end := strings.IndexAny(rest, "?？")
 		if end < 0 {
-			return last
+			return last, false
 		}
-		start := strings.LastIndexAny(rest[:end], ".!\n。！:") + 1
-		q := strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(rest[start:end]), "*#-0123456789) ")), " ")
+		q := strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(rest[sentenceStart(rest[:end]):end]), "*#-0123456789) ")), " ")
 		_, n := utf8.DecodeRuneInString(rest[end:])
 		rest = rest[end+n:]
 		if words(q) < 3 {
@@ -244,10 +259,29 @@ func placeQuestion(text string) string {
 		}
 		q += "?"
 		if x := lang.Fold(q); hasKind(x, lang.Place, 0, len(x.Low())) {
-			return q
+			return q, true
 		}
 		last = q
 	}
+}
+
+// sentenceStart is where the last sentence of text starts: after a line
+// break, a full stop of the scripts without spaces, or a full stop, colon
+// or exclamation mark followed by a space (not the dot of "GL.iNet").
+func sentenceStart(text string) int {
+	for i := len(text) - 1; i >= 0; i-- {
+		switch c := text[i]; {
+		case c == '\n':
+			return i + 1
+		case (c == '.' || c == '!' || c == ':') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\t'):
+			return i + 1
+		case c >= 0x80 && utf8.RuneStart(c):
+			if r, n := utf8.DecodeRuneInString(text[i:]); r == '。' || r == '！' || r == '：' {
+				return i + n
+			}
+		}
+	}
+	return 0
 }
 
 // coveredWords is how many words the findings' lessons hold.
