@@ -1418,3 +1418,21 @@ func TestAnsweredWhere(t *testing.T) {
 		{"a question back", []string{"user: sync the notes", asked, "user: is it /Users/m/Documents/notes?"}, nil},
 	})
 }
+
+// A PowerShell script in double quotes whose variables the calling shell
+// expanded first: one lesson, whatever the script. The same error with
+// the variable still in it, or a script in single quotes, is not it.
+func TestExpandedByCaller(t *testing.T) {
+	const lesson = "pitfall: `$` inside a double-quoted `powershell -Command \"…\"` is expanded by the shell running it before PowerShell reads it: put the PowerShell command in single quotes."
+	checkLessons(t, []scripted{
+		{"expanded", []string{"user: which services run?",
+			`fail: powershell.exe -Command "Get-Service | Where-Object {$_.Status -eq 'Running'}" => Exit code 1` + "\nWhere-Object : The term 'extglob.Status' is not recognized as the name of a cmdlet, function, script file, or operable program."},
+			[]string{lesson}},
+		{"the variable reached PowerShell", []string{"user: which services run?",
+			`fail: powershell.exe -Command "Get-Service | Where-Object {$_.Sttus -eq 'Running'}" => Exit code 1` + "\nThe property 'Sttus' cannot be found on this object: $_.Sttus"},
+			nil},
+		{"single quotes", []string{"user: which services run?",
+			`fail: powershell.exe -Command 'Get-Service | Where-Object {$_.Status -eq "Running"}' => Exit code 1` + "\nWhere-Object : The term 'x.Status' is not recognized as the name of a cmdlet."},
+			nil},
+	})
+}

@@ -66,6 +66,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if !ok {
 			continue
 		}
+		if o, ok := expandedByCaller(*f); ok {
+			// Whatever the agent did next, it rewrote the script: the
+			// lesson is the quoting.
+			out = append(out, o)
+			continue
+		}
 		var between []transcript.ToolCall
 		waited := false
 		fixed := false
@@ -1136,6 +1142,48 @@ func exploringStep(s step) bool {
 
 // optionError reports an error about an option or argument the program
 // does not take.
+// expandedByCaller reads a PowerShell script passed in double quotes
+// (`powershell -Command "… $_.Name …"`) that failed because the shell
+// running the command expanded its variables first: the error holds what
+// followed a variable without the variable (`$_.Name` arrived as
+// `extglob.Name`, bash's last argument put in its place). Worded without
+// the command, so that every such failure is one lesson, served before
+// the next powershell call.
+func expandedByCaller(f transcript.ToolCall) (Observation, bool) {
+	words := shellWords(firstLine(f.Command))
+	if len(words) < 3 {
+		return Observation{}, false
+	}
+	if p := progName(words[0]); p != "powershell" && p != "pwsh" {
+		return Observation{}, false
+	}
+	var script string
+	for i, w := range words[1 : len(words)-1] {
+		if l := strings.ToLower(w); l == "-command" || l == "-c" {
+			script = words[i+2]
+			break
+		}
+	}
+	if !strings.HasPrefix(script, `"`) {
+		return Observation{}, false
+	}
+	for _, m := range variableRe().FindAllStringSubmatch(script, -1) {
+		if member := m[2]; strings.Contains(f.Error, member) && !strings.Contains(f.Error, m[1]+member) {
+			pattern := "`$` inside a double-quoted `powershell -Command \"…\"` is expanded by the shell running it before PowerShell reads it: put the PowerShell command in single quotes."
+			details := commandDetails("powershell", f.Command, " fails with \""+clip(oneLine(errorLine(withoutHarness(f.Error))), 100)+"\"",
+				field("`"+m[1]+member+"` reached PowerShell without `"+m[1]+"`"), "quote the PowerShell command in single quotes (or escape each `$`)")
+			return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+oneLine(f.Error))), true
+		}
+	}
+	return Observation{}, false
+}
+
+// variableRe finds a PowerShell variable and the member read on it:
+// `$_.Name`, `$proc.Id`.
+var variableRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\$[A-Za-z_]\w*)(\.[A-Za-z]\w{2,})`)
+})
+
 // promptless reports sudo failing for want of a terminal to ask for the
 // password on ("sudo: a terminal is required to read the password", "no
 // tty present", localised as sudo is: "sudo: для ввода пароля требуется
