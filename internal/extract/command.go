@@ -40,14 +40,10 @@ func (s step) line() string { return strings.Join(s.words, " ") }
 // when the error names another link's program ("jq: error ..."), that
 // link.
 func parseStep(cmd, errText string) step {
-	return parseWords(shellWords(firstLine(cmd)), errText, "", 0)
+	return parseWords(shellWords(firstLine(cmd)), errText, "", "", 0)
 }
 
-func parseWords(words []string, errText, via string, depth int) step {
-	return parseThrough(words, errText, via, "", depth)
-}
-
-func parseThrough(words []string, errText, via, through string, depth int) step {
+func parseWords(words []string, errText, via, through string, depth int) step {
 	links := splitLinks(words)
 	var chosen []string
 	named := false
@@ -93,7 +89,7 @@ func parseThrough(words []string, errText, via, through string, depth int) step 
 			} else {
 				through = strings.TrimSpace(through + " " + progName(chosen[0]))
 			}
-			return parseThrough(inner, errText, via, through, depth+1)
+			return parseWords(inner, errText, via, through, depth+1)
 		}
 	}
 	s := newStep(chosen, via)
@@ -310,18 +306,8 @@ func carried(w []string) (inner []string, via string, ok bool) {
 			}
 		}
 	case "powershell", "pwsh":
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			f := strings.ToLower(rest[0])
-			rest = rest[1:]
-			if f == "-command" || f == "-c" {
-				break
-			}
-			if (f == "-executionpolicy" || f == "-file" || f == "-windowstyle") && len(rest) > 0 {
-				rest = rest[1:]
-			}
-		}
-		if len(rest) > 0 {
-			return shellWords(unquote(strings.Join(rest, " "))), "", true
+		if script := powershellScript(rest); script != "" {
+			return shellWords(unquote(script)), "", true
 		}
 	case "cmd":
 		for i, a := range rest {
@@ -386,6 +372,22 @@ func carried(w []string) (inner []string, via string, ok bool) {
 		return runnerArgs(rest)
 	}
 	return nil, "", false
+}
+
+// powershellScript is the script a PowerShell command line runs, as it
+// was written (its quotes kept): the words after its options.
+func powershellScript(args []string) string {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		f := strings.ToLower(args[0])
+		args = args[1:]
+		if f == "-command" || f == "-c" {
+			break
+		}
+		if (f == "-executionpolicy" || f == "-file" || f == "-windowstyle") && len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	return strings.Join(args, " ")
 }
 
 // runnerArgs skips a package runner's options (and the values of those

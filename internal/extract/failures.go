@@ -66,7 +66,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if !ok {
 			continue
 		}
-		if o, ok := expandedByCaller(*f); ok {
+		if o, ok := expandedByCaller(*f, fs); ok {
 			// Whatever the agent did next, it rewrote the script: the
 			// lesson is the quoting.
 			out = append(out, o)
@@ -646,6 +646,56 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
+// expandedByCaller reads a PowerShell script passed in double quotes
+// (`powershell -Command "… $_.Name …"`) that failed because the shell
+// running the command expanded its variables first: the error holds what
+// followed a variable without the variable (`$_.Name` arrived as
+// `extglob.Name`, bash's last argument put in its place). Worded without
+// the command, so that every such failure is one lesson, served before
+// the next powershell call.
+func expandedByCaller(f transcript.ToolCall, fs failedStep) (Observation, bool) {
+	words := shellWords(firstLine(f.Command))
+	if len(words) < 2 {
+		return Observation{}, false
+	}
+	if p := progName(words[0]); p != "powershell" && p != "pwsh" {
+		return Observation{}, false
+	}
+	script := powershellScript(words[1:])
+	if !strings.HasPrefix(script, `"`) {
+		return Observation{}, false
+	}
+	for _, m := range variableRe().FindAllStringSubmatch(script, -1) {
+		if member := m[2]; strings.Contains(f.Error, member) && !strings.Contains(f.Error, m[1]+member) {
+			pattern := "`$` inside a double-quoted `powershell -Command \"…\"` is expanded by the shell running it before PowerShell reads it: put the PowerShell command in single quotes."
+			details := commandDetails("powershell", f.Command, " fails with \""+clip(fs.err, 100)+"\"",
+				field("`"+m[1]+member+"` reached PowerShell without `"+m[1]+"`"), "quote the PowerShell command in single quotes (or escape each `$`)")
+			return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+oneLine(f.Error))), true
+		}
+	}
+	return Observation{}, false
+}
+
+// variableRe finds a PowerShell variable and the member read on it:
+// `$_.Name`, `$proc.Id`.
+var variableRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\$[A-Za-z_]\w*)(\.[A-Za-z]\w{2,})`)
+})
+
+// promptless reports sudo failing for want of a terminal to ask for the
+// password on ("sudo: a terminal is required to read the password", "no
+// tty present", localised as sudo is: "sudo: для ввода пароля требуется
+// терминал"), or for a password it could not read.
+func promptless(low string) bool {
+	for _, line := range strings.Split(low, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "sudo:") && mentions(line, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
+			return true
+		}
+	}
+	return false
+}
+
 // where names where a step ran: here, or the machine or container its
 // carrier reaches (a program missing on a router is not missing here).
 func where(fs failedStep) string {
@@ -1142,62 +1192,6 @@ func exploringStep(s step) bool {
 
 // optionError reports an error about an option or argument the program
 // does not take.
-// expandedByCaller reads a PowerShell script passed in double quotes
-// (`powershell -Command "… $_.Name …"`) that failed because the shell
-// running the command expanded its variables first: the error holds what
-// followed a variable without the variable (`$_.Name` arrived as
-// `extglob.Name`, bash's last argument put in its place). Worded without
-// the command, so that every such failure is one lesson, served before
-// the next powershell call.
-func expandedByCaller(f transcript.ToolCall) (Observation, bool) {
-	words := shellWords(firstLine(f.Command))
-	if len(words) < 3 {
-		return Observation{}, false
-	}
-	if p := progName(words[0]); p != "powershell" && p != "pwsh" {
-		return Observation{}, false
-	}
-	var script string
-	for i, w := range words[1 : len(words)-1] {
-		if l := strings.ToLower(w); l == "-command" || l == "-c" {
-			script = words[i+2]
-			break
-		}
-	}
-	if !strings.HasPrefix(script, `"`) {
-		return Observation{}, false
-	}
-	for _, m := range variableRe().FindAllStringSubmatch(script, -1) {
-		if member := m[2]; strings.Contains(f.Error, member) && !strings.Contains(f.Error, m[1]+member) {
-			pattern := "`$` inside a double-quoted `powershell -Command \"…\"` is expanded by the shell running it before PowerShell reads it: put the PowerShell command in single quotes."
-			details := commandDetails("powershell", f.Command, " fails with \""+clip(oneLine(errorLine(withoutHarness(f.Error))), 100)+"\"",
-				field("`"+m[1]+member+"` reached PowerShell without `"+m[1]+"`"), "quote the PowerShell command in single quotes (or escape each `$`)")
-			return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+oneLine(f.Error))), true
-		}
-	}
-	return Observation{}, false
-}
-
-// variableRe finds a PowerShell variable and the member read on it:
-// `$_.Name`, `$proc.Id`.
-var variableRe = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(\$[A-Za-z_]\w*)(\.[A-Za-z]\w{2,})`)
-})
-
-// promptless reports sudo failing for want of a terminal to ask for the
-// password on ("sudo: a terminal is required to read the password", "no
-// tty present", localised as sudo is: "sudo: для ввода пароля требуется
-// терминал"), or for a password it could not read.
-func promptless(low string) bool {
-	for _, line := range strings.Split(low, "\n") {
-		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "sudo:") && mentions(line, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
-			return true
-		}
-	}
-	return false
-}
-
 func optionError(low string) bool {
 	return mentions(low, "unrecognized option", "unknown option", "invalid option", "illegal option", "unknown flag", "unrecognized flag", "unexpected argument", "unrecognized argument", "no such option", "unrecognized or incomplete command line")
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -124,7 +125,7 @@ func read(t *turn) (found []finding, back bool) {
 		// An interview answer told at length holds a rule word here and
 		// there; what it tells around them is how things are all the
 		// same, and would be lost with the rest of the answer.
-		if f, ok := interviewAnswer(t, x, own, sents); ok && !isFact && coveredWords(found) < words(f.lesson)/2 {
+		if f, ok := interviewAnswer(t, x, own, sents, anyAsking(x, sents)); ok && !isFact && coveredWords(found) < words(f.lesson)/2 {
 			found = append(found, f)
 		}
 		return found, false
@@ -159,20 +160,25 @@ func read(t *turn) (found []finding, back bool) {
 // said is how things are here, which the next session would otherwise
 // ask again.
 func answered(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
-	if !slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) }) {
+	asks := anyAsking(x, sents)
+	if !asks {
 		if f, ok := answeredWhere(t, x, own); ok {
 			return f, true
 		}
 	}
-	return interviewAnswer(t, x, own, sents)
+	return interviewAnswer(t, x, own, sents, asks)
+}
+
+// anyAsking reports a turn with a sentence that asks.
+func anyAsking(x *lang.Text, sents []span) bool {
+	return slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) })
 }
 
 // interviewAnswer reads an answer at length to the agent's questions:
 // it asked several (an interview, a plan's open points), or the person
 // answers its points one by one.
-func interviewAnswer(t *turn, x *lang.Text, own string, sents []span) (finding, bool) {
+func interviewAnswer(t *turn, x *lang.Text, own string, sents []span, asks bool) (finding, bool) {
 	low := x.Low()
-	asks := slices.ContainsFunc(sents, func(s span) bool { return asking(x, s) })
 	// A reply point by point ("1. ... 2. ...") answers the agent's
 	// points, whether it asked one question or several, and may ask
 	// about one of them; else a question back means no answer yet.
@@ -245,43 +251,25 @@ const (
 // where something is (a path, a folder, an address, "where"), and true;
 // else its last question, as it asked it, and false.
 func placeQuestion(text string) (string, bool) {
+	text = textcut.Tail(text, maxClosing)
+	x := lang.Fold(text)
+	low := x.Low()
 	var last string
-	for rest := closing(text); ; {
-		end := strings.IndexAny(rest, "?？")
-		if end < 0 {
-			return last, false
+	for _, s := range sentences(low) {
+		if !question(low, s) {
+			continue
 		}
-		q := strings.Join(strings.Fields(strings.Trim(strings.TrimSpace(rest[sentenceStart(rest[:end]):end]), "*#-0123456789) ")), " ")
-		_, n := utf8.DecodeRuneInString(rest[end:])
-		rest = rest[end+n:]
+		asked := strings.TrimRight(text[x.Offset(s.start):x.Offset(s.end)], "?？ ")
+		q := strings.Join(strings.Fields(strings.Trim(asked, "*#-0123456789) ")), " ")
 		if words(q) < 3 {
 			continue
 		}
-		q += "?"
-		if x := lang.Fold(q); hasKind(x, lang.Place, 0, len(x.Low())) {
-			return q, true
+		if hasKind(x, lang.Place, s.start, s.end) {
+			return q + "?", true
 		}
-		last = q
+		last = q + "?"
 	}
-}
-
-// sentenceStart is where the last sentence of text starts: after a line
-// break, a full stop of the scripts without spaces, or a full stop, colon
-// or exclamation mark followed by a space (not the dot of "GL.iNet").
-func sentenceStart(text string) int {
-	for i := len(text) - 1; i >= 0; i-- {
-		switch c := text[i]; {
-		case c == '\n':
-			return i + 1
-		case (c == '.' || c == '!' || c == ':') && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '\t'):
-			return i + 1
-		case c >= 0x80 && utf8.RuneStart(c):
-			if r, n := utf8.DecodeRuneInString(text[i:]); r == '。' || r == '！' || r == '：' {
-				return i + n
-			}
-		}
-	}
-	return 0
+	return last, false
 }
 
 // coveredWords is how many words the findings' lessons hold.
@@ -312,23 +300,12 @@ const (
 
 // questionsAsked counts the questions that close the agent's message.
 func questionsAsked(text string) int {
-	text = closing(text)
+	text = textcut.Tail(text, maxClosing)
 	return strings.Count(text, "?") + strings.Count(text, "？")
 }
 
-// closing is the last part of the agent's message, where a message asks
-// what it needs: its last maxClosing bytes, from a rune's start.
-func closing(text string) string {
-	if len(text) <= maxClosing {
-		return text
-	}
-	i := len(text) - maxClosing
-	for i < len(text) && !utf8.RuneStart(text[i]) {
-		i++
-	}
-	return text[i:]
-}
-
+// maxClosing bounds the closing part of the agent's message read for its
+// questions, where a message asks what it needs.
 const maxClosing = 2000
 
 // marked reads one sentence: the lesson its first valid marker makes, or
