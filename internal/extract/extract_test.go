@@ -721,6 +721,9 @@ func TestStandingChoices(t *testing.T) {
 		{"when you commit, write the message in English", []string{"procedural: When you commit, write the message in English."}},
 		{"todas las apis que hagas deben pedir el usuario autenticado", []string{"procedural: Todas las apis que hagas deben pedir el usuario autenticado."}},
 		{"every page must work on mobile", []string{"procedural: Every page must work on mobile."}},
+		{"the whole codebase should log through slog", []string{"procedural: The whole codebase should log through slog."}},
+		{"das ganze Projekt muss ohne Docker laufen", []string{"procedural: Das ganze Projekt muss ohne Docker laufen."}},
+		{"the whole codebase is slow", nil},
 		{"alle Endpunkte müssen eine Anmeldung verlangen", []string{"procedural: Alle Endpunkte müssen eine Anmeldung verlangen."}},
 		// Not standing choices.
 		{"must every page work on mobile?", nil},
