@@ -186,6 +186,15 @@ func TestAcknowledged(t *testing.T) {
 	if want := []string{"procedural: Reuse the helper in internal/retry."}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// A point made over its sentences keeps them all: the first alone
+	// ("The field names are wrong.") loses what they should be.
+	got = lessonsOf(session("s",
+		"user: map the rows", "assistant: I'll map them.", "edit: /repo/sync.ts",
+		"user: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'.",
+		"assistant: You're right! Let me check db/schema.sql."))
+	if want := []string{"pitfall: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'."}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	// Without the agent owning up, the same words are a suggestion, not a lesson.
 	if got := lessonsOf(session("s", "user: add a retry loop", "assistant: ok", "user: hmm, I think we should reuse the helper in internal/retry", "assistant: Sure.")); got != nil {
 		t.Errorf("no acknowledgement, still %q", got)

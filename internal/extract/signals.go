@@ -686,20 +686,26 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 			}
 		}
 	}
-	// Else the first thing stated, in a turn short enough to be one
-	// point: in a long one (a pasted document, a brief), what the agent
-	// owned up to may be anywhere.
+	// Else what was stated, in a turn short enough to be one point: in a
+	// long one (a pasted document, a brief), what the agent owned up to
+	// may be anywhere. All of it, since a point is often made over its
+	// sentences ("Property names are wrong. Look at x.sql. 'accounts'
+	// should be 'be_accounts'."): the first alone loses its object.
 	if len(sents) > 3 {
 		return f, false
 	}
+	var parts []string
 	for _, s := range sents {
 		if !asking(x, s) && words(low[s.start:s.end]) >= 3 {
-			f.lesson = cleanLesson(x, own, s.start, s.end, "")
-			f.area = namedPath(f.lesson)
-			return f, words(f.lesson) >= 3
+			parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
 		}
 	}
-	return f, false
+	if len(parts) == 0 {
+		return f, false
+	}
+	f.lesson = clip(strings.Join(parts, " "), maxLesson)
+	f.area = namedPath(f.lesson)
+	return f, words(f.lesson) >= 3
 }
 
 // lastIntent is the last plan the agent stated ("I'll X", "我来X",
