@@ -1046,6 +1046,8 @@ func TestNoted(t *testing.T) {
 			[]string{"procedural: Le label est le même pour tous les projets mais il change par numéro de lot."}},
 		{"English", "the preview server only runs on port 8020 on this machine", "Good to know — I'll point the tests at 8020.",
 			[]string{"procedural: The preview server only runs on port 8020 on this machine."}},
+		{"got it, in English", "the disk quota does not count the files in /data", "Got it — looking outside /data.",
+			[]string{"procedural: The disk quota does not count the files in /data."}},
 		{"an answer is no fact", "Option A", "Noted and applied.", nil},
 		{"noted deep in the reply is no note", "add the column", "I added the column to the table as you asked; noted in the changelog.", nil},
 		{"after an answer word it is the agent's habit, not a note", "the tester uses the tool every day at their desk", "Parfait, je note : usage quotidien.", nil},
