@@ -201,6 +201,31 @@ func TestAcknowledged(t *testing.T) {
 	}
 }
 
+// A question the agent owns up to keeps what the agent admitted: the
+// question alone only asks.
+func TestChallenged(t *testing.T) {
+	for _, c := range []struct {
+		said, reply string
+		want        []string
+	}{
+		{"where is the changelog entry?", "You're right — I skipped the changelog entry for this release. Adding it now.",
+			[]string{`procedural: Asked "where is the changelog entry?", the agent owned up: You're right — I skipped the changelog entry for this release. Adding it now.`}},
+		{"ノートのまとめはどこ？", "おっしゃる通りです。番号付きのノートのまとめを作り忘れていました。",
+			[]string{`procedural: Asked "ノートのまとめはどこ？", the agent owned up: おっしゃる通りです。番号付きのノートのまとめを作り忘れていました。`}},
+		// a guess confirmed is no challenge
+		{"so this device is the monitor's speaker?", "Yes, you're right: that device is the monitor's audio over DisplayPort.", nil},
+		// an apology further on is not what the reply opens with
+		{"where is that file?", "The file sits in the folder we work in, next to the script; sorry if that was unclear.", nil},
+		// owning up with nothing said of what
+		{"really?", "You're right.", nil},
+	} {
+		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
 func TestExplicit(t *testing.T) {
 	ch := session("s",
 		"user: seed staging", "assistant: Inserting.", "fail: psql -f seed.sql => ERROR: cannot execute INSERT in a read-only transaction",

@@ -137,7 +137,11 @@ func read(t *turn) (found []finding, back bool) {
 		return []finding{f}, false
 	}
 	if ack {
-		if f, ok := acknowledged(x, own, sents, lang.OwnsUp(t.after)); ok {
+		ownsUp := lang.OwnsUp(t.after)
+		if f, ok := acknowledged(x, own, sents, ownsUp); ok {
+			return []finding{f}, false
+		}
+		if f, ok := challenged(t, x, own, sents, ownsUp); ok {
 			return []finding{f}, false
 		}
 	} else if lang.Notes(t.after) {
@@ -706,6 +710,63 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 	f.lesson = clip(strings.Join(parts, " "), maxLesson)
 	f.area = namedPath(f.lesson)
 	return f, words(f.lesson) >= 3
+}
+
+// challenged reads a question the agent owned up to: "where is the
+// notebook summary?" answered "You're right — I skipped the numbered
+// notebook summary." The question alone asks; what the agent admitted
+// says what it should have done, so the lesson is both, the admission in
+// the agent's words.
+func challenged(t *turn, x *lang.Text, own string, sents []span, ownsUp bool) (finding, bool) {
+	low := x.Low()
+	if !ownsUp || len(sents) == 0 || len(sents) > 3 || words(low) < 3 || !anyAsking(x, sents) {
+		return finding{}, false
+	}
+	admitted := admission(t.after)
+	if words(admitted) < minAdmissionWords || !lang.OwnsUp(textcut.Bytes(admitted, admissionOpening)) || opensWithAnswer(admitted) {
+		// Owning up is what the reply opens with, not a word further on
+		// ("... 是不是确实加给"); "Yes, you're right" confirms what the
+		// person guessed.
+		return finding{}, false
+	}
+	asked := strings.Join(strings.Fields(own), " ")
+	lesson := finish("Asked \"" + clip(asked, maxQuoted) + "\", the agent owned up: " + admitted)
+	return finding{class: ClassAcknowledged, lesson: clip(lesson, maxLesson), said: own, area: namedPath(asked)}, true
+}
+
+// admission is how the agent's reply owns up: its opening sentences, up
+// to maxAdmission runes, cut at a sentence's end.
+func admission(reply string) string {
+	para, _, _ := strings.Cut(strings.TrimSpace(reply), "\n\n")
+	para = strings.Join(strings.Fields(para), " ")
+	x := lang.Fold(para)
+	low := x.Low()
+	out := ""
+	for _, s := range sentences(low) {
+		next := para[:x.Offset(s.end)]
+		if utf8.RuneCountInString(next) > maxAdmission && out != "" {
+			break
+		}
+		out = next
+	}
+	return clip(out, maxAdmission)
+}
+
+// maxAdmission bounds the agent's words a challenged lesson keeps; an
+// admission of fewer than minAdmissionWords ("Вы правы.") says nothing
+// of what it should have done.
+// admissionOpening is how far into the reply owning up must start.
+const (
+	maxAdmission      = 240
+	minAdmissionWords = 6
+	admissionOpening  = 60
+)
+
+// opensWithAnswer reports a text that opens with a yes or a no.
+func opensWithAnswer(text string) bool {
+	x := lang.Fold(text)
+	ss := sentences(x.Low())
+	return len(ss) > 0 && opensWith(x, lang.Answer, ss[0])
 }
 
 // lastIntent is the last plan the agent stated ("I'll X", "我来X",
