@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -226,7 +227,7 @@ func answeredWhere(t *turn, x *lang.Text, own string) (finding, bool) {
 		return finding{}, false
 	}
 	answer := strings.Join(strings.Fields(own), " ")
-	lesson := finish("Asked \"" + clip(q, maxQuoted) + "\", the person answered: " + answer)
+	lesson := finish(identity.Answer(clip(q, maxQuoted), identity.PersonAnswered, answer))
 	f := finding{class: ClassFact, lesson: clip(lesson, maxLesson), said: own, area: p}
 	if i := strings.Index(own, p); p != "" && i > 0 && strings.ContainsRune("'\"`", rune(own[i-1])) && !strings.HasPrefix(own[i+len(p):], own[i-1:i]) {
 		f.area = "" // a quoted path with spaces in it: no trigger holds it whole
@@ -730,7 +731,7 @@ func challenged(t *turn, x *lang.Text, own string, sents []span, ownsUp bool) (f
 		return finding{}, false
 	}
 	asked := strings.Join(strings.Fields(own), " ")
-	lesson := finish("Asked \"" + clip(asked, maxQuoted) + "\", the agent owned up: " + admitted)
+	lesson := finish(identity.Answer(clip(asked, maxQuoted), identity.AgentOwnedUp, admitted))
 	return finding{class: ClassAcknowledged, lesson: clip(lesson, maxLesson), said: own, area: namedPath(asked)}, true
 }
 

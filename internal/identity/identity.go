@@ -201,12 +201,42 @@ type Key struct {
 // placeholder stands in a frame for a name.
 const placeholder = "<>"
 
+// Answer writes what was said in answer to a question as a lesson, in
+// devlearn's own words around theirs: `Asked "q", the person answered:
+// said` (by is one of the Answered... verbs).
+func Answer(question, by, said string) string {
+	return askedOpen + question + "\", " + by + ": " + said
+}
+
+// The frames Answer writes. Their words are devlearn's, the same in every
+// such lesson, so a key is read without them: in a sentence of another
+// script they would be the anchors every such lesson shares.
+const (
+	askedOpen      = "Asked \""
+	PersonAnswered = "the person answered"
+	AgentOwnedUp   = "the agent owned up"
+)
+
+// unframe is a pattern without the frame Answer wrote around it.
+func unframe(pattern string) string {
+	rest, ok := strings.CutPrefix(pattern, askedOpen)
+	if !ok {
+		return pattern
+	}
+	for _, by := range []string{PersonAnswered, AgentOwnedUp} {
+		if q, said, ok := strings.Cut(rest, "\", "+by+": "); ok {
+			return q + " " + said
+		}
+	}
+	return rest
+}
+
 // KeyOf reads a pattern's key. What stands in backticks is read as its
 // words, so `pnpm` and pnpm are the same word.
 func KeyOf(pattern string) Key {
 	k := Key{Words: map[string]bool{}}
 	seen := map[string]bool{}
-	text := strings.ReplaceAll(pattern, "`", " ")
+	text := strings.ReplaceAll(unframe(pattern), "`", " ")
 	latin, other := 0, 0
 	for _, r := range text {
 		if unicode.IsLetter(r) {
@@ -261,6 +291,7 @@ func keyOf(typ, pattern string) Key {
 // cut short, with the names in it as placeholders (one for names side by
 // side: "`params.id`. `params`" is where one name goes).
 func frameOf(pattern string, foreign bool) (frame []string, clipped bool) {
+	pattern = unframe(pattern)
 	if i := strings.Index(pattern, "…"); i >= 0 {
 		pattern, clipped = pattern[:i], true
 	}

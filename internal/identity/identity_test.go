@@ -61,6 +61,10 @@ func TestSame(t *testing.T) {
 		{"커밋 메시지는 영어로 써줘", "커밋 메시지는 영어로 작성해", true},
 		{"커밋 메시지는 영어로 써줘", "주석은 한국어로 써줘", false},
 		{"필터 적용 버튼 글씨 크기를 14px로 바꿔줘", "현재 파일 구조 파악해봐", false},
+		// devlearn's frame around what was said is no part of it: in
+		// another script its English words would be anchors all share.
+		{Answer("где лежит конфиг?", AgentOwnedUp, "Вы правы. Я не проверил папку настроек."), Answer("какой пакет ты ставишь?", AgentOwnedUp, "Вы правы. Я ошибся с названием пакета."), false},
+		{Answer("配置文件在哪里？", PersonAnswered, "在项目根目录下面"), Answer("配置文件在哪里", PersonAnswered, "在项目根目录下面。"), true},
 	} {
 		if got := Same(KeyOf(c.a), KeyOf(c.b)); got != c.same {
 			t.Errorf("Same(%q, %q) = %v, want %v (shared %.2f, anchors %v / %v)", c.a, c.b, got, c.same, Shared(KeyOf(c.a), KeyOf(c.b)), KeyOf(c.a).Anchors, KeyOf(c.b).Anchors)
