@@ -19,7 +19,8 @@ import (
 // "task: what for" (a sub-agent sent out),
 // "refuse: command" (a call the person refused), "escalatedfail: command
 // => error" (one run outside the sandbox that failed), "escalated: command" (a
-// call run outside the sandbox).
+// call run outside the sandbox), "hidden: command => output" (one that
+// passed because a filter ends its pipeline, and what it printed).
 func session(id string, script ...string) *transcript.Channels {
 	ch := &transcript.Channels{SessionID: id}
 	var turn *transcript.DialogPair
@@ -54,6 +55,10 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: name, Paths: []string{text}, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "bash", "escalated":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalated"})
+		case "hidden":
+			// Passed because a filter ends its pipeline; what it printed.
+			cmd, out, _ := strings.Cut(text, " => ")
+			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, Hidden: out, ResultUUID: meta.UUID + "-res", ResultLine: line + 1})
 		case "alongside":
 			// Issued with the call before it, before that one's result.
 			meta.Line = ch.Tools[len(ch.Tools)-1].Line
@@ -224,6 +229,31 @@ func TestChallenged(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
 		}
 	}
+}
+
+// A filter last in a pipeline makes its status the command's: what the
+// command printed first says whether it failed, when a program of it or
+// the shell said so.
+func TestHiddenByAFilter(t *testing.T) {
+	tests := []scripted{
+		{"git's own error through head", []string{"user: how big is the repo?", "assistant: Counting.",
+			"hidden: git count-objects -v 2>&1 | head -20 => fatal: detected dubious ownership in repository at '/repo'\nTo add an exception for this directory, call:",
+			"bash: git config --global --add safe.directory /repo && git -C /repo count-objects -v 2>&1"},
+			[]string{"pitfall: Before `git count-objects`, run `git config --global --add safe.directory <worktree>`: without it, `git count-objects` fails with \"fatal: detected dubious ownership in repository at '<worktree>'\"."}},
+		{"the shell's, through tail", []string{"user: build it", "assistant: Building.",
+			"hidden: cargo build 2>&1 | tail -5 => zsh: command not found: cargo",
+			"bash: source $HOME/.cargo/env && cargo build 2>&1 | tail -5"},
+			[]string{"pitfall: `cargo build` fails with \"zsh: command not found: cargo\": add `source $HOME/.cargo/env &&`."}},
+		{"a line of what the build printed is no program's word", []string{"user: build it", "assistant: Building.",
+			"hidden: npm run build 2>&1 | tail -3 => src/a.ts(3,1): error TS2304: Cannot find name 'x'.",
+			"bash: npm install && npm run build 2>&1 | tail -3"},
+			nil},
+		{"a log's error line is what was asked for", []string{"user: why is the api down?", "assistant: Reading its logs.",
+			"hidden: docker logs api 2>&1 | tail -5 => ERROR: connection refused to db:5432",
+			"bash: docker compose up -d db && docker logs api 2>&1 | tail -5"},
+			nil},
+	}
+	checkLessons(t, tests)
 }
 
 func TestExplicit(t *testing.T) {

@@ -422,7 +422,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
 		// same command, as if run apart.
-		if !sameWords(fs.words, ps.words) {
+		if !sameWords(inFolder(fs.words, failed.Cwd), inFolder(ps.words, failed.Cwd)) {
 			return Observation{}, false
 		}
 		diff = nil
@@ -1086,6 +1086,25 @@ func bare(p string) string {
 }
 
 func sameWords(a, b []string) bool { return strings.Join(a, " ") == strings.Join(b, " ") }
+
+// inFolder is a command's words without an option that names the folder
+// it ran in already (`git -C /root/capsule count-objects` run in
+// /root/capsule): such an option changes nothing.
+func inFolder(words []string, cwd string) []string {
+	if cwd == "" {
+		return words
+	}
+	cwd = strings.TrimRight(cwd, "/")
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if words[i] == "-C" && i+1 < len(words) && strings.TrimRight(unquote(words[i+1]), "/") == cwd {
+			i++
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
 
 func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
 

@@ -72,8 +72,13 @@ type ToolCall struct {
 
 	HasResult bool   `json:"hasResult"`
 	IsError   bool   `json:"isError,omitempty"`
-	Error     string `json:"error,omitempty"`    // the error text (redacted), capped at MaxError
-	Rejected  bool   `json:"rejected,omitempty"` // the person refused the call: not a failure
+	Error     string `json:"error,omitempty"` // the error text (redacted), capped at MaxError
+	// Hidden is what a shell command printed first (redacted, capped at
+	// MaxError) when it passed only because a filter ends its pipeline
+	// (`git status 2>&1 | head`): the filter's exit status is the
+	// command's, so a failure before it shows only in the output.
+	Hidden   string `json:"hidden,omitempty"`
+	Rejected bool   `json:"rejected,omitempty"` // the person refused the call: not a failure
 	// Protocol: the error is Claude Code's own, about how the tool was
 	// used (an Edit whose old string is not there, a write before a read,
 	// a permission, plan mode, an interruption, a hook): nothing about the
@@ -526,6 +531,10 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 			tc.Rejected = isRejection(errText) || reason != ""
 			tc.Protocol = !tc.Rejected && ProtocolError(errText)
 			tc.Error = textcut.Bytes(errText, w.opt.MaxError)
+		} else if FilteredLast(tc.Command) {
+			w.tmp = w.p.sk.appendText(w.tmp[:0], b.Content)
+			out := w.tmp[:min(len(w.tmp), w.opt.MaxError)] // only its start is read
+			tc.Hidden = textcut.Bytes(strings.TrimSpace(w.opt.Redact(validUTF8(string(out)))), w.opt.MaxError)
 		}
 		if err := w.emitTool(tc); err != nil {
 			return err
@@ -732,3 +741,20 @@ func validUTF8(s string) string {
 	}
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
+
+// FilteredLast reports a command line whose first line ends its pipeline
+// with a filter (head, tail, grep, ...): the line's exit status is the
+// filter's, whatever the commands before it did.
+func FilteredLast(command string) bool {
+	line, _, _ := strings.Cut(command, "\n")
+	i := strings.LastIndexByte(line, '|')
+	if i <= 0 || line[i-1] == '|' {
+		return false
+	}
+	prog, _, _ := strings.Cut(strings.TrimSpace(line[i+1:]), " ")
+	return outputFilters[prog]
+}
+
+// outputFilters are the programs an agent ends a pipeline with to trim
+// or search what it prints.
+var outputFilters = map[string]bool{"head": true, "tail": true, "grep": true, "egrep": true, "rg": true, "sed": true, "awk": true, "sort": true, "uniq": true, "cut": true, "wc": true, "less": true, "more": true, "cat": true, "tee": true, "column": true, "tr": true, "jq": true}

@@ -406,6 +406,34 @@ func TestPendingToolsFlushAtEnd(t *testing.T) {
 	}
 }
 
+// A command that passed only because a filter ends its pipeline keeps
+// what it printed first; one without such a filter, or one that failed,
+// does not.
+func TestHiddenByAFilter(t *testing.T) {
+	ch := read(t,
+		assistant("a1", toolUse("t1", "Bash", map[string]any{"command": "git count-objects -v 2>&1 | head -20"})),
+		user("u1", toolResult("t1", "fatal: detected dubious ownership in repository at '/repo'", false)),
+		assistant("a2", toolUse("t2", "Bash", map[string]any{"command": "git count-objects -v"})),
+		user("u2", toolResult("t2", "count: 12", false)),
+		assistant("a3", toolUse("t3", "Bash", map[string]any{"command": "false || echo x | head"})),
+		user("u3", toolResult("t3", "x", false)),
+	)
+	if len(ch.Tools) != 3 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if got := ch.Tools[0]; got.Failed() || got.Hidden != "fatal: detected dubious ownership in repository at '/repo'" {
+		t.Errorf("through head: %+v", got)
+	}
+	if ch.Tools[1].Hidden != "" {
+		t.Errorf("no filter, nothing hidden: %+v", ch.Tools[1])
+	}
+	for cmd, want := range map[string]bool{"a | head": true, "a 2>&1 | tail -5": true, "a | grep x": true, "a || b": false, "a | xargs rm": false, "a\nb | head": false, "a": false} {
+		if got := FilteredLast(strings.ReplaceAll(cmd, `\n`, "\n")); got != want {
+			t.Errorf("FilteredLast(%q) = %v", cmd, got)
+		}
+	}
+}
+
 func TestSinkErrorStops(t *testing.T) {
 	stop := errors.New("enough")
 	n := 0

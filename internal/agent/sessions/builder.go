@@ -116,7 +116,8 @@ func (b *builder) identify(key, id string) {
 	}
 }
 
-// result is a tool call's outcome; errText is kept for a failure.
+// result is a tool call's outcome; errText, what it printed, is kept
+// for a failure, and for a pass a filter may have hidden one from.
 func (b *builder) result(m transcript.Meta, id string, failed bool, errText string) {
 	i, ok := b.pending[id]
 	if !ok {
@@ -125,10 +126,15 @@ func (b *builder) result(m transcript.Meta, id string, failed bool, errText stri
 	delete(b.pending, id)
 	tc := &b.ch.Tools[i]
 	tc.HasResult, tc.ResultLine, tc.ResultUUID = true, m.Line, m.UUID
-	if failed {
+	switch {
+	case failed:
 		tc.IsError = true
 		tc.Error = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
 		b.ch.Stats.ToolErrors++
+	case errText != "" && transcript.FilteredLast(tc.Command):
+		// A filter last hid the command's status: what it printed may
+		// say it failed (transcript.ToolCall.Hidden).
+		tc.Hidden = head(strings.TrimSpace(b.clean(head(errText, b.opt.MaxError))), b.opt.MaxError)
 	}
 }
 
