@@ -223,6 +223,8 @@ func TestChallenged(t *testing.T) {
 		{"where is that file?", "The file sits in the folder we work in, next to the script; sorry if that was unclear.", nil},
 		// owning up with nothing said of what
 		{"really?", "You're right.", nil},
+		// an accident owned up to is a slip to undo
+		{"why is the button grey now?", "Sorry, I changed its colour by accident. Restoring it now.", nil},
 	} {
 		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
 		if !slices.Equal(got, c.want) {

@@ -724,10 +724,11 @@ func challenged(t *turn, x *lang.Text, own string, sents []span, ownsUp bool) (f
 		return finding{}, false
 	}
 	admitted := admission(t.after)
-	if words(admitted) < minAdmissionWords || !lang.OwnsUp(textcut.Bytes(admitted, admissionOpening)) || opensWithAnswer(admitted) {
+	if words(admitted) < minAdmissionWords || !lang.OwnsUp(textcut.Bytes(admitted, admissionOpening)) || opensWithAnswer(admitted) || slip(admitted) {
 		// Owning up is what the reply opens with, not a word further on
 		// ("... 是不是确实加给"); "Yes, you're right" confirms what the
-		// person guessed.
+		// person guessed; "I changed the colour by accident" is a slip to
+		// undo, no way of working.
 		return finding{}, false
 	}
 	asked := strings.Join(strings.Fields(own), " ")
@@ -762,6 +763,12 @@ const (
 	minAdmissionWords = 6
 	admissionOpening  = 60
 )
+
+// slip reports an admission of an accident.
+func slip(admitted string) bool {
+	x := lang.Fold(admitted)
+	return hasKind(x, lang.Slip, 0, len(x.Low()))
+}
 
 // opensWithAnswer reports a text that opens with a yes or a no.
 func opensWithAnswer(text string) bool {
