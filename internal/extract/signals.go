@@ -754,10 +754,10 @@ func admission(reply string) string {
 	return clip(out, maxAdmission)
 }
 
-// maxAdmission bounds the agent's words a challenged lesson keeps; an
-// admission of fewer than minAdmissionWords ("Вы правы.") says nothing
-// of what it should have done.
-// admissionOpening is how far into the reply owning up must start.
+// maxAdmission bounds the agent's words a challenged lesson keeps. An
+// admission of fewer than minAdmissionWords ("Вы правы.") says nothing of
+// what it should have done, and one whose owning up starts past
+// admissionOpening bytes did not open with it.
 const (
 	maxAdmission      = 240
 	minAdmissionWords = 6

@@ -203,7 +203,7 @@ const placeholder = "<>"
 
 // Answer writes what was said in answer to a question as a lesson, in
 // devlearn's own words around theirs: `Asked "q", the person answered:
-// said` (by is one of the Answered... verbs).
+// said` (by is PersonAnswered or AgentOwnedUp).
 func Answer(question, by, said string) string {
 	return askedOpen + question + "\", " + by + ": " + said
 }

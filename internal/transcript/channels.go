@@ -532,9 +532,10 @@ func (w *walker) toolResult(r *Record, b *Block) error {
 			tc.Protocol = !tc.Rejected && ProtocolError(errText)
 			tc.Error = textcut.Bytes(errText, w.opt.MaxError)
 		} else if FilteredLast(tc.Command) {
+			// Redacted whole, then cut: a secret cut in two would no
+			// longer read as one.
 			w.tmp = w.p.sk.appendText(w.tmp[:0], b.Content)
-			out := w.tmp[:min(len(w.tmp), w.opt.MaxError)] // only its start is read
-			tc.Hidden = textcut.Bytes(strings.TrimSpace(w.opt.Redact(validUTF8(string(out)))), w.opt.MaxError)
+			tc.Hidden = textcut.Bytes(strings.TrimSpace(w.opt.Redact(validUTF8(string(w.tmp)))), w.opt.MaxError)
 		}
 		if err := w.emitTool(tc); err != nil {
 			return err

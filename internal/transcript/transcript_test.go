@@ -412,7 +412,7 @@ func TestPendingToolsFlushAtEnd(t *testing.T) {
 func TestHiddenByAFilter(t *testing.T) {
 	ch := read(t,
 		assistant("a1", toolUse("t1", "Bash", map[string]any{"command": "git count-objects -v 2>&1 | head -20"})),
-		user("u1", toolResult("t1", "fatal: detected dubious ownership in repository at '/repo'", false)),
+		user("u1", toolResult("t1", "fatal: detected dubious ownership in repository at '/repo'\nremote: https://x:ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com", false)),
 		assistant("a2", toolUse("t2", "Bash", map[string]any{"command": "git count-objects -v"})),
 		user("u2", toolResult("t2", "count: 12", false)),
 		assistant("a3", toolUse("t3", "Bash", map[string]any{"command": "false || echo x | head"})),
@@ -421,8 +421,11 @@ func TestHiddenByAFilter(t *testing.T) {
 	if len(ch.Tools) != 3 {
 		t.Fatalf("tools %+v", ch.Tools)
 	}
-	if got := ch.Tools[0]; got.Failed() || got.Hidden != "fatal: detected dubious ownership in repository at '/repo'" {
+	if got := ch.Tools[0]; got.Failed() || !strings.HasPrefix(got.Hidden, "fatal: detected dubious ownership in repository at '/repo'\n") {
 		t.Errorf("through head: %+v", got)
+	}
+	if strings.Contains(ch.Tools[0].Hidden, "ghp_abcdef") {
+		t.Errorf("a secret in what was printed is kept: %q", ch.Tools[0].Hidden)
 	}
 	if ch.Tools[1].Hidden != "" {
 		t.Errorf("no filter, nothing hidden: %+v", ch.Tools[1])

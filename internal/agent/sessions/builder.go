@@ -134,7 +134,7 @@ func (b *builder) result(m transcript.Meta, id string, failed bool, errText stri
 	case errText != "" && transcript.FilteredLast(tc.Command):
 		// A filter last hid the command's status: what it printed may
 		// say it failed (transcript.ToolCall.Hidden).
-		tc.Hidden = head(strings.TrimSpace(b.clean(head(errText, b.opt.MaxError))), b.opt.MaxError)
+		tc.Hidden = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
 	}
 }
 
