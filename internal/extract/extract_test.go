@@ -311,6 +311,9 @@ func TestNotLessons(t *testing.T) {
 		{"user: go", "assistant: Done.", "user: yes"},
 		{"user: go", "assistant: Done.", "user: ok, continue"},
 		{"user: go", "assistant: Done.", "user: 好的，继续"},
+		// what happens, and not knowing why it did ("为什么没有" after
+		// "不知道" is no reproach)
+		{"user: go", "assistant: Done.", "edit: /repo/ui.lua", "user: 我运行了，奇怪，不知道为什么没有显示出来"},
 		// what the person meant this time, although the agent apologises
 		{"user: update the install section", "assistant: I'll update docs/install.md.", "edit: /repo/docs/install.md",
 			"user: that's the wrong file, I meant README.md at the root", "assistant: Sorry, editing README.md."},
