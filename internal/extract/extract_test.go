@@ -98,6 +98,24 @@ func lessonsOf(ch *transcript.Channels) []string {
 	return out
 }
 
+// said is a turn of the person and the lessons it should give.
+type said struct {
+	said string
+	want []string
+}
+
+// checkSaid plays each turn after the script before, the agent replying
+// reply, and checks the lessons it gives.
+func checkSaid(t *testing.T, before []string, reply string, cases []said) {
+	t.Helper()
+	for _, c := range cases {
+		script := append(slices.Clone(before), "user: "+c.said, "assistant: "+reply)
+		if got := lessonsOf(session("s", script...)); !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
 func TestCorrectionBecomesASentence(t *testing.T) {
 	tests := []scripted{
 		{"a prohibition, 'that file' named", []string{"user: add a limit parameter", "assistant: I'll edit the handler.", "edit: /repo/internal/api/api.gen.go",
@@ -770,10 +788,7 @@ func checkObservation(t *testing.T, o Observation) {
 // something is. A mention in passing, a question, a translation, a choice
 // for now only are none.
 func TestStandingChoices(t *testing.T) {
-	for _, c := range []struct {
-		said string
-		want []string
-	}{
+	checkSaid(t, nil, "Ok.", []said{
 		{"schreibe alles auf deutsch", []string{"procedural: Schreibe alles auf deutsch."}},
 		{"Fale comigo em Português do Brasil", []string{"procedural: Fale comigo em Português do Brasil."}},
 		{"answer in French from now on", []string{"procedural: Answer in French."}},
@@ -806,12 +821,7 @@ func TestStandingChoices(t *testing.T) {
 		{"確定済みプランを PLAN.md に保存して。", nil},
 		{"ログは logs/ に置いて", nil},
 		{"設定ファイルは config/app.yaml に置いてある", []string{"pitfall: 設定ファイルは config/app.yaml に置いてある。"}},
-	} {
-		got := lessonsOf(session("s", "user: "+c.said, "assistant: Ok."))
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // Russian and Korean, section by section of their tables: what each makes
@@ -1126,10 +1136,7 @@ func TestNoted(t *testing.T) {
 // time, in the first message too; a report of what happens each time, or
 // a question, is none.
 func TestRecurring(t *testing.T) {
-	for _, c := range []struct {
-		said string
-		want []string
-	}{
+	checkSaid(t, nil, "Sure.", []said{
 		{"run the linter before you hand it back", []string{"procedural: Run the linter before you hand it back."}},
 		{"every time you add an endpoint, add a test for it", []string{"procedural: Every time you add an endpoint, add a test for it."}},
 		{"機能作成前はブランチを切り、作成後はREADMEを更新してください", []string{"procedural: 機能作成前はブランチを切り、作成後はREADMEを更新してください。"}},
@@ -1137,28 +1144,17 @@ func TestRecurring(t *testing.T) {
 		{"every time I run it, it crashes", nil},
 		{"Все то же самое, после каждого изменения он создаёт один и тот же файл", nil},
 		{"can you run the tests before you commit?", nil},
-	} {
-		if got := lessonsOf(session("s", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // A preference said as such is a choice, in the first message too.
 func TestPrefer(t *testing.T) {
-	for _, c := range []struct {
-		said string
-		want []string
-	}{
+	checkSaid(t, nil, "Sure.", []said{
 		{"I'd rather we keep tabs here", []string{"decision: I'd rather we keep tabs here."}},
 		{"But I still want to use the functions ending in _for_response", []string{"decision: I still want to use the functions ending in _for_response."}},
 		{"instale nuqs quiero que uses en todo el proyecto", []string{"decision: Instale nuqs quiero que uses en todo el proyecto."}},
 		{"テストは pytest の方がいい", []string{"decision: テストは pytest の方がいい。"}},
-	} {
-		if got := lessonsOf(session("s", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // Words that look like the new markers and are not: encouragement, a
@@ -1456,21 +1452,14 @@ func TestSudoWithoutTerminal(t *testing.T) {
 // "You must" in the tables' languages is a rule, as it is in English,
 // after the agent did something; said of oneself or asked, it is none.
 func TestYouMust(t *testing.T) {
-	for _, c := range []struct {
-		said string
-		want []string
-	}{
+	checkSaid(t, []string{"user: fix the build", "bash: make", "assistant: Done."}, "Sure.", []said{
 		{"飞天你应该参考这个文件的写法", []string{"procedural: 飞天你应该参考这个文件的写法。"}},
 		{"du musst die Tests vor dem Commit laufen lassen", []string{"procedural: Du musst die Tests vor dem Commit laufen lassen."}},
 		{"tu dois lancer les tests avant de committer", []string{"procedural: Tu dois lancer les tests avant de committer."}},
 		{"ты должен сначала читать документацию", []string{"procedural: Ты должен сначала читать документацию."}},
 		{"você deve rodar os testes antes do commit", []string{"procedural: Você deve rodar os testes antes do commit."}},
 		{"est-ce que tu dois relancer le serveur ?", nil},
-	} {
-		if got := lessonsOf(session("s", "user: fix the build", "bash: make", "assistant: Done.", "user: "+c.said, "assistant: Sure.")); !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // A short answer naming a path, to the agent asking where something is,
