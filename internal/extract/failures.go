@@ -101,7 +101,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			waited = waited || waits
 			if ts == nil {
 				switch s := parseStep(t.Command, ""); {
-				case waitStep(s):
+				case pauses(s.prog):
 					waited = true
 				case !exploringStep(s):
 					between = append(between, t)
@@ -304,6 +304,74 @@ type failedStep struct {
 	misplaced bool
 }
 
+// unmasked is the session with the shell calls that passed only because
+// a filter ended their pipeline read as the failures they were: what they
+// printed first is an error of one of their programs or of the shell
+// (`git count-objects -v 2>&1 | head` printing "fatal: detected dubious
+// ownership in repository ..."). The agent read it so, and what it ran
+// next is the fix.
+func unmasked(ch *transcript.Channels) *transcript.Channels {
+	var tools []transcript.ToolCall
+	for i, t := range ch.Tools {
+		if t.IsError || t.Hidden == "" {
+			continue
+		}
+		if first := printedFirst(t.Hidden); !saidByProgram(first, t.Command) || errorLine(first) == "" {
+			continue
+		}
+		if tools == nil {
+			tools = slices.Clone(ch.Tools)
+		}
+		tools[i].IsError, tools[i].Error = true, t.Hidden
+	}
+	if tools == nil {
+		return ch
+	}
+	c := *ch
+	c.Tools = tools
+	return &c
+}
+
+// printedFirst is the first line a command printed, past the report an
+// agent's runner wraps around it ("Exit code: 0", "Wall time: …",
+// "Output:").
+func printedFirst(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if low := strings.ToLower(l); l == "" || runnerReport(low) || timing().MatchString(l) {
+			continue
+		}
+		return l
+	}
+	return ""
+}
+
+// saidByProgram reports a line a program of the command, or the shell,
+// wrote about itself ("ls: cannot access …", "fatal: …", "/bin/bash: line
+// 1: sudo: command not found"), not a line of what it read or found: a
+// log line that holds "error" is what `tail` was asked to show.
+func saidByProgram(line, command string) bool {
+	line = strings.TrimSpace(line)
+	if strings.HasPrefix(line, "Traceback (most recent call last)") || strings.HasPrefix(strings.ToLower(line), "npm err") {
+		return true
+	}
+	head, _, ok := strings.Cut(line, ":")
+	if !ok || strings.ContainsAny(head, " \t") {
+		return false
+	}
+	switch head {
+	// Lower case: "ERROR:" opens a line of a log, which is what was read.
+	case "fatal", "error", "bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/usr/bin/bash", "usage", "Usage":
+		return true
+	}
+	for _, s := range stepsOf(command) {
+		if s.prog != "" && progName(strings.ToLower(head)) == s.prog {
+			return true
+		}
+	}
+	return false
+}
+
 // failure reports a call that really failed, with its step and error
 // line: a non-protocol error of a command, with an error to read, that is
 // not a probe finding nothing.
@@ -413,7 +481,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// (unless the program itself was missing: then it is the program).
 		return Observation{}, false
 	}
-	fw, pw := shellWords(firstLine(failed.Command)), shellWords(firstLine(passed.Command))
+	// An option naming the folder the command ran in already (`git -C
+	// <cwd>`) changes nothing: neither command is weighed with it.
+	fs.words, ps.words = inFolder(fs.words, failed.Cwd), inFolder(ps.words, failed.Cwd)
+	fw, pw := inFolder(shellWords(firstLine(failed.Command)), failed.Cwd), inFolder(shellWords(firstLine(passed.Command)), failed.Cwd)
 	diff := withoutPlumbing(commandChanges(fw, pw, fs.step, ps))
 	if len(diff) > 0 && !slices.ContainsFunc(diff, func(c change) bool { return !pause(c) }) {
 		diff, waited = nil, true // "sleep 5 && brew install": the rerun waited first
@@ -422,7 +493,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
 		// same command, as if run apart.
-		if !sameWords(inFolder(fs.words, failed.Cwd), inFolder(ps.words, failed.Cwd)) {
+		if !sameWords(fs.words, ps.words) {
 			return Observation{}, false
 		}
 		diff = nil
@@ -781,7 +852,7 @@ func plumbing(c change) bool {
 // "sleep 5 &&".
 func pause(c change) bool {
 	words := strings.Fields(c.to)
-	if c.from != "" || len(words) < 2 || !waitStep(step{prog: progName(words[0])}) {
+	if c.from != "" || len(words) < 2 || !pauses(progName(words[0])) {
 		return false
 	}
 	for _, w := range words[1:] {
@@ -1089,7 +1160,7 @@ func sameWords(a, b []string) bool { return strings.Join(a, " ") == strings.Join
 
 // inFolder is a command's words without an option that names the folder
 // it ran in already (`git -C /root/capsule count-objects` run in
-// /root/capsule): such an option changes nothing.
+// /root/capsule).
 func inFolder(words []string, cwd string) []string {
 	if cwd == "" {
 		return words
@@ -1148,9 +1219,6 @@ func sourceEdited(edits []string) bool {
 	}
 	return false
 }
-
-// waitStep reports a step that only waits.
-func waitStep(s step) bool { return pauses(s.prog) }
 
 // held reports an error that says something else holds what the command
 // needs: a lock, a busy resource, a run in progress.

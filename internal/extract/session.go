@@ -2,7 +2,6 @@ package extract
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -85,72 +84,4 @@ func instance(ch *transcript.Channels, root string) identity.Instance {
 		add(t.Cwd)
 	}
 	return in
-}
-
-// unmasked is the session with the shell calls that passed only because
-// a filter ended their pipeline read as the failures they were: what they
-// printed first is an error of one of their programs or of the shell
-// (`git count-objects -v 2>&1 | head` printing "fatal: detected dubious
-// ownership in repository ..."). The agent read it so, and what it ran
-// next is the fix.
-func unmasked(ch *transcript.Channels) *transcript.Channels {
-	var tools []transcript.ToolCall
-	for i, t := range ch.Tools {
-		if t.IsError || t.Hidden == "" {
-			continue
-		}
-		if first := printedFirst(t.Hidden); !saidByProgram(first, t.Command) || errorLine(first) == "" {
-			continue
-		}
-		if tools == nil {
-			tools = slices.Clone(ch.Tools)
-		}
-		tools[i].IsError, tools[i].Error = true, t.Hidden
-	}
-	if tools == nil {
-		return ch
-	}
-	c := *ch
-	c.Tools = tools
-	return &c
-}
-
-// printedFirst is the first line a command printed, past the report an
-// agent's runner wraps around it ("Exit code: 0", "Wall time: …",
-// "Output:").
-func printedFirst(out string) string {
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(l)
-		if low := strings.ToLower(l); l == "" || runnerReport(low) || timing().MatchString(l) {
-			continue
-		}
-		return l
-	}
-	return ""
-}
-
-// saidByProgram reports a line a program of the command, or the shell,
-// wrote about itself ("ls: cannot access …", "fatal: …", "/bin/bash: line
-// 1: sudo: command not found"), not a line of what it read or found: a
-// log line that holds "error" is what `tail` was asked to show.
-func saidByProgram(line, command string) bool {
-	line = strings.TrimSpace(line)
-	if strings.HasPrefix(line, "Traceback (most recent call last)") || strings.HasPrefix(strings.ToLower(line), "npm err") {
-		return true
-	}
-	head, _, ok := strings.Cut(line, ":")
-	if !ok || strings.ContainsAny(head, " \t") {
-		return false
-	}
-	switch head {
-	// Lower case: "ERROR:" opens a line of a log, which is what was read.
-	case "fatal", "error", "bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/usr/bin/bash", "usage", "Usage":
-		return true
-	}
-	for _, s := range stepsOf(command) {
-		if s.prog != "" && progName(strings.ToLower(head)) == s.prog {
-			return true
-		}
-	}
-	return false
 }
