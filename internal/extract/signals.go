@@ -724,7 +724,10 @@ func challenged(t *turn, x *lang.Text, own string, sents []span, ownsUp bool) (f
 		return finding{}, false
 	}
 	admitted := admission(t.after)
-	if words(admitted) < minAdmissionWords || !lang.OwnsUp(textcut.Bytes(admitted, admissionOpening)) || opensWithAnswer(admitted) || slip(admitted) {
+	ax := lang.Fold(admitted)
+	ss := sentences(ax.Low())
+	if words(admitted) < minAdmissionWords || !lang.OwnsUp(textcut.Bytes(admitted, admissionOpening)) ||
+		len(ss) > 0 && opensWith(ax, lang.Answer, ss[0]) || hasKind(ax, lang.Slip, 0, len(ax.Low())) {
 		// Owning up is what the reply opens with, not a word further on
 		// ("... 是不是确实加给"); "Yes, you're right" confirms what the
 		// person guessed; "I changed the colour by accident" is a slip to
@@ -763,19 +766,6 @@ const (
 	minAdmissionWords = 6
 	admissionOpening  = 60
 )
-
-// slip reports an admission of an accident.
-func slip(admitted string) bool {
-	x := lang.Fold(admitted)
-	return hasKind(x, lang.Slip, 0, len(x.Low()))
-}
-
-// opensWithAnswer reports a text that opens with a yes or a no.
-func opensWithAnswer(text string) bool {
-	x := lang.Fold(text)
-	ss := sentences(x.Low())
-	return len(ss) > 0 && opensWith(x, lang.Answer, ss[0])
-}
 
 // lastIntent is the last plan the agent stated ("I'll X", "我来X",
 // "Voy a X"), and how it reads refused: its phrase's own template
