@@ -651,20 +651,49 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 	if p.start && !clauseStart(s, i) {
 		return false
 	}
-	if !tb.Spaces {
-		return true
+	// Where words are spaced, a phrase is whole words. Where they are not,
+	// a phrase matches inside a word, but a Latin one ("ok", "claude" in
+	// the Korean table) is still a word of its own among Latin letters:
+	// not the "ok" of "book", nor the "claude" of "M-Claude".
+	if r, _ := utf8.DecodeRuneInString(p.text); tb.joins(r) && joinedBefore(s, i, tb.joins) {
+		return false
 	}
-	if r, _ := utf8.DecodeRuneInString(p.text); wordRune(r) {
-		if r, _ := utf8.DecodeLastRuneInString(s[:i]); i > 0 && wordRune(r) {
-			return false
-		}
-	}
-	if r, _ := utf8.DecodeLastRuneInString(p.text); wordRune(r) {
-		if r, _ := utf8.DecodeRuneInString(s[j:]); j < len(s) && wordRune(r) {
-			return false
-		}
+	if r, _ := utf8.DecodeLastRuneInString(p.text); tb.joins(r) && joinedAfter(s, j, tb.joins) {
+		return false
 	}
 	return true
+}
+
+// joins reports a rune that makes one word with the phrase it touches.
+func (tb *Table) joins(r rune) bool { return tb.Spaces && wordRune(r) || latin(r) }
+
+// latin reports a Latin letter or a digit.
+func latin(r rune) bool { return r < 0x250 && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
+
+// joinedBefore reports whether s[i:] goes on a word that starts before
+// i: a rune of the word touches it, or a hyphen between two ("M-Claude"
+// is one name, not M and Claude; "follow-up" is not "up").
+func joinedBefore(s string, i int, word func(rune) bool) bool {
+	if i == 0 {
+		return false
+	}
+	r, n := utf8.DecodeLastRuneInString(s[:i])
+	if r == '-' && i-n > 0 {
+		r, _ = utf8.DecodeLastRuneInString(s[:i-n])
+	}
+	return word(r)
+}
+
+// joinedAfter is joinedBefore for the end of s[:j].
+func joinedAfter(s string, j int, word func(rune) bool) bool {
+	if j >= len(s) {
+		return false
+	}
+	r, n := utf8.DecodeRuneInString(s[j:])
+	if r == '-' && j+n < len(s) {
+		r, _ = utf8.DecodeRuneInString(s[j+n:])
+	}
+	return word(r)
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }

@@ -352,3 +352,29 @@ func TestInstructionFiles(t *testing.T) {
 		}
 	}
 }
+
+// A Latin phrase is a word of its own among Latin letters, in a table
+// whose words are not spaced too, and a hyphen joins two words into one:
+// the Korean table's "ok" is no answer inside "book", its "claude" no
+// name called inside "M-Claude", nor English "up" inside "follow-up".
+func TestLatinWordsStayWhole(t *testing.T) {
+	ko, en := Get("ko"), Get("en")
+	for _, c := range []struct {
+		tb         *Table
+		text, kind string
+		want       bool
+	}{
+		{ko, "ok", Answer, true},
+		{ko, "좋아 ok 진행해", Answer, true},
+		{ko, "check the book", Answer, false},
+		{ko, "push to M-Claude", Filler, false},
+		{ko, "claude, push", Filler, true},
+		{ko, "클로드야 push", Filler, true},
+		{en, "ok - go ahead", Answer, true},
+		{en, "a non-ok state", Answer, false},
+	} {
+		if x := Fold(c.text); c.tb.Has(x, c.kind, 0, len(x.Low())) != c.want {
+			t.Errorf("%s %q: [%s] found %v, want %v", c.tb.Code, c.text, c.kind, !c.want, c.want)
+		}
+	}
+}
