@@ -652,10 +652,40 @@ func TestRepeatedSurvey(t *testing.T) {
 	}
 }
 
+// One routine worded five ways over five sessions is one workflow: a
+// wording the same as any wording of a group joins it, and one the same as
+// wordings of two groups joins them ("파악 좀 해" is both "파악 좀 해볼래"
+// and "파악해봐" said again, which are not alike enough to each other).
+func TestRepeatedWordingsJoin(t *testing.T) {
+	var results []Result
+	for i, said := range []string{"현재 파일 구조 파악 좀 해볼래", "전체 파일 구조 파악해볼래", "현재 파일들 구조 파악해봐", "현재 파일 구조 파악해봐", "현재 파일 구조 파악 좀 해"} {
+		ch := session(fmt.Sprint("k", i), "user: 클로드야 "+said+"?", "assistant: 네", "bash: ls -la /srv/site")
+		results = append(results, Session(ch, Options{}))
+	}
+	ids := map[string][]string{}
+	var pattern string
+	for _, o := range Across(results, Options{}) {
+		ids[o.ID] = append(ids[o.ID], o.SessionID)
+		pattern = o.Pattern
+	}
+	if len(ids) != 1 {
+		t.Fatalf("want one workflow, got %v", ids)
+	}
+	for _, ss := range ids {
+		if !slices.Equal(ss, []string{"k0", "k1", "k2", "k3", "k4"}) {
+			t.Errorf("sighted in %v, want k0 to k4", ss)
+		}
+	}
+	if pattern != "현재 파일 구조 파악 좀 해볼래." {
+		t.Errorf("pattern %q, want the first wording", pattern)
+	}
+}
+
 func TestRequest(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Hey Claude, can you please push to github? Thanks", "push to github"},
 		{"bump the version to 1.2.3", "bump the version to 1.2.3"},
+		{"push to M-Claude", "push to M-Claude"}, // a name, not the agent called
 		{"OK so now let's deploy to staging", "deploy to staging"},
 		{"Genera los tipos de la API con openapi-typescript, por favor", "Genera los tipos de la API con openapi-typescript"},
 		{"continue", ""},

@@ -192,30 +192,61 @@ func describeCalls(calls []transcript.ToolCall, describe func(transcript.ToolCal
 // key, so every session's sighting has the same id.
 func RepeatedRequests(reqs []Request, opt Options) []Observation {
 	// Requests are grouped by what they say: the same words, or the same
-	// instruction worded again (identity.Same), under the key of the first.
-	groups := map[string][]Request{}
-	var order []string
-	var keys []identity.Key
-	for _, r := range reqs {
-		k := r.Key
-		if _, ok := groups[k]; !ok {
-			rk := identity.KeyOf(r.Text)
-			for i, g := range order {
-				if identity.Same(rk, keys[i]) {
-					k = g
-					break
+	// instruction worded again (identity.Same) as any wording of the group,
+	// under the key of the first. A wording the same as wordings of two
+	// groups joins them: "파악 좀 해" is "파악 좀 해볼래" and "파악해봐"
+	// said again, so those two are one routine too.
+	type group struct {
+		key   string
+		keys  []identity.Key
+		items []int // indices in reqs
+	}
+	var groups []*group
+	of := map[string]*group{} // a wording's key -> its group
+	for i, r := range reqs {
+		if g, ok := of[r.Key]; ok {
+			g.items = append(g.items, i)
+			continue
+		}
+		rk := identity.KeyOf(r.Text)
+		var into *group
+		kept := groups[:0]
+		for _, g := range groups {
+			if !slices.ContainsFunc(g.keys, func(k identity.Key) bool { return identity.Same(rk, k) }) {
+				kept = append(kept, g)
+				continue
+			}
+			if into == nil {
+				into = g
+				kept = append(kept, g)
+				continue
+			}
+			into.keys = append(into.keys, g.keys...)
+			into.items = append(into.items, g.items...)
+			for k, h := range of {
+				if h == g {
+					of[k] = into
 				}
 			}
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-				keys = append(keys, rk)
-			}
 		}
-		groups[k] = append(groups[k], r)
+		groups = kept
+		if into == nil {
+			into = &group{key: r.Key}
+			groups = append(groups, into)
+		}
+		into.keys = append(into.keys, rk)
+		into.items = append(into.items, i)
+		of[r.Key] = into
 	}
 	var out []Observation
-	for _, k := range order {
-		g := firstPerSession(groups[k], func(r Request) string { return r.SessionID })
+	for _, gr := range groups {
+		k := gr.key
+		slices.Sort(gr.items) // in the order they were made, once groups joined
+		items := make([]Request, len(gr.items))
+		for j, i := range gr.items {
+			items[j] = reqs[i]
+		}
+		g := firstPerSession(items, func(r Request) string { return r.SessionID })
 		if len(g) < opt.minSessions() {
 			continue
 		}
