@@ -141,7 +141,8 @@ func replaceThisFile(x *lang.Text, own string, i, j int, file string) string {
 func skipSpacePunct(low string, i, j int) int {
 	for i < j {
 		r, n := utf8.DecodeRuneInString(low[i:])
-		if !unicode.IsSpace(r) && !strings.ContainsRune(",，;:-–—.!?。！？；：、…¡¿*>", r) {
+		// A mark that opens a list's line (✅, ❌, ①) says nothing either.
+		if !unicode.IsSpace(r) && !strings.ContainsRune(",，;:-–—.!?。！？；：、…¡¿*>", r) && !unicode.In(r, unicode.So, unicode.Variation_Selector) && !(r >= 0x2460 && r <= 0x24FF) {
 			break
 		}
 		i += n

@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/extract/relayed"
 	"github.com/devlearn/devlearn/internal/textcut"
 )
 
@@ -53,6 +54,8 @@ func Find(prompt string) []Request {
 	if notPerson(prompt) {
 		return nil
 	}
+	prompt = relayed.Without(prompt) // another's answer pasted asks nothing
+
 	var out []Request
 	seen := map[string]bool{}
 	prev := ""

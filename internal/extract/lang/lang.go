@@ -59,9 +59,10 @@ const (
 	Must        = "must"        // an obligation, said of anything: "must", "should", "has to", "debe", "muss", "必须"
 	Place       = "place"       // what the agent asks for when it asks where something is: "path", "which folder", "où"
 	Slip        = "slip"        // the agent owning up to an accident: "accidentally", "versehentlich", "不小心": a slip, no way of working
+	Relayed     = "relayed"     // another's answer announced, pasted after it: "here's what ChatGPT said", "以下のアドバイスをもらった"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed}
 
 // Templates every table gives.
 const (

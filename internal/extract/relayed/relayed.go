@@ -1,0 +1,177 @@
+// Package relayed finds, in a message of the person, what they relayed
+// from elsewhere rather than said.
+package relayed
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+)
+
+// People paste into their messages what they were told elsewhere: another
+// assistant's answer, a page of a web app, a course. It reads as advice,
+// in the imperative, with "always" and "never" in it, and it is not the
+// person's: the agent should not learn it as their instruction. Line by
+// line it is prose (the transcript's OwnWords keeps it); as a whole it is
+// laid out as such answers are, or the person announced it.
+//
+// Without is a message of the person without what they relayed, the part
+// that is theirs:
+//
+//   - what precedes an announcement of another's answer with that answer
+//     after it ("I got this advice:", "以下のアドバイスをもらった", a
+//     [relayed] phrase followed by minRelayed runes or more);
+//   - of a long message laid out as an answer is (minLaidOut lines or
+//     more that are rules, headings, lines opening on a mark such as ✅
+//     or ①, or rows of columns, of two kinds at least), only its lead:
+//     the lines before the first blank or laid-out one. Unless the lead
+//     asks to remember what follows or names an agent's instruction file
+//     ("record the following in CLAUDE.md"): a handbook the person hands
+//     over is theirs.
+func Without(own string) string {
+	if len(own) < minRelayed {
+		return own // too short to hold an answer pasted (the common case)
+	}
+	x := lang.Fold(own)
+	low := x.Low()
+	cut := len(low)
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Relayed, 0, cut) {
+			if utf8.RuneCountInString(low[m.End:]) >= minRelayed {
+				cut = m.Start
+				break
+			}
+		}
+	}
+	if cut < len(low) {
+		return strings.TrimSpace(own[:x.Offset(cut)])
+	}
+	lead, ok := laidOut(own)
+	if !ok {
+		return own
+	}
+	if lx := lang.Fold(lead); remembers(lx) || namesInstructions(lx.Low()) {
+		return own
+	}
+	return lead
+}
+
+// remembers reports a request to remember in t, in any table.
+func remembers(t *lang.Text) bool {
+	for _, tb := range lang.Tables() {
+		if tb.Has(t, lang.Remember, 0, len(t.Low())) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesInstructions reports a lead that names an agent's instruction file:
+// what follows is handed over to be written there, in whatever words the
+// person asked ("record the following in CLAUDE.md", "AGENTS.md に追記").
+func namesInstructions(low string) bool {
+	for _, f := range []string{"claude.md", "agents.md", "gemini.md"} {
+		if strings.Contains(low, f) {
+			return true
+		}
+	}
+	return false
+}
+
+const (
+	// minRelayed is how long what follows an announcement must be to be
+	// the answer announced (in runes), and how long a message must be to
+	// hold one (in bytes).
+	minRelayed = 200
+	// minLaidOut is how many laid-out lines make a message an answer.
+	minLaidOut = 4
+	// minAnswer is how long (in runes) a laid-out message must be: a
+	// short list of the person's own is not one.
+	minAnswer = 500
+)
+
+// laidOut reports a message laid out as an answer is, and its lead.
+func laidOut(text string) (lead string, ok bool) {
+	if utf8.RuneCountInString(text) < minAnswer {
+		return "", false
+	}
+	lines := strings.Split(text, "\n")
+	n, kinds, leadEnd := 0, map[layout]bool{}, -1
+	for i, line := range lines {
+		trim := strings.TrimSpace(line)
+		k := layoutOf(trim)
+		if leadEnd < 0 && (trim == "" || k != laidPlain) {
+			leadEnd = i
+		}
+		if k != laidPlain {
+			n++
+			kinds[k] = true
+		}
+	}
+	if n < minLaidOut || len(kinds) < 2 {
+		return "", false
+	}
+	if leadEnd < 0 {
+		leadEnd = len(lines)
+	}
+	return strings.TrimSpace(strings.Join(lines[:leadEnd], "\n")), true
+}
+
+// layout is how a line is laid out.
+type layout int
+
+const (
+	laidPlain   layout = iota
+	laidRule           // ---, ***, ───
+	laidHeading        // # Title
+	laidMark           // opens on a mark: ✅, ❌, ①, →, 🔥
+	laidColumns        // a table's row without its pipes: words apart by tabs or runs of spaces
+)
+
+func layoutOf(trim string) layout {
+	if trim == "" {
+		return laidPlain
+	}
+	if len(trim) >= 3 && strings.Trim(trim, "-*_─━═") == "" {
+		return laidRule
+	}
+	if h := strings.TrimLeft(trim, "#"); len(h) < len(trim) && len(trim)-len(h) <= 6 && strings.HasPrefix(h, " ") {
+		return laidHeading
+	}
+	if r, _ := utf8.DecodeRuneInString(trim); mark(r) {
+		return laidMark
+	}
+	if gaps(trim) >= 2 {
+		return laidColumns
+	}
+	return laidPlain
+}
+
+// mark reports a rune answers open a line on: a symbol or pictograph
+// (✅ ❌ ★ 🔥), an arrow, a circled number (①).
+func mark(r rune) bool {
+	return unicode.Is(unicode.So, r) || unicode.Is(unicode.Sm, r) && r >= 0x2190 || r >= 0x2460 && r <= 0x24FF || r >= 0x2776 && r <= 0x2793
+}
+
+// gaps counts the places where words stand apart by a tab or three spaces
+// or more, as the cells of a table copied without its borders do.
+func gaps(trim string) int {
+	n, spaces := 0, 0
+	for _, r := range trim {
+		switch r {
+		case '\t':
+			n++
+			spaces = 0
+		case ' ':
+			spaces++
+			if spaces == 3 {
+				n++
+			}
+		default:
+			spaces = 0
+		}
+	}
+	return n
+}
