@@ -254,6 +254,9 @@ func KeyOf(pattern string) Key {
 		}
 		if isAnchor(t, other > latin) {
 			a := strings.ToLower(t)
+			if said(a) {
+				continue
+			}
 			if !seen[a] {
 				seen[a] = true
 				k.Anchors = append(k.Anchors, a)
@@ -269,6 +272,25 @@ func KeyOf(pattern string) Key {
 	sort.Strings(k.Anchors)
 	k.foreign = other > latin
 	return k
+}
+
+// said reports an anchor that names no part of a lesson, only how an
+// error was said: a number standing alone ("line <n>"), or the shell that
+// wrote it ("/bin/bash: line <n>: jq: command not found"). Two lessons
+// whose messages a shell wrote share these and nothing else.
+func said(a string) bool {
+	if a == "<n>" {
+		return true
+	}
+	if !strings.ContainsAny(a, "/\\") {
+		return false
+	}
+	base := a[strings.LastIndexAny(a, "/\\")+1:]
+	switch strings.TrimSuffix(base, ".exe") {
+	case "sh", "bash", "zsh", "dash", "ash", "fish", "ksh", "pwsh", "powershell", "cmd":
+		return true
+	}
+	return false
 }
 
 // trimWord takes off the punctuation around a word, in the scripts of the

@@ -65,6 +65,10 @@ func TestSame(t *testing.T) {
 		// another script its English words would be anchors all share.
 		{Answer("где лежит конфиг?", AgentOwnedUp, "Вы правы. Я не проверил папку настроек."), Answer("какой пакет ты ставишь?", AgentOwnedUp, "Вы правы. Я ошибся с названием пакета."), false},
 		{Answer("配置文件在哪里？", PersonAnswered, "在项目根目录下面"), Answer("配置文件在哪里", PersonAnswered, "在项目根目录下面。"), true},
+		// The shell that said an error, and its line number, name no
+		// part of the lesson: two errors it wrote share them and nothing else.
+		{"`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not found\".", "`npm run build` fails with \"/bin/bash: line <n>: cd: frontend: No such file or directory\": leave out `cd frontend &&`.", false},
+		{"`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not found\".", "`jq` is not available here: `jq .` fails with \"/data/data/com.termux/files/usr/bin/bash: line <n>: jq: command not found\".", true},
 	} {
 		if got := Same(KeyOf(c.a), KeyOf(c.b)); got != c.same {
 			t.Errorf("Same(%q, %q) = %v, want %v (shared %.2f, anchors %v / %v)", c.a, c.b, got, c.same, Shared(KeyOf(c.a), KeyOf(c.b)), KeyOf(c.a).Anchors, KeyOf(c.b).Anchors)
