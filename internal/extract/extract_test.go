@@ -251,6 +251,30 @@ func TestChallenged(t *testing.T) {
 	}
 }
 
+// A turn the agent answers by taking on a way of working for good: the
+// agent's sentence says what, whole, where the person asked as a question
+// or briefly.
+func TestCommitted(t *testing.T) {
+	for _, c := range []struct {
+		said, reply string
+		want        []string
+	}{
+		{"Me puedes hablar a partir de ahora en castellano?", "¡Por supuesto! A partir de ahora te hablaré en castellano. He actualizado el archivo.",
+			[]string{"procedural: A partir de ahora te hablaré en castellano."}},
+		{"작업시 gogs 푸시", "알겠습니다! 이제부터 모든 작업 후에 GOGS에 커밋 및 푸시하겠습니다.",
+			[]string{"procedural: 이제부터 모든 작업 후에 GOGS에 커밋 및 푸시하겠습니다."}},
+		// what it takes on, past the reply's opening, is no answer to the turn
+		{"can you tidy the imports", "Done. I removed two unused imports. The build passes. I also sorted them, and from now on the formatter will keep them sorted on save.", nil},
+		// a turn at length is a brief, not a request taken on
+		{"Build the page. Add a form. Validate the email. Send it to the API.", "Sure. From now on I will validate every form on the client as well.", nil},
+	} {
+		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
 // A filter last in a pipeline makes its status the command's: what the
 // command printed first says whether it failed, when a program of it or
 // the shell said so.

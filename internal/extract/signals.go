@@ -153,11 +153,50 @@ func read(t *turn) (found []finding, back bool) {
 			return []finding{f}, false
 		}
 	}
+	if f, ok := committed(t, x, sents); ok {
+		return []finding{f}, false
+	}
 	if f, ok := answered(t, x, own, sents); ok {
 		return []finding{f}, false
 	}
 	return nil, false
 }
+
+// committed reads a turn the agent answered by taking on a way of working
+// for good ("A partir de ahora te hablaré en castellano", "今後のデザイン作業
+// では https://atlassian.design/components を参照します", "以后调用时写
+// SoundMgr.SoundName.UI_Error"): the person asked for it, perhaps as a
+// question ("Me puedes hablar a partir de ahora en castellano?") or
+// pointing at what they showed ("this site"), and the agent's sentence
+// says it whole. Only a sentence of the reply's opening, to a short turn.
+func committed(t *turn, x *lang.Text, sents []span) (finding, bool) {
+	if len(sents) == 0 || len(sents) > 3 || words(x.Low()) < 2 {
+		return finding{}, false
+	}
+	opening := textcut.Bytes(strings.ReplaceAll(t.after, "**", ""), commitOpening)
+	ax := lang.Fold(opening)
+	for i, s := range sentences(ax.Low()) {
+		if i == commitSentences {
+			break
+		}
+		if !hasKind(ax, lang.Henceforth, s.start, s.end) || hasKind(ax, lang.Slip, s.start, s.end) {
+			continue
+		}
+		took := strings.Join(strings.Fields(opening[ax.Offset(s.start):ax.Offset(s.end)]), " ")
+		if words(took) < minAdmissionWords {
+			continue
+		}
+		return finding{class: ClassAcknowledged, lesson: clip(finish(took), maxLesson), said: t.sig.Own, area: namedPath(took)}, true
+	}
+	return finding{}, false
+}
+
+// The agent takes a way of working on where its reply opens: in its first
+// commitSentences sentences, within commitOpening bytes.
+const (
+	commitSentences = 3
+	commitOpening   = 600
+)
 
 // answered reads a turn that answers the agent's questions about the
 // work, telling, not asking: a short answer naming where something is

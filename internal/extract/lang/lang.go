@@ -60,9 +60,10 @@ const (
 	Place       = "place"       // what the agent asks for when it asks where something is: "path", "which folder", "où"
 	Slip        = "slip"        // the agent owning up to an accident: "accidentally", "versehentlich", "不小心": a slip, no way of working
 	Relayed     = "relayed"     // another's answer announced, pasted after it: "here's what ChatGPT said", "以下のアドバイスをもらった"
+	Henceforth  = "henceforth"  // the agent taking on a way of working for good: "from now on", "a partir de ahora", "今後"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth}
 
 // Templates every table gives.
 const (
