@@ -867,7 +867,12 @@ func TestStandingChoices(t *testing.T) {
 		{"das ganze Projekt muss ohne Docker laufen", []string{"procedural: Das ganze Projekt muss ohne Docker laufen."}},
 		{"the whole codebase is slow", nil},
 		{"alle Endpunkte müssen eine Anmeldung verlangen", []string{"procedural: Alle Endpunkte müssen eine Anmeldung verlangen."}},
+		// A language said alone is the one to go on in.
+		{"em portugues", []string{"procedural: Em portugues."}},
+		{"auf Deutsch bitte", []string{"procedural: Auf Deutsch."}},
 		// Not standing choices.
+		{"em portugues, o README", nil},
+		{"the README in English is out of date", nil},
 		{"must every page work on mobile?", nil},
 		{"this page must work on mobile", nil},
 		{"translate the README into German", nil},

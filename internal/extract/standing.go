@@ -39,6 +39,10 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	switch {
 	case hasKind(x, lang.InLanguage, s.start, s.end) && hasKind(x, lang.Speak, s.start, s.end) && !hasKind(x, lang.Translate, s.start, s.end):
 		named = false
+	case onlyLanguage(x, s):
+		// "em portugues", "in English please" said alone: the language
+		// to go on in, the way of saying understood.
+		named = false
 	case choosesTool(x, own, s):
 		f.choice = true
 	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
@@ -59,6 +63,20 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		f.area = namedPath(lesson)
 	}
 	return f, true
+}
+
+// onlyLanguage reports a turn that is one sentence naming a language and
+// nothing else but fillers ("em portugues", "auf Deutsch bitte").
+func onlyLanguage(x *lang.Text, s span) bool {
+	if s.start != skipSpacePunct(x.Low(), 0, len(x.Low())) || strings.TrimSpace(x.Low()[s.end:]) != "" || !hasKind(x, lang.InLanguage, s.start, s.end) {
+		return false
+	}
+	for _, tb := range lang.Tables() {
+		if tb.Only(x, s.start, s.end, lang.InLanguage, lang.Filler, lang.Answer) {
+			return true
+		}
+	}
+	return false
 }
 
 // choosesTool reports a sentence that chooses how a job is done: a
