@@ -40,7 +40,22 @@ func (s step) line() string { return strings.Join(s.words, " ") }
 // when the error names another link's program ("jq: error ..."), that
 // link.
 func parseStep(cmd, errText string) step {
-	return parseWords(shellWords(firstLine(cmd)), errText, "", "", 0)
+	return parseWords(shellWords(commandLine(cmd)), errText, "", "", 0)
+}
+
+// commandLine is a command's first line as the shell reads it: a line
+// ended by a backslash goes on on the next ("cd x && \\\n  jq ." is one
+// line), as agents write long chains.
+func commandLine(cmd string) string {
+	return firstLine(joinContinued(cmd))
+}
+
+// joinContinued joins the lines a backslash continues.
+func joinContinued(cmd string) string {
+	if !strings.Contains(cmd, "\\\n") && !strings.Contains(cmd, "\\\r\n") {
+		return cmd
+	}
+	return strings.NewReplacer("\\\r\n", " ", "\\\n", " ").Replace(cmd)
 }
 
 func parseWords(words []string, errText, via, through string, depth int) step {
@@ -169,7 +184,7 @@ func script(prog string, args []string) string {
 // a carrier runs included: `ssh host "sleep 2 && opkg remove x"` runs
 // sleep, then opkg remove, on host.
 func stepsOf(cmd string) []step {
-	return appendSteps(nil, shellWords(firstLine(cmd)), "", "", 0)
+	return appendSteps(nil, shellWords(commandLine(cmd)), "", "", 0)
 }
 
 func appendSteps(out []step, words []string, via, through string, depth int) []step {

@@ -283,7 +283,7 @@ func filteredNothing(t transcript.ToolCall) bool {
 	if errorLine(t.Error) != "" {
 		return false
 	}
-	links := splitLinks(shellWords(firstLine(t.Command)))
+	links := splitLinks(shellWords(commandLine(t.Command)))
 	if len(links) < 2 {
 		return false
 	}
@@ -484,7 +484,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	// An option naming the folder the command ran in already (`git -C
 	// <cwd>`) changes nothing: neither command is weighed with it.
 	fs.words, ps.words = inFolder(fs.words, failed.Cwd), inFolder(ps.words, failed.Cwd)
-	fw, pw := inFolder(shellWords(firstLine(failed.Command)), failed.Cwd), inFolder(shellWords(firstLine(passed.Command)), failed.Cwd)
+	fw, pw := inFolder(shellWords(commandLine(failed.Command)), failed.Cwd), inFolder(shellWords(commandLine(passed.Command)), failed.Cwd)
 	diff := withoutPlumbing(commandChanges(fw, pw, fs.step, ps))
 	if len(diff) > 0 && !slices.ContainsFunc(diff, func(c change) bool { return !pause(c) }) {
 		diff, waited = nil, true // "sleep 5 && brew install": the rerun waited first
@@ -631,7 +631,7 @@ func notRanIn(cmd string, chained []string) []string {
 
 // below is a command's text after its first line, spaces collapsed.
 func below(cmd string) string {
-	_, rest, _ := strings.Cut(strings.TrimSpace(cmd), "\n")
+	_, rest, _ := strings.Cut(strings.TrimSpace(joinContinued(cmd)), "\n")
 	return strings.Join(strings.Fields(rest), " ")
 }
 
@@ -725,7 +725,7 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 // the command, so that every such failure is one lesson, served before
 // the next powershell call.
 func expandedByCaller(f transcript.ToolCall, fs failedStep) (Observation, bool) {
-	words := shellWords(firstLine(f.Command))
+	words := shellWords(commandLine(f.Command))
 	if len(words) < 2 {
 		return Observation{}, false
 	}
@@ -1177,7 +1177,7 @@ func inFolder(words []string, cwd string) []string {
 	return out
 }
 
-func oneLine(s string) string { return strings.Join(strings.Fields(firstLine(s)), " ") }
+func oneLine(s string) string { return strings.Join(strings.Fields(commandLine(s)), " ") }
 
 // unique is list without its repeats, in order.
 func unique(list []string) []string {
