@@ -261,8 +261,10 @@ func TestCommitted(t *testing.T) {
 	}{
 		{"Me puedes hablar a partir de ahora en castellano?", "¡Por supuesto! A partir de ahora te hablaré en castellano. He actualizado el archivo.",
 			[]string{"procedural: A partir de ahora te hablaré en castellano."}},
-		{"작업시 gogs 푸시", "알겠습니다! 이제부터 모든 작업 후에 GOGS에 커밋 및 푸시하겠습니다.",
-			[]string{"procedural: 이제부터 모든 작업 후에 GOGS에 커밋 및 푸시하겠습니다."}},
+		{"Sound_Name 这个能不能也配置一下，不用每次去输入", "可以。我会在 `SoundMgr` 里增加统一的 `SoundName` 配置表，以后调用时写 `SoundMgr.SoundName.UI_Error`，不再手输字符串。",
+			[]string{"procedural: 我会在 `SoundMgr` 里增加统一的 `SoundName` 配置表，以后调用时写 `SoundMgr.SoundName.UI_Error`，不再手输字符串。"}},
+		// a promise the agent volunteered after a task is no request taken on
+		{"Refactor the config loader to read env vars.", "Done. Going forward, I'll always validate env vars at startup.", nil},
 		// what it takes on, past the reply's opening, is no answer to the turn
 		{"can you tidy the imports", "Done. I removed two unused imports. The build passes. I also sorted them, and from now on the formatter will keep them sorted on save.", nil},
 		// a turn at length is a brief, not a request taken on

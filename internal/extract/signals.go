@@ -168,9 +168,10 @@ func read(t *turn) (found []finding, back bool) {
 // SoundMgr.SoundName.UI_Error"): the person asked for it, perhaps as a
 // question ("Me puedes hablar a partir de ahora en castellano?") or
 // pointing at what they showed ("this site"), and the agent's sentence
-// says it whole. Only a sentence of the reply's opening, to a short turn.
+// says it whole. Only a sentence of the reply's opening, to a short turn
+// that says it is for good.
 func committed(t *turn, x *lang.Text, sents []span) (finding, bool) {
-	if len(sents) == 0 || len(sents) > 3 || words(x.Low()) < 2 {
+	if len(sents) == 0 || len(sents) > 3 || words(x.Low()) < 2 || !forGood(x) {
 		return finding{}, false
 	}
 	opening := textcut.Bytes(strings.ReplaceAll(t.after, "**", ""), commitOpening)
@@ -189,6 +190,19 @@ func committed(t *turn, x *lang.Text, sents []span) (finding, bool) {
 		return finding{class: ClassAcknowledged, lesson: clip(finish(took), maxLesson), said: t.sig.Own, area: namedPath(took)}, true
 	}
 	return finding{}, false
+}
+
+// forGood reports a turn that says it holds beyond the task at hand ("from
+// now on", "each time", "always", "whenever"): what the agent takes on
+// then is what the person asked for, not a promise the agent volunteered
+// after a task ("Done. Going forward, I'll validate env vars at startup").
+func forGood(x *lang.Text) bool {
+	for _, k := range []string{lang.Henceforth, lang.Remember, lang.Recurring, lang.General, lang.Always} {
+		if hasKind(x, k, 0, len(x.Low())) {
+			return true
+		}
+	}
+	return false
 }
 
 // The agent takes a way of working on where its reply opens: in its first
