@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/extract/relayed"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -29,7 +30,7 @@ var mayBeCorrection = lang.MayBeCorrection
 // agent about: the person's own words (not the editor's context, a command
 // template or a log pasted in) may correct the agent or teach it something.
 func MayTeach(prompt string) bool {
-	return mayBeCorrection(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
+	return mayBeCorrection(relayed.Without(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax))))
 }
 
 // promptSubmit is UserPromptSubmit: the prompt recorded and the entries
