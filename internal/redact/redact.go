@@ -19,7 +19,8 @@
 // gitleaks:allow comments are not honoured (a stored lesson is not the
 // reviewed source they annotate), and its five path-bound rules are left
 // out. A secret with no name, operator or known format before it ("the
-// password is hunter2") is not found.
+// password is hunter2") is not found, but for a password typed in answer to
+// a question that asks for one (Answer).
 package redact
 
 import (

@@ -235,6 +235,9 @@ type walker struct {
 	intern map[string]string // session ids, cwds, tool names: few distinct values, many records
 	seq    int
 	stats  Stats
+	// answers: the walk redacts, so a password the person types in answer
+	// to the agent is redacted too (redact.Answer).
+	answers bool
 }
 
 func newWalker(opt Options, sink Sink) *walker {
@@ -247,7 +250,7 @@ func newWalker(opt Options, sink Sink) *walker {
 	if opt.Redact == nil {
 		opt.Redact = redact.Text
 	}
-	return &walker{opt: opt, sink: sink, pending: map[string]*ToolCall{}, intern: map[string]string{}}
+	return &walker{opt: opt, sink: sink, pending: map[string]*ToolCall{}, intern: map[string]string{}, answers: redact.Redacts(opt.Redact)}
 }
 
 // str returns s as a string, shared with earlier identical values: session
@@ -462,7 +465,11 @@ func (w *walker) user(r *Record) error {
 // userSignal is the person's message: redacted, then cut, then their own
 // words told from what they pasted.
 func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
-	t := textcut.Bytes(w.opt.Redact(validUTF8(text)), w.opt.MaxText)
+	text = w.opt.Redact(validUTF8(text))
+	if w.answers && w.turnOpen {
+		text = redact.Answer(string(w.turnText), text) // what the agent asked says what the reply holds
+	}
+	t := textcut.Bytes(text, w.opt.MaxText)
 	return UserSignal{Meta: w.meta(r), Text: t, Own: OwnWords(t), Cwd: w.str(r.Cwd), Rejection: rejection}
 }
 

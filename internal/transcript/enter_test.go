@@ -38,6 +38,29 @@ func TestRedactedWhereTextEnters(t *testing.T) {
 	}
 }
 
+// A password the person types in answer to the agent's asking for one has
+// no name before it; what was asked says what it is.
+func TestPasswordAnswerRedacted(t *testing.T) {
+	const pw = "West11berg1!"
+	ch := read(t,
+		user("u1", "set up my user"),
+		assistant("a1", text("A few questions: 1. Hostname? 2. What password should the user have?")),
+		user("u2", "1. eiros 2. "+pw+" 3. 12 hour clock"),
+		assistant("a2", text("Done.")),
+		user("u3", "my old one was "+pw+" too"), // not asked for: a word like any other
+	)
+	if got := ch.UserSignals[1].Text; strings.Contains(got, pw) || !strings.Contains(got, "1. eiros 2. [REDACTED:password-answer] 3. 12 hour clock") {
+		t.Errorf("the answer: %q", got)
+	}
+	if got := ch.UserSignals[2].Text; !strings.Contains(got, pw) {
+		t.Errorf("a reply to no such question: %q", got)
+	}
+	raw, err := Read(strings.NewReader(strings.Join([]string{user("u1", "x"), assistant("a1", text("Which password?")), user("u2", pw)}, "\n")), "t", Options{Redact: Verbatim})
+	if err != nil || raw.UserSignals[1].Text != pw {
+		t.Errorf("Verbatim changed the answer: %+v %v", raw.UserSignals, err)
+	}
+}
+
 func TestOwnWords(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"never use npm here", "never use npm here"},

@@ -25,6 +25,9 @@ type builder struct {
 	from    int // the first line of the agent's current turn, 0 before it
 	last    transcript.Meta
 	pending map[string]int // tool call id → index in ch.Tools
+	// answers: the read redacts, so a password the person types in answer
+	// to the agent is redacted too (redact.Answer).
+	answers bool
 }
 
 // newBuilder starts a session read from file (named in problems).
@@ -38,7 +41,7 @@ func newBuilder(file string, opt transcript.Options) *builder {
 	if opt.Redact == nil {
 		opt.Redact = redact.Text
 	}
-	return &builder{file: file, opt: opt, pending: map[string]int{}}
+	return &builder{file: file, opt: opt, pending: map[string]int{}, answers: redact.Redacts(opt.Redact)}
 }
 
 // session sets the session's id (the first one given wins).
@@ -66,7 +69,11 @@ func (b *builder) user(m transcript.Meta, text, cwd string) {
 		return
 	}
 	b.ch.Stats.User++
-	t := head(b.clean(text), b.opt.MaxText)
+	text = b.clean(text)
+	if b.answers && len(b.turn) > 0 {
+		text = redact.Answer(strings.Join(b.turn, "\n\n"), text) // what the agent asked says what the reply holds
+	}
+	t := head(text, b.opt.MaxText)
 	s := transcript.UserSignal{Meta: b.meta(m), Text: t, Own: transcript.OwnWords(t), Cwd: cwd}
 	b.closeTurn(&s)
 	b.ch.UserSignals = append(b.ch.UserSignals, s)

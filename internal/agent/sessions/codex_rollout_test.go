@@ -8,6 +8,7 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -99,6 +100,23 @@ func TestRolloutSecretsAreRedactedOnRead(t *testing.T) {
 		if strings.Contains(s, "ghp_R8s9") || !strings.Contains(s, "REDACTED") {
 			t.Errorf("kept a secret: %q", s)
 		}
+	}
+}
+
+// A password the person types in answer to the agent asking for one is
+// redacted as in Claude Code transcripts: the question says what it is.
+func TestRolloutPasswordAnswerIsRedacted(t *testing.T) {
+	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r3","cwd":"/r"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"create the db user"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Which password should the db user get?"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"Mfq72!!Kx9 please"}}
+`
+	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.UserSignals[1].Text; got != redact.PasswordPlaceholder+" please" {
+		t.Errorf("the answer: %q", got)
 	}
 }
 

@@ -1,0 +1,100 @@
+package redact
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// A password the person types in answer to the agent has no name before it
+// ("2. West11berg1!" answering "What password should the user have?"), so
+// no rule finds it. What was asked says what it is: Answer redacts, in a
+// reply to a question that asks for a password, the words shaped like one.
+
+// Redacts reports whether f redacts secrets (a caller may pass a function
+// that keeps text as written): a token of a known format is its probe.
+func Redacts(f func(string) string) bool {
+	probe := "ghp_Zq8Lm3Vt7Xb1Nc5Rk9Pw2Hd6Jf4Gs0Ty3UaQ"
+	return f(probe) != probe
+}
+
+// PasswordPlaceholder replaces a password typed in answer.
+var PasswordPlaceholder = Placeholder("password-answer")
+
+// Answer is reply with the passwords in it redacted, when asked (the agent's
+// words it answers) asks for one; reply as it was otherwise.
+func Answer(asked, reply string) string {
+	if !asksPassword(asked) {
+		return reply
+	}
+	var b strings.Builder
+	rest := reply
+	for rest != "" {
+		i := strings.IndexFunc(rest, unicode.IsSpace)
+		if i < 0 {
+			i = len(rest)
+		}
+		word := rest[:i]
+		if core := strings.TrimRight(strings.TrimLeft(word, "\"'`“‘(<["), "\"'`”’)>].,;:"); passwordShaped(core) {
+			word = strings.Replace(word, core, PasswordPlaceholder, 1)
+		}
+		b.WriteString(word)
+		j := i
+		for j < len(rest) {
+			r, n := utf8.DecodeRuneInString(rest[j:])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			j += n
+		}
+		b.WriteString(rest[i:j])
+		rest = rest[j:]
+	}
+	return b.String()
+}
+
+// passwordNames name a password in the languages people write to agents.
+var passwordNames = []string{"password", "passphrase", "passcode", "passwd", "contraseña", "contrasena", "senha", "passwort", "kennwort", "mot de passe", "пароль", "密码", "密碼", "パスワード", "비밀번호", "암호"}
+
+func asksPassword(asked string) bool {
+	low := strings.ToLower(asked)
+	for _, w := range passwordNames {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// passwordShaped reports a word made as passwords are: 6 to 64 characters,
+// no path or address, and three kinds or more of lower case, upper case,
+// digits and symbols ("West11berg1!", "p@ssw0rd"), which words, numbers
+// and names are not.
+func passwordShaped(w string) bool {
+	n := utf8.RuneCountInString(w)
+	if n < 6 || n > 64 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "REDACTED") {
+		return false
+	}
+	var lower, upper, digit, symbol bool
+	for _, r := range w {
+		switch {
+		case unicode.IsLower(r):
+			lower = true
+		case unicode.IsUpper(r):
+			upper = true
+		case unicode.IsDigit(r):
+			digit = true
+		case unicode.IsPunct(r) || unicode.IsSymbol(r):
+			symbol = true
+		default:
+			return false // a letter without case, a space: not one
+		}
+	}
+	kinds := 0
+	for _, k := range []bool{lower, upper, digit, symbol} {
+		if k {
+			kinds++
+		}
+	}
+	return kinds >= 3
+}

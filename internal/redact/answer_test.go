@@ -1,0 +1,27 @@
+package redact
+
+import "testing"
+
+// A password typed in answer to the agent has no name before it; the
+// question it answers says what it is.
+func TestAnswer(t *testing.T) {
+	asked := "A few questions: 1. Hostname? 2. What password should the user have? 3. Timezone?"
+	for _, c := range []struct{ asked, reply, want string }{
+		{asked, "1. Skip for now 2. West11berg1! 3. 12 hour", "1. Skip for now 2. " + PasswordPlaceholder + " 3. 12 hour"},
+		{asked, "use 'p@ssw0rd' for now", "use '" + PasswordPlaceholder + "' for now"},
+		{"¿Qué contraseña uso?", "Hunter2024", PasswordPlaceholder},
+		// words, numbers, names, paths and addresses are no passwords
+		{asked, "use the one in ~/.secrets/Vault2024.txt, not Eiros or 2026-03-01", "use the one in ~/.secrets/Vault2024.txt, not Eiros or 2026-03-01"},
+		{asked, "mail me at someone@example.com", "mail me at someone@example.com"},
+		{asked, "already " + Placeholder("github-pat"), "already " + Placeholder("github-pat")},
+		// not asked for a password: nothing to read the words as
+		{"What hostname?", "West11berg1!", "West11berg1!"},
+	} {
+		if got := Answer(c.asked, c.reply); got != c.want {
+			t.Errorf("Answer(%q, %q) = %q, want %q", c.asked, c.reply, got, c.want)
+		}
+	}
+	if !Redacts(Text) || Redacts(func(s string) string { return s }) {
+		t.Error("Redacts: Text redacts, the identity does not")
+	}
+}
