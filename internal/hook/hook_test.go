@@ -16,6 +16,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/redact"
 )
 
 var now = time.Date(2026, 5, 10, 9, 0, 0, 0, time.UTC)
@@ -254,6 +255,21 @@ func TestLongPromptsAreRedactedAsFarAsStored(t *testing.T) {
 	// start, not the secret's.
 	if len(got) != 1 || !strings.HasSuffix(got[0], "xx[R") {
 		t.Fatalf("recorded %d bytes ending %q", len(got[0]), got[0][max(0, len(got[0])-10):])
+	}
+}
+
+// A password the person types in answer to the agent asking for one is
+// redacted before the prompt is recorded: the transcript says what the
+// agent asked, and is read only for a prompt holding such a word.
+func TestPasswordAnswerIsNotRecorded(t *testing.T) {
+	p := newProj(t)
+	p.env.Redact = redact.Text
+	tr := filepath.Join(t.TempDir(), "t.jsonl")
+	os.WriteFile(tr, []byte(`{"type":"assistant","uuid":"a1","sessionId":"s","message":{"role":"assistant","content":[{"type":"text","text":"What password should the new user have?"}]}}`+"\n"), 0o644)
+	p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "transcript_path": tr, "prompt": "use West11berg1! for it"})
+	got := SessionOf(mustFind(t, p.root), "s").Prompts(1)
+	if len(got) != 1 || strings.Contains(got[0], "West11berg1!") || !strings.Contains(got[0], redact.PasswordPlaceholder) {
+		t.Fatalf("recorded %q", got)
 	}
 }
 

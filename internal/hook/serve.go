@@ -10,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/words"
@@ -114,6 +115,15 @@ func (r *run) redactedPrompt() string {
 		r.prompt = textcut.Bytes(r.in.Prompt, MaxPromptRunes*utf8.UTFMax+promptRedactMargin)
 		if r.env.Redact != nil {
 			r.prompt = r.env.Redact(r.prompt)
+			// A password typed in answer to the agent has no name before
+			// it: what the agent asked last says what it is. The
+			// transcript is read only for a prompt holding a word shaped
+			// like one.
+			if r.in.TranscriptPath != "" && redact.HoldsPasswordShaped(r.prompt) {
+				if asked, err := LastAssistantText(r.in.TranscriptPath); err == nil {
+					r.prompt = redact.Answer(asked, r.prompt)
+				}
+			}
 		}
 		r.redacted = true
 	}

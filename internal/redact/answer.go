@@ -56,6 +56,17 @@ func Answer(asked, reply string) string {
 // passwordNames name a password in the languages people write to agents.
 var passwordNames = []string{"password", "passphrase", "passcode", "passwd", "contraseña", "contrasena", "senha", "passwort", "kennwort", "mot de passe", "пароль", "密码", "密碼", "パスワード", "비밀번호", "암호"}
 
+// HoldsPasswordShaped reports a word in s shaped like a password: the
+// cheap test a caller makes before it looks for what s answered.
+func HoldsPasswordShaped(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if passwordShaped(strings.TrimRight(strings.TrimLeft(w, "\"'`“‘(<["), "\"'`”’)>].,;:")) {
+			return true
+		}
+	}
+	return false
+}
+
 func asksPassword(asked string) bool {
 	low := strings.ToLower(asked)
 	for _, w := range passwordNames {
