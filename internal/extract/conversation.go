@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/devlearn/devlearn/internal/extract/relayed"
 	"github.com/devlearn/devlearn/internal/repopath"
 
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -56,11 +55,6 @@ func newConversation(ch *transcript.Channels) *conversation {
 	}
 	for i := range ch.UserSignals {
 		s := &ch.UserSignals[i]
-		if own := relayed.Without(s.Own); own != s.Own {
-			mine := *s // the channels stay as they were read
-			mine.Own = own
-			s = &mine
-		}
 		t := turn{sig: s, before: before[s.UUID], first: i == 0}
 		prev, next := 0, 0
 		if i > 0 {

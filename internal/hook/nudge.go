@@ -5,7 +5,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
-	"github.com/devlearn/devlearn/internal/extract/relayed"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -30,7 +29,7 @@ var mayBeCorrection = lang.MayBeCorrection
 // agent about: the person's own words (not the editor's context, a command
 // template or a log pasted in) may correct the agent or teach it something.
 func MayTeach(prompt string) bool {
-	return mayBeCorrection(relayed.Without(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax))))
+	return mayBeCorrection(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
 }
 
 // promptSubmit is UserPromptSubmit: the prompt recorded and the entries
@@ -68,17 +67,16 @@ func (r *run) promptSubmit() (*Output, error) {
 // learnFromPrompt reads the prompt for lessons, and returns the notes for
 // the agent.
 func (r *run) learnFromPrompt() []string {
-	// The detectors read the prompt as typed (nothing they read is
-	// stored); everything kept is taken from the redacted text, the one
-	// that is recorded (redactedPrompt), cut where the detector's is: a
-	// secret that crosses that cut is redacted whole.
-	// Only the person's own words: not the editor's context, a command
-	// template or a log pasted into the prompt (transcript.OwnWords, as
-	// capture reads them).
-	if !MayTeach(r.in.Prompt) {
+	// The detectors and everything kept read one text: the redacted
+	// prompt, the one that is recorded (redactedPrompt), cut where
+	// MayTeach cuts (a secret that crosses that cut is redacted whole),
+	// and of it only the person's own words: not the editor's context, a
+	// command template, a log or another assistant's answer pasted into
+	// the prompt (transcript.OwnWords, as capture reads them), read once.
+	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))
+	if !mayBeCorrection(prompt) {
 		return nil
 	}
-	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))
 	reqs := keep.Find(prompt)
 	var notes []string
 	if len(reqs) > 0 {

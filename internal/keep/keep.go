@@ -23,7 +23,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
-	"github.com/devlearn/devlearn/internal/extract/relayed"
 	"github.com/devlearn/devlearn/internal/textcut"
 )
 
@@ -48,14 +47,14 @@ const MaxRequests = 3
 // comes after that much is pasted.
 const maxPrompt = 4000
 
-// Find returns the lessons a prompt asks to keep, in order.
+// Find returns the lessons a prompt asks to keep, in order. prompt is the
+// person's own words (transcript.OwnWords): a log or another assistant's
+// answer pasted in asks nothing.
 func Find(prompt string) []Request {
 	prompt = textcut.Bytes(prompt, maxPrompt)
 	if notPerson(prompt) {
 		return nil
 	}
-	prompt = relayed.Without(prompt) // another's answer pasted asks nothing
-
 	var out []Request
 	seen := map[string]bool{}
 	prev := ""

@@ -56,7 +56,7 @@ func Nominate(ch *transcript.Channels) []Candidate {
 			continue
 		}
 		var why []string
-		if len(keep.Find(text)) > 0 {
+		if len(keep.Find(u.Own)) > 0 {
 			why = append(why, "remember")
 		}
 		if lang.MayBeCorrection(text) {

@@ -20,12 +20,17 @@ import (
 //     levels and time stamps, lines ending in ; { or }, a prompt's icon
 //     glyphs: see machineLine), or an agent's terminal (Claude Code's ⏺
 //     and ⎿),
-//   - block quotes (> ...).
+//   - block quotes (> ...),
+//   - another assistant's answer the person relayed (withoutRelayed).
 //
 // What is left keeps its order; a removed run of lines becomes one empty
 // line, so that the sentences on either side stay apart.
 func OwnWords(text string) string {
-	text = unframe(Unwrap(text))
+	return withoutRelayed(ownLines(unframe(Unwrap(text))))
+}
+
+// ownLines is text without the lines someone else wrote (OwnWords).
+func ownLines(text string) string {
 	if !strings.ContainsAny(text, "\n>`~#/;{}$[⏺⎿") && !strings.HasPrefix(text, "    ") && !strings.HasPrefix(text, "\t") {
 		return text // one plain line: nothing pasted (the common case)
 	}

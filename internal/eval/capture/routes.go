@@ -151,7 +151,7 @@ func KeptAtOnce(chs []*transcript.Channels) []extract.Observation {
 	var out []extract.Observation
 	for _, ch := range chs {
 		for _, u := range ch.UserSignals {
-			for _, q := range keep.Find(redact.Text(u.Text)) {
+			for _, q := range keep.Find(transcript.OwnWords(redact.Text(u.Text))) {
 				if q.Lesson == "" {
 					continue // the agent is asked to state it: the replay measures that
 				}

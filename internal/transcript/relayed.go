@@ -1,6 +1,4 @@
-// Package relayed finds, in a message of the person, what they relayed
-// from elsewhere rather than said.
-package relayed
+package transcript
 
 import (
 	"strings"
@@ -14,11 +12,12 @@ import (
 // assistant's answer, a page of a web app, a course. It reads as advice,
 // in the imperative, with "always" and "never" in it, and it is not the
 // person's: the agent should not learn it as their instruction. Line by
-// line it is prose (the transcript's OwnWords keeps it); as a whole it is
-// laid out as such answers are, or the person announced it.
+// line it is prose (pastedLine keeps it); as a whole it is laid out as
+// such answers are, or the person announced it. Reading that takes the
+// phrase tables, the one package below transcript this file needs.
 //
-// Without is a message of the person without what they relayed, the part
-// that is theirs:
+// withoutRelayed is a message of the person without what they relayed,
+// the part that is theirs (OwnWords reads it last):
 //
 //   - what precedes an announcement of another's answer with that answer
 //     after it ("I got this advice:", "以下のアドバイスをもらった", a
@@ -30,7 +29,7 @@ import (
 //     asks to remember what follows or names an agent's instruction file
 //     ("record the following in CLAUDE.md"): a handbook the person hands
 //     over is theirs.
-func Without(own string) string {
+func withoutRelayed(own string) string {
 	if len(own) < minRelayed {
 		return own // too short to hold an answer pasted (the common case)
 	}
