@@ -24,48 +24,57 @@ var PasswordPlaceholder = Placeholder("password-answer")
 // Answer is reply with the passwords in it redacted, when asked (the agent's
 // words it answers) asks for one; reply as it was otherwise.
 func Answer(asked, reply string) string {
-	if !asksPassword(asked) {
+	if !HoldsPasswordShaped(reply) || !asksPassword(asked) {
 		return reply
 	}
 	var b strings.Builder
-	rest := reply
-	for rest != "" {
-		i := strings.IndexFunc(rest, unicode.IsSpace)
-		if i < 0 {
-			i = len(rest)
-		}
-		word := rest[:i]
-		if core := strings.TrimRight(strings.TrimLeft(word, "\"'`“‘(<["), "\"'`”’)>].,;:"); passwordShaped(core) {
-			word = strings.Replace(word, core, PasswordPlaceholder, 1)
-		}
-		b.WriteString(word)
-		j := i
-		for j < len(rest) {
-			r, n := utf8.DecodeRuneInString(rest[j:])
-			if !unicode.IsSpace(r) {
-				break
-			}
-			j += n
-		}
-		b.WriteString(rest[i:j])
-		rest = rest[j:]
-	}
+	last := 0
+	shapedWords(reply, func(start, end int) bool {
+		b.WriteString(reply[last:start])
+		b.WriteString(PasswordPlaceholder)
+		last = end
+		return true
+	})
+	b.WriteString(reply[last:])
 	return b.String()
+}
+
+// HoldsPasswordShaped reports a word in s shaped like a password: the
+// cheap test, allocating nothing, a caller makes before it looks for what s
+// answered.
+func HoldsPasswordShaped(s string) bool {
+	found := false
+	shapedWords(s, func(int, int) bool { found = true; return false })
+	return found
+}
+
+// shapedWords calls yield with the bounds of each word of s shaped like a
+// password (quotes and punctuation around it left out), until yield says
+// to stop.
+func shapedWords(s string, yield func(start, end int) bool) {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		j := i + strings.IndexFunc(s[i:], unicode.IsSpace)
+		if j < i {
+			j = len(s)
+		}
+		word := s[i:j]
+		core := strings.TrimLeft(word, "\"'`“‘(<[")
+		start := i + len(word) - len(core)
+		core = strings.TrimRight(core, "\"'`”’)>].,;:")
+		if passwordShaped(core) && !yield(start, start+len(core)) {
+			return
+		}
+		i = j
+	}
 }
 
 // passwordNames name a password in the languages people write to agents.
 var passwordNames = []string{"password", "passphrase", "passcode", "passwd", "contraseña", "contrasena", "senha", "passwort", "kennwort", "mot de passe", "пароль", "密码", "密碼", "パスワード", "비밀번호", "암호"}
-
-// HoldsPasswordShaped reports a word in s shaped like a password: the
-// cheap test a caller makes before it looks for what s answered.
-func HoldsPasswordShaped(s string) bool {
-	for _, w := range strings.Fields(s) {
-		if passwordShaped(strings.TrimRight(strings.TrimLeft(w, "\"'`“‘(<["), "\"'`”’)>].,;:")) {
-			return true
-		}
-	}
-	return false
-}
 
 func asksPassword(asked string) bool {
 	low := strings.ToLower(asked)

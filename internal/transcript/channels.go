@@ -466,7 +466,7 @@ func (w *walker) user(r *Record) error {
 // words told from what they pasted.
 func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
 	text = w.opt.Redact(validUTF8(text))
-	if w.answers && w.turnOpen {
+	if w.answers && w.turnOpen && redact.HoldsPasswordShaped(text) {
 		text = redact.Answer(string(w.turnText), text) // what the agent asked says what the reply holds
 	}
 	t := textcut.Bytes(text, w.opt.MaxText)

@@ -70,7 +70,7 @@ func (b *builder) user(m transcript.Meta, text, cwd string) {
 	}
 	b.ch.Stats.User++
 	text = b.clean(text)
-	if b.answers && len(b.turn) > 0 {
+	if b.answers && len(b.turn) > 0 && redact.HoldsPasswordShaped(text) {
 		text = redact.Answer(strings.Join(b.turn, "\n\n"), text) // what the agent asked says what the reply holds
 	}
 	t := head(text, b.opt.MaxText)
