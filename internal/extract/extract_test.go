@@ -116,6 +116,24 @@ func checkSaid(t *testing.T, before []string, reply string, cases []said) {
 	}
 }
 
+// replied is a turn of the person after a task done, the agent's reply to
+// it, and the lessons they give.
+type replied struct {
+	said, reply string
+	want        []string
+}
+
+// checkReplies plays each turn after a task the agent did, with its reply.
+func checkReplies(t *testing.T, cases []replied) {
+	t.Helper()
+	for _, c := range cases {
+		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
 func TestCorrectionBecomesASentence(t *testing.T) {
 	tests := []scripted{
 		{"a prohibition, 'that file' named", []string{"user: add a limit parameter", "assistant: I'll edit the handler.", "edit: /repo/internal/api/api.gen.go",
@@ -227,10 +245,7 @@ func TestAcknowledged(t *testing.T) {
 // A question the agent owns up to keeps what the agent admitted: the
 // question alone only asks.
 func TestChallenged(t *testing.T) {
-	for _, c := range []struct {
-		said, reply string
-		want        []string
-	}{
+	checkReplies(t, []replied{
 		{"where is the changelog entry?", "You're right — I skipped the changelog entry for this release. Adding it now.",
 			[]string{`procedural: Asked "where is the changelog entry?", the agent owned up: You're right — I skipped the changelog entry for this release. Adding it now.`}},
 		{"ノートのまとめはどこ？", "おっしゃる通りです。番号付きのノートのまとめを作り忘れていました。",
@@ -243,22 +258,14 @@ func TestChallenged(t *testing.T) {
 		{"really?", "You're right.", nil},
 		// an accident owned up to is a slip to undo
 		{"why is the button grey now?", "Sorry, I changed its colour by accident. Restoring it now.", nil},
-	} {
-		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // A turn the agent answers by taking on a way of working for good: the
 // agent's sentence says what, whole, where the person asked as a question
 // or briefly.
 func TestCommitted(t *testing.T) {
-	for _, c := range []struct {
-		said, reply string
-		want        []string
-	}{
+	checkReplies(t, []replied{
 		{"Me puedes hablar a partir de ahora en castellano?", "¡Por supuesto! A partir de ahora te hablaré en castellano. He actualizado el archivo.",
 			[]string{"procedural: A partir de ahora te hablaré en castellano."}},
 		{"Sound_Name 这个能不能也配置一下，不用每次去输入", "可以。我会在 `SoundMgr` 里增加统一的 `SoundName` 配置表，以后调用时写 `SoundMgr.SoundName.UI_Error`，不再手输字符串。",
@@ -269,12 +276,7 @@ func TestCommitted(t *testing.T) {
 		{"can you tidy the imports", "Done. I removed two unused imports. The build passes. I also sorted them, and from now on the formatter will keep them sorted on save.", nil},
 		// a turn at length is a brief, not a request taken on
 		{"Build the page. Add a form. Validate the email. Send it to the API.", "Sure. From now on I will validate every form on the client as well.", nil},
-	} {
-		got := lessonsOf(session("s", "user: build it", "assistant: Built.", "bash: make", "user: "+c.said, "assistant: "+c.reply))
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // A filter last in a pipeline makes its status the command's: what the

@@ -174,7 +174,7 @@ func committed(t *turn, x *lang.Text, sents []span) (finding, bool) {
 	if len(sents) == 0 || len(sents) > 3 || words(x.Low()) < 2 || !forGood(x) {
 		return finding{}, false
 	}
-	opening := textcut.Bytes(strings.ReplaceAll(t.after, "**", ""), commitOpening)
+	opening := strings.ReplaceAll(textcut.Bytes(t.after, commitOpening), "**", "")
 	ax := lang.Fold(opening)
 	for i, s := range sentences(ax.Low()) {
 		if i == commitSentences {
@@ -197,8 +197,8 @@ func committed(t *turn, x *lang.Text, sents []span) (finding, bool) {
 // then is what the person asked for, not a promise the agent volunteered
 // after a task ("Done. Going forward, I'll validate env vars at startup").
 func forGood(x *lang.Text) bool {
-	for _, k := range []string{lang.Henceforth, lang.Remember, lang.Recurring, lang.General, lang.Always} {
-		if hasKind(x, k, 0, len(x.Low())) {
+	for _, tb := range lang.Tables() {
+		if tb.HasAny(x, 0, len(x.Low()), lang.Henceforth, lang.Remember, lang.Recurring, lang.General, lang.Always) {
 			return true
 		}
 	}

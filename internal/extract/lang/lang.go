@@ -621,6 +621,17 @@ func (tb *Table) Has(t *Text, kind string, from, to int) bool {
 	return found
 }
 
+// HasAny reports whether a phrase of any of kinds is in t.low[from:to],
+// in one pass over it.
+func (tb *Table) HasAny(t *Text, from, to int, kinds ...string) bool {
+	found := false
+	tb.scan(t, from, to, maskOf(kinds...), func(string, *phrase, int, int) bool {
+		found = true
+		return false
+	})
+	return found
+}
+
 // Only reports whether t.low[from:to] is made only of phrases of the
 // kinds (and spaces, punctuation, emoji): "ok, go ahead", "好的，继续".
 func (tb *Table) Only(t *Text, from, to int, kinds ...string) bool {
