@@ -175,6 +175,11 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 			"user: 为什么一定要这个From_Multicast呢。"}, nil},
 		{"a Japanese question without a question mark", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go",
 			"user: このファイルは生成されたものではないですか。"}, nil},
+		// だめ says how things went as often as what not to do.
+		{"a Japanese report that it did not work", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: リロードしたけどだめだったよ。"}, nil},
+		{"a Japanese report, no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: だめだね。"}, nil},
+		{"a Japanese rule with だめ", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: main に直接プッシュしてはだめ。"},
+			[]string{"procedural: main に直接プッシュしてはだめ。"}},
 	}
 	checkLessons(t, tests)
 }
