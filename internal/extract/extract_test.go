@@ -175,6 +175,10 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 			"user: 为什么一定要这个From_Multicast呢。"}, nil},
 		{"a Japanese question without a question mark", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go",
 			"user: このファイルは生成されたものではないですか。"}, nil},
+		// "no" opens a Spanish rule; in English it answers.
+		{"an English no is no Spanish rule", []string{"user: fix the tests", "assistant: I rebased onto main.", "bash: git rebase main", "user: no in this current branch"}, nil},
+		{"a Spanish rule opening with no", []string{"user: arregla", "assistant: Cambié la configuración.", "edit: /repo/config.yaml", "user: no toques el archivo de configuración, es generado"},
+			[]string{"procedural: No toques el archivo de configuración, es generado."}},
 		// だめ says how things went as often as what not to do.
 		{"a Japanese report that it did not work", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: リロードしたけどだめだったよ。"}, nil},
 		{"a Japanese report, no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: だめだね。"}, nil},

@@ -472,6 +472,11 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 			}
 		}
 	}
+	// A word of another language: Spanish "no" opens a rule ("No toques
+	// eso"), and an English answer ("no in this current branch").
+	if tb.Spaces && tb.Foreign(x, s.start, s.end) {
+		return false
+	}
 	// Each time something happens is how things stand, not a rule:
 	// "всё то же самое, после каждого изменения он создаёт ...".
 	if kind == lang.Recurring && hasKind(x, lang.Report, s.start, s.end) {

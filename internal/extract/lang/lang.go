@@ -61,9 +61,10 @@ const (
 	Slip        = "slip"        // the agent owning up to an accident: "accidentally", "versehentlich", "不小心": a slip, no way of working
 	Relayed     = "relayed"     // another's answer announced, pasted after it: "here's what ChatGPT said", "以下のアドバイスをもらった"
 	Henceforth  = "henceforth"  // the agent taking on a way of working for good: "from now on", "a partir de ahora", "今後"
+	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth, Common}
 
 // Templates every table gives.
 const (
@@ -797,6 +798,50 @@ func MayBeCorrection(text string) bool {
 const maxAnswer = 80
 
 var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer, Recurring)
+
+// Foreign reports a span that reads as another language than tb's: a
+// table whose words are separated by spaces finds more of its [common]
+// words in it than tb does. A phrase that is a word in two languages
+// ("no" opens a Spanish rule, "No toques eso", and an English answer, "no
+// in this branch") is that language's only where the span reads as it; a
+// span with as many common words of either, or none, reads as both. A
+// common word of two tables counts for neither.
+func (tb *Table) Foreign(t *Text, from, to int) bool {
+	own := tb.commonIn(t, from, to)
+	for _, o := range Tables() {
+		if o != tb && o.Spaces && o.commonIn(t, from, to) > own {
+			return true
+		}
+	}
+	return false
+}
+
+// commonIn counts the [common] words of tb in the span that no other
+// table lists.
+func (tb *Table) commonIn(t *Text, from, to int) int {
+	n := 0
+	for _, m := range tb.Find(t, Common, from, to) {
+		if !sharedCommon()[m.Phrase] {
+			n++
+		}
+	}
+	return n
+}
+
+// sharedCommon is the set of [common] words two tables or more list:
+// they tell no language from another.
+var sharedCommon = sync.OnceValue(func() map[string]bool {
+	seen, shared := map[string]string{}, map[string]bool{}
+	for _, tb := range Tables() {
+		for _, p := range tb.phrases[Common] {
+			if c, ok := seen[p.text]; ok && c != tb.Code {
+				shared[p.text] = true
+			}
+			seen[p.text] = tb.Code
+		}
+	}
+	return shared
+})
 
 // Acknowledges reports whether the start of an agent's reply owns up to a
 // mistake ("You're right", "抱歉", "Tienes razón") or approves of what the

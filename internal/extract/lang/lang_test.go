@@ -378,3 +378,43 @@ func TestLatinWordsStayWhole(t *testing.T) {
 		}
 	}
 }
+
+// A word of two languages is the language's the sentence reads as: the
+// Spanish table's "no" opens a rule in Spanish, not in English.
+func TestForeign(t *testing.T) {
+	es, en := Get("es"), Get("en")
+	for _, c := range []struct {
+		text    string
+		tb      *Table
+		foreign bool
+	}{
+		{"no in this current branch", es, true},
+		{"no for the storage i mean", es, true},
+		{"no toques el archivo de config", es, false},
+		{"no uses npm", es, false}, // no common word: either language's
+		{"no in this current branch", en, false},
+		{"nunca hagas push a main", es, false},
+		{"don't push, it is broken", en, false},
+		{"ne jamais pousser sur main, je préfère une pull request", Get("fr"), false},
+		{"ne jamais pousser sur main, je préfère une pull request", Get("pt"), true},
+	} {
+		x := Fold(c.text)
+		if got := c.tb.Foreign(x, 0, len(x.Low())); got != c.foreign {
+			t.Errorf("%s.Foreign(%q) = %v, want %v", c.tb.Code, c.text, got, c.foreign)
+		}
+	}
+}
+
+// A common word two tables list tells neither language: it counts for
+// none.
+func TestSharedCommonWordsCountForNone(t *testing.T) {
+	if !sharedCommon()["ou"] {
+		t.Errorf("ou is French and Portuguese: want it shared")
+	}
+	x := Fold("ou ou ou")
+	for _, tb := range Tables() {
+		if n := tb.commonIn(x, 0, len(x.Low())); n != 0 {
+			t.Errorf("%s counts %d common words in %q, want 0", tb.Code, n, "ou ou ou")
+		}
+	}
+}
