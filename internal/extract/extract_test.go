@@ -1234,6 +1234,11 @@ func TestPrefer(t *testing.T) {
 		{"But I still want to use the functions ending in _for_response", []string{"decision: I still want to use the functions ending in _for_response."}},
 		{"instale nuqs quiero que uses en todo el proyecto", []string{"decision: Instale nuqs quiero que uses en todo el proyecto."}},
 		{"テストは pytest の方がいい", []string{"decision: テストは pytest の方がいい。"}},
+		// What the person does not want, or only wants, is how the work
+		// should be.
+		{"I don't want the RFC to be too detailed", []string{"decision: I don't want the RFC to be too detailed."}},
+		{"I just want simple weather, location and current temp", []string{"decision: I just want simple weather, location and current temp."}},
+		{"ich will keine Emojis in den Commit-Nachrichten", []string{"decision: Ich will keine Emojis in den Commit-Nachrichten."}},
 	})
 }
 
