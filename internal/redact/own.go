@@ -104,6 +104,20 @@ var ownRules = []ownRule{
 		pick: pickPhrase,
 	},
 	{
+		// A password named just before it, with no verb: "your password
+		// `West11berg1!` is in user.nix", "senha (Barb3r!2024) do banco",
+		// "パスワード：Hunter2x!". The name is the evidence, so the value
+		// must be shaped like a password (passwordShaped) and be no code
+		// or variable's name.
+		ruleSpec: ruleSpec{
+			ID:       "password-named",
+			Regex:    `(?i)(?:\b(?:password|passwd|passphrase|passcode|contraseña|contrasena|senha|passwort|kennwort|mot de passe)\b|пароль|密码|密碼|パスワード|비밀번호)([^\r\n]{1,40})`,
+			Keywords: []string{"password", "passwd", "passphrase", "passcode", "contraseña", "contrasena", "senha", "passwort", "kennwort", "mot de passe", "пароль", "密码", "密碼", "パスワード", "비밀번호"},
+		},
+		rank: rankGeneric,
+		pick: pickNamed,
+	},
+	{
 		// Known token prefixes at lengths a little either side of the
 		// documented ones, the whole token taken: gitleaks' rules want the
 		// exact length, so a token one character short was kept and one
@@ -361,6 +375,42 @@ func looksRandom(v string) bool {
 		}
 	}
 	return classes >= 2 && entropy(v) > 3
+}
+
+// pickNamed takes the first word shaped like a password in the few words
+// after a password's name, unless it is code or a variable's name
+// (DB_PASSWORD_2024, Field(...), user.password2).
+func pickNamed(s string, m []int) (int, int, bool) {
+	window := s[m[2]:m[3]]
+	start, end, found := 0, 0, false
+	shapedWords(window, func(i, j int) bool {
+		v := window[i:j]
+		if strings.ContainsAny(v, "()[]{}<>=$%") || isPlaceholder(v) || v == strings.ToUpper(v) && strings.Contains(v, "_") {
+			return true
+		}
+		lower := strings.ToLower(v)
+		if asksPassword(lower) || dotted(v) {
+			return true // a name again ("1Password"), a field (user.password2)
+		}
+		for _, w := range notPasswordParts {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		start, end, found = m[2]+i, m[2]+j, true
+		return false
+	})
+	return start, end, found
+}
+
+// dotted reports a name in code: a dot between two letters (user.pw2).
+func dotted(v string) bool {
+	for i := 1; i+1 < len(v); i++ {
+		if v[i] == '.' && unicode.IsLetter(rune(v[i-1])) && unicode.IsLetter(rune(v[i+1])) {
+			return true
+		}
+	}
+	return false
 }
 
 // passwordSuffixes end the last component of a password's name
