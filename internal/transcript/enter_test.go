@@ -142,6 +142,11 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"⏺ Ran 1 stop hook", ""},
 		{"⏺ Bash(npm test)\n  ⎿  Error: never run it twice\nwhy did it stop?", "why did it stop?"},
 		{"error: failed to push some refs\nremote: No anonymous write access.\nfix the push", "fix the push"},
+		// A browser's console and a compiler open a message with where
+		// it was; a person pointing at a line says something of their own.
+		{"index-CsW7B3MJ.js:88 Uncaught TypeError: S.price.toFixed is not a function\nfix the price", "fix the price"},
+		{"main.go:12:5: error: undefined: foo\nok", "ok"},
+		{"main.go:45 never close the body here", "main.go:45 never close the body here"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

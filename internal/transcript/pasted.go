@@ -185,6 +185,8 @@ func machineLine(trim string) bool {
 		return true // AttributeError: 'ListBox' object has no attribute
 	case lineNumbered(first, rest):
 		return true // bash: line 5: ..., /x.py: строка 5: ...
+	case sourceLocation(first) && reports(rest):
+		return true // index-CsW7B3MJ.js:88 Uncaught TypeError: ..., main.go:12:5: error: ...
 	case prompt(first):
 		return true // user@host:~/src$ make, ❯ make
 	case clockTime(trim):
@@ -258,6 +260,27 @@ func lineNumbered(first, rest string) bool {
 	num, _, _ := strings.Cut(rest, " ")
 	num, ok = strings.CutSuffix(num, ":")
 	return ok && num != "" && isDigits(num)
+}
+
+// sourceLocation: a file with its extension and a line number, maybe a
+// column, the way a browser's console or a compiler opens a message
+// ("index-CsW7B3MJ.js:88", "main.go:12:5:").
+func sourceLocation(w string) bool {
+	w = strings.TrimSuffix(w, ":")
+	file, pos, ok := strings.Cut(w, ":")
+	if !ok || !isDigits(strings.Replace(pos, ":", "", 1)) || pos == "" || strings.HasPrefix(pos, ":") || strings.HasSuffix(pos, ":") {
+		return false
+	}
+	dot := strings.LastIndexByte(file, '.')
+	return dot > 0 && dot < len(file)-1 && !strings.ContainsAny(file[dot+1:], "/\\")
+}
+
+// reports: what follows a source location in a program's message, a
+// level or an exception ("Uncaught TypeError:", "error:", "warning:"); a
+// person pointing at a line writes words of their own after it.
+func reports(rest string) bool {
+	w, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	return w == "Uncaught" || levelPrefix(w) || exceptionPrefix(w) || strings.EqualFold(w, "warning:")
 }
 
 // prompt: a shell's prompt before a command, "user@host:~/src$" or a
