@@ -146,7 +146,9 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// it was; a person pointing at a line says something of their own.
 		{"index-CsW7B3MJ.js:88 Uncaught TypeError: S.price.toFixed is not a function\nfix the price", "fix the price"},
 		{"main.go:12:5: error: undefined: foo\nok", "ok"},
+		{"src/pages/Edit.tsx:12:5 - error TS6133: 'hasRows' is declared but its value is never read.\nsrc/pages/Edit.tsx(1,31): error TS6133: 'useRef' is declared\nclean these up", "clean these up"},
 		{"main.go:45 never close the body here", "main.go:45 never close the body here"},
+		{"main.go:45 error handling is wrong here", "main.go:45 error handling is wrong here"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

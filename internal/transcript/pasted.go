@@ -264,9 +264,12 @@ func lineNumbered(first, rest string) bool {
 
 // sourceLocation: a file with its extension and a line number, maybe a
 // column, the way a browser's console or a compiler opens a message
-// ("index-CsW7B3MJ.js:88", "main.go:12:5:").
+// ("index-CsW7B3MJ.js:88", "main.go:12:5:", "a.tsx(1,31):").
 func sourceLocation(w string) bool {
 	w = strings.TrimSuffix(w, ":")
+	if i := strings.IndexByte(w, '('); i > 0 && strings.HasSuffix(w, ")") {
+		w = w[:i] + ":" + strings.Replace(w[i+1:len(w)-1], ",", ":", 1) // tsc: a.tsx(1,31)
+	}
 	file, pos, ok := strings.Cut(w, ":")
 	if !ok || !isDigits(strings.Replace(pos, ":", "", 1)) || pos == "" || strings.HasPrefix(pos, ":") || strings.HasSuffix(pos, ":") {
 		return false
@@ -279,8 +282,18 @@ func sourceLocation(w string) bool {
 // level or an exception ("Uncaught TypeError:", "error:", "warning:"); a
 // person pointing at a line writes words of their own after it.
 func reports(rest string) bool {
-	w, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
-	return w == "Uncaught" || levelPrefix(w) || exceptionPrefix(w) || strings.EqualFold(w, "warning:")
+	rest = strings.TrimPrefix(strings.TrimSpace(rest), "- ") // tsc: "a.tsx:1:31 - error TS6133: ..."
+	w, after, _ := strings.Cut(rest, " ")
+	code, _, _ := strings.Cut(after, " ")
+	switch strings.ToLower(strings.TrimSuffix(w, ":")) {
+	case "uncaught":
+		return true
+	case "error", "warning", "warn", "fatal":
+		// "error:", or "error TS6133:": a level, then maybe its code; "error
+		// handling is wrong here" is the person's.
+		return strings.HasSuffix(w, ":") || strings.HasSuffix(code, ":")
+	}
+	return exceptionPrefix(w)
 }
 
 // prompt: a shell's prompt before a command, "user@host:~/src$" or a
