@@ -458,13 +458,47 @@ func Same(a, b Key) bool {
 	// share three words of five. Pairs of letters (Chinese, Japanese)
 	// overlap less between two wordings of one lesson than words do.
 	need := MinShared
-	if len(a.Anchors) == 0 && !a.pairs && !b.pairs {
+	if len(a.Anchors) == 0 && !a.pairs && !b.pairs && min(len(a.Words), len(b.Words)) < MinLong {
 		need = 0.7
 	}
 	if len(a.Words) == 0 || len(b.Words) == 0 {
 		return len(a.Words) == len(b.Words) && len(a.Anchors) > 0
 	}
-	return Shared(a, b) >= need
+	return Shared(a, b) >= need || contained(a, b)
+}
+
+// MinLong is how many words, names aside, make a pattern long enough
+// that half of them shared says one lesson without a name to anchor it
+// ("No hagas nada hasta que yo te lo diga", "No quiero que implementes
+// nada hasta que te lo diga"): the short ones need more.
+const MinLong = 6
+
+// MinContained and MinContainedWords: a lesson said alone and said again
+// at the start of a longer message ("Fale comigo em português do Brasil",
+// then "Fale comigo em Português do Brasil, devemos conseguir concluir
+// ..."): nearly every word of the shorter, of four or more, is in the
+// longer.
+const (
+	MinContained      = 0.85
+	MinContainedWords = 4
+)
+
+// contained reports a key whose words are nearly all in the other's.
+func contained(a, b Key) bool {
+	s, l := a, b
+	if len(s.Words) > len(l.Words) {
+		s, l = l, s
+	}
+	if len(s.Words) < MinContainedWords || s.pairs != l.pairs {
+		return false
+	}
+	n := 0
+	for w := range s.Words {
+		if l.Words[w] {
+			n++
+		}
+	}
+	return float64(n) >= MinContained*float64(len(s.Words))
 }
 
 // MinFrame is how many words, names aside, two frames must run alike for

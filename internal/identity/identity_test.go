@@ -69,6 +69,14 @@ func TestSame(t *testing.T) {
 		// part of the lesson: two errors it wrote share them and nothing else.
 		{"`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not found\".", "`npm run build` fails with \"/bin/bash: line <n>: cd: frontend: No such file or directory\": leave out `cd frontend &&`.", false},
 		{"`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not found\".", "`jq` is not available here: `jq .` fails with \"/data/data/com.termux/files/usr/bin/bash: line <n>: jq: command not found\".", true},
+		// Long enough, half the words shared is one lesson reworded; a
+		// lesson said alone and again at the start of a longer message is
+		// one lesson.
+		{"No hagas nada hasta que yo te lo diga.", "No quiero que implementes nada hasta que te lo diga.", true},
+		{"Fale comigo em português do Brasil.", "Fale comigo em Português do Brasil, devemos conseguir concluir as configurações do Firebase.", true},
+		{"Run the linter before committing.", "Run the linter before committing, then open the pull request against develop and ask Ana to review it.", true},
+		{"Run the linter before committing.", "Before committing, run the tests and open the pull request against develop.", false},
+		{"Keep the weather widget simple: location, temperature, high and low.", "Keep the clock widget simple: time and date, no seconds, no weekday.", false},
 	} {
 		if got := Same(KeyOf(c.a), KeyOf(c.b)); got != c.same {
 			t.Errorf("Same(%q, %q) = %v, want %v (shared %.2f, anchors %v / %v)", c.a, c.b, got, c.same, Shared(KeyOf(c.a), KeyOf(c.b)), KeyOf(c.a).Anchors, KeyOf(c.b).Anchors)
