@@ -279,6 +279,11 @@ func TestCommitted(t *testing.T) {
 			[]string{"procedural: A partir de ahora te hablaré en castellano."}},
 		{"Sound_Name 这个能不能也配置一下，不用每次去输入", "可以。我会在 `SoundMgr` 里增加统一的 `SoundName` 配置表，以后调用时写 `SoundMgr.SoundName.UI_Error`，不再手输字符串。",
 			[]string{"procedural: 我会在 `SoundMgr` 里增加统一的 `SoundName` 配置表，以后调用时写 `SoundMgr.SoundName.UI_Error`，不再手输字符串。"}},
+		// what the person points at ("this site"), the agent's reply names
+		{"今後はデザインを考えるときはこのサイトを参考にして", "了解しました！今後のデザイン作業では https://atlassian.design/components を標準参考サイトとして使用します。",
+			[]string{"procedural: 今後のデザイン作業では https://atlassian.design/components を標準参考サイトとして使用します。"}},
+		{"from now on, follow this page for the API style", "Got it. From now on I'll follow https://google.aip.dev/general for the API style.",
+			[]string{"procedural: From now on I'll follow https://google.aip.dev/general for the API style."}},
 		// a promise the agent volunteered after a task is no request taken on
 		{"Refactor the config loader to read env vars.", "Done. Going forward, I'll always validate env vars at startup.", nil},
 		// what it takes on, past the reply's opening, is no answer to the turn

@@ -122,6 +122,13 @@ func read(t *turn) (found []finding, back bool) {
 		// gives these tables. Isn't it no longer needed?").
 		found[0].lesson = clip(cleanLesson(x, own, sents[0].start, sents[0].end, "")+" "+found[0].lesson, maxLesson)
 	}
+	if len(found) == 1 && hasKind(x, lang.Pointer, 0, len(x.Low())) {
+		// "今後はデザインを考えるときはこのサイトを参考にして": the site is
+		// pointed at, and the agent's reply taking it on names it.
+		if f, ok := committed(t, x, sents); ok {
+			found[0].lesson, found[0].area = f.lesson, f.area
+		}
+	}
 	if len(found) > 0 {
 		// An interview answer told at length holds a rule word here and
 		// there; what it tells around them is how things are all the
