@@ -122,6 +122,14 @@ func read(t *turn) (found []finding, back bool) {
 		// gives these tables. Isn't it no longer needed?").
 		found[0].lesson = clip(cleanLesson(x, own, sents[0].start, sents[0].end, "")+" "+found[0].lesson, maxLesson)
 	}
+	if t.sig.Rejection && len(found) > 0 && len(bare) > 0 {
+		// The reason given for refusing a tool call is the lesson whole:
+		// "I don't want changes to the ViewModel files. Read the loading
+		// state from the application service instead."
+		if f, ok := rejection(t, x, own); ok {
+			return []finding{f}, false
+		}
+	}
 	if len(found) == 1 && hasKind(x, lang.Pointer, 0, len(x.Low())) {
 		// "今後はデザインを考えるときはこのサイトを参考にして": the site is
 		// pointed at, and the agent's reply taking it on names it.
