@@ -892,6 +892,11 @@ func TestStandingChoices(t *testing.T) {
 		{"das ganze Projekt muss ohne Docker laufen", []string{"procedural: Das ganze Projekt muss ohne Docker laufen."}},
 		{"the whole codebase is slow", nil},
 		{"alle Endpunkte müssen eine Anmeldung verlangen", []string{"procedural: Alle Endpunkte müssen eine Anmeldung verlangen."}},
+		// How the work is paced.
+		{"我们一步一步来吧，你一步一步仔细教我", []string{"procedural: 我们一步一步来吧，你一步一步仔细教我。"}},
+		{"작은거에 집중 한개씩 분석 완성", []string{"procedural: 작은거에 집중 한개씩 분석 완성."}},
+		{"explain it step by step, one change per message", []string{"procedural: Explain it step by step, one change per message."}},
+		{"can you go step by step?", nil},
 		// A language said alone is the one to go on in.
 		{"em portugues", []string{"procedural: Em portugues."}},
 		{"auf Deutsch bitte", []string{"procedural: Auf Deutsch."}},

@@ -45,6 +45,10 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		named = false
 	case choosesTool(x, own, s):
 		f.choice = true
+	case hasKind(x, lang.Stepwise, s.start, s.end):
+		// "我们一步一步来吧，你一步一步仔细教我", "작은거에 집중 한개씩 분석 완성":
+		// how the person wants the work paced.
+		named = false
 	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
 	case hasKind(x, lang.Must, s.start, s.end) && hasKind(x, lang.General, s.start, s.end):
 		// A requirement over all of something: "todas las apis que hagas
