@@ -86,13 +86,42 @@ func asksPassword(asked string) bool {
 	return false
 }
 
+// fileName reports a word made as a file's name is: letters, digits, dashes
+// and underscores, then an extension of lower-case letters ("README.md",
+// "docker-compose.yml"), which a password's mix of kinds also fits.
+func fileName(w string) bool {
+	dot := strings.LastIndexByte(w, '.')
+	if dot <= 0 || len(w)-dot-1 < 1 || len(w)-dot-1 > 5 {
+		return false
+	}
+	letter := false
+	for _, r := range w[dot+1:] {
+		switch {
+		case r >= 'a' && r <= 'z':
+			letter = true
+		case r >= '0' && r <= '9':
+		default:
+			return false
+		}
+	}
+	if !letter {
+		return false
+	}
+	for _, r := range w[:dot] {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("-_.", r) {
+			return false
+		}
+	}
+	return true
+}
+
 // passwordShaped reports a word made as passwords are: 6 to 64 characters,
 // no path or address, and three kinds or more of lower case, upper case,
 // digits and symbols ("West11berg1!", "p@ssw0rd"), which words, numbers
 // and names are not.
 func passwordShaped(w string) bool {
 	n := utf8.RuneCountInString(w)
-	if n < 6 || n > 64 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "REDACTED") {
+	if n < 6 || n > 64 || strings.ContainsAny(w, "/\\") || strings.Contains(w, "REDACTED") || fileName(w) {
 		return false
 	}
 	var lower, upper, digit, symbol bool

@@ -13,6 +13,7 @@ func TestAnswer(t *testing.T) {
 		// words, numbers, names, paths and addresses are no passwords
 		{asked, "use the one in ~/.secrets/Vault2024.txt, not Eiros or 2026-03-01", "use the one in ~/.secrets/Vault2024.txt, not Eiros or 2026-03-01"},
 		{asked, "mail me at someone@example.com", "mail me at someone@example.com"},
+		{"Qual senha uso no banco?", "Adicionar README.md e docker-compose.yml com passo a passo", "Adicionar README.md e docker-compose.yml com passo a passo"},
 		{asked, "already " + Placeholder("github-pat"), "already " + Placeholder("github-pat")},
 		// not asked for a password: nothing to read the words as
 		{"What hostname?", "West11berg1!", "West11berg1!"},
