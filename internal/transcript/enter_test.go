@@ -149,6 +149,10 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"src/pages/Edit.tsx:12:5 - error TS6133: 'hasRows' is declared but its value is never read.\nsrc/pages/Edit.tsx(1,31): error TS6133: 'useRef' is declared\nclean these up", "clean these up"},
 		{"main.go:45 never close the body here", "main.go:45 never close the body here"},
 		{"main.go:45 error handling is wrong here", "main.go:45 error handling is wrong here"},
+		// A listing's marked line, a build tool's numbered one.
+		{"    device.icon-name = \"audio-card\"\n  * device.name = \"alsa_card.pci-0000_03_00.1\"\nwhich one is mine", "which one is mine"},
+		{"  10 | FROM alpine\n  11 | # install binaries, these will rarely change\nwhy does this fail", "why does this fail"},
+		{"- keep the names short\n- use snake_case", "- keep the names short\n- use snake_case"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

@@ -191,8 +191,10 @@ func machineLine(trim string) bool {
 		return true // user@host:~/src$ make, ❯ make
 	case clockTime(trim):
 		return true // 18:16:20.190 or [12:00:01]
-	case assignment(first, rest):
-		return true // device.name = "alsa_card.pci-0000_03_00.1"
+	case assignment(first, rest) || assignment(bulleted(trim)):
+		return true // device.name = "alsa_card.pci-0000_03_00.1", "  * device.name = ..." (wpctl's default)
+	case isDigits(first) && first != "" && (rest == "|" || strings.HasPrefix(rest, "| ")):
+		return true // "  11 | # install binaries ...": a listing a build tool quotes
 	case strings.Contains(trim, "^C") || strings.Contains(trim, "Traceback (most recent call last)"):
 		return true // an interrupted program, echoed
 	}
@@ -323,6 +325,18 @@ func assignment(first, rest string) bool {
 		}
 	}
 	return first != ""
+}
+
+// bulleted is a line without the bullet a program's listing marks it
+// with ("* ", "- ", "• "), as first word and rest.
+func bulleted(trim string) (string, string) {
+	for _, b := range []string{"* ", "- ", "• "} {
+		if after, ok := strings.CutPrefix(trim, b); ok {
+			first, rest, _ := strings.Cut(strings.TrimSpace(after), " ")
+			return first, rest
+		}
+	}
+	return "", ""
 }
 
 // clockTime: a time of day to the second, as logs stamp their lines.
