@@ -470,7 +470,11 @@ func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
 		text = redact.Answer(string(w.turnText), text) // what the agent asked says what the reply holds
 	}
 	t := textcut.Bytes(text, w.opt.MaxText)
-	return UserSignal{Meta: w.meta(r), Text: t, Own: OwnWords(t), Cwd: w.str(r.Cwd), Rejection: rejection}
+	own := OwnWords(t)
+	if w.turnOpen {
+		own = unquoted(own, w.turnText) // what the agent said, quoted back
+	}
+	return UserSignal{Meta: w.meta(r), Text: t, Own: own, Cwd: w.str(r.Cwd), Rejection: rejection}
 }
 
 // signal emits a person's message and closes the assistant turn it answers.

@@ -236,3 +236,18 @@ func TestReadUnifiedExecExitCode(t *testing.T) {
 		t.Errorf("the passing call reads as failed: %+v", c)
 	}
 }
+
+func TestRolloutQuotedBackIsNotOwn(t *testing.T) {
+	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r4","cwd":"/r"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"fix the icons"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done.\n\n- **fallback**: missing files fall back to the old icon set"}]}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"fallback: missing files fall back to the old icon set\nwhy the old set?"}}
+`
+	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ch.UserSignals[1].Own; got != "why the old set?" {
+		t.Errorf("own words: %q", got)
+	}
+}
