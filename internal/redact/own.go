@@ -202,6 +202,18 @@ func pickFlagValue(s string, m []int) (int, int, bool) {
 // ("the password is sha256-hashed"), not a password.
 var notPasswordParts = []string{"hash", "crypt", "sha1", "sha2", "sha-", "md5", "base64", "salt", "stored", "required", "optional", "protected", "-based", "managed"}
 
+// saysOfPassword reports a value that says something of a password
+// (notPasswordParts) rather than being one.
+func saysOfPassword(v string) bool {
+	lower := strings.ToLower(v)
+	for _, w := range notPasswordParts {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // pickPhrase takes the password of "password is VALUE" when quoted or when
 // it looks like one.
 func pickPhrase(s string, m []int) (int, int, bool) {
@@ -220,14 +232,8 @@ func pickPhrase(s string, m []int) (int, int, bool) {
 		}
 	}
 	v := s[start:end]
-	if len(v) < 4 || isPlaceholder(v) {
+	if len(v) < 4 || isPlaceholder(v) || saysOfPassword(v) {
 		return 0, 0, false
-	}
-	lower := strings.ToLower(v)
-	for _, w := range notPasswordParts {
-		if strings.Contains(lower, w) {
-			return 0, 0, false
-		}
 	}
 	if g == 4 && !looksLikePassword(v) {
 		return 0, 0, false
@@ -388,14 +394,8 @@ func pickNamed(s string, m []int) (int, int, bool) {
 		if strings.ContainsAny(v, "()[]{}<>=$%") || isPlaceholder(v) || v == strings.ToUpper(v) && strings.Contains(v, "_") {
 			return true
 		}
-		lower := strings.ToLower(v)
-		if asksPassword(lower) || dotted(v) {
-			return true // a name again ("1Password"), a field (user.password2)
-		}
-		for _, w := range notPasswordParts {
-			if strings.Contains(lower, w) {
-				return true
-			}
+		if asksPassword(v) || dotted(v) || saysOfPassword(v) {
+			return true // a name again ("1Password"), a field (user.password2), a hash
 		}
 		start, end, found = m[2]+i, m[2]+j, true
 		return false
