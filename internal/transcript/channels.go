@@ -470,10 +470,12 @@ func (w *walker) userSignal(r *Record, text string, rejection bool) UserSignal {
 		text = redact.Answer(string(w.turnText), text) // what the agent asked says what the reply holds
 	}
 	t := textcut.Bytes(text, w.opt.MaxText)
-	own := OwnWords(t)
-	if w.turnOpen {
-		own = unquoted(own, w.turnText) // what the agent said, quoted back
-	}
+	own := OwnAnswering(t, func() []byte {
+		if !w.turnOpen {
+			return nil
+		}
+		return w.turnText
+	})
 	return UserSignal{Meta: w.meta(r), Text: t, Own: own, Cwd: w.str(r.Cwd), Rejection: rejection}
 }
 

@@ -7,30 +7,44 @@ import (
 	"unicode/utf8"
 )
 
-// Unquoted is the person's own words (OwnWords) without the lines they
-// quoted back from the agent's turn they answer, said: people paste the
-// agent's report into their reply to point at a part of it ("fallback機能:
-// 不足ファイルは古いアイコンで代替。" and the rest of the agent's list, then
-// their question), and a line of it reads as their instruction. A line is
-// quoted when, letters and digits alone compared, it holds minQuoted runes
-// or more and the agent's turn holds it whole: shorter ones are words any
-// two people say. A removed run of lines becomes one empty line, as in
-// OwnWords. A message that is all quoted is the person's answer, picked from
-// what the agent offered, and stays.
-func Unquoted(own, said string) string {
-	return unquoted(own, []byte(said))
+// OwnAnswering is the person's own words (OwnWords) in a message answering
+// the agent's turn, without the lines they quoted back from that turn:
+// people paste the agent's report into their reply to point at a part of
+// it ("fallback機能: 不足ファイルは古いアイコンで代替。" and the rest of the
+// agent's list, then their question), and a line of it reads as their
+// instruction. A line is quoted when, letters and digits alone compared, it
+// holds minQuoted runes or more and the agent's turn holds it whole:
+// shorter ones are words any two people say. A removed run of lines
+// becomes one empty line, as in OwnWords. A message that is all quoted is
+// the person's answer, picked from what the agent offered, and stays.
+//
+// said gives the agent's turn, asked for only when a line may be quoted:
+// each reader keeps the turn its own way, and most messages are short.
+// Both readers call this, so they read the person's words alike.
+func OwnAnswering(text string, said func() []byte) string {
+	return unquoted(OwnWords(text), said)
 }
 
-// unquoted is Unquoted on the agent's turn as the walker keeps it.
-func unquoted(own string, said []byte) string {
-	if len(said) == 0 || utf8.RuneCountInString(own) < minQuoted {
+func unquoted(own string, said func() []byte) string {
+	if utf8.RuneCountInString(own) < minQuoted {
 		return own
 	}
-	var agent []byte // said as compared, made once when a line may be quoted
+	var turn, agent []byte // the turn, and as compared: made once, when a line may be quoted
+	quoted := map[int]bool{}
+	i := 0
+	for l := range strings.SplitSeq(own, "\n") {
+		if quotedLine(l, said, &turn, &agent) {
+			quoted[i] = true
+		}
+		i++
+	}
+	if len(quoted) == 0 {
+		return own // the common case, with nothing made
+	}
 	var out []string
 	removed, gap := false, false
-	for _, l := range strings.Split(own, "\n") {
-		if quotedLine(l, said, &agent) {
+	for i, l := range strings.Split(own, "\n") {
+		if quoted[i] {
 			removed = true
 			if !gap && len(out) > 0 {
 				out = append(out, "")
@@ -55,16 +69,24 @@ func unquoted(own string, said []byte) string {
 // Its longest word, as typed, must be in the turn before the two are
 // compared letter by letter: most lines are not quoted, and that test
 // costs a search, not a copy of the turn.
-func quotedLine(l string, said []byte, agent *[]byte) bool {
-	n := comparable(nil, []byte(l))
-	if utf8.RuneCount(n) < minQuoted || oneName(l) {
+func quotedLine(l string, said func() []byte, turn, agent *[]byte) bool {
+	if utf8.RuneCountInString(l) < minQuoted || oneName(l) {
 		return false
 	}
-	if w := longestWord(l); len(w) >= 4 && !bytes.Contains(said, []byte(w)) && !bytes.Contains(said, bytes.ToLower([]byte(w))) {
+	n := lettersOf(nil, []byte(l))
+	if utf8.RuneCount(n) < minQuoted {
+		return false
+	}
+	if *turn == nil {
+		if *turn = said(); *turn == nil {
+			*turn = []byte{}
+		}
+	}
+	if w := longestWord(l); len(w) >= 4 && !bytes.Contains(*turn, []byte(w)) && !bytes.Contains(*turn, bytes.ToLower([]byte(w))) {
 		return false
 	}
 	if *agent == nil {
-		*agent = comparable(make([]byte, 0, len(said)), said)
+		*agent = lettersOf(make([]byte, 0, len(*turn)), *turn)
 	}
 	return bytes.Contains(*agent, n)
 }
@@ -99,10 +121,10 @@ func oneName(l string) bool {
 // as quoted when the agent said it: a sentence, not a phrase.
 const minQuoted = 24
 
-// comparable appends to dst s as quoting keeps it: letters and digits,
+// lettersOf appends to dst s as quoting keeps it: letters and digits,
 // folded to lower case. Quoting loses the agent's markdown (**, `, #, list
 // marks) and its spacing.
-func comparable(dst, s []byte) []byte {
+func lettersOf(dst, s []byte) []byte {
 	for len(s) > 0 {
 		r, size := utf8.DecodeRune(s)
 		s = s[size:]

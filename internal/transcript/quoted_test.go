@@ -2,7 +2,7 @@ package transcript
 
 import "testing"
 
-func TestUnquoted(t *testing.T) {
+func TestQuotedLinesLeftOut(t *testing.T) {
 	said := "## Done\n\n- **fallback機能**: 不足ファイルは古いアイコンで代替。\n- Android用アイコンは非常に複雑な命名規則。\n\nWhich PRD? e.g. `_bmad-output/planning-artifacts/prd.md`"
 	for _, c := range []struct{ own, want string }{
 		// the agent's lines quoted back, then the person's question
@@ -16,11 +16,11 @@ func TestUnquoted(t *testing.T) {
 		// nothing of the agent's
 		{"never push to main", "never push to main"},
 	} {
-		if got := Unquoted(c.own, said); got != c.want {
-			t.Errorf("Unquoted(%q) = %q, want %q", c.own, got, c.want)
+		if got := unquoted(c.own, func() []byte { return []byte(said) }); got != c.want {
+			t.Errorf("unquoted(%q) = %q, want %q", c.own, got, c.want)
 		}
 	}
-	if got := Unquoted("fallback機能: 不足ファイルは古いアイコンで代替。\nok", ""); got != "fallback機能: 不足ファイルは古いアイコンで代替。\nok" {
+	if got := unquoted("fallback機能: 不足ファイルは古いアイコンで代替。\nok", func() []byte { return nil }); got != "fallback機能: 不足ファイルは古いアイコンで代替。\nok" {
 		t.Errorf("with no agent turn: %q", got)
 	}
 }

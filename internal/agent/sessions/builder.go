@@ -74,7 +74,8 @@ func (b *builder) user(m transcript.Meta, text, cwd string) {
 		text = redact.Answer(strings.Join(b.turn, "\n\n"), text) // what the agent asked says what the reply holds
 	}
 	t := head(text, b.opt.MaxText)
-	s := transcript.UserSignal{Meta: b.meta(m), Text: t, Own: transcript.Unquoted(transcript.OwnWords(t), strings.Join(b.turn, "\n\n")), Cwd: cwd}
+	own := transcript.OwnAnswering(t, func() []byte { return []byte(strings.Join(b.turn, "\n\n")) })
+	s := transcript.UserSignal{Meta: b.meta(m), Text: t, Own: own, Cwd: cwd}
 	b.closeTurn(&s)
 	b.ch.UserSignals = append(b.ch.UserSignals, s)
 	b.ch.Stats.UserSignals++
