@@ -28,10 +28,7 @@ const sample = `{"timestamp":"2026-05-08T10:00:00.000Z","type":"session_meta","p
 `
 
 func TestReadRollout(t *testing.T) {
-	ch, err := readCodex(strings.NewReader(sample), "r.jsonl", transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := rollout(t, sample)
 	if ch.SessionID != "r1" || len(ch.Problems) != 0 {
 		t.Fatalf("session %q, problems %v", ch.SessionID, ch.Problems)
 	}
@@ -92,10 +89,7 @@ func TestRolloutSecretsAreRedactedOnRead(t *testing.T) {
 {"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"use ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y to push"}}
 {"timestamp":"t","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\"command\":[\"bash\",\"-lc\",\"git push https://x:ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y@github.com/o/r\"]}","call_id":"c1"}}
 `
-	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := rollout(t, in)
 	for _, s := range []string{ch.UserSignals[0].Text, ch.Tools[0].Command} {
 		if strings.Contains(s, "ghp_R8s9") || !strings.Contains(s, "REDACTED") {
 			t.Errorf("kept a secret: %q", s)
@@ -111,10 +105,7 @@ func TestRolloutPasswordAnswerIsRedacted(t *testing.T) {
 {"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Which password should the db user get?"}]}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"Mfq72!!Kx9 please"}}
 `
-	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := rollout(t, in)
 	if got := ch.UserSignals[1].Text; got != redact.PasswordPlaceholder+" please" {
 		t.Errorf("the answer: %q", got)
 	}
@@ -197,10 +188,7 @@ func TestReadRolloutCodeModeAndEscalation(t *testing.T) {
 {"timestamp":"2026-07-23T00:00:04Z","type":"response_item","payload":{"type":"function_call","name":"shell_command","arguments":"{\"command\":\"git push\",\"sandbox_permissions\":\"require_escalated\",\"justification\":\"push needs network\"}","call_id":"c2"}}
 {"timestamp":"2026-07-23T00:00:05Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Exit code: 0\nWall time: 1 seconds\nOutput:\n"}}
 `
-	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := rollout(t, in)
 	if len(ch.Tools) != 2 {
 		t.Fatalf("tools %+v", ch.Tools)
 	}
@@ -222,10 +210,7 @@ func TestReadUnifiedExecExitCode(t *testing.T) {
 {"timestamp":"2026-02-23T14:08:02Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"npm test\"}","call_id":"c2"}}
 {"timestamp":"2026-02-23T14:08:04Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Chunk ID: aa0da7\nWall time: 1.4 seconds\nProcess exited with code 0\nOriginal token count: 151\nOutput:\n ok\n"}}
 `
-	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := rollout(t, in)
 	if len(ch.Tools) != 2 {
 		t.Fatalf("tools %+v", ch.Tools)
 	}
@@ -243,11 +228,18 @@ func TestRolloutQuotedBackIsNotOwn(t *testing.T) {
 {"timestamp":"t","type":"response_item","payload":{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done.\n\n- **fallback**: missing files fall back to the old icon set"}]}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"fallback: missing files fall back to the old icon set\nwhy the old set?"}}
 `
+	ch := rollout(t, in)
+	if got := ch.UserSignals[1].Own; got != "why the old set?" {
+		t.Errorf("own words: %q", got)
+	}
+}
+
+// rollout reads a rollout given as text, failing the test on an error.
+func rollout(t *testing.T, in string) *transcript.Channels {
+	t.Helper()
 	ch, err := readCodex(strings.NewReader(in), "r.jsonl", transcript.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ch.UserSignals[1].Own; got != "why the old set?" {
-		t.Errorf("own words: %q", got)
-	}
+	return ch
 }
