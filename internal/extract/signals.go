@@ -391,6 +391,13 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		rank int
 	}
 	var best *candidate
+	var reads []*lang.Table // the languages the sentence reads as, once
+	foreign := func(tb *lang.Table) bool {
+		if reads == nil {
+			reads = lang.ReadAs(x, s.start, s.end)
+		}
+		return tb.Spaces && !slices.Contains(reads, tb)
+	}
 	for _, tb := range lang.Tables() {
 		found := tb.FindKinds(x, markerKinds, s.start, s.end)
 		if len(found) == 0 {
@@ -401,7 +408,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 				break
 			}
 			for _, m := range found[kind] {
-				if !valid(t, x, tb, kind, m, s, ack) {
+				if !valid(t, x, tb, kind, m, s, ack, foreign) {
 					continue
 				}
 				if best == nil || rank < best.rank || m.Start < best.m.Start {
@@ -476,7 +483,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 }
 
 // valid decides whether a marker found in a sentence makes it a lesson.
-func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool) bool {
+func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool, foreign func(*lang.Table) bool) bool {
 	// A statement that holds a rule word: "I don't know", "no worries".
 	if kind != lang.Remember && kind != lang.Contrast && kind != lang.Prefer {
 		for _, t := range lang.Tables() {
@@ -489,7 +496,7 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	}
 	// A word of another language: Spanish "no" opens a rule ("No toques
 	// eso"), and an English answer ("no in this current branch").
-	if tb.Spaces && tb.Foreign(x, s.start, s.end) {
+	if foreign(tb) {
 		return false
 	}
 	// Each time something happens is how things stand, not a rule:

@@ -801,21 +801,35 @@ const maxAnswer = 80
 
 var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer, Recurring)
 
-// Foreign reports a span that reads as another language than tb's: a
-// table whose words are separated by spaces finds more of its [common]
-// words in it than tb does. A phrase that is a word in two languages
-// ("no" opens a Spanish rule, "No toques eso", and an English answer, "no
-// in this branch") is that language's only where the span reads as it; a
-// span with as many common words of either, or none, reads as both. A
-// common word of two tables counts for neither.
-func (tb *Table) Foreign(t *Text, from, to int) bool {
-	own := tb.commonIn(t, from, to)
-	for _, o := range Tables() {
-		if o != tb && o.Spaces && o.commonIn(t, from, to) > own {
-			return true
+// ReadAs returns the spaced tables a span reads as: those that find the
+// most of their [common] words in it, every spaced table when none finds
+// any. A phrase that is a word in two languages ("no" opens a Spanish
+// rule, "No toques eso", and an English answer, "no in this branch") is
+// that language's only where the span reads as it; a span with as many
+// common words of either, or none, reads as both. A common word of two
+// tables counts for neither. A caller reading many phrases of one span
+// asks once.
+func ReadAs(t *Text, from, to int) []*Table {
+	var out []*Table
+	most := 0
+	for _, tb := range Tables() {
+		if !tb.Spaces {
+			continue
+		}
+		switch n := tb.commonIn(t, from, to); {
+		case n > most:
+			out, most = append(out[:0], tb), n
+		case n == most:
+			out = append(out, tb)
 		}
 	}
-	return false
+	return out
+}
+
+// Foreign reports a span of a spaced table that reads as another language
+// (ReadAs).
+func (tb *Table) Foreign(t *Text, from, to int) bool {
+	return tb.Spaces && !slices.Contains(ReadAs(t, from, to), tb)
 }
 
 // commonIn counts the [common] words of tb in the span that no other
