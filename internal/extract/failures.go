@@ -973,14 +973,27 @@ func wordChanges(a, b []string) []change {
 
 // weight is how many words a run of shell words counts for in a change:
 // a quoted path with spaces in it ("C:\Program Files\GitHub CLI\gh.exe")
-// is one, a quoted script or sentence counts its words.
+// is one, and so is a list of files side by side (`git add .` fixed by
+// `git add index.html styles.css script.js`: the files named one by one
+// are one change, an instance's list); a quoted script or sentence counts
+// its words.
 func weight(words []string) int {
 	n := 0
+	listed := false // the word before was a file of a list
 	for _, w := range words {
 		if quoted(w) && quotedPath(w[1:len(w)-1]) {
 			n++
+			listed = false
 			continue
 		}
+		if vocab.PathLike(w) {
+			if !listed {
+				n++
+			}
+			listed = true
+			continue
+		}
+		listed = false
 		n += max(1, len(strings.Fields(w)))
 	}
 	return n
