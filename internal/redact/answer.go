@@ -76,14 +76,38 @@ func shapedWords(s string, yield func(start, end int) bool) {
 // passwordNames name a password in the languages people write to agents.
 var passwordNames = []string{"password", "passphrase", "passcode", "passwd", "contraseña", "contrasena", "senha", "passwort", "kennwort", "mot de passe", "пароль", "密码", "密碼", "パスワード", "비밀번호", "암호"}
 
+// asksPassword reports a turn that asks for a password: a password's name
+// in a question ("What password should the user have?") or in the turn's
+// last line ("Enter the new password:"). A turn that only names one, a
+// report listing the credentials it set ("Senha: admin123"), asks nothing:
+// the reply's test plan ("CT-AG-04: Validações …") holds no password.
 func asksPassword(asked string) bool {
-	low := strings.ToLower(asked)
+	low := strings.ToLower(strings.TrimSpace(asked))
+	lastLine := strings.LastIndexByte(low, '\n') + 1
 	for _, w := range passwordNames {
-		if strings.Contains(low, w) {
-			return true
+		for from := 0; ; {
+			i := strings.Index(low[from:], w)
+			if i < 0 {
+				break
+			}
+			at := from + i
+			if at >= lastLine || endsAsking(low[at:]) {
+				return true
+			}
+			from = at + len(w)
 		}
 	}
 	return false
+}
+
+// endsAsking reports whether the sentence that s starts inside ends with a
+// question mark.
+func endsAsking(s string) bool {
+	end := strings.IndexAny(s, ".!?\n。！？")
+	if end < 0 {
+		return false
+	}
+	return s[end] == '?' || strings.HasPrefix(s[end:], "？")
 }
 
 // fileName reports a word made as a file's name is: letters, digits, dashes

@@ -15,8 +15,13 @@ func TestAnswer(t *testing.T) {
 		{asked, "mail me at someone@example.com", "mail me at someone@example.com"},
 		{"Qual senha uso no banco?", "Adicionar README.md e docker-compose.yml com passo a passo", "Adicionar README.md e docker-compose.yml com passo a passo"},
 		{asked, "already " + Placeholder("github-pat"), "already " + Placeholder("github-pat")},
+		{"Set it up. Enter the new password:", "Hunter2024", PasswordPlaceholder},
+		{"Qual é a sua senha? Vou usá-la no login.", "Hunter2024", PasswordPlaceholder},
 		// not asked for a password: nothing to read the words as
 		{"What hostname?", "West11berg1!", "West11berg1!"},
+		// a report that names the password it set asks for none: the
+		// reply's test cases are no passwords
+		{"Deployed.\n- **Email:** admin@teste.com\n- **Senha:** admin123\nThe system is online.", "CT-AG-04: Validações (datas no futuro)", "CT-AG-04: Validações (datas no futuro)"},
 	} {
 		if got := Answer(c.asked, c.reply); got != c.want {
 			t.Errorf("Answer(%q, %q) = %q, want %q", c.asked, c.reply, got, c.want)
