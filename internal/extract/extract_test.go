@@ -870,6 +870,19 @@ func checkObservation(t *testing.T, o Observation) {
 	}
 }
 
+// What the person remembers is no request to remember: "I remember seeing
+// this before" taught nothing; a request after such a clause still is one.
+func TestRecalledIsNoRequest(t *testing.T) {
+	checkSaid(t, nil, "Ok.", []said{
+		{"i remember seeing this before", nil},
+		{"I don't remember which flag it was", nil},
+		{"我记得上次也是这个错误", nil},
+		{"前にやったのを覚えてる", nil},
+		{"I don't know why it fails, but remember to run the linter before you commit", []string{"procedural: Run the linter before you commit."}},
+		{"remember under the hood slices are just pointers", []string{"procedural: Under the hood slices are just pointers."}},
+	})
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice

@@ -484,6 +484,10 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 
 // valid decides whether a marker found in a sentence makes it a lesson.
 func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s span, ack bool, foreign func(*lang.Table) bool) bool {
+	// What the person remembers: "I remember seeing this before".
+	if kind == lang.Remember && lang.Recalled(x, clauseStartOf(x.Low(), s.start, m.Start), m) {
+		return false
+	}
 	// A statement that holds a rule word: "I don't know", "no worries".
 	if kind != lang.Remember && kind != lang.Contrast && kind != lang.Prefer {
 		for _, t := range lang.Tables() {

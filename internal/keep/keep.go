@@ -183,7 +183,7 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		// "do you remember", "if you remember", "I don't remember": no
 		// request.
 		cs := clauseStartOf(low, m.Start)
-		if tb.Has(t, lang.Hedge, cs, m.Start) || tb.Has(t, lang.NotRule, cs, m.End) {
+		if tb.Has(t, lang.Hedge, cs, m.Start) || lang.Recalled(t, cs, m) {
 			continue
 		}
 		rest := cleanLesson(t.Span(0, m.Start)+" "+t.Span(m.End, len(low)), tb, x)

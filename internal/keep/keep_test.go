@@ -70,6 +70,10 @@ func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
 	for _, prompt := range []string{
 		"Do you remember where the config lives?",
 		"I don't remember which flag it was",
+		"i remember seeing this before",
+		"我记得上次也是这个错误",
+		"前にやったのを覚えてる",
+		"vc lembra o que estava fazendo",
 		"it never worked on CI anyway",
 		"Never mind, let's do the parser first",
 		"Always the same error, look at this",

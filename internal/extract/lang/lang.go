@@ -624,6 +624,23 @@ func (tb *Table) Has(t *Text, kind string, from, to int) bool {
 	return found
 }
 
+// Recalled reports a remembering phrase m (of kind remember) that states
+// what the person remembers, not what the agent is to keep: a phrase of
+// any table's not_rule begun between from (its clause's start) and m's
+// end ("I don't remember which flag it was", "I remember seeing this
+// before", "前にやったのを覚えてる").
+func Recalled(t *Text, from int, m Match) bool {
+	for _, tb := range Tables() {
+		for _, n := range tb.Find(t, NotRule, from, len(t.low)) {
+			if n.Start >= m.End {
+				break
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // HasAny reports whether a phrase of any of kinds is in t.low[from:to],
 // in one pass over it.
 func (tb *Table) HasAny(t *Text, from, to int, kinds ...string) bool {
