@@ -883,6 +883,19 @@ func TestRecalledIsNoRequest(t *testing.T) {
 	})
 }
 
+// Japanese writes with Chinese characters: a Chinese phrase ("注意", pay
+// attention) is not read in it ("注意すべき点", points to watch), while
+// Japanese's own words are ("不要", not wanted). A request whose verb ends
+// the sentence keeps it: cut out, the lesson would end on its particle.
+func TestJapaneseIsNotReadAsChinese(t *testing.T) {
+	checkSaid(t, []string{"user: 画面を直して", "assistant: 修正しました。"}, "はい。", []said{
+		{"見落としがちな点、注意すべき点も指摘してください。", nil},
+		{"フォールバックは不要。", []string{"procedural: フォールバックは不要。"}},
+		{"デプロイの手順はdocs/deploy.mdに記録してください", []string{"procedural: デプロイの手順はdocs/deploy.mdに記録してください。"}},
+		{"以后注意不要直接修改生成的文件", []string{"procedural: 注意不要直接修改生成的文件。"}},
+	})
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice

@@ -393,10 +393,10 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	var best *candidate
 	var reads []*lang.Table // the languages the sentence reads as, once
 	foreign := func(tb *lang.Table) bool {
-		if reads == nil {
+		if reads == nil && tb.Spaces {
 			reads = lang.ReadAs(x, s.start, s.end)
 		}
-		return tb.Spaces && !slices.Contains(reads, tb)
+		return tb.ForeignIn(x, s.start, s.end, reads)
 	}
 	for _, tb := range lang.Tables() {
 		found := tb.FindKinds(x, markerKinds, s.start, s.end)
@@ -444,9 +444,12 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		if leads(x, m.Table, s.start, m.Start) {
 			start = m.End // "From now on, X": X
 		} else {
-			// "X from now on": X, the marker taken out.
+			// "X from now on": X, the marker taken out; unless, in a
+			// language written without spaces, the marker is the verb the
+			// sentence ends on ("mdファイルに記録してください": "mdファイルに"
+			// would end on its particle).
 			rest := strings.TrimSpace(own[x.Offset(m.End):x.Offset(end)])
-			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 {
+			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 && (m.Table.Spaces || !letterBefore(low, m.Start)) {
 				end = m.Start
 			}
 		}
@@ -480,6 +483,13 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		f.area = file
 	}
 	return f, false, true
+}
+
+// letterBefore reports a letter right before i: a phrase glued to the
+// word before it.
+func letterBefore(low string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(low[:i])
+	return i > 0 && unicode.IsLetter(r)
 }
 
 // valid decides whether a marker found in a sentence makes it a lesson.

@@ -92,8 +92,13 @@ type Table struct {
 	// object first: "конфиг не трогай"). A phrase written with ^ still
 	// counts only at the start.
 	RulesAnywhere bool
-	phrases       map[string][]phrase
-	templates     map[string]string
+	// WithoutKana: the language is written in Han characters alone
+	// (Chinese), which Japanese writes with as well, kana beside them: a
+	// phrase of it ("注意", pay attention) is not read in a span holding
+	// kana ("【注意点】", "注意すべき点").
+	WithoutKana bool
+	phrases     map[string][]phrase
+	templates   map[string]string
 	// index finds the phrases that may start at a place by its first two
 	// bytes, so a text is scanned once whatever the number of phrases:
 	// index[b] holds the phrases that start with b, by their second byte;
@@ -208,8 +213,13 @@ func Parse(name, data string) (*Table, error) {
 					return nil, bad("rules: want anywhere or at start")
 				}
 				t.RulesAnywhere = v == "anywhere"
+			case "kana":
+				if v != "no" && v != "yes" {
+					return nil, bad("kana: want yes or no")
+				}
+				t.WithoutKana = v == "no"
 			default:
-				return nil, bad("unknown key %q (want code, name, spaces, rules)", k)
+				return nil, bad("unknown key %q (want code, name, spaces, rules, kana)", k)
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
@@ -843,10 +853,33 @@ func ReadAs(t *Text, from, to int) []*Table {
 	return out
 }
 
-// Foreign reports a span of a spaced table that reads as another language
-// (ReadAs).
+// Foreign reports a span that reads as another language than tb's: for a
+// spaced table, one that ReadAs gives other tables for; for one written
+// without kana, a span holding kana (Japanese).
 func (tb *Table) Foreign(t *Text, from, to int) bool {
-	return tb.Spaces && !slices.Contains(ReadAs(t, from, to), tb)
+	if tb.Spaces {
+		return !slices.Contains(ReadAs(t, from, to), tb)
+	}
+	return tb.WithoutKana && holdsKana(t.low[from:to])
+}
+
+// ForeignIn is Foreign with the span's ReadAs already known (reads), for
+// a caller that asks it of many tables.
+func (tb *Table) ForeignIn(t *Text, from, to int, reads []*Table) bool {
+	if tb.Spaces {
+		return !slices.Contains(reads, tb)
+	}
+	return tb.WithoutKana && holdsKana(t.low[from:to])
+}
+
+// holdsKana reports hiragana or katakana in s.
+func holdsKana(s string) bool {
+	for _, r := range s {
+		if unicode.In(r, unicode.Hiragana, unicode.Katakana) {
+			return true
+		}
+	}
+	return false
 }
 
 // commonIn counts the [common] words of tb in the span that no other

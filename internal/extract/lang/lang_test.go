@@ -397,6 +397,10 @@ func TestForeign(t *testing.T) {
 		{"don't push, it is broken", en, false},
 		{"ne jamais pousser sur main, je préfère une pull request", Get("fr"), false},
 		{"ne jamais pousser sur main, je préfère une pull request", Get("pt"), true},
+		// Japanese writes with Chinese characters, and kana beside them.
+		{"見落としがちな点、注意すべき点も指摘してください", Get("zh"), true},
+		{"以后注意不要直接修改生成的文件", Get("zh"), false},
+		{"見落としがちな点、注意すべき点も指摘してください", Get("ja"), false},
 	} {
 		x := Fold(c.text)
 		if got := c.tb.Foreign(x, 0, len(x.Low())); got != c.foreign {
