@@ -160,12 +160,21 @@ func request(s string) (Request, bool) {
 		}
 	}
 	xs := extrasByCode()
+	// A table's phrase is read only where the sentence reads as its
+	// language: Chinese "注意" is no request in Japanese "【注意点】".
+	reads := lang.ReadAs(t, 0, n)
+	var ours []*lang.Table
 	for _, tb := range lang.Tables() {
+		if !tb.ForeignIn(t, 0, n, reads) {
+			ours = append(ours, tb)
+		}
+	}
+	for _, tb := range ours {
 		if r, ok := remember(s, t, tb, xs[tb.Code]); ok {
 			return r, true
 		}
 	}
-	for _, tb := range lang.Tables() {
+	for _, tb := range ours {
 		if x := xs[tb.Code]; x != nil {
 			if r, ok := standing(s, tb, x); ok {
 				return r, true
@@ -186,7 +195,22 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		if tb.Has(t, lang.Hedge, cs, m.Start) || lang.Recalled(t, cs, m) {
 			continue
 		}
-		rest := cleanLesson(t.Span(0, m.Start)+" "+t.Span(m.End, len(low)), tb, x)
+		var rest string
+		switch {
+		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 || strings.IndexFunc(low[m.End:], wordRune) < 0:
+			// "Remember: X", "X, from now on": X, the request taken out
+			// (and no space put in its place where words have none).
+			join := " "
+			if !tb.Spaces {
+				join = ""
+			}
+			rest = cleanLesson(t.Span(0, m.Start)+join+t.Span(m.End, len(low)), tb, x)
+		default:
+			// Said inside the sentence ("add tests and remember to run the
+			// linter"): the sentence whole, as capture keeps it; cut out,
+			// it would no longer read ("add tests and to run the linter").
+			rest = cleanLesson(s, tb, x)
+		}
 		if x != nil && x.isRef(rest) || x == nil && rest == "" {
 			return Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
 		}
@@ -304,11 +328,17 @@ func cleanLesson(s string, tb *lang.Table, x *extra) string {
 	}
 }
 
-// enough: at least two words, or four characters of a script that writes
-// no spaces.
+// enough: at least two words, or four letters of a script that writes
+// no spaces (brackets and spaces are none: "【 点】").
 func enough(s string) bool {
 	if strings.IndexFunc(s, cjk) >= 0 {
-		return utf8.RuneCountInString(strings.TrimSpace(s)) >= 4
+		n := 0
+		for _, r := range s {
+			if wordRune(r) {
+				n++
+			}
+		}
+		return n >= 4
 	}
 	return len(strings.Fields(s)) >= 2
 }

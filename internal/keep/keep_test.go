@@ -22,6 +22,8 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"Add to CLAUDE.md that the API returns snake_case", "The API returns snake_case."},
 		{"save this in your memory: the staging db is read-only", "The staging db is read-only."},
 		{"You should never touch vendor/ by hand", "Never touch vendor/ by hand."},
+		// said inside the sentence: the sentence whole, as it reads
+		{"add a test and remember to run the linter", "Add a test and remember to run the linter."},
 		// zh
 		{"记住：不要自己运行 git push", "不要自己运行 git push。"},
 		{"以后提交前都要先跑 make lint", "提交前都要先跑 make lint。"},
@@ -30,6 +32,7 @@ func TestFindStatesTheLesson(t *testing.T) {
 		// ja
 		{"覚えておいて：コミット前に必ず npm test を実行すること", "コミット前に必ず npm test を実行すること。"},
 		{"今後は pnpm を使ってください", "pnpm を使ってください。"},
+		{"デザインは、今後はこのサイトを参考にして", "デザインは、このサイトを参考にして。"},
 		{"絶対に main に直接プッシュしないで", "絶対に main に直接プッシュしないで。"},
 		// es
 		{"Recuerda que usamos pnpm, no npm", "Usamos pnpm, no npm."},
@@ -73,6 +76,10 @@ func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
 		"i remember seeing this before",
 		"我记得上次也是这个错误",
 		"前にやったのを覚えてる",
+		"【注意点】",
+		"今後のための記録とします。",
+		"このサイトが私の今後の指針になるのかなと思っている。",
+		"見落としがちな点、注意すべき点も指摘してください。",
 		"vc lembra o que estava fazendo",
 		"it never worked on CI anyway",
 		"Never mind, let's do the parser first",
