@@ -153,6 +153,11 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"    device.icon-name = \"audio-card\"\n  * device.name = \"alsa_card.pci-0000_03_00.1\"\nwhich one is mine", "which one is mine"},
 		{"  10 | FROM alpine\n  11 | # install binaries, these will rarely change\nwhy does this fail", "why does this fail"},
 		{"- keep the names short\n- use snake_case", "- keep the names short\n- use snake_case"},
+		// A game's strings pasted to be translated: entries keyed by a
+		// path, newlines escaped. One key set in a sentence is prose.
+		{`\n\nIt's dangerous down there. Advice mostly...[i2t]Levels/Museum/Advisor_Title=Cutting Dredge[i2t]Levels/Museum/Advisor_Text=Great job!\n\nYou'll always remember your first catch.` + "\nпереведи это", "переведи это"},
+		{"always set log.level=debug before you run the tests", "always set log.level=debug before you run the tests"},
+		{"the key is config/app=prod, never change it", "the key is config/app=prod, never change it"},
 	} {
 		if got := OwnWords(c.in); got != c.want {
 			t.Errorf("OwnWords(%q)\n = %q\nwant %q", c.in, got, c.want)

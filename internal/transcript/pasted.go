@@ -195,6 +195,8 @@ func machineLine(trim string) bool {
 		return true // device.name = "alsa_card.pci-0000_03_00.1", "  * device.name = ..." (wpctl's default)
 	case isDigits(first) && first != "" && (rest == "|" || strings.HasPrefix(rest, "| ")):
 		return true // "  11 | # install binaries ...": a listing a build tool quotes
+	case serialized(trim):
+		return true // a resource file's entries, or a string with its newlines escaped
 	case strings.Contains(trim, "^C") || strings.Contains(trim, "Traceback (most recent call last)"):
 		return true // an interrupted program, echoed
 	}
@@ -325,6 +327,34 @@ func assignment(first, rest string) bool {
 		}
 	}
 	return first != ""
+}
+
+// serialized reports a line of data as a file or a program stores it: two
+// entries or more keyed by a path ("Levels/Museum/Advisor_Text=There they
+// are…[i2t]Levels/Museum/Advisor_Title=…", a game's strings pasted to be
+// translated), or a long string with its newlines escaped twice or more
+// ("…\n\nYou'll always…"). A person's sentence setting one key
+// ("set log.level=debug") is neither.
+func serialized(trim string) bool {
+	if len(trim) >= 80 && strings.Count(trim, `\n`) >= 2 {
+		return true
+	}
+	keyed := 0
+	for i := strings.IndexByte(trim, '='); i > 0; {
+		j := i - 1
+		for j >= 0 && (trim[j] == '_' || trim[j] == '/' || trim[j] == '.' || trim[j] >= '0' && trim[j] <= '9' || trim[j] >= 'a' && trim[j] <= 'z' || trim[j] >= 'A' && trim[j] <= 'Z') {
+			j--
+		}
+		if strings.Count(trim[j+1:i], "/") >= 1 && i+1 < len(trim) && trim[i+1] != ' ' && trim[i+1] != '=' {
+			keyed++
+		}
+		next := strings.IndexByte(trim[i+1:], '=')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return keyed >= 2
 }
 
 // bulleted is a line without the bullet a program's listing marks it
