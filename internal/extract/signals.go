@@ -449,7 +449,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 			// sentence ends on ("mdファイルに記録してください": "mdファイルに"
 			// would end on its particle).
 			rest := strings.TrimSpace(own[x.Offset(m.End):x.Offset(end)])
-			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 && (m.Table.Spaces || !letterBefore(low, m.Start)) {
+			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 && (m.Table.Spaces || !lang.LetterBefore(low, m.Start)) {
 				end = m.Start
 			}
 		}
@@ -483,13 +483,6 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		f.area = file
 	}
 	return f, false, true
-}
-
-// letterBefore reports a letter right before i: a phrase glued to the
-// word before it.
-func letterBefore(low string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(low[:i])
-	return i > 0 && unicode.IsLetter(r)
 }
 
 // valid decides whether a marker found in a sentence makes it a lesson.

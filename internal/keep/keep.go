@@ -197,7 +197,8 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		}
 		var rest string
 		switch {
-		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 || strings.IndexFunc(low[m.End:], wordRune) < 0:
+		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 ||
+			strings.IndexFunc(low[m.End:], wordRune) < 0 && (tb.Spaces || !lang.LetterBefore(low, m.Start)):
 			// "Remember: X", "X, from now on": X, the request taken out
 			// (and no space put in its place where words have none).
 			join := " "
@@ -207,8 +208,10 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 			rest = cleanLesson(t.Span(0, m.Start)+join+t.Span(m.End, len(low)), tb, x)
 		default:
 			// Said inside the sentence ("add tests and remember to run the
-			// linter"): the sentence whole, as capture keeps it; cut out,
-			// it would no longer read ("add tests and to run the linter").
+			// linter"), or the verb a sentence without spaces ends on
+			// ("…mdファイルに記録してください"): the sentence whole, as capture
+			// keeps it; cut out, it would no longer read ("add tests and to
+			// run the linter", "…mdファイルに").
 			rest = cleanLesson(s, tb, x)
 		}
 		if x != nil && x.isRef(rest) || x == nil && rest == "" {

@@ -33,6 +33,7 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"覚えておいて：コミット前に必ず npm test を実行すること", "コミット前に必ず npm test を実行すること。"},
 		{"今後は pnpm を使ってください", "pnpm を使ってください。"},
 		{"デザインは、今後はこのサイトを参考にして", "デザインは、このサイトを参考にして。"},
+		{"デプロイの手順はdocs/deploy.mdに記録してください", "デプロイの手順はdocs/deploy.mdに記録してください。"},
 		{"絶対に main に直接プッシュしないで", "絶対に main に直接プッシュしないで。"},
 		// es
 		{"Recuerda que usamos pnpm, no npm", "Usamos pnpm, no npm."},

@@ -872,6 +872,14 @@ func (tb *Table) ForeignIn(t *Text, from, to int, reads []*Table) bool {
 	return tb.WithoutKana && holdsKana(t.low[from:to])
 }
 
+// LetterBefore reports a letter right before i in s: in a language written
+// without spaces, a phrase glued to the word before it ("…に記録して": the
+// request is the verb the sentence ends on).
+func LetterBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && unicode.IsLetter(r)
+}
+
 // holdsKana reports hiragana or katakana in s.
 func holdsKana(s string) bool {
 	for _, r := range s {
