@@ -973,10 +973,10 @@ func wordChanges(a, b []string) []change {
 
 // weight is how many words a run of shell words counts for in a change:
 // a quoted path with spaces in it ("C:\Program Files\GitHub CLI\gh.exe")
-// is one, and so is a list of files side by side (`git add .` fixed by
-// `git add index.html styles.css script.js`: the files named one by one
-// are one change, an instance's list); a quoted script or sentence counts
-// its words.
+// is one, and so is a list of files side by side, unquoted (`git add .`
+// fixed by `git add index.html styles.css script.js`: the files named one
+// by one are one change, an instance's list); a quoted script, pattern or
+// sentence counts its words.
 func weight(words []string) int {
 	n := 0
 	listed := false // the word before was a file of a list
@@ -986,7 +986,7 @@ func weight(words []string) int {
 			listed = false
 			continue
 		}
-		if vocab.PathLike(w) {
+		if !quoted(w) && !strings.ContainsAny(w, " \t") && vocab.PathLike(w) {
 			if !listed {
 				n++
 			}
