@@ -35,8 +35,10 @@ import (
 // lesson by itself ("`python` is not available here"). Not lessons: a
 // command that passes when run again as it was (a flake), one made to pass
 // by editing source files (that is the work itself), one that changed
-// beyond a few words (what fixed it cannot be told), a probe that finds
-// nothing (grep, ls, a status), Claude Code's own tool errors
+// beyond a few words (what fixed it cannot be told), one turned into a
+// look around (`pkg install x`, then `pkg search x`), one whose only change
+// is how much of its output was read (`| tail -1`, then `| tail -3`), a
+// probe that finds nothing (grep, ls, a status), Claude Code's own tool errors
 // (transcript.ToolCall.Protocol), anything after the person speaks again,
 // and calls issued alongside the failure, before its result came back
 // (parallel calls: the agent had not seen the failure yet). The failure is named by its error line, never by a progress,
@@ -485,6 +487,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	// <cwd>`) changes nothing: neither command is weighed with it.
 	fs.words, ps.words = inFolder(fs.words, failed.Cwd), inFolder(ps.words, failed.Cwd)
 	fw, pw := inFolder(shellWords(commandLine(failed.Command)), failed.Cwd), inFolder(shellWords(commandLine(passed.Command)), failed.Cwd)
+	fw, pw = withoutPagers(fw), withoutPagers(pw)
 	diff := withoutPlumbing(commandChanges(fw, pw, fs.step, ps))
 	if len(diff) > 0 && !slices.ContainsFunc(diff, func(c change) bool { return !pause(c) }) {
 		diff, waited = nil, true // "sleep 5 && brew install": the rerun waited first
@@ -542,6 +545,11 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case bypassed(diff):
 		// A check turned off (a hook, a signature, a certificate) is not
 		// what was wrong: taught, it would teach skipping the check.
+		return Observation{}, false
+	case !looksAround(fs.step) && looksAround(ps):
+		// An action turned into a look around (`pkg install openjdk-17`,
+		// then `pkg search openjdk`): the agent went looking, and what it
+		// found is not in the command.
 		return Observation{}, false
 	case small(diff, fw, pw) && !sourceEdited(edits):
 		// The command itself changed a little: that is the fix, whatever
@@ -873,6 +881,35 @@ func redirection(w string) bool {
 // pagers are the programs output is piped to only to be shown shorter.
 var pagers = map[string]bool{"head": true, "tail": true, "less": true, "more": true, "cat": true, "select-object": true, "out-string": true}
 
+// withoutPagers is a command's words without the pagers its output is
+// piped through (`| tail -1`, `| head -20`) and their arguments: how much
+// of the output the agent read is no part of a fix (`tail -1` then `tail
+// -3` is the same `npm install`).
+func withoutPagers(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if (words[i] == "|" || words[i] == "|&") && i+1 < len(words) && pagers[progName(words[i+1])] {
+			i++
+			for i+1 < len(words) && !chainWord(words[i+1]) {
+				i++
+			}
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out
+}
+
+// chainWord reports a word that ends one command of a line and starts the
+// next.
+func chainWord(w string) bool {
+	switch w {
+	case "|", "|&", "&&", "||", ";", "&":
+		return true
+	}
+	return false
+}
+
 // withoutPlumbing is cs without the changes that only route output.
 func withoutPlumbing(cs []change) []change {
 	var out []change
@@ -1035,11 +1072,12 @@ func bypassed(cs []change) bool {
 }
 
 // bypassFlags turn off a check: git's hooks and signatures, TLS
-// verification, pip's guard of the system's packages.
+// verification, pip's guard of the system's packages, npm's install
+// scripts (what builds a package).
 var bypassFlags = map[string]bool{
 	"--no-verify": true, "--no-gpg-sign": true, "--insecure": true, "-k": true, "--no-check-certificate": true,
 	"--break-system-packages": true, "--trusted-host": true, "--allow-unauthenticated": true, "--skip-verify": true,
-	"--disable-verification": true, "--no-sign": true,
+	"--disable-verification": true, "--no-sign": true, "--ignore-scripts": true,
 }
 
 // describeChanges says what the fix changed.
@@ -1256,6 +1294,29 @@ var explorers = map[string]bool{
 // teaches nothing.
 func exploring(cmd string) bool { return exploringStep(parseStep(cmd, "")) }
 
+// lookVerbs are the subcommands that look around: they change nothing.
+var lookVerbs = map[string]bool{
+	"status": true, "log": true, "diff": true, "show": true, "branch": true, "remote": true, "rev-parse": true, "ls-files": true,
+	"ls-remote": true, "grep": true, "blame": true, "fetch": true, "list": true, "ls": true, "info": true, "view": true,
+	"describe": true, "get": true, "version": true, "--version": true, "help": true, "search": true, "inspect": true, "logs": true,
+	"top": true, "check-ignore": true, "reflog": true, "shortlog": true, "cat-file": true, "for-each-ref": true, "rev-list": true,
+	"whoami": true, "doctor": true, "outdated": true, "audit": true, "which": true, "env": true,
+}
+
+// looksAround reports a step that looks around, whether or not its
+// program's subcommands are known: `pkg search openjdk` as `git status`.
+func looksAround(s step) bool {
+	if exploringStep(s) {
+		return true
+	}
+	for _, w := range s.words[min(1, len(s.words)):] {
+		if !strings.HasPrefix(w, "-") {
+			return lookVerbs[w]
+		}
+	}
+	return false
+}
+
 func exploringStep(s step) bool {
 	if s.key == "" {
 		return true
@@ -1270,10 +1331,7 @@ func exploringStep(s step) bool {
 	sub := strings.TrimPrefix(strings.TrimPrefix(s.key, s.via+" "), s.prog)
 	sub = strings.TrimSpace(sub)
 	if first, _, _ := strings.Cut(sub, " "); first != "" {
-		switch first {
-		case "status", "log", "diff", "show", "branch", "remote", "rev-parse", "ls-files", "ls-remote", "grep", "blame", "fetch", "list", "ls", "info",
-			"view", "describe", "get", "version", "--version", "help", "search", "inspect", "logs", "top", "check-ignore", "reflog", "shortlog",
-			"cat-file", "for-each-ref", "rev-list", "whoami", "doctor", "outdated", "audit", "which", "env":
+		if lookVerbs[first] {
 			return true
 		}
 		for _, w := range []string{"list", "show", "status", "check", "info", "inspect"} {
