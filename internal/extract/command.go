@@ -264,8 +264,11 @@ var quotedWords = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile("'([^'\\s]+)'|\"([^\"\\s]+)\"|`([^`\\s]+)`|\\[([^\\]\\s]+)\\]")
 })
 
-// setup are programs that prepare a link rather than do the work.
-var setup = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "set": true, "source": true, ".": true, "echo": true, "true": true, "unset": true, "shopt": true}
+// setup are programs that prepare a link rather than do the work, in the
+// shells agents run (PowerShell's Set-Location is its cd, Write-Host its
+// echo).
+var setup = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "set": true, "source": true, ".": true, "echo": true, "true": true, "unset": true, "shopt": true,
+	"set-location": true, "push-location": true, "pop-location": true, "sl": true, "write-host": true, "write-output": true}
 
 // skipPrefixes drops what runs the command without being it: variable
 // assignments, sudo, env, time, nohup, timeout N, nice, exec.
