@@ -551,6 +551,11 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// then `pkg search openjdk`): the agent went looking, and what it
 		// found is not in the command.
 		return Observation{}, false
+	case removes(fs.step) && retargeted(diff):
+		// Another file removed in place of one that was not there
+		// (`Remove-Item backend/docker-compose.yml`, then `Remove-Item
+		// .dockerignore`): the agent moved on. A flag added (`-r`) is a fix.
+		return Observation{}, false
 	case small(diff, fw, pw) && !sourceEdited(edits):
 		// The command itself changed a little: that is the fix, whatever
 		// the agent looked at on the way.
@@ -1113,6 +1118,26 @@ func pathSwap(cs []change) (string, bool) {
 		}
 	}
 	return unquote(cs[0].from), true
+}
+
+// removes reports a step that deletes what it is given.
+func removes(s step) bool {
+	switch s.prog {
+	case "rm", "rmdir", "unlink", "del", "erase", "rd", "remove-item", "ri":
+		return true
+	case "git":
+		return s.key == "git rm"
+	}
+	return false
+}
+
+// retargeted reports a change that puts one argument in place of another
+// (not a flag in place of nothing).
+func retargeted(cs []change) bool {
+	operand := func(side string) bool {
+		return slices.ContainsFunc(strings.Fields(side), func(w string) bool { return !strings.HasPrefix(w, "-") })
+	}
+	return slices.ContainsFunc(cs, func(c change) bool { return operand(c.from) && operand(c.to) })
 }
 
 // reads reports a step that only reads what it is given: a look around,
