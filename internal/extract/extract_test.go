@@ -898,6 +898,31 @@ func TestRecalledIsNoRequest(t *testing.T) {
 	})
 }
 
+// A standing choice is whole in two words ("em portugues", "use pnpm"):
+// its quality holds, so it is served before it is ready, where a
+// two-word rule ("don't do") is too short to act on.
+func TestStandingChoiceOfTwoWordsIsConfirmed(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		ok   bool
+	}{
+		{"em portugues", true},
+		{"auf Deutsch bitte", true},
+		{"never that", false},
+	} {
+		obs := Session(session("s", "user: fix the login", "assistant: Fixed it.", "user: "+c.said, "assistant: Ok."), Options{}).Observations
+		if len(obs) == 0 {
+			if c.ok {
+				t.Errorf("%q: nothing kept", c.said)
+			}
+			continue
+		}
+		if obs[0].QualityOK != c.ok {
+			t.Errorf("%q: quality %v, want %v", c.said, obs[0].QualityOK, c.ok)
+		}
+	}
+}
+
 // Japanese writes with Chinese characters: a Chinese phrase ("注意", pay
 // attention) is not read in it ("注意すべき点", points to watch), while
 // Japanese's own words are ("不要", not wanted). A request whose verb ends

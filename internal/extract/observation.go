@@ -46,7 +46,7 @@ func observation(t *turn, f finding) Observation {
 		Extractor:  ExtractorCorrection,
 		Class:      f.class,
 		Explicit:   f.explicit,
-		QualityOK:  words(f.lesson) >= 3 || f.area != "",
+		QualityOK:  words(f.lesson) >= 3 || f.area != "" || f.class == ClassPreference,
 		Evidence:   []string{quote("user", f.said)},
 	}
 	switch {
