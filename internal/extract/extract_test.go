@@ -900,7 +900,7 @@ func TestRecalledIsNoRequest(t *testing.T) {
 
 // A standing choice is whole in two words ("em portugues", "use pnpm"):
 // its quality holds, so it is served before it is ready, where a
-// two-word rule ("don't do") is too short to act on.
+// two-word rule ("never squash") is too short to act on.
 func TestStandingChoiceOfTwoWordsIsConfirmed(t *testing.T) {
 	for _, c := range []struct {
 		said string
@@ -908,13 +908,11 @@ func TestStandingChoiceOfTwoWordsIsConfirmed(t *testing.T) {
 	}{
 		{"em portugues", true},
 		{"auf Deutsch bitte", true},
-		{"never that", false},
+		{"never squash", false},
 	} {
 		obs := Session(session("s", "user: fix the login", "assistant: Fixed it.", "user: "+c.said, "assistant: Ok."), Options{}).Observations
 		if len(obs) == 0 {
-			if c.ok {
-				t.Errorf("%q: nothing kept", c.said)
-			}
+			t.Errorf("%q: nothing kept", c.said)
 			continue
 		}
 		if obs[0].QualityOK != c.ok {

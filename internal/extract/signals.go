@@ -391,13 +391,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		rank int
 	}
 	var best *candidate
-	var reads []*lang.Table // the languages the sentence reads as, once
-	foreign := func(tb *lang.Table) bool {
-		if reads == nil && tb.Spaces {
-			reads = lang.ReadAs(x, s.start, s.end)
-		}
-		return tb.ForeignIn(x, s.start, s.end, reads)
-	}
+	foreign := lang.ForeignTo(x, s.start, s.end)
 	for _, tb := range lang.Tables() {
 		found := tb.FindKinds(x, markerKinds, s.start, s.end)
 		if len(found) == 0 {

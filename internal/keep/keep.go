@@ -161,22 +161,18 @@ func request(s string) (Request, bool) {
 	}
 	xs := extrasByCode()
 	// A table's phrase is read only where the sentence reads as its
-	// language: Chinese "注意" is no request in Japanese "【注意点】".
-	reads := lang.ReadAs(t, 0, n)
-	var ours []*lang.Table
+	// language: Chinese "注意" is no request in Japanese "【注意点】". What
+	// it reads as is worked out once, and only for a sentence that holds a
+	// request of some table: most prompts hold none.
+	foreign := lang.ForeignTo(t, 0, n)
 	for _, tb := range lang.Tables() {
-		if !tb.ForeignIn(t, 0, n, reads) {
-			ours = append(ours, tb)
-		}
-	}
-	for _, tb := range ours {
-		if r, ok := remember(s, t, tb, xs[tb.Code]); ok {
+		if r, ok := remember(s, t, tb, xs[tb.Code]); ok && !foreign(tb) {
 			return r, true
 		}
 	}
-	for _, tb := range ours {
+	for _, tb := range lang.Tables() {
 		if x := xs[tb.Code]; x != nil {
-			if r, ok := standing(s, tb, x); ok {
+			if r, ok := standing(s, tb, x); ok && !foreign(tb) {
 				return r, true
 			}
 		}

@@ -156,6 +156,7 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// A game's strings pasted to be translated: entries keyed by a
 		// path, newlines escaped. One key set in a sentence is prose.
 		{`\n\nIt's dangerous down there. Advice mostly...[i2t]Levels/Museum/Advisor_Title=Cutting Dredge[i2t]Levels/Museum/Advisor_Text=Great job!\n\nYou'll always remember your first catch.` + "\nпереведи это", "переведи это"},
+		{"=== ui/title=Home ui/subtitle=Welcome\nok", "ok"},
 		{"always set log.level=debug before you run the tests", "always set log.level=debug before you run the tests"},
 		{"the key is config/app=prod, never change it", "the key is config/app=prod, never change it"},
 	} {

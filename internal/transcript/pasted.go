@@ -340,21 +340,29 @@ func serialized(trim string) bool {
 		return true
 	}
 	keyed := 0
-	for i := strings.IndexByte(trim, '='); i > 0; {
-		j := i - 1
-		for j >= 0 && (trim[j] == '_' || trim[j] == '/' || trim[j] == '.' || trim[j] >= '0' && trim[j] <= '9' || trim[j] >= 'a' && trim[j] <= 'z' || trim[j] >= 'A' && trim[j] <= 'Z') {
-			j--
-		}
-		if strings.Count(trim[j+1:i], "/") >= 1 && i+1 < len(trim) && trim[i+1] != ' ' && trim[i+1] != '=' {
-			keyed++
-		}
-		next := strings.IndexByte(trim[i+1:], '=')
-		if next < 0 {
+	for i := 0; ; i++ {
+		k := strings.IndexByte(trim[i:], '=')
+		if k < 0 {
 			break
 		}
-		i += 1 + next
+		i += k
+		if i+1 == len(trim) || trim[i+1] == ' ' || trim[i+1] == '=' {
+			continue
+		}
+		j := i
+		for j > 0 && keyByte(trim[j-1]) {
+			j--
+		}
+		if strings.Contains(trim[j:i], "/") {
+			keyed++
+		}
 	}
 	return keyed >= 2
+}
+
+// keyByte is a byte of a resource key: letters, digits, _ . and /.
+func keyByte(b byte) bool {
+	return b == '_' || b == '/' || b == '.' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }
 
 // bulleted is a line without the bullet a program's listing marks it

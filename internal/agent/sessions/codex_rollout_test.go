@@ -222,6 +222,8 @@ func TestReadUnifiedExecExitCode(t *testing.T) {
 	}
 }
 
+// What the agent said, quoted back above the person's question, is not
+// the person's words in a rollout either.
 func TestRolloutQuotedBackIsNotOwn(t *testing.T) {
 	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r4","cwd":"/r"}}
 {"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"fix the icons"}}

@@ -856,20 +856,22 @@ func ReadAs(t *Text, from, to int) []*Table {
 // Foreign reports a span that reads as another language than tb's: for a
 // spaced table, one that ReadAs gives other tables for; for one written
 // without kana, a span holding kana (Japanese).
-func (tb *Table) Foreign(t *Text, from, to int) bool {
-	if tb.Spaces {
-		return !slices.Contains(ReadAs(t, from, to), tb)
-	}
-	return tb.WithoutKana && holdsKana(t.low[from:to])
-}
+func (tb *Table) Foreign(t *Text, from, to int) bool { return ForeignTo(t, from, to)(tb) }
 
-// ForeignIn is Foreign with the span's ReadAs already known (reads), for
-// a caller that asks it of many tables.
-func (tb *Table) ForeignIn(t *Text, from, to int, reads []*Table) bool {
-	if tb.Spaces {
+// ForeignTo is Foreign for one span asked of many tables: what the span
+// reads as is worked out on the first question that needs it, so a span
+// no table's phrase is found in costs nothing.
+func ForeignTo(t *Text, from, to int) func(*Table) bool {
+	var reads []*Table
+	return func(tb *Table) bool {
+		if !tb.Spaces {
+			return tb.WithoutKana && holdsKana(t.low[from:to])
+		}
+		if reads == nil {
+			reads = ReadAs(t, from, to)
+		}
 		return !slices.Contains(reads, tb)
 	}
-	return tb.WithoutKana && holdsKana(t.low[from:to])
 }
 
 // LetterBefore reports a letter right before i in s: in a language written
