@@ -1615,6 +1615,40 @@ func TestSudoWithoutTerminal(t *testing.T) {
 	})
 }
 
+// git that would have asked for a username or password fails in the
+// agent's shell whatever the remote: one lesson, named by the link that
+// reached the remote, a push chained after a commit included. Refused for
+// another reason, it is no such lesson.
+func TestCredentialPrompt(t *testing.T) {
+	const lesson = "pitfall: `git push` cannot ask for a username or password in the agent's shell, which has no terminal: give it a token or a credential helper (`gh auth setup-git` for GitHub), or ask the person to run it."
+	checkLessons(t, []scripted{
+		{"push", []string{"user: push it", "fail: git push origin main => fatal: could not read Username for 'https://github.com': No such device or address"},
+			[]string{lesson}},
+		{"chained after a commit", []string{"user: commit and push", "fail: git add -A && git commit -m \"$(cat <<'EOF'\nFix the toast\nEOF\n)\" && git push => fatal: could not read Username for 'https://gogs.example.org': No such device or address"},
+			[]string{lesson}},
+		{"prompts turned off", []string{"user: push it", "fail: git push => fatal: could not read Password for 'https://me@github.com': terminal prompts disabled"},
+			[]string{lesson}},
+		{"rejected", []string{"user: push it", "fail: git push => ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'https://github.com/me/x.git'"},
+			nil},
+	})
+}
+
+// A server started in the foreground holds the shell until the tool's
+// time limit: the lesson is to start it in the background, whatever came
+// next. Told by what it printed or by its name; a build that ran out of
+// time is no server.
+func TestHeldShell(t *testing.T) {
+	checkLessons(t, []scripted{
+		{"printed that it serves", []string{"user: show me the app",
+			"fail: http-server ./app -p 8080 => Command timed out after 2m 0.0s\nStarting up http-server, serving ./app\nAvailable on:\n  http://127.0.0.1:8080"},
+			[]string{"pitfall: `http-server` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."}},
+		{"named a server", []string{"user: show me the page", "fail: python3 -m http.server 8000 => Command timed out after 5s"},
+			[]string{"pitfall: `python -m http.server` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."}},
+		{"a build", []string{"user: deploy it", "fail: ./deploy.sh v2 => Command timed out after 5m 0.0s\n#0 building with \"default\" instance using docker driver"},
+			nil},
+	})
+}
+
 // "You must" in the tables' languages is a rule, as it is in English,
 // after the agent did something; said of oneself or asked, it is none.
 func TestYouMust(t *testing.T) {

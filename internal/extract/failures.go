@@ -64,6 +64,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			continue
 		}
 		f := &ch.Tools[i]
+		if o, ok := heldShell(*f); ok {
+			// Whatever the agent did next, the server was never going to
+			// return: the lesson is how to start it.
+			out = append(out, o)
+			continue
+		}
 		fs, ok := failure(f)
 		if !ok {
 			continue
@@ -700,6 +706,13 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	switch {
 	case fs.misplaced:
 		return Observation{}, false
+	case fs.prog == "git" && credentialPrompt(strings.ToLower(fs.err)):
+		// Worded without the error, which names the host: every push
+		// that fails so is one lesson. In a chain (`git add -A && git
+		// commit … && git push`), the link that reaches the remote asked.
+		area = remoteStep(f.Command, fs.key)
+		pattern = "`" + area + "` cannot ask for a username or password in the agent's shell, which has no terminal: give it a token or a credential helper (`gh auth setup-git` for GitHub), or ask the person to run it."
+		issue = "git asked for credentials, and the agent's shell cannot answer"
 	case promptless(strings.ToLower(fs.err)):
 		// Worded without the command, so that every sudo that fails so,
 		// in this session or the next, is one lesson, served before the
@@ -774,6 +787,77 @@ func promptless(low string) bool {
 	for _, line := range strings.Split(low, "\n") {
 		line = strings.TrimSpace(line)
 		if strings.HasPrefix(line, "sudo:") && mentions(line, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
+			return true
+		}
+	}
+	return false
+}
+
+// remoteStep is the git subcommand of cmd that reaches a remote, or key
+// when it names none. The whole command is read: a commit message in a
+// heredoc comes before the push chained after it.
+func remoteStep(cmd, key string) string {
+	if m := remoteGit().FindStringSubmatch(cmd); m != nil {
+		return "git " + m[1]
+	}
+	return key
+}
+
+var remoteGit = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bgit\s+(push|pull|fetch|clone|ls-remote)\b`)
+})
+
+// credentialPrompt reports git failing because it would have asked for a
+// username or password ("fatal: could not read Username for
+// 'https://github.com': No such device or address", "terminal prompts
+// disabled").
+func credentialPrompt(low string) bool {
+	return mentions(low, "could not read username", "could not read password", "terminal prompts disabled")
+}
+
+// heldShell is the lesson of a server started in the foreground: it never
+// returns, so the tool's time limit ended the call ("Command timed out
+// after 2m 0.0s", Codex's "command timed out after 20017 milliseconds").
+// A server is told by what it printed (serving, listening, its local
+// address) or by its name (http-server, python -m http.server, runserver,
+// serve); a slow build or a hung client that timed out is no server.
+// Claude Code reports its time limit as its own error (Protocol), so the
+// call is read here, before failure leaves such errors out.
+func heldShell(f transcript.ToolCall) (Observation, bool) {
+	if !f.IsError || f.Rejected || f.Command == "" {
+		return Observation{}, false
+	}
+	e := errorLine(f.Error)
+	if !strings.HasPrefix(strings.ToLower(e), "command timed out") {
+		return Observation{}, false
+	}
+	fs := failedStep{step: parseStep(f.Command, f.Error), err: e}
+	if fs.key == "" || !serving(strings.ToLower(f.Error)) && !serverNamed(fs.step) {
+		return Observation{}, false
+	}
+	pattern := "`" + fs.key + "` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."
+	details := commandDetails(fs.key, f.Command, " fails with \""+clip(fs.err, 100)+"\"",
+		"the call blocks until the tool gives up, and the server stops with it",
+		"start it in the background, its output redirected (`… > server.log 2>&1 &`), and check it with curl")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
+}
+
+// serving reports output in which a program says it serves: its address
+// on this machine, or that it listens.
+func serving(low string) bool {
+	return localAddress().MatchString(low) || mentions(low, "serving ", "listening on", "listening at", "running on http", "server running", "server started", "started server")
+}
+
+var localAddress = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[::\]):\d{2,5}\b`)
+})
+
+// serverNamed reports a step whose program or subcommand is a server's
+// name.
+func serverNamed(s step) bool {
+	for _, w := range strings.Fields(s.key) {
+		w = strings.ToLower(w)
+		if strings.HasSuffix(w, "server") || w == "serve" || w == "runserver" {
 			return true
 		}
 	}
