@@ -1610,6 +1610,9 @@ func TestSudoWithoutTerminal(t *testing.T) {
 			[]string{"pitfall: `sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"sudo: a terminal is required to read the password; either…\")."}},
 		{"in Russian", []string{"user: поставь pip", "fail: sudo pacman -S --noconfirm python-pip => " + ru},
 			[]string{"pitfall: `sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"sudo: для ввода пароля требуется терминал; добавьте…\")."}},
+		{"after a fingerprint reader's prompt", []string{"user: add the bridge",
+			"fail: sudo ip link add br0 type bridge && sudo ip link set br0 up => Exit code 1\nPlace your right index finger on the fingerprint reader\nVerification timed out\nsudo: a terminal is required to read the password; either use the -S option"},
+			[]string{"pitfall: `sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"sudo: a terminal is required to read the password; either…\")."}},
 		{"another failure", []string{"user: install it", "fail: sudo pacman -S nothere => error: target not found: nothere"},
 			nil},
 	})

@@ -713,11 +713,12 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 		area = remoteStep(f.Command, fs.key)
 		pattern = "`" + area + "` cannot ask for a username or password in the agent's shell, which has no terminal: give it a token or a credential helper (`gh auth setup-git` for GitHub), or ask the person to run it."
 		issue = "git asked for credentials, and the agent's shell cannot answer"
-	case promptless(strings.ToLower(fs.err)):
+	case promptless(strings.ToLower(f.Error)):
 		// Worded without the command, so that every sudo that fails so,
 		// in this session or the next, is one lesson, served before the
-		// next sudo.
-		pattern = "`sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"" + clip(fs.err, 60) + "\")."
+		// next sudo. The error is sudo's line, wherever it stands: a
+		// fingerprint reader's prompt and its time-out come first.
+		pattern = "`sudo` cannot ask for a password in the agent's shell, which has no terminal: ask the person to run what needs it (it fails with \"" + clip(sudoLine(f.Error), 60) + "\")."
 		issue = "sudo needs a terminal to read the password, and the agent's shell has none"
 		area = "sudo"
 	case notFound(fs.err, fs.prog):
@@ -783,14 +784,19 @@ var variableRe = sync.OnceValue(func() *regexp.Regexp {
 // password on ("sudo: a terminal is required to read the password", "no
 // tty present", localised as sudo is: "sudo: для ввода пароля требуется
 // терминал"), or for a password it could not read.
-func promptless(low string) bool {
-	for _, line := range strings.Split(low, "\n") {
+func promptless(low string) bool { return sudoLine(low) != "" }
+
+// sudoLine is the line of text in which sudo says it had no terminal to
+// ask for the password on, "" when there is none.
+func sudoLine(text string) string {
+	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "sudo:") && mentions(line, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
-			return true
+		low := strings.ToLower(line)
+		if strings.HasPrefix(low, "sudo:") && mentions(low, "terminal", "терминал", "tty", "端末", "终端", "終端", "터미널", "password is required") {
+			return line
 		}
 	}
-	return false
+	return ""
 }
 
 // remoteStep is the git subcommand of cmd that reaches a remote, or key
