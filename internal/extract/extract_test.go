@@ -366,6 +366,39 @@ func TestExplicitByPronoun(t *testing.T) {
 	}
 }
 
+// A request to keep that points at what follows ("add the following to
+// CLAUDE.md:", "以下をCLAUDE.mdに記録してほしい") keeps what follows:
+// its marked sentences as they are, the others as one lesson more, a
+// document's headings left out. One that points back ("これも") keeps
+// the sentence before it, not itself.
+func TestRememberWhatFollows(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"add the following to CLAUDE.md:\n- the staging database is read-only\n- deploys go through the admin API",
+			[]string{"The staging database is read-only. Deploys go through the admin API."}},
+		{"以下をCLAUDE.mdに記録してほしい。\n## ルール\n- コードを書いたら必ず実行してエラーを確認する\n- push は私がする",
+			[]string{"コードを書いたら必ず実行してエラーを確認する。", "push は私がする。"}},
+		{"请把以下内容记录到CLAUDE.md：\n- 每次提交前运行测试\n- 使用 pnpm",
+			[]string{"每次提交前运行测试。", "使用 pnpm。"}},
+		{"課題解決のために必要に感じる場合にMCPサーバーを使用してほしい。これもCLAUDE.mdに記録してほしい",
+			[]string{"課題解決のために必要に感じる場合にMCPサーバーを使用してほしい。"}},
+	} {
+		obs := Session(session("s", "user: start it", "assistant: Running npm start.", "bash: npm start", "user: "+c.said), Options{}).Observations
+		var got []string
+		for _, o := range obs {
+			if !o.Explicit {
+				t.Errorf("%q: %q is not kept as asked", c.said, o.Pattern)
+			}
+			got = append(got, o.Pattern)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%q:\ngot  %q\nwant %q", c.said, got, c.want)
+		}
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction

@@ -58,6 +58,7 @@ func read(t *turn) (found []finding, back bool) {
 	sents := sentences(x.Low())
 	var bare []span // sentences without a marker
 	keep := false   // a sentence asked to keep the turn's other sentences
+	keptAt := -1    // where the first such sentence ends
 	joined := false // the last sentence read was a lesson: the next one goes on it
 	fact, factAt, isFact := told(x, own, sents)
 	if isFact {
@@ -72,6 +73,9 @@ func read(t *turn) (found []finding, back bool) {
 			f, ok = standing(t, x, own, s) // a choice stated plainly
 		}
 		switch {
+		case ok && !joined:
+			found = append(found, f)
+			joined = true
 		case ok && joined:
 			// Two rules in a row are one correction: "Never push to
 			// main. Always open a pull request."
@@ -85,10 +89,13 @@ func read(t *turn) (found []finding, back bool) {
 			if last.area == "" {
 				last.area = f.area
 			}
-		case ok:
-			found = append(found, f)
-			joined = true
+		case empty && heading(own, x.Offset(s.start)):
+			// "【注意点】": a document's heading asks nothing.
+			joined = false
 		case empty:
+			if !keep {
+				keptAt = s.end
+			}
 			keep = true
 			joined = false
 		default:
@@ -100,6 +107,13 @@ func read(t *turn) (found []finding, back bool) {
 		if len(found) > 0 {
 			for i := range found {
 				found[i].explicit = true
+			}
+			if f, ok := following(x, own, bare, keptAt); ok {
+				// What follows a request to keep ("add the following to
+				// CLAUDE.md:") is what it asks to keep, marked or not: the
+				// sentences without a marker are one lesson more, a list or
+				// a document the person wrote to be kept.
+				found = append(found, f)
 			}
 			return found, false
 		}
@@ -435,6 +449,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	}
 	start, end := s.start, s.end
 	if kind == lang.Remember {
+		m = m.Table.Widen(x, lang.Remember, m, s.start, s.end)
 		if leads(x, m.Table, s.start, m.Start) {
 			start = m.End // "From now on, X": X
 		} else {
@@ -447,7 +462,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 				end = m.Start
 			}
 		}
-		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile, lang.Remember) || pronounOnly(c) {
+		if c := low[start:end]; words(c) < 2 || m.Table.Only(x, start, end, lang.Filler, lang.Answer, lang.ThisFile, lang.Remember, lang.Referent) {
 			return f, true, false
 		}
 	}
@@ -998,13 +1013,33 @@ func hasKind(x *lang.Text, kind string, from, to int) bool {
 	return false
 }
 
-// pronounOnly reports content that only points back: "this", "that", "it".
-func pronounOnly(s string) bool {
-	switch strings.Trim(strings.TrimSpace(s), " .,:;!?。：，！？") {
-	case "this", "that", "it", "this one", "esto", "eso", "isso", "isto", "ca", "cela", "das", "这个", "这些", "これ", "それ":
-		return true
+// following is the lesson of the sentences sents after from, as one: what
+// a request to keep pointed at. Headings and questions are left out.
+func following(x *lang.Text, own string, sents []span, from int) (finding, bool) {
+	var parts []string
+	for _, s := range sents {
+		if s.start < from || asking(x, s) || words(x.Low()[s.start:s.end]) < 2 || heading(own, x.Offset(s.start)) {
+			continue
+		}
+		parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
 	}
-	return false
+	if len(parts) == 0 {
+		return finding{}, false
+	}
+	lesson := clip(strings.Join(parts, " "), maxLesson)
+	return finding{class: ClassRemember, lesson: lesson, said: own, explicit: true, choice: hasKind(x, lang.Contrast, from, len(x.Low())), area: namedPath(lesson)}, true
+}
+
+// heading reports a sentence on a heading's line: Markdown's ("## 1.
+// Introduction") or a label in lenticular brackets alone ("【注意点】").
+// What a pasted document calls its parts is no lesson.
+func heading(own string, at int) bool {
+	line := own[strings.LastIndexByte(own[:at], '\n')+1:]
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "【") && strings.HasSuffix(line, "】")
 }
 
 // describe says what a tool call did, for evidence.

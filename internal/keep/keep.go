@@ -185,6 +185,7 @@ func request(s string) (Request, bool) {
 func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) {
 	low := t.Low()
 	for _, m := range tb.Find(t, lang.Remember, 0, len(low)) {
+		m = tb.Widen(t, lang.Remember, m, 0, len(low))
 		// "do you remember", "if you remember", "I don't remember": no
 		// request.
 		cs := clauseStartOf(low, m.Start)
@@ -193,6 +194,9 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		}
 		var rest string
 		switch {
+		case strings.IndexFunc(low[m.End:], wordRune) < 0 && refersOnly(t.Span(cs, m.Start), tb):
+			// "以下をclaude.mdに記録してほしい", "これもclaude.mdに記録して":
+			// the request ends the sentence and points at what was said.
 		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 ||
 			strings.IndexFunc(low[m.End:], wordRune) < 0 && (tb.Spaces || !lang.LetterBefore(low, m.Start)):
 			// "Remember: X", "X, from now on": X, the request taken out
@@ -210,7 +214,7 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 			// run the linter", "…mdファイルに").
 			rest = cleanLesson(s, tb, x)
 		}
-		if x != nil && x.isRef(rest) || x == nil && rest == "" {
+		if refersOnly(rest, tb) {
 			return Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
 		}
 		if !enough(rest) {
@@ -398,3 +402,11 @@ func cjk(r rune) bool {
 }
 
 const cjkFirst = 0x1100
+
+// refersOnly reports a request's object that only points at what was said
+// ("this", "that rule", "これも"): the lesson is then what was said
+// before, or the agent is asked to state it.
+func refersOnly(s string, tb *lang.Table) bool {
+	t := lang.Fold(s)
+	return strings.IndexFunc(s, wordRune) < 0 || tb.Only(t, 0, len(t.Low()), lang.Referent, lang.Filler)
+}

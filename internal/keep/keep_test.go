@@ -114,7 +114,9 @@ func TestFindKeepsOutWhatIsNoRequest(t *testing.T) {
 // A request that only points back is found, its lesson left for the
 // agent to state.
 func TestFindReferringRequest(t *testing.T) {
-	for _, prompt := range []string{"Please remember this.", "Remember that for next time", "记住这个", "Merk dir das!", "Retiens ça.", "Запомни это.", "이거 기억해 둬"} {
+	for _, prompt := range []string{"Please remember this.", "Remember that for next time", "记住这个", "Merk dir das!", "Retiens ça.", "Запомни это.", "이거 기억해 둬",
+		// two phrases of one request, pointing at what follows
+		"以下をCLAUDE.mdに記録してほしい。", "Add the following to CLAUDE.md:"} {
 		got := Find(prompt)
 		if len(got) != 1 || got[0].Lesson != "" || got[0].Evidence == "" {
 			t.Errorf("%q gave %+v", prompt, got)
@@ -124,6 +126,10 @@ func TestFindReferringRequest(t *testing.T) {
 	// request's: "X. Remember that." reads X.
 	got := Find("Use the staging bucket for uploads. Remember that.")
 	if len(got) != 1 || got[0].Lesson != "Use the staging bucket for uploads." || got[0].Evidence != "Use the staging bucket for uploads. Remember that." {
+		t.Fatalf("%+v", got)
+	}
+	got = Find("課題解決のために必要に感じる場合にMCPサーバーを使用してほしい。これもCLAUDE.mdに記録してほしい")
+	if len(got) != 1 || got[0].Lesson != "課題解決のために必要に感じる場合にMCPサーバーを使用してほしい。" {
 		t.Fatalf("%+v", got)
 	}
 }

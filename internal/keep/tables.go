@@ -20,7 +20,6 @@ type extraTable struct {
 	Standing []string `yaml:"standing"`
 	Lead     []string `yaml:"lead"`
 	NotAfter []string `yaml:"not_after"`
-	Refers   []string `yaml:"refers"`
 	Common   []string `yaml:"common"`
 }
 
@@ -31,7 +30,6 @@ type extra struct {
 	standing []*marker // longest first
 	leads    []string  // longest first
 	notAfter []string
-	refers   []string
 	common   map[string]bool
 }
 
@@ -75,7 +73,6 @@ func parseExtras(data []byte) (map[string]*extra, error) {
 		x.leads = lowerAll(r.Lead)
 		sort.SliceStable(x.leads, func(i, j int) bool { return len(x.leads[i]) > len(x.leads[j]) })
 		x.notAfter = lowerAll(r.NotAfter)
-		x.refers = lowerAll(r.Refers)
 		for _, w := range r.Common {
 			x.common[strings.ToLower(w)] = true
 		}
@@ -132,20 +129,6 @@ func (m *marker) prefix(low string) (int, bool) {
 		}
 	}
 	return at, true
-}
-
-// isRef reports whether a lesson only points back ("this", "that rule").
-func (x *extra) isRef(s string) bool {
-	s = strings.ToLower(strings.Trim(strings.TrimSpace(s), " .!。！,，"))
-	if s == "" {
-		return true
-	}
-	for _, r := range x.refers {
-		if s == r {
-			return true
-		}
-	}
-	return false
 }
 
 // lowerSameLength lower-cases s rune by rune, keeping a rune whose lower

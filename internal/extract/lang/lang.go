@@ -63,10 +63,11 @@ const (
 	Henceforth  = "henceforth"  // the agent taking on a way of working for good: "from now on", "a partir de ahora", "今後"
 	Stepwise    = "stepwise"    // how the work is paced: "step by step", "one at a time", "一步一步", "하나씩"
 	Pointer     = "pointer"     // pointing at a page, a site, a link instead of naming it: "this site", "このサイト"
+	Referent    = "referent"    // what a request to keep names instead of the lesson: "this", "the following", "以下を", "これも"
 	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth, Pointer, Stepwise, Common}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth, Pointer, Referent, Stepwise, Common}
 
 // Templates every table gives.
 const (
@@ -649,6 +650,21 @@ func Recalled(t *Text, from int, m Match) bool {
 		}
 	}
 	return false
+}
+
+// Widen extends m, a phrase of kind in t.low[from:to], over the phrases of
+// kind that overlap its end: one request said in two phrases of the table
+// ("claude.mdに記録" and "記録してほしい" in "以下をclaude.mdに記録してほしい").
+func (tb *Table) Widen(t *Text, kind string, m Match, from, to int) Match {
+	// scan, not Find: Find leaves out the phrases that overlap.
+	tb.scan(t, max(from, m.Start+1), to, kindBit[kind], func(_ string, _ *phrase, i, j int) bool {
+		if i >= m.End {
+			return false
+		}
+		m.End = max(m.End, j)
+		return true
+	})
+	return m
 }
 
 // HasAny reports whether a phrase of any of kinds is in t.low[from:to],
