@@ -63,7 +63,7 @@ func (r *run) askOnly() (*Output, error) {
 		if !s.Item.Ask || sess.Claimed(s.Item.Ref(), pathKey) {
 			continue
 		}
-		fresh, _, err := src.Current(s.Item)
+		fresh, _, err := src.Shown(s.Item)
 		if err != nil || !fresh.Active || !fresh.Ask || !fresh.ServedIn(r.cloneID()) {
 			continue
 		}
@@ -150,7 +150,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if sess.Claimed(s.Item.Ref(), pathKey) {
 			continue
 		}
-		fresh, entry, err := src.Current(s.Item)
+		fresh, shown, err := src.Shown(s.Item)
 		if err != nil {
 			r.log.Printf("%s changed since it was indexed: %v (not served)", s.Item.ID, err)
 			continue
@@ -163,7 +163,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if !b.Serve(call, opts.Threshold) {
 			continue
 		}
-		c := chosenItem{item: fresh, b: b, text: render(fresh, entry)}
+		c := chosenItem{item: fresh, b: b, text: render(fresh, shown)}
 		with := append(chosen[:len(chosen):len(chosen)], c)
 		d, reason := decision(with, r.in.ToolName)
 		if size(r.output(compose(what, with, nil), d, reason)) > budget-leftOutReserve {
@@ -230,9 +230,9 @@ type chosenItem struct {
 // entry's type-specific content (a checklist's items, a pattern's when and
 // do, a warning's risk, a requirement's constraint) before its body, and a
 // draft said to be one.
-func render(it *knowledge.Item, e *knowledge.Entry) string {
+func render(it *knowledge.Item, e knowledge.Shown) string {
 	from := "(" + knowledge.Provenance(it) + ")"
-	if e == nil {
+	if it.Type != knowledge.TypeEntry {
 		text := strings.TrimRight(it.Text, "\n")
 		if head, rest, ok := strings.Cut(text, "\n"); ok && strings.HasPrefix(head, "#") {
 			return head + "\n" + from + "\n" + rest
@@ -247,7 +247,7 @@ func render(it *knowledge.Item, e *knowledge.Entry) string {
 	case it.Draft():
 		b.WriteString("\n\n" + knowledge.DraftNote)
 	}
-	if text := e.Process.Text(); text != "" {
+	if text := e.Process; text != "" {
 		b.WriteString("\n\n")
 		b.WriteString(text)
 	}

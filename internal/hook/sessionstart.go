@@ -93,7 +93,7 @@ func SessionContext(src knowledge.Sources, set *knowledge.Set, indexTokens, budg
 		if !it.Active || it.Priority != "CRITICAL" {
 			continue
 		}
-		fresh, e, err := src.Current(it)
+		fresh, e, err := src.Shown(it)
 		if err != nil || !fresh.Active || fresh.Priority != "CRITICAL" || fresh.Held != "" {
 			continue
 		}

@@ -127,6 +127,58 @@ func TestArchivedInPlaceIsNeverServed(t *testing.T) {
 	}
 }
 
+// An entry whose file still has the stamp it was read with is shown from
+// the cache's item: only its body is read again, its YAML is not parsed.
+// Once the file's stamp moves, it is read whole, as Current reads it.
+func TestShownReadsOnlyTheBodyOfAnUnchangedEntry(t *testing.T) {
+	s := newStore(t)
+	s.write("a", "active")
+	s.age()
+	it := s.load(Quick).Find("a", "")
+	if it == nil || !it.File.Exists {
+		t.Fatalf("a settled entry's item has no stamp: %+v", it)
+	}
+	path := filepath.Join(s.dir(), "a.md")
+	fi, _ := os.Stat(path)
+	data, _ := os.ReadFile(path)
+	// The body rewritten in place, the stamp kept: the body shown is the
+	// file's, the rest the item's, with no entry parsed.
+	os.WriteFile(path, []byte(strings.Replace(string(data), "body of a", "BODY OF A", 1)), 0o644)
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	fresh, shown, err := s.src.Shown(it)
+	if err != nil || fresh != it || shown.Entry != nil || shown.Summary != "Entry a" || shown.Body != "BODY OF A\n" {
+		t.Fatalf("unchanged stamp: %+v, %+v, %v", fresh, shown, err)
+	}
+	// Archived: another size, another stamp, read and parsed again.
+	s.write("a", "archived")
+	fresh, shown, err = s.src.Shown(it)
+	if err != nil || fresh.Active || shown.Entry == nil {
+		t.Fatalf("archived in place: %+v, %+v, %v", fresh, shown, err)
+	}
+	os.Remove(path)
+	if _, _, err := s.src.Shown(it); err == nil {
+		t.Fatal("Shown of a deleted entry succeeded")
+	}
+}
+
+// An entry read in the tick its cache was built in has no stamp to trust:
+// it is shown from its file, parsed.
+func TestRacyEntryIsShownFromItsFile(t *testing.T) {
+	s := newStore(t)
+	s.write("a", "active")
+	s.age()
+	path := filepath.Join(s.dir(), "a.md")
+	soon := time.Now().Add(time.Second)
+	os.Chtimes(path, soon, soon)
+	it := s.load(Full).Find("a", "")
+	if it == nil || it.File.Exists {
+		t.Fatalf("a racy entry's item holds a stamp: %+v", it)
+	}
+	if _, shown, err := s.src.Shown(it); err != nil || shown.Entry == nil {
+		t.Fatalf("a racy entry was not read whole: %+v, %v", shown, err)
+	}
+}
+
 func TestCacheRacyFolderIsRechecked(t *testing.T) {
 	s := newStore(t)
 	s.write("a", "active")

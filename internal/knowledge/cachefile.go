@@ -37,7 +37,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 6 // 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
+	cacheVersion = 7 // 7: an entry's process block and its file's stamp; 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
 )
 
 // errCorrupt is binfield's: a field that does not decode and a section
@@ -514,7 +514,7 @@ func (it *Item) clone() *Item {
 	cloneDerived(&c.Match, &it.Match, cl)
 	if it.Detail != nil {
 		d := *it.Detail
-		for _, p := range []*string{&d.Type, &d.Kind, &d.Scope, &d.Title, &d.Status, &d.Area, &d.Observation, &d.Path, &d.Text} {
+		for _, p := range []*string{&d.Type, &d.Kind, &d.Scope, &d.Title, &d.Status, &d.Area, &d.Observation, &d.Path, &d.Text, &d.Held, &d.Clone, &d.Process} {
 			*p = strings.Clone(*p)
 		}
 		c.Detail = &d
@@ -605,6 +605,11 @@ func (e *enc) detail(d *Detail) {
 	e.Uint(uint64(d.TextRunes))
 	e.Str(d.Held)
 	e.Str(d.Clone)
+	e.Str(d.Process)
+	e.Bool(d.File.Exists)
+	e.Int(d.File.Size)
+	e.Int(d.File.Mtime)
+	e.Uint(d.File.Ino)
 }
 
 func (e *enc) problem(p *ParseError) {
@@ -696,7 +701,8 @@ func (d *dec) detail() *Detail {
 	return &Detail{
 		Type: d.Str(), Kind: d.Str(), Scope: d.Str(), Title: d.Str(), Status: d.Str(),
 		Area: d.Str(), Observation: d.Str(), Ask: d.Bool(), Path: d.Str(), Text: d.Str(),
-		TextRunes: d.Count(1 << 30), Held: d.Str(), Clone: d.Str(),
+		TextRunes: d.Count(1 << 30), Held: d.Str(), Clone: d.Str(), Process: d.Str(),
+		File: stamp.Stamp{Exists: d.Bool(), Size: d.Int(), Mtime: d.Int(), Ino: d.Uint()},
 	}
 }
 

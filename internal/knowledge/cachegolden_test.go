@@ -29,8 +29,9 @@ func goldenCache() *cacheData {
 			Area: "payments/", Observation: "obs_0123456789ab", Ask: true, Path: ".memory/decisions.md", Text: long, TextRunes: 300}}
 	bare := &Item{ID: "PF-001", Priority: "", Detail: &Detail{Type: "pitfall"}}
 	entry := &Item{ID: "no-force-push", Priority: "HIGH", Active: true,
-		Match:  Match{Context: []string{"force push"}, Tools: []string{}},
-		Detail: &Detail{Type: "entry", Scope: "global", Title: "t", Status: "active", Path: "/home/x/.devlearn/knowledge/no-force-push.md", TextRunes: 1 << 30}}
+		Match: Match{Context: []string{"force push"}, Tools: []string{}},
+		Detail: &Detail{Type: "entry", Scope: "global", Title: "t", Status: "active", Path: "/home/x/.devlearn/knowledge/no-force-push.md", TextRunes: 1 << 30,
+			Process: "Steps:\n1. é", File: stamp.Stamp{Exists: true, Size: 900, Mtime: -1_700_000_000_000_000_000, Ino: math.MaxUint64}}}
 	always := &Item{ID: "always", Priority: "LOW", Active: true,
 		Match:  Match{Tools: []string{"Bash"}},
 		Detail: &Detail{Type: "entry"}}

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"github.com/devlearn/devlearn/internal/stamp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -66,6 +67,13 @@ type Detail struct {
 	Held string `json:"held,omitempty"`
 	// Clone is the clone whose agent wrote a draft.
 	Clone string `json:"clone,omitempty"`
+	// Process is an entry's process block as shown (Process.Text), and
+	// File the stamp of the entry's file when it was read, zero when the
+	// stamp proved nothing (racy): while the file still has that stamp,
+	// the item is what the file says, and a hook serving it reads only its
+	// body (Sources.Shown).
+	Process string      `json:"-"`
+	File    stamp.Stamp `json:"-"`
 }
 
 // Match is an item's triggers in the form the relevance engine uses: the
@@ -157,7 +165,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
 			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
-			Held:      heldReason(EntryText(e), e.Accepted), Clone: e.Clone,
+			Held:      heldReason(EntryText(e), e.Accepted), Clone: e.Clone, Process: e.Process.Text(),
 		},
 	}
 }

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"errors"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/yamlfront"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -225,8 +226,11 @@ func scanEntryDir(d entryDir, prev map[string]*record, start time.Time) ([]*reco
 			r.item, r.problem = prev[name].item, prev[name].problem
 		default:
 			r.item, r.problem = readEntryItem(d, name, path, r)
-			if st.RacyAt(start) {
+			switch {
+			case st.RacyAt(start):
 				r.size = smudged
+			case r.item != nil:
+				r.item.File = st
 			}
 		}
 		recs = append(recs, r)
@@ -277,6 +281,41 @@ func addEntries(set *Set, recs []*record, seen map[string]bool, more bool) map[s
 		}
 	}
 	return seen
+}
+
+// Shown is what a hook shows of an item: an entry's summary, process
+// block and body.
+type Shown struct {
+	Summary, Process, Body string
+	// Entry is the entry as read, when its file was parsed (nil when the
+	// file's stamp proved the item current, or for a section).
+	Entry *Entry
+}
+
+// Shown returns the item as its file says now, with what a hook shows of
+// it, as Current does. While an entry's file has the stamp the item was
+// read with, the item is the file's: only its body is read, and its YAML
+// is not parsed again (what a served call would otherwise spend most of
+// its own work on).
+func (src Sources) Shown(it *Item) (*Item, Shown, error) {
+	if it.Type == TypeEntry && it.File.Exists {
+		abs := src.AbsPath(it)
+		if stamp.OfLink(abs) == it.File {
+			if data, err := os.ReadFile(abs); err == nil {
+				if _, rest, _, ok := yamlfront.Split(data); ok {
+					return it, Shown{Summary: it.Title, Process: it.Process, Body: normalizeBody(string(rest))}, nil
+				}
+			}
+		}
+	}
+	fresh, e, err := src.Current(it)
+	if err != nil {
+		return nil, Shown{}, err
+	}
+	if e == nil {
+		return fresh, Shown{}, nil
+	}
+	return fresh, Shown{Summary: e.Summary, Process: e.Process.Text(), Body: e.Body, Entry: e}, nil
 }
 
 // ReadEntry reads and parses one entry file.
