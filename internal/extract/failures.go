@@ -396,7 +396,7 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if s.key == "" {
 		return failedStep{}, false
 	}
-	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) && !promptless(low) {
+	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) && sudoLine(low) == "" {
 		if missing(e) {
 			return failedStep{step: s, err: e, misplaced: true}, true
 		}
@@ -713,7 +713,7 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 		area = remoteStep(f.Command, fs.key)
 		pattern = "`" + area + "` cannot ask for a username or password in the agent's shell, which has no terminal: give it a token or a credential helper (`gh auth setup-git` for GitHub), or ask the person to run it."
 		issue = "git asked for credentials, and the agent's shell cannot answer"
-	case promptless(strings.ToLower(f.Error)):
+	case sudoLine(f.Error) != "":
 		// Worded without the command, so that every sudo that fails so,
 		// in this session or the next, is one lesson, served before the
 		// next sudo. The error is sudo's line, wherever it stands: a
@@ -780,14 +780,11 @@ var variableRe = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(\$[A-Za-z_]\w*)(\.[A-Za-z]\w{2,})`)
 })
 
-// promptless reports sudo failing for want of a terminal to ask for the
-// password on ("sudo: a terminal is required to read the password", "no
-// tty present", localised as sudo is: "sudo: для ввода пароля требуется
-// терминал"), or for a password it could not read.
-func promptless(low string) bool { return sudoLine(low) != "" }
-
-// sudoLine is the line of text in which sudo says it had no terminal to
-// ask for the password on, "" when there is none.
+// sudoLine is the line of text in which sudo says it failed for want of
+// a terminal to ask for the password on ("sudo: a terminal is required to
+// read the password", "no tty present", localised as sudo is: "sudo: для
+// ввода пароля требуется терминал"), or for a password it could not
+// read; "" when there is none.
 func sudoLine(text string) string {
 	for _, line := range strings.Split(text, "\n") {
 		line = strings.TrimSpace(line)

@@ -108,7 +108,7 @@ func read(t *turn) (found []finding, back bool) {
 			for i := range found {
 				found[i].explicit = true
 			}
-			if f, ok := following(x, own, bare, keptAt); ok {
+			if f, ok := keptOf(x, own, bare, keptAt); ok {
 				// What follows a request to keep ("add the following to
 				// CLAUDE.md:") is what it asks to keep, marked or not: the
 				// sentences without a marker are one lesson more, a list or
@@ -117,17 +117,13 @@ func read(t *turn) (found []finding, back bool) {
 			}
 			return found, false
 		}
-		var parts []string
-		for _, s := range bare {
-			if !asking(x, s) && words(x.Low()[s.start:s.end]) >= 2 {
-				parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
-			}
-		}
-		if len(parts) == 0 {
+		// Nothing marked: the turn's other sentences are the lesson, or,
+		// with none, the turn before's.
+		f, ok := keptOf(x, own, bare, 0)
+		if !ok {
 			return nil, true
 		}
-		lesson := strings.Join(parts, " ")
-		return []finding{{class: ClassRemember, lesson: lesson, said: own, explicit: true, choice: hasKind(x, lang.Contrast, 0, len(x.Low())), area: namedPath(lesson)}}, false
+		return []finding{f}, false
 	}
 	if len(found) == 1 && !isFact && len(sents) == 2 && len(bare) == 1 && bare[0] == sents[0] &&
 		!asking(x, sents[0]) && words(x.Low()[sents[0].start:sents[0].end]) >= 3 {
@@ -1013,9 +1009,10 @@ func hasKind(x *lang.Text, kind string, from, to int) bool {
 	return false
 }
 
-// following is the lesson of the sentences sents after from, as one: what
-// a request to keep pointed at. Headings and questions are left out.
-func following(x *lang.Text, own string, sents []span, from int) (finding, bool) {
+// keptOf is the lesson of the sentences sents that start at from or
+// after, as one: what a request to keep pointed at. Headings and
+// questions are left out.
+func keptOf(x *lang.Text, own string, sents []span, from int) (finding, bool) {
 	var parts []string
 	for _, s := range sents {
 		if s.start < from || asking(x, s) || words(x.Low()[s.start:s.end]) < 2 || heading(own, x.Offset(s.start)) {

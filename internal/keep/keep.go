@@ -192,11 +192,14 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		if tb.Has(t, lang.Hedge, cs, m.Start) || lang.Recalled(t, cs, m) {
 			continue
 		}
-		var rest string
-		switch {
-		case strings.IndexFunc(low[m.End:], wordRune) < 0 && refersOnly(t.Span(cs, m.Start), tb):
+		pointing := Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}
+		if strings.IndexFunc(low[m.End:], wordRune) < 0 && refersOnly(t.Span(cs, m.Start), tb) {
 			// "以下をclaude.mdに記録してほしい", "これもclaude.mdに記録して":
 			// the request ends the sentence and points at what was said.
+			return pointing, true
+		}
+		var rest string
+		switch {
 		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 ||
 			strings.IndexFunc(low[m.End:], wordRune) < 0 && (tb.Spaces || !lang.LetterBefore(low, m.Start)):
 			// "Remember: X", "X, from now on": X, the request taken out
@@ -215,7 +218,7 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 			rest = cleanLesson(s, tb, x)
 		}
 		if refersOnly(rest, tb) {
-			return Request{Evidence: s, Marker: m.Phrase, Lang: tb.Code}, true
+			return pointing, true
 		}
 		if !enough(rest) {
 			continue
