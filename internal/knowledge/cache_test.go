@@ -49,6 +49,15 @@ func (s *store) age() {
 	}
 }
 
+// racy stamps the entry key a second ahead, as if written in the tick a
+// cache is built in, and returns its path.
+func (s *store) racy(key string) string {
+	path := filepath.Join(s.dir(), key+".md")
+	soon := time.Now().Add(time.Second)
+	os.Chtimes(path, soon, soon)
+	return path
+}
+
 func (s *store) load(mode Mode) *Set {
 	s.t.Helper()
 	set, err := Load(s.src, s.cache, mode)
@@ -149,15 +158,12 @@ func TestShownReadsOnlyTheBodyOfAnUnchangedEntry(t *testing.T) {
 	if err != nil || fresh != it || shown.Entry != nil || shown.Summary != "Entry a" || shown.Body != "BODY OF A\n" {
 		t.Fatalf("unchanged stamp: %+v, %+v, %v", fresh, shown, err)
 	}
-	// Archived: another size, another stamp, read and parsed again.
+	// Archived: another size, another stamp; the item held is stale, so
+	// the file is read and parsed as Current reads it.
 	s.write("a", "archived")
 	fresh, shown, err = s.src.Shown(it)
 	if err != nil || fresh.Active || shown.Entry == nil {
 		t.Fatalf("archived in place: %+v, %+v, %v", fresh, shown, err)
-	}
-	os.Remove(path)
-	if _, _, err := s.src.Shown(it); err == nil {
-		t.Fatal("Shown of a deleted entry succeeded")
 	}
 }
 
@@ -167,9 +173,7 @@ func TestRacyEntryIsShownFromItsFile(t *testing.T) {
 	s := newStore(t)
 	s.write("a", "active")
 	s.age()
-	path := filepath.Join(s.dir(), "a.md")
-	soon := time.Now().Add(time.Second)
-	os.Chtimes(path, soon, soon)
+	s.racy("a")
 	it := s.load(Full).Find("a", "")
 	if it == nil || it.File.Exists {
 		t.Fatalf("a racy entry's item holds a stamp: %+v", it)

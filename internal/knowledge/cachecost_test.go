@@ -83,10 +83,7 @@ func TestRacyEntryIsReadAgain(t *testing.T) {
 	s := newStore(t)
 	s.write("a", "active")
 	s.age()
-	path := filepath.Join(s.dir(), "a.md")
-	// Stamped after the build starts: as if written in its tick.
-	soon := time.Now().Add(time.Second)
-	os.Chtimes(path, soon, soon)
+	path := s.racy("a")
 	s.load(Full)
 	fi, _ := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_WRONLY, 0)
