@@ -76,13 +76,44 @@ var ownFlags = []string{"hud", "render-ready", "reconcile"}
 // out) and returns the exit code (the exit codes rule, docs/architecture.md). SIGINT or SIGTERM (the
 // agent giving up on the hook) cancels env.Ctx, so the stop gates end
 // with the hook; the code is then the signal's (130, 143), as for
-// devlearn.
+// devlearn. The calls of every turn and tool call start no command and
+// keep the signals' default effect (see startsNothing).
 func Main(env *Env, args []string) int {
+	if startsNothing(args) {
+		return dispatch(env, args)
+	}
 	return interrupt.Main(env.Context(), env.Err, func(ctx context.Context) int {
 		e := *env
 		e.Ctx = ctx
 		return dispatch(&e, args)
 	})
+}
+
+// startsNothing reports whether args are a call made on every prompt,
+// every tool call or every refresh of the status line. None of them starts
+// a command that could outlive it, so a signal has nothing to end but the
+// process, which its default effect does at once; and catching it (a
+// goroutine for the signals, one for the watch) cost a third of such a
+// call's CPU time, in threads woken and pages touched. What they write is
+// an appended line under a lock or a file renamed into place, which an end
+// at any instant leaves whole.
+func startsNothing(args []string) bool {
+	if len(args) > 0 && args[0] == "hook" {
+		args = args[1:]
+	}
+	if len(args) > 1 {
+		if _, ok := agent.Lookup(args[0]); ok {
+			args = args[1:] // `devlearn-hook codex pre-tool-use`
+		}
+	}
+	if len(args) == 0 || slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
+		return false
+	}
+	switch args[0] {
+	case hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, "hud":
+		return true
+	}
+	return false
 }
 
 func dispatch(env *Env, args []string) int {
