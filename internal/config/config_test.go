@@ -61,6 +61,7 @@ func TestErrorsNameFileLineKeyAndAllowedValues(t *testing.T) {
 		{"[1, 2]", `project.json:1: must be a JSON object ({...})`},
 		{"{\"thresholds\": 3}", `project.json:1: key "thresholds": must be an object ({...})`},
 		{"{\"serve\": {\"read_only_tools\": [1]}}", `project.json:1: key "serve.read_only_tools": is number, want a string`},
+		{"{\"enabled\": true,\n  \"serve\": {\n    \"max_items\": \"five\"}}", `project.json:3: key "serve.max_items": is string, want a whole number`},
 	} {
 		p := write(t, dir, "project.json", tc.body)
 		_, err := Load("", p)
@@ -71,6 +72,14 @@ func TestErrorsNameFileLineKeyAndAllowedValues(t *testing.T) {
 		if got := strings.TrimPrefix(err.Error(), dir+string(filepath.Separator)); got != tc.want {
 			t.Errorf("%s:\n got %s\nwant %s", tc.body, got, tc.want)
 		}
+	}
+}
+
+// What no file sets keeps its default, which loading does not check
+// again: every default must pass the checks a file's value would.
+func TestDefaultsAreValid(t *testing.T) {
+	if errs := Default().Validate(); len(errs) > 0 {
+		t.Fatalf("the defaults fail their own checks: %v", errs[0])
 	}
 }
 

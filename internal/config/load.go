@@ -44,6 +44,8 @@ func (e *Error) Error() string {
 type Source struct {
 	Path string
 	Data []byte
+	// keys are the top-level keys the file sets: what is validated.
+	keys []string
 }
 
 // line is the line of a dotted key in the file. Only an error needs it,
@@ -82,7 +84,7 @@ func Load(globalPath, projectPath string) (*Loaded, error) {
 		}
 		l.Sources = append(l.Sources, src)
 	}
-	if errs := l.Config.Validate(); len(errs) > 0 {
+	if errs := l.Config.validateSet(l.Sources); len(errs) > 0 {
 		// Blame the last file that set the key: that is the value in force.
 		first := errs[0]
 		for i := len(l.Sources) - 1; i >= 0; i-- {
@@ -120,7 +122,7 @@ func Parse(path string, data []byte) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if errs := c.Validate(); len(errs) > 0 {
+	if errs := c.validateSet([]Source{src}); len(errs) > 0 {
 		e := errs[0]
 		e.File = path
 		e.Line, _ = src.line(e.Key)
@@ -151,7 +153,7 @@ func apply(c *Config, path string, data []byte) (Source, error) {
 		return src, err
 	}
 	resetLists(reflect.ValueOf(c).Elem(), obj)
-	if err := json.Unmarshal(data, c); err != nil {
+	if err := decodeKeys(c, data); err != nil {
 		e := &Error{File: path, Msg: err.Error()}
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
@@ -160,7 +162,66 @@ func apply(c *Config, path string, data []byte) (Source, error) {
 		}
 		return src, e
 	}
+	src.keys = make([]string, 0, len(obj))
+	for k := range obj {
+		src.keys = append(src.keys, k)
+	}
 	return src, nil
+}
+
+// decodeKeys decodes data, an object whose keys checkKeys accepted, over
+// c one top-level key at a time. Decoding it whole would have
+// encoding/json work out how to decode every part of the Config, on every
+// hook call, for a file that usually sets one key ("enabled"); this way
+// only the parts the file sets are looked at. A type error keeps its place
+// in the file and its dotted key.
+func decodeKeys(c *Config, data []byte) error {
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if _, err := dec.Token(); err != nil { // {
+		return err
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		start := dec.InputOffset() - int64(len(raw))
+		i := fieldIndex(t, key)
+		if i < 0 {
+			continue // checkKeys let no such key through
+		}
+		if err := json.Unmarshal(raw, v.Field(i).Addr().Interface()); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) {
+				if te.Field == "" {
+					te.Field = key
+				} else {
+					te.Field = key + "." + te.Field
+				}
+				te.Offset += start
+			}
+			return err
+		}
+	}
+	return nil
+}
+
+// fieldIndex is the index of the field of struct t whose JSON name is
+// name; -1 when none is.
+func fieldIndex(t reflect.Type, name string) int {
+	for i := 0; i < t.NumField(); i++ {
+		if jsonName(t.Field(i)) == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // checkKeys rejects keys the Config does not have, naming the ones it does.
@@ -245,56 +306,90 @@ func (c *Config) Validate() []*Error {
 	return errs
 }
 
-func validate(v reflect.Value, prefix string, errs *[]*Error) {
+// validateSet is Validate for the parts of c that files set (their
+// top-level keys): the defaults are valid (TestDefaultsAreValid), and a
+// hook that loads a config setting one key need not walk the others.
+func (c *Config) validateSet(sources []Source) []*Error {
+	v := reflect.ValueOf(c).Elem()
 	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		key := join(prefix, jsonName(f))
-		fv := v.Field(i)
-		if f.Type.Kind() == reflect.Struct {
-			validate(fv, key, errs)
-			continue
-		}
-		if fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
-			for j := 0; j < fv.Len(); j++ {
-				validate(fv.Index(j), fmt.Sprintf("%s[%d]", key, j), errs)
+	var errs []*Error
+	done := map[int]bool{}
+	for _, src := range sources {
+		for _, k := range src.keys {
+			i := fieldIndex(t, k)
+			if i < 0 || done[i] {
+				continue
 			}
-			continue
+			done[i] = true
+			validateField(v, i, "", &errs)
 		}
-		if f.Tag.Get("nonempty") == "true" && fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "" {
-			*errs = append(*errs, &Error{Key: key, Msg: "must not be empty"})
+	}
+	// In the order Validate reports them, whatever the files' order.
+	sort.SliceStable(errs, func(a, b int) bool { return fieldOf(t, errs[a].Key) < fieldOf(t, errs[b].Key) })
+	return errs
+}
+
+// fieldOf is the index of the top-level field a dotted key is under.
+func fieldOf(t reflect.Type, key string) int {
+	top, _, _ := strings.Cut(key, ".")
+	top, _, _ = strings.Cut(top, "[")
+	return fieldIndex(t, top)
+}
+
+func validate(v reflect.Value, prefix string, errs *[]*Error) {
+	for i := 0; i < v.NumField(); i++ {
+		validateField(v, i, prefix, errs)
+	}
+}
+
+// validateField checks the i-th field of struct v, and what it holds.
+func validateField(v reflect.Value, i int, prefix string, errs *[]*Error) {
+	f := v.Type().Field(i)
+	key := join(prefix, jsonName(f))
+	fv := v.Field(i)
+	if f.Type.Kind() == reflect.Struct {
+		validate(fv, key, errs)
+		return
+	}
+	if fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+		for j := 0; j < fv.Len(); j++ {
+			validate(fv.Index(j), fmt.Sprintf("%s[%d]", key, j), errs)
 		}
-		if enum := f.Tag.Get("enum"); enum != "" {
-			allowed := strings.Split(enum, ",")
-			switch {
-			case fv.Kind() == reflect.String && !contains(allowed, fv.String()):
-				*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", fv.String(), strings.Join(allowed, ", "))})
-			case fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
-				for j := 0; j < fv.Len(); j++ {
-					if item := fv.Index(j).String(); !contains(allowed, item) {
-						*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", item, strings.Join(allowed, ", "))})
-					}
+		return
+	}
+	if f.Tag.Get("nonempty") == "true" && fv.Kind() == reflect.String && strings.TrimSpace(fv.String()) == "" {
+		*errs = append(*errs, &Error{Key: key, Msg: "must not be empty"})
+	}
+	if enum := f.Tag.Get("enum"); enum != "" {
+		allowed := strings.Split(enum, ",")
+		switch {
+		case fv.Kind() == reflect.String && !contains(allowed, fv.String()):
+			*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", fv.String(), strings.Join(allowed, ", "))})
+		case fv.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.String:
+			for j := 0; j < fv.Len(); j++ {
+				if item := fv.Index(j).String(); !contains(allowed, item) {
+					*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%q is not allowed (allowed: %s)", item, strings.Join(allowed, ", "))})
 				}
 			}
 		}
-		var num float64
-		switch fv.Kind() {
-		case reflect.Int:
-			num = float64(fv.Int())
-		case reflect.Float64:
-			num = fv.Float()
-		default:
-			continue
-		}
-		lo, hi := f.Tag.Get("min"), f.Tag.Get("max")
-		if lo == "" && hi == "" {
-			continue
-		}
-		min, _ := strconv.ParseFloat(lo, 64)
-		max, _ := strconv.ParseFloat(hi, 64)
-		if num < min || num > max {
-			*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%v is out of range (allowed: %s to %s)", num, lo, hi)})
-		}
+	}
+	var num float64
+	switch fv.Kind() {
+	case reflect.Int:
+		num = float64(fv.Int())
+	case reflect.Float64:
+		num = fv.Float()
+	default:
+		return
+	}
+	lo, hi := f.Tag.Get("min"), f.Tag.Get("max")
+	if lo == "" && hi == "" {
+		return
+	}
+	min, _ := strconv.ParseFloat(lo, 64)
+	max, _ := strconv.ParseFloat(hi, 64)
+	if num < min || num > max {
+		*errs = append(*errs, &Error{Key: key, Msg: fmt.Sprintf("%v is out of range (allowed: %s to %s)", num, lo, hi)})
 	}
 }
 
