@@ -15,7 +15,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/config"
@@ -127,6 +126,134 @@ type Input struct {
 	LastAssistantMessage string `json:"last_assistant_message"`
 }
 
+// UnmarshalJSONFrom reads an input object as encoding it by reflection
+// would, but without working out, on every call, how Input is laid out:
+// that cost more than the rest of reading it. Unknown names are skipped, a
+// null leaves a field empty, any other type than the field's is an error.
+func (in *Input) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	switch k := dec.PeekKind(); k {
+	case jsontext.KindBeginObject:
+	case jsontext.KindInvalid, jsontext.KindNull:
+		*in = Input{}
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return fmt.Errorf("want an object, got %s", kindName(k))
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	for dec.PeekKind() != jsontext.KindEndObject {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		switch n := name.String(); n {
+		case "tool_input":
+			err = in.Tool.UnmarshalJSONFrom(dec)
+		case "stop_hook_active":
+			err = readBool(dec, n, &in.StopHookActive)
+		default:
+			if dst := in.field(n); dst != nil {
+				err = readString(dec, n, dst)
+			} else {
+				err = dec.SkipValue()
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken()
+	return err
+}
+
+// field is the string field named n in the input's JSON.
+func (in *Input) field(n string) *string {
+	switch n {
+	case "session_id":
+		return &in.SessionID
+	case "transcript_path":
+		return &in.TranscriptPath
+	case "cwd":
+		return &in.Cwd
+	case "hook_event_name":
+		return &in.HookEventName
+	case "source":
+		return &in.Source
+	case "prompt":
+		return &in.Prompt
+	case "tool_name":
+		return &in.ToolName
+	case "tool_use_id":
+		return &in.ToolUseID
+	case "reason":
+		return &in.Reason
+	case "last_assistant_message":
+		return &in.LastAssistantMessage
+	}
+	return nil
+}
+
+func readString(dec *jsontext.Decoder, name string, dst *string) error {
+	switch k := dec.PeekKind(); k {
+	case jsontext.KindString:
+		v, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*dst = v.String()
+		return nil
+	case jsontext.KindNull:
+		_, err := dec.ReadToken()
+		*dst = ""
+		return err
+	case jsontext.KindInvalid:
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return fmt.Errorf("%q is %s, want a string", name, kindName(k))
+	}
+}
+
+func readBool(dec *jsontext.Decoder, name string, dst *bool) error {
+	switch k := dec.PeekKind(); k {
+	case jsontext.KindTrue, jsontext.KindFalse:
+		v, err := dec.ReadToken()
+		if err != nil {
+			return err
+		}
+		*dst = v.Bool()
+		return nil
+	case jsontext.KindNull:
+		_, err := dec.ReadToken()
+		*dst = false
+		return err
+	case jsontext.KindInvalid:
+		_, err := dec.ReadToken()
+		return err
+	default:
+		return fmt.Errorf("%q is %s, want true or false", name, kindName(k))
+	}
+}
+
+// kindName says what a JSON value of kind k is, for an error.
+func kindName(k jsontext.Kind) string {
+	switch k {
+	case '{':
+		return "an object"
+	case '[':
+		return "a list"
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case 't', 'f':
+		return "true or false"
+	}
+	return k.String()
+}
+
 // Output is what a hook prints: hookSpecificOutput is the only shape that
 // adds context for these events; a Stop hook blocks with decision and
 // reason instead, and systemMessage shows a line to the person.
@@ -147,7 +274,101 @@ type Specific struct {
 
 // Encode writes an output as Claude Code reads it: one JSON object, no
 // HTML escaping (it would only lengthen the text), one newline.
-func (o *Output) Encode() []byte { return JSONLine(o) }
+func (o *Output) Encode() []byte {
+	b := make([]byte, 0, 96+len(o.HookSpecificOutput.AdditionalContext)+len(o.HookSpecificOutput.PermissionDecisionReason)+len(o.Reason)+len(o.SystemMessage))
+	b = append(b, '{')
+	n := 0
+	member := func(name, v string) {
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = appendJSONString(b, name)
+		b = append(b, ':')
+		b = appendJSONString(b, v)
+	}
+	if h := o.HookSpecificOutput; h != (Specific{}) {
+		b = append(b, `"hookSpecificOutput":{`...)
+		member("hookEventName", h.HookEventName)
+		for _, f := range [...]struct{ name, v string }{
+			{"permissionDecision", h.PermissionDecision},
+			{"permissionDecisionReason", h.PermissionDecisionReason},
+			{"additionalContext", h.AdditionalContext},
+		} {
+			if f.v != "" {
+				member(f.name, f.v)
+			}
+		}
+		b = append(b, '}')
+	}
+	for _, f := range [...]struct{ name, v string }{
+		{"decision", o.Decision},
+		{"reason", o.Reason},
+		{"systemMessage", o.SystemMessage},
+	} {
+		if f.v != "" {
+			member(f.name, f.v)
+		}
+	}
+	return append(b, '}', '\n')
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it with HTML
+// escaping off (JSONLine), byte for byte: every served output is written
+// here, and working out by reflection how to encode an Output cost as much
+// as the rest of serving (TestOutputEncodesAsJSONLine holds the two
+// together).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
 
 // run is one hook invocation.
 type run struct {
@@ -331,7 +552,7 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	if r.env.Codec != nil {
 		err = r.env.Codec.Decode(r.event, jsontext.NewDecoder(lr), &r.in)
 	} else {
-		err = jsonv2.UnmarshalDecode(jsontext.NewDecoder(lr), &r.in)
+		err = r.in.UnmarshalJSONFrom(jsontext.NewDecoder(lr))
 	}
 	switch {
 	case lr.N <= 0:
