@@ -19,6 +19,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/inject"
+	"github.com/devlearn/devlearn/internal/jsonstr"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
@@ -273,7 +274,10 @@ type Specific struct {
 }
 
 // Encode writes an output as Claude Code reads it: one JSON object, no
-// HTML escaping (it would only lengthen the text), one newline.
+// HTML escaping (it would only lengthen the text), one newline. It is
+// written by hand as JSONLine would write it (TestOutputEncodesAsJSONLine):
+// working out by reflection how to encode an Output, on every call, cost
+// as much as the rest of serving.
 func (o *Output) Encode() []byte {
 	b := make([]byte, 0, 96+len(o.HookSpecificOutput.AdditionalContext)+len(o.HookSpecificOutput.PermissionDecisionReason)+len(o.Reason)+len(o.SystemMessage))
 	b = append(b, '{')
@@ -283,9 +287,9 @@ func (o *Output) Encode() []byte {
 			b = append(b, ',')
 		}
 		n++
-		b = appendJSONString(b, name)
+		b = jsonstr.AppendText(b, name)
 		b = append(b, ':')
-		b = appendJSONString(b, v)
+		b = jsonstr.AppendText(b, v)
 	}
 	if h := o.HookSpecificOutput; h != (Specific{}) {
 		b = append(b, `"hookSpecificOutput":{`...)
@@ -311,63 +315,6 @@ func (o *Output) Encode() []byte {
 		}
 	}
 	return append(b, '}', '\n')
-}
-
-// appendJSONString appends s quoted as encoding/json quotes it with HTML
-// escaping off (JSONLine), byte for byte: every served output is written
-// here, and working out by reflection how to encode an Output cost as much
-// as the rest of serving (TestOutputEncodesAsJSONLine holds the two
-// together).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // run is one hook invocation.

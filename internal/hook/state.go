@@ -10,18 +10,17 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/jsonstr"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
 )
@@ -351,9 +350,6 @@ type Served struct {
 // call, where working out by reflection how to encode a Served cost more
 // than the rest of the claim.
 func (rec Served) appendJSON(b []byte) ([]byte, error) {
-	if math.IsNaN(rec.Score) || math.IsInf(rec.Score, 0) {
-		return b, fmt.Errorf("served %s: score %v is no JSON number", rec.Ref, rec.Score)
-	}
 	str := func(name, v string, omitEmpty bool) {
 		if v == "" && omitEmpty {
 			return
@@ -362,7 +358,7 @@ func (rec Served) appendJSON(b []byte) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(append(append(b, '"'), name...), '"', ':')
-		b = appendJSONString(b, v)
+		b = jsonstr.AppendText(b, v)
 	}
 	b = append(b, '{')
 	str("at", rec.At, false)
@@ -373,16 +369,9 @@ func (rec Served) appendJSON(b []byte) ([]byte, error) {
 	str("ref", rec.Ref, false)
 	str("path", rec.Path, true)
 	b = append(b, `,"score":`...)
-	// encoding/json's form of a float64: exponent only when very small
-	// or very large, and then without a leading zero (1e-7, not 1e-07).
-	format := byte('f')
-	if a := math.Abs(rec.Score); a != 0 && (a < 1e-6 || a >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, rec.Score, format, -1, 64)
-	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1]
-		b = b[:n-1]
+	b, ok := jsonstr.AppendFloat(b, rec.Score)
+	if !ok {
+		return b, fmt.Errorf("served %s: score %v is no JSON number", rec.Ref, rec.Score)
 	}
 	if rec.Ask {
 		b = append(b, `,"ask":true`...)
