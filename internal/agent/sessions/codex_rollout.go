@@ -368,7 +368,34 @@ func outcome(raw jsonRaw) (failed bool, text string) {
 		code, _ := strconv.Atoi(m[1])
 		return code != 0, s
 	}
+	if m := execError.FindStringSubmatch(s); m != nil {
+		rest := s[len(m[0]):]
+		// The tool's time limit is no failure of the command, as Claude
+		// Code's own is not.
+		return !strings.HasPrefix(rest, "command timed out"), sandboxOutput(rest)
+	}
 	return false, s
+}
+
+// execError opens the text Codex gives back, in place of the output and
+// its metadata, for a command that did not end well under its sandbox:
+// "failed in sandbox LinuxSeccomp with execution error: sandbox denied
+// exec error, exit code: 2, stdout: …, stderr: …" (any exit status but 0
+// is reported so, whether or not the sandbox had anything to do with it),
+// "… execution error: command timed out" (the tool's time limit), or
+// "execution error: Io(…)" (the program not found). Read as a success, a
+// test run that failed and the command that fixed it were no failure and
+// no fix.
+var execError = regexp.MustCompile(`^(?:failed in sandbox \w+ with )?execution error: `)
+
+// sandboxOutput is what a command printed, out of the rest of such a text:
+// its stdout and stderr when it names them ("exit code: 2, stdout: …,
+// stderr: …"), else the rest as it is ("command timed out").
+func sandboxOutput(rest string) string {
+	if i := strings.Index(rest, "stdout: "); i >= 0 {
+		return strings.TrimSpace(rest[i+len("stdout: "):])
+	}
+	return rest
 }
 
 // openRollout opens a rollout, decompressing one that ends in .zst.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/devlearn/devlearn/internal/redact"
@@ -244,4 +245,29 @@ func rollout(t *testing.T, in string) *transcript.Channels {
 		t.Fatal(err)
 	}
 	return ch
+}
+
+// Under its sandbox Codex gives back, for a command that ended badly, a
+// text of its own in place of the output and its metadata: any exit
+// status but 0 reads "sandbox denied", whether or not the sandbox had a
+// part in it. Each is a failure, its text what the command printed; a time
+// limit is no failure of the command, as Claude Code's is not.
+func TestSandboxFailures(t *testing.T) {
+	for _, c := range []struct {
+		name, output string
+		failed       bool
+		text         string
+	}{
+		{"an exit status under seccomp", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 2, stdout: \nE   ModuleNotFoundError: No module named 'opk'\n, stderr: `, true, "E   ModuleNotFoundError: No module named 'opk'\n, stderr:"},
+		{"an exit status under Seatbelt", `failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: fatal: not a git repository`, true, ", stderr: fatal: not a git repository"},
+		{"a program not found", `execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`, true, `Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`},
+		{"the time limit", `failed in sandbox None with execution error: command timed out`, false, "command timed out"},
+		{"a success", `Exit code: 0\nOutput:\nok`, false, "Exit code: 0\nOutput:\nok"},
+	} {
+		raw, _ := jsonv2.Marshal(strings.ReplaceAll(c.output, `\n`, "\n"))
+		failed, text := outcome(raw)
+		if failed != c.failed || text != strings.ReplaceAll(c.text, `\n`, "\n") {
+			t.Errorf("%s: failed %v, text %q", c.name, failed, text)
+		}
+	}
 }
