@@ -649,6 +649,13 @@ func TestErrorLine(t *testing.T) {
 		{"\x1b[90m12:12PM\x1b[0m \x1b[33mWRN\x1b[0m \x1b[1mInvalid .gitleaksignore entry\x1b[0m", "12:12PM WRN Invalid .gitleaksignore entry"},
 		{"\x1b[31;1mGet-Content: \x1b[31;1mThe term 'dashboard' is not recognized\x1b[0m", "Get-Content: The term 'dashboard' is not recognized"},
 		{"\x1b]8;;http://x\x07link\x1b]8;;\x07 failed", "link failed"},
+		// pytest: the line it marks E, not its headings or the test's source.
+		{"==================================== ERRORS ====================================\n_______________ ERROR collecting tests/test_bundle.py ________________\nImportError while importing test module '/repo/tests/test_bundle.py'.\nTraceback:\ntests/test_bundle.py:2: in <module>\n    from opk.core.bundle import build_bundle\nE   ModuleNotFoundError: No module named 'opk'\n=========================== short test summary info ============================", "ModuleNotFoundError: No module named 'opk'"},
+		{"============================= FAILURES =============================\n____________________________ test_add ____________________________\n    def test_add():\n>       assert add(1, 2) == 4\nE       assert 3 == 4", "assert 3 == 4"},
+		// A heading between rules announces the error below it.
+		{"----- Captured stderr -----\nfatal: bad revision 'HEAD~3'", "fatal: bad revision 'HEAD~3'"},
+		// An E-line outside pytest's output is no mark.
+		{"E   this line\nerror: the real one", "error: the real one"},
 	} {
 		if got := errorLine(c.in); got != c.want {
 			t.Errorf("errorLine(%q) = %q, want %q", c.in, got, c.want)

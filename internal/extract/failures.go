@@ -1531,6 +1531,9 @@ func errorLine(e string) string {
 // last one the error line was read from.
 func errorLineAt(e string) (line string, at int, lines []string) {
 	lines = strings.Split(stripTerminalCodes(e), "\n")
+	if l, i := pytestError(lines); i >= 0 {
+		return clip(l, 160), i, lines
+	}
 	fallback, fallbackAt := "", -1
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
@@ -1538,7 +1541,7 @@ func errorLineAt(e string) (line string, at int, lines []string) {
 			continue
 		}
 		low := strings.ToLower(l)
-		if levelLine(low) || timing().MatchString(l) || banner(low) || runnerReport(low) || strings.HasPrefix(l, "+ ") || psPosition(l) {
+		if levelLine(low) || timing().MatchString(l) || banner(low) || runnerReport(low) || strings.HasPrefix(l, "+ ") || psPosition(l) || ruled(l) {
 			continue // PowerShell's "+ CategoryInfo", "At line:1 char:1" restate the error
 		}
 		if strings.HasPrefix(l, "Traceback (most recent call last)") {
@@ -1568,6 +1571,40 @@ func errorLineAt(e string) (line string, at int, lines []string) {
 		}
 	}
 	return clip(strings.Join(strings.Fields(fallback), " "), 160), fallbackAt, lines
+}
+
+// ruled reports a heading drawn between rules ("===== ERRORS =====",
+// "_____ test_add _____", "----- Captured stderr -----"): it announces
+// what follows, the error is below it.
+func ruled(l string) bool {
+	rule := func(s string) bool {
+		return len(s) >= 3 && strings.Trim(s, "=_-") == ""
+	}
+	f := strings.Fields(l)
+	return len(f) >= 3 && rule(f[0]) && rule(f[len(f)-1])
+}
+
+// pytestError is the first line pytest marks as the error ("E
+// ModuleNotFoundError: No module named 'opk'", "E   assert 1 == 2") in
+// an output that is pytest's, and its index; -1 when there is none. Its
+// headings and the test's source it prints above say less.
+func pytestError(lines []string) (string, int) {
+	pytest := false
+	for _, l := range lines {
+		if ruled(l) {
+			low := strings.ToLower(l)
+			pytest = pytest || strings.Contains(low, "errors") || strings.Contains(low, "failures") || strings.Contains(low, "short test summary") || strings.Contains(low, "error collecting") || strings.Contains(low, "test session starts")
+		}
+	}
+	if !pytest {
+		return "", -1
+	}
+	for i, l := range lines {
+		if strings.HasPrefix(l, "E   ") && strings.TrimSpace(l[1:]) != "" {
+			return strings.Join(strings.Fields(l[1:]), " "), i
+		}
+	}
+	return "", -1
 }
 
 // errorAround is what an error output says right after its error line:
