@@ -47,6 +47,9 @@ func withoutRelayed(own string) string {
 	if cut < len(low) {
 		return strings.TrimSpace(own[:x.Offset(cut)])
 	}
+	if at := assistantSays(x); at >= 0 {
+		return strings.TrimSpace(own[:at])
+	}
 	lead, ok := laidOut(own)
 	if !ok {
 		return own
@@ -55,6 +58,39 @@ func withoutRelayed(own string) string {
 		return own
 	}
 	return lead
+}
+
+// assistantSays is where, in the person's message x, an assistant's
+// answer to its user begins, pasted without being announced: the start of
+// the line where an assistant speaks as one ("I'd be happy to help",
+// "好的，我来帮你算八字", "N'hésitez pas à…", an [assistant] phrase), or where
+// Gemini's citation marks ("[cite: 2026-02-15]") stand; -1 when none
+// does, or too little follows to be an answer (minAssistant runes). A
+// bot's replies pasted to show a bug, another AI's prompt pasted to be
+// applied: their rules are not the person's.
+func assistantSays(x *lang.Text) int {
+	low := x.Low()
+	at := len(low)
+	if i := strings.Index(low, "[cite:"); i >= 0 {
+		at = i
+	}
+	if i := strings.Index(low, "[cite_start]"); i >= 0 && i < at {
+		at = i
+	}
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Assistant, 0, at) {
+			at = min(at, m.Start)
+			break
+		}
+	}
+	if at == len(low) {
+		return -1
+	}
+	at = strings.LastIndexByte(low[:at], '\n') + 1 // its line
+	if utf8.RuneCountInString(low[at:]) < minAssistant {
+		return -1
+	}
+	return x.Offset(at)
 }
 
 // remembers reports a request to remember in t, in any table.
@@ -86,6 +122,9 @@ const (
 	minRelayed = 200
 	// minLaidOut is how many laid-out lines make a message an answer.
 	minLaidOut = 4
+	// minAssistant is how long (in runes) what an assistant says must be
+	// to be an answer pasted, rather than a phrase quoted.
+	minAssistant = 80
 	// minAnswer is how long (in runes) a laid-out message must be: a
 	// short list of the person's own is not one.
 	minAnswer = 500

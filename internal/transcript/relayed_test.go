@@ -21,6 +21,12 @@ func TestWithoutRelayed(t *testing.T) {
 		{"laid out, for the instruction file", "Put the following in AGENTS.md\n" + laid, "Put the following in AGENTS.md\n" + laid},
 		{"one kind of layout only (a log's columns)", "it fails:\n" + strings.Repeat("main.go   12   error   undefined: x\n", 5) + answerProse, "it fails:\n" + strings.Repeat("main.go   12   error   undefined: x\n", 5) + answerProse},
 		{"the person's own list", "Requirements:\n- Docker Swarm, one replica\n- Traefik labels\n- no volumes\n" + answerProse, "Requirements:\n- Docker Swarm, one replica\n- Traefik labels\n- no volumes\n" + answerProse},
+		{"a bot's reply pasted, Chinese", "debug\n算八字\n好的，我来帮你算八字～请告诉我你的出生信息：出生日期、出生时间、出生地点。健康注意：木被金克，注意肝胆、筋骨。人际关系：比肩年既要合作也要防范竞争。财运：偏财透出，适合技术发展与财务合作。保存到档案，我会为您建立个人档案，方便以后直接使用，使用时就不需要重复提供了。", "debug\n算八字"},
+		{"a bot's reply pasted, French", "le bot répond ça quand je demande mes films :\nPour mieux vous aider, pourriez-vous préciser ce que vous entendez par mes films ? N'hésitez pas à partager vos goûts ou vos préférences cinématographiques.", "le bot répond ça quand je demande mes films :"},
+		{"another AI's prompt, its citation marks", "applique ça :\nRôle : Expert Python. [cite: 2025-12-05] Diagnostic : l'IA échoue à extraire le titre. Tu DOIS extraire le titre, la saison et l'épisode, et ne supprime jamais les fichiers. Assure-toi que le code Python convertit bien les sorties de l'IA en entier avant de les envoyer à l'API.", "applique ça :"},
+		{"another AI's answer announced by its app", "quand je tape /status rien ne se passe\nGemini a dit\n" + answerProse, "quand je tape /status rien ne se passe"},
+		{"an assistant's phrase quoted, little after it", "the bot keeps saying \"I'd be happy to help\" and nothing else, fix it", "the bot keeps saying \"I'd be happy to help\" and nothing else, fix it"},
+		{"the person's own words only", "Never push to main, and feel free to open a pull request instead whenever the tests pass on the branch you are working on.", "Never push to main, and feel free to open a pull request instead whenever the tests pass on the branch you are working on."},
 	} {
 		if got := withoutRelayed(c.in); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)

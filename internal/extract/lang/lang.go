@@ -60,6 +60,7 @@ const (
 	Place       = "place"       // what the agent asks for when it asks where something is: "path", "which folder", "où"
 	Slip        = "slip"        // the agent owning up to an accident: "accidentally", "versehentlich", "不小心": a slip, no way of working
 	Relayed     = "relayed"     // another's answer announced, pasted after it: "here's what ChatGPT said", "以下のアドバイスをもらった"
+	Assistant   = "assistant"   // an assistant answering its user, in what the person pasted: "I'd be happy to help", "我来帮你", "N'hésitez pas à"
 	Henceforth  = "henceforth"  // the agent taking on a way of working for good: "from now on", "a partir de ahora", "今後"
 	Stepwise    = "stepwise"    // how the work is paced: "step by step", "one at a time", "一步一步", "하나씩"
 	Pointer     = "pointer"     // pointing at a page, a site, a link instead of naming it: "this site", "このサイト"
@@ -67,7 +68,7 @@ const (
 	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Henceforth, Pointer, Referent, Stepwise, Common}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common}
 
 // Templates every table gives.
 const (
