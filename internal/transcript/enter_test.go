@@ -135,6 +135,8 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"/home/me/a.py: строка 5: синтаксическая ошибка\nbash: line 3: foo: command not found\nпочини", "почини"},
 		{"device.name = \"alsa_card.pci-0000_03_00.1\"\n5u^CTraceback (most recent call last):\nok", "ok"},
 		{"me@box:~/src$ npm run build\n❯ make\nnever run make here", "never run make here"},
+		{"(base) ➜  tlm_workspace sudo ctr -n k8s.io images ls\nnode ➜ /workspaces/app (main) $ npm run dev\nthe dev server must run on 5173", "the dev server must run on 5173"},
+		{"two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys", "two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys"},
 		{"│ the panel must always show 5 │\nok", "│ the panel must always show 5 │\nok"},
 		{"Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync.", "Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync."},
 		// Claude Code's own screen, pasted: the agent's words and its

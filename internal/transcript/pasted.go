@@ -187,8 +187,8 @@ func machineLine(trim string) bool {
 		return true // bash: line 5: ..., /x.py: строка 5: ...
 	case sourceLocation(first) && reports(rest):
 		return true // index-CsW7B3MJ.js:88 Uncaught TypeError: ..., main.go:12:5: error: ...
-	case prompt(first):
-		return true // user@host:~/src$ make, ❯ make
+	case prompt(first) || promptAfter(first, rest):
+		return true // user@host:~/src$ make, ❯ make, (base) ➜ repo make, node ➜ /workspaces/x $ npm run dev
 	case clockTime(trim):
 		return true // 18:16:20.190 or [12:00:01]
 	case assignment(first, rest) || assignment(bulleted(trim)):
@@ -313,6 +313,22 @@ func prompt(first string) bool {
 		}
 	}
 	return strings.HasPrefix(first, "PS") && strings.HasSuffix(first, ">") && strings.Contains(first, ":\\")
+}
+
+// promptAfter: a prompt character after one word, the environment or the
+// user a prompt names first ("(base) ➜ repo", a conda environment; "node
+// ➜ /workspaces/x $", a dev container's user).
+func promptAfter(first, rest string) bool {
+	second, more, _ := strings.Cut(rest, " ")
+	if second != "❯" && second != "➜" {
+		return false
+	}
+	third, _, _ := strings.Cut(strings.TrimSpace(more), " ")
+	// What a prompt shows next: a folder, a branch, the $ before the
+	// command; "Alice ➜ she reviews" is an arrow in a sentence.
+	return strings.HasPrefix(first, "(") && strings.HasSuffix(first, ")") ||
+		strings.HasPrefix(third, "/") || strings.HasPrefix(third, "~") ||
+		strings.Contains(more, " $ ") || strings.Contains(more, "git:(")
 }
 
 // assignment: a name, maybe dotted, given a value, as in code and in
