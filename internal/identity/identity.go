@@ -524,7 +524,23 @@ func sameFrame(a, b Key) bool {
 			words++
 		}
 	}
-	return words >= MinFrame
+	return words >= MinFrame && !namesMissing(s.frame)
+}
+
+// namesMissing reports a frame whose message says a file or a name is not
+// there ("sed: can't read `a.py`: No such file or directory", "`x` does
+// not exist"): the name that was missing, and what stood for it, is the
+// lesson, so two such pitfalls about two names are two lessons. ("jq:
+// command not found" has its program among the frame's words: one
+// program, one lesson, whatever it was run on.)
+func namesMissing(frame []string) bool {
+	text := " " + strings.Join(frame, " ") + " "
+	for _, p := range []string{" no such file", " not exist", " cannot find ", " can't find ", " cant find ", " can't read ", " cant read ", " could not find ", " unable to find ", " enoent "} {
+		if strings.Contains(text, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // Shared is the share of words two keys have in common.

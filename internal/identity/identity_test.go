@@ -116,6 +116,9 @@ func TestOneErrorMessage(t *testing.T) {
 		// The name is a word of the message: another program.
 		{"`python` fails with \"'python' is not recognized as an internal or external command, operable program or batch file.\": use `py`.",
 			"`node` fails with \"'node' is not recognized as an internal or external command, operable program or batch file.\": use `nodejs`.", false},
+		// A name that was not there is the lesson: two names, two lessons.
+		{"`sed` fails with \"sed: can't read apps/api/api/utils.py: No such file or directory\": use `'1,200p' apps/api/api/views/utils.py` instead of `'1,160p' apps/api/api/utils.py`.",
+			"`sed` fails with \"sed: can't read src/components/ui/slider.jsx: No such file or directory\": use `'200,420p' src/features/filters/QuickFilters.jsx` instead of `'1,80p' src/components/ui/slider.jsx`.", false},
 		// Cut short, the rest must still be where the other goes on.
 		{"\"Error: Route \"/a\" used `x`. `x` is a Promise and must be unwrapped with…\" (the person's run).", "\"Error: Route \"/b\" used `y`. `y` is a Promise and must never be unwrapped with `await`.\" (the person's run).", false},
 	} {
