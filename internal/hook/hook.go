@@ -141,6 +141,28 @@ func (in *Input) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	default:
 		return fmt.Errorf("want an object, got %s", kindName(k))
 	}
+	return eachMember(dec, func(n string) error {
+		switch n {
+		case "tool_input":
+			return in.Tool.UnmarshalJSONFrom(dec)
+		case "stop_hook_active":
+			return readScalar(dec, n, "true or false", func(v jsontext.Token) { in.StopHookActive = v.Kind() == jsontext.KindTrue })
+		}
+		if dst := in.field(n); dst != nil {
+			return readScalar(dec, n, "a string", func(v jsontext.Token) {
+				*dst = ""
+				if v.Kind() == jsontext.KindString {
+					*dst = v.String()
+				}
+			})
+		}
+		return dec.SkipValue()
+	})
+}
+
+// eachMember reads the members of the object dec is at, handing each
+// name to read, which reads or skips its value.
+func eachMember(dec *jsontext.Decoder, read func(name string) error) error {
 	if _, err := dec.ReadToken(); err != nil {
 		return err
 	}
@@ -149,19 +171,7 @@ func (in *Input) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		switch n := name.String(); n {
-		case "tool_input":
-			err = in.Tool.UnmarshalJSONFrom(dec)
-		case "stop_hook_active":
-			err = readBool(dec, n, &in.StopHookActive)
-		default:
-			if dst := in.field(n); dst != nil {
-				err = readString(dec, n, dst)
-			} else {
-				err = dec.SkipValue()
-			}
-		}
-		if err != nil {
+		if err := read(name.String()); err != nil {
 			return err
 		}
 	}
@@ -196,46 +206,20 @@ func (in *Input) field(n string) *string {
 	return nil
 }
 
-func readString(dec *jsontext.Decoder, name string, dst *string) error {
-	switch k := dec.PeekKind(); k {
-	case jsontext.KindString:
-		v, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		*dst = v.String()
-		return nil
-	case jsontext.KindNull:
-		_, err := dec.ReadToken()
-		*dst = ""
-		return err
-	case jsontext.KindInvalid:
-		_, err := dec.ReadToken()
-		return err
-	default:
-		return fmt.Errorf("%q is %s, want a string", name, kindName(k))
+// readScalar reads member name's value, a null or one of the kind want
+// names, and hands it to set; a value of another kind is an error, as
+// decoding by reflection made it.
+func readScalar(dec *jsontext.Decoder, name, want string, set func(jsontext.Token)) error {
+	k := dec.PeekKind()
+	if k != jsontext.KindInvalid && k != jsontext.KindNull && kindName(k) != want {
+		return fmt.Errorf("%q is %s, want %s", name, kindName(k), want)
 	}
-}
-
-func readBool(dec *jsontext.Decoder, name string, dst *bool) error {
-	switch k := dec.PeekKind(); k {
-	case jsontext.KindTrue, jsontext.KindFalse:
-		v, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		*dst = v.Bool()
-		return nil
-	case jsontext.KindNull:
-		_, err := dec.ReadToken()
-		*dst = false
+	v, err := dec.ReadToken()
+	if err != nil {
 		return err
-	case jsontext.KindInvalid:
-		_, err := dec.ReadToken()
-		return err
-	default:
-		return fmt.Errorf("%q is %s, want true or false", name, kindName(k))
 	}
+	set(v)
+	return nil
 }
 
 // kindName says what a JSON value of kind k is, for an error.

@@ -338,29 +338,17 @@ func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	if dec.PeekKind() != jsontext.KindBeginObject {
 		return dec.SkipValue()
 	}
-	if _, err := dec.ReadToken(); err != nil {
-		return err
-	}
-	for dec.PeekKind() != jsontext.KindEndObject {
-		name, err := dec.ReadToken()
-		if err != nil {
-			return err
-		}
-		dst := a.field(name.String())
+	return eachMember(dec, func(n string) error {
+		dst := a.field(n)
 		if dst == nil || dec.PeekKind() != jsontext.KindString {
-			if err := dec.SkipValue(); err != nil {
-				return err
-			}
-			continue
+			return dec.SkipValue()
 		}
 		v, err := dec.ReadToken()
-		if err != nil {
-			return err
+		if err == nil {
+			*dst = v.String()
 		}
-		*dst = v.String()
-	}
-	_, err := dec.ReadToken()
-	return err
+		return err
+	})
 }
 
 // ToolCall turns a PreToolUse input into a call to score: the tool, the

@@ -106,7 +106,7 @@ func startsNothing(args []string) bool {
 			args = args[1:] // `devlearn-hook codex pre-tool-use`
 		}
 	}
-	if len(args) == 0 || slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
+	if len(args) == 0 || slices.ContainsFunc(args, isHelp) {
 		return false
 	}
 	switch args[0] {
@@ -115,6 +115,9 @@ func startsNothing(args []string) bool {
 	}
 	return false
 }
+
+// isHelp reports an argument that asks for help.
+func isHelp(a string) bool { return a == "-h" || a == "--help" || a == "help" }
 
 func dispatch(env *Env, args []string) int {
 	if len(args) > 0 && args[0] == "hook" {
@@ -126,7 +129,7 @@ func dispatch(env *Env, args []string) int {
 	}
 	// Help is looked for after the event too, as 'devlearn hook' does:
 	// `devlearn-hook session-end --help` prints it, and reads no input.
-	if !slices.Contains(ownFlags, args[0]) && slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "--help" || a == "help" }) {
+	if !slices.Contains(ownFlags, args[0]) && slices.ContainsFunc(args, isHelp) {
 		fmt.Fprintf(env.Out, usage, strings.Join(hook.Events(), ", "))
 		return exitcode.OK
 	}

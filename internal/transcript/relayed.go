@@ -78,9 +78,8 @@ func assistantSays(x *lang.Text) int {
 		at = i
 	}
 	for _, tb := range lang.Tables() {
-		for _, m := range tb.Find(x, lang.Assistant, 0, at) {
-			at = min(at, m.Start)
-			break
+		if ms := tb.Find(x, lang.Assistant, 0, at); len(ms) > 0 {
+			at = ms[0].Start
 		}
 	}
 	if at == len(low) {
