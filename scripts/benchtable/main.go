@@ -1,11 +1,12 @@
-// Command benchtable prints the figures of devlearn's speed table (issue
-// 16) beside their baselines, measured in the same run on the same
-// machine: a Go program that does nothing, devflow's own helper (node)
-// when it is there, the cost of creating as many empty files, reading the
-// file without folding it. Every figure is the median of several runs;
-// every ratio is the median of per-pair ratios, each pair run back to back,
-// so that a machine whose load changes during the run still compares like
-// with like. `make bench` runs it after the Go benchmarks.
+// Command benchtable prints the figures of devlearn's speed table
+// (docs/benchmarks.md, "Speed where people wait") beside their
+// baselines, measured in the same run on the same machine: a Go program
+// that does nothing, devflow's own helper (node) when it is there, the
+// cost of creating as many empty files, reading the file without folding
+// it. Every figure is the median of several runs; every ratio is the
+// median of per-pair ratios, each pair run back to back, so that a
+// machine whose load changes during the run still compares like with
+// like. `make bench` runs it after the Go benchmarks.
 //
 //	go run ./scripts/benchtable [-runs 5] [-spawns 40] [-only REGEXP]
 //
