@@ -399,11 +399,29 @@ func TestRememberWhatFollows(t *testing.T) {
 	}
 }
 
+// A rule after the clause that says when it holds keeps that clause: its
+// "when" or "if" is the condition, not a doubt.
+func TestRuleKeepsItsCondition(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"When you change the schema, always run make migrate first.", "When you change the schema, always run make migrate first."},
+		{"If the build fails on CI, never retry it blindly; read the log first.", "If the build fails on CI, never retry it blindly."},
+		{"After editing the proto files, never forget to regenerate the stubs.", "After editing the proto files, regenerate the stubs."},
+		{"Если сборка падает, всегда сначала читай лог.", "Если сборка падает, всегда сначала читай лог."},
+	} {
+		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+c.said))
+		if !slices.Contains(got, "procedural: "+c.want) {
+			t.Errorf("%q: %q, want %q", c.said, got, c.want)
+		}
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction
 		{"user: go", "assistant: Done.", "user: don't worry about tests for now"},
 		{"user: go", "assistant: Done.", "user: if you forgot to push, push now"},
+		{"user: go", "assistant: Done.", "user: maybe never mind the warnings"},
+		{"user: go", "assistant: Done.", "user: if you forgot to push, never mind, I'll do it"},
 		{"user: go", "assistant: Done.", "user: did you remember to push the tag?"},
 		{"user: go", "assistant: Done.", "user: I don't know why it fails"},
 		{"user: go", "assistant: Done.", "user: He told me \"never deploy on Fridays\" yesterday."},

@@ -469,11 +469,14 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 	if kind == lang.Reproach && m.Templated() {
 		// "You forgot to update the changelog": "Update the changelog."
 		slot := own[x.Offset(m.XStart):x.Offset(min(m.XEnd, end))]
-		f.lesson = finish(m.Lesson(strings.TrimSpace(trimEnd(x, own, slot))))
+		f.lesson = finish(withCondition(x, own, m.Table, s.start, m.Start, m.Lesson(strings.TrimSpace(trimEnd(x, own, slot)))))
 		f.area = namedPath(f.lesson)
 		return f, false, words(f.lesson) >= 2
 	}
 	lesson, from := cleanLessonAt(x, own, start, end, file)
+	if kind == lang.Remember && start == m.End && lesson != "" {
+		lesson = withCondition(x, own, m.Table, s.start, m.Start, lesson)
+	}
 	// The marker was a leading "no," that cleaning took off; a marker that
 	// opens with a filler ("please don't") keeps its rule word.
 	if kind != lang.Remember && from >= m.End {
@@ -516,8 +519,10 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if kind == lang.Recurring && hasKind(x, lang.Report, s.start, s.end) {
 		return false
 	}
-	// A condition or a doubt before it: "if you forgot", "maybe never".
-	if !ack && tb.Has(x, lang.Hedge, s.start, m.Start) {
+	// A condition or a doubt before it: "if you forgot", "maybe never";
+	// not the clause that says when the rule holds ("When you change the
+	// schema, always run make migrate").
+	if !ack && tb.Has(x, lang.Hedge, ruleClause(x, tb, s.start, m.Start), m.Start) {
 		return false
 	}
 	// For now only.
@@ -1056,3 +1061,39 @@ func firstLine(s string) string {
 }
 
 func wordRuneOrCJK(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// ruleClause is where the clause of a rule word at i starts when the
+// sentence opens with its condition ("When you change the schema, always
+// run make migrate": "always run…"), so that the condition's "when" or
+// "if" is not read as a doubt; else from. The rule word must open its
+// clause, after fillers at most.
+func ruleClause(x *lang.Text, tb *lang.Table, from, i int) int {
+	c := clauseStartOf(x.Low(), from, i)
+	if c == from || !leads(x, tb, from, i) {
+		return from
+	}
+	if found := tb.Find(x, lang.Condition, from, c); len(found) > 0 {
+		if m := found[0]; skipSpacePunct(x.Low(), from, m.Start) == m.Start || tb.Only(x, from, m.Start, lang.Filler) {
+			return c
+		}
+	}
+	return from
+}
+
+// withCondition puts back the condition a templated lesson was cut from:
+// "After editing the proto files, never forget to regenerate the stubs"
+// is "After editing the proto files, regenerate the stubs", not
+// "Regenerate the stubs".
+func withCondition(x *lang.Text, own string, tb *lang.Table, from, i int, lesson string) string {
+	c := ruleClause(x, tb, from, i)
+	if c == from {
+		return lesson
+	}
+	cond := strings.TrimSpace(own[x.Offset(from):x.Offset(c)])
+	if r, n := utf8.DecodeRuneInString(lesson); unicode.IsUpper(r) {
+		if r2, _ := utf8.DecodeRuneInString(lesson[n:]); !unicode.IsUpper(r2) {
+			lesson = string(unicode.ToLower(r)) + lesson[n:]
+		}
+	}
+	return cond + " " + lesson
+}

@@ -231,7 +231,8 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 // standing finds a clause that starts with a standing word: the clause is
 // the lesson.
 func standing(s string, tb *lang.Table, x *extra) (Request, bool) {
-	for _, c := range clauses(s) {
+	cs := clauses(s)
+	for i, c := range cs {
 		clause := stripLeads(strings.TrimSpace(c), tb, x)
 		lc := lowerSameLength(clause)
 		for _, m := range x.standing {
@@ -248,10 +249,36 @@ func standing(s string, tb *lang.Table, x *extra) (Request, bool) {
 			if !enough(clause) {
 				continue
 			}
+			if i == 1 && opensCondition(cs[0], tb, x) {
+				// "When you change the schema, always run make migrate":
+				// the rule holds under its condition.
+				clause = stripLeads(strings.TrimSpace(cs[0]), tb, x) + ", " + lowerFirst(clause)
+			}
 			return Request{Lesson: sentence(clause), Evidence: s, Marker: m.text, Lang: tb.Code}, true
 		}
 	}
 	return Request{}, false
+}
+
+// opensCondition reports a clause that says when the rule after it
+// holds: it opens with one of the table's [condition] phrases.
+func opensCondition(clause string, tb *lang.Table, x *extra) bool {
+	ct := lang.Fold(stripLeads(strings.TrimSpace(clause), tb, x))
+	found := tb.Find(ct, lang.Condition, 0, len(ct.Low()))
+	return len(found) > 0 && found[0].Start == 0
+}
+
+// lowerFirst lowers a capital that only opens a sentence ("Always run"),
+// not one that names something ("API", "Go").
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if !unicode.IsUpper(r) {
+		return s
+	}
+	if r2, _ := utf8.DecodeRuneInString(s[n:]); unicode.IsUpper(r2) {
+		return s
+	}
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // stripLeads drops what a clause opens with before its point: the

@@ -22,6 +22,9 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"Add to CLAUDE.md that the API returns snake_case", "The API returns snake_case."},
 		{"save this in your memory: the staging db is read-only", "The staging db is read-only."},
 		{"You should never touch vendor/ by hand", "Never touch vendor/ by hand."},
+		// the condition it holds under is the lesson's
+		{"When you change the schema, always run make migrate first.", "When you change the schema, always run make migrate first."},
+		{"If the build fails on CI, never retry it blindly", "If the build fails on CI, never retry it blindly."},
 		// said inside the sentence: the sentence whole, as it reads
 		{"add a test and remember to run the linter", "Add a test and remember to run the linter."},
 		// zh

@@ -32,6 +32,7 @@ const (
 	Reject      = "reject"      // no to what the agent just did
 	Temporary   = "temporary"   // for now only
 	Hedge       = "hedge"       // a condition or a doubt before a rule word
+	Condition   = "condition"   // opens a clause that says when a rule holds: "when you change the schema, always run …"
 	Answer      = "answer"      // a turn made only of these is an answer
 	Approve     = "approve"     // approving the agent's proposal, a turn made only of these and answers: "开始实施", "実施して"
 	Filler      = "filler"      // opens or closes a sentence, asks nothing
@@ -68,7 +69,7 @@ const (
 	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common}
 
 // Templates every table gives.
 const (
