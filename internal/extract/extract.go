@@ -172,15 +172,6 @@ func clip(s string, n int) string {
 	return strings.TrimRight(cut, " ,;:-=") + "…"
 }
 
-// capitalize upper-cases the first letter.
-func capitalize(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
 // words counts the words of s; in a script that does not separate words
 // (Chinese, Japanese), every three of its letters count as one.
 func words(s string) int {

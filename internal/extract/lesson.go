@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"github.com/devlearn/devlearn/internal/textcase"
 	"sort"
 	"strings"
 	"unicode"
@@ -111,7 +112,7 @@ func finish(s string) string {
 	case strings.IndexFunc(s, isHangul) >= 0:
 		s += "." // Korean ends with a full stop, and has no capital either
 	default:
-		s = capitalize(s) + "."
+		s = textcase.UpperFirst(s) + "."
 	}
 	return clip(s, maxLesson)
 }

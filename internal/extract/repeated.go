@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"github.com/devlearn/devlearn/internal/textcase"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,7 +253,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 		}
 		pattern := clip(finish(g[0].Text), maxPattern)
 		if textkey.Normalize(pattern) != k && textkey.Normalize(g[0].Text) != k {
-			pattern = capitalize(k) // a request kept by an older devlearn: its key is all there is
+			pattern = textcase.UpperFirst(k) // a request kept by an older devlearn: its key is all there is
 		}
 		var evidence []string
 		for _, r := range g {

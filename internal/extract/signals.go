@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"github.com/devlearn/devlearn/internal/textcase"
 	"regexp"
 	"slices"
 	"strings"
@@ -1090,10 +1091,5 @@ func withCondition(x *lang.Text, own string, tb *lang.Table, from, i int, lesson
 		return lesson
 	}
 	cond := strings.TrimSpace(own[x.Offset(from):x.Offset(c)])
-	if r, n := utf8.DecodeRuneInString(lesson); unicode.IsUpper(r) {
-		if r2, _ := utf8.DecodeRuneInString(lesson[n:]); !unicode.IsUpper(r2) {
-			lesson = string(unicode.ToLower(r)) + lesson[n:]
-		}
-	}
-	return cond + " " + lesson
+	return cond + " " + textcase.LowerFirst(lesson)
 }

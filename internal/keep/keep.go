@@ -15,6 +15,7 @@
 package keep
 
 import (
+	"github.com/devlearn/devlearn/internal/textcase"
 	"regexp"
 	"slices"
 	"strings"
@@ -252,7 +253,7 @@ func standing(s string, tb *lang.Table, x *extra) (Request, bool) {
 			if i == 1 && opensCondition(cs[0], tb, x) {
 				// "When you change the schema, always run make migrate":
 				// the rule holds under its condition.
-				clause = stripLeads(strings.TrimSpace(cs[0]), tb, x) + ", " + lowerFirst(clause)
+				clause = stripLeads(strings.TrimSpace(cs[0]), tb, x) + ", " + textcase.LowerFirst(clause)
 			}
 			return Request{Lesson: sentence(clause), Evidence: s, Marker: m.text, Lang: tb.Code}, true
 		}
@@ -266,19 +267,6 @@ func opensCondition(clause string, tb *lang.Table, x *extra) bool {
 	ct := lang.Fold(stripLeads(strings.TrimSpace(clause), tb, x))
 	found := tb.Find(ct, lang.Condition, 0, len(ct.Low()))
 	return len(found) > 0 && found[0].Start == 0
-}
-
-// lowerFirst lowers a capital that only opens a sentence ("Always run"),
-// not one that names something ("API", "Go").
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if !unicode.IsUpper(r) {
-		return s
-	}
-	if r2, _ := utf8.DecodeRuneInString(s[n:]); unicode.IsUpper(r2) {
-		return s
-	}
-	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // stripLeads drops what a clause opens with before its point: the

@@ -35,6 +35,7 @@ var leaves = []string{
 	"internal/repopath",
 	"internal/safefile",
 	"internal/stamp",
+	"internal/textcase",
 	"internal/textcut",
 	"internal/textkey",
 	"internal/words",

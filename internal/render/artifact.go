@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"github.com/devlearn/devlearn/internal/textcase"
 	"regexp"
 	"strings"
 	"sync"
@@ -37,7 +38,7 @@ func newData(o observe.Observation, now time.Time) artifactData {
 		Evidence: make([]string, 0, len(o.Evidence)),
 		fields:   detailFields(o.Details),
 	}
-	d.Lower = lowerFirst(d.Pattern)
+	d.Lower = textcase.LowerFirst(d.Pattern)
 	for _, e := range o.Evidence {
 		d.Evidence = append(d.Evidence, oneLine(e))
 	}
@@ -214,7 +215,7 @@ func bodyText(details, pattern string, fields int) string {
 					b.WriteByte('\n')
 				}
 				b.WriteString("- **")
-				b.WriteString(upperFirst(strings.TrimSpace(k)))
+				b.WriteString(textcase.UpperFirst(strings.TrimSpace(k)))
 				b.WriteString("**: ")
 				b.WriteString(oneLine(v))
 			}
@@ -283,20 +284,4 @@ func plainLine(s string) bool {
 		}
 	}
 	return true
-}
-
-func lowerFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 || (len(s) > n && unicode.IsUpper(rune(s[n]))) {
-		return s // an acronym such as "API" keeps its case
-	}
-	return string(unicode.ToLower(r)) + s[n:]
-}
-
-func upperFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
 }
