@@ -128,6 +128,30 @@ func TestPreToolUseServesOncePerSessionAndPath(t *testing.T) {
 	}
 }
 
+// A draft is a note no person confirmed: said once in a session, at the
+// first file it applies to, not again at every file after it; a lesson a
+// person accepted is served for each file (above).
+func TestPreToolUseServesADraftOncePerSession(t *testing.T) {
+	p := newProj(t)
+	// A learned draft: what the log knows from earlier sessions of the
+	// project, kept in the clone's own folder.
+	p.file(".memory/.local/observed/bump-draft.md", "---\n"+strings.Replace(bumpFront, "priority: CRITICAL", "priority: MEDIUM\nstatus: draft", 1)+"\n---\n- [ ] plugin.json\n")
+	first := p.run(PreToolUse, p.write(".claude-plugin/plugin.json", "s1"))
+	if !strings.Contains(first, "## bump-draft") || !strings.Contains(first, ", draft]") {
+		t.Fatalf("the draft was not served at its first file:\n%s\nlog:\n%s", first, p.log())
+	}
+	if other := p.run(PreToolUse, p.write("sub/plugin.json", "s1")); other != "" {
+		t.Fatalf("a draft served again in the same session, for another file:\n%s", other)
+	}
+	if next := p.run(PreToolUse, p.write("sub/plugin.json", "s2")); !strings.Contains(next, "## bump-draft") {
+		t.Fatalf("the draft was not served in another session:\n%s", next)
+	}
+	served, err := SessionOf(mustFind(t, p.root), "s1").ServedIn()
+	if err != nil || len(served) != 1 || served[0].Path != "" {
+		t.Fatalf("served in s1: %+v, %v (want one session-wide claim)", served, err)
+	}
+}
+
 // Concurrent hook processes (parallel tool calls) serve an entry once per
 // session and path between them, without any lock.
 func TestConcurrentProcessesServeOnce(t *testing.T) {

@@ -60,7 +60,7 @@ func (r *run) askOnly() (*Output, error) {
 	src, opts := r.sources(), r.options()
 	var asks []chosenItem
 	for _, s := range ranked {
-		if !s.Item.Ask || sess.Claimed(s.Item.Ref(), pathKey) {
+		if !s.Item.Ask || sess.Claimed(s.Item.Ref(), claimPath(s.Item, pathKey)) {
 			continue
 		}
 		fresh, _, err := src.Shown(s.Item)
@@ -147,7 +147,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if len(chosen) >= opts.MaxItems && !s.Always {
 			break
 		}
-		if sess.Claimed(s.Item.Ref(), pathKey) {
+		if sess.Claimed(s.Item.Ref(), claimPath(s.Item, pathKey)) {
 			continue
 		}
 		fresh, shown, err := src.Shown(s.Item)
@@ -172,7 +172,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		}
 		ok, err := sess.Claim(Served{
 			At: r.now.UTC().Format(time.RFC3339), Event: eventNames[r.event], Tool: r.in.ToolName, ToolUseID: r.in.ToolUseID,
-			ID: fresh.ID, Ref: fresh.Ref(), Path: pathKey, Score: b.Score, Ask: fresh.Ask,
+			ID: fresh.ID, Ref: fresh.Ref(), Path: claimPath(fresh, pathKey), Score: b.Score, Ask: fresh.Ask,
 		})
 		switch {
 		case err != nil && !ok:
@@ -190,6 +190,19 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 	}
 	d, reason := decision(chosen, r.in.ToolName)
 	return r.output(compose(what, chosen, leftOut), d, reason), nil
+}
+
+// claimPath is the path an item is served once per session for: the
+// file of the call for a lesson a person accepted, which may bear on each
+// file anew; none for a draft, said once in a session wherever it first
+// applies. A draft is a note no person has confirmed: repeated at every
+// file of a folder, one wrong note would fill the session (a draft seen
+// once was given eleven times in one replayed session).
+func claimPath(it *knowledge.Item, pathKey string) string {
+	if it.Draft() {
+		return ""
+	}
+	return pathKey
 }
 
 // leftOutReserve keeps room in the budget for the closing line that
