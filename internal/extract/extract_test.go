@@ -415,6 +415,24 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 	}
 }
 
+// "We should not" binds as "do not" does, softened or not; asked, it is
+// a question.
+func TestShouldNotIsARule(t *testing.T) {
+	for _, said := range []string{
+		"I think we should not be placing my password even if temporary into the user file we uploaded to github.",
+		"You shouldn't run the migrations by hand.",
+		"If we're not able to do Analyze or Generate, we shouldn't include those buttons.",
+	} {
+		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+		if !slices.Contains(got, "procedural: "+said) {
+			t.Errorf("%q: %q", said, got)
+		}
+	}
+	if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: why should we not do this?")); got != nil {
+		t.Errorf("a question kept: %q", got)
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction
