@@ -433,6 +433,26 @@ func TestShouldNotIsARule(t *testing.T) {
 	}
 }
 
+// A tool chosen, or dropped, in Korean's plain and polite endings, and a
+// name with a particle glued to it ("created_at을"), is a standing choice.
+func TestChoiceInKoreanEndings(t *testing.T) {
+	for _, said := range []string{
+		"next.js는 더이상 사용하지 않는다 vite로 옮겼다.",
+		"created_at을 사용하세요.",
+		"timestamptz 형식을 사용합니다.",
+	} {
+		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+		if !slices.Contains(got, "decision: "+said) {
+			t.Errorf("%q: %q", said, got)
+		}
+	}
+	for _, said := range []string{"사용하지 않는 코드를 제거해줘.", "이 함수는 더 이상 사용하지 않으니 지워줘."} {
+		if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said)); got != nil {
+			t.Errorf("%q: %q (a task about unused code, no tool named)", said, got)
+		}
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction

@@ -74,7 +74,9 @@ func read(t *turn) (found []finding, back bool) {
 			f, ok = standing(t, x, own, s) // a choice stated plainly
 		}
 		switch {
-		case ok && !joined:
+		case ok && (!joined || listItem(own, x.Offset(s.start))):
+			// An item of a list is a point of its own, whatever the
+			// item before it said.
 			found = append(found, f)
 			joined = true
 		case ok && joined:
@@ -1043,6 +1045,22 @@ func heading(own string, at int) bool {
 	}
 	line = strings.TrimSpace(line)
 	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "【") && strings.HasSuffix(line, "】")
+}
+
+// listItem reports a sentence that opens an item of a list: its line
+// starts with a bullet ("- ", "* ", "• ") or a number ("1. ", "2) ") and the
+// sentence with the line.
+func listItem(own string, at int) bool {
+	start := strings.LastIndexByte(own[:at], '\n') + 1
+	line := strings.TrimLeft(own[start:], " \t")
+	item := strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")
+	if !item {
+		d := strings.IndexFunc(line, func(r rune) bool { return r < '0' || r > '9' })
+		item = d > 0 && d < len(line)-1 && (line[d] == '.' || line[d] == ')') && line[d+1] == ' '
+	}
+	// Only the bullet and spaces stand between the line's start and the
+	// sentence (which may hold the bullet itself).
+	return item && strings.Trim(own[start:at], " \t-*•0123456789.)") == ""
 }
 
 // describe says what a tool call did, for evidence.

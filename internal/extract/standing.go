@@ -88,11 +88,12 @@ func onlyLanguage(x *lang.Text, s span) bool {
 // does not separate words), and either a tool it names or a word that
 // makes it a choice for all the work.
 func choosesTool(x *lang.Text, own string, s span) bool {
-	placed := false
+	placed, spaced := false, true
 	for _, tb := range lang.Tables() {
 		for _, m := range tb.Find(x, lang.Use, s.start, s.end) {
 			if !tb.Spaces || leads(x, tb, s.start, m.Start) {
 				placed = true
+				spaced = spaced && tb.Spaces
 			}
 			break
 		}
@@ -100,14 +101,16 @@ func choosesTool(x *lang.Text, own string, s span) bool {
 	if !placed {
 		return false
 	}
-	return hasKind(x, lang.General, s.start, s.end) || namesTool(own[x.Offset(s.start):x.Offset(s.end)])
+	return hasKind(x, lang.General, s.start, s.end) || namesTool(own[x.Offset(s.start):x.Offset(s.end)], !spaced)
 }
 
 // namesTool reports a sentence that names a tool, a library or a file as
 // code does: in backticks, with a dot, a dash, a slash or an at sign inside
 // a word (next.js, drizzle-kit, @nuqs/server), in CamelCase, or in Latin
-// letters among another script's (uv in "パッケージ管理はuvを利用").
-func namesTool(s string) bool {
+// letters among another script's (uv in "パッケージ管理はuvを利用"). foreign
+// says the sentence is in a language written in another script, whatever
+// share of its letters are Latin ("server は docker を廃止").
+func namesTool(s string, foreign bool) bool {
 	if strings.Contains(s, "`") {
 		return true
 	}
@@ -120,6 +123,7 @@ func namesTool(s string) bool {
 			other++
 		}
 	}
+	foreign = foreign && other > 0 || other > latin
 	for _, w := range strings.FieldsFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || strings.ContainsRune(",;:()[]{}\"'“”「」、，。！？", r)
 	}) {
@@ -127,25 +131,29 @@ func namesTool(s string) bool {
 		if len(w) < 2 {
 			continue
 		}
-		ascii := strings.IndexFunc(w, func(r rune) bool { return r >= 0x80 }) < 0
-		if !ascii {
-			// A Latin word glued to another script: "uvを利用".
-			if other > latin && strings.IndexFunc(w, func(r rune) bool { return r < 0x80 && unicode.IsLetter(r) }) >= 0 {
-				return true
+		if strings.IndexFunc(w, func(r rune) bool { return r >= 0x80 }) < 0 {
+			if codeLike(w) || foreign {
+				return true // foreign: a Latin word in a sentence of another script
 			}
 			continue
 		}
-		if strings.ContainsAny(strings.Trim(w, "-"), ".-/@_") && strings.IndexFunc(w, unicode.IsLetter) >= 0 {
-			return true
-		}
-		if camel(w) {
-			return true
-		}
-		if other > latin {
-			return true // a Latin word in a sentence of another script
+		// A Latin word glued to another script's letters, as Korean and
+		// Japanese glue their particles: "uvを利用", "created_at을
+		// 사용하세요". Its Latin part is the word.
+		for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r >= 0x80 }) {
+			if strings.IndexFunc(part, unicode.IsLetter) >= 0 && (foreign || len(part) >= 2 && codeLike(part)) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// codeLike reports a word written as code writes names: with a dot, a
+// dash, a slash, an underscore or an at sign inside it (next.js,
+// drizzle-kit, @nuqs/server, created_at), or in CamelCase.
+func codeLike(w string) bool {
+	return strings.ContainsAny(strings.Trim(w, "-"), ".-/@_") && strings.IndexFunc(w, unicode.IsLetter) >= 0 || camel(w)
 }
 
 // camel reports a word with a capital after its first letter: FastAPI,
