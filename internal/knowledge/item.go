@@ -156,6 +156,13 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		// agent had just used, the command as it ran): its triggers are
 		// what its lesson says.
 		m.derive(e.Summary, "")
+		if len(e.Triggers.Files) > 0 && len(e.Triggers.Commands) == 0 {
+			// Its area is a file ("`a/utils.py` does not exist: use
+			// `a/views/utils.py` instead (`sed` fails with …)"): the
+			// lesson is for when that file comes up again, not for every
+			// run of the program its summary quotes failing on it.
+			m.Commands = nil
+		}
 	} else {
 		m.derive(e.Summary, e.Body)
 	}
