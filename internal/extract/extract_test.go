@@ -569,6 +569,10 @@ func TestFailureFix(t *testing.T) {
 			"fail: sed -n '1,200p' _bmad/core/tasks/bmad-help.md => sed: can't read _bmad/core/tasks/bmad-help.md: No such file or directory",
 			"bash: sed -n '1,200p' _bmad/core/tasks/help.md"},
 			[]string{"pitfall: `_bmad/core/tasks/bmad-help.md` does not exist: use `_bmad/core/tasks/help.md` instead (`sed` fails with \"sed: can't read _bmad/core/tasks/bmad-help.md: No such file or directory\")."}},
+		{"the missing path, and a line range changed with it", []string{"user: read it", "assistant: ok",
+			"fail: sed -n '1,160p' apps/api/api/utils.py => sed: can't read apps/api/api/utils.py: No such file or directory",
+			"bash: sed -n '1,200p' apps/api/api/views/utils.py"},
+			[]string{"pitfall: `apps/api/api/utils.py` does not exist: use `apps/api/api/views/utils.py` instead (`sed` fails with \"sed: can't read apps/api/api/utils.py: No such file or directory\")."}},
 		{"a file read where it is not, then found elsewhere under its name", []string{"user: load the agent", "assistant: ok",
 			"fail: cat bmad/bmm/agents/pm.md => cat: bmad/bmm/agents/pm.md: No such file or directory",
 			"bash: ls", "bash: rg --files -g 'pm.md'", "bash: cat _bmad/bmm/agents/pm.md"},
@@ -1294,6 +1298,27 @@ func TestPathSwap(t *testing.T) {
 		_, got := pathSwap([]change{{from: c.from, to: c.to, fromWords: 1, toWords: 1}})
 		if got != c.want {
 			t.Errorf("pathSwap(%q → %q) = %v, want %v", c.from, c.to, got, c.want)
+		}
+	}
+}
+
+// The path the error says is missing, changed with other words of the
+// command (a line range): the lesson is about the path, whatever else
+// changed; two paths changed, or none missing, and it says nothing.
+func TestMissingSwap(t *testing.T) {
+	const err = "sed: can't read apps/api/api/utils.py: No such file or directory"
+	for _, c := range []struct {
+		cs       []change
+		from, to string
+	}{
+		{[]change{{from: "'1,160p' apps/api/api/utils.py", to: "'1,200p' apps/api/api/views/utils.py", fromWords: 2, toWords: 2}}, "apps/api/api/utils.py", "apps/api/api/views/utils.py"},
+		{[]change{{from: "'1,160p'", to: "'1,200p'", fromWords: 1, toWords: 1}, {from: "apps/api/api/utils.py", to: "apps/api/api/views/utils.py", fromWords: 1, toWords: 1}}, "apps/api/api/utils.py", "apps/api/api/views/utils.py"},
+		{[]change{{from: "apps/web/x.py", to: "apps/web/y.py", fromWords: 1, toWords: 1}}, "", ""}, // not the missing one
+		{[]change{{from: "apps/api/api/utils.py a/b.py", to: "apps/api/api/views/utils.py a/c.py", fromWords: 2, toWords: 2}}, "", ""},
+	} {
+		from, to, ok := missingSwap(c.cs, err)
+		if from != c.from || to != c.to || ok != (c.from != "") {
+			t.Errorf("missingSwap(%+v) = %q, %q, %v; want %q, %q", c.cs, from, to, ok, c.from, c.to)
 		}
 	}
 }

@@ -585,6 +585,14 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			case absent(fs.err, p):
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
 			}
+		} else if p, to, ok := missingSwap(diff, fs.err); ok && (!reads(fs.step) || sameFile(p, to)) {
+			// The path the error says is missing changed, and other words
+			// with it (a line range, a flag): the path was the mistake,
+			// and the moment for the lesson is when it comes up again,
+			// not every run of the program (`sed -n '1,160p' a/utils.py`,
+			// then `sed -n '1,200p' a/views/utils.py`).
+			area = relative(p, failed.Cwd)
+			pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(to, 100) + "` instead (" + key + fails + ")"
 		}
 	case len(steps) == 0 && len(edits) == 0 && fs.through != ps.through && sameUnquoted(fs.words, ps.words):
 		// The same command passed once another shell or a runner ran it
@@ -1205,6 +1213,35 @@ func pathSwap(cs []change) (string, bool) {
 		}
 	}
 	return unquote(cs[0].from), true
+}
+
+// missingSwap is the one path a change set puts another path in place of
+// where the error says that path is missing, whatever else changed with
+// it; false when no such path changed, or two did.
+func missingSwap(cs []change, errLine string) (from, to string, ok bool) {
+	// The one word of a run that is a path ("'1,160p' a/utils.py" is one
+	// run of changed words).
+	onePath := func(side string) (string, bool) {
+		found, n := "", 0
+		for _, w := range strings.Fields(side) {
+			if w = unquote(w); vocab.PathLike(w) {
+				found, n = w, n+1
+			}
+		}
+		return found, n == 1
+	}
+	for _, c := range cs {
+		f, fok := onePath(c.from)
+		t, tok := onePath(c.to)
+		if !fok || !tok || unheld(f) || bare(f) == bare(t) || !absent(errLine, f) {
+			continue
+		}
+		if ok {
+			return "", "", false
+		}
+		from, to, ok = f, t, true
+	}
+	return from, to, ok
 }
 
 // removes reports a step that deletes what it is given.
