@@ -36,6 +36,7 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	said := own[x.Offset(s.start):x.Offset(s.end)]
 	var f finding
 	named := true // the lesson's file, when it names one, is its area
+	setup := false
 	switch {
 	case hasKind(x, lang.InLanguage, s.start, s.end) && hasKind(x, lang.Speak, s.start, s.end) && !hasKind(x, lang.Translate, s.start, s.end):
 		named = false
@@ -54,6 +55,11 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
 		named = false
+	case hasKind(x, lang.Setup, s.start, s.end) && hasKind(x, lang.Platform, s.start, s.end):
+		// What the person works on ("I'm on Ubuntu 22.04", "utilizo
+		// windows", "私はスマホ（Android）上で開発"): how things are in
+		// every session after, the instructions it is given are for.
+		setup = true
 	default:
 		return finding{}, false
 	}
@@ -63,6 +69,9 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		return finding{}, false
 	}
 	f.said, f.lesson, f.class = said, lesson, ClassPreference
+	if setup {
+		f.class = ClassFact
+	}
 	if named {
 		f.area = namedPath(lesson)
 	}

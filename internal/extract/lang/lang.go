@@ -67,9 +67,11 @@ const (
 	Pointer     = "pointer"     // pointing at a page, a site, a link instead of naming it: "this site", "このサイト"
 	Referent    = "referent"    // what a request to keep names instead of the lesson: "this", "the following", "以下を", "これも"
 	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
+	Setup       = "setup"       // the person saying what they work on, in the first person: "I'm on", "utilizo", "私は…で"
+	Platform    = "platform"    // a system, a device or a kind of machine one works on: "Windows", "Ubuntu", "WSL", "スマホ", "服务器"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform}
 
 // Templates every table gives.
 const (
