@@ -1053,6 +1053,13 @@ func TestStandingChoices(t *testing.T) {
 		{"usa nuqs en todo el proyecto", []string{"decision: Usa nuqs en todo el proyecto."}},
 		{"die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt", []string{"pitfall: Die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt."}},
 		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
+		{"le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md", []string{"pitfall: Le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md."}},
+		{"the config to use is deploy/prod.yaml", []string{"pitfall: The config to use is deploy/prod.yaml."}},
+		{"codexが参照するのはAGENTS.mdか？", nil},
+		// What the person works on, the system named.
+		{"i'm on ubuntu 22.04", []string{"procedural: I'm on ubuntu 22.04."}},
+		{"utilizo windows", []string{"procedural: Utilizo windows."}},
+		{"I'm on the settings page and it still fails", nil},
 		{"when you commit, write the message in English", []string{"procedural: When you commit, write the message in English."}},
 		{"todas las apis que hagas deben pedir el usuario autenticado", []string{"procedural: Todas las apis que hagas deben pedir el usuario autenticado."}},
 		{"every page must work on mobile", []string{"procedural: Every page must work on mobile."}},
