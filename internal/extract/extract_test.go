@@ -453,6 +453,26 @@ func TestChoiceInKoreanEndings(t *testing.T) {
 	}
 }
 
+// "I asked you to X" is a reproach, its lesson X, in each table's
+// language; a doubt in the clause before it ("if I understood you") does
+// not make it one.
+func TestAskedBefore(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"нет локализация будет позже если я тебя правильно понял, я тебя просил работать со мной на русском", "Работать со мной на русском."},
+		{"eu pedi para usar o pnpm", "Usar o pnpm."},
+		{"je t'avais demandé de lancer les tests avant", "Lancer les tests avant."},
+		{"I asked you to run the linter first", "Run the linter first."},
+	} {
+		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+c.said))
+		if !slices.Contains(got, "procedural: "+c.want) {
+			t.Errorf("%q: %q, want %q", c.said, got, c.want)
+		}
+	}
+	if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: maybe you forgot to update the docs")); got != nil {
+		t.Errorf("a doubted reproach kept: %q", got)
+	}
+}
+
 func TestNotLessons(t *testing.T) {
 	for _, script := range [][]string{
 		{"user: hide the group instead of all its items", "assistant: Done."}, // the task, not a correction

@@ -525,7 +525,14 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	// A condition or a doubt before it: "if you forgot", "maybe never";
 	// not the clause that says when the rule holds ("When you change the
 	// schema, always run make migrate").
-	if !ack && tb.Has(x, lang.Hedge, ruleClause(x, tb, s.start, m.Start), m.Start) {
+	from := ruleClause(x, tb, s.start, m.Start)
+	if kind == lang.Reproach {
+		// A reproach is doubted in its own clause ("maybe you forgot"),
+		// not by one before it ("…если я тебя правильно понял, я тебя
+		// просил работать на русском": if I understood you, I asked you).
+		from = clauseStartOf(x.Low(), s.start, m.Start)
+	}
+	if !ack && tb.Has(x, lang.Hedge, from, m.Start) {
 		return false
 	}
 	// For now only.
