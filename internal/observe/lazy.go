@@ -30,7 +30,7 @@ import (
 type lazyStates struct {
 	states  string // the states' records, one after the other
 	offsets string // n × Fixed32: where each record begins in states
-	crcs    string // n × Fixed32: each record's CRC-32C
+	crcs    string // n × Fixed32: each record's CRC-32
 	slots   string // the id hash table (encoder.log)
 	facts   string // n × factsLen bytes of statusFacts
 	decoded []bool // decoded, or dropped as undecodable
@@ -59,7 +59,7 @@ func (z *lazyStates) record(i int) (rec string, ok, bad bool) {
 		return "", false, false
 	}
 	rec = z.states[start:end]
-	if crc32.Update(0, castagnoli(), unsafe.Slice(unsafe.StringData(rec), len(rec))) != fixed32At(z.crcs, i) {
+	if crc32.Update(0, cacheCRC, unsafe.Slice(unsafe.StringData(rec), len(rec))) != fixed32At(z.crcs, i) {
 		return "", false, true
 	}
 	return rec, true, false

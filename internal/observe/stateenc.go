@@ -156,7 +156,7 @@ func (w *encoder) spill(force bool) {
 		return
 	}
 	if !w.skip {
-		w.crc = crc32.Update(w.crc, castagnoli(), w.B)
+		w.crc = crc32.Update(w.crc, cacheCRC, w.B)
 	}
 	if _, err := w.out.Write(w.B); err != nil && w.err == nil {
 		w.err = err
@@ -179,7 +179,7 @@ func (w *encoder) pos() int64 { return w.n + int64(len(w.B)) }
 //	facts    n × factsLen bytes: the status facts of each state, in the
 //	         order of the states, at fixed offsets (encoder.facts)
 //	offsets  n × Fixed32: where each state begins, from the first
-//	crcs     n × Fixed32: the CRC-32C of each state's record
+//	crcs     n × Fixed32: the CRC-32 of each state's record
 //	slots    m × Fixed32: a hash table of the ids (fnv32a, linear
 //	         probing, m = slotCount(n)), each a state's index plus one,
 //	         0 for none
@@ -217,7 +217,7 @@ func (w *encoder) log(l *Log) {
 		offsets[i] = uint32(w.pos() - base)
 		at := len(w.B)
 		w.state(s)
-		crcs[i] = crc32.Checksum(w.B[at:], castagnoli())
+		crcs[i] = crc32.Checksum(w.B[at:], cacheCRC)
 		w.spill(false)
 	}
 	w.spill(true)
