@@ -481,6 +481,9 @@ func TestNotLessons(t *testing.T) {
 		{"user: go", "assistant: Done.", "user: maybe never mind the warnings"},
 		{"user: go", "assistant: Done.", "user: if you forgot to push, never mind, I'll do it"},
 		{"user: go", "assistant: Done.", "user: did you remember to push the tag?"},
+		// an aside in brackets, as a pasted text says how things are
+		{"user: go", "assistant: Done.", "user: http://localhost:3000/ui/ から画像を送信（同一オリジンのためプロキシ不要）"},
+		{"user: go", "assistant: Done.", "user: restart the server (no need to rebuild, don't touch the cache)"},
 		{"user: go", "assistant: Done.", "user: I don't know why it fails"},
 		{"user: go", "assistant: Done.", "user: He told me \"never deploy on Fridays\" yesterday."},
 		{"user: go", "assistant: Done.", "user: Here is the log:\n```\nERROR: never retry\n```"},

@@ -549,6 +549,11 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if asking(x, s) && kind != lang.Reproach && !ack {
 		return false
 	}
+	// An aside in brackets is no instruction: "（コード修正は不要）", "(no
+	// proxy needed)" say how things are in a text, often one pasted.
+	if (kind == lang.Rule || kind == lang.Always) && bracketed(x.Low(), s.start, m.Start) {
+		return false
+	}
 	// A rule word counts where an imperative stands: at the start of its
 	// clause, or anywhere in a language that puts the object first
 	// ("конфиг не трогай") or the verb last ("수정하지 마세요").
@@ -1087,6 +1092,23 @@ func firstLine(s string) string {
 }
 
 func wordRuneOrCJK(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// bracketed reports a position inside brackets opened after from and not
+// closed before it: "(", "（".
+func bracketed(low string, from, i int) bool {
+	depth := 0
+	for _, r := range low[from:i] {
+		switch r {
+		case '(', '（':
+			depth++
+		case ')', '）':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	return depth > 0
+}
 
 // ruleClause is where the clause of a rule word at i starts when the
 // sentence opens with its condition ("When you change the schema, always
