@@ -1206,13 +1206,16 @@ func pathSwap(cs []change) (string, bool) {
 		return "", false
 	}
 	for _, c := range cs {
-		from, to := unquote(c.from), unquote(c.to)
-		if c.fromWords != 1 || c.toWords != 1 || !vocab.PathLike(from) || !vocab.PathLike(to) ||
-			unheld(from) || bare(from) == bare(to) {
+		if c.fromWords != 1 || c.toWords != 1 || !swapsPath(unquote(c.from), unquote(c.to)) {
 			return "", false
 		}
 	}
 	return unquote(cs[0].from), true
+}
+
+// swapsPath reports one path of the project put in place of another.
+func swapsPath(from, to string) bool {
+	return vocab.PathLike(from) && vocab.PathLike(to) && !unheld(from) && bare(from) != bare(to)
 }
 
 // missingSwap is the one path a change set puts another path in place of
@@ -1233,7 +1236,7 @@ func missingSwap(cs []change, errLine string) (from, to string, ok bool) {
 	for _, c := range cs {
 		f, fok := onePath(c.from)
 		t, tok := onePath(c.to)
-		if !fok || !tok || unheld(f) || bare(f) == bare(t) || !absent(errLine, f) {
+		if !fok || !tok || !swapsPath(f, t) || !absent(errLine, f) {
 			continue
 		}
 		if ok {

@@ -1051,20 +1051,27 @@ func keptOf(x *lang.Text, own string, sents []span, from int) (finding, bool) {
 // Introduction") or a label in lenticular brackets alone ("【注意点】").
 // What a pasted document calls its parts is no lesson.
 func heading(own string, at int) bool {
-	line := own[strings.LastIndexByte(own[:at], '\n')+1:]
+	_, line := lineAt(own, at)
+	line = strings.TrimSpace(line)
+	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "【") && strings.HasSuffix(line, "】")
+}
+
+// lineAt is the line of own that holds at: where it starts, and its text.
+func lineAt(own string, at int) (int, string) {
+	start := strings.LastIndexByte(own[:at], '\n') + 1
+	line := own[start:]
 	if i := strings.IndexByte(line, '\n'); i >= 0 {
 		line = line[:i]
 	}
-	line = strings.TrimSpace(line)
-	return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "【") && strings.HasSuffix(line, "】")
+	return start, line
 }
 
 // listItem reports a sentence that opens an item of a list: its line
 // starts with a bullet ("- ", "* ", "• ") or a number ("1. ", "2) ") and the
 // sentence with the line.
 func listItem(own string, at int) bool {
-	start := strings.LastIndexByte(own[:at], '\n') + 1
-	line := strings.TrimLeft(own[start:], " \t")
+	start, line := lineAt(own, at)
+	line = strings.TrimLeft(line, " \t")
 	item := strings.HasPrefix(line, "- ") || strings.HasPrefix(line, "* ") || strings.HasPrefix(line, "• ")
 	if !item {
 		d := strings.IndexFunc(line, func(r rune) bool { return r < '0' || r > '9' })
