@@ -80,7 +80,7 @@ type FoldCache struct {
 
 const (
 	cacheMagic   = "devlearn fold cache\x00"
-	cacheFormat  = 4        // bump when stateenc.go's layout changes (4: CRC-32 IEEE, not CRC-32C)
+	cacheFormat  = 5        // bump when stateenc.go's layout changes (4: CRC-32 IEEE, not CRC-32C; 5: line ids by xxHash)
 	cacheTailLen = 64 << 10 // the end of the prefix hashed with SHA-256
 )
 

@@ -63,7 +63,9 @@ func goldenOne() *Log {
 // moved their count to the trailer and added the index and the facts;
 // format 3 put the states first and the directory after them, the facts
 // at a fixed width, a CRC per state, and left the states out of the
-// file's CRC; format 4 checks them with IEEE's CRC-32, not CRC-32C.
+// file's CRC; format 4 checks them with IEEE's CRC-32, not CRC-32C;
+// format 5 names a line without an event id by its xxHash, which
+// TestLineIDPinned holds.
 // DEVLEARN_UPDATE_GOLDEN=1 rewrites it.
 func TestFoldCacheBytesGolden(t *testing.T) {
 	want, err := os.ReadFile("testdata/foldstate.golden")
@@ -143,4 +145,16 @@ func FuzzDecodeFoldCache(f *testing.F) {
 			t.Fatalf("read back %v", err)
 		}
 	})
+}
+
+// A line without an event id is named by its hash, and the fold cache
+// keeps those names: the hash may change only with cacheFormat.
+func TestLineIDPinned(t *testing.T) {
+	got := lineID([]byte(`{"id":"obs-1","type":"procedural"}`))
+	if want := "line_cbd50845e2ad0d2a"; got != want {
+		t.Fatalf("lineID = %s, want %s: a new hash needs a new cacheFormat", got, want)
+	}
+	if lineID([]byte(`{"id":"obs-2"}`)) == got {
+		t.Fatal("two lines, one id")
+	}
 }
