@@ -435,6 +435,46 @@ func TestShouldNotIsARule(t *testing.T) {
 
 // A tool chosen, or dropped, in Korean's plain and polite endings, and a
 // name with a particle glued to it ("created_at을"), is a standing choice.
+// How the work must behave, said of the thing itself after the task was
+// set, is a requirement that holds; said of a pronoun, doubted, added to
+// what is there, asked, or in a turn that reports, it is not.
+func TestRequirementSaidOfAThing(t *testing.T) {
+	for _, said := range []string{
+		"Next hand should autostart.",
+		"The same user should not be able to join the same table twice.",
+		"Ok so the logic should be in the resolver.",
+		"La page d'accueil doit afficher les skills sans connexion.",
+		"El usuario debe poder cerrar sesión desde el menú.",
+		"Die nächste Runde soll automatisch starten.",
+	} {
+		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+		want := "procedural: " + said
+		if said == "Ok so the logic should be in the resolver." {
+			want = "procedural: The logic should be in the resolver."
+		}
+		if !slices.Contains(got, want) {
+			t.Errorf("%q: %q", said, got)
+		}
+	}
+	for _, said := range []string{
+		"It should work now.",
+		"I think the tests should pass.",
+		"We should be able to know when the sync is done.",
+		"How many colors should i get from the palette.",
+		"The orders endpoint should also accept a limit.",
+		"It still fails. The settings page should load the theme.",
+		"Should the button be blue?",
+		"Мне нужно чтобы ты нашел файлы.",
+	} {
+		if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said)); got != nil {
+			t.Errorf("%q kept: %q", said, got)
+		}
+	}
+	if got := lessonsOf(session("s", "user: The settings page should load the theme.", "assistant: Done.")); got != nil {
+		t.Errorf("the task of a first message kept: %q", got)
+	}
+}
+
 func TestChoiceInKoreanEndings(t *testing.T) {
 	for _, said := range []string{
 		"next.js는 더이상 사용하지 않는다 vite로 옮겼다.",

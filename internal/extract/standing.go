@@ -55,6 +55,14 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
 		named = false
+	case !t.first && !lang.Acknowledges(t.after) && required(x, s):
+		// How the work must behave, said of the thing itself ("Next hand
+		// should autostart", "The same user should not be able to join
+		// the same table twice"): a requirement that holds after this task.
+		// In the session's first message it is the task ("The settings
+		// page should load the user's theme"); owned up to, the turn is
+		// read whole, which keeps the requirement's object ("Look at
+		// db/schema.sql. 'accounts' should be 'be_accounts'").
 	case hasKind(x, lang.Setup, s.start, s.end) && hasKind(x, lang.Platform, s.start, s.end):
 		// What the person works on ("I'm on Ubuntu 22.04", "utilizo
 		// windows", "私はスマホ（Android）上で開発"): how things are in
@@ -77,6 +85,94 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 	}
 	return f, true
 }
+
+// required reports a sentence that says what something must do, with the
+// thing named as its subject: an obligation word ([must]) after one to
+// maxSubjectWords words that hold no pronoun. Said of a pronoun ("it
+// should work now", "we should be able to know when") or doubted ("I
+// think the tests should pass") it expects or wonders; added to what is
+// there, or said in a turn that reports, it is this task's. Only languages
+// that put the subject before the verb, with spaces between words, are
+// read this way.
+func required(x *lang.Text, s span) bool {
+	low := x.Low()
+	// Something added ("the endpoint should also accept a limit") is a
+	// feature for this task; what a turn reports broken ("still broken.
+	// The settings page should load the theme") is how it should have
+	// behaved this time.
+	if words(low[s.start:s.end]) < minRequiredWords || hasKind(x, lang.Also, s.start, s.end) || hasKind(x, lang.Report, 0, len(low)) {
+		return false
+	}
+	for _, tb := range lang.Tables() {
+		if !tb.Spaces {
+			continue
+		}
+		ms := tb.Find(x, lang.Must, s.start, s.end)
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[0]
+		c := afterOpening(x, tb, clauseStartOf(low, s.start, m.Start), m.Start)
+		if n := words(low[c:m.Start]); n == 0 || n > maxSubjectWords || !named(low[c:m.Start]) {
+			return false
+		}
+		return !tb.HasAny(x, c, m.Start, lang.Pronoun, lang.Hedge, lang.Condition)
+	}
+	return false
+}
+
+// named reports a subject holding a word of three letters or more: a
+// thing's name, not what is left of a clause ("et qu'").
+func named(subject string) bool {
+	for _, w := range strings.Fields(subject) {
+		n := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				n++
+			}
+		}
+		if n >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// afterOpening is where a clause's words start after the fillers and
+// answers that open it ("ok so", "yes"): "Ok so the logic should be in
+// the resolver" says it of "the logic". One such word in the subject
+// ("next hand") is the subject's own.
+func afterOpening(x *lang.Text, tb *lang.Table, c, end int) int {
+	low := x.Low()
+	for {
+		at := skipSpacePunct(low, c, end)
+		moved := false
+		for _, m := range tb.Find(x, lang.Filler, at, end) {
+			if m.Start == at {
+				c, moved = m.End, true
+				break
+			}
+		}
+		if !moved {
+			for _, m := range tb.Find(x, lang.Answer, at, end) {
+				if m.Start == at && words(low[m.End:end]) > 1 {
+					c, moved = m.End, true
+					break
+				}
+			}
+		}
+		if !moved {
+			return at
+		}
+	}
+}
+
+// A requirement's subject is a few words ("the same user", "next hand"),
+// in a sentence of minRequiredWords or more.
+const (
+	maxSubjectWords  = 4
+	minRequiredWords = 4
+)
 
 // onlyLanguage reports a turn that is one sentence naming a language and
 // nothing else but fillers ("em portugues", "auf Deutsch bitte").

@@ -69,9 +69,11 @@ const (
 	Common      = "common"      // words so common in the language that a sentence holding them reads as it: "the", "el", "der"
 	Setup       = "setup"       // the person saying what they work on, in the first person: "I'm on", "utilizo", "私は…で"
 	Platform    = "platform"    // a system, a device or a kind of machine one works on: "Windows", "Ubuntu", "WSL", "スマホ", "服务器"
+	Pronoun     = "pronoun"     // the speaker, the agent or what was just said, as a subject: "it", "we", "ça", "eso", "это"
+	Also        = "also"        // adding to what is there: "also", "auch", "aussi", "también", "тоже"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also}
 
 // Templates every table gives.
 const (
