@@ -98,6 +98,12 @@ func lessonsOf(ch *transcript.Channels) []string {
 	return out
 }
 
+// afterPlan is lessonsOf a session where the person says said right after
+// the agent stated its plan: a turn read on its own, not a first message.
+func afterPlan(said string) []string {
+	return lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+}
+
 // said is a turn of the person and the lessons it should give.
 type said struct {
 	said string
@@ -408,7 +414,7 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 		{"After editing the proto files, never forget to regenerate the stubs.", "After editing the proto files, regenerate the stubs."},
 		{"Если сборка падает, всегда сначала читай лог.", "Если сборка падает, всегда сначала читай лог."},
 	} {
-		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+c.said))
+		got := afterPlan(c.said)
 		if !slices.Contains(got, "procedural: "+c.want) {
 			t.Errorf("%q: %q, want %q", c.said, got, c.want)
 		}
@@ -423,37 +429,30 @@ func TestShouldNotIsARule(t *testing.T) {
 		"You shouldn't run the migrations by hand.",
 		"If we're not able to do Analyze or Generate, we shouldn't include those buttons.",
 	} {
-		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+		got := afterPlan(said)
 		if !slices.Contains(got, "procedural: "+said) {
 			t.Errorf("%q: %q", said, got)
 		}
 	}
-	if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: why should we not do this?")); got != nil {
+	if got := afterPlan("why should we not do this?"); got != nil {
 		t.Errorf("a question kept: %q", got)
 	}
 }
 
-// A tool chosen, or dropped, in Korean's plain and polite endings, and a
-// name with a particle glued to it ("created_at을"), is a standing choice.
 // How the work must behave, said of the thing itself after the task was
 // set, is a requirement that holds; said of a pronoun, doubted, added to
 // what is there, asked, or in a turn that reports, it is not.
 func TestRequirementSaidOfAThing(t *testing.T) {
-	for _, said := range []string{
-		"Next hand should autostart.",
-		"The same user should not be able to join the same table twice.",
-		"Ok so the logic should be in the resolver.",
-		"La page d'accueil doit afficher les skills sans connexion.",
-		"El usuario debe poder cerrar sesión desde el menú.",
-		"Die nächste Runde soll automatisch starten.",
+	for _, c := range []struct{ said, want string }{
+		{"Next hand should autostart.", "Next hand should autostart."},
+		{"The same user should not be able to join the same table twice.", "The same user should not be able to join the same table twice."},
+		{"Ok so the logic should be in the resolver.", "The logic should be in the resolver."},
+		{"La page d'accueil doit afficher les skills sans connexion.", "La page d'accueil doit afficher les skills sans connexion."},
+		{"El usuario debe poder cerrar sesión desde el menú.", "El usuario debe poder cerrar sesión desde el menú."},
+		{"Die nächste Runde soll automatisch starten.", "Die nächste Runde soll automatisch starten."},
 	} {
-		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
-		want := "procedural: " + said
-		if said == "Ok so the logic should be in the resolver." {
-			want = "procedural: The logic should be in the resolver."
-		}
-		if !slices.Contains(got, want) {
-			t.Errorf("%q: %q", said, got)
+		if got := afterPlan(c.said); !slices.Contains(got, "procedural: "+c.want) {
+			t.Errorf("%q: %q, want %q", c.said, got, c.want)
 		}
 	}
 	for _, said := range []string{
@@ -466,7 +465,7 @@ func TestRequirementSaidOfAThing(t *testing.T) {
 		"Should the button be blue?",
 		"Мне нужно чтобы ты нашел файлы.",
 	} {
-		if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said)); got != nil {
+		if got := afterPlan(said); got != nil {
 			t.Errorf("%q kept: %q", said, got)
 		}
 	}
@@ -475,19 +474,21 @@ func TestRequirementSaidOfAThing(t *testing.T) {
 	}
 }
 
+// A tool chosen, or dropped, in Korean's plain and polite endings, and a
+// name with a particle glued to it ("created_at을"), is a standing choice.
 func TestChoiceInKoreanEndings(t *testing.T) {
 	for _, said := range []string{
 		"next.js는 더이상 사용하지 않는다 vite로 옮겼다.",
 		"created_at을 사용하세요.",
 		"timestamptz 형식을 사용합니다.",
 	} {
-		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
+		got := afterPlan(said)
 		if !slices.Contains(got, "decision: "+said) {
 			t.Errorf("%q: %q", said, got)
 		}
 	}
 	for _, said := range []string{"사용하지 않는 코드를 제거해줘.", "이 함수는 더 이상 사용하지 않으니 지워줘."} {
-		if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said)); got != nil {
+		if got := afterPlan(said); got != nil {
 			t.Errorf("%q: %q (a task about unused code, no tool named)", said, got)
 		}
 	}
@@ -503,7 +504,7 @@ func TestAskedBefore(t *testing.T) {
 		{"je t'avais demandé de lancer les tests avant", "Lancer les tests avant."},
 		{"I asked you to run the linter first", "Run the linter first."},
 	} {
-		got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+c.said))
+		got := afterPlan(c.said)
 		if !slices.Contains(got, "procedural: "+c.want) {
 			t.Errorf("%q: %q, want %q", c.said, got, c.want)
 		}

@@ -26,6 +26,22 @@ func cleanLesson(x *lang.Text, own string, i, j int, file string) string {
 // cleanLessonAt also says where, after what only opened it, the lesson
 // starts.
 func cleanLessonAt(x *lang.Text, own string, i, j int, file string) (string, int) {
+	i = afterOpening(x, i, j)
+	if i >= j {
+		return "", i
+	}
+	j = endBefore(x, i, j)
+	text := own[x.Offset(i):x.Offset(j)]
+	if file != "" {
+		text = replaceThisFile(x, own, i, j, file)
+	}
+	return finish(text), i
+}
+
+// afterOpening is where the text [i, j) starts after what only opens it:
+// fillers ("please", "ok so"), and an answer or a "no" followed by
+// punctuation ("ok, use", "no, run it").
+func afterOpening(x *lang.Text, i, j int) int {
 	low := x.Low()
 	for {
 		i = skipSpacePunct(low, i, j)
@@ -49,19 +65,10 @@ func cleanLessonAt(x *lang.Text, own string, i, j int, file string) (string, int
 			}
 		}
 		if next == i {
-			break
+			return i
 		}
 		i = next
 	}
-	if i >= j {
-		return "", i
-	}
-	j = endBefore(x, i, j)
-	text := own[x.Offset(i):x.Offset(j)]
-	if file != "" {
-		text = replaceThisFile(x, own, i, j, file)
-	}
-	return finish(text), i
 }
 
 // endBefore is where the text [i, j) ends without what only closes it:

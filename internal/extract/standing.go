@@ -112,7 +112,7 @@ func required(x *lang.Text, s span) bool {
 			continue
 		}
 		m := ms[0]
-		c := afterOpening(x, tb, clauseStartOf(low, s.start, m.Start), m.Start)
+		c := afterOpening(x, clauseStartOf(low, s.start, m.Start), m.Start)
 		if n := words(low[c:m.Start]); n == 0 || n > maxSubjectWords || !named(low[c:m.Start]) {
 			return false
 		}
@@ -136,35 +136,6 @@ func named(subject string) bool {
 		}
 	}
 	return false
-}
-
-// afterOpening is where a clause's words start after the fillers and
-// answers that open it ("ok so", "yes"): "Ok so the logic should be in
-// the resolver" says it of "the logic". One such word in the subject
-// ("next hand") is the subject's own.
-func afterOpening(x *lang.Text, tb *lang.Table, c, end int) int {
-	low := x.Low()
-	for {
-		at := skipSpacePunct(low, c, end)
-		moved := false
-		for _, m := range tb.Find(x, lang.Filler, at, end) {
-			if m.Start == at {
-				c, moved = m.End, true
-				break
-			}
-		}
-		if !moved {
-			for _, m := range tb.Find(x, lang.Answer, at, end) {
-				if m.Start == at && words(low[m.End:end]) > 1 {
-					c, moved = m.End, true
-					break
-				}
-			}
-		}
-		if !moved {
-			return at
-		}
-	}
 }
 
 // A requirement's subject is a few words ("the same user", "next hand"),
