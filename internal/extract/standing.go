@@ -55,7 +55,7 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
 		named = false
-	case !t.first && !lang.Acknowledges(t.after) && required(x, s):
+	case !t.first && required(x, s) && !lang.Acknowledges(t.after):
 		// How the work must behave, said of the thing itself ("Next hand
 		// should autostart", "The same user should not be able to join
 		// the same table twice"): a requirement that holds after this task.
@@ -96,13 +96,6 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 // read this way.
 func required(x *lang.Text, s span) bool {
 	low := x.Low()
-	// Something added ("the endpoint should also accept a limit") is a
-	// feature for this task; what a turn reports broken ("still broken.
-	// The settings page should load the theme") is how it should have
-	// behaved this time.
-	if words(low[s.start:s.end]) < minRequiredWords || hasKind(x, lang.Also, s.start, s.end) || hasKind(x, lang.Report, 0, len(low)) {
-		return false
-	}
 	for _, tb := range lang.Tables() {
 		if !tb.Spaces {
 			continue
@@ -113,10 +106,15 @@ func required(x *lang.Text, s span) bool {
 		}
 		m := ms[0]
 		c := afterOpening(x, clauseStartOf(low, s.start, m.Start), m.Start)
-		if n := words(low[c:m.Start]); n == 0 || n > maxSubjectWords || !named(low[c:m.Start]) {
+		if n := words(low[c:m.Start]); n == 0 || n > maxSubjectWords || !named(low[c:m.Start]) ||
+			tb.HasAny(x, c, m.Start, lang.Pronoun, lang.Hedge, lang.Condition) {
 			return false
 		}
-		return !tb.HasAny(x, c, m.Start, lang.Pronoun, lang.Hedge, lang.Condition)
+		// Something added ("the endpoint should also accept a limit") is
+		// a feature for this task; what a turn reports broken ("still
+		// broken. The settings page should load the theme") is how it
+		// should have behaved this time.
+		return words(low[s.start:s.end]) >= minRequiredWords && !hasKind(x, lang.Also, s.start, s.end) && !hasKind(x, lang.Report, 0, len(low))
 	}
 	return false
 }
