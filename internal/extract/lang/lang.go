@@ -848,7 +848,7 @@ func MayBeCorrection(text string) bool {
 // maxAnswer is longer than any turn made only of answers.
 const maxAnswer = 80
 
-var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer, Recurring)
+var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject, General, Use, Where, InLanguage, Yourself, Fyi, Prefer, Recurring, Must)
 
 // ReadAs returns the spaced tables a span reads as: those that find the
 // most of their [common] words in it, every spaced table when none finds

@@ -93,6 +93,10 @@ func TestMayBeCorrection(t *testing.T) {
 		"아니",
 		"기억해 둬: 테스트는 docker로 돌려",
 		"테스트 돌리라고 했잖아",
+		// How the work must behave, said of the thing itself.
+		"The same user should not be able to join the same table twice",
+		"Le bot doit comprendre la demande",
+		"Der Export soll die Preise runden",
 	}
 	no := []string{
 		"yes",
