@@ -1894,3 +1894,31 @@ func TestExpandedByCaller(t *testing.T) {
 			nil},
 	})
 }
+
+// In a long turn the agent owned up to, what it admitted names the point:
+// the sentences it speaks of are the lesson, the rest of the brief is not.
+// A reply that only acknowledges, or names nothing of the turn, keeps
+// nothing.
+func TestLongTurnPointedByAdmission(t *testing.T) {
+	brief := "Before the release we need to tidy the client. The retry settings are defined in config.go and again in client.go, so they drift apart. " +
+		"Keep them in one place and read them from there. The README also needs a section on proxies. Then run the whole test suite."
+	admitted := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+brief,
+		"assistant: You're right — the retry settings were defined twice, in config.go and in client.go. I'll keep them in config.go."))
+	if len(admitted) != 1 || !strings.Contains(admitted[0], "The retry settings are defined in config.go and again in client.go") || strings.Contains(admitted[0], "README") {
+		t.Errorf("owned up to one point of a long brief: %q", admitted)
+	}
+	for _, reply := range []string{
+		"Good point. Let me look at the client first.",
+		"You're right, sorry about that. I'll get on with it.",
+	} {
+		if got := lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+brief, "assistant: "+reply)); len(got) != 0 {
+			t.Errorf("reply %q: got %q, want nothing", reply, got)
+		}
+	}
+	ru := "Сначала посмотри на сборку. Логи сервера пишутся в /var/log/app. Потом проверь тесты. Ещё обнови README. Потом сделай коммит."
+	got := lessonsOf(session("s", "user: go", "assistant: Вот план.", "user: "+ru,
+		"assistant: Вы правы, я искал логи сервера в папке проекта, а они пишутся в /var/log/app."))
+	if len(got) != 1 || !strings.Contains(got[0], "/var/log/app") || strings.Contains(got[0], "README") {
+		t.Errorf("ru: %q", got)
+	}
+}

@@ -167,7 +167,7 @@ func read(t *turn) (found []finding, back bool) {
 	}
 	if ack {
 		ownsUp := lang.OwnsUp(t.after)
-		if f, ok := acknowledged(x, own, sents, ownsUp); ok {
+		if f, ok := acknowledged(x, own, sents, ownsUp, t.after); ok {
 			return []finding{f}, false
 		}
 		if f, ok := challenged(t, x, own, sents, ownsUp); ok {
@@ -176,7 +176,7 @@ func read(t *turn) (found []finding, back bool) {
 	} else if lang.Notes(t.after) {
 		// The agent took note ("Bien noté", "Good to know"): what the
 		// person said is how things are, read as an owned-up turn is.
-		if f, ok := acknowledged(x, own, sents, false); ok {
+		if f, ok := acknowledged(x, own, sents, false, ""); ok {
 			f.class = ClassFact
 			return []finding{f}, false
 		}
@@ -773,7 +773,7 @@ func handedCommand(text string) string {
 // acknowledged reads a turn the agent owned up to right after, without a
 // marker of its own: a soft suggestion read as the instruction it is, or
 // the first thing the person stated.
-func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding, bool) {
+func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool, reply string) (finding, bool) {
 	low := x.Low()
 	// How things stand ("it still fails") is reported, not taught.
 	if words(low) < 3 || onlyAnswers(x, 0, len(low)) || hasKind(x, lang.Report, 0, len(low)) {
@@ -808,11 +808,20 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 	// may be anywhere. All of it, since a point is often made over its
 	// sentences ("Property names are wrong. Look at x.sql. 'accounts'
 	// should be 'be_accounts'."): the first alone loses its object.
+	kept := sents
 	if len(sents) > 3 {
-		return f, false
+		// What the agent owned up to names the point: the sentences it
+		// speaks of ("You're right — we had duplication between Machine
+		// Control and Peripherals" of a brief about the tabs' fields).
+		if !ownsUp {
+			return f, false
+		}
+		if kept = spokenOf(x, own, sents, reply); len(kept) == 0 {
+			return f, false
+		}
 	}
 	var parts []string
-	for _, s := range sents {
+	for _, s := range kept {
 		if !asking(x, s) && words(low[s.start:s.end]) >= 3 {
 			parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
 		}
@@ -824,6 +833,51 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool) (finding,
 	f.area = namedPath(f.lesson)
 	return f, words(f.lesson) >= 3
 }
+
+// spokenOf returns the sentences of a long turn that the agent's reply
+// speaks of in its opening: those sharing at least minSpokenOf of its
+// words or names (identity's keys: stemmed words, pairs of letters in the
+// scripts without spaces, of which twice as many). None when the reply names nothing of the turn,
+// or names most of it (then it names no one point).
+func spokenOf(x *lang.Text, own string, sents []span, reply string) []span {
+	opening := identity.KeyOf(textcut.Bytes(reply, spokenOpening))
+	if len(opening.Words)+len(opening.Anchors) == 0 {
+		return nil
+	}
+	var out []span
+	for _, s := range sents {
+		k := identity.KeyOf(own[x.Offset(s.start):x.Offset(s.end)])
+		n := 0
+		for w := range k.Words {
+			if opening.Words[w] {
+				n++
+			}
+		}
+		for _, a := range k.Anchors {
+			if slices.Contains(opening.Anchors, a) {
+				n++
+			}
+		}
+		need := minSpokenOf
+		if k.Pairs() {
+			need *= 2 // a word of two letters is one pair, of three two
+		}
+		if n >= need {
+			out = append(out, s)
+		}
+	}
+	if len(out) > len(sents)/2 {
+		return nil
+	}
+	return out
+}
+
+// spokenOpening is how much of the reply names what it owned up to, and
+// minSpokenOf how many of its words a sentence must share to be spoken of.
+const (
+	spokenOpening = 300
+	minSpokenOf   = 3
+)
 
 // challenged reads a question the agent owned up to: "where is the
 // notebook summary?" answered "You're right — I skipped the numbered

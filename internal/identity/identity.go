@@ -198,6 +198,10 @@ type Key struct {
 	clipped bool
 }
 
+// Pairs reports a key whose words are pairs of letters (Chinese,
+// Japanese, Korean): more of them are shared by the same words.
+func (k Key) Pairs() bool { return k.pairs }
+
 // placeholder stands in a frame for a name.
 const placeholder = "<>"
 
