@@ -10,6 +10,7 @@ package infer
 import (
 	_ "embed"
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -376,7 +377,26 @@ func GeneralizePath(p string) string {
 		}
 		return "**/*version*" + ext
 	}
+	if dir := path.Base(path.Dir(p)); everyFolders(base) && dir != "." && dir != "/" {
+		// A name most folders hold says which file only with its folder:
+		// ".agent/README.md" is that folder's readme, not every readme.
+		return "**/" + dir + "/" + base
+	}
 	return "**/" + base
+}
+
+// everyFolders reports a file name that most folders of a project may
+// hold: a readme, an index or entry point, a package marker.
+func everyFolders(base string) bool {
+	name := strings.ToLower(base)
+	if i := strings.IndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	switch name {
+	case "readme", "index", "__init__", "main", "mod":
+		return true
+	}
+	return false
 }
 
 // Complete fills what an agent's [PROCESS_KNOWLEDGE] block left out, by

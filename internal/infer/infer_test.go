@@ -87,6 +87,12 @@ func TestGeneralizePath(t *testing.T) {
 		"internal/hook/":            "internal/hook/**",
 		"/home/me/repo/docs/":       "**/docs/**",
 		"**/*.sql":                  "**/*.sql",
+		// A name most folders hold keeps its folder.
+		".agent/README.md":           "**/.agent/README.md",
+		"/home/me/repo/src/index.ts": "**/src/index.ts",
+		"README.md":                  "**/README.md",
+		"pkg/__init__.py":            "**/pkg/__init__.py",
+		"cmd/tool/main.go":           "**/tool/main.go",
 	} {
 		if got := GeneralizePath(in); got != want {
 			t.Errorf("%s: %s, want %s", in, got, want)
