@@ -548,6 +548,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
 		resolution = "wait a moment and run it again"
 		pattern = key + fails + " while another run holds it: wait a moment and run it again"
+	case cdSlip(diff, fs.err):
+		// The folder was changed already, by an earlier call of the same
+		// shell: a slip of the moment, not of the command.
+		return Observation{}, false
 	case bypassed(diff):
 		// A check turned off (a hook, a signature, a certificate) is not
 		// what was wrong: taught, it would teach skipping the check.
@@ -616,6 +620,40 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// cdSlip reports a failure of the shell's own change of folder ("cd:
+// frontend: No such file or directory", PowerShell's Set-Location) that
+// passed once that change was left out or made another step ("cd
+// frontend && npm run build", then "npm run build"): the shell was in
+// that folder already, since an agent's shell keeps its folder from one
+// call to the next. A change to another folder ("cd web") is a path the
+// agent got wrong, and stays a lesson.
+func cdSlip(cs []change, errLine string) bool {
+	low := strings.ToLower(errLine)
+	if !(strings.Contains(low, "cd: ") && (strings.Contains(low, "no such file or directory") || strings.Contains(low, "can't cd to")) ||
+		strings.Contains(low, "set-location") && strings.Contains(low, "cannot find path")) {
+		return false
+	}
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		from, to := strings.Fields(c.from), strings.Fields(c.to)
+		if len(from) == 0 || !cdWord(from[0]) || len(to) > 0 && cdWord(to[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// cdWord reports a shell's command to change folder.
+func cdWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "cd", "pushd", "set-location", "sl", "chdir":
+		return true
+	}
+	return false
 }
 
 // sameUnquoted reports two commands that are the same words once their
