@@ -548,6 +548,11 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
 		resolution = "wait a moment and run it again"
 		pattern = key + fails + " while another run holds it: wait a moment and run it again"
+	case fs.prog == "git" && credentialPrompt(strings.ToLower(fs.err)) && len(steps) == 0 && len(edits) == 0 && !passed.Escalated && namesOnly(diff):
+		// Naming the remote or the branch answers no prompt for a
+		// password: whatever let the rerun through (a credential the
+		// person gave meanwhile), the lesson is the prompt.
+		return unsupported(failed, fs)
 	case cdSlip(diff, fs.err):
 		// The folder was changed already, by an earlier call of the same
 		// shell: a slip of the moment, not of the command.
@@ -620,6 +625,22 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// namesOnly reports changes that only add, drop or swap plain names (a
+// remote, a branch: `origin main`), no option, setting or address.
+func namesOnly(cs []change) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		for _, w := range strings.Fields(c.from + " " + c.to) {
+			if strings.HasPrefix(w, "-") || strings.ContainsAny(w, "=:@/") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cdSlip reports a failure of the shell's own change of folder ("cd:
