@@ -1489,13 +1489,12 @@ func TestNoted(t *testing.T) {
 			[]string{"procedural: The preview server only runs on port 8020 on this machine."}},
 		{"got it, in English", "the disk quota does not count the files in /data", "Got it — looking outside /data.",
 			[]string{"procedural: The disk quota does not count the files in /data."}},
-		{"understood, in Japanese", "テスト環境のポートは 8232 で、本番とは別です", "了解しました。8232 に向けます。",
-			[]string{"procedural: テスト環境のポートは 8232 で、本番とは別です。"}},
+		// A Japanese or Korean agent answers every request so: it tells nothing.
+		{"Japanese polite yes is no note", "テスト環境のポートは 8232 で、本番とは別です", "了解しました。8232 に向けます。", nil},
 		{"understood, in Chinese", "测试环境在 8232 端口，不是生产环境", "明白了，我改用 8232 端口。",
 			[]string{"procedural: 测试环境在 8232 端口，不是生产环境。"}},
 		{"understood, in Spanish", "las migraciones se aplican solo con el comando generate", "Entendido, usaré generate.",
 			[]string{"procedural: Las migraciones se aplican solo con el comando generate."}},
-		// A Korean agent says 알겠습니다 to every request: it tells nothing.
 		{"Korean polite yes is no note", "이모지가 좀 잘려서 보여", "알겠습니다! 확인해 보겠습니다.", nil},
 		{"an answer is no fact", "Option A", "Noted and applied.", nil},
 		{"noted deep in the reply is no note", "add the column", "I added the column to the table as you asked; noted in the changelog.", nil},
