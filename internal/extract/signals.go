@@ -175,8 +175,11 @@ func read(t *turn) (found []finding, back bool) {
 		}
 	} else if lang.Notes(t.after) {
 		// The agent took note ("Bien noté", "Good to know"): what the
-		// person said is how things are, read as an owned-up turn is.
-		if f, ok := acknowledged(x, own, sents, false, ""); ok {
+		// person said is how things are, read as an owned-up turn is. A
+		// fact says something of something: three words or fewer are a
+		// request or an answer the agent said "understood" to ("Mira la
+		// documentacion").
+		if f, ok := acknowledged(x, own, sents, false, ""); ok && words(f.lesson) >= minNotedWords {
 			f.class = ClassFact
 			return []finding{f}, false
 		}
@@ -833,6 +836,9 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool, reply str
 	f.area = namedPath(f.lesson)
 	return f, words(f.lesson) >= 3
 }
+
+// minNotedWords is the fewest words of a fact the agent took note of.
+const minNotedWords = 4
 
 // spokenOf returns the sentences of a long turn that the agent's reply
 // speaks of in its opening: those sharing at least minSpokenOf of its

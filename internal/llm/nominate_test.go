@@ -43,7 +43,8 @@ func TestNominate(t *testing.T) {
 	want := []string{
 		"correction+acknowledged: no, we use pnpm here, not npm",
 		"failure: git push",
-		"acknowledged: the output should list hidden files too",
+		// "should" is an obligation word the correction detector reads.
+		"correction+acknowledged: the output should list hidden files too",
 	}
 	if strings.Join(summary, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("candidates:\n%s\nwant:\n%s", strings.Join(summary, "\n"), strings.Join(want, "\n"))
