@@ -270,6 +270,16 @@ var quotedWords = sync.OnceValue(func() *regexp.Regexp {
 var setup = map[string]bool{"cd": true, "pushd": true, "popd": true, "export": true, "set": true, "source": true, ".": true, "echo": true, "true": true, "unset": true, "shopt": true,
 	"set-location": true, "push-location": true, "pop-location": true, "sl": true, "write-host": true, "write-output": true}
 
+// cdWord reports a shell's command to change folder (PowerShell's
+// Set-Location and Push-Location, their alias sl, cmd's chdir).
+func cdWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "cd", "pushd", "chdir", "set-location", "push-location", "sl":
+		return true
+	}
+	return false
+}
+
 // skipPrefixes drops what runs the command without being it: variable
 // assignments, sudo, env, time, nohup, timeout N, nice, exec.
 func skipPrefixes(w []string) []string {

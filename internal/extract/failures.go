@@ -672,15 +672,6 @@ func cdSlip(cs []change, errLine string) bool {
 	return true
 }
 
-// cdWord reports a shell's command to change folder.
-func cdWord(w string) bool {
-	switch strings.ToLower(w) {
-	case "cd", "pushd", "set-location", "sl", "chdir":
-		return true
-	}
-	return false
-}
-
 // sameUnquoted reports two commands that are the same words once their
 // quotes are taken off: `code "C:\x.md"` and `code C:\x.md`.
 func sameUnquoted(a, b []string) bool {

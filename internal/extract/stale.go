@@ -94,7 +94,7 @@ func commandOf(t *transcript.ToolCall) string {
 // changesFolder reports a command that changes folder before its steps.
 func changesFolder(cmd string) bool {
 	for _, s := range stepsOf(cmd) {
-		if s.prog == "cd" || s.prog == "pushd" || s.prog == "set-location" {
+		if cdWord(s.prog) {
 			return true
 		}
 	}
