@@ -853,17 +853,7 @@ func spokenOf(x *lang.Text, own string, sents []span, reply string) []span {
 	var out []span
 	for _, s := range sents {
 		k := identity.KeyOf(own[x.Offset(s.start):x.Offset(s.end)])
-		n := 0
-		for w := range k.Words {
-			if opening.Words[w] {
-				n++
-			}
-		}
-		for _, a := range k.Anchors {
-			if slices.Contains(opening.Anchors, a) {
-				n++
-			}
-		}
+		n := identity.Common(k, opening)
 		need := minSpokenOf
 		if k.Pairs() {
 			need *= 2 // a word of two letters is one pair, of three two

@@ -496,13 +496,30 @@ func contained(a, b Key) bool {
 	if len(s.Words) < MinContainedWords || s.pairs != l.pairs {
 		return false
 	}
+	return float64(sharedWords(s, l)) >= MinContained*float64(len(s.Words))
+}
+
+// sharedWords is how many words two keys have in common.
+func sharedWords(a, b Key) int {
 	n := 0
-	for w := range s.Words {
-		if l.Words[w] {
+	for w := range a.Words {
+		if b.Words[w] {
 			n++
 		}
 	}
-	return float64(n) >= MinContained*float64(len(s.Words))
+	return n
+}
+
+// Common is how many words and names two keys have in common: what a
+// sentence shares with a reply that speaks of it.
+func Common(a, b Key) int {
+	n := sharedWords(a, b)
+	for _, x := range a.Anchors {
+		if slices.Contains(b.Anchors, x) {
+			n++
+		}
+	}
+	return n
 }
 
 // MinFrame is how many words, names aside, two frames must run alike for
@@ -549,12 +566,7 @@ func namesMissing(frame []string) bool {
 
 // Shared is the share of words two keys have in common.
 func Shared(a, b Key) float64 {
-	n := 0
-	for w := range a.Words {
-		if b.Words[w] {
-			n++
-		}
-	}
+	n := sharedWords(a, b)
 	union := len(a.Words) + len(b.Words) - n
 	if union == 0 {
 		return 0
