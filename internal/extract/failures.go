@@ -594,11 +594,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			case absent(fs.err, p):
 				pattern = "`" + clip(p, 100) + "` does not exist: use `" + clip(unquote(diff[0].to), 100) + "` instead (" + key + fails + ")"
 			}
-		} else if p, to, ok := missingSwap(diff, fs.err); ok && reads(fs.step) && !sameFile(p, to) {
-			// Another file read, with other lines of it, in place of a
-			// missing one: the agent moved on, as above.
-			return Observation{}, false
-		} else if ok {
+		} else if p, to, ok := missingSwap(diff, fs.err); ok {
+			if reads(fs.step) && !sameFile(p, to) {
+				// Another file read, with other lines of it, in place of
+				// a missing one: the agent moved on, as above.
+				return Observation{}, false
+			}
 			// The path the error says is missing changed, and other words
 			// with it (a line range, a flag): the path was the mistake,
 			// and the moment for the lesson is when it comes up again,

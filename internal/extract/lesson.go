@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"github.com/devlearn/devlearn/internal/textcase"
 	"sort"
 	"strings"
 	"unicode"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/textcase"
 )
 
 // The lesson is the person's own sentence, made to stand on its own: what

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"github.com/devlearn/devlearn/internal/textcase"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/textcase"
 	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/internal/transcript"
 )

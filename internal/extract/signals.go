@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"github.com/devlearn/devlearn/internal/textcase"
 	"regexp"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/identity"
+	"github.com/devlearn/devlearn/internal/textcase"
 	"github.com/devlearn/devlearn/internal/textcut"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -842,9 +842,9 @@ const minNotedWords = 4
 
 // spokenOf returns the sentences of a long turn that the agent's reply
 // speaks of in its opening: those sharing at least minSpokenOf of its
-// words or names (identity's keys: stemmed words, pairs of letters in the
-// scripts without spaces, of which twice as many). None when the reply names nothing of the turn,
-// or names most of it (then it names no one point).
+// words or names (identity's keys: stemmed words; pairs of letters in the
+// scripts without spaces, of which twice as many). None when the reply
+// names nothing of the turn, or most of it (then it names no one point).
 func spokenOf(x *lang.Text, own string, sents []span, reply string) []span {
 	opening := identity.KeyOf(textcut.Bytes(reply, spokenOpening))
 	if len(opening.Words)+len(opening.Anchors) == 0 {

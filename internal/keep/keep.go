@@ -15,7 +15,6 @@
 package keep
 
 import (
-	"github.com/devlearn/devlearn/internal/textcase"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/textcase"
 	"github.com/devlearn/devlearn/internal/textcut"
 )
 
