@@ -1541,9 +1541,13 @@ func exploringStep(s step) bool {
 		if lookVerbs[first] {
 			return true
 		}
-		for _, w := range []string{"list", "show", "status", "check", "info", "inspect"} {
-			if strings.Contains(sub, w) && s.prog != "npm" {
-				return true
+		// Whole words of the subcommand ("list-units", "show_config"),
+		// not letters inside a name ("test_checkbox.py", "playlist").
+		if s.prog != "npm" {
+			for _, w := range strings.FieldsFunc(strings.ToLower(sub), func(r rune) bool { return !unicode.IsLetter(r) }) {
+				if lookWords[w] || lookWords[strings.TrimSuffix(w, "s")] {
+					return true
+				}
 			}
 		}
 	}
@@ -1554,6 +1558,10 @@ func exploringStep(s step) bool {
 	}
 	return false
 }
+
+// lookWords are the words of a subcommand that looks ("list-units",
+// "show-ref", "checks").
+var lookWords = map[string]bool{"list": true, "show": true, "status": true, "check": true, "info": true, "inspect": true}
 
 // optionError reports an error about an option or argument the program
 // does not take.
