@@ -74,6 +74,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if !ok {
 			continue
 		}
+		if o, ok := codecDefault(*f, fs); ok {
+			// Whatever the agent did next, every script that meets such
+			// text fails so: the lesson is the machine's encoding.
+			out = append(out, o)
+			continue
+		}
 		if o, ok := expandedByCaller(*f, fs); ok {
 			// Whatever the agent did next, it rewrote the script: the
 			// lesson is the quoting.
@@ -482,6 +488,9 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		case transcript.EditTool(t.Name) && len(t.Paths) > 0:
 			edits = append(edits, t.Paths[0])
 		}
+	}
+	if o, ok := moduleAbsent(failed, fs, passed, steps); ok {
+		return o, true
 	}
 	if below(failed.Command) != below(passed.Command) && !notFound(fs.err, fs.prog) {
 		// The lines below the first (a heredoc's body, the rest of an

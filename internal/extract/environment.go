@@ -1,0 +1,171 @@
+package extract
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// What a script run by an interpreter needs of the machine and did not
+// find there: the text encoding it reads and prints in, a module. Both are
+// true of every later script on that machine, whatever the script does,
+// so the lesson is worded without the script.
+
+// codecError finds Python's error for text its default encoding cannot
+// hold: the error's name, the codec and which way it failed.
+var codecError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(Unicode(?:De|En)codeError): '([\w-]+)' codec can't (decode|encode)`)
+})
+
+// codecDefault reads a Python run that failed because the machine's
+// default encoding is not UTF-8 (cp932 on a Japanese Windows, gbk on a
+// Chinese one, charmap, ascii): every later script that reads a file or
+// prints such text fails the same way until it names the encoding. A
+// UTF-8 codec's error is about the data, not the machine.
+func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
+	if fs.prog != "python" {
+		return Observation{}, false
+	}
+	m := codecError().FindStringSubmatch(fs.err)
+	if m == nil {
+		return Observation{}, false
+	}
+	codec := strings.ToLower(m[2])
+	if strings.ReplaceAll(strings.ReplaceAll(codec, "-", ""), "_", "") == "utf8" {
+		return Observation{}, false
+	}
+	// Reading and printing fail on the same default: one lesson for both,
+	// whichever came first, the error kept in its details.
+	pattern := "Python here reads and prints text as " + codec + " unless told: pass `encoding='utf-8'` to `open()` and `read_text()`, and set `PYTHONIOENCODING=utf-8` for output."
+	resolution := "pass encoding='utf-8' when reading or writing files, and set PYTHONIOENCODING=utf-8 for output"
+	details := commandDetails("python", f.Command, " fails with \""+clip(fs.err, 100)+"\"",
+		"every script that reads, writes or prints such text fails", resolution)
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
+}
+
+// noModule finds the module an interpreter could not import: Python's
+// "No module named 'x'", Node's "Cannot find module 'x'" and "Cannot find
+// package 'x'". A relative or absolute path is a file, not a module.
+var noModule = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`No module named '([A-Za-z_][\w.]*)'|Cannot find (?:module|package) '([@A-Za-z][\w.@/-]*)'`)
+})
+
+// moduleAbsent reads a script written into the command (`python -c`, a
+// heredoc, `node -e`) that failed to import a module, then ran again
+// without it and passed, nothing installed in between: the module is not
+// there, and the agent did without it. What the passing run imported in
+// its place, if anything, is the way around.
+func moduleAbsent(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, steps []string) (Observation, bool) {
+	m := noModule().FindStringSubmatch(fs.err)
+	if m == nil {
+		return Observation{}, false
+	}
+	module, lang := m[1], "Python module"
+	if module == "" {
+		module, lang = m[2], "Node package"
+	}
+	if strings.Contains(module, ".") && lang == "Python module" {
+		return Observation{}, false // a package's part: where it runs from, not what is installed
+	}
+	if !importsIn(failed.Command)[module] || importsIn(passed.Command)[module] {
+		return Observation{}, false // the script is a file, or the module is still used
+	}
+	if !rewriteOf(scriptOf(failed.Command), scriptOf(passed.Command)) {
+		// Another script altogether (a probe, "import x; print('ok')",
+		// then the work): the agent moved on, and nothing took its place.
+		return Observation{}, false
+	}
+	for _, s := range steps {
+		if strings.Contains(s, module) || mentions(strings.ToLower(s), "install", " add ") {
+			return Observation{}, false // installed meanwhile: another lesson
+		}
+	}
+	var instead []string
+	before := importsIn(failed.Command)
+	for name := range importsIn(passed.Command) {
+		if !before[name] {
+			instead = append(instead, "`"+name+"`")
+		}
+	}
+	pattern := "The " + lang + " `" + module + "` is not installed here: importing it fails with \"" + clip(fs.err, 100) + "\""
+	resolution := "do without it, or ask the person to install it"
+	if len(instead) > 0 {
+		slices.Sort(instead)
+		pattern += "; the run that passed used " + strings.Join(instead, ", ") + " instead"
+		resolution = "use " + strings.Join(instead, ", ") + " instead"
+	}
+	details := commandDetails(fs.prog, failed.Command, " fails with \""+clip(fs.err, 100)+"\"", "scripts that import it fail", resolution)
+	return failurePitfall(failed, pattern+".", details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// importLine finds what a script imports: Python's `import a, b as c` and
+// `from a import b`, Node's require("a") and `import … from "a"`.
+var importLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|[;\s"'])(?:import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)|from\s+([\w.]+)\s+import\b)|require\(\s*["']([^"']+)["']\s*\)|\bfrom\s+["']([^"']+)["']|import\s+["']([^"']+)["']`)
+})
+
+// importsIn returns the top-level names a command's scripts import.
+func importsIn(cmd string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range importLine().FindAllStringSubmatch(cmd, -1) {
+		switch {
+		case m[1] != "":
+			for _, part := range strings.Split(m[1], ",") {
+				name, _, _ := strings.Cut(strings.TrimSpace(part), " ")
+				name, _, _ = strings.Cut(name, ".")
+				out[name] = true
+			}
+		case m[2] != "":
+			name, _, _ := strings.Cut(m[2], ".")
+			if name != "" {
+				out[name] = true
+			}
+		default:
+			for _, s := range m[3:] {
+				if s != "" {
+					out[s] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// rewriteOf reports a script that is another's rewrite: it keeps at least
+// half of the other's names (identifiers, paths, strings of three letters
+// or more), and three at least, more than a probe's "import" and "print".
+func rewriteOf(a, b string) bool {
+	names := func(s string) map[string]bool {
+		out := map[string]bool{}
+		for _, w := range scriptName().FindAllString(s, -1) {
+			out[strings.ToLower(w)] = true
+		}
+		return out
+	}
+	was, now := names(a), names(b)
+	kept := 0
+	for w := range was {
+		if now[w] {
+			kept++
+		}
+	}
+	return kept >= 3 && 2*kept >= len(was)
+}
+
+var scriptName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`[A-Za-z_][\w]{2,}`)
+})
+
+// scriptOf is a command without its program's name: what it runs.
+func scriptOf(cmd string) string {
+	cmd = strings.TrimSpace(cmd)
+	if i := strings.IndexAny(cmd, " \t\n"); i > 0 {
+		return cmd[i:]
+	}
+	return ""
+}
