@@ -533,11 +533,11 @@ func latest(ch *transcript.Channels, now time.Time) time.Time {
 // unread reports a file none of whose lines was read as a message, a
 // summary or a tool call, some of them not even a record of Claude Code's
 // (a transcript of only Claude Code's own bookkeeping records is a session
-// in which nothing was said; lines that are not JSON are reported as
-// skipped already).
+// in which nothing was said), or not JSON at all (a conversation exported
+// as Markdown), each skipped line reported already.
 func unread(ch *transcript.Channels) bool {
 	st := ch.Stats
-	return st.Untyped > 0 && st.User == 0 && st.Assistant == 0 && st.System == 0 && st.Summaries == 0 && len(ch.Tools) == 0 && len(ch.UserSignals) == 0
+	return (st.Untyped > 0 || len(ch.Problems) > 0) && st.User == 0 && st.Assistant == 0 && st.System == 0 && st.Summaries == 0 && len(ch.Tools) == 0 && len(ch.UserSignals) == 0
 }
 
 func label(src Source, id string) string {

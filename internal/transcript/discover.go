@@ -100,7 +100,12 @@ func checkSessionID(id string) error {
 // is mainPath, in both file layouts, sorted by name.
 func Subagents(mainPath string) ([]string, error) {
 	dir := filepath.Dir(mainPath)
-	session := strings.TrimSuffix(filepath.Base(mainPath), ".jsonl")
+	session, ok := strings.CutSuffix(filepath.Base(mainPath), ".jsonl")
+	if !ok {
+		// Not a transcript's name (a file handed to ingest by hand): no
+		// folder of its subagents, and the reader says what it is.
+		return nil, nil
+	}
 	var out []string
 
 	// 2.1.x: <session-id>/subagents/*.jsonl
