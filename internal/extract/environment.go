@@ -46,6 +46,25 @@ func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
+// escapedSubstitution reads a command whose `$(…)` the agent's harness
+// escaped before the shell ran it: bash, quoting back what it read, shows
+// `\$ (` where the command had `$(`, and fails on the parenthesis. The
+// command was right; every later one with a substitution fails the same
+// way, whatever it runs, so the lesson is worded without it.
+func escapedSubstitution(f transcript.ToolCall) (Observation, bool) {
+	if !f.Failed() || !strings.Contains(f.Command, "$(") || !strings.Contains(f.Error, "syntax error near unexpected token") || !strings.Contains(f.Error, `\$ (`) {
+		return Observation{}, false
+	}
+	err := errorLine(f.Error)
+	pattern := "The agent's shell here escapes `$(…)` before bash reads it (`\\$ (`: \"syntax error near unexpected token\"): run the inner command first and use its output as it is, or put the command in a script file."
+	// No program is its moment: any may run inside a substitution, and
+	// served at every run of the one that failed it distracts at the
+	// calls without one. It is listed in the session's index.
+	details := commandDetails("$(…)", f.Command, " fails with \""+clip(err, 100)+"\"",
+		"every command with a command substitution fails", "run the inner command on its own first and paste its output, or write the command to a script and run that")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+err)), true
+}
+
 // noModule finds the module an interpreter could not import: Python's
 // "No module named 'x'", Node's "Cannot find module 'x'" and "Cannot find
 // package 'x'". A relative or absolute path is a file, not a module.

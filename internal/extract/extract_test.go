@@ -782,6 +782,12 @@ func TestFailureFix(t *testing.T) {
 			"bash: pip install onnx",
 			"bash: python3 -c \"import onnx\nm = onnx.load('models/face.onnx')\nprint(m.graph.input)\""},
 			[]string{"pitfall: Before `python`, run `pip install onnx`: without it, `python` fails with \"ModuleNotFoundError: No module named 'onnx'\"."}},
+		{"a substitution the harness escaped, whatever came next", []string{"user: check the certificates", "assistant: ok",
+			"fail: docker exec $(docker ps -q --filter name=traefik | head -1) ls /etc/traefik => /bin/bash: eval: line 1: syntax error near unexpected token `('\n/bin/bash: eval: line 1: `docker exec \\$ ( docker ps -q --filter name\\=traefik < /dev/null | head -1 ) ls /etc/traefik'",
+			"bash: docker ps -q --filter name=traefik"},
+			[]string{"pitfall: The agent's shell here escapes `$(…)` before bash reads it (`\\$ (`: \"syntax error near unexpected token\"): run the inner command first and use its output as it is, or put the command in a script file."}},
+		{"a substitution the agent wrote wrong is its own slip", []string{"user: check", "assistant: ok",
+			"fail: echo $(ls (x) => /bin/bash: -c: line 1: syntax error near unexpected token `x'", "bash: ls x"}, nil},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

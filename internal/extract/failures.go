@@ -70,6 +70,13 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		if o, ok := escapedSubstitution(*f); ok {
+			// The command was right (a look around as much as any), and
+			// the next one with a substitution fails the same way: the
+			// lesson is the harness's escaping.
+			out = append(out, o)
+			continue
+		}
 		fs, ok := failure(f)
 		if !ok {
 			continue
