@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/devlearn/devlearn/internal/transcript"
+	vocab "github.com/devlearn/devlearn/internal/words"
 )
 
 // What a script run by an interpreter needs of the machine and did not
@@ -187,4 +188,100 @@ func scriptOf(cmd string) string {
 		return cmd[i:]
 	}
 	return ""
+}
+
+// encodingSetting finds where a command says which text encoding to use:
+// PowerShell's -Encoding, a code page switched to UTF-8 (chcp 65001,
+// [Console]::OutputEncoding), Python's encoding= and PYTHONIOENCODING.
+var encodingSetting = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)-Encoding\s+['"]?[\w-]+['"]?|chcp(?:\.com)?\s+65001|\[Console\]::(?:Output|Input)Encoding\s*=|\$OutputEncoding\s*=|PYTHONIOENCODING=\S+|-X\s+utf-?8|encoding\s*=\s*['"]utf-?8(?:-sig)?['"]`)
+})
+
+// rereadWithEncoding reads a file read again at once by the same program
+// with an encoding named: what the first read printed was garbled (UTF-8
+// shown in the system's code page), though nothing failed. Every later
+// read of such a file needs the setting, whichever file, so the lesson
+// names the program and the setting, the file in its details.
+func rereadWithEncoding(ch *transcript.Channels) []Observation {
+	var spoke []int
+	for _, s := range ch.UserSignals {
+		spoke = append(spoke, s.Line)
+	}
+	var out []Observation
+	for i := range ch.Tools {
+		f := ch.Tools[i]
+		if f.Command == "" || f.Failed() || encodingSetting().MatchString(f.Command) {
+			continue // a failure is the failure rules'; named already
+		}
+		fs := parseStep(f.Command, "")
+		files := pathsIn(fs.line())
+		if fs.prog == "" || len(files) == 0 || !reads(fs) {
+			continue // only a read prints a file's text
+		}
+		for j := i + 1; j < len(ch.Tools) && j <= i+4; j++ {
+			t := ch.Tools[j]
+			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID || personBetween(spoke, f.Line, t.Line) {
+				break
+			}
+			set := rereadSetting(t.Command, fs.prog, files)
+			if set == "" {
+				continue
+			}
+			name := fs.prog
+			if len(fs.words) > 0 && strings.EqualFold(fs.words[0], name) {
+				name = fs.words[0] // as written: Get-Content
+			}
+			pattern := "`" + name + "` here does not read files as UTF-8 unless told: add `" + set + "`."
+			details := "area: " + field(fs.prog) + "; issue: `" + field(clip(oneLine(f.Command), 160)) + "` printed " + field(files[0]) + " garbled, and it was read again with " + field(set) +
+				"; impact: text read without it is garbled; resolution: " + field("add "+set+" when reading files")
+			out = append(out, failurePitfall(f, pattern, details,
+				quote("tool", "`"+oneLine(f.Command)+"`"),
+				quote("tool", "`"+oneLine(t.Command)+"` → read again")))
+			break
+		}
+	}
+	return out
+}
+
+// rereadSetting is the encoding setting of a command that reads files
+// again with the program prog: in that step's own words, or set before it
+// (`chcp 65001 && type a.txt`); "" when there is none.
+func rereadSetting(cmd, prog string, files []string) string {
+	if cmd == "" {
+		return ""
+	}
+	for _, s := range stepsOf(cmd) {
+		if s.prog != prog || !allIn(files, pathsIn(s.line())) {
+			continue
+		}
+		if set := encodingSetting().FindString(s.line()); set != "" {
+			return set
+		}
+		loc := encodingSetting().FindStringIndex(cmd)
+		if at := strings.Index(cmd, s.words[0]); loc != nil && at >= 0 && loc[0] < at {
+			return cmd[loc[0]:loc[1]]
+		}
+	}
+	return ""
+}
+
+// pathsIn lists the file names a command names (a word with an extension
+// or a folder in it, not a pattern).
+func pathsIn(cmd string) []string {
+	var out []string
+	for _, w := range shellWords(commandLine(cmd)) {
+		if w = unquote(w); !strings.HasPrefix(w, "-") && strings.Contains(w, ".") && !strings.ContainsAny(w, "*?") && vocab.PathLike(w) && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func allIn(want, have []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -1976,3 +1976,37 @@ func TestLongTurnPointedByAdmission(t *testing.T) {
 		t.Errorf("ru: %q", got)
 	}
 }
+
+// A file read again at once with an encoding named was garbled the first
+// time: the lesson is the setting, for every later read by that program.
+func TestRereadWithEncoding(t *testing.T) {
+	tests := []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"read again with -Encoding", []string{"user: look", "assistant: ok",
+			"bash: Get-Content -Path 'Script\\Lin\\MonsSpawMgr.lua' -TotalCount 120",
+			"bash: Get-Content -Path 'Script\\Lin\\MonsSpawMgr.lua' -Encoding UTF8 -TotalCount 80"},
+			[]string{"pitfall: `Get-Content` here does not read files as UTF-8 unless told: add `-Encoding UTF8`."}},
+		{"through a shell, the setting in the step's own words", []string{"user: look", "assistant: ok",
+			"bash: powershell.exe -NoProfile -Command Get-Content .specify/memory/constitution.md",
+			"bash: powershell.exe -NoProfile -Command Get-Content .specify/memory/constitution.md -Encoding utf8"},
+			[]string{"pitfall: `Get-Content` here does not read files as UTF-8 unless told: add `-Encoding utf8`."}},
+		{"a setting of another link is not the read's", []string{"user: look", "assistant: ok",
+			"bash: rg -l X api/a.json", "bash: rg -l X api/a.json; Set-Content -Encoding UTF8 out/b.txt x"}, nil},
+		{"not a read: nothing was printed", []string{"user: build", "assistant: ok",
+			"bash: Add-Type -AssemblyName System.Net.Http", "bash: Add-Type -AssemblyName System.Net.Http; Out-File -Encoding UTF8 log.txt"}, nil},
+		{"another file read with the setting", []string{"user: look", "assistant: ok",
+			"bash: Get-Content a/one.md", "bash: Get-Content -Encoding UTF8 a/two.md"}, nil},
+		{"the person spoke between", []string{"user: look", "assistant: ok",
+			"bash: Get-Content a/one.md", "user: it is garbled", "assistant: ok", "bash: Get-Content -Encoding UTF8 a/one.md"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", tt.script...)); !slices.Equal(got, tt.want) {
+				t.Errorf("got  %q\nwant %q", got, tt.want)
+			}
+		})
+	}
+}
