@@ -209,6 +209,7 @@ func TestHelperHook(t *testing.T) {
 func TestVetoReadOnlyAndBash(t *testing.T) {
 	p := newProj(t)
 	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "prompt": "hi"}) // not the first: no opening note
 	prompt := p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "prompt": "please fix the README wording"})
 	if prompt != "" {
 		t.Fatalf("a prompt without its keywords served:\n%s", prompt)

@@ -64,12 +64,19 @@ func TestStopBlockRestatingAKeptLesson(t *testing.T) {
 	}
 }
 
-// A correction-like prompt is nudged; an ordinary one is not; the nudge
-// stays out when extractor.agent is off.
+// A correction-like prompt is nudged; an ordinary one is not, unless it
+// opens its session (a short one does not); the nudge stays out when
+// extractor.agent is off.
 func TestNudge(t *testing.T) {
 	p := newProj(t)
+	if out := p.prompt("s1", "add a --json flag to the list command"); !strings.Contains(decode(t, out).AdditionalContext, OpeningNote) {
+		t.Fatalf("first prompt: %q", out)
+	}
 	if out := p.prompt("s1", "add a --json flag to the list command"); out != "" {
 		t.Fatalf("ordinary prompt: %q", out)
+	}
+	if out := p.prompt("s0", "continue"); out != "" {
+		t.Fatalf("a short first prompt: %q", out)
 	}
 	if out := p.prompt("s1", "no, use the other flag name instead"); !strings.Contains(decode(t, out).AdditionalContext, NudgeNote) {
 		t.Fatalf("correction: %q", out)
@@ -77,6 +84,9 @@ func TestNudge(t *testing.T) {
 	p.file(".memory/learning.json", `{"extractor": {"agent": false}}`)
 	if out := p.prompt("s1", "no, use the other flag name instead"); out != "" {
 		t.Fatalf("extractor.agent off: %q", out)
+	}
+	if out := p.prompt("s2", "add a --json flag to the list command"); out != "" {
+		t.Fatalf("extractor.agent off, first prompt: %q", out)
 	}
 }
 

@@ -21,6 +21,14 @@ import (
 // context.
 const NudgeNote = "devlearn: this prompt may correct you or teach you something about this project. If it holds a lesson for later sessions, end your reply with a [PROCESS_KNOWLEDGE] block stating it (type, label: the lesson as one sentence, trigger_conditions, and its checklist, pattern, warning or requirement); if it does not, ignore this note."
 
+// OpeningNote is what a session's first request adds to the agent's
+// context: people set the task and their terms in it.
+const OpeningNote = "devlearn: a session's first request often says how the person wants this project handled. If this one holds a lesson for later sessions (how things are done here, a tool or a rule to keep to), end your reply with a [PROCESS_KNOWLEDGE] block stating it (type, label: the lesson as one sentence, trigger_conditions, and its checklist, pattern, warning or requirement); if it does not, ignore this note."
+
+// minOpening is how many runes of the person's own words make a first
+// request worth asking about: "hi", "continue", "/resume" are not.
+const minOpening = 16
+
 // mayBeCorrection is the detector the nudge uses: capture's per-language
 // tables (negation, contrast, rejection, "remember").
 var mayBeCorrection = lang.MayBeCorrection
@@ -32,6 +40,20 @@ func MayTeach(prompt string) bool {
 	return mayBeCorrection(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
 }
 
+// MayTeachAt is MayTeach knowing whether the prompt is its session's
+// first: a first request of some length is asked about whatever its
+// words. On the genuine dev sessions a quarter of such first requests,
+// unflagged by the words, teach a lesson: as many as of the prompts the
+// words flag.
+func MayTeachAt(prompt string, first bool) bool {
+	return MayTeach(prompt) || first && opening(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
+}
+
+// opening reports a first request long enough to hold a lesson.
+func opening(own string) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(own)) >= minOpening
+}
+
 // promptSubmit is UserPromptSubmit: the prompt recorded and the entries
 // its keywords call for served (userPromptSubmit), then what the prompt
 // teaches: a lesson the person asks to keep saved as an active entry, an
@@ -41,8 +63,18 @@ func (r *run) promptSubmit() (*Output, error) {
 	// What the prompt teaches is stored first, so that what is served for
 	// it reads as the prompt left it (an entry escalated to CRITICAL is
 	// served as CRITICAL).
-	notes := r.learnFromPrompt()
-	out, err := r.userPromptSubmit()
+	// The prompt is recorded first: whether it is the session's first
+	// decides what the agent is asked.
+	sess := SessionOf(r.proj, r.in.SessionID)
+	first := false
+	if strings.TrimSpace(r.in.Prompt) != "" {
+		if err := sess.AddPrompt(r.now, r.redactedPrompt()); err != nil {
+			r.log.Printf("recording the prompt: %v", err)
+		}
+		first = len(sess.Prompts(2)) == 1
+	}
+	notes := r.learnFromPrompt(first)
+	out, err := r.userPromptSubmit(sess)
 	if err != nil && err != errQuiet {
 		return out, err
 	}
@@ -65,8 +97,8 @@ func (r *run) promptSubmit() (*Output, error) {
 }
 
 // learnFromPrompt reads the prompt for lessons, and returns the notes for
-// the agent.
-func (r *run) learnFromPrompt() []string {
+// the agent; first: the prompt is its session's first.
+func (r *run) learnFromPrompt(first bool) []string {
 	// The detectors and everything kept read one text: the redacted
 	// prompt, the one that is recorded (redactedPrompt), cut where
 	// MayTeach cuts (a secret that crosses that cut is redacted whole),
@@ -75,6 +107,9 @@ func (r *run) learnFromPrompt() []string {
 	// the prompt (transcript.OwnWords, as capture reads them), read once.
 	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))
 	if !mayBeCorrection(prompt) {
+		if first && opening(prompt) && r.cfg.Extractor.Agent {
+			return []string{OpeningNote}
+		}
 		return nil
 	}
 	reqs := keep.Find(prompt)

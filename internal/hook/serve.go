@@ -80,17 +80,13 @@ func (r *run) askOnly() (*Output, error) {
 	return r.output("", d, reason), nil
 }
 
-// userPromptSubmit records the prompt for keyword matching, then serves
-// what the request names: the items whose files or commands it names, or
+// userPromptSubmit serves, in the session sess the prompt was recorded in
+// (promptSubmit), what the request names: the items whose files or commands it names, or
 // whose keywords or topics it mentions, within the prompt's own limits
 // (serve.prompt_max_items, serve.prompt_budget_chars).
-func (r *run) userPromptSubmit() (*Output, error) {
+func (r *run) userPromptSubmit(sess Session) (*Output, error) {
 	if strings.TrimSpace(r.in.Prompt) == "" {
 		return nil, errQuiet
-	}
-	sess := SessionOf(r.proj, r.in.SessionID)
-	if err := sess.AddPrompt(r.now, r.redactedPrompt()); err != nil {
-		r.log.Printf("recording the prompt: %v", err)
 	}
 	if !r.serving() {
 		return nil, errQuiet

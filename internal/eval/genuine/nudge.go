@@ -56,12 +56,14 @@ func Nudge(set *Set, paths map[string]string) map[string]*NudgeTally {
 				out[split] = &NudgeTally{}
 			}
 		}
+		first := true
 		for _, u := range ch.UserSignals {
 			if u.Rejection {
 				continue // a refusal's reason is no prompt
 			}
 			taught := at[s.ID][u.UUID] || at[s.ID]["L"+strconv.Itoa(u.Line)] || at[s.ID]["M"+strconv.Itoa(u.Line-1)]
-			flagged := hook.MayTeach(u.Text)
+			flagged := hook.MayTeachAt(u.Text, first)
+			first = false
 			for _, split := range []string{s.Split, "all"} {
 				t := out[split]
 				t.Turns++
