@@ -788,6 +788,9 @@ func TestFailureFix(t *testing.T) {
 			[]string{"pitfall: The agent's shell here escapes `$(…)` before bash reads it (`\\$ (`: \"syntax error near unexpected token\"): run the inner command first and use its output as it is, or put the command in a script file."}},
 		{"a substitution the agent wrote wrong is its own slip", []string{"user: check", "assistant: ok",
 			"fail: echo $(ls (x) => /bin/bash: -c: line 1: syntax error near unexpected token `x'", "bash: ls x"}, nil},
+		{"nothing staged for a commit is git's report, not an error", []string{"user: commit", "assistant: ok",
+			"fail: git add vercel.json && git commit -m x => On branch master\nChanges not staged for commit:\n\tmodified:   ../vercel.json\n\nno changes added to commit (use \"git add\" and/or \"git commit -a\")",
+			"bash: git add ../vercel.json && git commit -m x"}, nil},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

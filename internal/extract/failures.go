@@ -401,6 +401,12 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 		return failedStep{}, false
 	}
 	text := withoutHarness(t.Error)
+	if nothingToCommit(text) {
+		// git commit exits 1 when nothing is staged, and says so in its
+		// status ("On branch main … no changes added to commit"): a
+		// report, not an error with a fix.
+		return failedStep{}, false
+	}
 	e := errorLine(text)
 	if e == "" {
 		return failedStep{}, false
@@ -416,6 +422,11 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 		return failedStep{}, false // grep found nothing
 	}
 	return failedStep{step: s, err: e}, true
+}
+
+// nothingToCommit reports git commit's status when nothing was staged.
+func nothingToCommit(text string) bool {
+	return strings.HasPrefix(strings.TrimSpace(text), "On branch ") && mentions(text, "nothing to commit", "no changes added to commit", "nothing added to commit")
 }
 
 // withoutHarness is an error without what the agent's own shell said:
