@@ -66,6 +66,32 @@ func escapedSubstitution(f transcript.ToolCall) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+err)), true
 }
 
+// heredocInPowerShell reads a command written for bash (a heredoc,
+// `python - <<'PY'`, `applypatch <<'PATCH'`) that PowerShell ran and could
+// not parse: PowerShell names the error by an id in every language
+// (MissingFileSpecification, RedirectionNotSupported) or, from 7 on,
+// heads it "ParserError" with the line it failed on. Every heredoc fails
+// so in that shell, whatever it feeds, so the lesson is worded without
+// the command; its moment is the program it fed.
+func heredocInPowerShell(f transcript.ToolCall) (Observation, bool) {
+	if !f.Failed() || !strings.Contains(f.Command, "<<") {
+		return Observation{}, false
+	}
+	text := stripTerminalCodes(f.Error)
+	if !mentions(text, "MissingFileSpecification", "RedirectionNotSupported") && !(strings.Contains(text, "ParserError") && strings.Contains(text, "<<")) {
+		return Observation{}, false
+	}
+	s := parseStep(f.Command, "")
+	area := s.prog
+	if area == "" {
+		area = "powershell"
+	}
+	pattern := "The agent's shell here is PowerShell, where a bash heredoc (`<<'EOF'`) does not parse: pass a script with `python -c` or a PowerShell here-string (`@'…'@`), and make edits with the edit tool."
+	details := commandDetails(area, f.Command, " fails with \""+clip(errorLine(text), 100)+"\"",
+		"every command with a heredoc fails", "pass scripts with python -c or a here-string, edit files with the edit tool")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+errorLine(text))), true
+}
+
 // noModule finds the module an interpreter could not import: Python's
 // "No module named 'x'", Node's "Cannot find module 'x'" and "Cannot find
 // package 'x'". A relative or absolute path is a file, not a module.

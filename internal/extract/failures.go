@@ -70,6 +70,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		if o, ok := heredocInPowerShell(*f); ok {
+			// Whatever the agent did next (the edit tool, python -c), the
+			// next heredoc fails the same way: the lesson is the shell.
+			out = append(out, o)
+			continue
+		}
 		if o, ok := escapedSubstitution(*f); ok {
 			// The command was right (a look around as much as any), and
 			// the next one with a substitution fails the same way: the
