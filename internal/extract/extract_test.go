@@ -801,6 +801,9 @@ func TestFailureFix(t *testing.T) {
 			[]string{"pitfall: The agent's shell here is PowerShell, where a bash heredoc (`<<'EOF'`) does not parse: pass a script with `python -c` or a PowerShell here-string (`@'…'@`), and make edits with the edit tool."}},
 		{"a heredoc that ran and failed on its own is not the shell's", []string{"user: check", "assistant: ok",
 			"fail: python - <<'PY'\nimport yaml\nPY => ModuleNotFoundError: No module named 'yaml'", "bash: ls"}, nil},
+		{"a certificate not verified, never fixed: ask the person", []string{"user: look at the pr", "assistant: ok",
+			"fail: gh pr view 1972 => Post \"https://api.github.com/graphql\": tls: failed to verify certificate: x509: OSStatus -26276", "bash: ls"},
+			[]string{"pitfall: `gh` cannot verify the server's TLS certificate from the agent's shell here: ask the person to run it, and do not turn the check off."}},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

@@ -820,6 +820,16 @@ func unsupported(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	case notFound(fs.err, fs.prog):
 		pattern = "`" + fs.prog + "` is not available " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " is not installed " + strings.Replace(where(fs), "here", "where the agent runs", 1)
+	case certificateError(strings.ToLower(f.Error)):
+		// A proxy on the network, or a server whose certificate is not
+		// trusted: nothing the agent may change about the command, and
+		// turning the check off is no fix (bypassed).
+		pattern = "`" + fs.prog + "` cannot verify the server's TLS certificate from the agent's shell here: ask the person to run it, and do not turn the check off."
+		issue = fs.prog + " cannot verify the server's certificate (\"" + clip(certificateLine(f.Error), 120) + "\"): a proxy on this network or an untrusted certificate"
+		// The network is the moment, not the program: served at every
+		// later run of it, it distracted where the network let it
+		// through. It is listed in the index a session starts with.
+		area = "TLS certificates"
 	case optionError(strings.ToLower(fs.err)):
 		pattern = "`" + clip(fs.line(), 80) + "` is not supported " + where(fs) + ": it fails with \"" + clip(fs.err, 100) + "\"."
 		issue = fs.prog + " does not take these arguments " + where(fs)
@@ -1595,6 +1605,24 @@ func exploringStep(s step) bool {
 // lookWords are the words of a subcommand that looks ("list-units",
 // "show-ref", "checks").
 var lookWords = map[string]bool{"list": true, "show": true, "status": true, "check": true, "info": true, "inspect": true}
+
+// certificateError reports a TLS client's error that it could not verify
+// the server's certificate, in the words of Go, OpenSSL, curl, Python and
+// Node.
+func certificateError(low string) bool {
+	return mentions(low, "x509:", "failed to verify certificate", "certificate verify failed", "ssl certificate problem", "self-signed certificate", "self signed certificate", "unable to get local issuer certificate", "unable_to_get_issuer_cert", "self_signed_cert_in_chain")
+}
+
+// certificateLine is the line of text that says the certificate could
+// not be verified.
+func certificateLine(text string) string {
+	for _, l := range strings.Split(stripTerminalCodes(text), "\n") {
+		if certificateError(strings.ToLower(l)) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
 
 // optionError reports an error about an option or argument the program
 // does not take.
