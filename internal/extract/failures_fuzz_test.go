@@ -6,7 +6,8 @@ import (
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// FuzzFailureFixes holds the failure-fix reading to never panicking on a
+// FuzzFailureFixes holds the failure-fix reading (and what the machine
+// lacks, read from the same calls) to never panicking on a
 // session of odd commands and error texts (empty words, bare quotes,
 // links with nothing between them, terminal codes): the hook that reads a
 // session must finish whatever the agent ran.
@@ -15,6 +16,8 @@ func FuzzFailureFixes(f *testing.F) {
 	f.Add(`cd "" && npm run`, "sh: 1: npm: not found", "", "npm run build | grep -v x", "", uint8(3))
 	f.Add("&& || ;", "\x1b[31merror\x1b]0;t\x07", "", `'' ""`, "Error: x", uint8(7))
 	f.Add("sudo -u", "Error: no such option: --x", "x.toml", "sudo -u root make", "", uint8(12))
+	f.Add("python - <<'PY'\nimport onnx\nPY", "\x1b[31mParserError: <<'PY'\nNo module named 'onnx'", "", "Get-Content a.md -Encoding UTF8", "", uint8(0))
+	f.Add("docker exec $(docker ps -q) ls", "syntax error near unexpected token `('\n`docker exec \\$ ( docker ps -q ) ls'", "", "type a.md", "", uint8(16))
 	f.Fuzz(func(t *testing.T, failed, errText, path, next, nextErr string, flags uint8) {
 		tools := []transcript.ToolCall{
 			{Meta: transcript.Meta{Line: 1}, Name: "Bash", Command: failed, HasResult: true, IsError: true, Error: errText, ResultLine: 2, Escalated: flags&8 != 0},
@@ -31,6 +34,7 @@ func FuzzFailureFixes(f *testing.F) {
 		}
 		ch := &transcript.Channels{Tools: tools}
 		failureFixes(ch)
+		rereadWithEncoding(ch)
 		for i := range tools {
 			if fs, ok := failure(&tools[i]); ok {
 				unsupported(tools[i], fs)
