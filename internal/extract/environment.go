@@ -92,6 +92,38 @@ func heredocInPowerShell(f transcript.ToolCall) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+errorLine(text))), true
 }
 
+// quotedScriptBroke reads a script passed in quotes (`node -e "…"`,
+// `python -c "…"`) that the shell could not even read: its quotes
+// nested in the script's, bash reached the end looking for the closing
+// one. The same program then passed with the script fed through a
+// quoted heredoc, which the shell does not read: that is the fix, for
+// every long script of that program.
+func quotedScriptBroke(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall) (Observation, bool) {
+	low := strings.ToLower(fs.err)
+	if !mentions(low, "unexpected eof while looking for matching", "unterminated quoted string") {
+		return Observation{}, false
+	}
+	if strings.Contains(failed.Command, "<<") || !strings.Contains(commandLine(passed.Command), "<<") {
+		return Observation{}, false
+	}
+	flag := ""
+	for _, w := range fs.words[1:] {
+		if w == "-e" || w == "-c" || w == "--eval" {
+			flag = " " + w
+			break
+		}
+	}
+	if flag == "" {
+		return Observation{}, false // not a script in quotes: a quote the agent left open
+	}
+	pattern := "`" + fs.prog + flag + "` with a long script in quotes broke the shell's quoting: pass the script through a quoted heredoc (`" + fs.prog + " <<'EOF'`)."
+	details := commandDetails(fs.prog, failed.Command, " fails with \""+clip(fs.err, 100)+"\"",
+		"the shell cannot read the command", "feed the script through a quoted heredoc")
+	return failurePitfall(failed, pattern, details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
 // noModule finds the module an interpreter could not import: Python's
 // "No module named 'x'", Node's "Cannot find module 'x'" and "Cannot find
 // package 'x'". A relative or absolute path is a file, not a module.

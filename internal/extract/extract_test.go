@@ -804,6 +804,13 @@ func TestFailureFix(t *testing.T) {
 		{"a certificate not verified, never fixed: ask the person", []string{"user: look at the pr", "assistant: ok",
 			"fail: gh pr view 1972 => Post \"https://api.github.com/graphql\": tls: failed to verify certificate: x509: OSStatus -26276", "bash: ls"},
 			[]string{"pitfall: `gh` cannot verify the server's TLS certificate from the agent's shell here: ask the person to run it, and do not turn the check off."}},
+		{"a script in quotes the shell could not read, fed through a heredoc", []string{"user: check the zones", "assistant: ok",
+			"fail: node -e \"const tz='Australia/Sydney';console.log(new Intl.DateTimeFormat('ja-JP',{timeZone:tz}).format(new Date(\\\"x\\\")))\" => bash: -c: line 1: unexpected EOF while looking for matching `\"'",
+			"bash: node <<'NODE'\nconst tz='Australia/Sydney';\nconsole.log(tz)\nNODE"},
+			[]string{"pitfall: `node -e` with a long script in quotes broke the shell's quoting: pass the script through a quoted heredoc (`node <<'EOF'`)."}},
+		{"a quote the agent left open in a pattern is its own slip", []string{"user: find it", "assistant: ok",
+			"fail: rg -n \"add_parser\\(\\\"gcode => bash: -c: line 1: unexpected EOF while looking for matching `\"'",
+			"bash: rg -n add_parser opk/cli/__main__.py"}, nil},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

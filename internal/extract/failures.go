@@ -516,6 +516,9 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if o, ok := moduleAbsent(failed, fs, passed, steps); ok {
 		return o, true
 	}
+	if o, ok := quotedScriptBroke(failed, fs, passed); ok {
+		return o, true
+	}
 	if below(failed.Command) != below(passed.Command) && !notFound(fs.err, fs.prog) {
 		// The lines below the first (a heredoc's body, the rest of an
 		// inline script) changed: the fix is in a script, not the command
