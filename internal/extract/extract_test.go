@@ -811,6 +811,12 @@ func TestFailureFix(t *testing.T) {
 		{"a quote the agent left open in a pattern is its own slip", []string{"user: find it", "assistant: ok",
 			"fail: rg -n \"add_parser\\(\\\"gcode => bash: -c: line 1: unexpected EOF while looking for matching `\"'",
 			"bash: rg -n add_parser opk/cli/__main__.py"}, nil},
+		{"a program not found, in the shell's own language", []string{"user: look at the sizes", "assistant: ok",
+			"fail: tree -L 2 -h --du => /bin/bash: 行 1: tree: 未找到命令", "bash: du -sh *"},
+			[]string{"pitfall: `tree` is not available here: `tree -L 2 -h --du` fails with \"/bin/bash: 行 1: tree: 未找到命令\"."}},
+		{"PowerShell's not recognized, in French", []string{"user: search", "assistant: ok",
+			"fail: grep -rn TODO src => grep : Le terme «grep» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de script ou programme exécutable.", "bash: Select-String -Path src\\*.ts -Pattern TODO"},
+			[]string{"pitfall: `grep` is not available here: `grep -rn TODO src` fails with \"grep : Le terme «grep» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de…\"."}},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

@@ -1013,7 +1013,19 @@ func notFound(errLine, prog string) bool {
 			return true
 		}
 	}
-	return strings.Contains(low, "command not found") && strings.Contains(low, prog)
+	return mentions(low, notFoundWords...)
+}
+
+// notFoundWords are how a shell says it found no such program, in the
+// languages its messages are translated into: bash's "command not found"
+// and PowerShell's "is not recognized as the name of a cmdlet" (the
+// program is named in the same line, checked above).
+var notFoundWords = []string{
+	"command not found", "orden no encontrada", "comando no encontrado", "commande introuvable",
+	"befehl nicht gefunden", "kommando nicht gefunden", "команда не найдена", "未找到命令", "找不到命令",
+	"コマンドが見つかりません", "명령어를 찾을 수 없", "명령을 찾을 수 없", "comando não encontrado",
+	"no se reconoce como nombre", "n'est pas reconnu comme nom", "wurde nicht als name eines cmdlet",
+	"não é reconhecido como nome", "として認識されません", "识别为 cmdlet", "не распознано как имя", "인식되지 않습니다",
 }
 
 // cannotStart reports an error saying the program could not even be
