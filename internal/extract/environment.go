@@ -47,6 +47,26 @@ func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
+// andInPowerShell5 reads a chain (`cd web && npm run build`) that Windows
+// PowerShell 5 refused: `&&` chains commands only from PowerShell 7 on.
+// The error's id is English in every language (InvalidEndOfLine). Every
+// chain fails so, whatever it runs, so the lesson is the shell's; any
+// command may be chained, so none is its moment: it is listed in the
+// index a session starts with.
+func andInPowerShell5(f transcript.ToolCall) (Observation, bool) {
+	if !f.Failed() || !strings.Contains(f.Command, "&&") {
+		return Observation{}, false
+	}
+	text := stripTerminalCodes(f.Error)
+	if !mentions(text, "InvalidEndOfLine", "'&&' is not a valid statement separator") {
+		return Observation{}, false
+	}
+	pattern := "The agent's shell here is Windows PowerShell 5, where `&&` does not chain commands: use `;`, or `if ($?) { … }` to run the next only when the first passed."
+	details := commandDetails("&&", f.Command, " fails with \""+clip(errorLine(text), 100)+"\"",
+		"every command chained with && fails", "chain with ; or if ($?) { … }")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+errorLine(text))), true
+}
+
 // escapedSubstitution reads a command whose `$(…)` the agent's harness
 // escaped before the shell ran it: bash, quoting back what it read, shows
 // `\$ (` where the command had `$(`, and fails on the parenthesis. The

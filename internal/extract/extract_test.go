@@ -817,6 +817,10 @@ func TestFailureFix(t *testing.T) {
 		{"PowerShell's not recognized, in French", []string{"user: search", "assistant: ok",
 			"fail: grep -rn TODO src => grep : Le terme «grep» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de script ou programme exécutable.", "bash: Select-String -Path src\\*.ts -Pattern TODO"},
 			[]string{"pitfall: `grep` is not available here: `grep -rn TODO src` fails with \"grep : Le terme «grep» n'est pas reconnu comme nom d'applet de commande, fonction, fichier de…\"."}},
+		{"a chain Windows PowerShell 5 refused is the shell's lesson, whatever it ran", []string{"user: build", "assistant: ok",
+			"fail: cd frontend && npm run build => At line:1 char:13\n+ cd frontend && npm run build\n+             ~~\nDas Token \"&&\" ist in dieser Version kein gültiges Anweisungstrennzeichen.\n    + CategoryInfo          : ParserError: (:) [], ParentContainsErrorRecordException\n    + FullyQualifiedErrorId : InvalidEndOfLine",
+			"bash: cd frontend; npm run build"},
+			[]string{"pitfall: The agent's shell here is Windows PowerShell 5, where `&&` does not chain commands: use `;`, or `if ($?) { … }` to run the next only when the first passed."}},
 		{"Claude Code's tool protocol is no failure", []string{"user: edit", "assistant: ok",
 			"failedit: /repo/a.go => <tool_use_error>String to replace not found in file.</tool_use_error>", "read: /repo/a.go", "edit: /repo/a.go"}, nil},
 	}

@@ -76,6 +76,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		if o, ok := andInPowerShell5(*f); ok {
+			// Whatever the agent did next, the next chain fails the same
+			// way: the lesson is the shell.
+			out = append(out, o)
+			continue
+		}
 		if o, ok := escapedSubstitution(*f); ok {
 			// The command was right (a look around as much as any), and
 			// the next one with a substitution fails the same way: the
