@@ -47,69 +47,84 @@ func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
-// andInPowerShell5 reads a chain (`cd web && npm run build`) that Windows
-// PowerShell 5 refused: `&&` chains commands only from PowerShell 7 on.
-// The error's id is English in every language (InvalidEndOfLine). Every
-// chain fails so, whatever it runs, so the lesson is the shell's; any
-// command may be chained, so none is its moment: it is listed in the
-// index a session starts with.
-func andInPowerShell5(f transcript.ToolCall) (Observation, bool) {
-	if !f.Failed() || !strings.Contains(f.Command, "&&") {
+// A shell habit that this machine's shell refuses: a bash heredoc or an
+// `&&` chain in PowerShell, a `$(…)` the agent's harness escaped. The
+// command was written right for bash; every later one written so fails
+// the same way, whatever it runs and whatever the agent did next, so the
+// lesson is the shell's, worded without the command.
+type shellRefusal struct {
+	written string // what the command holds: "<<", "&&", "$("
+	// refused reads the error (terminal codes stripped) for the shell's
+	// own words of refusal.
+	refused func(text string) bool
+	// area is the lesson's moment: "" for the program the command fed
+	// (the next heredoc feeds it again); a name no command has when any
+	// command may meet it (served at one program's every run, such a
+	// lesson distracted), so that it is listed in the session's index.
+	area                        string
+	pattern, impact, resolution string
+}
+
+var shellRefusals = []shellRefusal{
+	{
+		// PowerShell names the error by an id in every language
+		// (MissingFileSpecification, RedirectionNotSupported) or, from 7
+		// on, heads it "ParserError" with the line it failed on.
+		written: "<<",
+		refused: func(text string) bool {
+			return mentions(text, "MissingFileSpecification", "RedirectionNotSupported") || strings.Contains(text, "ParserError") && strings.Contains(text, "<<")
+		},
+		pattern:    "The agent's shell here is PowerShell, where a bash heredoc (`<<'EOF'`) does not parse: pass a script with `python -c` or a PowerShell here-string (`@'…'@`), and make edits with the edit tool.",
+		impact:     "every command with a heredoc fails",
+		resolution: "pass scripts with python -c or a here-string, edit files with the edit tool",
+	},
+	{
+		// `&&` chains commands only from PowerShell 7 on; the id is
+		// English in every language.
+		written: "&&",
+		refused: func(text string) bool {
+			return mentions(text, "InvalidEndOfLine", "'&&' is not a valid statement separator")
+		},
+		area:       "&&",
+		pattern:    "The agent's shell here is Windows PowerShell 5, where `&&` does not chain commands: use `;`, or `if ($?) { … }` to run the next only when the first passed.",
+		impact:     "every command chained with && fails",
+		resolution: "chain with ; or if ($?) { … }",
+	},
+	{
+		// bash, quoting back what it read, shows `\$ (` where the command
+		// had `$(`, and fails on the parenthesis.
+		written: "$(",
+		refused: func(text string) bool {
+			return strings.Contains(text, "syntax error near unexpected token") && strings.Contains(text, `\$ (`)
+		},
+		area:       "$(…)",
+		pattern:    "The agent's shell here escapes `$(…)` before bash reads it (`\\$ (`: \"syntax error near unexpected token\"): run the inner command first and use its output as it is, or put the command in a script file.",
+		impact:     "every command with a command substitution fails",
+		resolution: "run the inner command on its own first and paste its output, or write the command to a script and run that",
+	},
+}
+
+// refusedByShell reads a failed call for a shell habit the shell refused.
+func refusedByShell(f transcript.ToolCall) (Observation, bool) {
+	if !f.Failed() {
 		return Observation{}, false
 	}
 	text := stripTerminalCodes(f.Error)
-	if !mentions(text, "InvalidEndOfLine", "'&&' is not a valid statement separator") {
-		return Observation{}, false
+	for _, r := range shellRefusals {
+		if !strings.Contains(f.Command, r.written) || !r.refused(text) {
+			continue
+		}
+		area := r.area
+		if area == "" {
+			if area = parseStep(f.Command, "").prog; area == "" {
+				area = "powershell"
+			}
+		}
+		err := errorLine(text)
+		details := commandDetails(area, f.Command, " fails with \""+clip(err, 100)+"\"", r.impact, r.resolution)
+		return failurePitfall(f, r.pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+err)), true
 	}
-	pattern := "The agent's shell here is Windows PowerShell 5, where `&&` does not chain commands: use `;`, or `if ($?) { … }` to run the next only when the first passed."
-	details := commandDetails("&&", f.Command, " fails with \""+clip(errorLine(text), 100)+"\"",
-		"every command chained with && fails", "chain with ; or if ($?) { … }")
-	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+errorLine(text))), true
-}
-
-// escapedSubstitution reads a command whose `$(…)` the agent's harness
-// escaped before the shell ran it: bash, quoting back what it read, shows
-// `\$ (` where the command had `$(`, and fails on the parenthesis. The
-// command was right; every later one with a substitution fails the same
-// way, whatever it runs, so the lesson is worded without it.
-func escapedSubstitution(f transcript.ToolCall) (Observation, bool) {
-	if !f.Failed() || !strings.Contains(f.Command, "$(") || !strings.Contains(f.Error, "syntax error near unexpected token") || !strings.Contains(f.Error, `\$ (`) {
-		return Observation{}, false
-	}
-	err := errorLine(f.Error)
-	pattern := "The agent's shell here escapes `$(…)` before bash reads it (`\\$ (`: \"syntax error near unexpected token\"): run the inner command first and use its output as it is, or put the command in a script file."
-	// No program is its moment: any may run inside a substitution, and
-	// served at every run of the one that failed it distracts at the
-	// calls without one. It is listed in the session's index.
-	details := commandDetails("$(…)", f.Command, " fails with \""+clip(err, 100)+"\"",
-		"every command with a command substitution fails", "run the inner command on its own first and paste its output, or write the command to a script and run that")
-	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+err)), true
-}
-
-// heredocInPowerShell reads a command written for bash (a heredoc,
-// `python - <<'PY'`, `applypatch <<'PATCH'`) that PowerShell ran and could
-// not parse: PowerShell names the error by an id in every language
-// (MissingFileSpecification, RedirectionNotSupported) or, from 7 on,
-// heads it "ParserError" with the line it failed on. Every heredoc fails
-// so in that shell, whatever it feeds, so the lesson is worded without
-// the command; its moment is the program it fed.
-func heredocInPowerShell(f transcript.ToolCall) (Observation, bool) {
-	if !f.Failed() || !strings.Contains(f.Command, "<<") {
-		return Observation{}, false
-	}
-	text := stripTerminalCodes(f.Error)
-	if !mentions(text, "MissingFileSpecification", "RedirectionNotSupported") && !(strings.Contains(text, "ParserError") && strings.Contains(text, "<<")) {
-		return Observation{}, false
-	}
-	s := parseStep(f.Command, "")
-	area := s.prog
-	if area == "" {
-		area = "powershell"
-	}
-	pattern := "The agent's shell here is PowerShell, where a bash heredoc (`<<'EOF'`) does not parse: pass a script with `python -c` or a PowerShell here-string (`@'…'@`), and make edits with the edit tool."
-	details := commandDetails(area, f.Command, " fails with \""+clip(errorLine(text), 100)+"\"",
-		"every command with a heredoc fails", "pass scripts with python -c or a here-string, edit files with the edit tool")
-	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+errorLine(text))), true
+	return Observation{}, false
 }
 
 // quotedScriptBroke reads a script passed in quotes (`node -e "…"`,

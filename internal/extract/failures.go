@@ -70,22 +70,10 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
-		if o, ok := heredocInPowerShell(*f); ok {
-			// Whatever the agent did next (the edit tool, python -c), the
-			// next heredoc fails the same way: the lesson is the shell.
-			out = append(out, o)
-			continue
-		}
-		if o, ok := andInPowerShell5(*f); ok {
-			// Whatever the agent did next, the next chain fails the same
-			// way: the lesson is the shell.
-			out = append(out, o)
-			continue
-		}
-		if o, ok := escapedSubstitution(*f); ok {
-			// The command was right (a look around as much as any), and
-			// the next one with a substitution fails the same way: the
-			// lesson is the harness's escaping.
+		if o, ok := refusedByShell(*f); ok {
+			// The command was right for bash (a look around as much as
+			// any), and the next one written so fails the same way: the
+			// lesson is the shell, whatever the agent did next.
 			out = append(out, o)
 			continue
 		}
