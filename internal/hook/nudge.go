@@ -36,9 +36,7 @@ var mayBeCorrection = lang.MayBeCorrection
 // MayTeach reports a prompt the hook reads for a lesson, and asks the
 // agent about: the person's own words (not the editor's context, a command
 // template or a log pasted in) may correct the agent or teach it something.
-func MayTeach(prompt string) bool {
-	return mayBeCorrection(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
-}
+func MayTeach(prompt string) bool { return MayTeachAt(prompt, false) }
 
 // MayTeachAt is MayTeach knowing whether the prompt is its session's
 // first: a first request of some length is asked about whatever its
@@ -46,7 +44,16 @@ func MayTeach(prompt string) bool {
 // unflagged by the words, teach a lesson: as many as of the prompts the
 // words flag.
 func MayTeachAt(prompt string, first bool) bool {
-	return MayTeach(prompt) || first && opening(transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax)))
+	own := ownWords(prompt)
+	return mayBeCorrection(own) || first && opening(own)
+}
+
+// ownWords is what the detectors read of a prompt: its start, cut where
+// it is recorded, and of it only the person's own words (not the
+// editor's context, a command template, a log or another assistant's
+// answer pasted in: transcript.OwnWords, as capture reads them).
+func ownWords(prompt string) string {
+	return transcript.OwnWords(textcut.Bytes(prompt, MaxPromptRunes*utf8.UTFMax))
 }
 
 // opening reports a first request long enough to hold a lesson.
@@ -99,14 +106,13 @@ func (r *run) promptSubmit() (*Output, error) {
 // learnFromPrompt reads the prompt for lessons, and returns the notes for
 // the agent; first: the prompt is its session's first.
 func (r *run) learnFromPrompt(first bool) []string {
-	// The detectors and everything kept read one text: the redacted
-	// prompt, the one that is recorded (redactedPrompt), cut where
-	// MayTeach cuts (a secret that crosses that cut is redacted whole),
-	// and of it only the person's own words: not the editor's context, a
-	// command template, a log or another assistant's answer pasted into
-	// the prompt (transcript.OwnWords, as capture reads them), read once.
-	prompt := transcript.OwnWords(textcut.Bytes(r.redactedPrompt(), MaxPromptRunes*utf8.UTFMax))
+	// The detectors and everything kept read one text, read once: the
+	// own words (as MayTeachAt reads them) of the redacted prompt, the
+	// one that is recorded (redactedPrompt; a secret that crosses the
+	// cut is redacted whole).
+	prompt := ownWords(r.redactedPrompt())
 	if !mayBeCorrection(prompt) {
+		// MayTeachAt's other half: a session's first request.
 		if first && opening(prompt) && r.cfg.Extractor.Agent {
 			return []string{OpeningNote}
 		}
