@@ -183,7 +183,8 @@ func moduleAbsent(failed transcript.ToolCall, fs failedStep, passed transcript.T
 	if strings.Contains(module, ".") && lang == "Python module" {
 		return Observation{}, false // a package's part: where it runs from, not what is installed
 	}
-	if !importsIn(failed.Command)[module] || importsIn(passed.Command)[module] {
+	before, after := importsIn(failed.Command), importsIn(passed.Command)
+	if !before[module] || after[module] {
 		return Observation{}, false // the script is a file, or the module is still used
 	}
 	if !rewriteOf(scriptOf(failed.Command), scriptOf(passed.Command)) {
@@ -197,8 +198,7 @@ func moduleAbsent(failed transcript.ToolCall, fs failedStep, passed transcript.T
 		}
 	}
 	var instead []string
-	before := importsIn(failed.Command)
-	for name := range importsIn(passed.Command) {
+	for name := range after {
 		if !before[name] {
 			instead = append(instead, "`"+name+"`")
 		}
