@@ -1200,6 +1200,11 @@ func TestStandingChoices(t *testing.T) {
 		{"le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md", []string{"pitfall: Le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md."}},
 		{"the config to use is deploy/prod.yaml", []string{"pitfall: The config to use is deploy/prod.yaml."}},
 		{"codexが参照するのはAGENTS.mdか？", nil},
+		// A place said in words, a folder or a host, is a place all the same.
+		{"M-Claude is in the Documents folder", []string{"procedural: M-Claude is in the Documents folder."}},
+		{"Общие настройки хранятся в скрытой папке .gemini в домашней папке", []string{"procedural: Общие настройки хранятся в скрытой папке .gemini в домашней папке."}},
+		{"is M-Claude in the Documents folder?", nil},
+		{"the bug is in the folder view", nil},
 		// What the person works on, the system named.
 		{"i'm on ubuntu 22.04", []string{"procedural: I'm on ubuntu 22.04."}},
 		{"utilizo windows", []string{"procedural: Utilizo windows."}},

@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 )
@@ -50,7 +51,11 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// "我们一步一步来吧，你一步一步仔细教我", "작은거에 집중 한개씩 분석 완성":
 		// how the person wants the work paced.
 		named = false
-	case hasKind(x, lang.Where, s.start, s.end) && placeNamed(said):
+	case hasKind(x, lang.Where, s.start, s.end) && (placeNamed(said) || hasKind(x, lang.Place, s.start, s.end) && (namesTool(said, false) || properName(said))):
+		// "M-Claude is in the Documents folder": a place said in words
+		// (a folder, a host, a port) is one as much as a path is, when
+		// something is named there; "the bug is in the folder view" names
+		// nothing.
 	case hasKind(x, lang.Must, s.start, s.end) && hasKind(x, lang.General, s.start, s.end):
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
@@ -235,6 +240,18 @@ func codeLike(w string) bool {
 func camel(w string) bool {
 	for i, r := range w {
 		if i > 0 && unicode.IsUpper(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// properName reports a sentence with a word past its first that opens
+// with a capital: a name ("the Documents folder").
+func properName(s string) bool {
+	for i, w := range strings.Fields(s) {
+		w = strings.Trim(w, "`'\"“”()[],.;:!?")
+		if r, _ := utf8.DecodeRuneInString(w); i > 0 && unicode.IsUpper(r) && utf8.RuneCountInString(w) >= 3 {
 			return true
 		}
 	}
