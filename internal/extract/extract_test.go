@@ -1208,6 +1208,9 @@ func TestStandingChoices(t *testing.T) {
 		// What the person works on, the system named.
 		{"i'm on ubuntu 22.04", []string{"procedural: I'm on ubuntu 22.04."}},
 		{"utilizo windows", []string{"procedural: Utilizo windows."}},
+		// What is said of it after goes on it; what is said of anything else does not.
+		{"I'm on Ubuntu 22.04. You should know this... I'm not headless, I type in a GUI session.", []string{"procedural: I'm on Ubuntu 22.04. I'm not headless, I type in a GUI session."}},
+		{"I'm on Ubuntu 22.04. The settings page still fails.", []string{"procedural: I'm on Ubuntu 22.04."}},
 		{"I'm on the settings page and it still fails", nil},
 		{"when you commit, write the message in English", []string{"procedural: When you commit, write the message in English."}},
 		{"todas las apis que hagas deben pedir el usuario autenticado", []string{"procedural: Todas las apis que hagas deben pedir el usuario autenticado."}},

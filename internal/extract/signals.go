@@ -61,6 +61,7 @@ func read(t *turn) (found []finding, back bool) {
 	keep := false   // a sentence asked to keep the turn's other sentences
 	keptAt := -1    // where the first such sentence ends
 	joined := false // the last sentence read was a lesson: the next one goes on it
+	setupAt := -1   // the finding that says what the person works on
 	fact, factAt, isFact := told(x, own, sents)
 	if isFact {
 		found = append(found, fact)
@@ -74,6 +75,11 @@ func read(t *turn) (found []finding, back bool) {
 			f, ok = standing(t, x, own, s) // a choice stated plainly
 		}
 		switch {
+		case ok && f.class == ClassFact && !isFact && setupAt < 0 && !joined:
+			// What the person works on ("I'm on Ubuntu 22.04"): what they
+			// say of it in the sentences after goes on it.
+			found = append(found, f)
+			joined, setupAt = true, len(found)-1
 		case ok && (!joined || listItem(own, x.Offset(s.start))):
 			// An item of a list is a point of its own, whatever the
 			// item before it said.
@@ -91,6 +97,14 @@ func read(t *turn) (found []finding, back bool) {
 			last.choice = last.choice || f.choice && f.class != ClassPreference
 			if last.area == "" {
 				last.area = f.area
+			}
+		case !ok && setupAt >= 0 && hasKind(x, lang.Platform, s.start, s.end) && !asking(x, s):
+			// "I'm on Ubuntu 22.04. You should know this... I'm not
+			// headless, I type in a GUI session": the same setup, said on.
+			if more := cleanLesson(x, own, s.start, s.end, ""); words(more) >= 2 {
+				last := &found[setupAt]
+				last.lesson = clip(strings.TrimSpace(last.lesson+" "+more), maxLesson)
+				last.said = strings.TrimSpace(last.said + " " + own[x.Offset(s.start):x.Offset(s.end)])
 			}
 		case empty && heading(own, x.Offset(s.start)):
 			// "【注意点】": a document's heading asks nothing.
