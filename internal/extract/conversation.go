@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/repopath"
 
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -30,6 +31,10 @@ type turn struct {
 	// acted are the agent's tool calls since the person's previous turn;
 	// next, those until their next one (main conversation only).
 	acted, next []transcript.ToolCall
+	// confirmed are the calls after the person's next turn when that turn
+	// only said yes to the agent's asking before it acted ("y"): what the
+	// agent did for this turn, once allowed to.
+	confirmed []transcript.ToolCall
 	// refused is the tool call the person refused, for a turn that is the
 	// reason they gave.
 	refused *transcript.ToolCall
@@ -84,7 +89,19 @@ func newConversation(ch *transcript.Channels) *conversation {
 		}
 		c.turns = append(c.turns, t)
 	}
+	for i := 1; i < len(c.turns); i++ {
+		if len(c.turns[i-1].next) == 0 && confirms(c.turns[i].sig.Own) {
+			c.turns[i-1].confirmed = c.turns[i].next
+		}
+	}
 	return c
+}
+
+// confirms reports a turn that only says yes ("y", "ok", "はい").
+func confirms(own string) bool {
+	x := lang.Fold(own)
+	low := x.Low()
+	return strings.TrimSpace(low) == "y" || words(low) > 0 && words(low) <= 3 && onlyAnswers(x, 0, len(low))
 }
 
 // lastEdit is the file the agent last changed among calls, relative to

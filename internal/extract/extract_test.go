@@ -1512,6 +1512,14 @@ func TestHandedBack(t *testing.T) {
 			[]string{"procedural: Ты сам можешь посмотреть как оно называется через wpctl status."}},
 		{"no command and too few words: nothing to keep", []string{"user: fix it", "assistant: Done, restart the app to see it.", "user: you do it"},
 			nil},
+		// "No, do it" in other words: the agent then ran the program it
+		// had handed over, at once or once the person said yes.
+		{"a no, then the agent runs it", []string{"user: 変更をまとめて", "assistant: 実行用コマンドです。\n\n```bash\ngit add \\\n  docs/a.md\ngit commit -m \"docs\"\n```\n\n必要なら次は push 用コマンドも出します。", "user: いやコミットして push までやってくれ", "bash: git add docs/a.md && git commit -m docs && git push"},
+			[]string{"procedural: コマンドは人に頼まず自分で実行してください。"}},
+		{"a no, then yes to the agent's asking, then it runs it", []string{"user: summarise the changes", "assistant: Run this:\n\n```bash\ngit commit -am \"docs\"\n```", "user: no, commit and push it", "assistant: I will run git commit and git push. OK? (y/n)", "user: y", "bash: git commit -am docs && git push"},
+			[]string{"procedural: Run the commands yourself instead of asking the person to run them."}},
+		{"a no, and the agent runs something else", []string{"user: summarise the changes", "assistant: Run this:\n\n```bash\ngit commit -am \"docs\"\n```", "user: no, rewrite the summary first", "edit: docs/summary.md"},
+			nil},
 	}
 	checkLessons(t, tests)
 }

@@ -739,6 +739,9 @@ func handedBack(t *turn, x *lang.Text, own string) (finding, bool) {
 		}
 	}
 	if tb == nil {
+		tb = refusedHanding(t, x)
+	}
+	if tb == nil {
 		return finding{}, false
 	}
 	f := finding{class: ClassRule, said: own}
@@ -755,6 +758,41 @@ func handedBack(t *turn, x *lang.Text, own string) (finding, bool) {
 	f.lesson = cleanLesson(x, own, 0, len(low), "")
 	f.area = namedPath(f.lesson)
 	return f, words(f.lesson) >= 4
+}
+
+// refusedHanding is the table of a short turn that says no to a command
+// the agent handed over, after which the agent ran that program itself:
+// "いやコミットして push までやってくれ" after "here is the push command".
+// The person said "do it yourself" in other words; what the agent did
+// next shows it. nil for any other turn.
+func refusedHanding(t *turn, x *lang.Text) *lang.Table {
+	cmd := handedCommand(t.before)
+	if cmd == "" || words(x.Low()) > 8 {
+		return nil
+	}
+	var tb *lang.Table
+	for _, tt := range lang.Tables() {
+		if ms := tt.Find(x, lang.Reject, 0, len(x.Low())); len(ms) > 0 && skipSpacePunct(x.Low(), 0, ms[0].Start) == ms[0].Start {
+			tb = tt
+			break
+		}
+	}
+	if tb == nil {
+		return nil
+	}
+	handed := stepsOf(cmd)
+	if len(handed) == 0 {
+		return nil
+	}
+	for _, c := range append(t.next, t.confirmed...) {
+		if c.Name != "Bash" || c.Command == "" {
+			continue
+		}
+		if slices.ContainsFunc(stepsOf(c.Command), func(s step) bool { return s.prog == handed[0].prog }) {
+			return tb
+		}
+	}
+	return nil
 }
 
 // handedCommand is the command the agent's message gave the person to
