@@ -993,6 +993,43 @@ func TestRepeatedWordingsJoin(t *testing.T) {
 	}
 }
 
+// An instruction given again and again in one session is a routine known
+// from that session on, the same observation a later session's repeat is
+// sighted as; twice, or an answer however often, is none.
+func TestRoutineInOneSession(t *testing.T) {
+	ch := session("j1", "user: この状態でgitに保存して", "bash: git add -A && git commit -m a", "assistant: 保存しました",
+		"user: 時刻を大きくして", "edit: /repo/app.js", "assistant: 変更しました",
+		"user: ここでgitに保存して", "bash: git add -A && git commit -m b", "assistant: 保存しました",
+		"user: yes please", "edit: /repo/app.js",
+		"user: gitに保存して", "bash: git add -A && git commit -m c",
+		"user: yes please", "edit: /repo/app.js",
+		"user: yes please", "edit: /repo/app.js")
+	var routines []Observation
+	for _, o := range Session(ch, Options{}).Observations {
+		if o.Type == Workflow {
+			routines = append(routines, o)
+		}
+	}
+	if len(routines) != 1 {
+		t.Fatalf("want one routine (the save to git, asked three times), got %+v", routines)
+	}
+	r := routines[0]
+	if r.Pattern != "この状態でgitに保存して。" || !strings.Contains(r.Details, "times in the session: 3") || r.Extractor != ExtractorRepeatedRequest || r.Class != ClassRepeated {
+		t.Errorf("%+v", r)
+	}
+	later := Session(session("j2", "user: この状態でgitに保存して", "bash: git add -A && git commit -m d"), Options{})
+	across := Across([]Result{Session(ch, Options{}), later}, Options{})
+	if len(across) != 2 || across[0].Pattern != r.Pattern || across[0].RecordUUID != r.RecordUUID || across[1].Pattern != r.Pattern {
+		t.Errorf("a later session's repeat should be sighted as the same observation, from the same record: %+v", across)
+	}
+	twice := session("j3", "user: gitに保存して", "bash: git commit -am a", "user: gitに保存して", "bash: git commit -am b")
+	for _, o := range Session(twice, Options{}).Observations {
+		if o.Type == Workflow {
+			t.Errorf("asked twice is no routine yet: %+v", o)
+		}
+	}
+}
+
 func TestRequest(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"Hey Claude, can you please push to github? Thanks", "push to github"},

@@ -48,13 +48,26 @@ const maxRequestWords = 60
 func (c *conversation) requests(in identity.Instance) []Request {
 	var out []Request
 	seen := map[string]bool{}
+	for _, r := range c.instructions(in) {
+		if !seen[r.Key] {
+			seen[r.Key] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// instructions are the session's instructions the agent carried out,
+// every time they were given, in their general form.
+func (c *conversation) instructions(in identity.Instance) []Request {
+	var out []Request
 	for _, t := range c.turns {
 		if t.sig.Rejection || t.corrects {
 			continue
 		}
 		text := identity.GeneralizeRequest(request(t.sig.Own), in)
 		k := textkey.Normalize(text)
-		if k == "" || seen[k] {
+		if k == "" {
 			continue
 		}
 		st := steps(t.next)
@@ -66,7 +79,6 @@ func (c *conversation) requests(in identity.Instance) []Request {
 		if len(st) == 0 {
 			continue // nothing was done: not an instruction carried out
 		}
-		seen[k] = true
 		out = append(out, Request{
 			Key: k, Text: text, Steps: st,
 			SessionID: t.sig.SessionID, RecordUUID: t.sig.UUID, Timestamp: t.sig.Timestamp,
@@ -74,6 +86,49 @@ func (c *conversation) requests(in identity.Instance) []Request {
 	}
 	return out
 }
+
+// routines are the instructions given again and again in one session
+// (minTimesInSession times or more, in one wording or several): "gitに保存
+// して" at each checkpoint, "push直前までやって" after each change. A
+// routine is known from the session it is first asked for in, not only
+// once a second session asks for it; it is the same observation the
+// sessions after will sight (its pattern is its first wording).
+func (c *conversation) routines(in identity.Instance) []Observation {
+	var out []Observation
+	for _, g := range groupRequests(c.instructions(in)) {
+		if len(g) < minTimesInSession {
+			continue
+		}
+		first := g[0]
+		var evidence []string
+		for _, r := range g {
+			if q := quote("user", r.Text); len(evidence) < observe.MaxEvidence && !slices.Contains(evidence, q) {
+				evidence = append(evidence, q)
+			}
+		}
+		details := "request: " + field(first.Text) + "; times in the session: " + strconv.Itoa(len(g))
+		if len(first.Steps) > 0 {
+			details += "; steps: " + field(strings.Join(first.Steps, ", "))
+		}
+		out = append(out, Observation{
+			Type:       Workflow,
+			Pattern:    clip(finish(first.Text), maxPattern),
+			Details:    details,
+			Evidence:   evidence,
+			QualityOK:  true,
+			SessionID:  first.SessionID,
+			RecordUUID: first.RecordUUID,
+			Timestamp:  first.Timestamp,
+			Extractor:  ExtractorRepeatedRequest,
+			Class:      ClassRepeated,
+		})
+	}
+	return out
+}
+
+// minTimesInSession is how often one session gives an instruction for it
+// to be a routine of its own.
+const minTimesInSession = 3
 
 // request is the instruction in a message, without what only opens or
 // closes it ("please", "can you", "now", "por favor"), or "" when the
@@ -192,13 +247,53 @@ func describeCalls(calls []transcript.ToolCall, describe func(transcript.ToolCal
 // pattern is the instruction as first written; its normalised form is the
 // key, so every session's sighting has the same id.
 func RepeatedRequests(reqs []Request, opt Options) []Observation {
-	// Requests are grouped by what they say: the same words, or the same
-	// instruction worded again (identity.Same) as any wording of the group,
-	// under the key of the first. A wording the same as wordings of two
-	// groups joins them: "파악 좀 해" is "파악 좀 해볼래" and "파악해봐"
-	// said again, so those two are one routine too.
+	var out []Observation
+	for _, items := range groupRequests(reqs) {
+		k := items[0].Key
+		g := firstPerSession(items, func(r Request) string { return r.SessionID })
+		if len(g) < opt.minSessions() {
+			continue
+		}
+		pattern := clip(finish(g[0].Text), maxPattern)
+		if textkey.Normalize(pattern) != k && textkey.Normalize(g[0].Text) != k {
+			pattern = textcase.UpperFirst(k) // a request kept by an older devlearn: its key is all there is
+		}
+		var evidence []string
+		for _, r := range g {
+			if len(evidence) < observe.MaxEvidence {
+				evidence = append(evidence, quote("user", r.Text))
+			}
+		}
+		for _, r := range g {
+			details := "request: " + field(r.Text) + "; sessions: " + strconv.Itoa(len(g))
+			if len(r.Steps) > 0 {
+				details += "; steps: " + field(strings.Join(r.Steps, ", "))
+			}
+			out = append(out, Observation{
+				Type:       Workflow,
+				Pattern:    pattern,
+				Details:    details,
+				Evidence:   evidence,
+				QualityOK:  len(r.Steps) > 0,
+				SessionID:  r.SessionID,
+				RecordUUID: r.RecordUUID,
+				Timestamp:  r.Timestamp,
+				Extractor:  ExtractorRepeatedRequest,
+				Class:      ClassRepeated,
+			})
+		}
+	}
+	return out
+}
+
+// groupRequests groups requests by what they say: the same words, or the
+// same instruction worded again (identity.Same) as any wording of the
+// group. A wording the same as wordings of two groups joins them: "파악
+// 좀 해" is "파악 좀 해볼래" and "파악해봐" said again, so those two are one
+// routine too. Each group is in the order its requests were made, under
+// the key of its first.
+func groupRequests(reqs []Request) [][]Request {
 	type group struct {
-		key   string
 		keys  []identity.Key
 		items []int // indices in reqs
 	}
@@ -232,52 +327,18 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 		}
 		groups = kept
 		if into == nil {
-			into = &group{key: r.Key}
+			into = &group{}
 			groups = append(groups, into)
 		}
 		into.keys = append(into.keys, rk)
 		into.items = append(into.items, i)
 		of[r.Key] = into
 	}
-	var out []Observation
-	for _, gr := range groups {
-		k := gr.key
+	out := make([][]Request, len(groups))
+	for gi, gr := range groups {
 		slices.Sort(gr.items) // in the order they were made, once groups joined
-		items := make([]Request, len(gr.items))
-		for j, i := range gr.items {
-			items[j] = reqs[i]
-		}
-		g := firstPerSession(items, func(r Request) string { return r.SessionID })
-		if len(g) < opt.minSessions() {
-			continue
-		}
-		pattern := clip(finish(g[0].Text), maxPattern)
-		if textkey.Normalize(pattern) != k && textkey.Normalize(g[0].Text) != k {
-			pattern = textcase.UpperFirst(k) // a request kept by an older devlearn: its key is all there is
-		}
-		var evidence []string
-		for _, r := range g {
-			if len(evidence) < observe.MaxEvidence {
-				evidence = append(evidence, quote("user", r.Text))
-			}
-		}
-		for _, r := range g {
-			details := "request: " + field(r.Text) + "; sessions: " + strconv.Itoa(len(g))
-			if len(r.Steps) > 0 {
-				details += "; steps: " + field(strings.Join(r.Steps, ", "))
-			}
-			out = append(out, Observation{
-				Type:       Workflow,
-				Pattern:    pattern,
-				Details:    details,
-				Evidence:   evidence,
-				QualityOK:  len(r.Steps) > 0,
-				SessionID:  r.SessionID,
-				RecordUUID: r.RecordUUID,
-				Timestamp:  r.Timestamp,
-				Extractor:  ExtractorRepeatedRequest,
-				Class:      ClassRepeated,
-			})
+		for _, i := range gr.items {
+			out[gi] = append(out[gi], reqs[i])
 		}
 	}
 	return out

@@ -37,8 +37,8 @@ func Session(ch *transcript.Channels, opt Options) Result {
 		c.turns[i].root = opt.Root
 	}
 	lessons := c.lessons() // before requests: a correction is not a request
-	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root))
 	in := instance(ch, opt.Root)
+	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), c.routines(in))
 	for i := range obs {
 		obs[i].Pattern = identity.Generalize(obs[i].Pattern, in)
 		obs[i].Details = identity.Generalize(obs[i].Details, in)
