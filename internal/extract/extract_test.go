@@ -1028,6 +1028,15 @@ func TestRoutineInOneSession(t *testing.T) {
 			t.Errorf("asked twice is no routine yet: %+v", o)
 		}
 	}
+	// Work going on is no routine: each time a different change.
+	goingOn := session("e1", "user: continue with the next task", "edit: /repo/a.go", "bash: go test ./a",
+		"user: continue with the next task", "edit: /repo/b.go", "bash: npm run lint",
+		"user: continue with the next task", "edit: /repo/c.go")
+	for _, o := range Session(goingOn, Options{}).Observations {
+		if o.Type == Workflow {
+			t.Errorf("a different change each time is no routine: %+v", o)
+		}
+	}
 }
 
 func TestRequest(t *testing.T) {

@@ -35,6 +35,9 @@ type Request struct {
 	SessionID  string   `json:"session_id"`
 	RecordUUID string   `json:"record_uuid"`
 	Timestamp  string   `json:"timestamp,omitempty"`
+	// ran are the commands the agent ran for it, as step keys ("git
+	// commit"): what a routine of one session does each time.
+	ran []string
 }
 
 // maxRequestWords bounds an instruction: longer, it is a task's
@@ -82,7 +85,25 @@ func (c *conversation) instructions(in identity.Instance) []Request {
 		out = append(out, Request{
 			Key: k, Text: text, Steps: st,
 			SessionID: t.sig.SessionID, RecordUUID: t.sig.UUID, Timestamp: t.sig.Timestamp,
+			ran: ranKeys(t.next),
 		})
+	}
+	return out
+}
+
+// ranKeys are the step keys of the commands among calls ("git commit",
+// "npm run build"), each once; a cd or an echo is none.
+func ranKeys(calls []transcript.ToolCall) []string {
+	var out []string
+	for _, c := range calls {
+		if c.Command == "" {
+			continue
+		}
+		for _, st := range stepsOf(c.Command) {
+			if st.key != "" && !slices.Contains(out, st.key) {
+				out = append(out, st.key)
+			}
+		}
 	}
 	return out
 }
@@ -96,7 +117,7 @@ func (c *conversation) instructions(in identity.Instance) []Request {
 func (c *conversation) routines(in identity.Instance) []Observation {
 	var out []Observation
 	for _, g := range groupRequests(c.instructions(in)) {
-		if len(g) < minTimesInSession {
+		if len(g) < minTimesInSession || !sameEachTime(g) {
 			continue
 		}
 		first := g[0]
@@ -129,6 +150,24 @@ func (c *conversation) routines(in identity.Instance) []Observation {
 // minTimesInSession is how often one session gives an instruction for it
 // to be a routine of its own.
 const minTimesInSession = 3
+
+// sameEachTime reports an instruction the agent carried out the same way
+// each time it was given: one command (a step key) ran for
+// minTimesInSession of its times. "gitに保存して" is a git commit each time;
+// "fix it" or "continue with the next task", said as often, is a
+// different change each time, which is how work goes on, not a routine.
+func sameEachTime(g []Request) bool {
+	times := map[string]int{}
+	for _, r := range g {
+		for _, k := range r.ran {
+			times[k]++
+			if times[k] >= minTimesInSession {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // request is the instruction in a message, without what only opens or
 // closes it ("please", "can you", "now", "por favor"), or "" when the
