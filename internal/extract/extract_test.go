@@ -1643,6 +1643,11 @@ func TestRecurring(t *testing.T) {
 		{"every time you add an endpoint, add a test for it", []string{"procedural: Every time you add an endpoint, add a test for it."}},
 		{"機能作成前はブランチを切り、作成後はREADMEを更新してください", []string{"procedural: 機能作成前はブランチを切り、作成後はREADMEを更新してください。"}},
 		{"avant chaque commit, lance les tests", []string{"procedural: Avant chaque commit, lance les tests."}},
+		// The other moments that come back: a change applied, a deploy.
+		{"first make a backup of main.py before applying the changes", []string{"pitfall: First make a backup of main.py before applying the changes."}},
+		{"antes de fazer deploy, rode os testes", []string{"procedural: Antes de fazer deploy, rode os testes."}},
+		{"デプロイする前にテストを全部実行して", []string{"procedural: デプロイする前にテストを全部実行して。"}},
+		{"did you run the tests before deploying?", nil},
 		{"every time I run it, it crashes", nil},
 		{"Все то же самое, после каждого изменения он создаёт один и тот же файл", nil},
 		{"can you run the tests before you commit?", nil},
