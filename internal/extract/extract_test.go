@@ -1770,6 +1770,10 @@ func TestReportedFailures(t *testing.T) {
 			nil},
 		{"explained, nothing changed", []string{"user: add paging", "user: " + nextErr, "assistant: That error means the page reads searchParams synchronously."},
 			nil},
+		// The runtime a traceback's frames name is the lesson's half: the
+		// same code runs on another version.
+		{"the Python its frames ran on", []string{"user: start the server", "user: Traceback (most recent call last):\n  File \"C:\\Users\\a\\AppData\\Local\\Programs\\Python\\Python38\\lib\\threading.py\", line 932, in _bootstrap_inner\n  File \"app/fees.py\", line 3, in <module>\nTypeError: unsupported operand type(s) for |: 'type' and 'NoneType'", "edit: /repo/app/fees.py", "assistant: Fixed."},
+			[]string{"pitfall: \"TypeError: unsupported operand type(s) for |: 'type' and 'NoneType'\" (the person's run, Python 3.8): fixed by changing `app/fees.py`."}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -2108,5 +2112,21 @@ func TestRereadWithEncoding(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// The runtime an error ran on, from what its output names.
+func TestRuntimeIn(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`File "C:Program FilesWindowsAppsPythonSoftwareFoundation.Python.3.8_3.8.2800.0_x64libthreading.py", line 932`, "Python 3.8"},
+		{`File "/usr/lib/python3.11/site-packages/x.py", line 3`, "Python 3.11"},
+		{`File "C:\Users\a\AppData\Local\Programs\Python\Python310\lib\x.py"`, "Python 3.10"},
+		{"TypeError: x is not a function\n\nNode.js v18.17.0", "Node.js 18"},
+		{"python 3 is great", ""},
+		{"TypeError: unsupported operand type(s)", ""},
+	} {
+		if got := runtimeIn(c.in); got != c.want {
+			t.Errorf("runtimeIn(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

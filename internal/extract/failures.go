@@ -750,6 +750,9 @@ func below(cmd string) string {
 // failurePitfall is the observation of a lesson learned from the failed
 // call f, sighted where its error came back.
 func failurePitfall(f transcript.ToolCall, pattern, details string, evidence ...string) Observation {
+	if rt := runtimeIn(f.Error); rt != "" {
+		details += "; runtime: " + rt
+	}
 	return pitfallAt(f.SessionID, recordOf(&f), f.Timestamp, pattern, details, evidence...)
 }
 
