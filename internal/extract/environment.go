@@ -47,6 +47,40 @@ func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
 }
 
+// builtWithoutError finds a program saying its build lacks what was asked
+// of it: an encoder, a codec, a format, a filter, a delegate, a feature it
+// was not compiled with. The name is the first group that matched.
+var builtWithoutError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)unknown (?:encoder|decoder|codec) '([^']+)'|(?:encoder|decoder) '?([\w-]+)'? not found|no such filter: '([^']+)'|no decode delegate for this image format ` + "`" + `?'?([\w-]+)|not compiled with ([\w-]+) support|(?:was )?built without ([\w-]+) support`)
+})
+
+// builtWithout reads a failure for something the installed program was
+// built without (ffmpeg's "Unknown encoder 'libwebp_anim'", ImageMagick's
+// "no decode delegate"): every later call asking it for the same fails
+// the same way on this machine, whatever the files, so the lesson is the
+// program and what it lacks.
+func builtWithout(f transcript.ToolCall, fs failedStep) (Observation, bool) {
+	m := builtWithoutError().FindStringSubmatch(f.Error)
+	if m == nil || fs.prog == "" {
+		return Observation{}, false
+	}
+	name := ""
+	for _, g := range m[1:] {
+		if g != "" {
+			name = g
+			break
+		}
+	}
+	if name == "" {
+		return Observation{}, false
+	}
+	line := strings.TrimSpace(strings.ReplaceAll(m[0], "`", ""))
+	pattern := "`" + fs.prog + "` here was built without `" + name + "` (\"" + line + "\"): check what this build supports before asking for it, or use another program."
+	details := commandDetails(fs.prog, f.Command, " fails with \""+clip(line, 100)+"\"",
+		"every call that asks it for "+name+" fails", "check what the build supports, or use another program")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+clip(fs.err, 120))), true
+}
+
 // A shell habit that this machine's shell refuses: a bash heredoc or an
 // `&&` chain in PowerShell, a `$(…)` the agent's harness escaped. The
 // command was written right for bash; every later one written so fails

@@ -81,6 +81,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if !ok {
 			continue
 		}
+		if o, ok := builtWithout(*f, fs); ok {
+			// Whatever the agent did next, this build cannot do it: the
+			// lesson is what the program lacks here.
+			out = append(out, o)
+			continue
+		}
 		if o, ok := codecDefault(*f, fs); ok {
 			// Whatever the agent did next, every script that meets such
 			// text fails so: the lesson is the machine's encoding.
