@@ -81,6 +81,39 @@ func builtWithout(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+clip(fs.err, 120))), true
 }
 
+// unitError finds systemd saying a unit does not exist.
+var unitError = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`Unit (?:file )?([\w@.-]+\.(?:service|timer|socket)) (?:could not be found|not found|does not exist)`)
+})
+
+// unitAbsent reads systemd saying a unit the agent named is not there
+// ("Unit pi_bot.service could not be found."): the program runs some
+// other way on this machine (a background process, supervisor), and the
+// next session would guess the unit again. A unit the session then
+// creates (its file written or read back, the unit started) was only not
+// there yet.
+func unitAbsent(calls []transcript.ToolCall, i int) (Observation, bool) {
+	f := calls[i]
+	if !f.IsError || f.Protocol || f.Command == "" {
+		return Observation{}, false
+	}
+	m := unitError().FindStringSubmatch(f.Error)
+	if m == nil {
+		return Observation{}, false
+	}
+	unit := m[1]
+	for _, t := range calls[i+1:] {
+		if !t.IsError && strings.Contains(t.Command, unit) {
+			return Observation{}, false // made, or found after all
+		}
+	}
+	line := strings.TrimSpace(m[0])
+	pattern := "There is no systemd unit `" + unit + "` here (\"" + line + "\"): find how it runs (`ps aux`) before restarting it as a service."
+	details := commandDetails("systemctl", f.Command, " fails with \""+clip(line, 100)+"\"",
+		"every call that names the unit fails", "find how the program runs here (a background process, another supervisor) and restart it that way")
+	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+line)), true
+}
+
 // A shell habit that this machine's shell refuses: a bash heredoc or an
 // `&&` chain in PowerShell, a `$(…)` the agent's harness escaped. The
 // command was written right for bash; every later one written so fails

@@ -77,6 +77,13 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		if o, ok := unitAbsent(ch.Tools, i); ok {
+			// Whatever the agent did next, the unit is not there: the
+			// lesson is how the program does not run here. Asked of
+			// `systemctl status`, a probe, it is said all the same.
+			out = append(out, o)
+			continue
+		}
 		fs, ok := failure(f)
 		if !ok {
 			continue
