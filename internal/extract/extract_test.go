@@ -1306,6 +1306,18 @@ func TestStandingChoices(t *testing.T) {
 	})
 }
 
+// Korean in the written register, said in chat, tells how a named thing
+// is; a negation or a guess reports, and a long turn is a pasted document.
+func TestKoreanToldInWrittenRegister(t *testing.T) {
+	checkSaid(t, []string{"user: 차트 만들어줘", "assistant: 만들었습니다."}, "네.", []said{
+		{"status는 네가지 상태만 존재한다.", []string{"procedural: status는 네가지 상태만 존재한다."}},
+		{"created_at 을 사용한다. db저장형식은 TIMESTAMPTZ이다", []string{"decision: created_at 을 사용한다. db저장형식은 TIMESTAMPTZ이다."}},
+		{"LineHistoryDashboard.jsx 에는 집계 되지 않는다", nil},
+		{"/history api가 제대로 동작하지 않는것 같다.", nil},
+		{"차트가 보인다", nil},
+	})
+}
+
 // Russian and Korean, section by section of their tables: what each makes
 // of a turn, and what must stay no lesson.
 func TestRussianAndKorean(t *testing.T) {

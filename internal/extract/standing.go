@@ -68,6 +68,13 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// page should load the user's theme"); owned up to, the turn is
 		// read whole, which keeps the requirement's object ("Look at
 		// db/schema.sql. 'accounts' should be 'be_accounts'").
+	case !t.first && endsNarrative(x, s) && !negated(said) && len(sentences(x.Low())) <= maxToldSentences && namesTool(said, false):
+		// Korean said in the written register in chat ("status는 네가지
+		// 상태만 존재한다", "db저장형식은 TIMESTAMPTZ이다"): the person
+		// stating how a named thing is, as a specification would. A short
+		// turn only (a pasted spec is long), and not what is missing or
+		// does not work ("…에는 집계 되지 않는다"), which reports.
+		setup = true
 	case hasKind(x, lang.Setup, s.start, s.end) && hasKind(x, lang.Platform, s.start, s.end):
 		// What the person works on ("I'm on Ubuntu 22.04", "utilizo
 		// windows", "私はスマホ（Android）上で開発"): how things are in
@@ -245,6 +252,23 @@ func camel(w string) bool {
 	}
 	return false
 }
+
+// negated reports a Korean sentence ending on a negation ("않는다",
+// "없다"), what is missing or does not work, or on a guess ("…것 같다",
+// it seems).
+func negated(said string) bool {
+	said = strings.TrimRight(strings.TrimSpace(said), ".!。 ")
+	for _, end := range []string{"않는다", "않다", "없다", "같다"} {
+		if strings.HasSuffix(said, end) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxToldSentences bounds a turn whose written-register sentences are
+// told in chat: longer, it is a document pasted.
+const maxToldSentences = 3
 
 // properName reports a sentence with a word past its first that opens
 // with a capital: a name ("the Documents folder").
