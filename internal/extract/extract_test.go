@@ -258,6 +258,14 @@ func TestAcknowledged(t *testing.T) {
 	if got := lessonsOf(session("s", "user: add a retry loop", "assistant: ok", "user: hmm, I think we should reuse the helper in internal/retry", "assistant: Sure.")); got != nil {
 		t.Errorf("no acknowledgement, still %q", got)
 	}
+	// What the agent owned up to is kept with the lesson: it often says
+	// in general what the person said of this task.
+	obs := Session(session("s", "user: set up the project", "assistant: I'll commit everything.", "bash: git add -A",
+		"user: crea el fichero requirements.txt",
+		"assistant: Tienes razón. La carpeta `.venv` no debe estar en el repositorio y necesitamos un `requirements.txt`. Vamos a solucionarlo."), Options{}).Observations
+	if len(obs) != 1 || !strings.Contains(obs[0].Details, `impact: the agent acknowledged the person's correction: "Tienes razón. La carpeta `+"`.venv`"+` no debe estar en el repositorio`) {
+		t.Errorf("the agent's admission is not in the details: %+v", obs)
+	}
 }
 
 // A question the agent owns up to keeps what the agent admitted: the

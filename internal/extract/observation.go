@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/repopath"
 )
 
@@ -68,6 +69,15 @@ func observation(t *turn, f finding) Observation {
 		ClassFact:         "the person told the agent how things are",
 	}[f.class]
 	lesson := field(f.lesson)
+	if f.class == ClassAcknowledged && lang.OwnsUp(t.after) && !strings.Contains(f.lesson, identity.AgentOwnedUp) {
+		// What the agent owned up to says in its words what it should
+		// have done ("You're right — returning nil on a mid-loop failure
+		// drops the contracts already expired"): the person's words say
+		// it about this task.
+		if a := admission(t.after); words(a) >= minAdmissionWords {
+			how += ": \"" + field(clip(a, maxOwned)) + "\""
+		}
+	}
 	switch {
 	case f.choice:
 		o.Type = Decision
@@ -93,6 +103,9 @@ func observation(t *turn, f finding) Observation {
 	}
 	return o
 }
+
+// maxOwned bounds the agent's words a lesson's details quote.
+const maxOwned = 160
 
 // field keeps a value from breaking the "key: value; key: value" details.
 func field(s string) string {
