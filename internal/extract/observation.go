@@ -69,7 +69,7 @@ func observation(t *turn, f finding) Observation {
 		ClassFact:         "the person told the agent how things are",
 	}[f.class]
 	lesson := field(f.lesson)
-	if f.class == ClassAcknowledged && lang.OwnsUp(t.after) && !strings.Contains(f.lesson, identity.AgentOwnedUp) {
+	if lang.OwnsUp(t.after) && !strings.Contains(f.lesson, identity.AgentOwnedUp) {
 		// What the agent owned up to says in its words what it should
 		// have done ("You're right — returning nil on a mid-loop failure
 		// drops the contracts already expired"): the person's words say
