@@ -18,6 +18,8 @@ func FuzzFailureFixes(f *testing.F) {
 	f.Add("sudo -u", "Error: no such option: --x", "x.toml", "sudo -u root make", "", uint8(12))
 	f.Add("python - <<'PY'\nimport onnx\nPY", "\x1b[31mParserError: <<'PY'\nNo module named 'onnx'", "", "Get-Content a.md -Encoding UTF8", "", uint8(0))
 	f.Add("docker exec $(docker ps -q) ls", "syntax error near unexpected token `('\n`docker exec \\$ ( docker ps -q ) ls'", "", "type a.md", "", uint8(16))
+	f.Add("systemctl status x.service", "Unit x.service could not be found.", "", "systemctl status x.service", "", uint8(16))
+	f.Add("ffmpeg -i a -c:v x out", "Unknown encoder 'x'\nno decode delegate for this image format `", "", "ffmpeg -encoders", "", uint8(1))
 	f.Fuzz(func(t *testing.T, failed, errText, path, next, nextErr string, flags uint8) {
 		tools := []transcript.ToolCall{
 			{Meta: transcript.Meta{Line: 1}, Name: "Bash", Command: failed, HasResult: true, IsError: true, Error: errText, ResultLine: 2, Escalated: flags&8 != 0},

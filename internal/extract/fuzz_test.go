@@ -41,6 +41,8 @@ func FuzzExtractText(f *testing.F) {
 		"Usa yarn en lugar de npm", "save this in your memory", "I think we should lint every push",
 		"\"you missed it\" — `don't forget` “going forward,”", "Lesson learned: x y z", "you didn't run tests?",
 		"> you broke it\n    // remember to\nwhy didn't you add `a/b.go`",
+		"いやコミットして push までやってくれ", "status는 네가지 상태만 존재한다.", "I'm on Ubuntu 22.04. I'm not headless.",
+		"Traceback:\n  File \"/usr/lib/python3.8/x.py\"\nTypeError: unsupported operand type(s) for |",
 	} {
 		f.Add(s)
 	}
