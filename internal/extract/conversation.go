@@ -99,10 +99,16 @@ func newConversation(ch *transcript.Channels) *conversation {
 
 // confirms reports a turn that only says yes ("y", "ok", "はい").
 func confirms(own string) bool {
+	if len(own) > maxConfirmBytes {
+		return false // most turns: no need to read them
+	}
 	x := lang.Fold(own)
 	low := x.Low()
 	return strings.TrimSpace(low) == "y" || words(low) > 0 && words(low) <= 3 && onlyAnswers(x, 0, len(low))
 }
+
+// maxConfirmBytes: a yes is a few words, in any script.
+const maxConfirmBytes = 64
 
 // lastEdit is the file the agent last changed among calls, relative to
 // the session's folder, or "".

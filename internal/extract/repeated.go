@@ -35,23 +35,23 @@ type Request struct {
 	SessionID  string   `json:"session_id"`
 	RecordUUID string   `json:"record_uuid"`
 	Timestamp  string   `json:"timestamp,omitempty"`
-	// ran are the commands the agent ran for it, as step keys ("git
-	// commit"): what a routine of one session does each time.
-	ran []string
+	// calls are the agent's tool calls for it: what a routine of one
+	// session does each time (sameEachTime).
+	calls []transcript.ToolCall
 }
 
 // maxRequestWords bounds an instruction: longer, it is a task's
 // description rather than a routine asked for again.
 const maxRequestWords = 60
 
-// requests returns the session's instructions, each key once (the first
+// requestsOf returns the session's instructions, each key once (the first
 // time), in their general form (identity.GeneralizeRequest): the same
 // routine asked for over another task, on another branch or in another
 // worktree is one request, and counts once in a session.
-func (c *conversation) requests(in identity.Instance) []Request {
+func requestsOf(instructions []Request) []Request {
 	var out []Request
 	seen := map[string]bool{}
-	for _, r := range c.instructions(in) {
+	for _, r := range instructions {
 		if !seen[r.Key] {
 			seen[r.Key] = true
 			out = append(out, r)
@@ -85,7 +85,7 @@ func (c *conversation) instructions(in identity.Instance) []Request {
 		out = append(out, Request{
 			Key: k, Text: text, Steps: st,
 			SessionID: t.sig.SessionID, RecordUUID: t.sig.UUID, Timestamp: t.sig.Timestamp,
-			ran: ranKeys(t.next),
+			calls: t.next,
 		})
 	}
 	return out
@@ -114,9 +114,9 @@ func ranKeys(calls []transcript.ToolCall) []string {
 // routine is known from the session it is first asked for in, not only
 // once a second session asks for it; it is the same observation the
 // sessions after will sight (its pattern is its first wording).
-func (c *conversation) routines(in identity.Instance) []Observation {
+func routines(instructions []Request) []Observation {
 	var out []Observation
-	for _, g := range groupRequests(c.instructions(in)) {
+	for _, g := range groupRequests(instructions) {
 		if len(g) < minTimesInSession || !sameEachTime(g) {
 			continue
 		}
@@ -159,7 +159,7 @@ const minTimesInSession = 3
 func sameEachTime(g []Request) bool {
 	times := map[string]int{}
 	for _, r := range g {
-		for _, k := range r.ran {
+		for _, k := range ranKeys(r.calls) {
 			times[k]++
 			if times[k] >= minTimesInSession {
 				return true

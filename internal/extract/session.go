@@ -38,7 +38,8 @@ func Session(ch *transcript.Channels, opt Options) Result {
 	}
 	lessons := c.lessons() // before requests: a correction is not a request
 	in := instance(ch, opt.Root)
-	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), c.routines(in))
+	instructions := c.instructions(in)
+	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), routines(instructions))
 	for i := range obs {
 		obs[i].Pattern = identity.Generalize(obs[i].Pattern, in)
 		obs[i].Details = identity.Generalize(obs[i].Details, in)
@@ -49,7 +50,7 @@ func Session(ch *transcript.Channels, opt Options) Result {
 	for _, e := range errs {
 		r.Problems = append(r.Problems, opt.redact(e.Error()))
 	}
-	r.Requests = c.requests(in)
+	r.Requests = requestsOf(instructions)
 	r.Missing = missingPaths(read, in, opt.Root)
 	return r
 }

@@ -766,8 +766,7 @@ func handedBack(t *turn, x *lang.Text, own string) (finding, bool) {
 // The person said "do it yourself" in other words; what the agent did
 // next shows it. nil for any other turn.
 func refusedHanding(t *turn, x *lang.Text) *lang.Table {
-	cmd := handedCommand(t.before)
-	if cmd == "" || words(x.Low()) > 8 {
+	if words(x.Low()) > 8 || len(t.next)+len(t.confirmed) == 0 {
 		return nil
 	}
 	var tb *lang.Table
@@ -778,6 +777,10 @@ func refusedHanding(t *turn, x *lang.Text) *lang.Table {
 		}
 	}
 	if tb == nil {
+		return nil
+	}
+	cmd := handedCommand(t.before)
+	if cmd == "" {
 		return nil
 	}
 	handed := stepsOf(cmd)
