@@ -72,7 +72,7 @@ func read(t *turn) (found []finding, back bool) {
 		}
 		f, empty, ok := marked(t, x, own, s, ack)
 		if !ok && !empty {
-			f, ok = standing(t, x, own, s) // a choice stated plainly
+			f, ok = standing(t, x, own, s, len(sents) <= maxToldSentences) // a choice stated plainly
 		}
 		switch {
 		case ok && f.class == ClassFact && !isFact && setupAt < 0 && !joined:

@@ -27,8 +27,9 @@ import (
 // ClassPreference is a standing choice the person stated plainly.
 const ClassPreference = "preference"
 
-// standing reads a sentence without a marker for a standing choice.
-func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
+// standing reads a sentence without a marker for a standing choice; short
+// says its turn has maxToldSentences sentences or fewer.
+func standing(t *turn, x *lang.Text, own string, s span, short bool) (finding, bool) {
 	// A condition stays part of the choice ("when you commit, write the
 	// message in English"): it is when the lesson applies.
 	if asking(x, s) || hasKind(x, lang.Temporary, s.start, s.end) || hasKind(x, lang.Report, s.start, s.end) || opensWith(x, lang.Reject, s) {
@@ -68,7 +69,7 @@ func standing(t *turn, x *lang.Text, own string, s span) (finding, bool) {
 		// page should load the user's theme"); owned up to, the turn is
 		// read whole, which keeps the requirement's object ("Look at
 		// db/schema.sql. 'accounts' should be 'be_accounts'").
-	case !t.first && endsNarrative(x, s) && !negated(said) && len(sentences(x.Low())) <= maxToldSentences && namesTool(said, false):
+	case !t.first && short && endsNarrative(x, s) && !endsWith(x, lang.Negative, s) && namesTool(said, false):
 		// Korean said in the written register in chat ("status는 네가지
 		// 상태만 존재한다", "db저장형식은 TIMESTAMPTZ이다"): the person
 		// stating how a named thing is, as a specification would. A short
@@ -247,19 +248,6 @@ func codeLike(w string) bool {
 func camel(w string) bool {
 	for i, r := range w {
 		if i > 0 && unicode.IsUpper(r) {
-			return true
-		}
-	}
-	return false
-}
-
-// negated reports a Korean sentence ending on a negation ("않는다",
-// "없다"), what is missing or does not work, or on a guess ("…것 같다",
-// it seems).
-func negated(said string) bool {
-	said = strings.TrimRight(strings.TrimSpace(said), ".!。 ")
-	for _, end := range []string{"않는다", "않다", "없다", "같다"} {
-		if strings.HasSuffix(said, end) {
 			return true
 		}
 	}

@@ -51,6 +51,7 @@ const (
 	General     = "general"     // a choice for all the work: "always", "everywhere", "in this project"
 	Where       = "where"       // where something is: "is in", "lives in", "findest du in"
 	Narrative   = "narrative"   // ends a sentence that tells, in a written register: no one is told to do anything
+	Negative    = "negative"    // ends a sentence that says something is not, or only seems so: "않는다", "없다", "것 같다"
 	Ask         = "ask"         // ends a sentence that asks, in a language that marks a question by a word: "…呢。", "…ですか。"
 	Yourself    = "yourself"    // the agent is to do it itself, not hand it to the person: "you run it", "сам посмотри"
 	Fyi         = "fyi"         // introduces how things are, for the agent to know: "FYI", "I forgot to tell you", "pour info", "ちなみに"
@@ -73,7 +74,7 @@ const (
 	Also        = "also"        // adding to what is there: "also", "auch", "aussi", "también", "тоже"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also}
 
 // Templates every table gives.
 const (
