@@ -104,7 +104,7 @@ func confirms(own string) bool {
 	}
 	x := lang.Fold(own)
 	low := x.Low()
-	return strings.TrimSpace(low) == "y" || words(low) > 0 && words(low) <= 3 && onlyAnswers(x, 0, len(low))
+	return words(low) > 0 && words(low) <= 3 && onlyAnswers(x, 0, len(low))
 }
 
 // maxConfirmBytes: a yes is a few words, in any script.

@@ -769,13 +769,7 @@ func refusedHanding(t *turn, x *lang.Text) *lang.Table {
 	if words(x.Low()) > 8 || len(t.next)+len(t.confirmed) == 0 {
 		return nil
 	}
-	var tb *lang.Table
-	for _, tt := range lang.Tables() {
-		if ms := tt.Find(x, lang.Reject, 0, len(x.Low())); len(ms) > 0 && skipSpacePunct(x.Low(), 0, ms[0].Start) == ms[0].Start {
-			tb = tt
-			break
-		}
-	}
+	tb := openedBy(x, lang.Reject, span{0, len(x.Low())})
 	if tb == nil {
 		return nil
 	}

@@ -286,14 +286,18 @@ func placeNamed(s string) bool {
 }
 
 // opensWith reports a sentence whose clause opens with a phrase of kind.
-func opensWith(x *lang.Text, kind string, s span) bool {
+func opensWith(x *lang.Text, kind string, s span) bool { return openedBy(x, kind, s) != nil }
+
+// openedBy is the table whose phrase of kind opens the sentence's clause
+// (after fillers at most), or nil.
+func openedBy(x *lang.Text, kind string, s span) *lang.Table {
 	for _, tb := range lang.Tables() {
 		for _, m := range tb.Find(x, kind, s.start, s.end) {
 			if leads(x, tb, s.start, m.Start) {
-				return true
+				return tb
 			}
 			break
 		}
 	}
-	return false
+	return nil
 }
