@@ -42,9 +42,15 @@ func codecDefault(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	// whichever came first, the error kept in its details.
 	pattern := "Python here reads and prints text as " + codec + " unless told: pass `encoding='utf-8'` to `open()` and `read_text()`, and set `PYTHONIOENCODING=utf-8` for output."
 	resolution := "pass encoding='utf-8' when reading or writing files, and set PYTHONIOENCODING=utf-8 for output"
-	details := commandDetails("python", f.Command, " fails with \""+clip(fs.err, 100)+"\"",
-		"every script that reads, writes or prints such text fails", resolution)
-	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err)), true
+	return machineLesson(f, "python", fs.err, pattern, "every script that reads, writes or prints such text fails", resolution), true
+}
+
+// machineLesson is the pitfall of a failure that teaches about the
+// machine: its area, the error line it failed with, the lesson worded
+// without the command, what fails and what to do.
+func machineLesson(f transcript.ToolCall, area, errLine, pattern, impact, resolution string) Observation {
+	details := commandDetails(area, f.Command, " fails with \""+clip(errLine, 100)+"\"", impact, resolution)
+	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+clip(errLine, 120)))
 }
 
 // builtWithoutError finds a program saying its build lacks what was asked
@@ -76,9 +82,7 @@ func builtWithout(f transcript.ToolCall, fs failedStep) (Observation, bool) {
 	}
 	line := strings.TrimSpace(strings.ReplaceAll(m[0], "`", ""))
 	pattern := "`" + fs.prog + "` here was built without `" + name + "` (\"" + line + "\"): check what this build supports before asking for it, or use another program."
-	details := commandDetails(fs.prog, f.Command, " fails with \""+clip(line, 100)+"\"",
-		"every call that asks it for "+name+" fails", "check what the build supports, or use another program")
-	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+clip(fs.err, 120))), true
+	return machineLesson(f, fs.prog, line, pattern, "every call that asks it for "+name+" fails", "check what the build supports, or use another program"), true
 }
 
 // unitError finds systemd saying a unit does not exist.
@@ -109,10 +113,37 @@ func unitAbsent(calls []transcript.ToolCall, i int) (Observation, bool) {
 	}
 	line := strings.TrimSpace(m[0])
 	pattern := "There is no systemd unit `" + unit + "` here (\"" + line + "\"): find how it runs (`ps aux`) before restarting it as a service."
-	details := commandDetails("systemctl", f.Command, " fails with \""+clip(line, 100)+"\"",
-		"every call that names the unit fails", "find how the program runs here (a background process, another supervisor) and restart it that way")
-	return failurePitfall(f, pattern, details, quote("tool", "`"+clip(oneLine(f.Command), 120)+"` → "+line)), true
+	return machineLesson(f, "systemctl", line, pattern, "every call that names the unit fails", "find how the program runs here (a background process, another supervisor) and restart it that way"), true
 }
+
+// runtimeIn is the runtime an error ran on, when its output names it: a
+// Python traceback's frames are paths under the interpreter's install
+// ("…/python3.8/…", "Python.3.8_3.8.2800…", "\\Python311\\"), Node ends
+// an uncaught error with its version ("Node.js v18.17.0"). An error
+// of one version ("unsupported operand type(s) for |" on Python 3.8) is
+// the lesson only with the version: the same code runs on another.
+func runtimeIn(text string) string {
+	if m := pythonRe().FindStringSubmatch(text); m != nil {
+		minor := m[1]
+		if minor == "" {
+			minor = m[2]
+		}
+		return "Python 3." + minor
+	}
+	if m := nodeRe().FindStringSubmatch(text); m != nil {
+		return "Node.js " + m[1]
+	}
+	return ""
+}
+
+var (
+	pythonRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\bpython[._ -]?3[._](\d{1,2})(?:[^\d]|$)|[\\/]python3(\d{1,2})[\\/]`)
+	})
+	nodeRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\bNode\.js v(\d{1,2})\.\d+\.\d+`)
+	})
+)
 
 // A shell habit that this machine's shell refuses: a bash heredoc or an
 // `&&` chain in PowerShell, a `$(…)` the agent's harness escaped. The

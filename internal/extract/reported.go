@@ -77,35 +77,6 @@ func (c *conversation) reportedFailures() []Observation {
 	return out
 }
 
-// runtimeIn is the runtime a pasted error ran on, when its output names
-// it: a Python traceback's frames are paths under the interpreter's
-// install ("…/python3.8/…", "Python.3.8_3.8.2800…", "\\Python311\\"), Node
-// ends an uncaught error with its version ("Node.js v18.17.0"). An error
-// of one version ("unsupported operand type(s) for |" on Python 3.8) is
-// the lesson only with the version: the same code runs on another.
-func runtimeIn(text string) string {
-	if m := pythonRe().FindStringSubmatch(text); m != nil {
-		minor := m[1]
-		if minor == "" {
-			minor = m[2]
-		}
-		return "Python 3." + minor
-	}
-	if m := nodeRe().FindStringSubmatch(text); m != nil {
-		return "Node.js " + m[1]
-	}
-	return ""
-}
-
-var (
-	pythonRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?i)\bpython[._ -]?3[._](\d{1,2})(?:[^\d]|$)|[\\/]python3(\d{1,2})[\\/]`)
-	})
-	nodeRe = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`\bNode\.js v(\d{1,2})\.\d+\.\d+`)
-	})
-)
-
 // maxShownEdits bounds the files a reported fix names.
 const maxShownEdits = 4
 
