@@ -19,8 +19,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"gopkg.in/yaml.v3"
 
+	"github.com/devlearn/devlearn/internal/mdfront"
 	"github.com/devlearn/devlearn/internal/words"
-	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
 // Entry is one knowledge entry: its front matter and its markdown body.
@@ -144,7 +144,7 @@ func parseFile(path string, data []byte, named bool) (*Entry, error) {
 	if !utf8.Valid(data) {
 		return nil, &ParseError{Path: path, Msg: "not UTF-8 text"}
 	}
-	yamlText, rest, offset, found := yamlfront.Split(data)
+	yamlText, rest, offset, found := mdfront.Split(data)
 	if !found {
 		return nil, &ParseError{Path: path, Line: 1, Msg: "no front matter: an entry starts with a '---' line, its YAML keys, and a closing '---' line"}
 	}

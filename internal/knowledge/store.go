@@ -3,7 +3,7 @@ package knowledge
 import (
 	"errors"
 	"fmt"
-	"github.com/devlearn/devlearn/internal/yamlfront"
+	"github.com/devlearn/devlearn/internal/mdfront"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -302,7 +302,7 @@ func (src Sources) Shown(it *Item) (*Item, Shown, error) {
 		abs := src.AbsPath(it)
 		if stamp.OfLink(abs) == it.File {
 			if data, err := os.ReadFile(abs); err == nil {
-				if _, rest, _, ok := yamlfront.Split(data); ok {
+				if _, rest, _, ok := mdfront.Split(data); ok {
 					return it, Shown{Summary: it.Title, Process: it.Process, Body: normalizeBody(string(rest))}, nil
 				}
 			}

@@ -39,7 +39,7 @@ var leaves = []string{
 	"internal/textcut",
 	"internal/textkey",
 	"internal/words",
-	"internal/yamlfront",
+	"internal/mdfront",
 	"templates",
 }
 

@@ -23,11 +23,11 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/manifest"
+	"github.com/devlearn/devlearn/internal/mdfront"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/textkey"
-	"github.com/devlearn/devlearn/internal/yamlfront"
 )
 
 // Options of a render run.
@@ -541,7 +541,7 @@ func sourceOfFile(path string) string {
 // ("source: self-learning:obs_…"), or "" for a file that has none: the
 // user's own, or not an artifact at all.
 func SourceOf(data []byte) string {
-	front, _, _, ok := yamlfront.Split(data)
+	front, _, _, ok := mdfront.Split(data)
 	var fm struct {
 		Source string `yaml:"source"`
 	}

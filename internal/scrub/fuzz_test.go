@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/devlearn/devlearn/internal/mdfront"
 )
 
 // FuzzJSONLines: scrubbing never panics, keeps the number of lines, leaves
@@ -80,7 +82,7 @@ func FuzzMarkdown(f *testing.F) {
 		if bytes.Contains(res.data, []byte(secret)) {
 			t.Fatalf("a match survived: %q", res.data)
 		}
-		fm, _, ok := splitFrontMatter(data)
+		fm, _, _, ok := mdfront.Split(data)
 		if !ok {
 			return
 		}
@@ -88,7 +90,7 @@ func FuzzMarkdown(f *testing.F) {
 		if yaml.Unmarshal(fm, &before) != nil {
 			return
 		}
-		fm2, _, ok := splitFrontMatter(res.data)
+		fm2, _, _, ok := mdfront.Split(res.data)
 		if !ok {
 			t.Fatalf("front matter lost: %q -> %q", data, res.data)
 		}

@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/adrg/frontmatter"
 	"github.com/go-json-experiment/json/jsontext"
 	"gopkg.in/yaml.v3"
 
+	"github.com/devlearn/devlearn/internal/mdfront"
 	"github.com/devlearn/devlearn/internal/redact"
 )
 
@@ -248,7 +248,7 @@ func (m *Matcher) Markdown(data []byte) scrubbed {
 	if res.count == 0 {
 		return res
 	}
-	fm, body, ok := splitFrontMatter(data)
+	fm, body, _, ok := mdfront.Split(data)
 	if !ok || m.Count(string(fm)) == 0 {
 		return res
 	}
@@ -261,21 +261,6 @@ func (m *Matcher) Markdown(data []byte) scrubbed {
 	out = append(out, m.Lines(body).data...)
 	res.data = out
 	return res
-}
-
-// splitFrontMatter returns the YAML of data's front matter, found where
-// adrg/frontmatter finds it (as the entry parser does), and what follows
-// its closing line.
-func splitFrontMatter(data []byte) (fm, body []byte, ok bool) {
-	keep := func(b []byte, _ any) error { fm = bytes.Clone(b); return nil }
-	body, err := frontmatter.MustParse(bytes.NewReader(data), new(any), frontmatter.NewFormat("---", "---", keep))
-	if err != nil {
-		return nil, nil, false
-	}
-	if fm == nil {
-		fm = []byte{}
-	}
-	return fm, body, true
 }
 
 func (m *Matcher) yaml(fm []byte) ([]byte, bool) {

@@ -8,6 +8,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/devlearn/devlearn/internal/mdfront"
 	"github.com/devlearn/devlearn/internal/redact"
 )
 
@@ -105,7 +106,7 @@ func TestMarkdownFrontMatterStaysYAML(t *testing.T) {
 	if strings.Contains(out, secret) {
 		t.Fatalf("left in:\n%s", out)
 	}
-	fm, body, ok := splitFrontMatter(res.data)
+	fm, body, _, ok := mdfront.Split(res.data)
 	if !ok {
 		t.Fatalf("front matter lost:\n%s", out)
 	}
