@@ -60,6 +60,10 @@ func kind(path string) (agent string, read Reader) {
 		return "cursor", readCursorFile
 	case isCopilotLog(path):
 		return "copilot", readCopilotFile
+	case isSpecStory(path):
+		return "specstory", readSpecStoryFile
+	case isClaudeExport(path, false):
+		return "claude-code", readClaudeExportFile
 	}
 	return "", nil
 }
@@ -67,9 +71,12 @@ func kind(path string) (agent string, read Reader) {
 // IsFolderLog reports whether ingest of a folder takes up the file at
 // path as another agent's session log, beyond the .jsonl files it reads
 // anyway: a rollout Codex has compressed, a Gemini CLI chat, checkpoint
-// or prompt log.
+// or prompt log, a SpecStory export, a Claude Code export that opens with
+// its welcome box (a file that only quotes a conversation is taken up
+// when it is named alone).
 func IsFolderLog(path string) bool {
-	return strings.HasSuffix(filepath.Base(path), ".jsonl"+codexCompressed) || isGeminiChat(path) || isGeminiCheckpoint(path) || isGeminiPromptLog(path)
+	return strings.HasSuffix(filepath.Base(path), ".jsonl"+codexCompressed) || isGeminiChat(path) || isGeminiCheckpoint(path) || isGeminiPromptLog(path) ||
+		isSpecStory(path) || isClaudeExport(path, true)
 }
 
 // Open lists the sessions in the file at path, ok false when it is no
@@ -111,10 +118,19 @@ func promptLog(path string) []Log {
 // Find lists the sessions of every agent that ran in the working tree
 // root, getenv giving the agents' folders ($CODEX_HOME, $HOME): Codex
 // rollouts, Gemini CLI chats, checkpoints and prompt logs (one Log per
-// session of a logs.json), Cursor agent transcripts and Copilot CLI
-// session logs.
+// session of a logs.json), Cursor agent transcripts, Copilot CLI session
+// logs, and the SpecStory exports kept in the tree (.specstory/history).
 func Find(getenv func(string) string, root string) ([]Log, error) {
 	var out []Log
+	specs, err := filepath.Glob(filepath.Join(root, ".specstory", "history", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range specs {
+		if isSpecStory(f) {
+			out = append(out, Log{Agent: "specstory", Path: f, Read: readSpecStoryFile})
+		}
+	}
 	if home := codexHome(getenv); home != "" {
 		files, err := findCodex(home, root)
 		if err != nil {

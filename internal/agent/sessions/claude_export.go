@@ -1,0 +1,293 @@
+// readClaudeExportFile reads what Claude Code's /export command writes (a
+// text file, "<date>-<first words>.txt" by default), or a copy of its
+// terminal conversation saved by hand: the session as the person saw it,
+// which people keep and commit when the JSONL files stay in their home
+// folder.
+//
+// Its layout is the terminal's (docs/agents.md, "Claude Code's text
+// export"): the welcome box (its "cwd:" line names the folder), the
+// person's prompts opened by "> " or "❯ " (continued on lines indented two
+// spaces), the agent's messages and tool calls opened by "⏺ " or "● "
+// ("⏺ Bash(command)", "⏺ Update(path)", continued on indented lines), and
+// each call's result under "  ⎿  ", "Error: …" when it failed. Wide
+// columns are cut ("…") and may carry a right-hand column ("timeout: 1m",
+// "Cost: $0.31"): a command read from it is what the person saw, not
+// always all of it.
+//
+// There are no ids or times in it: each record's id is "L<n>", n the line
+// that opens it, and its time the date of the file's name, else the
+// file's modification time.
+
+package sessions
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+var (
+	exportTool   = regexp.MustCompile(`^(?:⏺|●) ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$`)
+	exportRight  = regexp.MustCompile(`\s{2,}(?:timeout: .*|Cost: \$.*|\d+m? ?\d*s\)?)\s*$`)
+	exportDate   = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})`)
+	exportCwd    = regexp.MustCompile(`^│\s+(?:cwd: )?((?:/|~/|[A-Za-z]:\\)\S*)\s*│`)
+	exportBanner = []string{"Welcome to Claude Code", "Claude Code v"}
+)
+
+// exportTools are the tool names Claude Code shows, as its hooks name
+// them.
+var exportTools = map[string]string{
+	"Bash": "Bash", "Read": "Read", "Write": "Write", "Update": "Edit", "Edit": "Edit", "MultiEdit": "Edit",
+	"NotebookEdit": "NotebookEdit", "Create": "Write",
+}
+
+// exportHead is how much of a file is looked at to know an export.
+const exportHead = 64 << 10
+
+// isClaudeExport reports whether the file at path is a Claude Code export:
+// a text or markdown file that opens with Claude Code's welcome box, or
+// (strict, for a file named one by one) whose lines hold the person's
+// prompts, the agent's marks and a tool result's.
+func isClaudeExport(path string, strict bool) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".txt", ".md", ".log", "":
+	default:
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 1024)
+	n, _ := io.ReadFull(f, head)
+	start := head[:n]
+	if bytes.HasPrefix(bytes.TrimLeft(start, " \n\r\ufeff"), []byte("╭")) {
+		for _, b := range exportBanner {
+			if bytes.Contains(start, []byte(b)) {
+				return true
+			}
+		}
+	}
+	if strict {
+		return false
+	}
+	rest := make([]byte, exportHead-n)
+	m, _ := io.ReadFull(f, rest)
+	head = append(start, rest[:m]...)
+	prompts, marks := 0, 0
+	for _, l := range bytes.Split(head, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(l, []byte("> ")), bytes.HasPrefix(l, []byte("❯ ")):
+			prompts++
+		case bytes.HasPrefix(l, []byte("⏺ ")), bytes.HasPrefix(l, []byte("● ")):
+			marks++
+		}
+	}
+	return prompts > 0 && marks > 1 && bytes.Contains(head, []byte("  ⎿  "))
+}
+
+func readClaudeExportFile(path string, opt transcript.Options) (*transcript.Channels, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("read transcript: %w", err)
+	}
+	defer f.Close()
+	at := time.Now().UTC()
+	if fi, err := f.Stat(); err == nil {
+		at = fi.ModTime().UTC()
+	}
+	base := filepath.Base(path)
+	if m := exportDate.FindStringSubmatch(base); m != nil {
+		if t, err := time.Parse("2006-01-02", m[1]); err == nil {
+			at = t.UTC()
+		}
+	}
+	return readClaudeExport(f, path, strings.TrimSuffix(base, filepath.Ext(base)), at, opt)
+}
+
+// exportRecord is the record being read: a prompt, a message, a call.
+type exportRecord struct {
+	kind  string // "prompt", "agent", "tool", "result"
+	line  int
+	lines []string
+	// a call's
+	name   string
+	args   []string
+	closed bool // its arguments' ")" was read
+}
+
+type exportReader struct {
+	b    *builder
+	ts   string
+	cwd  string
+	rec  *exportRecord
+	call *exportRecord // the last tool call, whose result comes next
+	res  []string
+	fail bool
+}
+
+func readClaudeExport(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
+	er := &exportReader{b: newBuilder(name, opt), ts: at.Format(time.RFC3339)}
+	er.b.session(id)
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		er.b.line(n)
+		er.read(n, strings.TrimRight(sc.Text(), "\r"))
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+	}
+	er.flush()
+	er.endResult()
+	return er.b.done(), nil
+}
+
+func (er *exportReader) read(n int, line string) {
+	switch {
+	case strings.HasPrefix(line, "│") || strings.HasPrefix(line, "╭") || strings.HasPrefix(line, "╰"):
+		if m := exportCwd.FindStringSubmatch(line); m != nil && er.cwd == "" {
+			er.cwd = strings.TrimSpace(m[1])
+		}
+		return
+	case strings.HasPrefix(line, "> "), strings.HasPrefix(line, "❯ "), line == ">", line == "❯":
+		er.start(&exportRecord{kind: "prompt", line: n, lines: []string{cutMark(line)}})
+		return
+	case strings.HasPrefix(line, "⏺ "), strings.HasPrefix(line, "● "):
+		if m := exportTool.FindStringSubmatch(line); m != nil {
+			rec := &exportRecord{kind: "tool", line: n, name: m[1]}
+			rec.arg(m[2])
+			er.start(rec)
+			return
+		}
+		if text := cutMark(line); text != "Update Todos" { // the to-do list Claude Code shows, not words
+			er.start(&exportRecord{kind: "agent", line: n, lines: []string{text}})
+		} else {
+			er.start(&exportRecord{kind: "todo", line: n})
+		}
+		return
+	case strings.HasPrefix(strings.TrimLeft(line, " "), "⎿"):
+		er.flush()
+		text := strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(line, " "), "⎿"))
+		er.rec = &exportRecord{kind: "result", line: n}
+		if strings.HasPrefix(text, "Error") {
+			er.fail = true
+			er.res = er.res[:0] // what it printed before ("Waiting…") is not the error
+		}
+		er.res = append(er.res, text)
+		return
+	}
+	if er.rec == nil {
+		return
+	}
+	if line != "" && !strings.HasPrefix(line, " ") {
+		// Text at the margin that no mark opens: a status line ("✻
+		// Worked for 31s"), or what the export left unmarked.
+		er.flush()
+		return
+	}
+	switch er.rec.kind {
+	case "tool":
+		if !er.rec.closed {
+			er.rec.arg(strings.TrimSpace(line))
+		}
+	case "result":
+		er.res = append(er.res, strings.TrimSpace(line))
+	default:
+		er.rec.lines = append(er.rec.lines, strings.TrimPrefix(line, "  "))
+	}
+}
+
+// cutMark is a line without the mark that opens it.
+func cutMark(line string) string {
+	for _, m := range []string{"> ", "❯ ", "⏺ ", "● "} {
+		if rest, ok := strings.CutPrefix(line, m); ok {
+			return rest
+		}
+	}
+	return ""
+}
+
+// arg adds a line of a call's arguments, without the right-hand column.
+func (rec *exportRecord) arg(s string) {
+	s = exportRight.ReplaceAllString(s, "")
+	if strings.HasSuffix(s, ")") || strings.HasSuffix(s, "…)") {
+		s, rec.closed = strings.TrimSuffix(s, ")"), true
+	}
+	rec.args = append(rec.args, s)
+}
+
+// start ends the record read and begins rec.
+func (er *exportReader) start(rec *exportRecord) {
+	er.flush()
+	if rec.kind != "result" {
+		er.endResult()
+	}
+	er.rec = rec
+}
+
+// flush hands the record read to the builder (a result waits for the
+// next record: a call may show several lines under "⎿").
+func (er *exportReader) flush() {
+	rec := er.rec
+	er.rec = nil
+	if rec == nil || rec.kind == "result" {
+		return
+	}
+	m := transcript.Meta{UUID: fmt.Sprintf("L%d", rec.line), Timestamp: er.ts, Line: rec.line}
+	switch rec.kind {
+	case "todo":
+		er.endResult()
+	case "prompt":
+		text := strings.TrimSpace(strings.Join(rec.lines, "\n"))
+		if cmd, ok := strings.CutSuffix(text, " is running…"); ok && strings.HasPrefix(cmd, "/") {
+			text = cmd // a slash command the person ran
+		}
+		er.b.user(m, text, er.cwd)
+	case "agent":
+		er.b.assistant(m, strings.Join(rec.lines, "\n"))
+	case "tool":
+		er.endResult()
+		name, ok := exportTools[rec.name]
+		if !ok {
+			return
+		}
+		args := strings.TrimSpace(strings.Join(rec.args, " "))
+		args = strings.TrimSuffix(args, "…")
+		var command string
+		var paths []string
+		if name == "Bash" {
+			command = args
+		} else if args != "" {
+			paths = []string{args}
+		}
+		id := m.UUID
+		er.b.tool(m, id, name, command, paths, er.cwd)
+		er.call, er.res, er.fail = &exportRecord{kind: "tool", line: rec.line, name: id}, er.res[:0], false
+	}
+}
+
+// endResult hands the result read to the last call.
+func (er *exportReader) endResult() {
+	if er.call == nil {
+		return
+	}
+	text := strings.TrimSpace(strings.Join(er.res, "\n"))
+	if er.fail {
+		text = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(text, "Error:"), "Error"))
+	}
+	m := transcript.Meta{UUID: fmt.Sprintf("L%d", er.call.line), Timestamp: er.ts, Line: er.call.line}
+	er.b.result(m, er.call.name, er.fail, text)
+	er.call, er.res, er.fail = nil, er.res[:0], false
+}

@@ -1,0 +1,114 @@
+package sessions
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// An export as Claude Code's /export writes it: the welcome box, prompts,
+// messages, calls (one wrapped, one with a right-hand column), results,
+// an interruption.
+const claudeExport = `╭───────────────────────────────────────────────────╮
+│ ✻ Welcome to Claude Code!                         │
+│                                                   │
+│   /help for help, /status for your current setup  │
+│                                                   │
+│   cwd: /home/dev/shop                             │
+╰───────────────────────────────────────────────────╯
+
+> the tests fail, fix them
+  and never push to main yourself
+
+⏺ I'll run them.
+
+⏺ Bash(cd /home/dev/shop && python -m pytest tests/test_cart.py
+      -q)
+  ⎿  Waiting…
+
+  ⎿  Error: Exit code 1
+     ModuleNotFoundError: No module named 'pytz'
+
+⏺ Bash(uv run pytest -q)                  timeout: 1m 0s
+  ⎿  12 passed in 0.4s
+
+⏺ Read(src/cart.py)
+  ⎿  Error: File does not exist.
+
+⏺ Update Todos
+  ⎿  ☐ Fix the cart
+
+⏺ Update(src/shop/cart.py)
+  ⎿  Updated src/shop/cart.py with 1 addition
+  ⎿  Interrupted by user
+
+> use uv for everything here
+✻ Worked for 31s
+
+● Done.
+`
+
+func TestClaudeExport(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "2025-08-05-the-tests-fail-fix-them.txt")
+	os.WriteFile(path, []byte(claudeExport), 0o644)
+	if !IsFolderLog(path) {
+		t.Fatal("an export with its welcome box is not taken up from a folder")
+	}
+	logs, ok := Open(path)
+	if !ok || len(logs) != 1 || logs[0].Agent != "claude-code" {
+		t.Fatalf("Open = %+v, %v", logs, ok)
+	}
+	ch, err := logs[0].Read(path, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, u := range ch.UserSignals {
+		said = append(said, u.UUID+" "+u.Text+" @"+u.Cwd)
+	}
+	want := []string{"L9 the tests fail, fix them\nand never push to main yourself @/home/dev/shop", "L34 use uv for everything here @/home/dev/shop"}
+	if strings.Join(said, "|") != strings.Join(want, "|") {
+		t.Errorf("prompts %q, want %q", said, want)
+	}
+	if ch.UserSignals[0].Timestamp != "2025-08-05T00:00:00Z" {
+		t.Errorf("time %q, want the date of the file's name", ch.UserSignals[0].Timestamp)
+	}
+	var got []string
+	for _, c := range ch.Tools {
+		got = append(got, strings.Join([]string{c.ID, c.Name, c.Command + strings.Join(c.Paths, ","), map[bool]string{true: "failed: " + c.Error, false: "ok"}[c.IsError]}, " "))
+	}
+	wantTools := []string{
+		"L14 Bash cd /home/dev/shop && python -m pytest tests/test_cart.py -q failed: Exit code 1\nModuleNotFoundError: No module named 'pytz'",
+		"L21 Bash uv run pytest -q ok",
+		"L24 Read src/cart.py failed: File does not exist.",
+		"L30 Edit src/shop/cart.py ok",
+	}
+	if strings.Join(got, "|") != strings.Join(wantTools, "|") {
+		t.Errorf("calls:\n%q\nwant\n%q", got, wantTools)
+	}
+	if len(ch.DialogPairs) != 2 || ch.DialogPairs[0].Reply == nil || ch.DialogPairs[0].Assistant != "I'll run them." || ch.DialogPairs[1].Assistant != "Done." {
+		t.Errorf("dialog %+v", ch.DialogPairs)
+	}
+}
+
+// Text that only quotes a conversation is an export when named alone, not
+// when a folder is walked; other text is none.
+func TestClaudeExportNotOthers(t *testing.T) {
+	dir := t.TempDir()
+	quoted := filepath.Join(dir, "notes.md")
+	os.WriteFile(quoted, []byte("# What happened\n\n> run it\n\n⏺ Bash(make)\n  ⎿  ok\n⏺ Done.\n"), 0o644)
+	if IsFolderLog(quoted) {
+		t.Error("a file quoting a session taken up from a folder")
+	}
+	if _, ok := Open(quoted); !ok {
+		t.Error("a conversation named alone is not read")
+	}
+	plain := filepath.Join(dir, "README.md")
+	os.WriteFile(plain, []byte("# Shop\n\n> a quote\n\n● a bullet\n"), 0o644)
+	if _, ok := Open(plain); ok {
+		t.Error("a README taken for an export")
+	}
+}
