@@ -389,6 +389,11 @@ func saidByProgram(line, command string) bool {
 	if strings.HasPrefix(line, "Traceback (most recent call last)") || strings.HasPrefix(strings.ToLower(line), "npm err") {
 		return true
 	}
+	for _, glyph := range []string{"✖", "✗", "❌", "⨯"} {
+		if strings.HasPrefix(line, glyph) {
+			return true // the mark a command line tool puts before its own error
+		}
+	}
 	head, _, ok := strings.Cut(line, ":")
 	if !ok || strings.ContainsAny(head, " \t") {
 		return false

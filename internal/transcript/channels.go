@@ -76,7 +76,9 @@ type ToolCall struct {
 	// Hidden is what a shell command printed first (redacted, capped at
 	// MaxError) when it passed only because a filter ends its pipeline
 	// (`git status 2>&1 | head`): the filter's exit status is the
-	// command's, so a failure before it shows only in the output.
+	// command's, so a failure before it shows only in the output. Also
+	// what it printed when the session log records no status at all (an
+	// export that shows only the terminal's text).
 	Hidden   string `json:"hidden,omitempty"`
 	Rejected bool   `json:"rejected,omitempty"` // the person refused the call: not a failure
 	// Protocol: the error is Claude Code's own, about how the tool was

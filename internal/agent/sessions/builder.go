@@ -146,6 +146,22 @@ func (b *builder) result(m transcript.Meta, id string, failed bool, errText stri
 	}
 }
 
+// printed is the outcome of a call whose log records no status, only
+// what it printed: a failure shows in the text, which the extractors
+// read as they read a status a filter hid (transcript.ToolCall.Hidden).
+func (b *builder) printed(m transcript.Meta, id string, text string) {
+	i, ok := b.pending[id]
+	if !ok {
+		return
+	}
+	delete(b.pending, id)
+	tc := &b.ch.Tools[i]
+	tc.HasResult, tc.ResultLine, tc.ResultUUID = true, m.Line, m.UUID
+	if text = strings.TrimSpace(text); text != "" {
+		tc.Hidden = head(b.clean(text), b.opt.MaxError)
+	}
+}
+
 // problem is a line that could not be read.
 func (b *builder) problem(p jsonl.Problem) {
 	b.ch.Problems = append(b.ch.Problems, transcript.Problem{File: b.file, Problem: p})

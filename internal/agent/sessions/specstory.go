@@ -132,10 +132,14 @@ type specReader struct {
 	turnLine  int
 	text      []string // the current turn's text (the agent's: outside tools and thoughts)
 
-	fence    string // the fence of the block the line is in, "" outside one
-	think    bool
-	tool     *specTool
-	sections int // "_****_": the oldest files' tool sections
+	fence string // the fence of the block the line is in, "" outside one
+	think bool
+	tool  *specTool
+	// sectionStart: no line but blank ones since the agent's turn or a
+	// section of it began ("---", "_****_"). Cursor's exports of mid-2025
+	// mark no call: a section that opens with a shell block is a terminal
+	// call, one that opens with "Read file:" a read.
+	sectionStart bool
 }
 
 // specTool is a tool call being read.
@@ -194,6 +198,11 @@ func (sr *specReader) read(n int, line string) {
 	}
 	if f := fenceOf(trimmed); f != "" {
 		sr.fence = f
+		lang := strings.ToLower(strings.TrimSpace(strings.TrimLeft(trimmed, "`~")))
+		if sr.tool == nil && sr.role == "agent" && sr.sectionStart && !sr.think && shellLang[lang] {
+			sr.tool = &specTool{line: n, name: "run_terminal_cmd"}
+		}
+		sr.sectionStart = false
 		if sr.tool != nil {
 			sr.tool.blocks = append(sr.tool.blocks, specBlock{lang: strings.TrimSpace(strings.TrimLeft(trimmed, "`~"))})
 			sr.tool.current = &sr.tool.blocks[len(sr.tool.blocks)-1]
@@ -226,7 +235,7 @@ func (sr *specReader) read(n int, line string) {
 		if t, ok := specTimeOf(m[2]); ok && !t.Before(sr.at) {
 			sr.at = t
 		}
-		sr.role, sr.turnLine = "agent", n
+		sr.role, sr.turnLine, sr.sectionStart = "agent", n, true
 		if m[1] == "User" {
 			sr.role = "user"
 		}
@@ -257,14 +266,22 @@ func (sr *specReader) agentLine(n int, line, trimmed string) {
 		return
 	case trimmed == "_****_":
 		sr.endTool()
-		sr.sections++
+		sr.sectionStart = true
 		return
 	case trimmed == "---":
 		if sr.tool != nil && !sr.tool.open {
 			sr.endTool()
 		}
+		sr.sectionStart = sr.tool == nil
+		return
+	case trimmed == "":
+		if sr.tool == nil {
+			sr.text = append(sr.text, line)
+		}
 		return
 	}
+	start := sr.sectionStart
+	sr.sectionStart = false
 	if m := specToolUse.FindStringSubmatch(trimmed); m != nil {
 		sr.endTool()
 		t := &specTool{line: n, name: m[1], open: true}
@@ -280,9 +297,8 @@ func (sr *specReader) agentLine(n int, line, trimmed string) {
 		sr.tool = &specTool{line: n, name: m[1]}
 		return
 	}
-	if sr.tool == nil && sr.sections > 0 && (strings.HasPrefix(trimmed, "Read file: ") || strings.HasPrefix(trimmed, "<details>")) {
-		// The oldest files' tool sections name no tool.
-		sr.tool = &specTool{line: n}
+	if sr.tool == nil && start && (strings.HasPrefix(trimmed, "Read file: ") || strings.HasPrefix(trimmed, "<details>")) {
+		sr.tool = &specTool{line: n} // a section that names no tool
 	}
 	if sr.tool != nil {
 		sr.toolLine(trimmed)
@@ -331,20 +347,27 @@ func (sr *specReader) endTool() {
 	}
 	var command, path string
 	var output []string
-	shell := name == "Bash" || t.typ == "shell"
-	for i, bl := range t.blocks {
-		switch {
-		case shell && command == "" && i == 0 && bl.lang != "text" && bl.lang != "diff":
-			command = strings.Join(bl.lines, "\n")
-		case bl.lang != "diff" && output == nil:
-			output = bl.lines
+	shell := name == "Bash" || t.typ == "shell" || t.typ == "bash"
+	cmdBlock := -1
+	if shell {
+		for i, bl := range t.blocks {
+			if shellLang[strings.ToLower(bl.lang)] {
+				command, cmdBlock = strings.Join(bl.lines, "\n"), i
+				break
+			}
+		}
+		if command == "" {
+			if c, ok := strings.CutPrefix(what, "Run command: "); ok {
+				command = c
+			} else if len(t.inline) > 0 {
+				command = t.inline[0]
+			}
 		}
 	}
-	if shell && command == "" {
-		if c, ok := strings.CutPrefix(what, "Run command: "); ok {
-			command = c
-		} else if len(t.inline) > 0 {
-			command = t.inline[0]
+	for i, bl := range t.blocks {
+		if i != cmdBlock && bl.lang != "diff" && (i > cmdBlock || cmdBlock < 0) {
+			output = bl.lines
+			break
 		}
 	}
 	for _, p := range []string{"Read file: ", "Edit file: ", "Write file: "} {
@@ -384,9 +407,47 @@ func (sr *specReader) endTool() {
 	m := transcript.Meta{UUID: callID, Timestamp: sr.at.Format(time.RFC3339), Line: t.line}
 	sr.b.tool(m, callID, name, command, paths, "")
 	out := strings.Join(output, "\n")
-	failed := specExit.MatchString(out) || strings.Contains(out, "<tool_use_error>")
-	sr.b.result(m, callID, failed, out)
+	switch {
+	case specExit.MatchString(out) || strings.Contains(out, "<tool_use_error>"):
+		sr.b.result(m, callID, true, out)
+	case t.name == "Bash" || !shell:
+		// Claude Code's calls say "Exit code N" when they fail; a read
+		// or an edit that failed says so in its own words.
+		sr.b.result(m, callID, false, out)
+	default:
+		sr.b.printed(m, callID, terminalText(output, command)) // Cursor's terminal: its text is all there is
+	}
 }
+
+// shellPrompt is a line that is a shell's prompt ("dev@mac app % ").
+var shellPrompt = regexp.MustCompile(`^\S+@\S+ .*[%$#>]\s*$`)
+
+// terminalText is what a command printed in the terminal Cursor captured,
+// without the terminal's echo of the command before it (its start cut to
+// "<…" when long) and the prompt after it.
+func terminalText(lines []string, command string) string {
+	last := command
+	if i := strings.LastIndexByte(strings.TrimSpace(command), '\n'); i >= 0 {
+		last = strings.TrimSpace(command)[i+1:]
+	}
+	last = strings.TrimSpace(last)
+	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
+		lines = lines[1:]
+	}
+	if len(lines) > 0 && last != "" {
+		echo := strings.TrimPrefix(strings.TrimSpace(lines[0]), "<")
+		if len(echo) >= 8 && (strings.HasSuffix(last, echo) || strings.HasSuffix(echo, last)) {
+			lines = lines[1:]
+		}
+	}
+	for len(lines) > 0 && (strings.TrimSpace(lines[len(lines)-1]) == "" || shellPrompt.MatchString(strings.TrimSpace(lines[len(lines)-1]))) {
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shellLang are the fenced blocks' languages a command is written in.
+var shellLang = map[string]bool{"bash": true, "sh": true, "shell": true, "zsh": true, "console": true, "powershell": true, "ps1": true, "pwsh": true, "cmd": true, "bat": true}
 
 // endTurn hands the turn read to the builder.
 func (sr *specReader) endTurn() {
@@ -401,7 +462,7 @@ func (sr *specReader) endTurn() {
 	case sr.role == "agent" && !sr.sidechain && text != "":
 		sr.b.assistant(m, text)
 	}
-	sr.role, sr.sections = "", 0
+	sr.role, sr.sectionStart = "", false
 }
 
 // fenceOf is the fence a line opens ("```", "~~~~"), or "".
