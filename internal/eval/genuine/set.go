@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -393,6 +394,14 @@ func (s *Set) Materialize(sess *Session, fetched, dir string) (string, error) {
 		}
 		if err := os.WriteFile(filepath.Join(out, p.Name()), data, 0o644); err != nil {
 			return "", err
+		}
+		// A log that records no times (an export, Cursor's transcripts)
+		// is dated by its file, as on its author's disk: when the
+		// session started, not when it was fetched.
+		if t, err := time.Parse(time.RFC3339, sess.Started); err == nil {
+			if err := os.Chtimes(filepath.Join(out, p.Name()), t, t); err != nil {
+				return "", err
+			}
 		}
 	}
 	return filepath.Join(out, sess.Parts[0].Name()), nil
