@@ -38,6 +38,7 @@ var (
 	exportTool   = regexp.MustCompile(`^(?:⏺|●) ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)?)\((.*)$`)
 	exportRight  = regexp.MustCompile(`\s{2,}(?:timeout: .*|Cost: \$.*|\d+m? ?\d*s\)?)\s*$`)
 	exportDate   = regexp.MustCompile(`^(\d{4}-\d{2}-\d{2})`)
+	exportFolded = regexp.MustCompile(`\s*…? ?\(ctrl\+[a-z] to (?:expand|see all)\)`)
 	exportCwd    = regexp.MustCompile(`^│\s+(?:cwd: )?((?:/|~/|[A-Za-z]:\\)\S*)\s*│`)
 	exportBanner = []string{"Welcome to Claude Code", "Claude Code v"}
 )
@@ -129,6 +130,7 @@ type exportReader struct {
 	b    *builder
 	ts   string
 	cwd  string
+	wrap bool // the terminal broke the last result line: the next one continues it
 	rec  *exportRecord
 	call *exportRecord // the last tool call, whose result comes next
 	res  []string
@@ -186,6 +188,7 @@ func (er *exportReader) read(n int, line string) {
 			er.res = er.res[:0] // what it printed before ("Waiting…") is not the error
 		}
 		er.res = append(er.res, text)
+		er.wrap = er.wraps(line)
 		return
 	}
 	if er.rec == nil {
@@ -203,10 +206,29 @@ func (er *exportReader) read(n int, line string) {
 			er.rec.arg(strings.TrimSpace(line))
 		}
 	case "result":
-		er.res = append(er.res, strings.TrimSpace(line))
+		er.resultLine(line)
 	default:
 		er.rec.lines = append(er.rec.lines, strings.TrimPrefix(line, "  "))
 	}
+}
+
+// resultLine adds a line of a result, joined to the one before when the
+// terminal wrapped it there (the line before kept the space it was broken
+// at; a word broken in two cannot be told from two lines, and stays so).
+func (er *exportReader) resultLine(line string) {
+	text := strings.TrimSpace(line)
+	if er.wrap && len(er.res) > 0 && text != "" {
+		er.res[len(er.res)-1] += " " + text
+	} else {
+		er.res = append(er.res, text)
+	}
+	er.wrap = er.wraps(line)
+}
+
+// wraps reports a result's line that the terminal broke: one that ends
+// with the space it broke at.
+func (er *exportReader) wraps(line string) bool {
+	return strings.TrimSpace(line) != "" && strings.HasSuffix(line, " ")
 }
 
 // cutMark is a line without the mark that opens it.
@@ -219,13 +241,19 @@ func cutMark(line string) string {
 	return ""
 }
 
-// arg adds a line of a call's arguments, without the right-hand column.
+// arg adds a line of a call's arguments, without the right-hand column
+// and the marks of what Claude Code folded ("… (ctrl+r to expand)").
+// Older versions close the line with ")…".
 func (rec *exportRecord) arg(s string) {
 	s = exportRight.ReplaceAllString(s, "")
-	if strings.HasSuffix(s, ")") || strings.HasSuffix(s, "…)") {
+	s = exportFolded.ReplaceAllString(s, "")
+	s = strings.TrimSuffix(strings.TrimSpace(s), "…")
+	if strings.HasSuffix(s, ")") {
 		s, rec.closed = strings.TrimSuffix(s, ")"), true
 	}
-	rec.args = append(rec.args, s)
+	if s = strings.TrimSpace(s); s != "" {
+		rec.args = append(rec.args, s)
+	}
 }
 
 // start ends the record read and begins rec.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -110,5 +111,30 @@ func TestClaudeExportNotOthers(t *testing.T) {
 	os.WriteFile(plain, []byte("# Shop\n\n> a quote\n\n● a bullet\n"), 0o644)
 	if _, ok := Open(plain); ok {
 		t.Error("a README taken for an export")
+	}
+}
+
+// Older exports close a call's line with ")…", fold long ones, and wrap a
+// result at the terminal's width keeping the space it broke at.
+func TestClaudeExportOlder(t *testing.T) {
+	text := "> check the types\n\n" +
+		"⏺ Bash(cd /home/dev/dvr && npm run typecheck)…\n" +
+		"  ⎿  Error: src/capture.ts(1,8): error TS1192: Module \n" +
+		"     '\"aperture\"' has no default export.\n\n" +
+		"⏺ Bash(for f in $(ls -1t *.mp4 | head -5); do…\n" +
+		"      … (ctrl+r to expand))\n" +
+		"  ⎿  (No content)\n"
+	ch, err := readClaudeExport(strings.NewReader(text), "x.txt", "x", time.Time{}, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Tools) != 2 {
+		t.Fatalf("calls %+v", ch.Tools)
+	}
+	if c := ch.Tools[0]; c.Command != "cd /home/dev/dvr && npm run typecheck" || c.Error != `src/capture.ts(1,8): error TS1192: Module '"aperture"' has no default export.` {
+		t.Errorf("first call: %q, %q", c.Command, c.Error)
+	}
+	if c := ch.Tools[1]; c.Command != "for f in $(ls -1t *.mp4 | head -5); do" || c.IsError {
+		t.Errorf("folded call: %q", c.Command)
 	}
 }
