@@ -1835,6 +1835,8 @@ func TestHarnessRefusals(t *testing.T) {
 			nil},
 		{"how a tool was used is no rule", []string{"user: fix it", "fail: echo x > a.go => <tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
 			nil},
+		{"a folder outside the session's", []string{"user: how long are the clips", "fail: cd ~/.dvr/extracts && ls -1t *.mp4 => ERROR: cd to '/home/dev/dvr/~/.dvr/extracts' was blocked. For security, Claude Code may only change directories to child directories of the original working directory (/home/dev/dvr) for this session."},
+			[]string{"pitfall: Claude Code blocks `cd` into a folder outside the session's working folders: run it from the session's folder with absolute paths, without cd."}},
 	}
 	checkLessons(t, tests)
 }

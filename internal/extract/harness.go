@@ -23,6 +23,10 @@ func harnessRefusals(ch *transcript.Channels) []Observation {
 	var out []Observation
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
+		if o, ok := cdRefused(t); ok {
+			out = append(out, o)
+			continue
+		}
 		if !t.Protocol || t.Command == "" {
 			continue
 		}
@@ -42,4 +46,22 @@ func harnessRefusals(ch *transcript.Channels) []Observation {
 		out = append(out, failurePitfall(*t, pattern, details, quote("tool", "`"+clip(oneLine(t.Command), 120)+"` → "+clip(blockedPrefix+what, 120))))
 	}
 	return out
+}
+
+// cdRefusal is what Claude Code says when a command changes into a folder
+// outside those the session may work in. Nothing is said of what to do
+// instead; what works is the command run from where the session is, on
+// absolute paths.
+const cdRefusal = "Claude Code may only change directories to"
+
+// cdRefused reads a command refused for the folder it changed into.
+func cdRefused(t *transcript.ToolCall) (Observation, bool) {
+	if !t.IsError || t.Command == "" || !strings.Contains(t.Error, cdRefusal) {
+		return Observation{}, false
+	}
+	msg := clip(strings.Join(strings.Fields(untagged(t.Error)), " "), 200)
+	instead := "run it from the session's folder with absolute paths, without cd"
+	pattern := "Claude Code blocks `cd` into a folder outside the session's working folders: " + instead + "."
+	details := "area: cd; issue: " + field(msg) + "; impact: the harness refuses the command; resolution: " + field(instead)
+	return failurePitfall(*t, pattern, details, quote("tool", "`"+clip(oneLine(t.Command), 120)+"` → "+clip(msg, 120))), true
 }

@@ -28,6 +28,10 @@ type builder struct {
 	// answers: the read redacts, so a password the person types in answer
 	// to the agent is redacted too (redact.Answer).
 	answers bool
+	// claude: the log is Claude Code's own, shown as text (an export):
+	// its errors about how a tool was used are told apart as its
+	// transcripts' are (transcript.ProtocolError).
+	claude bool
 }
 
 // newBuilder starts a session read from file (named in problems).
@@ -138,6 +142,7 @@ func (b *builder) result(m transcript.Meta, id string, failed bool, errText stri
 	case failed:
 		tc.IsError = true
 		tc.Error = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
+		tc.Protocol = b.claude && (transcript.ProtocolError(errText) || strings.HasPrefix(tc.Error, "Blocked: "))
 		b.ch.Stats.ToolErrors++
 	case errText != "" && transcript.FilteredLast(tc.Command):
 		// A filter last hid the command's status: what it printed may

@@ -139,6 +139,7 @@ type exportReader struct {
 
 func readClaudeExport(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
 	er := &exportReader{b: newBuilder(name, opt), ts: at.Format(time.RFC3339)}
+	er.b.claude = true
 	er.b.session(id)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)

@@ -138,3 +138,22 @@ func TestClaudeExportOlder(t *testing.T) {
 		t.Errorf("folded call: %q", c.Command)
 	}
 }
+
+// Claude Code's errors about how a tool was used are told apart in its
+// export as in its transcripts, though the export drops their tags.
+func TestClaudeExportProtocol(t *testing.T) {
+	text := "> write it\n\n⏺ Write(a.go)\n  ⎿  Error: File has not been read yet. Read it first before writing to it.\n\n" +
+		"⏺ Bash(sleep 30 && tail job.log)\n  ⎿  Error: Blocked: sleep 30 followed by: tail job.log. To wait for a command you started, use run_in_background: true.\n\n" +
+		"⏺ Bash(go test ./...)\n  ⎿  Error: Exit code 1\n     FAIL x\n"
+	ch, err := readClaudeExport(strings.NewReader(text), "x.txt", "x", time.Time{}, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	for _, c := range ch.Tools {
+		got = append(got, c.Protocol)
+	}
+	if len(got) != 3 || !got[0] || !got[1] || got[2] {
+		t.Errorf("protocol errors %v, want [true true false]", got)
+	}
+}

@@ -214,6 +214,7 @@ func (sr *specReader) read(n int, line string) {
 	if n <= 12 {
 		if m := specSession.FindStringSubmatch(trimmed); m != nil {
 			sr.b.session(m[2])
+			sr.b.claude = strings.EqualFold(m[1], "Claude Code")
 			if t, ok := specTimeOf(trimmed); ok {
 				sr.at = t
 			}
