@@ -440,7 +440,7 @@ func (w *walker) user(r *Record) error {
 				return nil
 			}
 			w.tmp = b.Text.Append(w.tmp[:0])
-			text, interrupted := personText(string(w.tmp))
+			text, interrupted := PersonText(string(w.tmp))
 			if interrupted {
 				w.interrupt = true
 			}

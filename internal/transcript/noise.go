@@ -27,6 +27,9 @@ var noisePrefixes = []string{
 	// The summary that replaces history after compaction, in versions that
 	// do not mark it isCompactSummary.
 	"This session is being continued from a previous conversation",
+	// A skill's instructions, loaded into the conversation when it runs
+	// (a record marked isMeta in transcripts; an export keeps no mark).
+	"Base directory for this skill:",
 	// What hooks feed back to the model in the person's place.
 	"Stop hook feedback:",
 	"PreToolUse:",
@@ -55,10 +58,10 @@ var rejectionMarkers = []string{
 	"the user said:",
 }
 
-// personText returns what the person wrote in one text block of a user
+// PersonText returns what the person wrote in one text block of a user
 // record, or "" when the block is noise. interrupted reports the
 // "[Request interrupted by user...]" marker.
-func personText(s string) (text string, interrupted bool) {
+func PersonText(s string) (text string, interrupted bool) {
 	for _, name := range strippedElements {
 		s = stripElement(s, name)
 	}

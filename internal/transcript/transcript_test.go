@@ -69,7 +69,7 @@ func TestEveryTranscriptReads(t *testing.T) {
 				if s.Text == "" || !utf8.ValidString(s.Text) || s.Line == 0 {
 					t.Errorf("bad signal %+v", s)
 				}
-				if text, _ := personText(s.Text); text != s.Text && !s.Rejection {
+				if text, _ := PersonText(s.Text); text != s.Text && !s.Rejection {
 					t.Errorf("signal is noise: %q", s.Text)
 				}
 				if s.UUID == "" && !strings.Contains(f, "edge_cases") {
@@ -504,9 +504,9 @@ func TestPersonText(t *testing.T) {
 		{"", "", false},
 	}
 	for _, tt := range tests {
-		got, intr := personText(tt.in)
+		got, intr := PersonText(tt.in)
 		if got != tt.want || intr != tt.interrupted {
-			t.Errorf("personText(%q) = %q, %v; want %q, %v", tt.in, got, intr, tt.want, tt.interrupted)
+			t.Errorf("PersonText(%q) = %q, %v; want %q, %v", tt.in, got, intr, tt.want, tt.interrupted)
 		}
 	}
 }

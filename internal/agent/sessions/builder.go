@@ -68,6 +68,11 @@ func (b *builder) line(n int) { b.ch.Stats.Lines++ }
 // user is something the person wrote: it closes the assistant's turn as
 // its reply.
 func (b *builder) user(m transcript.Meta, text, cwd string) {
+	if b.claude {
+		// What Claude Code writes in the person's place (command output,
+		// a task's notification, a compaction's summary), shown as text.
+		text, _ = transcript.PersonText(text)
+	}
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return

@@ -9,7 +9,7 @@ import (
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// FuzzExports: the two export readers never panic on any text, and every
+// FuzzExports: the export readers never panic on any text, and every
 // record they make is named by a line the text has.
 func FuzzExports(f *testing.F) {
 	f.Add(specClaude)
@@ -18,6 +18,8 @@ func FuzzExports(f *testing.F) {
 	f.Add(claudeExport)
 	f.Add("_**User**_\n```\n_**Agent**_\n")
 	f.Add("⏺ Bash(\n  ⎿  Error\n> \n⏺ Read(")
+	f.Add(chatExtractor)
+	f.Add(chatBlocks)
 	f.Fuzz(func(t *testing.T, text string) {
 		lines := strings.Count(text, "\n") + 1
 		at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -27,6 +29,9 @@ func FuzzExports(f *testing.F) {
 			},
 			"export": func() (*transcript.Channels, error) {
 				return readClaudeExport(strings.NewReader(text), "f.txt", "f", at, transcript.Options{})
+			},
+			"chat": func() (*transcript.Channels, error) {
+				return readChatMarkdown(strings.NewReader(text), "f.md", "f", at, transcript.Options{})
 			},
 		} {
 			ch, err := read()

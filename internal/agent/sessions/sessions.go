@@ -64,6 +64,8 @@ func kind(path string) (agent string, read Reader) {
 		return "specstory", readSpecStoryFile
 	case isClaudeExport(path, false):
 		return "claude-code", readClaudeExportFile
+	case isChatMarkdown(path, false):
+		return "claude-code", readChatMarkdownFile
 	}
 	return "", nil
 }
@@ -72,11 +74,12 @@ func kind(path string) (agent string, read Reader) {
 // path as another agent's session log, beyond the .jsonl files it reads
 // anyway: a rollout Codex has compressed, a Gemini CLI chat, checkpoint
 // or prompt log, a SpecStory export, a Claude Code export that opens with
-// its welcome box (a file that only quotes a conversation is taken up
-// when it is named alone).
+// its welcome box, a conversation exported to markdown under a title that
+// says so (a file that only quotes a conversation is taken up when it is
+// named alone).
 func IsFolderLog(path string) bool {
 	return strings.HasSuffix(filepath.Base(path), ".jsonl"+codexCompressed) || isGeminiChat(path) || isGeminiCheckpoint(path) || isGeminiPromptLog(path) ||
-		isSpecStory(path) || isClaudeExport(path, true)
+		isSpecStory(path) || isClaudeExport(path, true) || isChatMarkdown(path, true)
 }
 
 // Open lists the sessions in the file at path, ok false when it is no
