@@ -2,7 +2,8 @@
 // as markdown, one heading per message naming who speaks: "## 👤 User" and
 // "## 🤖 Claude" (claude-conversation-extractor), "### User" and
 // "### Assistant" (session exporters that print each message's content
-// blocks as JSON), "## user" and "## assistant".
+// blocks as JSON), "## user" and "## assistant"; or a bold label
+// opening each message ("**User:** …", "**Claude:** …").
 //
 // What is read (docs/agents.md, "Conversations exported to markdown"):
 //
@@ -46,6 +47,7 @@ import (
 
 var (
 	chatHeading   = regexp.MustCompile(`^#{1,4}\s+(.*?)\s*$`)
+	chatLabel     = regexp.MustCompile(`^\*\*([^*]{1,40}?)(?::\*\*|\*\*\s*:)\s*(.*)$`)
 	chatSession   = regexp.MustCompile(`(?i)^[-*\s]*\**session[ _-]?id\**\s*:\s*` + "`?" + `([0-9A-Za-z_-]{6,})`)
 	chatDate      = regexp.MustCompile(`(?i)^[-*\s]*\**(?:date|started|first message)\**\s*:\s*(.+)$`)
 	chatUsingTool = regexp.MustCompile(`^🔧 Using tool: (\S+)`)
@@ -57,24 +59,29 @@ var (
 	chatAgent  = map[string]bool{"assistant": true, "claude": true, "agent": true, "ai": true, "model": true, "codex": true, "gemini": true, "copilot": true, "cursor": true}
 )
 
-// chatRole is the speaker a line's heading names, "" for any other line.
-func chatRole(line string) string {
-	m := chatHeading.FindStringSubmatch(line)
-	if m == nil {
-		return ""
+// chatRole is the speaker a line names, "" for any other line: a heading
+// that holds only a speaker's name, or a bold label ("**User:** text"),
+// whose text, when the line goes on, is the message's first.
+func chatRole(line string) (role, text string) {
+	var name string
+	if m := chatHeading.FindStringSubmatch(line); m != nil {
+		name = m[1]
+	} else if m := chatLabel.FindStringSubmatch(line); m != nil {
+		name, text = m[1], m[2]
+	} else {
+		return "", ""
 	}
-	rest := strings.TrimLeftFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	rest := strings.TrimLeftFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 	if i := strings.IndexByte(rest, '('); i > 0 && strings.HasSuffix(rest, ")") {
 		rest = rest[:i] // "User (2025-11-20 10:00)"
 	}
-	name := strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ":")))
-	switch {
-	case chatPerson[name]:
-		return "user"
-	case chatAgent[name]:
-		return "agent"
+	switch key := strings.ToLower(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), ":"))); {
+	case chatPerson[key]:
+		return "user", text
+	case chatAgent[key]:
+		return "agent", text
 	}
-	return ""
+	return "", ""
 }
 
 // isChatMarkdown reports whether the file at path is a conversation
@@ -109,7 +116,7 @@ func isChatMarkdown(path string, strict bool) bool {
 		if fence, _ = inFence(fence, line); fence != "" {
 			continue
 		}
-		switch chatRole(line) {
+		switch role, _ := chatRole(line); role {
 		case "user":
 			person++
 		case "agent":
@@ -185,9 +192,12 @@ func readChatMarkdown(r io.Reader, name, id string, at time.Time, opt transcript
 		var toggled bool
 		fence, toggled = inFence(fence, line)
 		if fence == "" && !toggled {
-			if role := chatRole(line); role != "" {
+			if role, text := chatRole(line); role != "" {
 				cr.end()
 				cr.msg = &chatMessage{role: role, line: n}
+				if text != "" {
+					cr.msg.lines, cr.msg.nums = []string{text}, []int{n}
+				}
 				continue
 			}
 		}

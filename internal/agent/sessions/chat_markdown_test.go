@@ -171,3 +171,19 @@ func TestChatMarkdownNotOthers(t *testing.T) {
 		t.Error("a dialogue named alone is not read")
 	}
 }
+
+// Bold labels open messages too, their text on the same line.
+func TestChatMarkdownLabels(t *testing.T) {
+	text := "# Session\n\n**User:** never push to main\n\n**Claude:** Understood.\n\n**User**: and run the linter first\n"
+	ch := readChat(t, "labels.md", text)
+	var said []string
+	for _, u := range ch.UserSignals {
+		said = append(said, u.UUID+" "+u.Text)
+	}
+	if want := "L3 never push to main|L7 and run the linter first"; strings.Join(said, "|") != want {
+		t.Errorf("turns %q, want %q", said, want)
+	}
+	if len(ch.DialogPairs) != 1 || ch.DialogPairs[0].Assistant != "Understood." {
+		t.Errorf("dialog %+v", ch.DialogPairs)
+	}
+}
