@@ -1,12 +1,15 @@
-// Package sessions reads the session logs of the agents other than
-// Claude Code, for ingest: it finds and recognises them, and each session
+// Package sessions reads the session logs other than Claude Code's
+// transcripts, for ingest: it finds and recognises them, and each session
 // comes with the reader that turns it into the channels the extractors
-// read. Most files are one session; one (Gemini CLI's logs.json) holds
-// many, and is opened into a session each, so that whoever ingests them
-// deals in sessions only.
+// read. Most files are one session; two (Gemini CLI's logs.json, Claude
+// Code's history.jsonl) hold many, and are opened into a session each, so
+// that whoever ingests them deals in sessions only.
 //
-// One file per agent's format: codex_rollout.go (Codex rollouts),
-// copilot_events.go (Copilot CLI's events.jsonl), cursor_transcripts.go
+// One file per format: claude_history.go (Claude Code's prompt history),
+// claude_export.go (its /export text), specstory.go (SpecStory's
+// markdown), chat_markdown.go (conversations exported to markdown),
+// codex_rollout.go (Codex rollouts), copilot_events.go (Copilot CLI's
+// events.jsonl), cursor_transcripts.go
 // (Cursor's agent transcripts), gemini_chat.go, gemini_checkpoint.go and
 // gemini_logs.go (Gemini CLI's chats, checkpoints and prompt log). Each
 // reader feeds a builder (builder.go), which makes the channels. The
@@ -93,6 +96,9 @@ func IsFolderLog(path string) bool {
 func Open(path string) (logs []Log, ok bool) {
 	if isGeminiPromptLog(path) {
 		return promptLog(path), true
+	}
+	if isClaudeHistory(path) {
+		return historyLogs(path), true
 	}
 	agent, read := kind(path)
 	if read == nil {
