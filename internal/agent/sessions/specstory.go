@@ -144,14 +144,13 @@ type specReader struct {
 
 // specTool is a tool call being read.
 type specTool struct {
-	line        int
-	name, typ   string
-	summary     string
-	blocks      []specBlock // fenced blocks, in order
-	inline      []string    // `…` lines outside blocks
-	open        bool        // a <tool-use> block, closed by </tool-use>
-	current     *specBlock
-	afterResult bool
+	line      int
+	name, typ string
+	summary   string
+	blocks    []specBlock // fenced blocks, in order
+	inline    []string    // `…` lines outside blocks
+	open      bool        // a <tool-use> block, closed by </tool-use>
+	current   *specBlock  // the block being read (the last of blocks)
 }
 
 type specBlock struct {
@@ -204,7 +203,7 @@ func (sr *specReader) read(n int, line string) {
 		}
 		sr.sectionStart = false
 		if sr.tool != nil {
-			sr.tool.blocks = append(sr.tool.blocks, specBlock{lang: strings.TrimSpace(strings.TrimLeft(trimmed, "`~"))})
+			sr.tool.blocks = append(sr.tool.blocks, specBlock{lang: lang})
 			sr.tool.current = &sr.tool.blocks[len(sr.tool.blocks)-1]
 		} else if !sr.think {
 			sr.text = append(sr.text, line)
@@ -352,7 +351,7 @@ func (sr *specReader) endTool() {
 	cmdBlock := -1
 	if shell {
 		for i, bl := range t.blocks {
-			if shellLang[strings.ToLower(bl.lang)] {
+			if shellLang[bl.lang] {
 				command, cmdBlock = strings.Join(bl.lines, "\n"), i
 				break
 			}
