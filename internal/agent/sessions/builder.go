@@ -136,6 +136,17 @@ func (b *builder) identify(key, id string) {
 // result is a tool call's outcome; errText, what it printed, is kept
 // for a failure, and for a pass a filter may have hidden one from.
 func (b *builder) result(m transcript.Meta, id string, failed bool, errText string) {
+	b.outcome(m, id, failed, false, errText)
+}
+
+// printed is the outcome of a call whose log records no status, only
+// what it printed: a failure shows in the text, which the extractors
+// read as they read a status a filter hid (transcript.ToolCall.Hidden).
+func (b *builder) printed(m transcript.Meta, id string, text string) {
+	b.outcome(m, id, false, true, text)
+}
+
+func (b *builder) outcome(m transcript.Meta, id string, failed, statusless bool, text string) {
 	i, ok := b.pending[id]
 	if !ok {
 		return
@@ -146,29 +157,13 @@ func (b *builder) result(m transcript.Meta, id string, failed bool, errText stri
 	switch {
 	case failed:
 		tc.IsError = true
-		tc.Error = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
-		tc.Protocol = b.claude && (transcript.ProtocolError(errText) || strings.HasPrefix(tc.Error, "Blocked: "))
+		tc.Error = head(strings.TrimSpace(b.clean(text)), b.opt.MaxError)
+		tc.Protocol = b.claude && (transcript.ProtocolError(text) || strings.HasPrefix(tc.Error, "Blocked: "))
 		b.ch.Stats.ToolErrors++
-	case errText != "" && transcript.FilteredLast(tc.Command):
-		// A filter last hid the command's status: what it printed may
-		// say it failed (transcript.ToolCall.Hidden).
-		tc.Hidden = head(strings.TrimSpace(b.clean(errText)), b.opt.MaxError)
-	}
-}
-
-// printed is the outcome of a call whose log records no status, only
-// what it printed: a failure shows in the text, which the extractors
-// read as they read a status a filter hid (transcript.ToolCall.Hidden).
-func (b *builder) printed(m transcript.Meta, id string, text string) {
-	i, ok := b.pending[id]
-	if !ok {
-		return
-	}
-	delete(b.pending, id)
-	tc := &b.ch.Tools[i]
-	tc.HasResult, tc.ResultLine, tc.ResultUUID = true, m.Line, m.UUID
-	if text = strings.TrimSpace(text); text != "" {
-		tc.Hidden = head(b.clean(text), b.opt.MaxError)
+	case text != "" && (statusless || transcript.FilteredLast(tc.Command)):
+		// The log records no status, or a filter last hid the command's:
+		// what it printed may say it failed.
+		tc.Hidden = head(strings.TrimSpace(b.clean(text)), b.opt.MaxError)
 	}
 }
 

@@ -28,12 +28,9 @@
 package sessions
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -84,26 +81,14 @@ func chatRole(line string) (role, text string) {
 	return "", ""
 }
 
-// isChatMarkdown reports whether the file at path is a conversation
-// exported to markdown: among its first lines, headings of the person and
-// of the agent, three at least. strict (a file met in a folder) asks too
-// for a first line that titles a conversation or a session ("# Claude
+// chatMarkdownHead reports whether a file that starts with head is a
+// conversation exported to markdown: headings of the person and of the
+// agent, three at least. strict (a file met in a folder) asks too for a
+// first line that titles a conversation or a session ("# Claude
 // Conversation Log"): a document may show a dialogue as an example.
-func isChatMarkdown(path string, strict bool) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".txt":
-	default:
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, exportHead)
-	n, _ := io.ReadFull(f, head)
+func chatMarkdownHead(head []byte, strict bool) bool {
 	if strict {
-		first, _, _ := bytes.Cut(bytes.TrimLeft(head[:n], " \r\n\ufeff"), []byte("\n"))
+		first, _, _ := bytes.Cut(bytes.TrimLeft(head, " \r\n\ufeff"), []byte("\n"))
 		title := strings.ToLower(string(first))
 		if !strings.HasPrefix(title, "# ") || !strings.Contains(title, "conversation") && !strings.Contains(title, "session") {
 			return false
@@ -111,7 +96,7 @@ func isChatMarkdown(path string, strict bool) bool {
 	}
 	person, agent := 0, 0
 	fence := ""
-	for _, l := range bytes.Split(head[:n], []byte("\n")) {
+	for _, l := range bytes.Split(head, []byte("\n")) {
 		line := strings.TrimRight(string(l), "\r")
 		if fence, _ = inFence(fence, line); fence != "" {
 			continue
@@ -142,26 +127,7 @@ func inFence(fence, line string) (string, bool) {
 	return "", false
 }
 
-func readChatMarkdownFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	defer f.Close()
-	at := time.Now().UTC()
-	if fi, err := f.Stat(); err == nil {
-		at = fi.ModTime().UTC()
-	}
-	base := filepath.Base(path)
-	if t, ok := specTimeOf(base); ok {
-		at = t
-	} else if m := exportDate.FindStringSubmatch(base); m != nil {
-		if t, err := time.Parse("2006-01-02", m[1]); err == nil {
-			at = t.UTC()
-		}
-	}
-	return readChatMarkdown(f, path, strings.TrimSuffix(base, filepath.Ext(base)), at, opt)
-}
+var readChatMarkdownFile = fromText(readChatMarkdown)
 
 // chatMessage is a message being read: its speaker, the line of its
 // heading, its body's lines (with their numbers).
@@ -173,54 +139,51 @@ type chatMessage struct {
 }
 
 type chatReader struct {
-	b   *builder
-	id  string
-	at  time.Time
-	msg *chatMessage
+	b     *builder
+	id    string
+	at    time.Time
+	msg   *chatMessage
+	fence string // the fence of the block the line is in, "" outside one
 }
 
 func readChatMarkdown(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
 	cr := &chatReader{b: newBuilder(name, opt), id: id, at: at}
 	cr.b.claude = true
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	n, fence := 0, ""
-	for sc.Scan() {
-		n++
-		cr.b.line(n)
-		line := strings.TrimRight(sc.Text(), "\r")
-		var toggled bool
-		fence, toggled = inFence(fence, line)
-		if fence == "" && !toggled {
-			if role, text := chatRole(line); role != "" {
-				cr.end()
-				cr.msg = &chatMessage{role: role, line: n}
-				if text != "" {
-					cr.msg.lines, cr.msg.nums = []string{text}, []int{n}
-				}
-				continue
-			}
-		}
-		if cr.msg == nil {
-			// Before the first message: the export's header.
-			if m := chatSession.FindStringSubmatch(line); m != nil {
-				cr.b.session(m[1])
-			} else if m := chatDate.FindStringSubmatch(line); m != nil {
-				if t, ok := specTimeOf(m[1]); ok {
-					cr.at = t
-				}
-			}
-			continue
-		}
-		cr.msg.lines = append(cr.msg.lines, line)
-		cr.msg.nums = append(cr.msg.nums, n)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+	if err := eachLine(r, cr.b, name, cr.read); err != nil {
+		return nil, err
 	}
 	cr.end()
 	cr.b.session(id)
 	return cr.b.done(), nil
+}
+
+// read reads one line: a heading opens a message; before the first, the
+// export's header; else a line of the message.
+func (cr *chatReader) read(n int, line string) {
+	var toggled bool
+	cr.fence, toggled = inFence(cr.fence, line)
+	if cr.fence == "" && !toggled {
+		if role, text := chatRole(line); role != "" {
+			cr.end()
+			cr.msg = &chatMessage{role: role, line: n}
+			if text != "" {
+				cr.msg.lines, cr.msg.nums = []string{text}, []int{n}
+			}
+			return
+		}
+	}
+	if cr.msg == nil {
+		if m := chatSession.FindStringSubmatch(line); m != nil {
+			cr.b.session(m[1])
+		} else if m := chatDate.FindStringSubmatch(line); m != nil {
+			if t, ok := specTimeOf(m[1]); ok {
+				cr.at = t
+			}
+		}
+		return
+	}
+	cr.msg.lines = append(cr.msg.lines, line)
+	cr.msg.nums = append(cr.msg.nums, n)
 }
 
 // chatBlock is a content block of a message printed as JSON.

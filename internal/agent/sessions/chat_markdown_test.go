@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/devlearn/devlearn/internal/transcript"
 )
 
 // Two layouts export tools write: headings with emoji and "🔧 Using
@@ -104,23 +102,8 @@ const chatBlocks = `# Claude Session Export
 ---
 `
 
-func readChat(t *testing.T, name, text string) *transcript.Channels {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	os.WriteFile(path, []byte(text), 0o644)
-	logs, ok := Open(path)
-	if !ok || len(logs) != 1 {
-		t.Fatalf("Open(%s) = %+v, %v", name, logs, ok)
-	}
-	ch, err := logs[0].Read(path, transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ch
-}
-
 func TestChatMarkdownExtractor(t *testing.T) {
-	ch := readChat(t, "claude-conversation-2025-11-20-6a1f0c2e.md", chatExtractor)
+	ch := readLog(t, "claude-code", "claude-conversation-2025-11-20-6a1f0c2e.md", chatExtractor)
 	if ch.SessionID != "6a1f0c2e-3b4d-4e5f-8a9b-0c1d2e3f4a5b" {
 		t.Errorf("session %q", ch.SessionID)
 	}
@@ -141,7 +124,7 @@ func TestChatMarkdownExtractor(t *testing.T) {
 }
 
 func TestChatMarkdownBlocks(t *testing.T) {
-	ch := readChat(t, "export.md", chatBlocks)
+	ch := readLog(t, "claude-code", "export.md", chatBlocks)
 	if ch.SessionID != "1a28ea9b-c093-40c1-b7f2-654823846c41" || len(ch.UserSignals) != 1 || ch.UserSignals[0].Timestamp != "2025-12-01T14:39:24Z" {
 		t.Fatalf("%q %+v", ch.SessionID, ch.UserSignals)
 	}
@@ -175,7 +158,7 @@ func TestChatMarkdownNotOthers(t *testing.T) {
 // Bold labels open messages too, their text on the same line.
 func TestChatMarkdownLabels(t *testing.T) {
 	text := "# Session\n\n**User:** never push to main\n\n**Claude:** Understood.\n\n**User**: and run the linter first\n"
-	ch := readChat(t, "labels.md", text)
+	ch := readLog(t, "claude-code", "labels.md", text)
 	var said []string
 	for _, u := range ch.UserSignals {
 		said = append(said, u.UUID+" "+u.Text)

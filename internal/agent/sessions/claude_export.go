@@ -21,12 +21,9 @@
 package sessions
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -50,27 +47,12 @@ var exportTools = map[string]string{
 	"NotebookEdit": "NotebookEdit", "Create": "Write",
 }
 
-// exportHead is how much of a file is looked at to know an export.
-const exportHead = 64 << 10
-
-// isClaudeExport reports whether the file at path is a Claude Code export:
-// a text or markdown file that opens with Claude Code's welcome box, or
-// (strict, for a file named one by one) whose lines hold the person's
-// prompts, the agent's marks and a tool result's.
-func isClaudeExport(path string, strict bool) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".txt", ".md", ".log", "":
-	default:
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 1024)
-	n, _ := io.ReadFull(f, head)
-	start := head[:n]
+// claudeExportHead reports whether a text file that starts with head is
+// a Claude Code export: it opens with Claude Code's welcome box, or (not
+// strict: a file named one by one) its lines hold the person's prompts,
+// the agent's marks and a tool result's.
+func claudeExportHead(head []byte, strict bool) bool {
+	start := head[:min(len(head), 1024)]
 	if bytes.HasPrefix(bytes.TrimLeft(start, " \n\r\ufeff"), []byte("╭")) {
 		for _, b := range exportBanner {
 			if bytes.Contains(start, []byte(b)) {
@@ -81,9 +63,6 @@ func isClaudeExport(path string, strict bool) bool {
 	if strict {
 		return false
 	}
-	rest := make([]byte, exportHead-n)
-	m, _ := io.ReadFull(f, rest)
-	head = append(start, rest[:m]...)
 	prompts, marks := 0, 0
 	for _, l := range bytes.Split(head, []byte("\n")) {
 		switch {
@@ -96,24 +75,7 @@ func isClaudeExport(path string, strict bool) bool {
 	return prompts > 0 && marks > 1 && bytes.Contains(head, []byte("  ⎿  "))
 }
 
-func readClaudeExportFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	defer f.Close()
-	at := time.Now().UTC()
-	if fi, err := f.Stat(); err == nil {
-		at = fi.ModTime().UTC()
-	}
-	base := filepath.Base(path)
-	if m := exportDate.FindStringSubmatch(base); m != nil {
-		if t, err := time.Parse("2006-01-02", m[1]); err == nil {
-			at = t.UTC()
-		}
-	}
-	return readClaudeExport(f, path, strings.TrimSuffix(base, filepath.Ext(base)), at, opt)
-}
+var readClaudeExportFile = fromText(readClaudeExport)
 
 // exportRecord is the record being read: a prompt, a message, a call.
 type exportRecord struct {
@@ -141,16 +103,8 @@ func readClaudeExport(r io.Reader, name, id string, at time.Time, opt transcript
 	er := &exportReader{b: newBuilder(name, opt), ts: at.Format(time.RFC3339)}
 	er.b.claude = true
 	er.b.session(id)
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
-	n := 0
-	for sc.Scan() {
-		n++
-		er.b.line(n)
-		er.read(n, strings.TrimRight(sc.Text(), "\r"))
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read transcript %s: %w", name, err)
+	if err := eachLine(r, er.b, name, er.read); err != nil {
+		return nil, err
 	}
 	er.flush()
 	er.endResult()

@@ -18,11 +18,9 @@ package sessions
 
 import (
 	"bufio"
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,14 +64,8 @@ func isClaudeHistory(path string) bool {
 	if filepath.Base(path) != claudeHistoryName {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
 	var e historyEntry
-	return jsonv2.Unmarshal(bytes.TrimSpace(first), &e, lenient) == nil && e.Project != "" && e.Timestamp > 0
+	return jsonv2.Unmarshal(firstLine(path), &e, lenient) == nil && e.Project != "" && e.Timestamp > 0
 }
 
 func loadClaudeHistory(path string) (*claudeHistory, error) {
@@ -131,14 +123,7 @@ func loadClaudeHistory(path string) (*claudeHistory, error) {
 
 // read is one session's prompts, in the order they were typed.
 func (h *claudeHistory) read(session string, opt transcript.Options) *transcript.Channels {
-	b := newBuilder(h.name, opt)
-	b.claude = true
-	b.session(session)
-	for _, p := range h.prompts[session] {
-		b.line(p.line)
-		b.user(transcript.Meta{UUID: p.uuid, Timestamp: p.at, Line: p.line}, p.text, h.cwd[session])
-	}
-	return b.done()
+	return readPrompts(h.name, session, h.cwd[session], h.prompts[session], true, opt)
 }
 
 // transcriptBeside reports whether the projects folder holds the session's
@@ -175,18 +160,11 @@ func projectBeside(projects, project string) bool {
 	return false
 }
 
-// historyLogs are the sessions of the history at path, or one Log whose
-// Read says why it could not be read.
+// historyLogs are the sessions of the history at path.
 func historyLogs(path string) []Log {
 	h, err := loadClaudeHistory(path)
 	if err != nil {
-		return []Log{{Agent: "claude-code", Path: path, Read: func(string, transcript.Options) (*transcript.Channels, error) { return nil, err }}}
+		return sessionsOf("claude-code", path, nil, nil, err)
 	}
-	var out []Log
-	for _, id := range h.sessions {
-		out = append(out, Log{Agent: "claude-code", Path: path, Session: id, Read: func(_ string, opt transcript.Options) (*transcript.Channels, error) {
-			return h.read(id, opt), nil
-		}})
-	}
-	return out
+	return sessionsOf("claude-code", path, h.sessions, h.read, nil)
 }

@@ -16,8 +16,6 @@
 package sessions
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -162,14 +160,8 @@ func copilotTool(name string, raw jsontext.Value) (string, string, []string) {
 // copilotStart is what a log's first event says: whether it is a Copilot session
 // log, and the cwd it ran in.
 func copilotStart(path string) (bool, string) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, ""
-	}
-	defer f.Close()
-	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
 	var e copilotEvent
-	if jsonv2.Unmarshal(bytes.TrimSpace(first), &e) != nil || (e.Type != "session.start" && e.Type != "session.resume") {
+	if jsonv2.Unmarshal(firstLine(path), &e) != nil || (e.Type != "session.start" && e.Type != "session.resume") {
 		return false, ""
 	}
 	return true, e.Data.Context.Cwd

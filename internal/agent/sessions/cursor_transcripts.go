@@ -15,11 +15,8 @@
 package sessions
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -54,18 +51,7 @@ var userQuery = regexp.MustCompile(`(?s)<user_query>\s*(.*?)\s*</user_query>`)
 var cursorTools = map[string]string{"Shell": "Bash", "run_terminal_cmd": "Bash", "edit_file": "Edit", "search_replace": "Edit", "write": "Write", "read_file": "Read"}
 
 // readCursorFile reads the transcript at path; its session is the file's name.
-func readCursorFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("read transcript: %w", err)
-	}
-	defer f.Close()
-	at := time.Now().UTC()
-	if fi, err := f.Stat(); err == nil {
-		at = fi.ModTime().UTC()
-	}
-	return readCursor(f, path, strings.TrimSuffix(filepath.Base(path), ".jsonl"), at, opt)
-}
+var readCursorFile = fromText(readCursor)
 
 // readCursor reads a transcript of session id, dated at.
 func readCursor(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error) {
@@ -138,14 +124,8 @@ func isCursorTranscript(path string) bool {
 	if !strings.HasSuffix(path, ".jsonl") || !strings.Contains(filepath.ToSlash(path), "/agent-transcripts/") {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	first, _ := bufio.NewReader(io.LimitReader(f, 1<<20)).ReadBytes('\n')
 	var l line
-	return jsonv2.Unmarshal(bytes.TrimSpace(first), &l) == nil && l.Type == "" && (l.Role == "user" || l.Role == "assistant")
+	return jsonv2.Unmarshal(firstLine(path), &l) == nil && l.Type == "" && (l.Role == "user" || l.Role == "assistant")
 }
 
 // cursorHome is Cursor's folder: ~/.cursor.

@@ -82,13 +82,7 @@ func loadGeminiPrompts(path string) (*geminiPromptLog, error) {
 
 // read is one session's prompts, in the order they were typed.
 func (l *geminiPromptLog) read(session string, opt transcript.Options) *transcript.Channels {
-	b := newBuilder(l.name, opt)
-	b.session(session)
-	for _, p := range l.prompts[session] {
-		b.line(p.line)
-		b.user(transcript.Meta{UUID: p.uuid, Timestamp: p.at, Line: p.line}, p.text, l.cwd)
-	}
-	return b.done()
+	return readPrompts(l.name, session, l.cwd, l.prompts[session], false, opt)
 }
 
 // isSlashCommand is Gemini CLI's own test (packages/cli/src/ui/utils/

@@ -63,14 +63,8 @@ func kind(path string) (agent string, read Reader) {
 		return "cursor", readCursorFile
 	case isCopilotLog(path):
 		return "copilot", readCopilotFile
-	case isSpecStory(path):
-		return "specstory", readSpecStoryFile
-	case isClaudeExport(path, false):
-		return "claude-code", readClaudeExportFile
-	case isChatMarkdown(path, false):
-		return "claude-code", readChatMarkdownFile
 	}
-	return "", nil
+	return textFormat(path, false)
 }
 
 // IsFolderLog reports whether ingest of a folder takes up the file at
@@ -82,7 +76,14 @@ func kind(path string) (agent string, read Reader) {
 // named alone).
 func IsFolderLog(path string) bool {
 	return strings.HasSuffix(filepath.Base(path), ".jsonl"+codexCompressed) || isGeminiChat(path) || isGeminiCheckpoint(path) || isGeminiPromptLog(path) ||
-		isSpecStory(path) || isClaudeExport(path, true) || isChatMarkdown(path, true)
+		textLogIn(path)
+}
+
+// textLogIn reports a text log that a folder's walk takes up: on the
+// strong signs of its format only.
+func textLogIn(path string) bool {
+	agent, _ := textFormat(path, true)
+	return agent != ""
 }
 
 // Open lists the sessions in the file at path, ok false when it is no
@@ -113,12 +114,22 @@ func Open(path string) (logs []Log, ok bool) {
 func promptLog(path string) []Log {
 	l, err := loadGeminiPrompts(path)
 	if err != nil {
-		return []Log{{Agent: "gemini", Path: path, Read: func(string, transcript.Options) (*transcript.Channels, error) { return nil, err }}}
+		return sessionsOf("gemini", path, nil, nil, err)
+	}
+	return sessionsOf("gemini", path, l.sessions, l.read, nil)
+}
+
+// sessionsOf are the Logs of a file that holds several sessions, each
+// read by read; or, when the file could not be loaded, one Log whose Read
+// says why, so that ingest reports it with the sessions it could not read.
+func sessionsOf(agent, path string, ids []string, read func(id string, opt transcript.Options) *transcript.Channels, err error) []Log {
+	if err != nil {
+		return []Log{{Agent: agent, Path: path, Read: func(string, transcript.Options) (*transcript.Channels, error) { return nil, err }}}
 	}
 	var out []Log
-	for _, id := range l.sessions {
-		out = append(out, Log{Agent: "gemini", Path: path, Session: id, Read: func(_ string, opt transcript.Options) (*transcript.Channels, error) {
-			return l.read(id, opt), nil
+	for _, id := range ids {
+		out = append(out, Log{Agent: agent, Path: path, Session: id, Read: func(_ string, opt transcript.Options) (*transcript.Channels, error) {
+			return read(id, opt), nil
 		}})
 	}
 	return out
@@ -136,7 +147,7 @@ func Find(getenv func(string) string, root string) ([]Log, error) {
 		return nil, err
 	}
 	for _, f := range specs {
-		if isSpecStory(f) {
+		if agent, _ := textFormat(f, true); agent == "specstory" {
 			out = append(out, Log{Agent: "specstory", Path: f, Read: readSpecStoryFile})
 		}
 	}

@@ -187,18 +187,17 @@ npx convex dev
 ---
 `
 
-func readSpec(t *testing.T, name, text string) *transcript.Channels {
+// readLog writes text to a file named name, opens it as one session of
+// agent's and reads it.
+func readLog(t *testing.T, agent, name, text string) *transcript.Channels {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if !isSpecStory(path) {
-		t.Fatalf("%s: not taken for a SpecStory export", name)
-	}
 	logs, ok := Open(path)
-	if !ok || len(logs) != 1 || logs[0].Agent != "specstory" {
-		t.Fatalf("Open(%s) = %+v, %v", name, logs, ok)
+	if !ok || len(logs) != 1 || logs[0].Agent != agent {
+		t.Fatalf("Open(%s) = %+v, %v; want one session of %s", name, logs, ok, agent)
 	}
 	ch, err := logs[0].Read(path, transcript.Options{})
 	if err != nil {
@@ -208,7 +207,7 @@ func readSpec(t *testing.T, name, text string) *transcript.Channels {
 }
 
 func TestSpecStoryClaudeCode(t *testing.T) {
-	ch := readSpec(t, "2026-02-03_09-15-00Z-the-build.md", specClaude)
+	ch := readLog(t, "specstory", "2026-02-03_09-15-00Z-the-build.md", specClaude)
 	if ch.SessionID != "0b6c3f3e-2f5a-4c1e-9d7e-5a1f2b3c4d5e" {
 		t.Errorf("session %q", ch.SessionID)
 	}
@@ -239,7 +238,7 @@ func TestSpecStoryClaudeCode(t *testing.T) {
 }
 
 func TestSpecStoryCursor(t *testing.T) {
-	ch := readSpec(t, "2025-10-01_23-30Z-avatars.md", specCursor)
+	ch := readLog(t, "specstory", "2025-10-01_23-30Z-avatars.md", specCursor)
 	if ch.SessionID != "5d1f0c2a-7b3e-4f6a-8c9d-0e1f2a3b4c5d" || len(ch.UserSignals) != 1 || ch.UserSignals[0].Text != "die Avatare fliegen nicht mehr" {
 		t.Fatalf("%+v", ch)
 	}
@@ -259,7 +258,7 @@ func TestSpecStoryCursor(t *testing.T) {
 }
 
 func TestSpecStoryCursorSections(t *testing.T) {
-	ch := readSpec(t, "deploy.md", specCursorMid)
+	ch := readLog(t, "specstory", "deploy.md", specCursorMid)
 	var got []string
 	for _, c := range ch.Tools {
 		got = append(got, fmt.Sprintf("%s %s %s%s|%s", c.ID, c.Name, c.Command, strings.Join(c.Paths, ","), c.Hidden))
@@ -277,7 +276,7 @@ func TestSpecStoryCursorSections(t *testing.T) {
 }
 
 func TestSpecStoryOldest(t *testing.T) {
-	ch := readSpec(t, "parking.md", specOldest)
+	ch := readLog(t, "specstory", "parking.md", specOldest)
 	if len(ch.UserSignals) != 1 || ch.UserSignals[0].Text != "make the svg full screen" || ch.UserSignals[0].UUID != "L5" {
 		t.Fatalf("%+v", ch.UserSignals)
 	}
@@ -295,7 +294,7 @@ func TestSpecStoryOldest(t *testing.T) {
 func TestSpecStoryNotOthers(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "notes.md")
 	os.WriteFile(path, []byte("# Notes\n\n_**User**_\n\nhello\n"), 0o644)
-	if isSpecStory(path) || IsFolderLog(path) {
+	if _, ok := Open(path); ok || IsFolderLog(path) {
 		t.Error("a markdown file taken for a SpecStory export")
 	}
 }
