@@ -1606,6 +1606,61 @@ func TestHandedBack(t *testing.T) {
 	checkLessons(t, tests)
 }
 
+// A lesson in devlearn's words keeps what the person wanted run and what
+// they said: the commands of the block handed over, a quoted commit
+// message of several lines being one of them, and their words.
+func TestHandedBackKeepsWhatWasHanded(t *testing.T) {
+	ch := session("s", "user: 変更をまとめて", "assistant: 実行用コマンドです。\n\n```bash\ngit add \\\n  docs/a.md\n\ngit commit -m \"docs: ids\" -m \"unify ids\nadd NFR section\nsync docs\"\n```", "user: いやコミットして push までやってくれ", "bash: git add docs/a.md && git commit -m docs && git push")
+	obs := Session(ch, Options{}).Observations
+	if len(obs) != 1 {
+		t.Fatalf("got %d observations, want 1", len(obs))
+	}
+	want := "trigger: the agent asked the person to run `git add`, `git commit`; steps: コマンドは人に頼まず自分で実行してください。; source: the person corrected the agent: \"いやコミットして push までやってくれ\""
+	if obs[0].Details != want {
+		t.Errorf("details\n got %q\nwant %q", obs[0].Details, want)
+	}
+}
+
+// A rule said of "the rest" keeps the sentence before it, which names
+// what the rest is not; a question before it is not its object.
+func TestRuleOfTheRestKeepsItsObject(t *testing.T) {
+	for _, c := range []struct {
+		said string
+		want []string
+	}{
+		{"Only translate the generated candidate text. Never change anything else on the site.",
+			[]string{"procedural: Only translate the generated candidate text. Never change anything else on the site."}},
+		{"言語を追加してください。この日程候補のテキストだけその言語に変えてください。それ以外のサイトの言葉は絶対に変えないでください",
+			[]string{"procedural: この日程候補のテキストだけその言語に変えてください。 それ以外のサイトの言葉は絶対に変えないでください。"}},
+		{"Ajoute le bouton. Ne touche à rien d'autre.",
+			[]string{"procedural: Ajoute le bouton. Ne touche à rien d'autre."}},
+		{"Is the header done? Never change anything else on the site.",
+			[]string{"procedural: Never change anything else on the site."}},
+	} {
+		if got := afterPlan(c.said); !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.said, got, c.want)
+		}
+	}
+}
+
+// A tool dropped is a choice as much as a tool taken up, in every table.
+func TestToolDropped(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"We no longer use next.js, the app moved to vite.", "decision: We no longer use next.js, the app moved to vite."},
+		{"server は docker を廃止。", "decision: server は docker を廃止。"},
+		{"On n'utilise plus webpack.config.js.", "decision: On n'utilise plus webpack.config.js."},
+		{"Ya no usamos docker-compose.yml en este proyecto.", "decision: Ya no usamos docker-compose.yml en este proyecto."},
+	} {
+		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+	// What stopped working is a report, no choice.
+	if got := afterPlan("It no longer uses the cache-dir."); len(got) != 0 {
+		t.Errorf("a report: got %q", got)
+	}
+}
+
 // How things are, introduced as such, is a fact to keep.
 func TestTold(t *testing.T) {
 	tests := []struct {

@@ -69,6 +69,9 @@ func observation(t *turn, f finding) Observation {
 		ClassFact:         "the person told the agent how things are",
 	}[f.class]
 	lesson := field(f.lesson)
+	if f.worded {
+		how += ": \"" + field(clip(f.said, maxOwned)) + "\""
+	}
 	if lang.OwnsUp(t.after) && !strings.Contains(f.lesson, identity.AgentOwnedUp) {
 		// What the agent owned up to says in its words what it should
 		// have done ("You're right — returning nil on a mid-loop failure
@@ -96,6 +99,11 @@ func observation(t *turn, f finding) Observation {
 	default:
 		o.Type = Procedural
 		trigger := toolsBefore(t.acted)
+		if f.action != "" {
+			// What the agent did that the person answered is when the
+			// lesson applies, more than the calls before it.
+			trigger = "the agent " + field(f.action)
+		}
 		if trigger == "" {
 			trigger = "the task at hand"
 		}

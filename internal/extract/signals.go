@@ -26,6 +26,9 @@ type finding struct {
 	// action is what the agent did that the person rejected, for the
 	// evidence ("ran `git push --force`").
 	action string
+	// worded: the lesson is in devlearn's words, the same in every
+	// session, and the person's (said) go in its details.
+	worded bool
 }
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
@@ -66,7 +69,7 @@ func read(t *turn) (found []finding, back bool) {
 	if isFact {
 		found = append(found, fact)
 	}
-	for _, s := range sents {
+	for k, s := range sents {
 		if isFact && s.start < factAt.end && s.end > factAt.start {
 			continue // the fact told is read whole
 		}
@@ -83,6 +86,9 @@ func read(t *turn) (found []finding, back bool) {
 		case ok && (!joined || listItem(own, x.Offset(s.start))):
 			// An item of a list is a point of its own, whatever the
 			// item before it said.
+			if k > 0 && len(bare) > 0 && bare[len(bare)-1] == sents[k-1] {
+				f = withObject(x, own, f, sents[k-1], s)
+			}
 			found = append(found, f)
 			joined = true
 		case ok && joined:
@@ -143,7 +149,8 @@ func read(t *turn) (found []finding, back bool) {
 		return []finding{f}, false
 	}
 	if len(found) == 1 && !isFact && len(sents) == 2 && len(bare) == 1 && bare[0] == sents[0] &&
-		!asking(x, sents[0]) && words(x.Low()[sents[0].start:sents[0].end]) >= 3 {
+		!asking(x, sents[0]) && words(x.Low()[sents[0].start:sents[0].end]) >= 3 &&
+		!strings.HasPrefix(found[0].said, own[x.Offset(sents[0].start):x.Offset(sents[0].end)]) { // withObject took it
 		// A turn of two sentences whose lesson is the second: the first
 		// says what it is about ("You created roles.ts, but better-auth
 		// gives these tables. Isn't it no longer needed?").
@@ -720,6 +727,24 @@ func told(x *lang.Text, own string, sents []span) (finding, span, bool) {
 	return finding{}, span{}, false
 }
 
+// withObject is f, read from s, with the sentence before it when s speaks
+// of what that one left out ("…change only the text of the candidates.
+// Never change any other text on the site"; "それ以外のサイトの言葉は絶対に
+// 変えないでください"): without it the rule says "never change anything
+// else" of nothing. A question before it is not its object.
+func withObject(x *lang.Text, own string, f finding, prev, s span) finding {
+	if !hasKind(x, lang.Rest, s.start, s.end) || asking(x, prev) {
+		return f
+	}
+	before := cleanLesson(x, own, prev.start, prev.end, "")
+	if words(before) < 2 {
+		return f
+	}
+	f.lesson = clip(before+" "+f.lesson, maxLesson)
+	f.said = strings.TrimSpace(own[x.Offset(prev.start):x.Offset(prev.end)] + " " + f.said)
+	return f
+}
+
 // maxTold bounds the words of a fact told over several sentences.
 const maxTold = 60
 
@@ -748,8 +773,8 @@ func handedBack(t *turn, x *lang.Text, own string) (finding, bool) {
 	if cmd := handedCommand(t.before); cmd != "" && words(low) <= 8 {
 		// The lesson holds for every command, so it is one lesson in
 		// every session; the command handed over is its evidence.
-		f.lesson = finish(tb.Template(lang.RunYourself, ""))
-		f.action = "asked the person to run `" + clip(cmd, 80) + "`"
+		f.lesson, f.worded = finish(tb.Template(lang.RunYourself, "")), true
+		f.action = "asked the person to run " + handedSteps(t.before, cmd)
 		return f, true
 	}
 	if words(low) < 4 || onlyAnswers(x, 0, len(low)) {
@@ -791,6 +816,67 @@ func refusedHanding(t *turn, x *lang.Text) *lang.Table {
 	}
 	return nil
 }
+
+// handedSteps names what the agent handed over, for the lesson's trigger:
+// every command of its last shell block, as program and subcommand
+// ("`git add`, `git commit`, `git push`"), so the lesson keeps what the
+// person wanted run, not only the block's first line; cmd, clipped, when
+// no step is named.
+func handedSteps(text, cmd string) string {
+	var keys []string
+	if i := strings.LastIndex(text, "```"); i >= 0 {
+		if j := strings.LastIndex(text[:i], "```"); j >= 0 {
+			_, body, _ := strings.Cut(text[j+3:i], "\n")
+			for _, l := range commandsOf(joinContinued(body)) {
+				l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
+				if l == "" || strings.HasPrefix(l, "#") {
+					continue
+				}
+				for _, s := range stepsOf(l) {
+					if k := "`" + s.key + "`"; s.key != "" && !slices.Contains(keys, k) {
+						keys = append(keys, k)
+					}
+				}
+			}
+		}
+	}
+	if len(keys) == 0 || len(keys) > maxHanded {
+		return "`" + clip(cmd, 80) + "`"
+	}
+	return strings.Join(keys, ", ")
+}
+
+// commandsOf splits a script into its command lines, a line whose quote
+// is still open going on to the next (a commit message of several lines).
+func commandsOf(script string) []string {
+	var out []string
+	cur, open := "", rune(0)
+	for _, l := range strings.Split(script, "\n") {
+		if cur != "" {
+			cur += "\n"
+		}
+		cur += l
+		for _, r := range l {
+			switch {
+			case open == 0 && (r == '"' || r == '\''):
+				open = r
+			case r == open:
+				open = 0
+			}
+		}
+		if open == 0 {
+			out = append(out, cur)
+			cur = ""
+		}
+	}
+	if cur != "" {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// maxHanded bounds the commands a lesson's trigger names.
+const maxHanded = 6
 
 // handedCommand is the command the agent's message gave the person to
 // run: the first line of its last shell block, else its last inline

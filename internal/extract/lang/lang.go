@@ -72,9 +72,10 @@ const (
 	Platform    = "platform"    // a system, a device or a kind of machine one works on: "Windows", "Ubuntu", "WSL", "スマホ", "服务器"
 	Pronoun     = "pronoun"     // the speaker, the agent or what was just said, as a subject: "it", "we", "ça", "eso", "это"
 	Also        = "also"        // adding to what is there: "also", "auch", "aussi", "también", "тоже"
+	Rest        = "rest"        // what the sentence before did not name: "everything else", "それ以外", "其他", "el resto"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest}
 
 // Templates every table gives.
 const (
