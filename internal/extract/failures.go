@@ -145,12 +145,20 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			if t.Failed() && !filteredNothing(t) || !t.HasResult {
 				// Failed again: the fix is what comes after this one.
 				if nfs, ok := failure(&ch.Tools[j]); ok {
-					if otherError(fs.err, nfs.err) && len(between) == 0 {
+					switch {
+					case otherError(fs.err, nfs.err) && len(between) == 0:
 						// It got further, and nothing else ran between:
 						// what changed in the command fixed the first
 						// error ("Failed to spawn: ruff", then the lint
 						// errors once `--with ruff` is added).
 						if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
+							out = append(out, o)
+						}
+					case otherError(fs.err, nfs.err) && onlyEdits(between) && below(f.Command) == below(t.Command):
+						// It got further once files were changed: the
+						// change fixed the first error, when that error
+						// says the rule the code broke.
+						if o, ok := editFixed(*f, fs, t, editsIn(between)); ok {
 							out = append(out, o)
 						}
 					}
@@ -587,8 +595,9 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		}
 		if len(configs) == 0 || len(configs) < len(edits) {
 			// Source files changed, or files the agent was already
-			// working on: the work itself.
-			return Observation{}, false
+			// working on: the work itself, unless the error says the
+			// rule the code broke (editFixed).
+			return editFixed(failed, fs, passed, edits)
 		}
 		changed := strings.Join(unique(configs), ", ")
 		resolution = "change " + changed
@@ -678,6 +687,64 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	return failurePitfall(failed, pattern+".", details,
 		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// editFixed is the lesson of a failure that the agent's edits fixed: a
+// lesson only when the error line states the rule the code broke
+// (platformRule: "require is not defined in ES module scope, you can use
+// import instead", "Cannot overwrite variable Host because it is
+// read-only"), which the agent will break again in another file; an error
+// that only says the code is not done yet (a failed assertion, a missing
+// attribute) is the work. The reported-error route holds the person's
+// runs to the same rule.
+func editFixed(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, edits []string) (Observation, bool) {
+	if len(edits) == 0 || !platformRule(strings.ToLower(fs.err)) || !errorReport().MatchString(strings.TrimSpace(fs.err)) {
+		return Observation{}, false
+	}
+	var files []string
+	for _, e := range edits {
+		files = append(files, relative(e, failed.Cwd))
+	}
+	files = unique(files)
+	if len(files) > maxShownEdits {
+		files = files[:maxShownEdits]
+	}
+	key := "`" + fs.key + "`"
+	fails := " fails with \"" + clip(fs.err, 100) + "\""
+	shown := "`" + strings.Join(files, "`, `") + "`"
+	details := commandDetails(files[0], failed.Command, fails, "the error comes back until the code follows the rule", "change "+strings.Join(files, ", "))
+	if more := errorAround(withoutHarness(failed.Error)); more != "" {
+		details += "; output: " + field(more)
+	}
+	return failurePitfall(failed, key+fails+": fixed by changing "+shown+".", details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("tool", "the agent changed "+strings.Join(files, ", ")+", then `"+oneLine(passed.Command)+"` got past it")), true
+}
+
+// platformRule reports an error line that says what the language, the
+// framework or the platform allows, in words a mistake in the code being
+// written does not use: "Cannot read properties of undefined", "invalid
+// syntax" or "expected 3, got 4" say the code is not right yet, and fixing
+// it is the work.
+func platformRule(low string) bool {
+	return mentions(low, "instead", "not supported", "unsupported", "not allowed", "not permitted", "deprecated", "read-only", "read only", "no longer", "can only", "must be", "must not", "requires ")
+}
+
+// onlyEdits reports calls made between a failure and its rerun that
+// changed files and ran nothing (reads aside).
+func onlyEdits(between []transcript.ToolCall) bool {
+	return len(editsIn(between)) > 0 && !slices.ContainsFunc(between, func(t transcript.ToolCall) bool { return t.Command != "" })
+}
+
+// editsIn are the files the edit tools changed among calls.
+func editsIn(calls []transcript.ToolCall) []string {
+	var out []string
+	for _, t := range calls {
+		if transcript.EditTool(t.Name) && len(t.Paths) > 0 && !t.IsError {
+			out = append(out, t.Paths[0])
+		}
+	}
+	return out
 }
 
 // namesOnly reports changes that only add, drop or swap plain names (a
