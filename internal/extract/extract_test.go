@@ -1670,6 +1670,27 @@ func TestToolDropped(t *testing.T) {
 	}
 }
 
+// A decision announced as one ("I decided", "hemos decidido", "ことにした")
+// and a way of working held wherever it can be ("whenever possible",
+// "siempre que sea posible") are standing, in every table; asked, they
+// are not.
+func TestDecidedAndWheneverPossible(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"I decided I want it to shut down when the window is closed.", "decision: I decided I want it to shut down when the window is closed."},
+		{"Hemos decidido usar postgres en lugar de mysql.", "decision: Hemos decidido usar postgres en lugar de mysql."},
+		{"結局 pnpm を使うことにした。", "decision: 結局 pnpm を使うことにした。"},
+		{"Launch parallel tasks whenever possible.", "procedural: Launch parallel tasks whenever possible."},
+		{"Usa los helpers existentes siempre que sea posible.", "procedural: Usa los helpers existentes siempre que sea posible."},
+	} {
+		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+	if got := afterPlan("Can you make it faster when possible?"); len(got) != 0 {
+		t.Errorf("a question: got %q", got)
+	}
+}
+
 // How things are, introduced as such, is a fact to keep.
 func TestTold(t *testing.T) {
 	tests := []struct {
