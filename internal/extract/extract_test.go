@@ -1691,6 +1691,29 @@ func TestDecidedAndWheneverPossible(t *testing.T) {
 	}
 }
 
+// Holding the agent off until it has proposed is one way of working
+// however it is put, from the first message on, "for now" or not: one
+// lesson in the sentence's language, the person's words in its details.
+func TestHoldOff(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"Look at the login bug but don't change anything yet, tell me what you find.", "procedural: Propose the approach before changing any code, and change nothing until the person agrees."},
+		{"とりあえずまだコード書かずに解決策を調べて", "procedural: コードを書く前に方針を提案し、了承を得るまで何も変更しないでください。"},
+		{"你觉得应该怎么弄好，先告诉我不要直接改", "procedural: 先告诉我方案，不要直接改代码，等我确认后再修改。"},
+	} {
+		ch := session("s", "user: "+c.said, "assistant: OK.")
+		if got := lessonsOf(ch); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+			continue
+		}
+		if d := Session(ch, Options{}).Observations[0].Details; !strings.Contains(d, c.said) {
+			t.Errorf("%q: the person's words are not in the details %q", c.said, d)
+		}
+	}
+	if got := lessonsOf(session("s", "user: fix the login bug", "assistant: Done.", "user: did you change anything yet?")); len(got) != 0 {
+		t.Errorf("a question: got %q", got)
+	}
+}
+
 // How things are, introduced as such, is a fact to keep.
 func TestTold(t *testing.T) {
 	tests := []struct {

@@ -33,7 +33,7 @@ type finding struct {
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
 // strongest first: when a sentence holds several, the first kind wins.
-var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Recurring, lang.Rule}
+var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Holdoff, lang.Recurring, lang.Rule}
 
 // read finds the lessons in one turn of the person, in this order:
 //
@@ -453,6 +453,13 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 		return f, false, false
 	}
 	m, kind := best.m, markerKinds[best.rank]
+	if kind == lang.Holdoff {
+		// One way of working however it is put ("いきなりコード書かずにネタ出し
+		// して", "先告诉我不要直接改"): one lesson in every session, in
+		// the words of the sentence's table, theirs in its details.
+		return finding{class: ClassRule, said: own[x.Offset(s.start):x.Offset(s.end)], worded: true,
+			lesson: finish(m.Table.Template(lang.ProposeFirst, ""))}, false, true
+	}
 	f = finding{
 		said:     own[x.Offset(s.start):x.Offset(s.end)],
 		explicit: kind == lang.Remember || kind == lang.Always,
@@ -559,8 +566,9 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if !ack && tb.Has(x, lang.Hedge, from, m.Start) {
 		return false
 	}
-	// For now only.
-	if tb.Has(x, lang.Temporary, s.start, s.end) {
+	// For now only; holding off is for now by its nature ("とりあえずまだ
+	// コード書かずに"), and is how the person works all the same.
+	if kind != lang.Holdoff && tb.Has(x, lang.Temporary, s.start, s.end) {
 		return false
 	}
 	// Told, not asked of anyone: a specification or a story pasted in

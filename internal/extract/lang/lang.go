@@ -73,9 +73,10 @@ const (
 	Pronoun     = "pronoun"     // the speaker, the agent or what was just said, as a subject: "it", "we", "ça", "eso", "это"
 	Also        = "also"        // adding to what is there: "also", "auch", "aussi", "también", "тоже"
 	Rest        = "rest"        // what the sentence before did not name: "everything else", "それ以外", "其他", "el resto"
+	Holdoff     = "holdoff"     // the agent to propose before it changes anything: "don't write any code yet", "不要直接改", "コード書かずに"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff}
 
 // Templates every table gives.
 const (
@@ -85,9 +86,15 @@ const (
 	// RunYourself: the commands the agent hands the person are its to
 	// run (no {x}).
 	RunYourself = "run_yourself"
+	// ProposeFirst: the agent proposes before it changes code, and
+	// changes nothing until the person agrees (no {x}).
+	ProposeFirst = "propose_first"
 )
 
-var templates = []string{Dont, DontRun, DontEdit, RunYourself}
+var templates = []string{Dont, DontRun, DontEdit, RunYourself, ProposeFirst}
+
+// whole reports a template that is the whole lesson, with no {x}.
+func whole(k string) bool { return k == RunYourself || k == ProposeFirst }
 
 // Table is one language's phrases.
 type Table struct {
@@ -232,7 +239,7 @@ func Parse(name, data string) (*Table, error) {
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
-			if !ok || strings.TrimSpace(v) == "" || !strings.Contains(v, "{x}") && k != RunYourself {
+			if !ok || strings.TrimSpace(v) == "" || !strings.Contains(v, "{x}") && !whole(strings.TrimSpace(k)) {
 				return nil, bad("want key: text with {x}")
 			}
 			t.templates[strings.TrimSpace(k)] = strings.TrimSpace(v)

@@ -149,7 +149,7 @@ func TestAcknowledges(t *testing.T) {
 	}
 }
 
-const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\nrun_yourself: {x}\n"
+const templatesOnly = "[template]\ndont: {x}\ndont_run: {x}\ndont_edit: {x}\nrun_yourself: {x}\npropose_first: {x}\n"
 
 // In a table without spaces a phrase matches inside a word, and its space
 // matches a space or none: Korean attaches endings to words ("수정하지
