@@ -1026,6 +1026,34 @@ func TestRepeatedWordingsJoin(t *testing.T) {
 	}
 }
 
+// A routine asked for again with praise before it, and once with a thing
+// named that the other leaves out, is one routine; two requests naming
+// different things are two.
+func TestRepeatedWithPraiseAndAnInstance(t *testing.T) {
+	var results []Result
+	for i, said := range []string{
+		"yes, please continue unsupervised until either tcc is self hosting on darwin8 or until I stop you. document everything. cut releases as appropriate.",
+		"great work. please continue unsupervised until I stop you. document everything, cut releases as appropriate.",
+	} {
+		ch := session(fmt.Sprint("u", i), "user: build it", "assistant: Built.", "user: "+said, "assistant: Continuing.", "bash: make release")
+		results = append(results, Session(ch, Options{}))
+	}
+	ids := map[string]int{}
+	for _, o := range Across(results, Options{}) {
+		ids[o.ID]++
+	}
+	if len(ids) != 1 {
+		t.Errorf("want one routine seen twice, got %v", ids)
+	}
+	results = results[:0]
+	for i, said := range []string{"run the migrations in `api/` and restart the server", "run the migrations in `web/` and restart the server"} {
+		results = append(results, Session(session(fmt.Sprint("v", i), "user: go", "assistant: ok", "user: "+said, "assistant: Done.", "bash: make migrate"), Options{}))
+	}
+	if got := Across(results, Options{}); len(got) != 0 {
+		t.Errorf("two things named: want no routine, got %d observations", len(got))
+	}
+}
+
 // An instruction given again and again in one session is a routine known
 // from that session on, the same observation a later session's repeat is
 // sighted as; twice, or an answer however often, is none.

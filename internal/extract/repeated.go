@@ -326,7 +326,7 @@ func RepeatedRequests(reqs []Request, opt Options) []Observation {
 }
 
 // groupRequests groups requests by what they say: the same words, or the
-// same instruction worded again (identity.Same) as any wording of the
+// same instruction worded again (identity.SameRequest) as any wording of the
 // group. A wording the same as wordings of two groups joins them: "파악
 // 좀 해" is "파악 좀 해볼래" and "파악해봐" said again, so those two are one
 // routine too. Each group is in the order its requests were made, under
@@ -347,7 +347,7 @@ func groupRequests(reqs []Request) [][]Request {
 		var into *group
 		kept := groups[:0]
 		for _, g := range groups {
-			if !slices.ContainsFunc(g.keys, func(k identity.Key) bool { return identity.Same(rk, k) }) {
+			if !slices.ContainsFunc(g.keys, func(k identity.Key) bool { return identity.SameRequest(rk, k) }) {
 				kept = append(kept, g)
 				continue
 			}

@@ -471,6 +471,22 @@ func Same(a, b Key) bool {
 	return Shared(a, b) >= need || contained(a, b)
 }
 
+// SameRequest reports whether two requests are one routine asked for
+// again: the same lesson (Same), or one names a thing the other leaves
+// out ("continue unsupervised until tcc is self hosting on darwin8 …",
+// then "continue unsupervised until I stop you …") and their words, long
+// enough, agree as much as Same asks of words. Two requests that name
+// different things are two.
+func SameRequest(a, b Key) bool {
+	if Same(a, b) {
+		return true
+	}
+	if len(a.Anchors) > 0 && len(b.Anchors) > 0 || a.pairs != b.pairs {
+		return false
+	}
+	return min(len(a.Words), len(b.Words)) >= MinLong && Shared(a, b) >= MinShared
+}
+
 // MinLong is how many words, names aside, make a pattern long enough
 // that half of them shared says one lesson without a name to anchor it
 // ("No hagas nada hasta que yo te lo diga", "No quiero que implementes
