@@ -1742,6 +1742,26 @@ func TestHoldOff(t *testing.T) {
 	}
 }
 
+// What comes back with each piece of the work ("with each milestone",
+// "after each device", "prior to running tests") is a rule for each time;
+// "with each of" and what the person noticed each time are not.
+func TestWithEachTime(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"great! with each milestone, include a demo which showcases it.", "procedural: With each milestone, include a demo which showcases it."},
+		{"Update the skill to run nvm use 20 prior to running tests or linting", "procedural: Update the skill to run nvm use 20 prior to running tests or linting."},
+		{"Después de cada cambio de esquema, regenera los tipos.", "procedural: Después de cada cambio de esquema, regenera los tipos."},
+	} {
+		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+	for _, said := range []string{"With each file, I noticed a problem.", "Fix the two bugs with each of the tests passing."} {
+		if got := afterPlan(said); len(got) != 0 {
+			t.Errorf("%q: got %q, want none", said, got)
+		}
+	}
+}
+
 // How things are, introduced as such, is a fact to keep.
 func TestTold(t *testing.T) {
 	tests := []struct {
