@@ -1306,6 +1306,7 @@ func TestStandingChoices(t *testing.T) {
 		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
 		{"le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md", []string{"pitfall: Le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md."}},
 		{"the config to use is deploy/prod.yaml", []string{"pitfall: The config to use is deploy/prod.yaml."}},
+		{"all of my conversations with claude are now in /Users/cell/claude/convos/", []string{"pitfall: All of my conversations with claude are now in ~/claude/convos/."}},
 		{"codexが参照するのはAGENTS.mdか？", nil},
 		// A place said in words, a folder or a host, is a place all the same.
 		{"M-Claude is in the Documents folder", []string{"procedural: M-Claude is in the Documents folder."}},
