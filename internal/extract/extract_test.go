@@ -1763,6 +1763,27 @@ func TestWithEachTime(t *testing.T) {
 	}
 }
 
+// Going on without asking is a way of working the person sets, from the
+// first message on and in every table, even where "no need" alone says
+// no rule; asked, or for this time only, it is not one.
+func TestUnasked(t *testing.T) {
+	for _, c := range []struct{ said, want string }{
+		{"You don't need to ask me, just execute the tasks to the end unless something is critical.", "procedural: You don't need to ask me, just execute the tasks to the end unless something is critical."},
+		{"não precisa me perguntar, apenas execute as tarefas até o fim", "procedural: Não precisa me perguntar, apenas execute as tarefas até o fim."},
+		{"不用问我，直接执行到底。", "procedural: 不用问我，直接执行到底。"},
+		{"いちいち確認しなくていいので最後まで実行して", "procedural: いちいち確認しなくていいので最後まで実行して。"},
+	} {
+		if got := lessonsOf(session("s", "user: "+c.said, "assistant: OK.")); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
+		}
+	}
+	for _, said := range []string{"Why did you not ask me?", "No need to ask me this time."} {
+		if got := afterPlan(said); len(got) != 0 {
+			t.Errorf("%q: got %q, want none", said, got)
+		}
+	}
+}
+
 // How things are, introduced as such, is a fact to keep.
 func TestTold(t *testing.T) {
 	tests := []struct {

@@ -33,7 +33,7 @@ type finding struct {
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
 // strongest first: when a sentence holds several, the first kind wins.
-var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Holdoff, lang.Recurring, lang.Rule}
+var markerKinds = []string{lang.Remember, lang.Contrast, lang.Prefer, lang.Reproach, lang.Always, lang.Holdoff, lang.Unasked, lang.Recurring, lang.Rule}
 
 // read finds the lessons in one turn of the person, in this order:
 //
@@ -533,8 +533,10 @@ func valid(t *turn, x *lang.Text, tb *lang.Table, kind string, m lang.Match, s s
 	if kind == lang.Remember && lang.Recalled(x, clauseStartOf(x.Low(), s.start, m.Start), m) {
 		return false
 	}
-	// A statement that holds a rule word: "I don't know", "no worries".
-	if kind != lang.Remember && kind != lang.Contrast && kind != lang.Prefer {
+	// A statement that holds a rule word: "I don't know", "no worries";
+	// not a way of working said with one ("não precisa me perguntar":
+	// "não precisa" alone says no rule).
+	if kind != lang.Remember && kind != lang.Contrast && kind != lang.Prefer && kind != lang.Holdoff && kind != lang.Unasked {
 		for _, t := range lang.Tables() {
 			for _, n := range t.Find(x, lang.NotRule, s.start, s.end) {
 				if n.Start < m.End && m.Start < n.End {
