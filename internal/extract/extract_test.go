@@ -2011,7 +2011,14 @@ func TestHarnessRefusals(t *testing.T) {
 			[]string{"pitfall: Claude Code blocks this `sleep` call: To wait for a condition, use Monitor with an until-loop (e.g. `until <check>; do sleep 2; done`). To wait for a command you started, use run_in_background: true."}},
 		{"refused, nothing said of what instead", []string{"user: clean", "fail: rm -rf / => <tool_use_error>Blocked: rm -rf /</tool_use_error>"},
 			nil},
-		{"how a tool was used is no rule", []string{"user: fix it", "fail: echo x > a.go => <tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>"},
+		{"how a tool was used is no rule", []string{"user: fix it", "fail: echo x > a.go => <tool_use_error>String to replace not found in file.</tool_use_error>"},
+			nil},
+		// Writing a file the session has not read is one lesson, whatever
+		// the file; a shell command's words that say so are not the edit
+		// tool's refusal.
+		{"an edit of a file not read", []string{"user: fix it", "failedit: /repo/devlog.md => <tool_use_error>File has not been read yet. Read it first before writing to it.</tool_use_error>", "read: /repo/devlog.md"},
+			[]string{"pitfall: Claude Code refuses to write or edit a file the session has not read (\"File has not been read yet\"): Read the file first, then change it."}},
+		{"said by a command, not the edit tool", []string{"user: fix it", "fail: echo x > a.go => File has not been read yet"},
 			nil},
 		{"a folder outside the session's", []string{"user: how long are the clips", "fail: cd ~/.dvr/extracts && ls -1t *.mp4 => ERROR: cd to '/home/dev/dvr/~/.dvr/extracts' was blocked. For security, Claude Code may only change directories to child directories of the original working directory (/home/dev/dvr) for this session."},
 			[]string{"pitfall: Claude Code blocks `cd` into a folder outside the session's working folders: run it from the session's folder with absolute paths, without cd."}},

@@ -9,10 +9,12 @@ import (
 // A call the agent's harness refused to run ("Blocked: sleep 30 followed
 // by: tail …. To wait for a condition, use Monitor with an until-loop …")
 // is a rule of the harness the agent keeps running into, in session after
-// session, and the refusal says what to do instead. Claude Code's other
-// errors about how a tool was used (a file not read before it is written,
-// a string to replace not found) say nothing the agent does not already
-// know, and stay out.
+// session, and the refusal says what to do instead. So is writing a file
+// the session has not read: readers of genuine sessions named it a lesson
+// in five projects of four languages, the agent running into it again and
+// again. Claude Code's other errors about how a tool was used (a string
+// to replace not found, a file changed since it was read) are about one
+// edit, and stay out.
 
 // blockedPrefix opens Claude Code's refusal of a call it will not run.
 const blockedPrefix = "Blocked: "
@@ -24,6 +26,10 @@ func harnessRefusals(ch *transcript.Channels) []Observation {
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
 		if o, ok := cdRefused(t); ok {
+			out = append(out, o)
+			continue
+		}
+		if o, ok := unreadEdit(t); ok {
 			out = append(out, o)
 			continue
 		}
@@ -64,4 +70,26 @@ func cdRefused(t *transcript.ToolCall) (Observation, bool) {
 	pattern := "Claude Code blocks `cd` into a folder outside the session's working folders: " + instead + "."
 	details := "area: cd; issue: " + field(msg) + "; impact: the harness refuses the command; resolution: " + field(instead)
 	return failurePitfall(*t, pattern, details, quote("tool", "`"+clip(oneLine(t.Command), 120)+"` → "+clip(msg, 120))), true
+}
+
+// unreadRefusal is what Claude Code says when an edit tool is used on a
+// file the session has not read.
+const unreadRefusal = "File has not been read yet"
+
+// unreadEdit reads an edit refused because its file was not read first:
+// one lesson whatever the file, so that it is the same lesson in every
+// session. It names no file or command to serve it at: its moment is any
+// write, and the session start's index is where it is given.
+func unreadEdit(t *transcript.ToolCall) (Observation, bool) {
+	if !t.IsError || !transcript.EditTool(t.Name) || !strings.Contains(t.Error, unreadRefusal) {
+		return Observation{}, false
+	}
+	msg := clip(strings.Join(strings.Fields(untagged(t.Error)), " "), 160)
+	file := ""
+	if len(t.Paths) > 0 {
+		file = " on `" + clip(relative(t.Paths[0], t.Cwd), 100) + "`"
+	}
+	pattern := "Claude Code refuses to write or edit a file the session has not read (\"" + unreadRefusal + "\"): Read the file first, then change it."
+	details := "area: ; issue: `" + t.Name + "`" + file + " fails with \"" + field(msg) + "\"; impact: the harness refuses the call; resolution: read the file first, then write or edit it"
+	return failurePitfall(*t, pattern, details, quote("tool", "`"+t.Name+"`"+file+" → "+msg)), true
 }
