@@ -1307,6 +1307,11 @@ func TestStandingChoices(t *testing.T) {
 		{"le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md", []string{"pitfall: Le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md."}},
 		{"the config to use is deploy/prod.yaml", []string{"pitfall: The config to use is deploy/prod.yaml."}},
 		{"all of my conversations with claude are now in /Users/cell/claude/convos/", []string{"pitfall: All of my conversations with claude are now in ~/claude/convos/."}},
+		// What a thing is named, the name written as code writes one.
+		{"The branch is called release/v2.", []string{"procedural: The branch is called release/v2."}},
+		{"El bucket se llama media-prod-01.", []string{"procedural: El bucket se llama media-prod-01."}},
+		{"仓库叫886caigudong/caigudong", []string{"procedural: 仓库叫886caigudong/caigudong。"}},
+		{"What is the repo called?", nil},
 		{"codexが参照するのはAGENTS.mdか？", nil},
 		// A place said in words, a folder or a host, is a place all the same.
 		{"M-Claude is in the Documents folder", []string{"procedural: M-Claude is in the Documents folder."}},

@@ -76,6 +76,11 @@ func standing(t *turn, x *lang.Text, own string, s span, short bool) (finding, b
 		// turn only (a pasted spec is long), and not what is missing or
 		// does not work ("…에는 집계 되지 않는다"), which reports.
 		setup = true
+	case hasKind(x, lang.Called, s.start, s.end) && namesTool(said, false):
+		// "仓库叫886caigudong/caigudong-", "the branch is called
+		// release/v2": what a thing is named, the name given as code
+		// writes one, is how things are.
+		setup = true
 	case hasKind(x, lang.Setup, s.start, s.end) && hasKind(x, lang.Platform, s.start, s.end):
 		// What the person works on ("I'm on Ubuntu 22.04", "utilizo
 		// windows", "私はスマホ（Android）上で開発"): how things are in
