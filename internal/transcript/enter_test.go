@@ -98,6 +98,7 @@ func TestProtocolErrors(t *testing.T) {
 		"[Request interrupted by user for tool use]",
 		"Exit plan mode? The user chose to stay in plan mode.",
 		"File content (31245 tokens) exceeds maximum allowed tokens (25000).",
+		"Found 5 matches of the string to replace, but expected 1. The number of actual matches must equal the expected replacements.",
 	} {
 		if !ProtocolError(e) {
 			t.Errorf("ProtocolError(%q) = false", e)
@@ -148,6 +149,7 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// it was; a person pointing at a line says something of their own.
 		{"index-CsW7B3MJ.js:88 Uncaught TypeError: S.price.toFixed is not a function\nfix the price", "fix the price"},
 		{"main.go:12:5: error: undefined: foo\nok", "ok"},
+		{"ERROR:  42P07: relation \"users\" already exists\nHINT:  Use DROP ... first.\nwhy", "why"},
 		{"src/pages/Edit.tsx:12:5 - error TS6133: 'hasRows' is declared but its value is never read.\nsrc/pages/Edit.tsx(1,31): error TS6133: 'useRef' is declared\nclean these up", "clean these up"},
 		{"main.go:45 never close the body here", "main.go:45 never close the body here"},
 		{"main.go:45 error handling is wrong here", "main.go:45 error handling is wrong here"},

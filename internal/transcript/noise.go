@@ -211,9 +211,8 @@ var protocolErrors = []string{
 	"File has been modified since read",
 	"File has been unexpectedly modified",
 	"String to replace not found",
-	"Found 2 matches of the string to replace",
 	"No changes to make: old_string and new_string",
-	"matches of the string to replace, but replace_all is false",
+	"matches of the string to replace, but", // "Found 2 … but replace_all is false", "Found 5 … but expected 1"
 	"InputValidationError",
 	"exceeds maximum allowed tokens",
 	"Claude requested permissions",

@@ -226,6 +226,10 @@ func levelPrefix(w string) bool {
 	if i := strings.LastIndexByte(w, '-'); i > 0 {
 		w = w[i+1:] // Adwaita-WARNING
 	}
+	switch w {
+	case "HINT", "DETAIL", "NOTICE", "CONTEXT", "STATEMENT", "QUERY":
+		return true // PostgreSQL's lines around its error, in capitals
+	}
 	switch strings.ToLower(w) {
 	case "debug", "info", "err", "fatal", "trace", "critical", "panic", "error":
 		return true
