@@ -146,6 +146,12 @@ func laidOut(text string) (lead string, ok bool) {
 			n++
 			kinds[k] = true
 		}
+		if k == laidHeading && pictured(trim) {
+			// "### 🔬 The 0.1644 Autopsy": a chat assistant heads its
+			// sections so; a person typing in a terminal does not.
+			n++
+			kinds[laidMark] = true
+		}
 	}
 	if n < minLaidOut || len(kinds) < 2 {
 		return "", false
@@ -184,6 +190,13 @@ func layoutOf(trim string) layout {
 		return laidColumns
 	}
 	return laidPlain
+}
+
+// pictured reports a heading whose title opens on a pictograph or a
+// symbol ("## ✅ The DO list", "### 🛠️ The fix").
+func pictured(heading string) bool {
+	r, _ := utf8.DecodeRuneInString(strings.TrimSpace(strings.TrimLeft(heading, "#")))
+	return mark(r)
 }
 
 // mark reports a rune answers open a line on: a symbol or pictograph

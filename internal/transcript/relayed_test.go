@@ -26,6 +26,8 @@ func TestWithoutRelayed(t *testing.T) {
 		{"another AI's prompt, its citation marks", "applique ça :\nRôle : Expert Python. [cite: 2025-12-05] Diagnostic : l'IA échoue à extraire le titre. Tu DOIS extraire le titre, la saison et l'épisode, et ne supprime jamais les fichiers. Assure-toi que le code Python convertit bien les sorties de l'IA en entier avant de les envoyer à l'API.", "applique ça :"},
 		{"another AI's answer announced by its app", "quand je tape /status rien ne se passe\nGemini a dit\n" + answerProse, "quand je tape /status rien ne se passe"},
 		{"an assistant's phrase quoted, little after it", "the bot keeps saying \"I'd be happy to help\" and nothing else, fix it", "the bot keeps saying \"I'd be happy to help\" and nothing else, fix it"},
+		{"an assistant's answer headed by pictographs", "The progress is looking solid.\n\n### 📊 The Status Report\n\n" + answerProse + "\n\n---\n\n### 🚀 Preparing for the run\n\n" + answerProse, "The progress is looking solid."},
+		{"the person's own headings", "The progress is looking solid.\n\n### Status\n\n" + answerProse + "\n\n### Next\n\n" + answerProse, "The progress is looking solid.\n\n### Status\n\n" + answerProse + "\n\n### Next\n\n" + answerProse},
 		{"the person's own words only", "Never push to main, and feel free to open a pull request instead whenever the tests pass on the branch you are working on.", "Never push to main, and feel free to open a pull request instead whenever the tests pass on the branch you are working on."},
 	} {
 		if got := withoutRelayed(c.in); got != c.want {
