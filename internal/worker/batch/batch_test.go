@@ -35,10 +35,11 @@ func tree(t *testing.T) string {
 	return root
 }
 
-// transcriptFile copies a test transcript under a session's name.
+// transcriptFile copies a genuine transcript that teaches nothing (its
+// agent slips on no rule a batch would keep) under a session's name.
 func transcriptFile(t *testing.T, id string) string {
 	t.Helper()
-	data, err := os.ReadFile("../../../testdata/transcripts/d-kimuson+claude-code-viewer/mock-global-claude-dir__projects__sample-project__fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl")
+	data, err := os.ReadFile("../../../testdata/transcripts/d-kimuson+claude-code-viewer/mock-global-claude-dir__projects__sample-project__1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
