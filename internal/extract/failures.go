@@ -137,7 +137,9 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				switch s := parseStep(t.Command, ""); {
 				case pauses(s.prog):
 					waited = true
-				case !exploringStep(s):
+				case !reads(s):
+					// What the agent read on the way (`sed -n '1,220p'
+					// x.h`, as Codex reads) is no step of the fix.
 					between = append(between, t)
 				}
 				continue
@@ -627,6 +629,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// Another file removed in place of one that was not there
 		// (`Remove-Item backend/docker-compose.yml`, then `Remove-Item
 		// .dockerignore`): the agent moved on. A flag added (`-r`) is a fix.
+		return Observation{}, false
+	case otherSubcommand(fs.step, ps) && !wrongCommand(strings.ToLower(fs.err)):
+		// It asked the program for something else, and the error did not
+		// say the command was wrong: the agent moved on.
 		return Observation{}, false
 	case small(diff, fw, pw) && !sourceEdited(edits):
 		// The command itself changed a little: that is the fix, whatever
@@ -1632,7 +1638,7 @@ var explorers = map[string]bool{
 	"sleep": true, "kill": true, "pkill": true, "ps": true, "lsof": true, "du": true, "df": true, "env": true, "printenv": true,
 	"curl": true, "wget": true, "dig": true, "nslookup": true, "host": true, "ping": true, "netstat": true, "ss": true, "ip": true,
 	"ifconfig": true, "journalctl": true, "dmesg": true, "uname": true, "whoami": true, "id": true, "date": true, "diff": true,
-	"jq": true, "sort": true, "uniq": true, "cut": true, "xxd": true, "od": true, "readlink": true, "realpath": true,
+	"jq": true, "sort": true, "uniq": true, "cut": true, "xxd": true, "od": true, "readlink": true, "realpath": true, "nl": true,
 	"select-string": true, "test-path": true, "resolve-dnsname": true, "test-netconnection": true, "select-object": true, "where-object": true,
 }
 
@@ -1656,12 +1662,54 @@ func looksAround(s step) bool {
 	if exploringStep(s) {
 		return true
 	}
-	for _, w := range s.words[min(1, len(s.words)):] {
-		if !strings.HasPrefix(w, "-") {
-			return lookVerbs[w]
+	// The subcommand, or the one under it: `claude mcp list`, `gh repo view`.
+	for _, w := range commandWords(s.words, 2) {
+		if lookVerbs[w] {
+			return true
 		}
 	}
 	return false
+}
+
+// commandWords are a step's first n words after its program that name
+// what it does: plain words, not options, paths or values.
+func commandWords(words []string, n int) []string {
+	var out []string
+	for _, w := range words[min(1, len(words)):] {
+		if len(out) == n || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "./\\:=@'\"`$") || strings.IndexFunc(w, unicode.IsLetter) < 0 {
+			break
+		}
+		out = append(out, strings.ToLower(w))
+	}
+	return out
+}
+
+// otherSubcommand reports a rerun that asked the program for something
+// else (`claude mcp remove x`, then `claude mcp list`; `ibus list-engine`,
+// then `ibus read-cache`): a subcommand both name, named otherwise.
+//
+// The second word is a subcommand only when one side is a look (`list`,
+// `show`, `status`): `opkg remove kmod-ovpn`, then `opkg remove
+// openvpn-openssl kmod-ovpn`, names other packages to the same command.
+func otherSubcommand(failed, passed step) bool {
+	f, p := commandWords(failed.words, 2), commandWords(passed.words, 2)
+	switch {
+	case len(f) == 0 || len(p) == 0:
+		return false
+	case f[0] != p[0]:
+		return true
+	case len(f) > 1 && len(p) > 1 && f[1] != p[1]:
+		return lookVerbs[f[1]] || lookVerbs[p[1]]
+	}
+	return false
+}
+
+// wrongCommand reports an error that says the command itself was wrong (an
+// unknown subcommand or option, a usage line, a program or module not
+// there): then another subcommand may well be the fix.
+func wrongCommand(low string) bool {
+	return usageError(low) || mentions(low, "unknown", "invalid", "unrecognised", "usage:", "did you mean", "not a valid", "no such command", "is not a", "not found", "no module named", "not installed",
+		"desconhecido", "desconocido", "inconnu", "unbekannt", "неизвестн", "未知", "不明", "알 수 없는")
 }
 
 func exploringStep(s step) bool {
