@@ -110,6 +110,17 @@ type said struct {
 	want []string
 }
 
+// checkAfterPlan checks the lessons of each turn said right after the
+// agent stated its plan (afterPlan); a nil want is no lesson.
+func checkAfterPlan(t *testing.T, cases []said) {
+	t.Helper()
+	for _, c := range cases {
+		if got := afterPlan(c.said); !slices.Equal(got, c.want) {
+			t.Errorf("%q:\n got %q\nwant %q", c.said, got, c.want)
+		}
+	}
+}
+
 // checkSaid plays each turn after the script before, the agent replying
 // reply, and checks the lessons it gives.
 func checkSaid(t *testing.T, before []string, reply string, cases []said) {
@@ -1680,10 +1691,7 @@ func TestHandedBackKeepsWhatWasHanded(t *testing.T) {
 // A rule said of "the rest" keeps the sentence before it, which names
 // what the rest is not; a question before it is not its object.
 func TestRuleOfTheRestKeepsItsObject(t *testing.T) {
-	for _, c := range []struct {
-		said string
-		want []string
-	}{
+	checkAfterPlan(t, []said{
 		{"Only translate the generated candidate text. Never change anything else on the site.",
 			[]string{"procedural: Only translate the generated candidate text. Never change anything else on the site."}},
 		{"言語を追加してください。この日程候補のテキストだけその言語に変えてください。それ以外のサイトの言葉は絶対に変えないでください",
@@ -1692,29 +1700,18 @@ func TestRuleOfTheRestKeepsItsObject(t *testing.T) {
 			[]string{"procedural: Ajoute le bouton. Ne touche à rien d'autre."}},
 		{"Is the header done? Never change anything else on the site.",
 			[]string{"procedural: Never change anything else on the site."}},
-	} {
-		if got := afterPlan(c.said); !slices.Equal(got, c.want) {
-			t.Errorf("%q:\n got %q\nwant %q", c.said, got, c.want)
-		}
-	}
+	})
 }
 
 // A tool dropped is a choice as much as a tool taken up, in every table.
 func TestToolDropped(t *testing.T) {
-	for _, c := range []struct{ said, want string }{
-		{"We no longer use next.js, the app moved to vite.", "decision: We no longer use next.js, the app moved to vite."},
-		{"server は docker を廃止。", "decision: server は docker を廃止。"},
-		{"On n'utilise plus webpack.config.js.", "decision: On n'utilise plus webpack.config.js."},
-		{"Ya no usamos docker-compose.yml en este proyecto.", "decision: Ya no usamos docker-compose.yml en este proyecto."},
-	} {
-		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
-	// What stopped working is a report, no choice.
-	if got := afterPlan("It no longer uses the cache-dir."); len(got) != 0 {
-		t.Errorf("a report: got %q", got)
-	}
+	checkAfterPlan(t, []said{
+		{"We no longer use next.js, the app moved to vite.", []string{"decision: We no longer use next.js, the app moved to vite."}},
+		{"server は docker を廃止。", []string{"decision: server は docker を廃止。"}},
+		{"On n'utilise plus webpack.config.js.", []string{"decision: On n'utilise plus webpack.config.js."}},
+		{"Ya no usamos docker-compose.yml en este proyecto.", []string{"decision: Ya no usamos docker-compose.yml en este proyecto."}},
+		{"It no longer uses the cache-dir.", nil}, // what stopped working is a report, no choice
+	})
 }
 
 // A decision announced as one ("I decided", "hemos decidido", "ことにした")
@@ -1722,20 +1719,14 @@ func TestToolDropped(t *testing.T) {
 // "siempre que sea posible") are standing, in every table; asked, they
 // are not.
 func TestDecidedAndWheneverPossible(t *testing.T) {
-	for _, c := range []struct{ said, want string }{
-		{"I decided I want it to shut down when the window is closed.", "decision: I decided I want it to shut down when the window is closed."},
-		{"Hemos decidido usar postgres en lugar de mysql.", "decision: Hemos decidido usar postgres en lugar de mysql."},
-		{"結局 pnpm を使うことにした。", "decision: 結局 pnpm を使うことにした。"},
-		{"Launch parallel tasks whenever possible.", "procedural: Launch parallel tasks whenever possible."},
-		{"Usa los helpers existentes siempre que sea posible.", "procedural: Usa los helpers existentes siempre que sea posible."},
-	} {
-		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
-	if got := afterPlan("Can you make it faster when possible?"); len(got) != 0 {
-		t.Errorf("a question: got %q", got)
-	}
+	checkAfterPlan(t, []said{
+		{"I decided I want it to shut down when the window is closed.", []string{"decision: I decided I want it to shut down when the window is closed."}},
+		{"Hemos decidido usar postgres en lugar de mysql.", []string{"decision: Hemos decidido usar postgres en lugar de mysql."}},
+		{"結局 pnpm を使うことにした。", []string{"decision: 結局 pnpm を使うことにした。"}},
+		{"Launch parallel tasks whenever possible.", []string{"procedural: Launch parallel tasks whenever possible."}},
+		{"Usa los helpers existentes siempre que sea posible.", []string{"procedural: Usa los helpers existentes siempre que sea posible."}},
+		{"Can you make it faster when possible?", nil},
+	})
 }
 
 // Holding the agent off until it has proposed is one way of working
@@ -1765,20 +1756,13 @@ func TestHoldOff(t *testing.T) {
 // "after each device", "prior to running tests") is a rule for each time;
 // "with each of" and what the person noticed each time are not.
 func TestWithEachTime(t *testing.T) {
-	for _, c := range []struct{ said, want string }{
-		{"great! with each milestone, include a demo which showcases it.", "procedural: With each milestone, include a demo which showcases it."},
-		{"Update the skill to run nvm use 20 prior to running tests or linting", "procedural: Update the skill to run nvm use 20 prior to running tests or linting."},
-		{"Después de cada cambio de esquema, regenera los tipos.", "procedural: Después de cada cambio de esquema, regenera los tipos."},
-	} {
-		if got := afterPlan(c.said); !slices.Equal(got, []string{c.want}) {
-			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
-		}
-	}
-	for _, said := range []string{"With each file, I noticed a problem.", "Fix the two bugs with each of the tests passing."} {
-		if got := afterPlan(said); len(got) != 0 {
-			t.Errorf("%q: got %q, want none", said, got)
-		}
-	}
+	checkAfterPlan(t, []said{
+		{"great! with each milestone, include a demo which showcases it.", []string{"procedural: With each milestone, include a demo which showcases it."}},
+		{"Update the skill to run nvm use 20 prior to running tests or linting", []string{"procedural: Update the skill to run nvm use 20 prior to running tests or linting."}},
+		{"Después de cada cambio de esquema, regenera los tipos.", []string{"procedural: Después de cada cambio de esquema, regenera los tipos."}},
+		{"With each file, I noticed a problem.", nil},
+		{"Fix the two bugs with each of the tests passing.", nil},
+	})
 }
 
 // Going on without asking is a way of working the person sets, from the
@@ -1795,11 +1779,7 @@ func TestUnasked(t *testing.T) {
 			t.Errorf("%q: got %q, want %q", c.said, got, c.want)
 		}
 	}
-	for _, said := range []string{"Why did you not ask me?", "No need to ask me this time."} {
-		if got := afterPlan(said); len(got) != 0 {
-			t.Errorf("%q: got %q, want none", said, got)
-		}
-	}
+	checkAfterPlan(t, []said{{"Why did you not ask me?", nil}, {"No need to ask me this time.", nil}})
 }
 
 // How things are, introduced as such, is a fact to keep.
