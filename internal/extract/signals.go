@@ -834,19 +834,10 @@ func refusedHanding(t *turn, x *lang.Text) *lang.Table {
 // no step is named.
 func handedSteps(text, cmd string) string {
 	var keys []string
-	if i := strings.LastIndex(text, "```"); i >= 0 {
-		if j := strings.LastIndex(text[:i], "```"); j >= 0 {
-			_, body, _ := strings.Cut(text[j+3:i], "\n")
-			for _, l := range commandsOf(joinContinued(body)) {
-				l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
-				if l == "" || strings.HasPrefix(l, "#") {
-					continue
-				}
-				for _, s := range stepsOf(l) {
-					if k := "`" + s.key + "`"; s.key != "" && !slices.Contains(keys, k) {
-						keys = append(keys, k)
-					}
-				}
+	for _, l := range shellBlockCommands(text) {
+		for _, s := range stepsOf(l) {
+			if k := "`" + s.key + "`"; s.key != "" && !slices.Contains(keys, k) {
+				keys = append(keys, k)
 			}
 		}
 	}
@@ -854,6 +845,35 @@ func handedSteps(text, cmd string) string {
 		return "`" + clip(cmd, 80) + "`"
 	}
 	return strings.Join(keys, ", ")
+}
+
+// shellBlockCommands are the commands of the last fenced block of text,
+// when it is a shell's (no language named, or a shell's): each command
+// whole, over the lines a backslash or an open quote carries it (a commit
+// message of several lines), without a prompt's "$ " or comment lines.
+func shellBlockCommands(text string) []string {
+	i := strings.LastIndex(text, "```")
+	if i < 0 {
+		return nil
+	}
+	j := strings.LastIndex(text[:i], "```")
+	if j < 0 {
+		return nil
+	}
+	lang, body, _ := strings.Cut(text[j+3:i], "\n")
+	switch strings.ToLower(strings.TrimSpace(lang)) {
+	case "", "bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "pwsh", "cmd", "fish":
+	default:
+		return nil
+	}
+	var out []string
+	for _, l := range commandsOf(joinContinued(body)) {
+		l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
+		if l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // commandsOf splits a script into its command lines, a line whose quote
@@ -889,23 +909,11 @@ func commandsOf(script string) []string {
 const maxHanded = 6
 
 // handedCommand is the command the agent's message gave the person to
-// run: the first line of its last shell block, else its last inline
+// run: the first line of its last shell block's first command, else its last inline
 // command (`sudo systemctl restart nginx`); "" when it gave none.
 func handedCommand(text string) string {
-	if i := strings.LastIndex(text, "```"); i >= 0 {
-		if j := strings.LastIndex(text[:i], "```"); j >= 0 {
-			block := text[j+3 : i]
-			lang, body, _ := strings.Cut(block, "\n")
-			switch strings.ToLower(strings.TrimSpace(lang)) {
-			case "", "bash", "sh", "shell", "zsh", "console", "powershell", "ps1", "pwsh", "cmd", "fish":
-				for _, l := range strings.Split(body, "\n") {
-					l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "$ "))
-					if l != "" && !strings.HasPrefix(l, "#") {
-						return l
-					}
-				}
-			}
-		}
+	if cmds := shellBlockCommands(text); len(cmds) > 0 {
+		return firstLine(cmds[0])
 	}
 	paras := strings.Split(strings.TrimSpace(text), "\n\n")
 	spans := strings.Split(strings.Join(paras[max(0, len(paras)-2):], "\n\n"), "`")
