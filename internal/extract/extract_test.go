@@ -265,6 +265,14 @@ func TestAcknowledged(t *testing.T) {
 	if want := []string{"pitfall: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'."}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
+	// So does a soft one: what follows "I think" says what was wrong.
+	got = lessonsOf(session("s",
+		"user: tag the notes", "assistant: I'll add wiki links.", "edit: /repo/notes.md",
+		"user: i think you are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do",
+		"assistant: You're right, let me check the syntax it uses."))
+	if want := []string{"procedural: You are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do."}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	// Without the agent owning up, the same words are a suggestion, not a lesson.
 	if got := lessonsOf(session("s", "user: add a retry loop", "assistant: ok", "user: hmm, I think we should reuse the helper in internal/retry", "assistant: Sure.")); got != nil {
 		t.Errorf("no acknowledgement, still %q", got)

@@ -936,7 +936,7 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool, reply str
 		return finding{}, false
 	}
 	f := finding{class: ClassAcknowledged, said: own, choice: hasKind(x, lang.Contrast, 0, len(low))}
-	for _, s := range sents {
+	for k, s := range sents {
 		if asking(x, s) && !ownsUp {
 			continue // "Can you also add a test?" "Good point": a request
 		}
@@ -954,6 +954,13 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool, reply str
 					continue
 				}
 				f.lesson = finish(m.Lesson(strings.TrimRight(slot, " ?？.。!！")))
+				if len(sents) <= 3 {
+					// The sentences after say what it is about ("i think
+					// you are using some incorrect formatting in siyuan.
+					// [[ ]] doesnt create links"): the point without them
+					// has lost its object.
+					f.lesson = clip(strings.TrimSpace(f.lesson+" "+stated(x, own, sents[k+1:])), maxLesson)
+				}
 				f.area = namedPath(f.lesson)
 				return f, true
 			}
@@ -976,18 +983,25 @@ func acknowledged(x *lang.Text, own string, sents []span, ownsUp bool, reply str
 			return f, false
 		}
 	}
+	lesson := stated(x, own, kept)
+	if lesson == "" {
+		return f, false
+	}
+	f.lesson = clip(lesson, maxLesson)
+	f.area = namedPath(f.lesson)
+	return f, words(f.lesson) >= 3
+}
+
+// stated is what sents state, their questions and their fragments left
+// out.
+func stated(x *lang.Text, own string, sents []span) string {
 	var parts []string
-	for _, s := range kept {
-		if !asking(x, s) && words(low[s.start:s.end]) >= 3 {
+	for _, s := range sents {
+		if !asking(x, s) && words(x.Low()[s.start:s.end]) >= 3 {
 			parts = append(parts, cleanLesson(x, own, s.start, s.end, ""))
 		}
 	}
-	if len(parts) == 0 {
-		return f, false
-	}
-	f.lesson = clip(strings.Join(parts, " "), maxLesson)
-	f.area = namedPath(f.lesson)
-	return f, words(f.lesson) >= 3
+	return strings.Join(parts, " ")
 }
 
 // minNotedWords is the fewest words of a fact the agent took note of.
