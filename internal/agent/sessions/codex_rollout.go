@@ -368,6 +368,13 @@ func outcome(raw jsonRaw) (failed bool, text string) {
 		code, _ := strconv.Atoi(m[1])
 		return code != 0, s
 	}
+	if rest, ok := strings.CutPrefix(s, toolError); ok {
+		// An apply_patch Codex could not apply ("error: Failed to find
+		// expected lines in …", "error: invalid hunk at line 4"): older
+		// Codex gave it back as this text alone, without the metadata a
+		// call it ran carries.
+		return true, rest
+	}
 	if m := execError.FindStringSubmatch(s); m != nil {
 		rest := s[len(m[0]):]
 		// The tool's time limit is no failure of the command, as Claude
@@ -376,6 +383,10 @@ func outcome(raw jsonRaw) (failed bool, text string) {
 	}
 	return false, s
 }
+
+// toolError opens the text older Codex gave back for a call it refused
+// to run as it was written.
+const toolError = "error: "
 
 // execError opens the text Codex gives back, in place of the output and
 // its metadata, for a command that did not end well under its sandbox:

@@ -263,6 +263,9 @@ func TestSandboxFailures(t *testing.T) {
 		{"a program not found", `execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`, true, `Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`},
 		{"the time limit", `failed in sandbox None with execution error: command timed out`, false, "command timed out"},
 		{"a success", `Exit code: 0\nOutput:\nok`, false, "Exit code: 0\nOutput:\nok"},
+		// older Codex: a patch it could not apply, in place of the metadata
+		{"a patch not applied", `error: Failed to find expected lines in /w/app.js:\nfi`, true, "Failed to find expected lines in /w/app.js:\nfi"},
+		{"a patch applied", `{"output":"Success. Updated app.js","metadata":{"exit_code":0}}`, false, "Success. Updated app.js"},
 	} {
 		raw, _ := jsonv2.Marshal(strings.ReplaceAll(c.output, `\n`, "\n"))
 		failed, text := outcome(raw)
