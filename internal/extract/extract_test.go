@@ -295,6 +295,9 @@ func TestChallenged(t *testing.T) {
 			[]string{`procedural: Asked "where is the changelog entry?", the agent owned up: You're right — I skipped the changelog entry for this release. Adding it now.`}},
 		{"ノートのまとめはどこ？", "おっしゃる通りです。番号付きのノートのまとめを作り忘れていました。",
 			[]string{`procedural: Asked "ノートのまとめはどこ？", the agent owned up: おっしゃる通りです。番号付きのノートのまとめを作り忘れていました。`}},
+		// "Fair." opening the reply owns up as "You're right" does
+		{"ginkgo of course, why would you suggest plain go tests?", "Fair. I'll write the new cases as Ginkgo specs like the rest of the suite.",
+			[]string{`procedural: Asked "ginkgo of course, why would you suggest plain go tests?", the agent owned up: Fair. I'll write the new cases as Ginkgo specs like the rest of the suite.`}},
 		// a guess confirmed is no challenge
 		{"so this device is the monitor's speaker?", "Yes, you're right: that device is the monitor's audio over DisplayPort.", nil},
 		// an apology further on is not what the reply opens with
