@@ -1740,18 +1740,6 @@ func TestDecidedAndWheneverPossible(t *testing.T) {
 	})
 }
 
-// What the person does not like of the work is a choice against it, in
-// every table: "I don't like the ellipses", "мне не нравится простой дом".
-func TestDislike(t *testing.T) {
-	checkAfterPlan(t, []said{
-		{"I don't like the ellipses on truncated events.", []string{"decision: I don't like the ellipses on truncated events."}},
-		{"Мне не нравится простой DOM, я хочу именно Angular.", []string{"decision: Мне не нравится простой DOM, я хочу именно Angular."}},
-		{"No me gusta la función replace_in_paragraph.", []string{"decision: No me gusta la función replace_in_paragraph."}},
-		{"このUIが好きじゃないから見直して修正して。", []string{"decision: このUIが好きじゃないから見直して修正して。"}},
-		{"Do you like the new header?", nil},
-	})
-}
-
 // Holding the agent off until it has proposed is one way of working
 // however it is put, from the first message on, "for now" or not: one
 // lesson in the sentence's language, the person's words in its details.
