@@ -45,6 +45,46 @@ func TestCommittedSet(t *testing.T) {
 	}
 }
 
+// Two people's project folders of one name are two projects, and a
+// folder the agent left unnamed is its repository's: no project holds
+// sessions of two repositories, so none spans both splits.
+func TestProjectsByRepository(t *testing.T) {
+	dir := t.TempDir()
+	corpus := "session\tpart\trepo\tcommit\tpath\tblob\tlic\tkept\tsize\tagent\tlang\tproject\tstarted\tsplit\n" +
+		"a1\tmain\tann/dotfiles\tc\ta1.jsonl\tb\tnone\tno\t1\tclaude-code\ten\tdotfiles\t2025-01-01\tdev\n" +
+		"a2\tmain\tann/dotfiles\tc\ta2.jsonl\tb\tnone\tno\t1\tclaude-code\ten\tdotfiles\t2025-01-02\tdev\n" +
+		"b1\tmain\tbo/dotfiles\tc\tb1.jsonl\tb\tnone\tno\t1\tclaude-code\tja\tdotfiles\t2025-01-01\tholdout\n" +
+		"c1\tmain\tcy/app\tc\tc1.json\tb\tnone\tno\t1\tgemini\tko\t\t2025-01-01\tdev\n" +
+		"d1\tmain\tdi/web\tc\td1.json\tb\tnone\tno\t1\tgemini\tes\t\t2025-01-01\tholdout\n"
+	if err := os.WriteFile(filepath.Join(dir, "corpus.tsv"), []byte(corpus), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set := &Set{byID: map[string]*Session{}}
+	if err := set.readCorpus(filepath.Join(dir, "corpus.tsv")); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]string{}
+	for name, list := range set.Projects() {
+		for _, s := range list {
+			got[name] = append(got[name], s.ID+"/"+s.Split)
+		}
+	}
+	want := map[string][]string{
+		"ann/dotfiles:dotfiles": {"a1/dev", "a2/dev"},
+		"bo/dotfiles:dotfiles":  {"b1/holdout"},
+		"cy/app":                {"c1/dev"},
+		"di/web":                {"d1/holdout"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("projects %v, want %v", got, want)
+	}
+	for name, ids := range want {
+		if !slices.Equal(got[name], ids) {
+			t.Errorf("project %s: %v, want %v", name, got[name], ids)
+		}
+	}
+}
+
 func TestBlobID(t *testing.T) {
 	// git hash-object of "hello\n"
 	if got := BlobID([]byte("hello\n")); got != "ce013625030ba8dba906f756967f9e9ca394464a" {

@@ -52,10 +52,12 @@ func (p Part) Name() string { return filepath.Base(filepath.FromSlash(p.Path)) }
 
 // Session is one session of the set: its files and what it is.
 type Session struct {
-	ID      string
-	Agent   string // claude-code, codex, gemini
-	Lang    string // the person's language
-	Project string // sessions of one project are learned from together
+	ID    string
+	Agent string // claude-code, codex, gemini
+	Lang  string // the person's language
+	// Project names the sessions learned from together: the project
+	// folder, in its repository (projectOf).
+	Project string
 	Started string
 	Split   string
 	Parts   []Part // the main file first
@@ -241,7 +243,7 @@ func (s *Set) readCorpus(path string) error {
 			if p.Subagent {
 				return fmt.Errorf("%s:%d: session %s starts with a subagent's file: its main file comes first", path, line, id)
 			}
-			sess = &Session{ID: id, Agent: get("agent"), Lang: get("lang"), Project: get("project"), Started: get("started"), Split: get("split")}
+			sess = &Session{ID: id, Agent: get("agent"), Lang: get("lang"), Project: projectOf(p.Repo, get("project")), Started: get("started"), Split: get("split")}
 			s.byID[id] = sess
 			s.Sessions = append(s.Sessions, sess)
 		}
@@ -338,6 +340,18 @@ func (s *Set) LessonsOf(id string) []*Lesson {
 		}
 	}
 	return out
+}
+
+// projectOf is the project a session belongs to: its folder's name is
+// not enough, since two people's "dotfiles" or "home" are two projects,
+// and a folder the agent gave no name is no project shared by every
+// repository. A repository's files are all in one split, so a project
+// never spans two.
+func projectOf(repo, folder string) string {
+	if folder == "" {
+		return repo
+	}
+	return repo + ":" + folder
 }
 
 // Projects are the set's projects, each with its sessions in the order
