@@ -201,6 +201,14 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"a Japanese report, no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: だめだね。"}, nil},
 		{"a Japanese rule with だめ", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: main に直接プッシュしてはだめ。"},
 			[]string{"procedural: main に直接プッシュしてはだめ。"}},
+		// Japanese words that hold a rule phrase: 非常に (very) holds 常に
+		// (always), ないです (there is not) holds ないで (don't), a heading
+		// 注意事項 (notes) holds 注意 (mind).
+		{"a Japanese approval, very good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: なるほど、非常にいいと思います。"}, nil},
+		{"a Japanese report, there is no such API", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: Places APIっていうのがないですね。"}, nil},
+		{"a Japanese heading alone", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: ## 注意事項"}, nil},
+		{"a Japanese rule with 常に", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: 常に日本語で答えてください。"},
+			[]string{"procedural: 常に日本語で答えてください。"}},
 	}
 	checkLessons(t, tests)
 }
