@@ -1848,6 +1848,8 @@ func TestNoted(t *testing.T) {
 		{"Japanese polite yes is no note", "テスト環境のポートは 8232 で、本番とは別です", "了解しました。8232 に向けます。", nil},
 		{"understood, in Chinese", "测试环境在 8232 端口，不是生产环境", "明白了，我改用 8232 端口。",
 			[]string{"procedural: 测试环境在 8232 端口，不是生产环境。"}},
+		{"understood, in Chinese, opening the reply alone", "测试环境在 8232 端口，不是生产环境", "明白，我改用 8232 端口。",
+			[]string{"procedural: 测试环境在 8232 端口，不是生产环境。"}},
 		{"understood, in Spanish", "las migraciones se aplican solo con el comando generate", "Entendido, usaré generate.",
 			[]string{"procedural: Las migraciones se aplican solo con el comando generate."}},
 		{"Korean polite yes is no note", "이모지가 좀 잘려서 보여", "알겠습니다! 확인해 보겠습니다.", nil},
