@@ -30,6 +30,9 @@ var noisePrefixes = []string{
 	// A skill's instructions, loaded into the conversation when it runs
 	// (a record marked isMeta in transcripts; an export keeps no mark).
 	"Base directory for this skill:",
+	// The prompt Claude's desktop app sends when the person opens its
+	// preview: the app's words, with a template of launch.json.
+	"Detect my project's dev servers and save all their configurations to .claude/launch.json",
 	// What hooks feed back to the model in the person's place.
 	"Stop hook feedback:",
 	"PreToolUse:",
