@@ -207,6 +207,8 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"a Japanese approval, very good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: なるほど、非常にいいと思います。"}, nil},
 		{"a Japanese report, there is no such API", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: Places APIっていうのがないですね。"}, nil},
 		{"a Japanese heading alone", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: ## 注意事項"}, nil},
+		// A program's message that says "never" of something: no rule.
+		{"a linter's warning pasted", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: the check failed: components/Queue.tsx#L2 'User' is defined but never used"}, nil},
 		{"a Japanese rule with 常に", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: 常に日本語で答えてください。"},
 			[]string{"procedural: 常に日本語で答えてください。"}},
 	}
