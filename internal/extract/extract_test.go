@@ -621,6 +621,12 @@ func TestFailureFix(t *testing.T) {
 			"fail: git commit -am x => [INFO] Stashing unstaged files\nblack....Failed\n- files were modified by this hook",
 			"bash: black src/", "bash: git commit -am x"},
 			[]string{"pitfall: Before `git commit`, run `black src/`: without it, `git commit` fails with \"black....Failed\"."}},
+		// A step chained after the failed part is no part of its fix: the
+		// step run between is.
+		{"a step after the same command, one run between", []string{"user: switch", "assistant: ok",
+			"fail: git checkout develop 2>&1 => error: Your local changes to the following files would be overwritten by checkout:\n\tweb/",
+			"bash: git stash 2>&1", "bash: git checkout develop && git pull origin develop 2>&1"},
+			[]string{"pitfall: Before `git checkout`, run `git stash 2>&1`: without it, `git checkout` fails with \"error: Your local changes to the following files would be overwritten by checkout: web/\"."}},
 		{"the change got it further: it fixed the first error", []string{"user: lint", "assistant: ok",
 			"fail: uv run ruff check . => error: Failed to spawn: `ruff`\n  Caused by: No such file or directory (os error 2)",
 			"fail: uv run --with ruff ruff check . => F401 `os` imported but unused\nFound 1 error.",

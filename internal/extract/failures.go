@@ -556,6 +556,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if len(diff) > 0 && !slices.ContainsFunc(diff, func(c change) bool { return !pause(c) }) {
 		diff, waited = nil, true // "sleep 5 && brew install": the rerun waited first
 	}
+	if appendsOnly(fw, pw) {
+		// "git checkout develop", then "git checkout develop && git pull":
+		// what ran after the failed part cannot be what let it pass; the
+		// steps between (`git stash`) did, or nothing did.
+		diff = nil
+	}
 	chained = notRanIn(failed.Command, chained)
 	if len(chained) > 0 {
 		// "nvm use 20 && npm run build": the steps chained before the
@@ -1306,6 +1312,37 @@ func wordChanges(a, b []string) []change {
 		}
 	}
 	flush()
+	return out
+}
+
+// appendsOnly reports a passed command line that is the failed one, word
+// for word, with more steps after it (`&&`, `;`, `||`, a pipe); where
+// the output was sent (`2>&1`) is no part of either.
+func appendsOnly(failed, passed []string) bool {
+	failed, passed = unredirected(failed), unredirected(passed)
+	if len(passed) <= len(failed) || !slices.Equal(failed, passed[:len(failed)]) {
+		return false
+	}
+	switch passed[len(failed)] {
+	case "&&", ";", "||", "|":
+		return true
+	}
+	return false
+}
+
+// unredirected is words without their redirections and the targets of
+// those written apart ("2> /dev/null").
+func unredirected(words []string) []string {
+	var out []string
+	for i := 0; i < len(words); i++ {
+		if redirection(words[i]) {
+			if strings.HasSuffix(words[i], ">") {
+				i++
+			}
+			continue
+		}
+		out = append(out, words[i])
+	}
 	return out
 }
 
