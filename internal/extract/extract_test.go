@@ -196,6 +196,10 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"an English no is no Spanish rule", []string{"user: fix the tests", "assistant: I rebased onto main.", "bash: git rebase main", "user: no in this current branch"}, nil},
 		{"a Spanish rule opening with no", []string{"user: arregla", "assistant: Cambié la configuración.", "edit: /repo/config.yaml", "user: no toques el archivo de configuración, es generado"},
 			[]string{"procedural: No toques el archivo de configuración, es generado."}},
+		// A sentence too short to tell its language reads as its turn.
+		{"a short English sentence in an English turn", []string{"user: run the migration", "assistant: Here is the SQL.", "user: I ran it in the editor. No rows returned."}, nil},
+		{"a short Spanish sentence in a Spanish turn", []string{"user: arregla", "assistant: Cambié la configuración.", "edit: /repo/config.yaml", "user: ya lo vi en el editor. No toques config.yaml."},
+			[]string{"pitfall: Ya lo vi en el editor. No toques config.yaml."}},
 		// だめ says how things went as often as what not to do.
 		{"a Japanese report that it did not work", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: リロードしたけどだめだったよ。"}, nil},
 		{"a Japanese report, no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: だめだね。"}, nil},

@@ -870,6 +870,12 @@ var correctionKinds = maskOf(Remember, Rule, Always, Reproach, Contrast, Reject,
 // tables counts for neither. A caller reading many phrases of one span
 // asks once.
 func ReadAs(t *Text, from, to int) []*Table {
+	out, _ := readAs(t, from, to)
+	return out
+}
+
+// readAs is ReadAs, and whether any table found a common word in the span.
+func readAs(t *Text, from, to int) ([]*Table, bool) {
 	var out []*Table
 	most := 0
 	for _, tb := range Tables() {
@@ -883,7 +889,7 @@ func ReadAs(t *Text, from, to int) []*Table {
 			out = append(out, tb)
 		}
 	}
-	return out
+	return out, most > 0
 }
 
 // Foreign reports a span that reads as another language than tb's: for a
@@ -901,7 +907,12 @@ func ForeignTo(t *Text, from, to int) func(*Table) bool {
 			return tb.WithoutKana && holdsKana(t.low[from:to])
 		}
 		if reads == nil {
-			reads = ReadAs(t, from, to)
+			var told bool
+			if reads, told = readAs(t, from, to); !told {
+				// A sentence too short to tell its language ("No rows
+				// returned.") reads as the text it is in does.
+				reads, _ = readAs(t, 0, len(t.low))
+			}
 		}
 		return !slices.Contains(reads, tb)
 	}
