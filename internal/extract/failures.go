@@ -1147,9 +1147,7 @@ func plumbing(c change) bool {
 			w := words[i]
 			switch {
 			case redirection(w):
-				if strings.HasSuffix(w, ">") && i+1 < len(words) {
-					i++ // "2> /dev/null": the target is the next word
-				}
+				i += redirected(words, i) - 1
 			case w == "|" || w == "|&":
 				if i+1 >= len(words) || !pagers[progName(words[i+1])] {
 					return false
@@ -1336,14 +1334,21 @@ func unredirected(words []string) []string {
 	var out []string
 	for i := 0; i < len(words); i++ {
 		if redirection(words[i]) {
-			if strings.HasSuffix(words[i], ">") {
-				i++
-			}
+			i += redirected(words, i) - 1
 			continue
 		}
 		out = append(out, words[i])
 	}
 	return out
+}
+
+// redirected is how many words the redirection at words[i] takes: one, or
+// two when its target is written apart ("2> /dev/null").
+func redirected(words []string, i int) int {
+	if strings.HasSuffix(words[i], ">") && i+1 < len(words) {
+		return 2
+	}
+	return 1
 }
 
 // weight is how many words a run of shell words counts for in a change:
