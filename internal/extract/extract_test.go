@@ -263,29 +263,27 @@ func TestRejection(t *testing.T) {
 }
 
 func TestAcknowledged(t *testing.T) {
-	got := lessonsOf(session("s",
-		"user: add a retry loop", "assistant: I'll write a loop.", "edit: /repo/sender.go",
-		"user: hmm, I think we should reuse the helper in internal/retry",
-		"assistant: You're right, I'll reuse internal/retry."))
-	if want := []string{"procedural: Reuse the helper in internal/retry."}; !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// A point made over its sentences keeps them all: the first alone
-	// ("The field names are wrong.") loses what they should be.
-	got = lessonsOf(session("s",
-		"user: map the rows", "assistant: I'll map them.", "edit: /repo/sync.ts",
-		"user: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'.",
-		"assistant: You're right! Let me check db/schema.sql."))
-	if want := []string{"pitfall: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'."}; !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	// So does a soft one: what follows "I think" says what was wrong.
-	got = lessonsOf(session("s",
-		"user: tag the notes", "assistant: I'll add wiki links.", "edit: /repo/notes.md",
-		"user: i think you are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do",
-		"assistant: You're right, let me check the syntax it uses."))
-	if want := []string{"procedural: You are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do."}; !slices.Equal(got, want) {
-		t.Errorf("got %q, want %q", got, want)
+	for _, c := range []struct {
+		name   string
+		script []string
+		want   string
+	}{
+		{"a soft suggestion read as the instruction it is", []string{"user: add a retry loop", "assistant: I'll write a loop.", "edit: /repo/sender.go",
+			"user: hmm, I think we should reuse the helper in internal/retry", "assistant: You're right, I'll reuse internal/retry."},
+			"procedural: Reuse the helper in internal/retry."},
+		// A point made over its sentences keeps them all: the first alone
+		// ("The field names are wrong.") loses what they should be.
+		{"a point over its sentences", []string{"user: map the rows", "assistant: I'll map them.", "edit: /repo/sync.ts",
+			"user: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'.", "assistant: You're right! Let me check db/schema.sql."},
+			"pitfall: The field names are wrong. Look at db/schema.sql and adjust. For example, 'accounts' should be 'be_accounts'."},
+		// So does a soft one: what follows "I think" says what was wrong.
+		{"a soft point and what it is about", []string{"user: tag the notes", "assistant: I'll add wiki links.", "edit: /repo/notes.md",
+			"user: i think you are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do", "assistant: You're right, let me check the syntax it uses."},
+			"procedural: You are using the wrong link syntax in the notes app. [[ ]] does not create links there, block refs do."},
+	} {
+		if got := lessonsOf(session("s", c.script...)); !slices.Equal(got, []string{c.want}) {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
 	}
 	// Without the agent owning up, the same words are a suggestion, not a lesson.
 	if got := lessonsOf(session("s", "user: add a retry loop", "assistant: ok", "user: hmm, I think we should reuse the helper in internal/retry", "assistant: Sure.")); got != nil {
