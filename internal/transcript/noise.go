@@ -216,6 +216,10 @@ var protocolErrors = []string{
 	"String to replace not found",
 	"No changes to make: old_string and new_string",
 	"matches of the string to replace, but", // "Found 2 … but replace_all is false", "Found 5 … but expected 1"
+	"String not found in file",              // the VS Code extension's: "String not found in file. Failed to apply edit."
+	"Failed to apply edit",
+	"Failed to edit, ", // Gemini CLI's replace: "Failed to edit, 0 occurrences found for old_string (…)"
+	"could not find the string to replace",
 	"InputValidationError",
 	"exceeds maximum allowed tokens",
 	"Claude requested permissions",

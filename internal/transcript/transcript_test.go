@@ -669,6 +669,9 @@ func TestTypedRefusalOfAnEdit(t *testing.T) {
 		user("u5", toolResult("t5", "File has been unexpectedly modified. Read it again before attempting to write it.", true)),
 		assistant("a4", toolUse("t4", "Bash", map[string]any{"command": "make"})),
 		user("u4", toolResult("t4", "make: *** No rule to make target 'x'.  Stop.", true)),
+		// the VS Code extension's words for a replace that found nothing
+		assistant("a6", toolUse("t6", "Edit", map[string]any{"file_path": "/repo/c.md", "old_string": "a", "new_string": "b"})),
+		user("u6", toolResult("t6", "String not found in file. Failed to apply edit.", true)),
 	}, "\n")), Options{}, Sink{UserSignal: func(s UserSignal) error { signals = append(signals, s); return nil }, ToolCall: func(c ToolCall) error { calls = append(calls, c); return nil }})
 	if err != nil {
 		t.Fatal(err)
@@ -676,7 +679,7 @@ func TestTypedRefusalOfAnEdit(t *testing.T) {
 	if len(signals) != 1 || !signals[0].Rejection || !strings.HasPrefix(signals[0].Text, "I don't need or want changes to the ViewModel files.") {
 		t.Fatalf("signals %+v", signals)
 	}
-	if len(calls) != 5 || calls[3].Rejected || calls[3].Failed() || !calls[3].Protocol || !calls[0].Rejected || calls[0].Failed() || calls[1].Rejected || calls[2].Rejected || !calls[2].Failed() || calls[4].Rejected || !calls[4].Failed() {
+	if len(calls) != 6 || calls[5].Rejected || !calls[5].Protocol || calls[3].Rejected || calls[3].Failed() || !calls[3].Protocol || !calls[0].Rejected || calls[0].Failed() || calls[1].Rejected || calls[2].Rejected || !calls[2].Failed() || calls[4].Rejected || !calls[4].Failed() {
 		t.Fatalf("calls %+v", calls)
 	}
 }
