@@ -243,6 +243,10 @@ func TestRejection(t *testing.T) {
 			[]string{"procedural: Do not run `rm -rf build dist`."}},
 		{"the reason given for refusing a call", []string{"user: add zod", "assistant: Installing.", "refuse: npm install zod", "reason: use pnpm"},
 			[]string{"procedural: Use pnpm."}},
+		// A reason that only says "not now" teaches nothing, in any table.
+		{"refused: wait", []string{"user: deploy", "assistant: Pushing.", "refuse: git push origin main", "reason: hold on"}, nil},
+		{"refused: espera ainda", []string{"user: commita", "assistant: Commitando.", "refuse: git add docs/HANDOFF.md", "reason: Espera ainda."}, nil},
+		{"refused: 等一下", []string{"user: 部署", "assistant: 好的。", "refuse: git push origin main", "reason: 等一下"}, nil},
 		{"a refusal's reason is the lesson whole, a marker in it or not", []string{"user: show a spinner", "assistant: Editing the view model.", "refuse: ./edit.sh shared/BudgetViewModel.ts",
 			"reason: I don't want changes to the ViewModel files. Read the loading state from the application service instead."},
 			[]string{"procedural: I don't want changes to the ViewModel files. Read the loading state from the application service instead."}},

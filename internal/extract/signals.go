@@ -621,7 +621,7 @@ func rejection(t *turn, x *lang.Text, own string) (finding, bool) {
 	}
 	if t.sig.Rejection {
 		// The reason given for refusing a tool call: it is the lesson.
-		if lesson := cleanLesson(x, own, 0, len(low), ""); words(lesson) >= 1 && !onlyAnswers(x, 0, len(low)) {
+		if lesson := cleanLesson(x, own, 0, len(low), ""); words(lesson) >= 1 && !onlyAnswers(x, 0, len(low)) && !onlyWaits(x) {
 			f.lesson = lesson
 			if f.area == "" {
 				f.area = namedPath(lesson)
@@ -1206,6 +1206,19 @@ func standsApart(x *lang.Text, tb *lang.Table, i int) bool {
 func onlyAnswers(x *lang.Text, from, to int) bool {
 	for _, tb := range lang.Tables() {
 		if tb.Only(x, from, to, lang.Answer, lang.Approve, lang.Filler, lang.Reject) {
+			return true
+		}
+	}
+	return false
+}
+
+// onlyWaits reports a text that only tells the agent to wait or stop for
+// now ("wait", "not yet", "Espera ainda.", "Ja deu.", "待って"), answers
+// and fillers aside: a refusal for the moment, whose reason teaches
+// nothing.
+func onlyWaits(x *lang.Text) bool {
+	for _, tb := range lang.Tables() {
+		if tb.Only(x, 0, len(x.Low()), lang.Wait, lang.Answer, lang.Filler) {
 			return true
 		}
 	}

@@ -76,9 +76,10 @@ const (
 	Holdoff     = "holdoff"     // the agent to propose before it changes anything: "don't write any code yet", "不要直接改", "コード書かずに"
 	Unasked     = "unasked"     // the agent to go on without asking the person: "no need to ask me", "não precisa me perguntar", "不用问我"
 	Called      = "called"      // what something is named: "the repo is called", "se llama", "叫", "という名前"
+	Wait        = "wait"        // the agent to wait, or stop for now: "wait", "not yet", "enough", "espera", "待って", "等一下"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait}
 
 // Templates every table gives.
 const (
