@@ -23,6 +23,7 @@ const (
 	RuleCard      = "card-number"
 	RuleIBAN      = "iban"
 	RuleAWSSecret = "aws-secret-key"
+	RuleAppPass   = "app-password"
 )
 
 const (
@@ -79,6 +80,10 @@ func findShapes(s string, out []candidate) []candidate {
 				if end := ibanAt(s, i); end > 0 {
 					out = append(out, candidate{Finding{Rule: RuleIBAN, Start: i, End: end}, rankSpecific})
 				}
+			case k == cLower && (i == 0 || s[i-1] != '-'):
+				if end := appPasswordAt(s, i); end > 0 {
+					out = append(out, candidate{Finding{Rule: RuleAppPass, Start: i, End: end}, rankSpecific})
+				}
 			}
 		}
 		j := i + 1
@@ -92,6 +97,46 @@ func findShapes(s string, out []candidate) []candidate {
 		out = awsSecretAt(s, len(s)-run, len(s), out)
 	}
 	return out
+}
+
+// --- app-specific passwords ----------------------------------------------
+
+// appPasswordLen is an app-specific password's length: four groups of four
+// lower-case letters joined by dashes, as Apple writes the ones it makes
+// for an Apple ID ("abcd-efgh-ijkl-mnop").
+const appPasswordLen = 19
+
+// appPasswordAt returns the end of the app-specific password that starts at
+// s[i] (a lower-case letter at a word's start), or 0. Four-letter words
+// joined by dashes ("text-base-font-bold") have vowels in each; letters
+// drawn at random leave one group without one four times in five, which
+// is what is asked: a group of four consonants.
+func appPasswordAt(s string, i int) int {
+	end := i + appPasswordLen
+	if end > len(s) || end < len(s) && (wordByte(s[end]) || s[end] == '-') {
+		return 0
+	}
+	voweless := false
+	for g := 0; g < 4; g++ {
+		at := i + 5*g
+		if g > 0 && s[at-1] != '-' {
+			return 0
+		}
+		vowels := 0
+		for _, c := range []byte(s[at : at+4]) {
+			if shapeClass[c] != cLower {
+				return 0
+			}
+			if strings.IndexByte("aeiouy", c) >= 0 {
+				vowels++
+			}
+		}
+		voweless = voweless || vowels == 0
+	}
+	if !voweless {
+		return 0
+	}
+	return end
 }
 
 // wordByte is a byte that continues a word or number, so that a shape

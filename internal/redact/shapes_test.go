@@ -33,7 +33,15 @@ func TestShapes(t *testing.T) {
 		{"key " + awsExample, "key [REDACTED:aws-secret-key]"},
 		{`"` + awsExample + `"`, `"[REDACTED:aws-secret-key]"`},
 
+		// An app-specific password, as Apple makes them.
+		{"zelr-szjg-eeve-mlej hearts of swift", "[REDACTED:app-password] hearts of swift"},
+		{"notarize with vxtq-hbmw-kcpr-lnzd.", "notarize with [REDACTED:app-password]."},
+
 		// Look-alikes stay.
+		{"text-base-font-bold", ""},                          // four-letter words, a vowel in each
+		{"main-repo-test-file-more", ""},                     // five groups
+		{"abcd-efgh-ijkl-mnop0", ""},                         // longer
+		{"x-vxtq-hbmw-kcpr-lnzd", ""},                        // part of a longer name
 		{"4111 1111 1111 1112", ""},                          // Luhn fails
 		{"took 1715331600000 ms", ""},                        // a millisecond timestamp
 		{"id 1237330987862627581", ""},                       // a snowflake id
