@@ -19,7 +19,8 @@ import (
 //     $ARGUMENTS. Only the arguments the person typed are theirs: the
 //     text under its "User Input" heading. A custom prompt's file named
 //     before the arguments ("…\.codex\prompts\speckit.implement.md
-//     implement T009") is taken off;
+//     implement T009") is taken off, and so is one expanded whole under
+//     a heading that names its command ("# /butler-exec — …");
 //   - a plan Claude Code hands back once the person approved it
 //     ("Implement the following plan: ..."): the agent's words.
 //
@@ -93,7 +94,7 @@ var (
 func templateArguments(t string) (string, bool) {
 	// toAgent runs only on a text that holds its literal parts (see Unwrap).
 	template := strings.HasPrefix(t, "---\ndescription:") || strings.HasPrefix(t, "---\r\ndescription:") ||
-		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") ||
+		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") || commandHeading(t) ||
 		(strings.Contains(t, "You ") || strings.Contains(t, `="`)) && toAgent().MatchString(t)
 	if !template {
 		return "", false
@@ -102,6 +103,18 @@ func templateArguments(t string) (string, bool) {
 		return strings.TrimSpace(m[1]), true
 	}
 	return appended(t), true
+}
+
+// commandHeading reports a message that opens on a heading naming a slash
+// command ("# /butler-exec — Execute a ButlerSpec"): a custom prompt's
+// file, expanded whole as Codex does, headed by the command it defines.
+func commandHeading(t string) bool {
+	h := strings.TrimLeft(t, "#")
+	if len(h) == len(t) || len(t)-len(h) > 3 || !strings.HasPrefix(h, " /") || len(h) < 3 {
+		return false
+	}
+	c := h[2]
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }
 
 // appended is what the person typed right after a template they pasted
