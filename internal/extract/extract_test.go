@@ -518,6 +518,18 @@ func TestRequirementSaidOfAThing(t *testing.T) {
 	if got := lessonsOf(session("s", "user: The settings page should load the theme.", "assistant: Done.")); got != nil {
 		t.Errorf("the task of a first message kept: %q", got)
 	}
+	// A brief laid out in items and sections is this task's specification,
+	// as a first message is.
+	spec := "Task: rebuild the learning dashboard as one grid of tiles, like a phone home screen.\n\nCore Requirements:\n\n" +
+		"1. The grid must scroll both ways and snap to the nearest tile when the user lets go of it.\n" +
+		"2. The roadmap tile must show the current progress of the textbook in percent.\n" +
+		"3. The achievements log should sit in a section below the roadmap, with its own heading.\n" +
+		"4. The phrasebook tiles should be placed to the right of the vocabulary tiles, in two columns.\n\n" +
+		"Physics & Boundaries:\n\nEach tile must keep its place in a single layer of the grid.\n" +
+		"Scrolling beyond the content must pull the view back with a rubber-band effect, as phones do."
+	if got := afterPlan(spec); got != nil {
+		t.Errorf("a task's brief kept: %q", got)
+	}
 }
 
 // A tool chosen, or dropped, in Korean's plain and polite endings, and a

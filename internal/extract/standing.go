@@ -61,7 +61,7 @@ func standing(t *turn, x *lang.Text, own string, s span, short bool) (finding, b
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
 		named = false
-	case !t.first && required(x, s) && !lang.Acknowledges(t.after):
+	case !t.first && !brief(own) && required(x, s) && !lang.Acknowledges(t.after):
 		// How the work must behave, said of the thing itself ("Next hand
 		// should autostart", "The same user should not be able to join
 		// the same table twice"): a requirement that holds after this task.
@@ -136,6 +136,35 @@ func required(x *lang.Text, s span) bool {
 	}
 	return false
 }
+
+// brief reports a turn laid out as a task's specification: long, and in
+// items or sections ("1. Update the layout…", "Core Requirements:",
+// "Physics & Boundaries:"). What must hold there is what this task is to
+// build, as in a session's first message.
+func brief(own string) bool {
+	if utf8.RuneCountInString(own) < minBrief {
+		return false
+	}
+	n := 0
+	for _, line := range strings.Split(own, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" {
+			continue
+		}
+		at := strings.Index(own, line) + len(line) - len(strings.TrimLeft(line, " \t"))
+		if listItem(own, at) || strings.HasPrefix(t, "#") || strings.HasSuffix(t, ":") {
+			n++
+		}
+	}
+	return n >= minBriefItems
+}
+
+// A brief is minBrief runes long or more, with minBriefItems items or
+// section headings.
+const (
+	minBrief      = 600
+	minBriefItems = 3
+)
 
 // named reports a subject holding a word of three letters or more: a
 // thing's name, not what is left of a clause ("et qu'").
