@@ -93,8 +93,13 @@ var (
 // and the arguments the person typed into it ("" when none).
 func templateArguments(t string) (string, bool) {
 	// toAgent runs only on a text that holds its literal parts (see Unwrap).
+	if commandHeading(t) {
+		// Its arguments were put in its text where it named them: nothing
+		// after it is the person's.
+		return "", true
+	}
 	template := strings.HasPrefix(t, "---\ndescription:") || strings.HasPrefix(t, "---\r\ndescription:") ||
-		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") || commandHeading(t) ||
+		strings.HasPrefix(t, "<meta>") || strings.Contains(t, "$ARGUMENTS") ||
 		(strings.Contains(t, "You ") || strings.Contains(t, `="`)) && toAgent().MatchString(t)
 	if !template {
 		return "", false

@@ -14,7 +14,7 @@ func TestUnwrap(t *testing.T) {
 		{"request words kept", "## My request for Codex: in my own words", "## My request for Codex: in my own words"},
 		{"template with arguments", specify, "use FastAPI and keep it simple"},
 		{"template pasted, request appended", pasted, "quiero añadir en el panel todas las páginas"},
-		{"a custom prompt headed by its command", "# /butler-exec — Execute a ButlerSpec\n\nPurpose: run a single spec; never replan or modify other files.\n\n- Do not request credentials.\n- Prefer an absolute path.\n", ""},
+		{"a custom prompt headed by its command", "# /butler-exec — Execute a ButlerSpec\n\nPurpose: run a single spec; never replan or modify other files.\n\n- Do not request credentials.\n- Prefer an absolute path.\nIf the spec is invalid, return `Error: <reason>` instead.\n", ""},
 		{"a heading of the person's own is no command", "# Notes\n\nnever push to main", "# Notes\n\nnever push to main"},
 		{"template ending in its own list", "---\ndescription: Plan.\n---\n\nYou **MUST** follow it.\n\n## Rules\n\n- Never edit main\n- Always run tests\n", ""},
 		{"bmad activation", "You must fully embody this agent's persona and follow all activation instructions exactly as specified. NEVER break character until given an exit command.\n\n<agent-activation CRITICAL=\"TRUE\">\n1. LOAD the FULL agent file\n</agent-activation>\n", ""},
