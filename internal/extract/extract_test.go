@@ -206,10 +206,12 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		{"a Japanese rule with だめ", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: main に直接プッシュしてはだめ。"},
 			[]string{"procedural: main に直接プッシュしてはだめ。"}},
 		// Japanese words that hold a rule phrase: 非常に (very) holds 常に
-		// (always), ないです (there is not) holds ないで (don't), a heading
-		// 注意事項 (notes) holds 注意 (mind).
+		// (always), がないです (there is no) holds ないで (don't), a heading
+		// 注意事項 (notes) holds 注意 (mind); しないです (we don't) is a rule.
 		{"a Japanese approval, very good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: なるほど、非常にいいと思います。"}, nil},
 		{"a Japanese report, there is no such API", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: Places APIっていうのがないですね。"}, nil},
+		{"a Japanese way of working said as we don't", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: このリポジトリでは main に直接プッシュしないです。"},
+			[]string{"procedural: このリポジトリでは main に直接プッシュしないです。"}},
 		{"a Japanese heading alone", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: ## 注意事項"}, nil},
 		// A program's message that says "never" of something: no rule.
 		{"a linter's warning pasted", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: the check failed: components/Queue.tsx#L2 'User' is defined but never used"}, nil},
