@@ -80,7 +80,7 @@ func findShapes(s string, out []candidate) []candidate {
 				if end := ibanAt(s, i); end > 0 {
 					out = append(out, candidate{Finding{Rule: RuleIBAN, Start: i, End: end}, rankSpecific})
 				}
-			case k == cLower && (i == 0 || s[i-1] != '-'):
+			case k == cLower && i+appPasswordLen <= len(s) && s[i+4] == '-' && (i == 0 || s[i-1] != '-'):
 				if end := appPasswordAt(s, i); end > 0 {
 					out = append(out, candidate{Finding{Rule: RuleAppPass, Start: i, End: end}, rankSpecific})
 				}
@@ -113,8 +113,9 @@ const appPasswordLen = 19
 // is what is asked: a group of four consonants.
 func appPasswordAt(s string, i int) int {
 	end := i + appPasswordLen
-	if end > len(s) || end < len(s) && (wordByte(s[end]) || s[end] == '-') {
-		return 0
+	if end > len(s) || s[i+4] != '-' || s[i+9] != '-' || s[i+14] != '-' ||
+		end < len(s) && (wordByte(s[end]) || s[end] == '-') {
+		return 0 // most words: the dashes are not where they would be
 	}
 	voweless := false
 	for g := 0; g < 4; g++ {
