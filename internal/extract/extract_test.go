@@ -203,6 +203,7 @@ func TestCorrectionBecomesASentence(t *testing.T) {
 		// だめ says how things went as often as what not to do.
 		{"a Japanese report that it did not work", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: リロードしたけどだめだったよ。"}, nil},
 		{"a Japanese report, no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: だめだね。"}, nil},
+		{"a Japanese report, seems no good", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: ダメそう。"}, nil},
 		{"a Japanese rule with だめ", []string{"user: 直して", "assistant: 修正しました。", "edit: /repo/a.go", "user: main に直接プッシュしてはだめ。"},
 			[]string{"procedural: main に直接プッシュしてはだめ。"}},
 		// Japanese words that hold a rule phrase: 非常に (very) holds 常に
