@@ -1204,8 +1204,14 @@ func standsApart(x *lang.Text, tb *lang.Table, i int) bool {
 // onlyAnswers reports a text made only of answers and fillers, in any
 // language: "yes", "ok go ahead", "好的，继续".
 func onlyAnswers(x *lang.Text, from, to int) bool {
+	return madeOf(x, from, to, lang.Answer, lang.Approve, lang.Filler, lang.Reject)
+}
+
+// madeOf reports a span that one table reads as made only of phrases of
+// kinds.
+func madeOf(x *lang.Text, from, to int, kinds ...string) bool {
 	for _, tb := range lang.Tables() {
-		if tb.Only(x, from, to, lang.Answer, lang.Approve, lang.Filler, lang.Reject) {
+		if tb.Only(x, from, to, kinds...) {
 			return true
 		}
 	}
@@ -1217,12 +1223,7 @@ func onlyAnswers(x *lang.Text, from, to int) bool {
 // and fillers aside: a refusal for the moment, whose reason teaches
 // nothing.
 func onlyWaits(x *lang.Text) bool {
-	for _, tb := range lang.Tables() {
-		if tb.Only(x, 0, len(x.Low()), lang.Wait, lang.Answer, lang.Filler) {
-			return true
-		}
-	}
-	return false
+	return madeOf(x, 0, len(x.Low()), lang.Wait, lang.Answer, lang.Filler)
 }
 
 // endsNarrative reports a sentence whose last words are a [narrative]

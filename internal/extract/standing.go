@@ -61,7 +61,7 @@ func standing(t *turn, x *lang.Text, own string, s span, short bool) (finding, b
 		// A requirement over all of something: "todas las apis que hagas
 		// deberían pedir el usuario autenticado".
 		named = false
-	case !t.first && !brief(own) && required(x, s) && !lang.Acknowledges(t.after):
+	case !t.first && required(x, s) && !brief(own) && !lang.Acknowledges(t.after):
 		// How the work must behave, said of the thing itself ("Next hand
 		// should autostart", "The same user should not be able to join
 		// the same table twice"): a requirement that holds after this task.
@@ -146,15 +146,17 @@ func brief(own string) bool {
 		return false
 	}
 	n := 0
-	for _, line := range strings.Split(own, "\n") {
-		t := strings.TrimSpace(line)
-		if t == "" {
-			continue
+	for start := 0; start < len(own); {
+		line := own[start:]
+		if i := strings.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
 		}
-		at := strings.Index(own, line) + len(line) - len(strings.TrimLeft(line, " \t"))
-		if listItem(own, at) || strings.HasPrefix(t, "#") || strings.HasSuffix(t, ":") {
+		t := strings.TrimSpace(line)
+		at := start + len(line) - len(strings.TrimLeft(line, " \t"))
+		if t != "" && (listItem(own, at) || strings.HasPrefix(t, "#") || strings.HasSuffix(t, ":")) {
 			n++
 		}
+		start += len(line) + 1
 	}
 	return n >= minBriefItems
 }
@@ -196,12 +198,7 @@ func onlyLanguage(x *lang.Text, s span) bool {
 	if s.start != skipSpacePunct(x.Low(), 0, len(x.Low())) || strings.TrimSpace(x.Low()[s.end:]) != "" || !hasKind(x, lang.InLanguage, s.start, s.end) {
 		return false
 	}
-	for _, tb := range lang.Tables() {
-		if tb.Only(x, s.start, s.end, lang.InLanguage, lang.Filler, lang.Answer) {
-			return true
-		}
-	}
-	return false
+	return madeOf(x, s.start, s.end, lang.InLanguage, lang.Filler, lang.Answer)
 }
 
 // choosesTool reports a sentence that chooses how a job is done: a
