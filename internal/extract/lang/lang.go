@@ -346,6 +346,9 @@ type Text struct {
 	Orig string
 	low  string
 	off  []int // off[i]: the original offset of low's byte i; off[len(low)] = len(Orig)
+	// reads is what the whole text reads as (readAs), worked out once,
+	// the first time a sentence too short to tell needs it.
+	reads []*Table
 }
 
 // Fold prepares s for matching.
@@ -912,7 +915,10 @@ func ForeignTo(t *Text, from, to int) func(*Table) bool {
 			if reads, told = readAs(t, from, to); !told {
 				// A sentence too short to tell its language ("No rows
 				// returned.") reads as the text it is in does.
-				reads, _ = readAs(t, 0, len(t.low))
+				if t.reads == nil {
+					t.reads, _ = readAs(t, 0, len(t.low))
+				}
+				reads = t.reads
 			}
 		}
 		return !slices.Contains(reads, tb)
