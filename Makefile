@@ -60,7 +60,7 @@ bench:
 # The three tools are built in one go build (one compile of what they share,
 # linked in parallel) rather than three go runs, one after the other.
 eval: build
-	$(GO) build -o bin/eval/ ./internal/eval/genuine/cmd/evalgenuine ./internal/eval/capture/cmd/evalcapture ./internal/eval/replay/cmd/replay
+	$(GO) build -o bin/eval/ ./internal/eval/genuine/cmd/evalgenuine ./internal/eval/genuine/cmd/recorded ./internal/eval/capture/cmd/evalcapture ./internal/eval/replay/cmd/replay
 	bin/eval/evalgenuine -devlearn $(BIN) -before testdata/genuine/before.json
 	bin/eval/evalcapture -before testdata/eval/before.json
 	bin/eval/replay

@@ -1,7 +1,9 @@
 package genuine
 
 import (
+	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -228,5 +230,33 @@ func TestAcrossAndWhyNotReady(t *testing.T) {
 	}
 	if got := whyNotReady(set, pr, "docs"); got != "never sighted" {
 		t.Errorf("docs: %s", got)
+	}
+}
+
+// A configuration measured is the one every repository's home starts with.
+func TestRunnerConfigReachesEveryHome(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not found")
+	}
+	work := t.TempDir()
+	cfg := filepath.Join(t.TempDir(), "config.json")
+	want := `{"extractor":{"llm":true,"command":["recorded","answers"]}}`
+	if err := os.WriteFile(cfg, []byte(want), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	truth, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1) to stand in for devlearn init")
+	}
+	r := &Runner{Bin: truth, Work: work, Config: cfg}
+	for _, name := range []string{"one", "two"} {
+		_, home, _, err := r.initRepo(context.Background(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(filepath.Join(home, ".devlearn", "config.json"))
+		if err != nil || string(got) != want {
+			t.Fatalf("%s: config %q, %v", name, got, err)
+		}
 	}
 }

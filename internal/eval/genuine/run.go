@@ -20,6 +20,9 @@ type Runner struct {
 	Work string // where repositories are made
 	// Timeout bounds each call; 0 means two minutes.
 	Timeout time.Duration
+	// Config, when set, is a global config.json every repository's home
+	// starts with: devlearn measured as configured so (the LLM route, say).
+	Config string
 
 	// template is a repository and its home as `devlearn init` left them,
 	// made once: every repository starts as a copy of it.
@@ -83,6 +86,9 @@ func (r *Runner) initRepo(ctx context.Context, name string) (dir, home string, e
 				err = fmt.Errorf("devlearn init: %v: %s", ierr, firstLine(errOut))
 			}
 		}
+		if err == nil && r.Config != "" {
+			err = r.copyConfig(filepath.Join(r.Work, r.templateName, "home", ".devlearn"))
+		}
 		r.templateErr = err
 	})
 	if r.templateErr != nil {
@@ -93,6 +99,18 @@ func (r *Runner) initRepo(ctx context.Context, name string) (dir, home string, e
 	}
 	dir, home = filepath.Join(r.Work, name, "repo"), filepath.Join(r.Work, name, "home")
 	return dir, home, repoEnv(home), nil
+}
+
+// copyConfig puts the measured configuration in a home's devlearn folder.
+func (r *Runner) copyConfig(dir string) error {
+	b, err := os.ReadFile(r.Config)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "config.json"), b, 0o644)
 }
 
 // makeRepo makes the folders of a repository named name and its own home,

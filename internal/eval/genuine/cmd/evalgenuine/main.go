@@ -34,14 +34,15 @@ func main() {
 	loopOnly := flag.Bool("loop-only", false, "run the closed loop alone, not the capture measurement (quicker, when serving is what changed)")
 	asJSON := flag.Bool("json", false, "print every observation and pair as JSON")
 	jobs := flag.Int("j", 0, "repositories worked on at once (default: twice the processors)")
+	config := flag.String("config", "", "a global config.json every repository starts with (to measure devlearn so configured, the LLM route say)")
 	flag.Parse()
-	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *jobs, *details, *asJSON, *loop, *loopOnly); err != nil {
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *config, *jobs, *details, *asJSON, *loop, *loopOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, details, asJSON, loop, loopOnly bool) error {
+func run(dir, bin, fetched, beforePath, save, only, work, config string, jobs int, details, asJSON, loop, loopOnly bool) error {
 	set, err := genuine.Load(dir)
 	if err != nil {
 		return err
@@ -80,7 +81,7 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 	defer c.Stop()
 	ctx := c.Context()
 	clock := phases{start: time.Now()}
-	loopRunner := &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop")}
+	loopRunner := &genuine.Runner{Bin: abs, Work: filepath.Join(work, "loop"), Config: config}
 	if loopOnly {
 		loops, err := genuine.Loop(ctx, set, loopRunner, opts)
 		if err != nil {
@@ -111,7 +112,7 @@ func run(dir, bin, fetched, beforePath, save, only, work string, jobs int, detai
 			}
 		}
 	}
-	runner := &genuine.Runner{Bin: abs, Work: work}
+	runner := &genuine.Runner{Bin: abs, Work: work, Config: config}
 	res, err := genuine.Measure(ctx, set, runner, opts)
 	if err != nil {
 		return err

@@ -1,0 +1,111 @@
+// Command recorded stands in for the LLM extractor's model with answers
+// recorded beforehand, so the LLM route can be measured on the genuine set
+// (evalgenuine -config) by whoever wrote the answers, and measured again
+// unchanged. It reads devlearn's prompt on stdin and prints the answer kept
+// for the prompt's candidates; a prompt it has no answer for is kept to be
+// answered, and gets an empty answer.
+//
+//	recorded DIR
+//
+// DIR/answers/KEY.json are the answers, DIR/prompts/KEY.txt the prompts
+// still to answer. KEY is a hash of the candidates alone: one session's
+// candidates are the same whatever observations the log held before it,
+// so one answer serves the session read alone and read after its project's
+// earlier sessions. Of the prompts of one key, the shortest is kept (the
+// fewest existing observations to read).
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+const empty = `{"observations":[]}`
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: recorded DIR")
+		os.Exit(2)
+	}
+	prompt, err := io.ReadAll(os.Stdin)
+	if err == nil {
+		err = answer(os.Args[1], prompt, os.Stdout)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "recorded:", err)
+		os.Exit(1)
+	}
+}
+
+func answer(dir string, prompt []byte, w io.Writer) error {
+	key, err := keyOf(prompt)
+	if err != nil {
+		return err
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "answers", key+".json"))
+	if err == nil {
+		_, err = w.Write(b)
+		return err
+	}
+	if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	if err := keep(filepath.Join(dir, "prompts"), key, prompt); err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, empty)
+	return err
+}
+
+// keyOf hashes the candidates of the JSON document that ends the prompt.
+func keyOf(prompt []byte) (string, error) {
+	at := bytes.LastIndex(prompt, []byte("\n{\"existing_observations\""))
+	if at < 0 {
+		return "", errors.New("no candidates document in the prompt")
+	}
+	var doc struct {
+		Candidates json.RawMessage `json:"candidates"`
+	}
+	if err := json.Unmarshal(prompt[at+1:], &doc); err != nil {
+		return "", fmt.Errorf("the prompt's candidates: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, doc.Candidates); err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return hex.EncodeToString(sum[:8]), nil
+}
+
+// keep writes the prompt to be answered, unless a shorter one of the same
+// key is there. Runs in parallel write whole files by rename.
+func keep(dir, key string, prompt []byte) error {
+	path := filepath.Join(dir, key+".txt")
+	if fi, err := os.Stat(path); err == nil && fi.Size() <= int64(len(prompt)) {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, ".prompt-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(prompt); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func prompt(existing, candidates string) []byte {
+	return []byte("You review turns...\n\nThe candidates, as JSON (\"why\" is what flagged each):\n" +
+		`{"existing_observations":` + existing + `,"candidates":` + candidates + "}\n")
+}
+
+func TestRecordedKeepsThenAnswers(t *testing.T) {
+	dir := t.TempDir()
+	cands := `[{"why":["correction"],"person":"use uv, not pip"}]`
+	long := prompt(`[{"id":"obs_abcdef","type":"decision","pattern":"an earlier lesson"}]`, cands)
+	short := prompt(`[]`, cands)
+
+	var out bytes.Buffer
+	if err := answer(dir, long, &out); err != nil || out.String() != empty {
+		t.Fatalf("unanswered prompt: %q, %v", out.String(), err)
+	}
+	out.Reset()
+	if err := answer(dir, short, &out); err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, "prompts", "*.txt"))
+	if len(kept) != 1 {
+		t.Fatalf("one key, one prompt kept; got %v", kept)
+	}
+	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, short) {
+		t.Fatalf("the shorter prompt of a key is kept, got %q", b)
+	}
+	if err := answer(dir, long, &out); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, short) {
+		t.Fatal("a longer prompt replaced the shorter one")
+	}
+
+	key := strings.TrimSuffix(filepath.Base(kept[0]), ".txt")
+	want := `{"observations":[{"type":"decision","pattern":"Use uv, not pip.","details":"","evidence":[],"quality_ok":true}]}`
+	os.MkdirAll(filepath.Join(dir, "answers"), 0o755)
+	os.WriteFile(filepath.Join(dir, "answers", key+".json"), []byte(want), 0o644)
+	for _, p := range [][]byte{long, short} {
+		out.Reset()
+		if err := answer(dir, p, &out); err != nil || out.String() != want {
+			t.Fatalf("answered prompt: %q, %v", out.String(), err)
+		}
+	}
+
+	out.Reset()
+	other := prompt(`[]`, `[{"why":["failure"],"failed":"make"}]`)
+	if err := answer(dir, other, &out); err != nil || out.String() != empty {
+		t.Fatalf("other candidates share no answer: %q, %v", out.String(), err)
+	}
+}
+
+func TestRecordedRefusesAPromptWithoutCandidates(t *testing.T) {
+	if err := answer(t.TempDir(), []byte("no document here"), &bytes.Buffer{}); err == nil {
+		t.Fatal("a prompt without its candidates document was answered")
+	}
+}
