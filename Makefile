@@ -6,7 +6,7 @@ BIN     := bin/devlearn
 HOOKBIN  = $(dir $(BIN))devlearn-hook
 GOFILES  = $(shell find cmd internal templates -name '*.go' 2>/dev/null)
 
-.PHONY: all build install test demo bench fuzz eval fmt clean plugin
+.PHONY: all build install test demo bench fuzz eval eval-llm fmt clean plugin
 
 all: build
 
@@ -64,6 +64,17 @@ eval: build
 	bin/eval/evalgenuine -devlearn $(BIN) -before testdata/genuine/before.json
 	bin/eval/evalcapture -before testdata/eval/before.json
 	bin/eval/replay
+
+# The LLM route on the genuine sessions, its model's answers recorded
+# beforehand (docs/capture.md, "The LLM route on genuine sessions"): by
+# default the committed answers for the sessions kept in the repository;
+# LLM_ANSWERS names a folder of one's own (and DEVLEARN_GENUINE_DIR the
+# pointer-only sessions it answers).
+LLM_ANSWERS ?= $(CURDIR)/testdata/genuine/llm/answers
+eval-llm: build
+	$(GO) build -o bin/eval/ ./internal/eval/genuine/cmd/evalgenuine ./internal/eval/genuine/cmd/recorded
+	@printf '{"extractor":{"llm":true,"command":["%s","%s"]}}\n' "$(CURDIR)/bin/eval/recorded" "$(LLM_ANSWERS)" > bin/eval/llm-config.json
+	bin/eval/evalgenuine -devlearn $(BIN) -config bin/eval/llm-config.json
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
 fuzz:

@@ -5,10 +5,10 @@
 // for the prompt's candidates; a prompt it has no answer for is kept to be
 // answered, and gets an empty answer.
 //
-//	recorded DIR
+//	recorded ANSWERS [PROMPTS]
 //
-// DIR/answers/KEY.json are the answers, DIR/prompts/KEY.txt the prompts
-// still to answer. KEY is a hash of the candidates alone: one session's
+// ANSWERS/KEY.json are the answers; a prompt without one is written to
+// PROMPTS/KEY.txt when PROMPTS is given. KEY is a hash of the candidates alone: one session's
 // candidates are the same whatever observations the log held before it,
 // so one answer serves the session read alone and read after its project's
 // earlier sessions. Of the prompts of one key, the shortest is kept (the
@@ -30,13 +30,17 @@ import (
 const empty = `{"observations":[]}`
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: recorded DIR")
+	if len(os.Args) < 2 || len(os.Args) > 3 {
+		fmt.Fprintln(os.Stderr, "usage: recorded ANSWERS [PROMPTS]")
 		os.Exit(2)
+	}
+	prompts := ""
+	if len(os.Args) == 3 {
+		prompts = os.Args[2]
 	}
 	prompt, err := io.ReadAll(os.Stdin)
 	if err == nil {
-		err = answer(os.Args[1], prompt, os.Stdout)
+		err = answer(os.Args[1], prompts, prompt, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recorded:", err)
@@ -44,12 +48,12 @@ func main() {
 	}
 }
 
-func answer(dir string, prompt []byte, w io.Writer) error {
+func answer(answers, prompts string, prompt []byte, w io.Writer) error {
 	key, err := keyOf(prompt)
 	if err != nil {
 		return err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "answers", key+".json"))
+	b, err := os.ReadFile(filepath.Join(answers, key+".json"))
 	if err == nil {
 		_, err = w.Write(b)
 		return err
@@ -57,8 +61,10 @@ func answer(dir string, prompt []byte, w io.Writer) error {
 	if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	if err := keep(filepath.Join(dir, "prompts"), key, prompt); err != nil {
-		return err
+	if prompts != "" {
+		if err := keep(prompts, key, prompt); err != nil {
+			return err
+		}
 	}
 	_, err = io.WriteString(w, empty)
 	return err

@@ -20,11 +20,11 @@ func TestRecordedKeepsThenAnswers(t *testing.T) {
 	short := prompt(`[]`, cands)
 
 	var out bytes.Buffer
-	if err := answer(dir, long, &out); err != nil || out.String() != empty {
+	if err := answer(filepath.Join(dir, "answers"), filepath.Join(dir, "prompts"), long, &out); err != nil || out.String() != empty {
 		t.Fatalf("unanswered prompt: %q, %v", out.String(), err)
 	}
 	out.Reset()
-	if err := answer(dir, short, &out); err != nil {
+	if err := answer(filepath.Join(dir, "answers"), filepath.Join(dir, "prompts"), short, &out); err != nil {
 		t.Fatal(err)
 	}
 	kept, _ := filepath.Glob(filepath.Join(dir, "prompts", "*.txt"))
@@ -34,7 +34,7 @@ func TestRecordedKeepsThenAnswers(t *testing.T) {
 	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, short) {
 		t.Fatalf("the shorter prompt of a key is kept, got %q", b)
 	}
-	if err := answer(dir, long, &out); err != nil {
+	if err := answer(filepath.Join(dir, "answers"), filepath.Join(dir, "prompts"), long, &out); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(kept[0]); !bytes.Equal(b, short) {
@@ -47,20 +47,31 @@ func TestRecordedKeepsThenAnswers(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "answers", key+".json"), []byte(want), 0o644)
 	for _, p := range [][]byte{long, short} {
 		out.Reset()
-		if err := answer(dir, p, &out); err != nil || out.String() != want {
+		if err := answer(filepath.Join(dir, "answers"), filepath.Join(dir, "prompts"), p, &out); err != nil || out.String() != want {
 			t.Fatalf("answered prompt: %q, %v", out.String(), err)
 		}
 	}
 
 	out.Reset()
 	other := prompt(`[]`, `[{"why":["failure"],"failed":"make"}]`)
-	if err := answer(dir, other, &out); err != nil || out.String() != empty {
+	if err := answer(filepath.Join(dir, "answers"), filepath.Join(dir, "prompts"), other, &out); err != nil || out.String() != empty {
 		t.Fatalf("other candidates share no answer: %q, %v", out.String(), err)
 	}
 }
 
 func TestRecordedRefusesAPromptWithoutCandidates(t *testing.T) {
-	if err := answer(t.TempDir(), []byte("no document here"), &bytes.Buffer{}); err == nil {
+	if err := answer(t.TempDir(), "", []byte("no document here"), &bytes.Buffer{}); err == nil {
 		t.Fatal("a prompt without its candidates document was answered")
+	}
+}
+
+func TestRecordedWithoutPromptsFolderWritesNothing(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	if err := answer(filepath.Join(dir, "answers"), "", prompt(`[]`, `[{"why":["failure"]}]`), &out); err != nil || out.String() != empty {
+		t.Fatalf("%q, %v", out.String(), err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Fatalf("wrote %v", left)
 	}
 }
