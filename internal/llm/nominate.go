@@ -2,6 +2,7 @@ package llm
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/keep"
@@ -16,7 +17,8 @@ import (
 // states the lesson and its kind, or passes.
 type Candidate struct {
 	// Why names what made it a candidate: remember, correction,
-	// acknowledged, interrupted, rejected, failure.
+	// acknowledged, interrupted, rejected, failure; or Said, a turn of the
+	// person no rule flagged.
 	Why    []string `json:"why"`
 	Before string   `json:"agent_before,omitempty"`
 	Tools  []string `json:"agent_tools,omitempty"`
@@ -28,6 +30,18 @@ type Candidate struct {
 
 	Timestamp string `json:"-"`
 }
+
+// Said is the why of a turn of the person no rule flagged. On genuine
+// sessions, most lessons the flagged turns missed were said as a task is
+// asked for ("make the dropdown follow dark mode too"), in words no table
+// can tell from a one-off request; the model can. Such turns fill the
+// places the flagged ones leave, and are sent with less of the agent's
+// reply.
+const Said = "said"
+
+// minSaid is the fewest characters of a turn sent unflagged: below it is
+// an answer ("yes", "ok", "2").
+const minSaid = 6
 
 // Bounds of nomination.
 const (
@@ -44,6 +58,7 @@ const (
 // empty list, not nil (a request with no candidate asks nothing).
 func Nominate(ch *transcript.Channels) []Candidate {
 	out := []Candidate{}
+	var said []Candidate
 	pairOf := map[string]int{} // reply uuid -> pair index
 	for i, p := range ch.DialogPairs {
 		if p.Reply != nil {
@@ -87,6 +102,10 @@ func Nominate(ch *transcript.Channels) []Candidate {
 			}
 		}
 		if len(why) == 0 {
+			if utf8.RuneCountInString(text) >= minSaid {
+				c.Why = []string{Said}
+				said = append(said, c)
+			}
 			continue
 		}
 		if before >= 0 {
@@ -98,12 +117,18 @@ func Nominate(ch *transcript.Channels) []Candidate {
 		out = append(out, c)
 	}
 	out = append(out, failures(ch.Tools)...)
+	if room := MaxCandidates - len(out); room > 0 {
+		out = append(out, said[max(0, len(said)-room):]...)
+	}
 	sortByTime(out)
 	if len(out) > MaxCandidates {
 		out = out[len(out)-MaxCandidates:]
 	}
 	return out
 }
+
+// Flagged reports a candidate a rule picked, not only Said.
+func (c Candidate) Flagged() bool { return len(c.Why) != 1 || c.Why[0] != Said }
 
 // toolsBetween names the tool calls of an agent turn: "Bash: git push",
 // "Edit: src/app.go".

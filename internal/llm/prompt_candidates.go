@@ -12,7 +12,7 @@ import (
 )
 
 // candidateInstructions come first in a prompt about nominated turns.
-const candidateInstructionsText = `You review turns of one session between a person and an AI coding agent, which an offline detector flagged as possible lessons for future sessions in this project: the person's words that may correct or teach the agent (with the end of what the agent had just done and how it answered), or a command that failed and the steps that made it pass.
+const candidateInstructionsText = `You review turns of one session between a person and an AI coding agent, which an offline detector picked as possible lessons for future sessions in this project: the person's words that may correct or teach the agent (with the end of what the agent had just done and how it answered), or a command that failed and the steps that made it pass. A candidate whose "why" is only "said" is one of the person's other turns, which no rule flagged.
 
 For each candidate that holds a lesson worth keeping, state it. Skip a candidate that holds none (a one-off request, an answer, a question, a failure that taught nothing). Answer with JSON only, no prose and no code fence: {"observations": [...]}; {"observations": []} when no candidate holds a lesson. At most 8 items.
 
@@ -44,8 +44,10 @@ type nominated struct {
 }
 
 // buildCandidatePrompt writes the prompt for nominated turns: each text
-// redacted, then cut; the latest candidates kept when the budget runs out.
-// It reports false when there is no candidate: the model is not asked.
+// redacted, then cut; when the budget runs out, the latest flagged
+// candidates are kept first, then the latest of the others, and they are
+// sent in the order they happened. It reports false when there is no
+// candidate: the model is not asked.
 func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([]byte, bool) {
 	if len(req.Candidates) == 0 {
 		return nil, false
@@ -60,24 +62,21 @@ func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([
 	var used int
 	s.Existing, used = fitExisting(req.Existing, redact, budget/8)
 	budget -= used
-	s.Candidates, _ = newestWithin(len(req.Candidates), budget, budget, func(i int) Candidate {
-		c := req.Candidates[i]
-		out := Candidate{
-			Why:    c.Why,
-			Before: clipEnd(redact(c.Before), maxAssistant),
-			Person: clipStart(redact(c.Person), maxSignal),
-			After:  clipStart(redact(c.After), maxAssistant/2),
-			Failed: clipStart(redact(c.Failed), maxSignal/4),
-			Error:  clipEnd(redact(c.Error), maxError),
+	var flagged, said []Candidate
+	for _, c := range req.Candidates {
+		if c.Flagged() {
+			flagged = append(flagged, c)
+		} else {
+			said = append(said, c)
 		}
-		for _, t := range c.Tools {
-			out.Tools = append(out.Tools, clipStart(redact(t), 300))
-		}
-		for _, t := range c.Then {
-			out.Then = append(out.Then, clipStart(redact(t), 300))
-		}
-		return out
-	})
+	}
+	prepare := func(list []Candidate) func(int) Candidate {
+		return func(i int) Candidate { return prepared(list[i], redact) }
+	}
+	s.Candidates, budget = newestWithin(len(flagged), budget, budget, prepare(flagged))
+	more, _ := newestWithin(len(said), budget, budget, prepare(said))
+	s.Candidates = append(s.Candidates, more...)
+	sortByTime(s.Candidates)
 	if s.Existing == nil {
 		s.Existing = []existing{}
 	}
@@ -88,4 +87,29 @@ func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // strings and lists only
 	return b.Bytes(), true
+}
+
+// prepared is a candidate as sent: each text redacted, then cut; a turn no
+// rule flagged with less of the agent's reply.
+func prepared(c Candidate, redact func(string) string) Candidate {
+	after := maxAssistant / 2
+	if !c.Flagged() {
+		after = maxAssistant / 4
+	}
+	out := Candidate{
+		Why:       c.Why,
+		Before:    clipEnd(redact(c.Before), maxAssistant),
+		Person:    clipStart(redact(c.Person), maxSignal),
+		After:     clipStart(redact(c.After), after),
+		Timestamp: c.Timestamp,
+		Failed:    clipStart(redact(c.Failed), maxSignal/4),
+		Error:     clipEnd(redact(c.Error), maxError),
+	}
+	for _, t := range c.Tools {
+		out.Tools = append(out.Tools, clipStart(redact(t), 300))
+	}
+	for _, t := range c.Then {
+		out.Then = append(out.Then, clipStart(redact(t), 300))
+	}
+	return out
 }

@@ -151,3 +151,28 @@ func BenchmarkBuildPrompt(b *testing.B) {
 		buildPrompt(req, redact.Text, DefaultMaxPrompt)
 	}
 }
+
+// When the prompt's budget runs out, the flagged candidates are kept before
+// the turns only said, whatever their age, and all go in time order.
+func TestCandidatePromptKeepsFlaggedFirst(t *testing.T) {
+	long := strings.Repeat("word ", 300)
+	cands := []Candidate{{Why: []string{"correction"}, Person: "no, use pnpm, not npm", Timestamp: "2026-01-01T00:00:00Z"}}
+	for i := range 20 {
+		cands = append(cands, Candidate{Why: []string{Said}, Person: fmt.Sprintf("request %d %s", i, long), Timestamp: fmt.Sprintf("2026-01-01T00:%02d:00Z", i+1)})
+	}
+	p, ok := buildCandidatePrompt(Request{Candidates: cands}, func(s string) string { return s }, 16<<10)
+	if !ok || len(p) > 16<<10 {
+		t.Fatalf("prompt of %d bytes, %v", len(p), ok)
+	}
+	i := bytes.LastIndex(p, []byte("\n{\"existing_observations\""))
+	var doc nominated
+	if err := json.Unmarshal(p[i+1:], &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Candidates) < 2 || len(doc.Candidates) > 12 || doc.Candidates[0].Person != "no, use pnpm, not npm" {
+		t.Fatalf("%d candidates, first %+v", len(doc.Candidates), doc.Candidates[0])
+	}
+	if last := doc.Candidates[len(doc.Candidates)-1]; !strings.HasPrefix(last.Person, "request 19 ") {
+		t.Fatalf("the latest request is kept: %.40s", last.Person)
+	}
+}
