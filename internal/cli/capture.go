@@ -98,7 +98,9 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Ti
 					}
 				}
 			}
-			return runner.Extract(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+			rd, err := runner.Read(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+			s.Passed = append(s.Passed, rd.Passed...)
+			return rd.Observations, err
 		},
 	}
 }

@@ -33,6 +33,7 @@ const (
 	HistoryMaxAge      = 60 * 24 * time.Hour
 	HistoryMaxRequests = 50
 	HistoryMaxMissing  = 50
+	HistoryMaxPassed   = 300
 )
 
 // HistoryPath is where a clone keeps its history.
@@ -57,6 +58,11 @@ type HistorySession struct {
 	// model words its answer differently, and every rewording would be a
 	// new observation.
 	Extracted map[string]string `json:"extracted,omitempty"`
+	// Passed are the records of the person's turns a model read and found
+	// no lesson in: the rules' readings of them give way (GiveWay) at every
+	// ingestion of the session, the ones that do not ask the model again
+	// included.
+	Passed []string `json:"passed,omitempty"`
 }
 
 const historyVersion = 1
@@ -93,7 +99,7 @@ func (h *History) Put(id string, at time.Time, r extract.Result) {
 		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxMissing)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
-		s.Extracted = h.Sessions[i].Extracted
+		s.Extracted, s.Passed = h.Sessions[i].Extracted, h.Sessions[i].Passed
 		h.Sessions[i] = s
 		return
 	}
@@ -106,6 +112,33 @@ func (h *History) ExtractedAt(id, name string) string {
 		return h.Sessions[i].Extracted[name]
 	}
 	return ""
+}
+
+// PassedTurns are the records of session id's turns a model found no
+// lesson in.
+func (h *History) PassedTurns(id string) []string {
+	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
+		return h.Sessions[i].Passed
+	}
+	return nil
+}
+
+// MarkPassed adds turns a model found no lesson in to session id's, which
+// must have been Put; the latest HistoryMaxPassed are kept.
+func (h *History) MarkPassed(id string, turns []string) {
+	i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id })
+	if i < 0 || len(turns) == 0 {
+		return
+	}
+	s := &h.Sessions[i]
+	for _, t := range turns {
+		if !slices.Contains(s.Passed, t) {
+			s.Passed = append(s.Passed, t)
+		}
+	}
+	if len(s.Passed) > HistoryMaxPassed {
+		s.Passed = s.Passed[len(s.Passed)-HistoryMaxPassed:]
+	}
 }
 
 // MarkExtracted records that extractor name read session id at its At;

@@ -16,6 +16,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -56,6 +57,10 @@ type Session struct {
 	// Existing are the observations already in the log, for an extractor
 	// that should not propose them again.
 	Existing []observe.Observation
+	// Passed are the records of the person's turns an extractor beyond the
+	// rules read and found no lesson in (a model): the rules' readings of
+	// them give way (GiveWay).
+	Passed []string
 }
 
 // Extractor is an extractor beyond the rules (the LLM's): it gets each
@@ -63,6 +68,27 @@ type Session struct {
 type Extractor struct {
 	Name    string
 	Extract func(ctx context.Context, s *Session) ([]extract.Observation, error)
+}
+
+// GiveWay drops the rules' readings of the person's turns a model read
+// and found no lesson in. The rules read a turn by its words and cannot
+// tell a one-off request from a standing one; a model reading the turn
+// with what the agent did around it can (on the genuine sessions, readers
+// judged 0.93 of the model's observations useful against 0.66 of the
+// rules'). A turn the model did state a lesson of keeps the rules' reading
+// too: its words recur verbatim in later sessions, where a model's
+// rewording does not, and that is how a lesson becomes one observation
+// and reaches ready. What the person asked to keep stays whatever the
+// model says: that is their decision, not a reading. Failures and their
+// fixes, repeated requests and knowledge blocks are not readings of one
+// turn, and stay.
+func GiveWay(rules []extract.Observation, passed []string) []extract.Observation {
+	if len(passed) == 0 {
+		return rules
+	}
+	return slices.DeleteFunc(slices.Clone(rules), func(o extract.Observation) bool {
+		return o.Extractor == extract.ExtractorCorrection && !o.Explicit && slices.Contains(passed, o.RecordUUID)
+	})
 }
 
 // Pipeline ingests sessions into one project.
@@ -226,7 +252,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		if p.OnSession != nil {
 			p.OnSession(sess)
 		}
-		obs := sess.Rules.Observations
+		var obs []extract.Observation
 		at := latest(sess.Channels, p.Now)
 		var extracted []string
 		for _, x := range p.Extractors {
@@ -246,6 +272,8 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 				obs = append(obs, o)
 			}
 		}
+		passed := append(slices.Clone(hist.PassedTurns(sess.ID)), sess.Passed...)
+		obs = append(GiveWay(sess.Rules.Observations, passed), obs...)
 		for j := range obs {
 			if obs[j].SessionID == "" {
 				obs[j].SessionID = sess.ID
@@ -263,6 +291,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		for _, name := range extracted {
 			hist.MarkExtracted(sess.ID, name)
 		}
+		hist.MarkPassed(sess.ID, sess.Passed)
 
 		var uses []Use
 		if src.Read == nil { // slash commands and skills in use are Claude Code's

@@ -14,6 +14,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/redact"
@@ -348,5 +349,77 @@ func TestUnreadableSourceDoesNotStopTheRun(t *testing.T) {
 	}
 	if res.Sessions[0].Err == nil || !errors.Is(res.Sessions[0].Err, fs.ErrNotExist) || res.Sessions[1].Err != nil || res.Appended != 1 {
 		t.Fatalf("%+v", res.Sessions)
+	}
+}
+
+// A turn a model read and found no lesson in loses the rules' reading of
+// it, at this ingestion and every later one (the history keeps it, and
+// the model is not asked again about the same records); what the person
+// asked to keep stays.
+func TestRulesGiveWayToAModelThatPassed(t *testing.T) {
+	p := newProject(t)
+	s := newSession("0b9f6e2c-1111-4aaa-8bbb-000000000009", p.Root, now.Add(-time.Hour))
+	s.assistant(text("I added the --verbose flag."))
+	slip := s.user("You forgot to update CHANGELOG.md.")
+	s.assistant(text("Sorry, updating it now."))
+	keep := s.user("From now on, always run go vet before you commit.")
+	s.assistant(text("Noted."))
+	f := s.write(t, t.TempDir())
+
+	patterns := func(res *Result) string {
+		var out []string
+		for _, o := range res.Observations {
+			out = append(out, o.Pattern)
+		}
+		return strings.Join(out, " | ")
+	}
+	asked := 0
+	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) ([]extract.Observation, error) {
+		asked++
+		s.Passed = append(s.Passed, slip, keep)
+		return nil, nil
+	}}
+
+	alone := runOnce(t, pipeline(newProject(t), now), f)
+	if got := patterns(alone); !strings.Contains(strings.ToLower(got), "changelog") || !strings.Contains(got, "go vet") {
+		t.Fatalf("the rules alone read both turns: %s", got)
+	}
+
+	pl := pipeline(p, now)
+	pl.Extractors = []Extractor{model}
+	res := runOnce(t, pl, f)
+	if got := patterns(res); strings.Contains(strings.ToLower(got), "changelog") || !strings.Contains(got, "go vet") {
+		t.Fatalf("with the model's pass: %s", got)
+	}
+	again := pipeline(p, now.Add(time.Hour))
+	again.Extractors = []Extractor{model}
+	res = runOnce(t, again, f)
+	if asked != 1 {
+		t.Fatalf("the model was asked %d times about the same records", asked)
+	}
+	if got := patterns(res); strings.Contains(strings.ToLower(got), "changelog") {
+		t.Fatalf("ingested again, the rules' reading came back: %s", got)
+	}
+	if data, _ := os.ReadFile(p.Path(project.LogFile)); strings.Contains(strings.ToLower(string(data)), "changelog") {
+		t.Fatal("the log holds the reading the model passed on")
+	}
+}
+
+func TestGiveWayKeepsWhatIsNotAReadingOfATurn(t *testing.T) {
+	rules := []extract.Observation{
+		{Pattern: "read", Extractor: extract.ExtractorCorrection, RecordUUID: "u1"},
+		{Pattern: "asked to keep", Extractor: extract.ExtractorCorrection, RecordUUID: "u1", Explicit: true},
+		{Pattern: "other turn", Extractor: extract.ExtractorCorrection, RecordUUID: "u2"},
+		{Pattern: "failure", Extractor: extract.ExtractorFailureFix, RecordUUID: "u1"},
+	}
+	var got []string
+	for _, o := range GiveWay(rules, []string{"u1"}) {
+		got = append(got, o.Pattern)
+	}
+	if strings.Join(got, ",") != "asked to keep,other turn,failure" {
+		t.Fatalf("kept %v", got)
+	}
+	if len(rules) != 4 || rules[0].Pattern != "read" {
+		t.Fatal("GiveWay changed the rules' list")
 	}
 }

@@ -94,18 +94,42 @@ type Request struct {
 // start, failed, timed out, or printed something that is not an answer;
 // items that fail validation are logged and dropped without an error.
 func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observation, error) {
+	rd, err := r.Read(ctx, req)
+	return rd.Observations, err
+}
+
+// Reading is what one call of the model gave back: the observations, and
+// the records of the person's turns it read and stated no lesson of (a
+// turn left out for the budget is not among them).
+type Reading struct {
+	Observations []extract.Observation
+	Passed       []string
+}
+
+// Read is Extract, saying also which of the person's turns the model
+// passed on: none unless it answered.
+func (r *Runner) Read(ctx context.Context, req Request) (Reading, error) {
 	if len(r.Command) == 0 || r.Command[0] == "" {
-		return nil, errors.New("llm: no extractor command configured (extractor.command)")
+		return Reading{}, errors.New("llm: no extractor command configured (extractor.command)")
 	}
 	if slices.Contains(r.Env, GuardEnv+"=1") {
 		// Asked from inside a session the extractor started: the model's
 		// own session must never feed the extractor again.
-		return nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
+		return Reading{}, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
 	}
-	prompt, ok := r.Prompt(req)
+	prompt, sent, ok := r.prompt(req)
 	if !ok {
-		return nil, nil
+		return Reading{}, nil
 	}
+	obs, err := r.ask(ctx, req, prompt)
+	if err != nil {
+		return Reading{}, err
+	}
+	return Reading{Observations: obs, Passed: passed(sent, obs)}, nil
+}
+
+// ask runs the command on prompt and reads its answer.
+func (r *Runner) ask(ctx context.Context, req Request, prompt []byte) ([]extract.Observation, error) {
 	argv := r.argv()
 	name := filepath.Base(argv[0])
 	timeout := r.Timeout
@@ -151,10 +175,18 @@ func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Obse
 // nothing would be sent (no candidate, nothing the person said): what a
 // call costs, and what the debug setting keeps.
 func (r *Runner) Prompt(req Request) ([]byte, bool) {
+	p, _, ok := r.prompt(req)
+	return p, ok
+}
+
+// prompt is Prompt with the candidates it carries; a prompt of a whole
+// session carries none.
+func (r *Runner) prompt(req Request) ([]byte, []Candidate, bool) {
 	if req.Candidates != nil {
 		return buildCandidatePrompt(req, r.redact(), r.maxPrompt())
 	}
-	return buildPrompt(req, r.redact(), r.maxPrompt())
+	p, ok := buildPrompt(req, r.redact(), r.maxPrompt())
+	return p, nil, ok
 }
 
 func (r *Runner) redact() func(string) string {

@@ -29,6 +29,8 @@ type Candidate struct {
 	Then   []string `json:"then,omitempty"`
 
 	Timestamp string `json:"-"`
+	// UUID is the record of the person's turn (none for a failure).
+	UUID string `json:"-"`
 }
 
 // Said is the why of a turn of the person no rule flagged. On genuine
@@ -83,7 +85,7 @@ func Nominate(ch *transcript.Channels) []Candidate {
 		if u.Rejection {
 			why = append(why, "rejected")
 		}
-		c := Candidate{Person: text, Timestamp: u.Timestamp}
+		c := Candidate{Person: text, Timestamp: u.Timestamp, UUID: u.UUID}
 		before, after := -1, -1
 		if i, ok := pairOf[u.UUID]; ok {
 			before, after = i, i+1

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/lesson"
 )
 
@@ -47,10 +49,11 @@ type nominated struct {
 // redacted, then cut; when the budget runs out, the latest flagged
 // candidates are kept first, then the latest of the others, and they are
 // sent in the order they happened. It reports false when there is no
-// candidate: the model is not asked.
-func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([]byte, bool) {
+// candidate: the model is not asked. sent are the candidates as it
+// carries them.
+func buildCandidatePrompt(req Request, redact func(string) string, limit int) (prompt []byte, sent []Candidate, ok bool) {
 	if len(req.Candidates) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	var b bytes.Buffer
 	b.WriteString(candidateInstructions())
@@ -81,12 +84,12 @@ func buildCandidatePrompt(req Request, redact func(string) string, limit int) ([
 		s.Existing = []existing{}
 	}
 	if len(s.Candidates) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // strings and lists only
-	return b.Bytes(), true
+	return b.Bytes(), s.Candidates, true
 }
 
 // prepared is a candidate as sent: each text redacted, then cut; a turn no
@@ -102,6 +105,7 @@ func prepared(c Candidate, redact func(string) string) Candidate {
 		Person:    clipStart(redact(c.Person), maxSignal),
 		After:     clipStart(redact(c.After), after),
 		Timestamp: c.Timestamp,
+		UUID:      c.UUID,
 		Failed:    clipStart(redact(c.Failed), maxSignal/4),
 		Error:     clipEnd(redact(c.Error), maxError),
 	}
@@ -113,3 +117,42 @@ func prepared(c Candidate, redact func(string) string) Candidate {
 	}
 	return out
 }
+
+// passed are the person's turns the model read and stated no lesson of:
+// those no item's evidence quotes ("user: …", any fragment of six
+// characters or more between ellipses, found in what was sent).
+func passed(sent []Candidate, obs []extract.Observation) []string {
+	used := make([]bool, len(sent))
+	said := make([]string, len(sent))
+	for i, c := range sent {
+		said[i] = squeeze(c.Person)
+	}
+	for _, o := range obs {
+		for _, e := range o.Evidence {
+			q, ok := strings.CutPrefix(e, "user: ")
+			if !ok {
+				continue
+			}
+			for _, frag := range strings.FieldsFunc(strings.ReplaceAll(q, "...", "…"), func(r rune) bool { return r == '…' }) {
+				frag = squeeze(frag)
+				if utf8.RuneCountInString(frag) < 6 {
+					continue
+				}
+				for i := range sent {
+					used[i] = used[i] || strings.Contains(said[i], frag)
+				}
+			}
+		}
+	}
+	var out []string
+	for i, c := range sent {
+		if c.UUID != "" && !used[i] {
+			out = append(out, c.UUID)
+		}
+	}
+	return out
+}
+
+// squeeze lowers a text and makes each run of white space one space, as
+// an answer's evidence is cleaned.
+func squeeze(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -160,7 +161,10 @@ func TestCandidatePromptKeepsFlaggedFirst(t *testing.T) {
 	for i := range 20 {
 		cands = append(cands, Candidate{Why: []string{Said}, Person: fmt.Sprintf("request %d %s", i, long), Timestamp: fmt.Sprintf("2026-01-01T00:%02d:00Z", i+1)})
 	}
-	p, ok := buildCandidatePrompt(Request{Candidates: cands}, func(s string) string { return s }, 16<<10)
+	for i := range cands {
+		cands[i].UUID = fmt.Sprintf("u%d", i)
+	}
+	p, turns, ok := buildCandidatePrompt(Request{Candidates: cands}, func(s string) string { return s }, 16<<10)
 	if !ok || len(p) > 16<<10 {
 		t.Fatalf("prompt of %d bytes, %v", len(p), ok)
 	}
@@ -174,5 +178,31 @@ func TestCandidatePromptKeepsFlaggedFirst(t *testing.T) {
 	}
 	if last := doc.Candidates[len(doc.Candidates)-1]; !strings.HasPrefix(last.Person, "request 19 ") {
 		t.Fatalf("the latest request is kept: %.40s", last.Person)
+	}
+	// What was sent is what the prompt carries.
+	if len(turns) != len(doc.Candidates) || turns[0].UUID != "u0" || turns[len(turns)-1].UUID != "u20" {
+		t.Fatalf("%d sent for %d candidates carried", len(turns), len(doc.Candidates))
+	}
+}
+
+// The turns a model passed on are those none of its items quotes as the
+// person's, whatever the case, the white space or an ellipsis in the quote.
+func TestPassed(t *testing.T) {
+	sent := []Candidate{
+		{UUID: "u1", Person: "no, we use pnpm here,\nnot npm"},
+		{UUID: "u2", Person: "add a --json flag to the list command"},
+		{UUID: "u3", Person: "Keep the CHANGELOG in English and add an entry for every release"},
+		{Failed: "git push", Why: []string{"failure"}},
+	}
+	obs := []extract.Observation{
+		{Evidence: []string{"user: We use PNPM here, not npm", "assistant: Switching to pnpm."}},
+		{Evidence: []string{"user: keep the changelog in english … every release"}},
+		{Evidence: []string{"user: no", "assistant: add a --json flag to the list command"}},
+	}
+	if got := passed(sent, obs); fmt.Sprint(got) != "[u2]" {
+		t.Fatalf("passed %v, want [u2]", got)
+	}
+	if got := passed(sent, nil); fmt.Sprint(got) != "[u1 u2 u3]" {
+		t.Fatalf("an empty answer passes every turn: %v", got)
 	}
 }
