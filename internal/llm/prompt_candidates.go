@@ -120,7 +120,11 @@ func prepared(c Candidate, redact func(string) string) Candidate {
 
 // passed are the person's turns the model read and stated no lesson of:
 // those no item's evidence quotes ("user: …", any fragment of six
-// characters or more between ellipses, found in what was sent).
+// characters or more between ellipses, found in what was sent). An answer
+// whose quotes cannot all be placed (evidence that names no speaker, or a
+// quote of the person found in no candidate) passes on nothing: which
+// turns its items came from cannot be told, and a turn it did use must not
+// lose the rules' reading.
 func passed(sent []Candidate, obs []extract.Observation) []string {
 	used := make([]bool, len(sent))
 	said := make([]string, len(sent))
@@ -131,16 +135,25 @@ func passed(sent []Candidate, obs []extract.Observation) []string {
 		for _, e := range o.Evidence {
 			q, ok := strings.CutPrefix(e, "user: ")
 			if !ok {
+				if !strings.HasPrefix(e, "assistant: ") {
+					return nil
+				}
 				continue
 			}
+			placed := false
 			for _, frag := range strings.FieldsFunc(strings.ReplaceAll(q, "...", "…"), func(r rune) bool { return r == '…' }) {
 				frag = squeeze(frag)
 				if utf8.RuneCountInString(frag) < 6 {
 					continue
 				}
 				for i := range sent {
-					used[i] = used[i] || strings.Contains(said[i], frag)
+					if strings.Contains(said[i], frag) {
+						used[i], placed = true, true
+					}
 				}
+			}
+			if !placed && utf8.RuneCountInString(squeeze(q)) >= 6 {
+				return nil
 			}
 		}
 	}

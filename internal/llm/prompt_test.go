@@ -205,4 +205,11 @@ func TestPassed(t *testing.T) {
 	if got := passed(sent, nil); fmt.Sprint(got) != "[u1 u2 u3]" {
 		t.Fatalf("an empty answer passes every turn: %v", got)
 	}
+	// Quotes that cannot be placed: which turns were used is not known, so
+	// none is passed on.
+	for _, ev := range []string{"We use pnpm here, not npm", "user: we always use yarn workspaces"} {
+		if got := passed(sent, append(obs, extract.Observation{Evidence: []string{ev}})); got != nil {
+			t.Fatalf("evidence %q: passed %v", ev, got)
+		}
+	}
 }
