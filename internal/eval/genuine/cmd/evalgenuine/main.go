@@ -146,6 +146,12 @@ func run(dir, bin, fetched, beforePath, save, only, work, config string, jobs in
 		fmt.Println()
 	}
 	fmt.Printf("Capture on genuine sessions (%s), through %s\n", filepath.ToSlash(dir), res.Version)
+	if config != "" {
+		// Figures of devlearn configured otherwise than installed must
+		// say so where they are read.
+		b, _ := os.ReadFile(config)
+		fmt.Printf("configured as %s: %s\n", config, strings.Join(strings.Fields(string(b)), " "))
+	}
 	genuine.WriteText(os.Stdout, rep, before)
 	genuine.WriteNudge(os.Stdout, rep, before)
 	genuine.WriteLoop(os.Stdout, rep, before)
