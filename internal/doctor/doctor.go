@@ -19,6 +19,7 @@ import (
 	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/ingest"
 	"github.com/devlearn/devlearn/internal/knowledge"
+	"github.com/devlearn/devlearn/internal/llm"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/migrate"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -82,6 +83,7 @@ func Run(in Inputs) []Check {
 		merges(in),
 		dropped(in),
 		transcripts(in),
+		model(in),
 		skillDeclarations(in),
 	}
 	return append(checks, agents(in)...)
@@ -434,6 +436,38 @@ func merges(in Inputs) Check {
 		return ok(name, fmt.Sprintf("%d %s running", running, pluralWord(running, "merge", "merges")))
 	}
 	return ok(name, "no interrupted merge")
+}
+
+// model says whether a model reads the sessions beside the rules, and
+// what keeps it from running when it is on. Off is no fault, but a person
+// should know the rules alone read their sessions, and that a model reads
+// them better (docs/capture.md measures both).
+func model(in Inputs) Check {
+	const name = "learning with a model"
+	l, err := config.LoadProject(in.Home, in.Proj.Root)
+	if err != nil {
+		return note(name, "not known: the config cannot be read (above)", "")
+	}
+	run, why, err := llm.Permit(l.Config, in.Home, in.Proj.Path(project.ConfigFile))
+	switch {
+	case err != nil:
+		return fail(name, err.Error(), "")
+	case !l.Extractor.LLM:
+		return note(name, "off: the rules alone read the sessions", `a model reads them better, once you choose to send them to one: docs/setup.md, "Learning with a model"`)
+	case !run:
+		return note(name, "on, but not run: "+why, "") // why says what to do
+	}
+	prog := l.Extractor.Command[0]
+	if in.LookPath != nil {
+		if _, err := in.LookPath(prog); err != nil {
+			return fail(name, "on, but "+prog+" is not on the PATH the worker runs with: the rules alone read the sessions", "install "+prog+", or set extractor.command")
+		}
+	}
+	detail := "on: " + prog
+	if l.Extractor.Model != "" {
+		detail += ", model " + l.Extractor.Model
+	}
+	return ok(name, detail+" ("+why+")")
 }
 
 // transcripts counts this project's Claude Code sessions as ingest finds
