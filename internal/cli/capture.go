@@ -10,7 +10,6 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -89,7 +88,7 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Ti
 	}
 	return &ingest.Extractor{
 		Name: llm.Name,
-		Extract: func(ctx context.Context, s *ingest.Session) ([]extract.Observation, error) {
+		Extract: func(ctx context.Context, s *ingest.Session) (ingest.Found, error) {
 			if cfg.Extractor.Debug {
 				runner.Keep = func(prompt, answer []byte) {
 					err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, llm.Name, now, string(prompt), string(answer), redact.Text)
@@ -98,9 +97,8 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Ti
 					}
 				}
 			}
-			rd, err := runner.Read(ctx, llmRequest(s.ID, s.Channels, s.Existing))
-			s.Passed = append(s.Passed, rd.Passed...)
-			return rd.Observations, err
+			obs, passed, err := runner.Read(ctx, llmRequest(s.ID, s.Channels, s.Existing))
+			return ingest.Found{Observations: obs, Passed: passed}, err
 		},
 	}
 }
@@ -111,11 +109,11 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Ti
 func rulesDebug(p *project.Project, now time.Time, logf func(string, ...any)) ingest.Extractor {
 	return ingest.Extractor{
 		Name: "rules-debug",
-		Extract: func(_ context.Context, s *ingest.Session) ([]extract.Observation, error) {
+		Extract: func(_ context.Context, s *ingest.Session) (ingest.Found, error) {
 			if err := debugdump.Keep(p.CommonDir, debugdump.Dir(p), s.ID, "rules", now, s.Channels, s.Rules, redact.Text); err != nil {
 				logf("debug: %v", err)
 			}
-			return nil, nil
+			return ingest.Found{}, nil
 		},
 	}
 }

@@ -57,17 +57,22 @@ type Session struct {
 	// Existing are the observations already in the log, for an extractor
 	// that should not propose them again.
 	Existing []observe.Observation
-	// Passed are the records of the person's turns an extractor beyond the
-	// rules read and found no lesson in (a model): the rules' readings of
-	// them give way (GiveWay).
-	Passed []string
 }
 
 // Extractor is an extractor beyond the rules (the LLM's): it gets each
-// session and returns observations in the extractors' shape.
+// session and returns what it found.
 type Extractor struct {
 	Name    string
-	Extract func(ctx context.Context, s *Session) ([]extract.Observation, error)
+	Extract func(ctx context.Context, s *Session) (Found, error)
+}
+
+// Found is what an extractor beyond the rules found in a session: its
+// observations, in the extractors' shape, and the records of the person's
+// turns it read and found no lesson in (a model's), whose rules' readings
+// give way (GiveWay).
+type Found struct {
+	Observations []extract.Observation
+	Passed       []string
 }
 
 // GiveWay drops the rules' readings of the person's turns a model read
@@ -253,6 +258,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			p.OnSession(sess)
 		}
 		var obs []extract.Observation
+		var passed []string
 		at := latest(sess.Channels, p.Now)
 		var extracted []string
 		for _, x := range p.Extractors {
@@ -265,15 +271,22 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 				continue
 			}
 			extracted = append(extracted, x.Name)
-			for _, o := range more {
+			passed = append(passed, more.Passed...)
+			for _, o := range more.Observations {
 				if o.Extractor == "" {
 					o.Extractor = x.Name
 				}
 				obs = append(obs, o)
 			}
 		}
-		passed := append(slices.Clone(hist.PassedTurns(sess.ID)), sess.Passed...)
-		obs = append(GiveWay(sess.Rules.Observations, passed), obs...)
+		hist.Put(sess.ID, at, sess.Rules)
+		for _, name := range extracted {
+			hist.MarkExtracted(sess.ID, name)
+		}
+		hist.MarkPassed(sess.ID, passed)
+		// The history holds every turn passed on, this run's and those of
+		// runs that asked about the same records.
+		obs = append(GiveWay(sess.Rules.Observations, hist.PassedTurns(sess.ID)), obs...)
 		for j := range obs {
 			if obs[j].SessionID == "" {
 				obs[j].SessionID = sess.ID
@@ -287,11 +300,6 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		cands = append(cands, sess.Rules.Candidates...)
 		reqs = append(reqs, keepRequests(sess.ID, sess.Channels)...)
-		hist.Put(sess.ID, at, sess.Rules)
-		for _, name := range extracted {
-			hist.MarkExtracted(sess.ID, name)
-		}
-		hist.MarkPassed(sess.ID, sess.Passed)
 
 		var uses []Use
 		if src.Read == nil { // slash commands and skills in use are Claude Code's

@@ -374,10 +374,9 @@ func TestRulesGiveWayToAModelThatPassed(t *testing.T) {
 		return strings.Join(out, " | ")
 	}
 	asked := 0
-	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) ([]extract.Observation, error) {
+	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) (Found, error) {
 		asked++
-		s.Passed = append(s.Passed, slip, keep)
-		return nil, nil
+		return Found{Passed: []string{slip, keep}}, nil
 	}}
 
 	alone := runOnce(t, pipeline(newProject(t), now), f)

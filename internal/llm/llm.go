@@ -94,38 +94,30 @@ type Request struct {
 // start, failed, timed out, or printed something that is not an answer;
 // items that fail validation are logged and dropped without an error.
 func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observation, error) {
-	rd, err := r.Read(ctx, req)
-	return rd.Observations, err
+	obs, _, err := r.Read(ctx, req)
+	return obs, err
 }
 
-// Reading is what one call of the model gave back: the observations, and
-// the records of the person's turns it read and stated no lesson of (a
-// turn left out for the budget is not among them).
-type Reading struct {
-	Observations []extract.Observation
-	Passed       []string
-}
-
-// Read is Extract, saying also which of the person's turns the model
-// passed on: none unless it answered.
-func (r *Runner) Read(ctx context.Context, req Request) (Reading, error) {
+// Read is Extract, saying also which of the person's turns the model read
+// and stated no lesson of (passed): none unless it answered, and none left
+// out of the prompt for its budget.
+func (r *Runner) Read(ctx context.Context, req Request) (obs []extract.Observation, passed []string, err error) {
 	if len(r.Command) == 0 || r.Command[0] == "" {
-		return Reading{}, errors.New("llm: no extractor command configured (extractor.command)")
+		return nil, nil, errors.New("llm: no extractor command configured (extractor.command)")
 	}
 	if slices.Contains(r.Env, GuardEnv+"=1") {
 		// Asked from inside a session the extractor started: the model's
 		// own session must never feed the extractor again.
-		return Reading{}, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
+		return nil, nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
 	}
 	prompt, sent, ok := r.prompt(req)
 	if !ok {
-		return Reading{}, nil
+		return nil, nil, nil
 	}
-	obs, err := r.ask(ctx, req, prompt)
-	if err != nil {
-		return Reading{}, err
+	if obs, err = r.ask(ctx, req, prompt); err != nil {
+		return nil, nil, err
 	}
-	return Reading{Observations: obs, Passed: passed(sent, obs)}, nil
+	return obs, passedOn(sent, obs), nil
 }
 
 // ask runs the command on prompt and reads its answer.

@@ -118,18 +118,18 @@ func prepared(c Candidate, redact func(string) string) Candidate {
 	return out
 }
 
-// passed are the person's turns the model read and stated no lesson of:
+// passedOn are the person's turns the model read and stated no lesson of:
 // those no item's evidence quotes ("user: …", any fragment of six
 // characters or more between ellipses, found in what was sent). An answer
 // whose quotes cannot all be placed (evidence that names no speaker, or a
 // quote of the person found in no candidate) passes on nothing: which
 // turns its items came from cannot be told, and a turn it did use must not
 // lose the rules' reading.
-func passed(sent []Candidate, obs []extract.Observation) []string {
+func passedOn(sent []Candidate, obs []extract.Observation) []string {
 	used := make([]bool, len(sent))
 	said := make([]string, len(sent))
 	for i, c := range sent {
-		said[i] = squeeze(c.Person)
+		said[i] = folded(c.Person)
 	}
 	for _, o := range obs {
 		for _, e := range o.Evidence {
@@ -142,7 +142,7 @@ func passed(sent []Candidate, obs []extract.Observation) []string {
 			}
 			placed := false
 			for _, frag := range strings.FieldsFunc(strings.ReplaceAll(q, "...", "…"), func(r rune) bool { return r == '…' }) {
-				frag = squeeze(frag)
+				frag = folded(frag)
 				if utf8.RuneCountInString(frag) < 6 {
 					continue
 				}
@@ -152,7 +152,7 @@ func passed(sent []Candidate, obs []extract.Observation) []string {
 					}
 				}
 			}
-			if !placed && utf8.RuneCountInString(squeeze(q)) >= 6 {
+			if !placed && utf8.RuneCountInString(folded(q)) >= 6 {
 				return nil
 			}
 		}
@@ -166,6 +166,6 @@ func passed(sent []Candidate, obs []extract.Observation) []string {
 	return out
 }
 
-// squeeze lowers a text and makes each run of white space one space, as
-// an answer's evidence is cleaned.
-func squeeze(s string) string { return strings.ToLower(strings.Join(strings.Fields(s), " ")) }
+// folded is a text on one line (as an answer's evidence is cleaned) and in
+// lower case: the two sides of a quote compared.
+func folded(s string) string { return strings.ToLower(oneLine(s)) }

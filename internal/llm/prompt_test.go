@@ -199,16 +199,16 @@ func TestPassed(t *testing.T) {
 		{Evidence: []string{"user: keep the changelog in english … every release"}},
 		{Evidence: []string{"user: no", "assistant: add a --json flag to the list command"}},
 	}
-	if got := passed(sent, obs); fmt.Sprint(got) != "[u2]" {
+	if got := passedOn(sent, obs); fmt.Sprint(got) != "[u2]" {
 		t.Fatalf("passed %v, want [u2]", got)
 	}
-	if got := passed(sent, nil); fmt.Sprint(got) != "[u1 u2 u3]" {
+	if got := passedOn(sent, nil); fmt.Sprint(got) != "[u1 u2 u3]" {
 		t.Fatalf("an empty answer passes every turn: %v", got)
 	}
 	// Quotes that cannot be placed: which turns were used is not known, so
 	// none is passed on.
 	for _, ev := range []string{"We use pnpm here, not npm", "user: we always use yarn workspaces"} {
-		if got := passed(sent, append(obs, extract.Observation{Evidence: []string{ev}})); got != nil {
+		if got := passedOn(sent, append(obs, extract.Observation{Evidence: []string{ev}})); got != nil {
 			t.Fatalf("evidence %q: passed %v", ev, got)
 		}
 	}

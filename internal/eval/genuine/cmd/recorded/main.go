@@ -25,6 +25,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/devlearn/devlearn/internal/jsonl"
 )
 
 const empty = `{"observations":[]}`
@@ -91,7 +93,7 @@ func keyOf(prompt []byte) (string, error) {
 }
 
 // keep writes the prompt to be answered, unless a shorter one of the same
-// key is there. Runs in parallel write whole files by rename.
+// key is there; whole, since runs in parallel share the folder.
 func keep(dir, key string, prompt []byte) error {
 	path := filepath.Join(dir, key+".txt")
 	if fi, err := os.Stat(path); err == nil && fi.Size() <= int64(len(prompt)) {
@@ -100,18 +102,5 @@ func keep(dir, key string, prompt []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".prompt-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(prompt); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return jsonl.WriteFileAtomic(dir, path, prompt, 0o644)
 }
