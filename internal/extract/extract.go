@@ -153,7 +153,12 @@ func MergeEvidence(a, b []string) []string {
 	return a
 }
 
+// PersonQuote begins every evidence quote of the person's words, the
+// rules' and a model's alike.
+const PersonQuote = "user: "
+
 // quote makes one evidence quote: on one line, short.
+
 func quote(speaker, s string) string {
 	return speaker + ": " + clip(strings.Join(strings.Fields(s), " "), maxQuote)
 }

@@ -392,7 +392,7 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 				o.ID = same[0]
 			}
 		}
-		if log.Has(o.ID) && o.Extractor == extract.ExtractorCorrection && !log.SightedBy(o.ID, o.SessionID) {
+		if log.Has(o.ID) && personSaid(o) && !log.SightedBy(o.ID, o.SessionID) {
 			// The person had to say it again in another session: the
 			// mistake recurs, and the sighting counts twice.
 			retaught = true
@@ -464,6 +464,25 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 		res.Uses = append(res.Uses, u)
 	}
 	return events
+}
+
+// personSaid reports a sighting of the person's own words, a lesson they
+// can teach again: what they said (read by the rules or quoted by a
+// model), or a request they gave. A failure and its fix, a knowledge
+// block and a stale path are what the agent met or wrote, and recur by
+// the thresholds alone. A sighting not specific enough to be a lesson
+// (QualityOK false: "continue" said in three sessions) teaches nothing by
+// being said again.
+func personSaid(o extract.Observation) bool {
+	if !o.QualityOK {
+		return false
+	}
+	for _, e := range o.Evidence {
+		if strings.HasPrefix(e, extract.PersonQuote) {
+			return true
+		}
+	}
+	return false
 }
 
 // RetaughtWeight is what a sighting counts toward the thresholds when the

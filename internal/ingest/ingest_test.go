@@ -422,3 +422,51 @@ func TestGiveWayKeepsWhatIsNotAReadingOfATurn(t *testing.T) {
 		t.Fatal("GiveWay changed the rules' list")
 	}
 }
+
+// What the person says again in another session is promoted at once,
+// whoever read it (the rules or a model quoting them); what the agent met
+// or wrote waits for the thresholds, and so does a request not specific
+// enough to be a lesson.
+func TestTaughtAgain(t *testing.T) {
+	p := newProject(t)
+	var files []string
+	for i, id := range []string{"7a000000-0000-4000-8000-000000000001", "7a000000-0000-4000-8000-000000000002"} {
+		s := newSession(id, p.Root, now.Add(time.Duration(i-2)*time.Hour))
+		s.user("add the settings page")
+		s.assistant(text("Done."))
+		files = append(files, s.write(t, t.TempDir()))
+	}
+	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) (Found, error) {
+		at := s.Channels.UserSignals[0].Timestamp
+		uuid := s.Channels.UserSignals[0].UUID
+		lesson := func(typ, pattern, quote string, ok bool) extract.Observation {
+			return extract.Observation{Type: typ, Pattern: pattern, Details: "-", Evidence: []string{quote}, QualityOK: ok,
+				SessionID: s.ID, RecordUUID: uuid, Extractor: "model", Timestamp: at}
+		}
+		return Found{Observations: []extract.Observation{
+			lesson("procedural", "Put new pages under app/settings, as the person asked.", "user: put it under app/settings", true),
+			lesson("procedural", "Run the migrations with make -f db/Makefile migrate.", "tool: `make migrate` failed", true),
+			lesson("procedural", "Carry on with the next page when one is done.", "user: next", false),
+		}}, nil
+	}}
+	var res *Result
+	for i, f := range files {
+		pl := pipeline(p, now.Add(time.Duration(i)*time.Minute))
+		pl.Extractors = []Extractor{model}
+		res = runOnce(t, pl, f)
+	}
+	status := map[string]string{}
+	for _, o := range res.Log.Observations(now, config.Default()) {
+		status[o.Pattern] = o.Status
+	}
+	want := map[string]string{
+		"Put new pages under app/settings, as the person asked.": observe.Ready,
+		"Run the migrations with make -f db/Makefile migrate.":   observe.Observing,
+		"Carry on with the next page when one is done.":          observe.Observing,
+	}
+	for pattern, st := range want {
+		if status[pattern] != st {
+			t.Errorf("%q: %q, want %q (all: %v)", pattern, status[pattern], st, status)
+		}
+	}
+}

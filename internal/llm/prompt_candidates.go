@@ -133,7 +133,7 @@ func passedOn(sent []Candidate, obs []extract.Observation) []string {
 	}
 	for _, o := range obs {
 		for _, e := range o.Evidence {
-			q, ok := strings.CutPrefix(e, "user: ")
+			q, ok := strings.CutPrefix(e, extract.PersonQuote)
 			if !ok {
 				if !strings.HasPrefix(e, "assistant: ") {
 					return nil
