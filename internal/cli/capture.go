@@ -141,14 +141,16 @@ func (env *Env) llmRunner(p *project.Project, cfg *config.Config, log io.Writer)
 }
 
 // llmRequest asks the LLM extractor about the turns of one session the
-// offline stage nominates, showing it the strongest observations already
-// known so it does not propose them again. A session with no candidate
+// offline stage nominates, showing it the observations already known that
+// those turns speak of, then the strongest, so it re-sights them rather
+// than proposing them again. A session with no candidate
 // costs no call.
 func llmRequest(session string, ch *transcript.Channels, existing []observe.Observation) llm.Request {
+	cands := llm.Nominate(ch)
 	return llm.Request{
 		Session:    session,
-		Candidates: llm.Nominate(ch),
-		Existing:   llm.Strongest(existing, llm.MaxExisting),
+		Candidates: cands,
+		Existing:   llm.Shown(existing, cands, llm.MaxExisting),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -468,5 +469,37 @@ func TestTaughtAgain(t *testing.T) {
 		if status[pattern] != st {
 			t.Errorf("%q: %q, want %q (all: %v)", pattern, status[pattern], st, status)
 		}
+	}
+}
+
+// A backlog read in one run: each session's extractors are shown what the
+// sessions before it in the run found, as they would be shown it had the
+// sessions been read one by one.
+func TestLaterSessionsOfARunSeeWhatEarlierOnesFound(t *testing.T) {
+	p := newProject(t)
+	var files []string
+	for i, id := range []string{"7b000000-0000-4000-8000-000000000001", "7b000000-0000-4000-8000-000000000002"} {
+		s := newSession(id, p.Root, now.Add(time.Duration(i-2)*time.Hour))
+		s.user("add the settings page")
+		s.assistant(text("Done."))
+		files = append(files, s.write(t, t.TempDir()))
+	}
+	var shown [][]string
+	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) (Found, error) {
+		var ids []string
+		for _, o := range s.Existing {
+			ids = append(ids, o.ID)
+		}
+		shown = append(shown, ids)
+		return Found{Observations: []extract.Observation{{Type: "procedural", Pattern: "Put new pages under app/settings.", Details: "-",
+			Evidence: []string{"user: add the settings page"}, QualityOK: true, SessionID: s.ID, Extractor: "model",
+			Timestamp: s.Channels.UserSignals[0].Timestamp, RecordUUID: s.Channels.UserSignals[0].UUID}}}, nil
+	}}
+	pl := pipeline(p, now)
+	pl.Extractors = []Extractor{model}
+	runOnce(t, pl, files...)
+	want := observe.ID("procedural", "Put new pages under app/settings.")
+	if len(shown) != 2 || len(shown[0]) != 0 || !slices.Equal(shown[1], []string{want}) {
+		t.Fatalf("shown %v, want nothing then %s", shown, want)
 	}
 }

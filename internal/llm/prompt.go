@@ -2,12 +2,14 @@ package llm
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/textcut"
@@ -218,10 +220,13 @@ func clipEnd(s string, n int) string {
 	return "…" + textcut.Tail(s, n-len("…"))
 }
 
-// Strongest returns at most n observations for the prompt's list of
-// existing ones: the most confident first, leaving out the deprecated (a
-// person said no to them; re-sighting them is not wanted).
-func Strongest(obs []observe.Observation, n int) []observe.Observation {
+// Shown returns at most n observations for the prompt's list of existing
+// ones: first those the session's candidates say most of the words of
+// (the lessons it may be seeing again: the model re-sights only what it
+// is shown, and of a long log the strongest are seldom those), then the
+// most confident; never the deprecated (a person said no to them;
+// re-sighting them is not wanted).
+func Shown(obs []observe.Observation, cands []Candidate, n int) []observe.Observation {
 	var out []observe.Observation
 	for _, o := range obs {
 		if o.Status != observe.Deprecated {
@@ -229,8 +234,43 @@ func Strongest(obs []observe.Observation, n int) []observe.Observation {
 		}
 	}
 	observe.SortByConfidence(out)
-	if len(out) > n {
-		out = out[:n]
+	if len(out) <= n {
+		return out
 	}
-	return out
+	var said strings.Builder
+	for _, c := range cands {
+		for _, t := range []string{c.Person, c.Failed, c.Error} {
+			said.WriteString(t)
+			said.WriteByte('\n')
+		}
+	}
+	in := identity.KeyOf(said.String())
+	share := make(map[string]float64, len(out))
+	for _, o := range out {
+		k := identity.KeyOf(o.Pattern)
+		if common := identity.Common(k, in); common >= minShownWords {
+			share[o.ID] = float64(common) / float64(len(k.Words)+len(k.Anchors))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b observe.Observation) int {
+		return cmp.Compare(related(share[b.ID]), related(share[a.ID]))
+	})
+	return out[:n]
+}
+
+// minShownWords and minShownShare: an observation is related to a session
+// whose candidates say two of its words or names at least, and a third of
+// them; the most related come first.
+const (
+	minShownWords = 2
+	minShownShare = 0.34
+)
+
+// related is how an observation ranks for being shown: its share of words
+// the candidates say, or 0 below the floor.
+func related(share float64) float64 {
+	if share < minShownShare {
+		return 0
+	}
+	return share
 }

@@ -132,16 +132,33 @@ func TestClip(t *testing.T) {
 	}
 }
 
-func TestStrongest(t *testing.T) {
+func TestShown(t *testing.T) {
 	obs := []observe.Observation{
-		{ID: "obs_a", Confidence: 0.2, Status: observe.Observing},
-		{ID: "obs_b", Confidence: 0.9, Status: observe.Deprecated},
-		{ID: "obs_c", Confidence: 0.8, Status: observe.Created},
-		{ID: "obs_d", Confidence: 0.5, Status: observe.Ready},
+		{ID: "obs_a", Pattern: "Write the commit messages in English.", Confidence: 0.2, Status: observe.Observing},
+		{ID: "obs_b", Pattern: "Use uv, not pip.", Confidence: 0.9, Status: observe.Deprecated},
+		{ID: "obs_c", Pattern: "Run gofmt before committing.", Confidence: 0.8, Status: observe.Created},
+		{ID: "obs_d", Pattern: "Deploy with make deploy.", Confidence: 0.5, Status: observe.Ready},
 	}
-	got := Strongest(obs, 2)
-	if len(got) != 2 || got[0].ID != "obs_c" || got[1].ID != "obs_d" {
-		t.Errorf("got %+v", got)
+	ids := func(list []observe.Observation) string {
+		var out []string
+		for _, o := range list {
+			out = append(out, o.ID)
+		}
+		return strings.Join(out, " ")
+	}
+	cands := []Candidate{{Why: []string{Said}, Person: "and the commit messages in English, please"}}
+	// Room for all: the strongest first, never the one a person said no to.
+	if got := ids(Shown(obs, cands, 5)); got != "obs_c obs_d obs_a" {
+		t.Errorf("room for all: %s", got)
+	}
+	// Room for two: the one this session speaks of, weak as it is, then
+	// the strongest.
+	if got := ids(Shown(obs, cands, 2)); got != "obs_a obs_c" {
+		t.Errorf("room for two: %s", got)
+	}
+	// A session that speaks of none: the strongest.
+	if got := ids(Shown(obs, []Candidate{{Why: []string{Said}, Person: "add the login page"}}, 2)); got != "obs_c obs_d" {
+		t.Errorf("nothing related: %s", got)
 	}
 }
 

@@ -104,7 +104,7 @@ func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, e
 	sort.Strings(names)
 	var todo []string
 	for _, name := range names {
-		if list := set.Projects()[name]; len(o.Only) == 0 || contains(o.Only, list[0].Split) {
+		if list := set.Projects()[name]; o.takes(name, list[0].Split) {
 			todo = append(todo, name)
 		}
 	}

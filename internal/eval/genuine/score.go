@@ -20,6 +20,11 @@ import (
 	"github.com/devlearn/devlearn/internal/textkey"
 )
 
+// takes reports whether the run measures a project of split.
+func (o Options) takes(project, split string) bool {
+	return (len(o.Only) == 0 || slices.Contains(o.Only, split)) && (len(o.Projects) == 0 || slices.Contains(o.Projects, project))
+}
+
 // Options of a measurement.
 type Options struct {
 	// Fetched is the folder holding the pointer-only sessions, fetched
@@ -27,6 +32,9 @@ type Options struct {
 	Fetched string
 	// Only, when set, limits the run to these splits.
 	Only []string
+	// Projects, when set, limits the run to these projects (as
+	// Session.Project names them).
+	Projects []string
 	// Progress is told each repository as it is done.
 	Progress func(done, total int, name string)
 	// Whole has the closed loop learn from every session of its projects
@@ -159,7 +167,7 @@ func Measure(ctx context.Context, set *Set, r *Runner, o Options) (*Result, erro
 	paths := map[string]string{}
 	var todo []*Session
 	for _, s := range set.Sessions {
-		if len(o.Only) > 0 && !slices.Contains(o.Only, s.Split) {
+		if !o.takes(s.Project, s.Split) {
 			continue
 		}
 		p, err := set.Materialize(s, o.Fetched, files)

@@ -28,6 +28,7 @@ func main() {
 	before := flag.String("before", "", "a report saved with -save, to print beside each figure")
 	save := flag.String("save", "", "write the figures as JSON to this file")
 	only := flag.String("only", "", "measure only these splits (dev, holdout; comma-separated)")
+	projects := flag.String("project", "", "measure only these projects (as corpus.tsv's repository:folder names them; comma-separated)")
 	keep := flag.String("work", "", "make the repositories here and keep them (default: a temporary folder, removed)")
 	details := flag.Bool("v", false, "list, session by session, the lessons missed and what was kept that nothing accounts for")
 	loop := flag.Bool("loop", true, "replay each project's later sessions through the hooks after learning from the earlier ones (the closed loop)")
@@ -36,13 +37,13 @@ func main() {
 	jobs := flag.Int("j", 0, "repositories worked on at once (default: twice the processors)")
 	config := flag.String("config", "", "a global config.json every repository starts with (to measure devlearn so configured, the LLM route say)")
 	flag.Parse()
-	if err := run(*dir, *bin, *fetched, *before, *save, *only, *keep, *config, *jobs, *details, *asJSON, *loop, *loopOnly); err != nil {
+	if err := run(*dir, *bin, *fetched, *before, *save, *only, *projects, *keep, *config, *jobs, *details, *asJSON, *loop, *loopOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "evalgenuine:", err)
 		os.Exit(1)
 	}
 }
 
-func run(dir, bin, fetched, beforePath, save, only, work, config string, jobs int, details, asJSON, loop, loopOnly bool) error {
+func run(dir, bin, fetched, beforePath, save, only, projects, work, config string, jobs int, details, asJSON, loop, loopOnly bool) error {
 	set, err := genuine.Load(dir)
 	if err != nil {
 		return err
@@ -67,6 +68,9 @@ func run(dir, bin, fetched, beforePath, save, only, work, config string, jobs in
 		splits = strings.Split(only, ",")
 	}
 	opts := genuine.Options{Fetched: fetched, Only: splits, Jobs: jobs, Files: filepath.Join(work, "files")}
+	if projects != "" {
+		opts.Projects = strings.Split(projects, ",")
+	}
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		opts.Progress = func(done, total int, name string) {
 			fmt.Fprintf(os.Stderr, "\r\033[K%d/%d %s", done, total, name)

@@ -5,7 +5,7 @@
 // for the prompt's candidates; a prompt it has no answer for is kept to be
 // answered, and gets an empty answer.
 //
-//	recorded ANSWERS [PROMPTS]
+//	recorded [-seen] ANSWERS [PROMPTS]
 //
 // ANSWERS/KEY.json are the answers; a prompt without one is written to
 // PROMPTS/KEY.txt when PROMPTS is given. KEY is a hash of the candidates alone: one session's
@@ -13,6 +13,12 @@
 // so one answer serves the session read alone and read after its project's
 // earlier sessions. Of the prompts of one key, the shortest is kept (the
 // fewest existing observations to read).
+//
+// With -seen, a prompt that shows existing observations is answered for
+// them: its key hashes the existing observations too, so the model's
+// answer can re-sight an earlier session's lesson by its id, as it does in
+// use. Until that answer is written, the prompt is kept under that key
+// and answered as the session read alone was.
 package main
 
 import (
@@ -32,17 +38,22 @@ import (
 const empty = `{"observations":[]}`
 
 func main() {
-	if len(os.Args) < 2 || len(os.Args) > 3 {
-		fmt.Fprintln(os.Stderr, "usage: recorded ANSWERS [PROMPTS]")
+	args := os.Args[1:]
+	seen := len(args) > 0 && args[0] == "-seen"
+	if seen {
+		args = args[1:]
+	}
+	if len(args) < 1 || len(args) > 2 {
+		fmt.Fprintln(os.Stderr, "usage: recorded [-seen] ANSWERS [PROMPTS]")
 		os.Exit(2)
 	}
 	prompts := ""
-	if len(os.Args) == 3 {
-		prompts = os.Args[2]
+	if len(args) == 2 {
+		prompts = args[1]
 	}
 	prompt, err := io.ReadAll(os.Stdin)
 	if err == nil {
-		err = answer(os.Args[1], prompts, prompt, os.Stdout)
+		err = answer(args[0], prompts, prompt, seen, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recorded:", err)
@@ -50,10 +61,26 @@ func main() {
 	}
 }
 
-func answer(answers, prompts string, prompt []byte, w io.Writer) error {
-	key, err := keyOf(prompt)
+func answer(answers, prompts string, prompt []byte, seen bool, w io.Writer) error {
+	key, seenKey, err := keysOf(prompt)
 	if err != nil {
 		return err
+	}
+	if seen && seenKey != "" {
+		b, err := os.ReadFile(filepath.Join(answers, seenKey+".json"))
+		if err == nil {
+			_, err = w.Write(b)
+			return err
+		}
+		if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+		if prompts != "" {
+			if err := keep(prompts, seenKey, prompt); err != nil {
+				return err
+			}
+		}
+		prompts = "" // answered as read alone, or with nothing
 	}
 	b, err := os.ReadFile(filepath.Join(answers, key+".json"))
 	if err == nil {
@@ -72,24 +99,38 @@ func answer(answers, prompts string, prompt []byte, w io.Writer) error {
 	return err
 }
 
-// keyOf hashes the candidates of the JSON document that ends the prompt.
-func keyOf(prompt []byte) (string, error) {
+// keysOf hashes the candidates of the JSON document that ends the prompt,
+// and the candidates with the existing observations it shows ("" when it
+// shows none).
+func keysOf(prompt []byte) (key, seenKey string, err error) {
 	at := bytes.LastIndex(prompt, []byte("\n{\"existing_observations\""))
 	if at < 0 {
-		return "", errors.New("no candidates document in the prompt")
+		return "", "", errors.New("no candidates document in the prompt")
 	}
 	var doc struct {
+		Existing   json.RawMessage `json:"existing_observations"`
 		Candidates json.RawMessage `json:"candidates"`
 	}
 	if err := json.Unmarshal(prompt[at+1:], &doc); err != nil {
-		return "", fmt.Errorf("the prompt's candidates: %w", err)
+		return "", "", fmt.Errorf("the prompt's candidates: %w", err)
 	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, doc.Candidates); err != nil {
-		return "", err
+	var cands, existing bytes.Buffer
+	if err := json.Compact(&cands, doc.Candidates); err != nil {
+		return "", "", err
 	}
-	sum := sha256.Sum256(buf.Bytes())
-	return hex.EncodeToString(sum[:8]), nil
+	if err := json.Compact(&existing, doc.Existing); err != nil {
+		return "", "", err
+	}
+	key = hash(cands.Bytes())
+	if existing.String() != "[]" {
+		seenKey = hash(append(append(existing.Bytes(), '\n'), cands.Bytes()...))
+	}
+	return key, seenKey, nil
+}
+
+func hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // keep writes the prompt to be answered, unless a shorter one of the same
