@@ -66,14 +66,16 @@ eval: build
 	bin/eval/replay
 
 # The LLM route on the genuine sessions, its model's answers recorded
-# beforehand (docs/capture.md, "The LLM route on genuine sessions"): by
+# beforehand (docs/capture.md, "The LLM route on genuine sessions"), a
+# session read after its project's earlier ones answered for the lessons
+# it was shown of them (recorded -seen): by
 # default the committed answers for the sessions kept in the repository;
 # LLM_ANSWERS names a folder of one's own (and DEVLEARN_GENUINE_DIR the
 # pointer-only sessions it answers).
 LLM_ANSWERS ?= $(CURDIR)/testdata/genuine/llm/answers
 eval-llm: build
 	$(GO) build -o bin/eval/ ./internal/eval/genuine/cmd/evalgenuine ./internal/eval/genuine/cmd/recorded
-	@printf '{"extractor":{"llm":true,"command":["%s","%s"]}}\n' "$(CURDIR)/bin/eval/recorded" "$(LLM_ANSWERS)" > bin/eval/llm-config.json
+	@printf '{"extractor":{"llm":true,"command":["%s","-seen","%s"]}}\n' "$(CURDIR)/bin/eval/recorded" "$(LLM_ANSWERS)" > bin/eval/llm-config.json
 	bin/eval/evalgenuine -devlearn $(BIN) -config bin/eval/llm-config.json
 
 # Each fuzz target, briefly (FUZZTIME=1m make fuzz for longer).
