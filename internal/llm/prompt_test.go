@@ -230,3 +230,21 @@ func TestPassed(t *testing.T) {
 		}
 	}
 }
+
+// What the worker spends choosing the known lessons to show, for a log of
+// a thousand observations and a session of sixty candidates.
+func BenchmarkShown(b *testing.B) {
+	var obs []observe.Observation
+	for i := range 1000 {
+		obs = append(obs, observe.Observation{ID: fmt.Sprintf("obs_%012d", i), Type: "procedural",
+			Pattern: fmt.Sprintf("Run make check%d before committing the change to module %d.", i, i%37), Count: 1 + i%4, Confidence: float64(i%100) / 100})
+	}
+	var cands []Candidate
+	for i := range 60 {
+		cands = append(cands, Candidate{Why: []string{Said}, Person: fmt.Sprintf("message %d: %s", i, strings.Repeat("please keep the tests fast ", 20))})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Shown(obs, cands, MaxExisting)
+	}
+}
