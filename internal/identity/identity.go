@@ -196,6 +196,9 @@ type Key struct {
 	// Only a pitfall's key has one (keyOf).
 	frame   []string
 	clipped bool
+	// subject is what the pattern names first in backticks: the command
+	// or file a message about one name is about (a pitfall's only).
+	subject string
 }
 
 // Pairs reports a key whose words are pairs of letters (Chinese,
@@ -309,8 +312,22 @@ func keyOf(typ, pattern string) Key {
 	k := KeyOf(pattern)
 	if typ == lesson.Pitfall {
 		k.frame, k.clipped = frameOf(pattern, k.foreign)
+		if parts := strings.Split(unframe(pattern), "`"); len(parts) > 2 {
+			k.subject = strings.ToLower(strings.TrimSpace(parts[1]))
+		}
 	}
 	return k
+}
+
+// otherName reports two pitfalls whose message is about one name each
+// (namesMissing) and names two: `flask` and `npm run dev` each held the
+// shell, whatever else their patterns share (the same advice, naming the
+// same log file).
+func otherName(a, b Key) bool {
+	if len(a.frame) == 0 || len(b.frame) == 0 || a.subject == b.subject {
+		return false
+	}
+	return namesMissing(a.frame) || namesMissing(b.frame)
 }
 
 // frameOf reads a pattern's frame: its words in order, up to where it was
@@ -564,15 +581,18 @@ func sameFrame(a, b Key) bool {
 	return words >= MinFrame && !namesMissing(s.frame)
 }
 
-// namesMissing reports a frame whose message says a file or a name is not
-// there ("sed: can't read `a.py`: No such file or directory", "`x` does
-// not exist"): the name that was missing, and what stood for it, is the
-// lesson, so two such pitfalls about two names are two lessons. ("jq:
-// command not found" has its program among the frame's words: one
-// program, one lesson, whatever it was run on.)
+// namesMissing reports a frame whose message is about the one name it
+// holds: a file or a name not there ("sed: can't read `a.py`: No such file
+// or directory", "`x` does not exist", a script npm is missing), or a
+// command that never returns; the name, and what stood for it, is the
+// lesson, so two such pitfalls about two names are two lessons (`flask`
+// and `npm run dev` each held the shell: the hook warns before each, by
+// its name). ("jq: command not found" has its program among the frame's
+// words: one program, one lesson, whatever it was run on.)
 func namesMissing(frame []string) bool {
 	text := " " + strings.Join(frame, " ") + " "
-	for _, p := range []string{" no such file", " not exist", " cannot find ", " can't find ", " cant find ", " can't read ", " cant read ", " could not find ", " unable to find ", " enoent "} {
+	for _, p := range []string{" no such file", " not exist", " cannot find ", " can't find ", " cant find ", " can't read ", " cant read ", " could not find ", " unable to find ", " enoent ",
+		" missing script", " names no script or target ", " never returns "} {
 		if strings.Contains(text, p) {
 			return true
 		}
@@ -623,7 +643,7 @@ func (x *Index) Find(typ, pattern string) []string {
 	}
 	var hits []hit
 	for _, e := range x.byType[typ] {
-		if Same(k, e.key) || sameFrame(k, e.key) {
+		if (Same(k, e.key) || sameFrame(k, e.key)) && !otherName(k, e.key) {
 			hits = append(hits, hit{e.id, Shared(k, e.key)})
 		}
 	}

@@ -119,6 +119,12 @@ func TestOneErrorMessage(t *testing.T) {
 		// A name that was not there is the lesson: two names, two lessons.
 		{"`sed` fails with \"sed: can't read apps/api/api/utils.py: No such file or directory\": use `'1,200p' apps/api/api/views/utils.py` instead of `'1,160p' apps/api/api/utils.py`.",
 			"`sed` fails with \"sed: can't read src/components/ui/slider.jsx: No such file or directory\": use `'200,420p' src/features/filters/QuickFilters.jsx` instead of `'1,80p' src/components/ui/slider.jsx`.", false},
+		// Two scripts missing, two commands that held the shell: each is
+		// about its name.
+		{"`npm run typecheck` names no script or target of this project: it fails with \"npm error Missing script: \"typecheck\"\".",
+			"`npm start` names no script or target of this project: it fails with \"npm error Missing script: \"start\"\".", false},
+		{"`flask` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`).",
+			"`npm run dev` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`).", false},
 		// Cut short, the rest must still be where the other goes on.
 		{"\"Error: Route \"/a\" used `x`. `x` is a Promise and must be unwrapped with…\" (the person's run).", "\"Error: Route \"/b\" used `y`. `y` is a Promise and must never be unwrapped with `await`.\" (the person's run).", false},
 	} {
@@ -126,6 +132,16 @@ func TestOneErrorMessage(t *testing.T) {
 		if got := sameFrame(a, b); got != c.same {
 			t.Errorf("sameFrame(%q, %q) = %v, want %v (frames %q / %q)", c.a, c.b, got, c.same, a.frame, b.frame)
 		}
+	}
+	// Two commands that held the shell share the advice and the names in
+	// it: still two lessons, one for each command.
+	held := NewIndex()
+	held.Add("obs_flask", "pitfall", "`flask` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`).")
+	if got := held.Find("pitfall", "`npm run dev` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."); len(got) != 0 {
+		t.Errorf("another command that held the shell: %v", got)
+	}
+	if got := held.Find("pitfall", "`flask` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)"); len(got) != 1 {
+		t.Errorf("the same command again: %v", got)
 	}
 	// Only pitfalls quote a program's message: a frame of prose is one
 	// rule said of other tools.
