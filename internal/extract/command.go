@@ -43,6 +43,19 @@ func parseStep(cmd, errText string) step {
 	return parseWords(shellWords(commandLine(cmd)), errText, "", "", 0)
 }
 
+// lastStep is the step a chain ends on: the one that held the shell when
+// the call ran out of time ("chmod +x start.sh && ./start.sh": chmod
+// returned, or start.sh would not have run).
+func lastStep(cmd, errText string) step {
+	links := splitLinks(shellWords(commandLine(cmd)))
+	for i := len(links) - 1; i >= 0; i-- {
+		if l := skipPrefixes(links[i]); len(l) > 0 && !setup[progName(l[0])] {
+			return parseWords(links[i], errText, "", "", 0)
+		}
+	}
+	return parseStep(cmd, errText)
+}
+
 // commandLine is a command's first line as the shell reads it: a line
 // ended by a backslash goes on on the next ("cd x && \\\n  jq ." is one
 // line), as agents write long chains.

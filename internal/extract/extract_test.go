@@ -2260,7 +2260,7 @@ func TestCredentialPrompt(t *testing.T) {
 // A server started in the foreground holds the shell until the tool's
 // time limit: the lesson is to start it in the background, whatever came
 // next. Told by what it printed or by its name; a build that ran out of
-// time is no server.
+// time is no server; of a chain, the step that held it is the last.
 func TestHeldShell(t *testing.T) {
 	checkLessons(t, []scripted{
 		{"printed that it serves", []string{"user: show me the app",
@@ -2270,6 +2270,10 @@ func TestHeldShell(t *testing.T) {
 			[]string{"pitfall: `python -m http.server` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."}},
 		{"a build", []string{"user: deploy it", "fail: ./deploy.sh v2 => Command timed out after 5m 0.0s\n#0 building with \"default\" instance using docker driver"},
 			nil},
+		// What ran before it in the chain returned: the server is the
+		// last step, not the first.
+		{"chained after chmod", []string{"user: start everything", "fail: chmod +x start-claude.sh && ./start-claude.sh => Command timed out after 2m 0.0s\nServer running on http://localhost:3000"},
+			[]string{"pitfall: `start-claude.sh` never returns: run in the foreground, it held the shell until the tool's time limit. Start it in the background, its output sent to a file (`… > server.log 2>&1 &`)."}},
 	})
 }
 

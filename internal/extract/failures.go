@@ -1037,7 +1037,7 @@ func heldShell(f transcript.ToolCall) (Observation, bool) {
 	if !strings.HasPrefix(strings.ToLower(e), "command timed out") {
 		return Observation{}, false
 	}
-	fs := failedStep{step: parseStep(f.Command, f.Error), err: e}
+	fs := failedStep{step: lastStep(f.Command, f.Error), err: e}
 	if fs.key == "" || !serving(strings.ToLower(f.Error)) && !serverNamed(fs.step) {
 		return Observation{}, false
 	}
