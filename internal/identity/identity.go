@@ -319,15 +319,22 @@ func keyOf(typ, pattern string) Key {
 	return k
 }
 
+// oneLesson reports whether a sighting of key a is the known observation
+// of key b: the same lesson (Same), or one error message filled with other
+// names (sameFrame); never two pitfalls about two names.
+func oneLesson(a, b Key) bool {
+	return (Same(a, b) || sameFrame(a, b)) && !otherName(a, b)
+}
+
 // otherName reports two pitfalls whose message is about one name each
-// (namesMissing) and names two: `flask` and `npm run dev` each held the
+// (aboutOneName) and that name two: `flask` and `npm run dev` each held the
 // shell, whatever else their patterns share (the same advice, naming the
 // same log file).
 func otherName(a, b Key) bool {
 	if len(a.frame) == 0 || len(b.frame) == 0 || a.subject == b.subject {
 		return false
 	}
-	return namesMissing(a.frame) || namesMissing(b.frame)
+	return aboutOneName(a.frame) || aboutOneName(b.frame)
 }
 
 // frameOf reads a pattern's frame: its words in order, up to where it was
@@ -578,10 +585,10 @@ func sameFrame(a, b Key) bool {
 			words++
 		}
 	}
-	return words >= MinFrame && !namesMissing(s.frame)
+	return words >= MinFrame && !aboutOneName(s.frame)
 }
 
-// namesMissing reports a frame whose message is about the one name it
+// aboutOneName reports a frame whose message is about the one name it
 // holds: a file or a name not there ("sed: can't read `a.py`: No such file
 // or directory", "`x` does not exist", a script npm is missing), or a
 // command that never returns; the name, and what stood for it, is the
@@ -589,7 +596,7 @@ func sameFrame(a, b Key) bool {
 // and `npm run dev` each held the shell: the hook warns before each, by
 // its name). ("jq: command not found" has its program among the frame's
 // words: one program, one lesson, whatever it was run on.)
-func namesMissing(frame []string) bool {
+func aboutOneName(frame []string) bool {
 	text := " " + strings.Join(frame, " ") + " "
 	for _, p := range []string{" no such file", " not exist", " cannot find ", " can't find ", " cant find ", " can't read ", " cant read ", " could not find ", " unable to find ", " enoent ",
 		" missing script", " names no script or target ", " never returns "} {
@@ -643,7 +650,7 @@ func (x *Index) Find(typ, pattern string) []string {
 	}
 	var hits []hit
 	for _, e := range x.byType[typ] {
-		if (Same(k, e.key) || sameFrame(k, e.key)) && !otherName(k, e.key) {
+		if oneLesson(k, e.key) {
 			hits = append(hits, hit{e.id, Shared(k, e.key)})
 		}
 	}

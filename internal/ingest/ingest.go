@@ -228,7 +228,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	var cands []extract.Candidate
 	var reqs []request
 	inBatch := map[string]bool{}
-	var earlier []observe.Observation // found in this run's sessions so far
+	var earlier foundSoFar
 	for i, src := range sources {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -254,7 +254,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		inBatch[sess.ID] = true
 		sess.Rules = extract.Session(sess.Channels, opt)
-		sess.Existing = append(slices.Clip(existing), earlier...)
+		sess.Existing = append(slices.Clip(existing), earlier.list...)
 		if p.OnSession != nil {
 			p.OnSession(sess)
 		}
@@ -296,7 +296,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		rep.Observations = len(obs)
 		found = append(found, obs...)
-		earlier = foundEarlier(earlier, obs)
+		earlier.add(obs)
 		for _, msg := range sess.Rules.Problems {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
@@ -468,12 +468,17 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 	return events
 }
 
-// foundEarlier adds to earlier what a session's extractors found, as the
-// sessions after it in the same run are shown it among the existing
-// observations: a backlog read in one run is then read as the sessions
-// read one by one would be, and a model re-sights a lesson of an earlier
-// session by its id rather than proposing it anew.
-func foundEarlier(earlier []observe.Observation, found []extract.Observation) []observe.Observation {
+// foundSoFar is what a run's sessions have found so far, as the sessions
+// after them in the run are shown it among the existing observations: a
+// backlog read in one run is then read as the sessions read one by one
+// would be, and a model re-sights a lesson of an earlier session by its id
+// rather than proposing it anew.
+type foundSoFar struct {
+	list []observe.Observation
+	ids  map[string]bool
+}
+
+func (f *foundSoFar) add(found []extract.Observation) {
 	for _, o := range found {
 		if o.Type == "" || o.Pattern == "" {
 			continue
@@ -482,11 +487,15 @@ func foundEarlier(earlier []observe.Observation, found []extract.Observation) []
 		if id == "" {
 			id = observe.ID(o.Type, o.Pattern)
 		}
-		if !slices.ContainsFunc(earlier, func(e observe.Observation) bool { return e.ID == id }) {
-			earlier = append(earlier, observe.Observation{ID: id, Type: o.Type, Pattern: o.Pattern, Count: 1, Status: observe.Observing})
+		if f.ids[id] {
+			continue
 		}
+		if f.ids == nil {
+			f.ids = map[string]bool{}
+		}
+		f.ids[id] = true
+		f.list = append(f.list, observe.Observation{ID: id, Type: o.Type, Pattern: o.Pattern, Count: 1, Status: observe.Observing})
 	}
-	return earlier
 }
 
 // personSaid reports a sighting of the person's own words, a lesson they

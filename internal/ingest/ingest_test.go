@@ -424,19 +424,27 @@ func TestGiveWayKeepsWhatIsNotAReadingOfATurn(t *testing.T) {
 	}
 }
 
+// twoSessions writes two sessions an hour apart in p, the person asking
+// for the same thing in each; prefix tells their ids from other tests'.
+func twoSessions(t *testing.T, p *project.Project, prefix string) []string {
+	t.Helper()
+	var files []string
+	for i := range 2 {
+		s := newSession(fmt.Sprintf("%s000000-0000-4000-8000-00000000000%d", prefix, i+1), p.Root, now.Add(time.Duration(i-2)*time.Hour))
+		s.user("add the settings page")
+		s.assistant(text("Done."))
+		files = append(files, s.write(t, t.TempDir()))
+	}
+	return files
+}
+
 // What the person says again in another session is promoted at once,
 // whoever read it (the rules or a model quoting them); what the agent met
 // or wrote waits for the thresholds, and so does a request not specific
 // enough to be a lesson.
 func TestTaughtAgain(t *testing.T) {
 	p := newProject(t)
-	var files []string
-	for i, id := range []string{"7a000000-0000-4000-8000-000000000001", "7a000000-0000-4000-8000-000000000002"} {
-		s := newSession(id, p.Root, now.Add(time.Duration(i-2)*time.Hour))
-		s.user("add the settings page")
-		s.assistant(text("Done."))
-		files = append(files, s.write(t, t.TempDir()))
-	}
+	files := twoSessions(t, p, "7a")
 	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) (Found, error) {
 		at := s.Channels.UserSignals[0].Timestamp
 		uuid := s.Channels.UserSignals[0].UUID
@@ -477,13 +485,7 @@ func TestTaughtAgain(t *testing.T) {
 // sessions been read one by one.
 func TestLaterSessionsOfARunSeeWhatEarlierOnesFound(t *testing.T) {
 	p := newProject(t)
-	var files []string
-	for i, id := range []string{"7b000000-0000-4000-8000-000000000001", "7b000000-0000-4000-8000-000000000002"} {
-		s := newSession(id, p.Root, now.Add(time.Duration(i-2)*time.Hour))
-		s.user("add the settings page")
-		s.assistant(text("Done."))
-		files = append(files, s.write(t, t.TempDir()))
-	}
+	files := twoSessions(t, p, "7b")
 	var shown [][]string
 	model := Extractor{Name: "model", Extract: func(_ context.Context, s *Session) (Found, error) {
 		var ids []string

@@ -27,6 +27,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,22 +39,19 @@ import (
 const empty = `{"observations":[]}`
 
 func main() {
-	args := os.Args[1:]
-	seen := len(args) > 0 && args[0] == "-seen"
-	if seen {
-		args = args[1:]
-	}
-	if len(args) < 1 || len(args) > 2 {
+	seen := flag.Bool("seen", false, "answer a prompt showing existing observations for them")
+	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: recorded [-seen] ANSWERS [PROMPTS]")
-		os.Exit(2)
+		flag.PrintDefaults()
 	}
-	prompts := ""
-	if len(args) == 2 {
-		prompts = args[1]
+	flag.Parse()
+	if flag.NArg() < 1 || flag.NArg() > 2 {
+		flag.Usage()
+		os.Exit(2)
 	}
 	prompt, err := io.ReadAll(os.Stdin)
 	if err == nil {
-		err = answer(args[0], prompts, prompt, seen, os.Stdout)
+		err = answer(flag.Arg(0), flag.Arg(1), prompt, *seen, os.Stdout)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "recorded:", err)
@@ -61,13 +59,21 @@ func main() {
 	}
 }
 
+// answer writes the answer kept for the prompt, trying its keys in turn:
+// with seen, first the one for what it shows, then the one for its
+// candidates alone. The prompt is kept under the first key without an
+// answer, to be answered; with none, the answer is empty.
 func answer(answers, prompts string, prompt []byte, seen bool, w io.Writer) error {
 	key, seenKey, err := keysOf(prompt)
 	if err != nil {
 		return err
 	}
+	keys := []string{key}
 	if seen && seenKey != "" {
-		b, err := os.ReadFile(filepath.Join(answers, seenKey+".json"))
+		keys = []string{seenKey, key}
+	}
+	for i, k := range keys {
+		b, err := os.ReadFile(filepath.Join(answers, k+".json"))
 		if err == nil {
 			_, err = w.Write(b)
 			return err
@@ -75,24 +81,10 @@ func answer(answers, prompts string, prompt []byte, seen bool, w io.Writer) erro
 		if !errors.Is(err, os.ErrNotExist) {
 			return err
 		}
-		if prompts != "" {
-			if err := keep(prompts, seenKey, prompt); err != nil {
+		if i == 0 && prompts != "" {
+			if err := keep(prompts, k, prompt); err != nil {
 				return err
 			}
-		}
-		prompts = "" // answered as read alone, or with nothing
-	}
-	b, err := os.ReadFile(filepath.Join(answers, key+".json"))
-	if err == nil {
-		_, err = w.Write(b)
-		return err
-	}
-	if !errors.Is(err, os.ErrNotExist) {
-		return err
-	}
-	if prompts != "" {
-		if err := keep(prompts, key, prompt); err != nil {
-			return err
 		}
 	}
 	_, err = io.WriteString(w, empty)
