@@ -3,6 +3,8 @@ package genuine
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -69,10 +71,37 @@ type LoopResult struct {
 	Served       int
 	Unrelated    []string
 	JudgedUseful []string
-	Problems     []string
+	// Given is every item the hooks gave by relevance, in the order given,
+	// for readers to judge at its call (judged.json's "given").
+	Given    []Given `json:",omitempty"`
+	Problems []string
 	// Learned is the repository after every session, listed at the end,
 	// when Options.Whole asked for it: the project's capture result.
 	Learned *Repo `json:"-"`
+}
+
+// Given is an item a prompt or a tool call of a replayed session gave.
+type Given struct {
+	// Key names the item at its call for a reader's verdict: it holds
+	// neither's text (GivenKey).
+	Key     string `json:"key"`
+	Session string `json:"session"`
+	// Call is the prompt or the tool and its command or file; Before,
+	// for a tool call, the person's last prompt before it.
+	Call   string `json:"call"`
+	Before string `json:"before,omitempty"`
+	Item   string `json:"item"`
+	// Related: the item holds a labelled lesson of the project.
+	Related bool `json:"related"`
+	// Verdict is the reader's, if judged: "relevant" or "not relevant".
+	Verdict string `json:"verdict,omitempty"`
+}
+
+// GivenKey names an item given at a call of a session: the call by its
+// record uuid or tool call id, the item by its observation or entry.
+func GivenKey(session, call, item string) string {
+	h := sha256.Sum256([]byte(session + "\x00" + call + "\x00" + item))
+	return "given_" + hex.EncodeToString(h[:8])
 }
 
 // call is one hook call derived from a session.
@@ -192,7 +221,7 @@ func loopProject(ctx context.Context, set *Set, r *Runner, name string, list []*
 					}
 				}
 			}
-			if err := repo.replay(ctx, paths[s.ID], start, projectLessons, set.Judged, moments, res); err != nil {
+			if err := repo.replay(ctx, s.ID, paths[s.ID], start, projectLessons, set, moments, res); err != nil {
 				res.Problems = append(res.Problems, fmt.Sprintf("%s: %v", s.ID, err))
 			}
 			for _, m := range moments {
@@ -299,7 +328,7 @@ var heading = regexp.MustCompile(`(?m)^## `)
 
 // replay plays a session through the hooks, in process, and marks each
 // moment served when a lesson was given by then.
-func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*Lesson, judged map[string]Verdict, moments []*Moment, res *LoopResult) error {
+func (lr *loopRepo) replay(ctx context.Context, session, file, start string, lessons []*Lesson, set *Set, moments []*Moment, res *LoopResult) error {
 	calls, err := hookCalls(file, lr.dir)
 	if err != nil {
 		return err
@@ -311,7 +340,11 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 	env := hook.Env{Dir: lr.dir, Home: filepath.Join(lr.home, ".devlearn"), Redact: redact.Text, Now: func() time.Time { return now }}
 	givenByStart := map[string]bool{}  // lessons session start gave
 	givenByCall := map[string]string{} // lesson -> the prompt or tool call that first gave it
+	lastPrompt := ""
 	for i, c := range calls {
+		if c.prompt {
+			lastPrompt, _ = c.input["prompt"].(string)
+		}
 		input, _ := json.Marshal(c.input)
 		var out bytes.Buffer
 		hook.Run(ctx, c.event, env, bytes.NewReader(input), &out)
@@ -333,11 +366,25 @@ func (lr *loopRepo) replay(ctx context.Context, file, start string, lessons []*L
 				}
 				if c.event != hook.SessionStart {
 					res.Served++
+					title, _, _ := strings.Cut(item, "\n")
+					g := Given{Key: GivenKey(session, c.ids[0], lr.itemOf(title)), Session: session, Call: c.full(), Item: strings.TrimSpace(item), Related: related}
+					if !c.prompt {
+						g.Before = cut(strings.Join(strings.Fields(lastPrompt), " "), 600)
+					}
+					if v, ok := set.Given[g.Key]; ok {
+						g.Verdict = "not relevant"
+						if v.Relevant {
+							g.Verdict = "relevant"
+						}
+					}
+					res.Given = append(res.Given, g)
 					if !related {
-						title, _, _ := strings.Cut(item, "\n")
-						res.Unrelated = append(res.Unrelated, cut(title, 100))
-						if v, ok := judged[lr.observationOf(title)]; ok && v.Useful() {
-							res.JudgedUseful = append(res.JudgedUseful, cut(title, 100))
+						// Where it was given says why it was: what the
+						// call held that the entry matched.
+						shown := cut(title, 100) + " [" + c.shown() + "]"
+						res.Unrelated = append(res.Unrelated, shown)
+						if v, ok := set.Judged[lr.observationOf(title)]; ok && v.Useful() {
+							res.JudgedUseful = append(res.JudgedUseful, shown)
 						}
 					}
 				}
@@ -374,6 +421,33 @@ func (lr *loopRepo) observationOf(title string) string {
 		return lr.artifacts[strings.TrimSuffix(key, ":")]
 	}
 	return "obs_" + strings.TrimPrefix(key, "obs-")
+}
+
+// itemOf names a served item for its verdict: the observation it holds
+// or was rendered from, else the entry's name its heading starts with.
+func (lr *loopRepo) itemOf(title string) string {
+	if id := lr.observationOf(title); id != "" {
+		return id
+	}
+	key := strings.TrimPrefix(title, "## ")
+	key, _, _ = strings.Cut(key, " ")
+	return strings.TrimSuffix(key, ":")
+}
+
+// full is a call as a reader judges what it was given at: the tool and
+// its command or file, or the prompt, cut long.
+func (c call) full() string {
+	if c.prompt {
+		p, _ := c.input["prompt"].(string)
+		return "prompt: " + cut(strings.TrimSpace(p), 1500)
+	}
+	in, _ := c.input["tool_input"].(map[string]any)
+	for _, k := range []string{"command", "file_path"} {
+		if v, ok := in[k].(string); ok {
+			return fmt.Sprint(c.input["tool_name"]) + ": " + cut(strings.TrimSpace(v), 800)
+		}
+	}
+	return c.event
 }
 
 // shown is a call as the details show it: the tool and its command or
@@ -497,6 +571,10 @@ type LoopSummary struct {
 	Items, Unrelated                                                    int
 	// JudgedUseful: of the unrelated, those a reader judged useful.
 	JudgedUseful int `json:",omitempty"`
+	// Of the items, those a reader judged at their call (GivenJudged),
+	// and of those the ones that bear on nothing there (NotRelevant).
+	GivenJudged int `json:",omitempty"`
+	NotRelevant int `json:",omitempty"`
 	// Problems are the calls that failed on the way (an ingest, a render,
 	// a listing): what they would have learned is missing from the
 	// figures. FirstProblem names one.
@@ -518,6 +596,14 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 		}
 		s.Problems += len(r.Problems)
 		s.JudgedUseful += len(r.JudgedUseful)
+		for _, g := range r.Given {
+			if g.Verdict != "" {
+				s.GivenJudged++
+			}
+			if g.Verdict == "not relevant" {
+				s.NotRelevant++
+			}
+		}
 		for _, m := range r.Moments {
 			s.Moments++
 			if m.Found {

@@ -32,6 +32,7 @@ func TestSummarizeLoop(t *testing.T) {
 	r := &LoopResult{Split: Dev, Served: 4,
 		Unrelated:    []string{"a", "b"},
 		JudgedUseful: []string{"b"},
+		Given:        []Given{{Verdict: "relevant"}, {Verdict: "not relevant", Related: true}, {Verdict: "not relevant"}, {}},
 		Moments: []Moment{
 			{Known: true, Found: true, Served: true, Start: true, Relevant: true},
 			{Known: true, Found: true, Served: true, Start: true},
@@ -43,6 +44,41 @@ func TestSummarizeLoop(t *testing.T) {
 	}
 	if s.Items != 4 || s.Unrelated != 2 || s.JudgedUseful != 1 {
 		t.Errorf("items: %+v", s)
+	}
+	// An item holding a labelled lesson can still bear on nothing at its
+	// call; one not judged counts in neither figure.
+	if s.GivenJudged != 3 || s.NotRelevant != 2 {
+		t.Errorf("judged at the call: %+v", s)
+	}
+}
+
+// A verdict is found again for the same item at the same call, and for no
+// other: the key holds the session, the call and the item.
+func TestGivenKey(t *testing.T) {
+	k := GivenKey("en-a", "toolu_01", "obs_50d4bf4e5ab6")
+	if k != GivenKey("en-a", "toolu_01", "obs_50d4bf4e5ab6") || !strings.HasPrefix(k, "given_") {
+		t.Fatalf("GivenKey is not stable: %s", k)
+	}
+	for _, other := range []string{GivenKey("en-b", "toolu_01", "obs_50d4bf4e5ab6"), GivenKey("en-a", "toolu_02", "obs_50d4bf4e5ab6"), GivenKey("en-a", "toolu_01", "obs_3f9a1c2b7d4e")} {
+		if other == k {
+			t.Errorf("two items at two calls share the key %s", k)
+		}
+	}
+}
+
+// An entry a person wrote is named by its heading's name; a rendered
+// section by the observation it came from.
+func TestItemOf(t *testing.T) {
+	lr := &loopRepo{artifacts: map[string]string{"PF-001": "obs_50d4bf4e5ab6"}}
+	for title, want := range map[string]string{
+		"obs-d05884eb019b [MEDIUM warning, draft]: `sed` fails":      "obs_d05884eb019b",
+		"PF-001: `yarn test:web` names no script":                    "obs_50d4bf4e5ab6",
+		"version-bump-checklist [CRITICAL checklist]: Bumping a ...": "version-bump-checklist",
+		"ADR-002: Use pnpm": "ADR-002",
+	} {
+		if got := lr.itemOf(title); got != want {
+			t.Errorf("itemOf(%q) = %q, want %q", title, got, want)
+		}
 	}
 }
 

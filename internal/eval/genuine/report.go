@@ -446,6 +446,16 @@ func WriteLoop(w io.Writer, rep, before *Report) {
 		fmt.Fprintf(w, "%d calls failed during the loop, and what they would have learned is missing from the figures (-v lists them); the first: %s\n", s.Problems, cut(s.FirstProblem, 300))
 	}
 	fmt.Fprintln(w, "By relevance: a prompt or a tool call gave it by the moment, whether or not session start listed it. Distraction: items given by relevance that hold no labelled lesson; judged useful: of those, the ones whose observation a reader judged a useful lesson (judged.json), counted in distraction all the same.")
+	// The labels name what a careful reader found in each session, not
+	// every lesson there is: an item they do not hold may still bear on
+	// its call. Readers judged each item at the call that gave it.
+	for _, split := range []string{Dev, Holdout, "all"} {
+		s, ok := rep.Loop[split]
+		if !ok || s.Items == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "Judged at the call that gave it, %s: bearing on nothing there %s; not judged %d of %d items.\n", split, frac(s.NotRelevant, s.GivenJudged), s.Items-s.GivenJudged, s.Items)
+	}
 	fmt.Fprintln(w)
 }
 

@@ -147,6 +147,17 @@ type PairVerdict struct {
 	Note string    `json:"note,omitempty"`
 }
 
+// GivenVerdict is a reader's judgement of an item the hooks gave at a
+// prompt or a tool call of a replayed session, keyed by GivenKey: does it
+// bear on what happens there.
+type GivenVerdict struct {
+	// Relevant: the note speaks of what the agent is asked or about to do
+	// at that call, so that heeding it could change what it does now.
+	Relevant bool   `json:"relevant"`
+	Session  string `json:"session"`
+	Note     string `json:"note,omitempty"`
+}
+
 // Set is the labelled set.
 type Set struct {
 	Dir      string
@@ -155,6 +166,7 @@ type Set struct {
 	Noise    []*regexp.Regexp
 	Judged   map[string]Verdict
 	Pairs    map[string]PairVerdict
+	Given    map[string]GivenVerdict
 	byID     map[string]*Session
 }
 
@@ -162,9 +174,10 @@ type Set struct {
 func (s *Set) Session(id string) *Session { return s.byID[id] }
 
 // Load reads the set in dir: corpus.tsv, labels.json, and judged.json
-// when present.
+// (readers' verdicts on observations, joined pairs and items given) when
+// present.
 func Load(dir string) (*Set, error) {
-	s := &Set{Dir: dir, byID: map[string]*Session{}, Judged: map[string]Verdict{}, Pairs: map[string]PairVerdict{}}
+	s := &Set{Dir: dir, byID: map[string]*Session{}, Judged: map[string]Verdict{}, Pairs: map[string]PairVerdict{}, Given: map[string]GivenVerdict{}}
 	if err := s.readCorpus(filepath.Join(dir, "corpus.tsv")); err != nil {
 		return nil, err
 	}
@@ -172,8 +185,9 @@ func Load(dir string) (*Set, error) {
 		return nil, err
 	}
 	var judged struct {
-		Observations map[string]Verdict     `json:"observations"`
-		Pairs        map[string]PairVerdict `json:"pairs"`
+		Observations map[string]Verdict      `json:"observations"`
+		Pairs        map[string]PairVerdict  `json:"pairs"`
+		Given        map[string]GivenVerdict `json:"given"`
 	}
 	switch data, err := os.ReadFile(filepath.Join(dir, "judged.json")); {
 	case errors.Is(err, fs.ErrNotExist):
@@ -188,6 +202,9 @@ func Load(dir string) (*Set, error) {
 		}
 		for k, v := range judged.Pairs {
 			s.Pairs[k] = v
+		}
+		for k, v := range judged.Given {
+			s.Given[k] = v
 		}
 	}
 	return s, nil

@@ -93,6 +93,9 @@ func run(dir, bin, fetched, beforePath, save, only, projects, work, config strin
 		}
 		rep := &genuine.Report{Loop: loopFigures(loops)}
 		clock.done("the closed loop", ctx)
+		if asJSON {
+			return figures.Print(map[string]any{"report": rep, "loops": loops})
+		}
 		if details {
 			genuine.WriteLoopDetails(os.Stdout, loops)
 			fmt.Println()
