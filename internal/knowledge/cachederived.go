@@ -24,6 +24,7 @@ func (e *enc) derived(m *Match) {
 		e.Str(c.Verb)
 		e.ss(c.Words)
 		e.Bool(c.Written)
+		e.Str(c.Flag)
 	}
 	e.ss(m.Topics)
 }
@@ -40,7 +41,7 @@ func (d *dec) derived(m *Match) {
 	if n := d.Count(len(d.S)); n > 0 {
 		m.Commands = make([]Command, n)
 		for i := range m.Commands {
-			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs(), Written: d.Bool()}
+			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs(), Written: d.Bool(), Flag: d.Str()}
 		}
 	}
 	m.Topics = d.strs()
@@ -48,7 +49,7 @@ func (d *dec) derived(m *Match) {
 
 func cloneDerived(dst, src *Match, cl func([]string) []string) {
 	for _, c := range src.Commands {
-		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words), Written: c.Written})
+		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words), Written: c.Written, Flag: strings.Clone(c.Flag)})
 	}
 	dst.Topics = cl(src.Topics)
 }

@@ -21,14 +21,22 @@ type Command struct {
 	// than its text: like a written file trigger, it narrows an entry
 	// whose author also set tools.
 	Written bool
+	// Flag, when set, must be among the flags of the call ("grep -P"):
+	// a lesson about a flag the program rejected concerns the calls that
+	// pass it, not every grep. A short flag is found in a cluster (-oP).
+	Flag string
 }
 
 // String is the command as it reads: "git push".
 func (c Command) String() string {
-	if len(c.Words) == 0 {
-		return c.Verb
+	s := c.Verb
+	if len(c.Words) > 0 {
+		s += " " + strings.Join(c.Words, " ")
 	}
-	return c.Verb + " " + strings.Join(c.Words, " ")
+	if c.Flag != "" {
+		s += " " + c.Flag
+	}
+	return s
 }
 
 // Match reports whether a segment of a shell command runs this command:
@@ -43,14 +51,25 @@ func (c Command) Match(s Segment) bool {
 			i++
 		}
 	}
-	return i == len(c.Words)
+	return i == len(c.Words) && (c.Flag == "" || slices.ContainsFunc(s.Flags, func(f string) bool { return flagHas(f, c.Flag) }))
 }
 
-// Segment is one simple command of a shell command line: its program and
-// the words after it that are not flags.
+// flagHas reports whether a flag as the call passes it is flag: the same
+// long flag (with or without its value, --x=1), or a cluster of short
+// ones holding it (-oP holds -P).
+func flagHas(passed, flag string) bool {
+	if strings.HasPrefix(flag, "--") || len(flag) != 2 {
+		return passed == flag || strings.HasPrefix(passed, flag+"=")
+	}
+	return !strings.HasPrefix(passed, "--") && strings.HasPrefix(passed, "-") && strings.Contains(passed[1:], flag[1:])
+}
+
+// Segment is one simple command of a shell command line: its program,
+// the words after it that are not flags, and its flags as written.
 type Segment struct {
 	Verb  string
 	Words []string
+	Flags []string
 }
 
 // maxSegments bounds what is read of one command line: a pasted script is
@@ -80,7 +99,9 @@ func Segments(line string) []Segment {
 		}
 		s := Segment{Verb: verbOf(toks[0])}
 		for _, t := range toks[1:] {
-			if !strings.HasPrefix(t, "-") {
+			if strings.HasPrefix(t, "-") {
+				s.Flags = append(s.Flags, t)
+			} else {
 				s.Words = append(s.Words, strings.ToLower(t))
 			}
 		}
@@ -247,6 +268,10 @@ func CommandTrigger(s string) (Command, bool) {
 	}
 	c := Command{Verb: verbOf(toks[0]), Written: true}
 	for _, t := range toks[1:] {
+		if flagLike(t) {
+			c.Flag = t
+			break
+		}
 		t = strings.ToLower(t)
 		if len(c.Words) == 2 || !subcommandLike(t) {
 			break
@@ -254,6 +279,27 @@ func CommandTrigger(s string) (Command, bool) {
 		c.Words = append(c.Words, alias(c.Verb, t))
 	}
 	return c, strings.IndexFunc(c.Verb, unicode.IsLetter) >= 0
+}
+
+// flagLike: a flag as a trigger names it, -P or --force: one dash and a
+// letter or digit, or two dashes and a name, without a value.
+func flagLike(t string) bool {
+	name, long := strings.CutPrefix(t, "--")
+	if !long {
+		name, _ = strings.CutPrefix(t, "-")
+		if len(t) != 2 || name == t {
+			return false
+		}
+	}
+	if name == "" || len(name) > 40 {
+		return false
+	}
+	for i, c := range name {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || i > 0 && (c == '-' || c == '_')) {
+			return false
+		}
+	}
+	return true
 }
 
 // programLike: a program's name or path (lower case letters, digits, -

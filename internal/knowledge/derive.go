@@ -36,7 +36,12 @@ import (
 type derived struct {
 	files    []string // doublestar globs on project-relative paths
 	commands []Command
-	topics   []string // Phrase form
+	// named are the programs of commands only named, without a
+	// subcommand and without a word against them ("`git` cannot verify
+	// the certificate", "git has no author identity"): a title reporting
+	// a failure names its program so, and so does a story in passing.
+	named  []Command
+	topics []string // Phrase form
 }
 
 // maxDerived bounds what one lesson's text can add.
@@ -61,8 +66,8 @@ func deriveTriggers(title, body string) derived {
 		switch {
 		case u.code:
 			if c, ok := commandIn(u.text); ok {
-				if polarity(units, i) != recommended {
-					d.commands = uniqueCommands(d.commands, c)
+				if p := polarity(units, i); p != recommended {
+					d.add(c, p)
 				}
 				continue
 			}
@@ -96,7 +101,7 @@ func deriveTriggers(title, body string) derived {
 			// In prose a command counts when warned against, or when the
 			// title reports it ("go test fails in CI").
 			if p := polarity(units, i); p == warned || u.title && p == neutral {
-				d.commands = uniqueCommands(d.commands, c)
+				d.add(c, p)
 			}
 		case u.lower == "package" || u.lower == "module":
 			if name := packageName(units, i); name != "" {
@@ -110,7 +115,18 @@ func deriveTriggers(title, body string) derived {
 	if len(d.commands) > maxDerived {
 		d.commands = d.commands[:maxDerived]
 	}
+	if len(d.named) > maxDerived {
+		d.named = d.named[:maxDerived]
+	}
 	return d
+}
+
+func (d *derived) add(c Command, p tone) {
+	if p == neutral && len(c.Words) == 0 {
+		d.named = uniqueCommands(d.named, c)
+		return
+	}
+	d.commands = uniqueCommands(d.commands, c)
 }
 
 func (d *derived) addFile(w string) {
@@ -223,7 +239,7 @@ const (
 var (
 	warnCues      = lazySet(`never not don't dont avoid instead rather stop without forbid forbidden`)
 	momentCues    = lazySet(`before after when whenever while`)
-	recommendCues = lazySet(`use uses using run runs running with then always prefer via through by start`)
+	recommendCues = lazySet(`use uses using run runs running with then always prefer via through by start add`)
 )
 
 // runVerbs say a command is run: "before running go test".
@@ -236,15 +252,18 @@ var runVerbs = lazySet(`run runs ran running execute executes executing invoke i
 // mod download" describes, it does not warn), both triggers; recommended
 // ("use", "run", "with" just before it), or neither.
 func polarity(units []unit, i int) tone {
-	ran := false
+	ran, crossed := false, false
 	for j := i - 1; j >= 0 && j >= i-3; j-- {
 		if units[j].end {
 			break
 		}
-		if warnCues.has(units[j].lower) || momentCues.has(units[j].lower) && (units[i].code || ran) {
+		// A moment names the command right after it: in "before `git
+		// push`, run `git pull --rebase`" the pull is the remedy.
+		if warnCues.has(units[j].lower) || momentCues.has(units[j].lower) && (units[i].code || ran) && !crossed {
 			return warned
 		}
 		ran = ran || runVerbs.has(units[j].lower)
+		crossed = crossed || units[j].code
 	}
 	for j := i - 1; j >= 0 && j >= i-2; j-- {
 		if units[j].end {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/project"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -41,6 +42,9 @@ func TestDeriveTriggers(t *testing.T) {
 		{"the moment a lesson applies: before running a command, when changing a file",
 			"Check the plan first", "Before running `terraform apply`, run `terraform plan`. When changing terraform/modules/db.tf, ask the DBA.",
 			"**/terraform/modules/db.tf", "terraform apply", ""},
+		{"a moment names the command after it, not the remedy after that",
+			"Before `git push`, run `git -C <worktree> pull --rebase origin main`: without it, `git push` fails", "`vercel deploy` fails: add `npx`.",
+			"", "git push, vercel deploy", ""},
 		{"in prose, a moment must say the command is run",
 			"The Dockerfile copies the source first", "COPY . . came before go mod download. Before running go test, start the database.",
 			"**/Dockerfile", "go test", ""},
@@ -237,5 +241,27 @@ func TestToolsOnlyEntryStaysAlwaysScored(t *testing.T) {
 	}
 	if got := Rank(set.Items, call, Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}); len(got) != 1 || got[0].File != 0.2 {
 		t.Fatalf("a tools-only entry was not served on a Bash call: %+v", got)
+	}
+}
+
+// A lesson devlearn learned reads as one title: a program it names in
+// passing is no trigger there, though a person's entry saying the same
+// names it; the command it names with its subcommand, and one it warns
+// against, are.
+func TestLearnedDraftNamesNoProgram(t *testing.T) {
+	e := &Entry{Key: "obs-0123456789ab", Summary: "In this environment git has no author identity: git commit fails until user.name is set. Don't run `npm`.", Status: StatusDraft}
+	commands := func(it *Item) string {
+		var out []string
+		for _, c := range it.Match.Commands {
+			out = append(out, c.String())
+		}
+		return strings.Join(out, ", ")
+	}
+	learned := FromEntry(e, "project", project.ObservedDir+"/obs-0123456789ab.md")
+	if got, want := commands(learned), "git commit, npm"; got != want {
+		t.Errorf("learned: commands %q, want %q", got, want)
+	}
+	if got, want := commands(FromEntry(e, "project", ".memory/knowledge/entries/x.md")), "git, npm"; got != want {
+		t.Errorf("a person's entry: commands %q, want %q", got, want)
 	}
 }

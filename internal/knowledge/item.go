@@ -98,9 +98,19 @@ func (m *Match) Empty() bool {
 	return len(m.Tools) == 0 && len(m.Files) == 0 && len(m.Actions) == 0 && len(m.Context) == 0 && len(m.Commands) == 0 && len(m.Topics) == 0
 }
 
-// derive adds the triggers an item's own text gives it.
-func (m *Match) derive(title, body string) {
+// derive adds the triggers an item's own text gives it. learned: the
+// text is a lesson devlearn wrote from a session, whose one line reads as
+// a title and tells how it was learned, so a program it only names
+// (without a subcommand, and no word against it) is no trigger: "git has
+// no author identity here: git commit fails" is for `git commit`, not
+// for every `git status`.
+func (m *Match) derive(title, body string, learned bool) {
 	d := deriveTriggers(title, body)
+	if !learned {
+		for _, c := range d.named {
+			d.commands = uniqueCommands(d.commands, c)
+		}
+	}
 	for _, f := range d.files {
 		if !slices.ContainsFunc(m.Files, func(g Glob) bool { return g.Shown == f }) {
 			g := compileGlob(f)
@@ -155,7 +165,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		// A learned draft's body is how it was learned (the tools the
 		// agent had just used, the command as it ran): its triggers are
 		// what its lesson says.
-		m.derive(e.Summary, "")
+		m.derive(e.Summary, "", true)
 		if len(e.Triggers.Files) > 0 && len(e.Triggers.Commands) == 0 {
 			// Its area is a file ("`a/utils.py` does not exist: use
 			// `a/views/utils.py` instead (`sed` fails with …)"): the
@@ -164,7 +174,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 			m.Commands = nil
 		}
 	} else {
-		m.derive(e.Summary, e.Body)
+		m.derive(e.Summary, e.Body, false)
 	}
 	return &Item{
 		ID: e.Key, Priority: e.Priority, Active: e.Active(), Match: m,
@@ -211,7 +221,7 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	if p := strings.ToUpper(s.Field("Priority")); contains(Priorities, p) {
 		it.Priority = p
 	}
-	it.Match.derive(s.Title, sectionText(s.Body))
+	it.Match.derive(s.Title, sectionText(s.Body), false)
 	return it
 }
 

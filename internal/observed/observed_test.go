@@ -111,3 +111,42 @@ func TestHow(t *testing.T) {
 		}
 	}
 }
+
+// A failure whose program refused a flag is served where a call passes
+// that flag, not at every run of the program; one refused for another
+// reason, at every run.
+func TestRefusedFlag(t *testing.T) {
+	for _, tc := range []struct {
+		area, issue, want string
+	}{
+		{"grep", "`golangci-lint run ./... | grep -oP '\\(\\w+\\)'` fails with \"grep: invalid option -- P\"", "grep -P"},
+		{"docker stack deploy", "`docker stack deploy --force-update -c s.yml app` fails with \"unknown flag: --force-update\"", "docker stack deploy --force-update"},
+		{"npm create", "`npm create vite@latest x -y` fails with \"error: unknown option ''-y''\"", "npm create -y"},
+		{"rg", "`rg -n \"- [ ]\" specs` fails with \"rg: unrecognized flag -\"", "rg"},
+		{"sudo", "`sudo rm -rf x` fails with \"sudo: a terminal is required to read the password", "sudo"},
+	} {
+		e := Entry(ptr(obs("obs_aaaaaaaaaaaa", observe.Pitfall, observe.Observing, "x", "area: "+tc.area+"; issue: "+tc.issue+"; impact: the command fails until it is fixed; resolution: y")))
+		if got := strings.Join(e.Triggers.Commands, ","); got != tc.want {
+			t.Errorf("%s: commands %q, want %q", tc.area, got, tc.want)
+		}
+	}
+	c, ok := knowledge.CommandTrigger("grep -P")
+	if !ok {
+		t.Fatal("grep -P is no trigger")
+	}
+	for line, want := range map[string]bool{
+		"grep -oP '\\w+' x.txt":   true,
+		"grep -r canonical site/": false,
+		"grep -p x":               false,
+	} {
+		hit := false
+		for _, s := range knowledge.Segments(line) {
+			hit = hit || c.Match(s)
+		}
+		if hit != want {
+			t.Errorf("%s matches %q: %v, want %v", c, line, hit, want)
+		}
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
