@@ -13,6 +13,7 @@ import (
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/textcut"
+	"github.com/devlearn/devlearn/internal/transcript"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -91,7 +92,10 @@ func (r *run) userPromptSubmit(sess Session) (*Output, error) {
 	if !r.serving() {
 		return nil, errQuiet
 	}
-	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, textcut.Bytes(r.in.Prompt, promptMatchBytes))
+	// What an editor or a command template wrapped around the request
+	// (open tabs, a template's instructions) is not what the person asks
+	// for: the files it lists would serve what bears on none of it.
+	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, transcript.Unwrap(textcut.Bytes(r.in.Prompt, promptMatchBytes)))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {

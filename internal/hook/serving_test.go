@@ -99,3 +99,18 @@ func TestWindowsPathsInToolCalls(t *testing.T) {
 		t.Fatalf("%+v", c.Commands)
 	}
 }
+
+// A request is served what the person asks, not what an editor wrapped
+// around it: a file among the open tabs is not named by the request.
+func TestPromptServesTheRequestNotItsWrapping(t *testing.T) {
+	p := newProj(t)
+	p.entry("migrations-by-hand", "summary: Never edit db/migrations/0002_items.sql by hand\npriority: HIGH\ntriggers:\n  files: [\"db/migrations/**\"]", "Change the schema and generate.\n")
+	wrapped := "# Context from my IDE setup:\n\n## Active file: db/migrations/0002_items.sql\n\n## Open tabs:\n- 0002_items.sql: db/migrations/0002_items.sql\n\n## My request for Codex:\n"
+	if out := p.run(UserPromptSubmit, map[string]any{"session_id": "s", "cwd": p.root, "prompt": wrapped + "write the spec of the search page"}); strings.Contains(out, "migrations-by-hand") {
+		t.Fatalf("served on the editor's open tabs:\n%s", out)
+	}
+	sp := decode(t, p.run(UserPromptSubmit, map[string]any{"session_id": "t", "cwd": p.root, "prompt": wrapped + "add a column to db/migrations/0002_items.sql"}))
+	if !strings.Contains(sp.AdditionalContext, "## migrations-by-hand") {
+		t.Fatalf("not served when the request names the file:\n%s", sp.AdditionalContext)
+	}
+}
