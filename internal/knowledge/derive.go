@@ -381,7 +381,7 @@ func pathWord(w string, quoted bool) bool {
 	if !strings.ContainsAny(w, `/.\*`) {
 		return knownFiles.has(strings.ToLower(w)) // most words of prose: no path shape at all
 	}
-	if len(w) > 200 || strings.Contains(w, "://") || strings.ContainsAny(w, " \t=(){}<>|;,\"'") {
+	if len(w) > 200 || strings.Contains(w, "://") || strings.ContainsAny(w, " \t={}<>|;,\"'") || strings.ContainsAny(w, "()") && !groupSegments(w) {
 		return false
 	}
 	w = repopath.Slash(w)
@@ -403,7 +403,7 @@ func pathWord(w string, quoted bool) bool {
 		return false // a slash command ("/changelog"), not a file
 	}
 	for _, c := range w {
-		if !(unicode.IsLetter(c) || unicode.IsDigit(c) || strings.ContainsRune("/._-*?[]@+~:", c)) {
+		if !(unicode.IsLetter(c) || unicode.IsDigit(c) || strings.ContainsRune("/._-*?[]@+~:()", c)) {
 			return false
 		}
 	}
@@ -411,6 +411,22 @@ func pathWord(w string, quoted bool) bool {
 		return true
 	}
 	return strings.Count(strings.Trim(w, "/"), "/") >= 2
+}
+
+// groupSegments reports a path whose parentheses are only whole segments
+// of it, between slashes ("src/app/(dashboard)/items/page.tsx": a route
+// group), and that has such a segment.
+func groupSegments(w string) bool {
+	if !strings.Contains(w, "/") || !strings.ContainsAny(w, "()") {
+		return false
+	}
+	for _, seg := range strings.Split(w, "/") {
+		inner := strings.TrimSuffix(strings.TrimPrefix(seg, "("), ")")
+		if strings.ContainsAny(inner, "()") || strings.HasPrefix(seg, "(") != strings.HasSuffix(seg, ")") || seg == "()" {
+			return false
+		}
+	}
+	return true
 }
 
 // textGlobs turns a path named in a lesson's text into globs. Named in

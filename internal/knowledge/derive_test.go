@@ -71,6 +71,9 @@ func TestDeriveTriggers(t *testing.T) {
 		{"Windows and absolute paths in the text",
 			"Edited web\\src\\App.tsx by hand", "- **Issue**: /home/alice/shop/internal/x.go was changed",
 			"**/web/src/App.tsx /home/alice/shop/internal/x.go", "", ""},
+		{"a route group is a folder of the path",
+			"Page error fixed in `src/app/(dashboard)/items/page.tsx`", "Never compute f(a/b) twice.",
+			"**/src/app/(dashboard)/items/page.tsx", "", ""},
 		{"backticks in any language",
 			"发布前", "不要运行 `npm publish`，修改 `.claude-plugin/plugin.json` 时",
 			"", "npm publish", ""},
@@ -241,6 +244,15 @@ func TestToolsOnlyEntryStaysAlwaysScored(t *testing.T) {
 	}
 	if got := Rank(set.Items, call, Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}); len(got) != 1 || got[0].File != 0.2 {
 		t.Fatalf("a tools-only entry was not served on a Bash call: %+v", got)
+	}
+}
+
+// A route group's parentheses are part of the path: the lesson about one
+// page is not served on every file of the app.
+func TestRouteGroupGlobMatches(t *testing.T) {
+	g := compileGlob(AreaGlobs("src/app/(dashboard)/items/page.tsx")[0])
+	if !g.Match("src/app/(dashboard)/items/page.tsx") || g.Match("src/app/api/items/route.ts") || g.Match("src/app/(dashboard)/warehouses/page.tsx") {
+		t.Errorf("%s matches the wrong pages", g.Shown)
 	}
 }
 

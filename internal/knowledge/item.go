@@ -293,9 +293,19 @@ func AreaCommand(area string) (Command, bool) {
 func AreaGlobs(area string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(area, func(r rune) bool {
-		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\'' || r == '(' || r == ')'
+		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\''
 	}) {
 		w = repopath.Slash(w)
+		// A folder in parentheses is a segment of the path (Next.js's
+		// route groups: src/app/(dashboard)/items/page.tsx); parentheses
+		// around a path are prose. Cut at them, the path was src/app/,
+		// and the lesson about one page served on every file under it.
+		if !groupSegments(w) {
+			w = strings.Trim(w, "()")
+			if strings.ContainsAny(w, "()") {
+				continue
+			}
+		}
 		w = strings.TrimRight(w, ".:")
 		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) {
 			// A slash between words ("lot précédent / suivant") or

@@ -205,6 +205,11 @@ func TestAreaGlobs(t *testing.T) {
 		{`web\src\App.tsx`, []string{"**/web/src/App.tsx", "**/web/src/App.tsx/**"}},
 		{"/home/alice/shop/internal/orders/checkout.go", []string{"/home/alice/shop/internal/orders/checkout.go"}},
 		{`C:\Users\bob\shop\web\`, []string{"c:/Users/bob/shop/web/**"}},
+		// A route group is a segment of the path; parentheses around a
+		// path are not.
+		{"src/app/(dashboard)/items/page.tsx", []string{"**/src/app/(dashboard)/items/page.tsx", "**/src/app/(dashboard)/items/page.tsx/**"}},
+		{"(internal/jsonl)", []string{"**/internal/jsonl", "**/internal/jsonl/**"}},
+		{"f(a/b)", nil},
 	} {
 		got := AreaGlobs(tc.area)
 		if len(got) != len(tc.want) {
