@@ -354,7 +354,7 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 			for _, item := range parts[1:] {
 				related := false
 				for _, l := range lessons {
-					if l.Matches(item) {
+					if slices.ContainsFunc(indexLines(item), l.Matches) {
 						related = true
 						switch _, ok := givenByCall[l.ID]; {
 						case c.event == hook.SessionStart:
@@ -409,6 +409,16 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 		}
 	}
 	return nil
+}
+
+// indexLines are the lines of session start's index, each one lesson, or
+// the item itself when it is not the index: a lesson is given by the
+// index when one line holds it, not when words of two lines do.
+func indexLines(item string) []string {
+	if !strings.HasPrefix(item, "Domain Knowledge Index") {
+		return []string{item}
+	}
+	return strings.Split(item, "\n- [")[1:]
 }
 
 // observationOf is the observation id of a served item's heading: a

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -135,5 +137,22 @@ func TestLatestText(t *testing.T) {
 	want := []Observation{{ID: "a", Type: "pitfall", Pattern: "`gemini` fails: second", Details: "d"}, {ID: "b", Pattern: "other"}}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("latestText = %+v, want %+v", got, want)
+	}
+}
+
+// Session start's index gives a lesson when one of its lines holds it:
+// words of two lessons' lines do not make a third.
+func TestIndexLines(t *testing.T) {
+	index := "Domain Knowledge Index\nProject-specific: 2 entries | Global: 0 entries\n\n### Project Knowledge\n- [a] Deploy with the workflow\n- [b] Back up the database first\n\nUse fetch_knowledge(key_or_id) to read full details."
+	l := &Lesson{ID: "x"}
+	l.terms = []Term{{regexp.MustCompile("(?i)deploy")}, {regexp.MustCompile("(?i)back ?up")}}
+	if !l.Matches(index) {
+		t.Fatal("the lesson's words are not in the index at all")
+	}
+	if slices.ContainsFunc(indexLines(index), l.Matches) {
+		t.Error("two lines' words were taken for one lesson given")
+	}
+	if got := indexLines("PF-001: x"); len(got) != 1 || got[0] != "PF-001: x" {
+		t.Errorf("an item that is not the index: %q", got)
 	}
 }
