@@ -104,9 +104,19 @@ const (
 	fetchLine = "Use fetch_knowledge(key_or_id) to read full details on any entry (or `" + ShowCommand + "`)."
 )
 
-// lineWidth is where an index line's summary is cut: ClawFlow wants 10 to
-// 20 words.
-const lineWidth = 100
+// lineWidth is where an index line's summary is cut when the budget is
+// tight: ClawFlow's summaries are 10 to 20 words. When every item fits
+// even so, a line may run to wideLine: a lesson cut at a hundred
+// characters often loses its condition or its object ("each task is two
+// commits, `test(T-0XX)` with the test, then…"), and ClawFlow gives an
+// entry 50 to 100 tokens of the index.
+const (
+	lineWidth = 100
+	wideLine  = 240
+)
+
+// widths are the line widths tried, widest first, when every item fits.
+var widths = []int{wideLine, 200, 160, 130}
 
 // BuildIndex renders the index of a set within its budget, in ClawFlow's
 // layout (docs/serve.md, The index): the counts of project and global entries in force, then
@@ -131,13 +141,14 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 	}
 	head := fmt.Sprintf("%s\nProject-specific: %s | Global: %s\n", indexTitle,
 		Plural(inForce[ScopeProject], "entry", "entries"), Plural(inForce[ScopeGlobal], "entry", "entries"))
+	width := ix.width(listed, head, o)
 	// What fits is chosen most important first, whatever its scope; it is
 	// then shown under its scope's heading.
 	runes := utf8.RuneCountInString(head)
 	titled := map[string]bool{}
 	var chosen []*Item
 	for i, it := range listed {
-		n := utf8.RuneCountInString(newIndexLine(it, o.All).text())
+		n := utf8.RuneCountInString(newIndexLine(it, o.All, width).text())
 		if !titled[it.Scope] {
 			n += utf8.RuneCountInString(globalTitle) + 2 // a heading and its blank line
 		}
@@ -169,7 +180,7 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 				b.WriteString("\n" + title + "\n")
 				first = false
 			}
-			line := newIndexLine(it, o.All)
+			line := newIndexLine(it, o.All, width)
 			b.WriteString(line.text())
 			ix.Lines = append(ix.Lines, line.Line)
 			ix.Items = append(ix.Items, it)
@@ -179,6 +190,33 @@ func BuildIndex(set *Set, o IndexOptions) *Index {
 	ix.Text = b.String()
 	ix.Tokens = Tokens(ix.Text)
 	return ix
+}
+
+// width is where the lines' summaries are cut: the widest of widths at
+// which every item fits the budget, else lineWidth.
+func (ix *Index) width(listed []*Item, head string, o IndexOptions) int {
+	if o.BudgetTokens <= 0 {
+		return wideLine
+	}
+	fits := func(w int) bool {
+		runes := utf8.RuneCountInString(head) + utf8.RuneCountInString(ix.footer(0, o)) + 2*(utf8.RuneCountInString(globalTitle)+2)
+		for _, it := range listed {
+			runes += utf8.RuneCountInString(newIndexLine(it, o.All, w).text())
+			if tokensOf(runes) > o.BudgetTokens {
+				return false
+			}
+		}
+		return true
+	}
+	if !fits(lineWidth) {
+		return lineWidth
+	}
+	for _, w := range widths {
+		if fits(w) {
+			return w
+		}
+	}
+	return lineWidth
 }
 
 // footer says what was left out and how to read it, and how to read an
@@ -202,9 +240,9 @@ type indexLine struct {
 	tag      string
 }
 
-func newIndexLine(it *Item, labelled bool) indexLine {
+func newIndexLine(it *Item, labelled bool, width int) indexLine {
 	return indexLine{Line: Line{
-		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, lineWidth),
+		ID: it.ID, Type: it.Type, Label: it.Label(), Title: Cut(it.Title, width),
 		Area: it.Area, Scope: it.Scope, Tokens: tokensOf(it.TextRunes),
 	}, labelled: labelled, tag: statusTag(it)}
 }

@@ -49,7 +49,7 @@ func TestIndexShowsEveryKnownStatus(t *testing.T) {
 }
 
 func TestIndexLines(t *testing.T) {
-	pf := sectionItems(t, knowfile.Pitfalls, "# Known Pitfalls\n\n## PF-001: "+strings.Repeat("Very long title ", 8)+"\n\n- **Area**: scripts/hooks/\n- **Status**: Active\n")
+	pf := sectionItems(t, knowfile.Pitfalls, "# Known Pitfalls\n\n## PF-001: "+strings.Repeat("Very long title ", 20)+"\n\n- **Area**: scripts/hooks/\n- **Status**: Active\n")
 	e := FromEntry(&Entry{Key: "version-bump-checklist", Summary: "Bumping a version means four files", Kind: "checklist", Priority: "CRITICAL", Status: "active", Body: strings.Repeat("x", 400)}, ScopeProject, "e.md")
 	g := FromEntry(&Entry{Key: "go-style", Summary: "Go style", Kind: "note", Priority: "LOW", Status: "active"}, ScopeGlobal, "/h/go-style.md")
 	ix := BuildIndex(&Set{Items: append(pf, g, e)}, IndexOptions{BudgetTokens: 1500})
@@ -59,7 +59,7 @@ func TestIndexLines(t *testing.T) {
 		"\n" +
 		"### Project Knowledge\n" +
 		"- [version-bump-checklist] Bumping a version means four files\n" +
-		"- [PF-001] Very long title Very long title Very long title Very long title Very long title Very long title Ver…  [Active]  —  scripts/hooks/\n" +
+		"- [PF-001] " + strings.Repeat("Very long title ", 14) + "Very long title…  [Active]  —  scripts/hooks/\n" +
 		"\n" +
 		"### Global Knowledge\n" +
 		"- [go-style] Go style\n" +
@@ -68,8 +68,23 @@ func TestIndexLines(t *testing.T) {
 	if ix.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
 	}
-	if title := ix.Lines[1].Title; len([]rune(title)) != lineWidth {
+	// Everything fits: the long title runs to wideLine.
+	if title := ix.Lines[1].Title; len([]rune(title)) != wideLine {
 		t.Fatalf("title cut to %d characters: %q", len([]rune(title)), title)
+	}
+	// When only short lines let every item fit, the lines are short.
+	items := append([]*Item{}, pf...)
+	for i := 0; i < 40; i++ {
+		items = append(items, FromEntry(&Entry{Key: fmt.Sprintf("rule-%02d", i), Summary: strings.Repeat("A rule with a long summary ", 8), Kind: "note", Priority: "MEDIUM", Status: "active"}, ScopeProject, "r.md"))
+	}
+	tight := BuildIndex(&Set{Items: items}, IndexOptions{BudgetTokens: 1500})
+	if tight.LeftOut != 0 {
+		t.Fatalf("%d left out at the short width", tight.LeftOut)
+	}
+	for _, l := range tight.Lines {
+		if n := len([]rune(l.Title)); n > lineWidth {
+			t.Fatalf("%s cut to %d characters, though only %d lets every item fit", l.ID, n, lineWidth)
+		}
 	}
 	if ix.Tokens != Tokens(ix.Text) {
 		t.Fatal(ix.Tokens)
