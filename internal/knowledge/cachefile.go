@@ -37,7 +37,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 12 // 12: a route group in a path; 11: a learned draft takes no program it only names; 10: a command trigger's flag; 9: a moment names the command right after it, a remedy added is no trigger; 8: a learned draft whose area is a file takes no command from its text; 7: an entry's process block and its file's stamp; 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
+	cacheVersion = 13 // 13: an entry's updated_at; 12: a route group in a path; 11: a learned draft takes no program it only names; 10: a command trigger's flag; 9: a moment names the command right after it, a remedy added is no trigger; 8: a learned draft whose area is a file takes no command from its text; 7: an entry's process block and its file's stamp; 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
 )
 
 // errCorrupt is binfield's: a field that does not decode and a section
@@ -514,7 +514,7 @@ func (it *Item) clone() *Item {
 	cloneDerived(&c.Match, &it.Match, cl)
 	if it.Detail != nil {
 		d := *it.Detail
-		for _, p := range []*string{&d.Type, &d.Kind, &d.Scope, &d.Title, &d.Status, &d.Area, &d.Observation, &d.Path, &d.Text, &d.Held, &d.Clone, &d.Process} {
+		for _, p := range []*string{&d.Type, &d.Kind, &d.Scope, &d.Title, &d.Status, &d.Area, &d.Observation, &d.Path, &d.Text, &d.Held, &d.Clone, &d.Process, &d.Updated} {
 			*p = strings.Clone(*p)
 		}
 		c.Detail = &d
@@ -606,6 +606,7 @@ func (e *enc) detail(d *Detail) {
 	e.Str(d.Held)
 	e.Str(d.Clone)
 	e.Str(d.Process)
+	e.Str(d.Updated)
 	e.Bool(d.File.Exists)
 	e.Int(d.File.Size)
 	e.Int(d.File.Mtime)
@@ -701,7 +702,7 @@ func (d *dec) detail() *Detail {
 	return &Detail{
 		Type: d.Str(), Kind: d.Str(), Scope: d.Str(), Title: d.Str(), Status: d.Str(),
 		Area: d.Str(), Observation: d.Str(), Ask: d.Bool(), Path: d.Str(), Text: d.Str(),
-		TextRunes: d.Count(1 << 30), Held: d.Str(), Clone: d.Str(), Process: d.Str(),
+		TextRunes: d.Count(1 << 30), Held: d.Str(), Clone: d.Str(), Process: d.Str(), Updated: d.Str(),
 		File: stamp.Stamp{Exists: d.Bool(), Size: d.Int(), Mtime: d.Int(), Ino: d.Uint()},
 	}
 }

@@ -56,7 +56,8 @@ func tokensOf(runes int) int { return (runes + 3) / 4 }
 
 // Ordered returns the items in index order: in force first, then by
 // priority, project before global, entries before pitfalls before
-// decisions (the more specific first), then by id.
+// decisions (the more specific first), learned drafts seen last first,
+// then by id.
 func Ordered(items []*Item) []*Item {
 	out := slices.Clone(items)
 	typeRank := map[string]int{TypeEntry: 0}
@@ -81,6 +82,13 @@ func Ordered(items []*Item) []*Item {
 		}
 		if c := cmp.Compare(typeRank[a.Type], typeRank[b.Type]); c != 0 {
 			return c
+		}
+		if a.Learned() && b.Learned() {
+			// Learned drafts alike in all else: the one seen last first,
+			// the lesson of the work going on.
+			if c := strings.Compare(b.Updated, a.Updated); c != 0 {
+				return c
+			}
 		}
 		return strings.Compare(a.ID, b.ID)
 	})

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/knowfile"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 func sectionItems(t *testing.T, kind knowfile.Kind, text string) []*Item {
@@ -132,5 +133,21 @@ func TestReadAllMatchesLoad(t *testing.T) {
 	b, err := Load(Sources{Root: root}, filepath.Join(root, "c.bin"), Full)
 	if err != nil || BuildIndex(a, IndexOptions{}).Text != BuildIndex(b, IndexOptions{}).Text {
 		t.Fatalf("ReadAll and Load differ (%v)", err)
+	}
+}
+
+// Of learned drafts alike in all else, the one seen last is listed first:
+// when the index cannot hold them all, the work going on keeps its lessons.
+func TestLearnedDraftsSeenLastFirst(t *testing.T) {
+	draft := func(key, updated string) *Item {
+		return FromEntry(&Entry{Key: key, Summary: "Lesson " + key, Kind: "note", Priority: "MEDIUM", Status: StatusDraft, UpdatedAt: updated}, ScopeProject, project.ObservedDir+"/"+key+".md")
+	}
+	got := Ordered([]*Item{draft("obs-aaaaaaaaaaaa", "2026-01-02T09:00:00Z"), draft("obs-bbbbbbbbbbbb", "2026-03-01T09:00:00Z"), draft("obs-cccccccccccc", "2026-02-01T09:00:00Z")})
+	var ids []string
+	for _, it := range got {
+		ids = append(ids, it.ID)
+	}
+	if want := "obs-bbbbbbbbbbbb obs-cccccccccccc obs-aaaaaaaaaaaa"; strings.Join(ids, " ") != want {
+		t.Errorf("order %v, want %s", ids, want)
 	}
 }

@@ -67,6 +67,9 @@ type Detail struct {
 	Held string `json:"held,omitempty"`
 	// Clone is the clone whose agent wrote a draft.
 	Clone string `json:"clone,omitempty"`
+	// Updated is when an entry last changed (its updated_at): for a
+	// learned draft, the last session its lesson was seen in.
+	Updated string `json:"-"`
 	// Process is an entry's process block as shown (Process.Text), and
 	// File the stamp of the entry's file when it was read, zero when the
 	// stamp proved nothing (racy): while the file still has that stamp,
@@ -182,7 +185,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 			Type: TypeEntry, Kind: e.Kind, Scope: scope, Title: e.Summary, Status: e.Status,
 			Observation: e.Observation, Ask: e.Ask, Path: path,
 			TextRunes: utf8.RuneCountInString(e.Summary) + utf8.RuneCountInString(e.Process.Text()) + utf8.RuneCountInString(e.Body) + 40,
-			Held:      heldReason(EntryText(e), e.Accepted), Clone: e.Clone, Process: e.Process.Text(),
+			Held:      heldReason(EntryText(e), e.Accepted), Clone: e.Clone, Process: e.Process.Text(), Updated: e.UpdatedAt,
 		},
 	}
 }
