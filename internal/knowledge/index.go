@@ -7,6 +7,7 @@ import (
 	"github.com/devlearn/devlearn/internal/redact"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -206,10 +207,18 @@ func (ix *Index) width(listed []*Item, head string, o IndexOptions) int {
 	if o.BudgetTokens <= 0 {
 		return wideLine
 	}
+	// Each line's length is its frame's and its title's, cut at w: added
+	// up for each width, not written out, and only as far as the budget
+	// lasts (a thousand entries overflow it in fifty lines).
+	var frames, titles []int
+	fixed := utf8.RuneCountInString(head) + utf8.RuneCountInString(ix.footer(0, o)) + 2*(utf8.RuneCountInString(globalTitle)+2)
 	fits := func(w int) bool {
-		runes := utf8.RuneCountInString(head) + utf8.RuneCountInString(ix.footer(0, o)) + 2*(utf8.RuneCountInString(globalTitle)+2)
-		for _, it := range listed {
-			runes += utf8.RuneCountInString(newIndexLine(it, o.All, w).text())
+		runes := fixed
+		for i, it := range listed {
+			if i == len(frames) {
+				frames, titles = append(frames, frameRunes(it, o.All)), append(titles, foldedRunes(it.Title))
+			}
+			runes += frames[i] + min(titles[i], w)
 			if tokensOf(runes) > o.BudgetTokens {
 				return false
 			}
@@ -267,6 +276,37 @@ func (l indexLine) text() string {
 		return fmt.Sprintf("- [%s] %s (%s)\n", l.ID, l.Title, l.Label)
 	}
 	return fmt.Sprintf("- [%s] %s\n", l.ID, l.Title)
+}
+
+// frameRunes is the length of an item's index line without its title
+// (text: "- [ID] title", then its tag or its label).
+func frameRunes(it *Item, labelled bool) int {
+	n := utf8.RuneCountInString("- [] \n") + utf8.RuneCountInString(it.ID)
+	if tag := statusTag(it); tag != "" {
+		return n + 2 + utf8.RuneCountInString(tag)
+	}
+	if labelled {
+		return n + 3 + utf8.RuneCountInString(it.Label())
+	}
+	return n
+}
+
+// foldedRunes is the length of s as Cut leaves it uncut: its words with
+// one space between them.
+func foldedRunes(s string) int {
+	n, gap := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			gap = n > 0
+			continue
+		}
+		if gap {
+			n++
+			gap = false
+		}
+		n++
+	}
+	return n
 }
 
 // Plural returns "1 item" or "3 items".

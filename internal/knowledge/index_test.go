@@ -69,6 +69,17 @@ func TestIndexLines(t *testing.T) {
 	if ix.Text != want {
 		t.Fatalf("got\n%s\nwant\n%s", ix.Text, want)
 	}
+	// The width is chosen from the lines' lengths worked out, not
+	// written: they are the lengths written.
+	for _, it := range append(pf, g, e) {
+		l := newIndexLine(it, false, wideLine)
+		if got, want := frameRunes(it, false)+min(foldedRunes(it.Title), wideLine), len([]rune(l.text())); got != want {
+			t.Errorf("%s: %d runes worked out, %d written", it.ID, got, want)
+		}
+	}
+	if n := foldedRunes("  two\n words\t here "); n != len("two words here") {
+		t.Errorf("foldedRunes: %d", n)
+	}
 	// Everything fits: the long title runs to wideLine.
 	if title := ix.Lines[1].Title; len([]rune(title)) != wideLine {
 		t.Fatalf("title cut to %d characters: %q", len([]rune(title)), title)
