@@ -2,8 +2,10 @@ package knowledge
 
 import (
 	"github.com/devlearn/devlearn/internal/stamp"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -213,7 +215,7 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	it.Type, it.Priority = t.Name, t.Priority
 	if t.Area {
 		it.Area = s.Field("Area")
-		files, c, ok := AreaTriggers(it.Area, it.Observation != "")
+		files, c, ok := AreaTriggers(it.Area, s.Field("Issue"), it.Observation != "")
 		if ok {
 			it.Match.Commands = append(it.Match.Commands, c)
 		}
@@ -259,17 +261,51 @@ func sectionText(body string) string {
 // "get-content"), and counts as one whatever the program: neither a
 // program outside the known list nor a bare "python" gave a trigger
 // before, and such a lesson was never served at its moment. An Area a
-// person wrote is read as before: a known command, else its paths.
-func AreaTriggers(area string, learned bool) (files []string, cmd Command, ok bool) {
-	if c, ok := AreaCommand(area); ok {
-		return nil, c, true
+// person wrote is read as before: a known command, else its paths. When
+// the Issue says the program refused a flag ("grep: invalid option --
+// P"), the command carries it (RefusedFlag): the draft and the pitfall
+// rendered from it are for the calls that pass it.
+func AreaTriggers(area, issue string, learned bool) (files []string, cmd Command, ok bool) {
+	if cmd, ok = AreaCommand(area); !ok {
+		if files = AreaGlobs(area); len(files) > 0 || !learned {
+			return files, Command{}, false
+		}
+		cmd, ok = CommandTrigger(strings.Trim(strings.TrimSpace(area), "`"))
+		cmd.Written = false
 	}
-	if files = AreaGlobs(area); len(files) > 0 || !learned {
-		return files, Command{}, false
+	if ok && cmd.Flag == "" {
+		cmd.Flag = RefusedFlag(issue)
 	}
-	cmd, ok = CommandTrigger(strings.Trim(strings.TrimSpace(area), "`"))
-	cmd.Written = false
 	return nil, cmd, ok
+}
+
+// refusedFlags read the flag a program refused in its error message
+// ("grep: invalid option -- P", "unknown flag: --force-update", "error:
+// unknown option '-y'"): programs say it in English whatever the person
+// speaks. Compiled on first use: the hooks link this package, and most
+// of their runs never read a failure.
+var refusedFlags = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`(?i)(?:invalid|illegal) option -- '?([A-Za-z0-9])\b`),
+		regexp.MustCompile(`(?i)unknown shorthand flag: '([A-Za-z0-9])'`),
+		regexp.MustCompile(`(?i)(?:unknown|unrecognized|unrecognised|invalid|unexpected|no such) (?:option|flag|argument)s?:? '*(--?[A-Za-z0-9][A-Za-z0-9_-]*)`),
+	}
+})
+
+// RefusedFlag is the flag a failure's program refused ("-P"), or "".
+func RefusedFlag(issue string) string {
+	if !strings.Contains(issue, "-") && !strings.Contains(strings.ToLower(issue), "flag") {
+		return ""
+	}
+	for _, re := range refusedFlags() {
+		if m := re.FindStringSubmatch(issue); m != nil {
+			if !strings.HasPrefix(m[1], "-") {
+				return "-" + m[1]
+			}
+			return m[1]
+		}
+	}
+	return ""
 }
 
 // AreaCommand reads a pitfall's Area that is the command that failed

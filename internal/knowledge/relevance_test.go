@@ -247,3 +247,15 @@ func TestEvidenceBeyondTheTool(t *testing.T) {
 		}
 	}
 }
+
+// A pitfall rendered from a failure whose program refused a flag keeps
+// the flag its draft had: it is served where a call passes it again.
+func TestRenderedPitfallKeepsTheRefusedFlag(t *testing.T) {
+	pf := fromSection(kindPitfalls, sectionOf(t, "## PF-001: `grep` fails with \"grep: invalid option -- P\": use `-oE`\n\n- **Area**: grep\n- **Issue**: `grep -oP '\\w+' x` fails with \"grep: invalid option -- P\"\n- **Status**: Active\n- **Source**: self-learning:obs_002f1fb0f166\n"), "p.md")
+	if len(pf.Match.Commands) != 1 || pf.Match.Commands[0].String() != "grep -P" {
+		t.Fatalf("commands %v, want grep -P", pf.Match.Commands)
+	}
+	if got := RefusedFlag("`sudo rm -rf x` fails with \"sudo: a terminal is required; either use the -S option\""); got != "" {
+		t.Errorf("a flag the message only mentions was read as refused: %q", got)
+	}
+}

@@ -18,7 +18,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -85,12 +84,9 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 		// form ("rg", "git push", "get-content"): it ran, so it is a
 		// program whatever list knows it, and its next run is the
 		// moment the lesson is for.
-		files, c, ok := knowledge.AreaTriggers(area, true)
+		files, c, ok := knowledge.AreaTriggers(area, field(o.Details, "issue"), true)
 		e.Triggers.Files = files
 		if ok {
-			if c.Flag == "" {
-				c.Flag = rejectedFlag(field(o.Details, "issue"))
-			}
 			e.Triggers.Commands = []string{c.String()}
 		}
 	}
@@ -129,31 +125,6 @@ func summary(p string) string {
 	}
 	r := []rune(p)
 	return string(r[:knowledge.MaxSummary-1]) + "…"
-}
-
-// rejectedFlags read the flag a program refused in its error message
-// ("grep: invalid option -- P", "unknown flag: --force-update", "error:
-// unknown option '-y'"): programs say it in English whatever the person
-// speaks.
-var rejectedFlags = []*regexp.Regexp{
-	regexp.MustCompile(`(?i)(?:invalid|illegal) option -- '?([A-Za-z0-9])\b`),
-	regexp.MustCompile(`(?i)unknown shorthand flag: '([A-Za-z0-9])'`),
-	regexp.MustCompile(`(?i)(?:unknown|unrecognized|unrecognised|invalid|unexpected|no such) (?:option|flag|argument)s?:? '*(--?[A-Za-z0-9][A-Za-z0-9_-]*)`),
-}
-
-// rejectedFlag is the flag a failure's program refused ("-P"), or "":
-// the lesson concerns the calls that pass it.
-func rejectedFlag(issue string) string {
-	for _, re := range rejectedFlags {
-		if m := re.FindStringSubmatch(issue); m != nil {
-			f := m[1]
-			if !strings.HasPrefix(f, "-") {
-				f = "-" + f
-			}
-			return f
-		}
-	}
-	return ""
 }
 
 // field is the value of key in "key: value; key: value" details.
