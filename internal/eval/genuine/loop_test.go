@@ -10,20 +10,26 @@ import (
 	"testing"
 )
 
-// A served learned draft is looked up among the readers' verdicts by the
+// A served item is named for its verdicts: a learned draft by the
 // observation its key names, a rendered section by the observation it was
-// rendered from; anything else names none.
-func TestObservationOf(t *testing.T) {
+// rendered from (observationOf, for the readers' judgement of the lesson);
+// an entry a person wrote by the name its heading starts with (itemOf, for
+// the judgement at the call).
+func TestObservationOfAndItemOf(t *testing.T) {
 	lr := &loopRepo{artifacts: map[string]string{"PF-001": "obs_50d4bf4e5ab6"}}
-	for title, want := range map[string]string{
-		"obs-d05884eb019b [MEDIUM warning, draft]: `sed` fails":      "obs_d05884eb019b",
-		"## obs-3f9a1c2b7d4e [MEDIUM note, draft]: x":                "obs_3f9a1c2b7d4e",
-		"PF-001: `yarn test:web` names no script":                    "obs_50d4bf4e5ab6",
-		"PF-002: `python` is not available here":                     "",
-		"version-bump-checklist [CRITICAL checklist]: Bumping a ...": "",
+	for title, want := range map[string][2]string{
+		"obs-d05884eb019b [MEDIUM warning, draft]: `sed` fails":      {"obs_d05884eb019b", "obs_d05884eb019b"},
+		"## obs-3f9a1c2b7d4e [MEDIUM note, draft]: x":                {"obs_3f9a1c2b7d4e", "obs_3f9a1c2b7d4e"},
+		"PF-001: `yarn test:web` names no script":                    {"obs_50d4bf4e5ab6", "obs_50d4bf4e5ab6"},
+		"PF-002: `python` is not available here":                     {"", "PF-002"},
+		"version-bump-checklist [CRITICAL checklist]: Bumping a ...": {"", "version-bump-checklist"},
+		"ADR-002: Use pnpm": {"", "ADR-002"},
 	} {
-		if got := lr.observationOf(title); got != want {
-			t.Errorf("observationOf(%q) = %q, want %q", title, got, want)
+		if got := lr.observationOf(title); got != want[0] {
+			t.Errorf("observationOf(%q) = %q, want %q", title, got, want[0])
+		}
+		if got := lr.itemOf(title); got != want[1] {
+			t.Errorf("itemOf(%q) = %q, want %q", title, got, want[1])
 		}
 	}
 }
@@ -64,22 +70,6 @@ func TestGivenKey(t *testing.T) {
 	for _, other := range []string{GivenKey("en-b", "toolu_01", "obs_50d4bf4e5ab6"), GivenKey("en-a", "toolu_02", "obs_50d4bf4e5ab6"), GivenKey("en-a", "toolu_01", "obs_3f9a1c2b7d4e")} {
 		if other == k {
 			t.Errorf("two items at two calls share the key %s", k)
-		}
-	}
-}
-
-// An entry a person wrote is named by its heading's name; a rendered
-// section by the observation it came from.
-func TestItemOf(t *testing.T) {
-	lr := &loopRepo{artifacts: map[string]string{"PF-001": "obs_50d4bf4e5ab6"}}
-	for title, want := range map[string]string{
-		"obs-d05884eb019b [MEDIUM warning, draft]: `sed` fails":      "obs_d05884eb019b",
-		"PF-001: `yarn test:web` names no script":                    "obs_50d4bf4e5ab6",
-		"version-bump-checklist [CRITICAL checklist]: Bumping a ...": "version-bump-checklist",
-		"ADR-002: Use pnpm": "ADR-002",
-	} {
-		if got := lr.itemOf(title); got != want {
-			t.Errorf("itemOf(%q) = %q, want %q", title, got, want)
 		}
 	}
 }
