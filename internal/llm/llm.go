@@ -53,6 +53,9 @@ const (
 // session the extractor starts must not run devlearn's hooks (the switches rule, docs/architecture.md).
 const GuardEnv = "DEVLEARN_INTERNAL"
 
+// errNoCommand is returned when no command is configured.
+var errNoCommand = errors.New("llm: no extractor command configured (extractor.command)")
+
 // Runner runs the extractor command.
 type Runner struct {
 	Command []string      // argv from the config; nothing learned is ever put in it
@@ -102,27 +105,40 @@ func (r *Runner) Extract(ctx context.Context, req Request) ([]extract.Observatio
 // and stated no lesson of (passed): none unless it answered, and none left
 // out of the prompt for its budget.
 func (r *Runner) Read(ctx context.Context, req Request) (obs []extract.Observation, passed []string, err error) {
-	if len(r.Command) == 0 || r.Command[0] == "" {
-		return nil, nil, errors.New("llm: no extractor command configured (extractor.command)")
-	}
-	if slices.Contains(r.Env, GuardEnv+"=1") {
-		// Asked from inside a session the extractor started: the model's
-		// own session must never feed the extractor again.
-		return nil, nil, errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
+	if err := r.mayRun(); err != nil {
+		return nil, nil, err
 	}
 	prompt, sent, ok := r.prompt(req)
 	if !ok {
 		return nil, nil, nil
 	}
-	if obs, err = r.ask(ctx, req, prompt); err != nil {
+	out, name, err := r.run(ctx, prompt, schemaText())
+	if err != nil {
+		return nil, nil, err
+	}
+	if obs, err = r.Answer(out, req, name); err != nil {
 		return nil, nil, err
 	}
 	return obs, passedOn(sent, obs), nil
 }
 
-// ask runs the command on prompt and reads its answer.
-func (r *Runner) ask(ctx context.Context, req Request, prompt []byte) ([]extract.Observation, error) {
-	argv := r.argv()
+// mayRun says why the command may not run: none is configured, or this
+// is a session the extractor started, whose model must never feed the
+// extractor again.
+func (r *Runner) mayRun() error {
+	if len(r.Command) == 0 || r.Command[0] == "" {
+		return errNoCommand
+	}
+	if slices.Contains(r.Env, GuardEnv+"=1") {
+		return errors.New("llm: refusing to run inside a session devlearn started (DEVLEARN_INTERNAL=1)")
+	}
+	return nil
+}
+
+// run runs the command on prompt, its answer held to schema, and returns
+// what it printed and the command's name for errors.
+func (r *Runner) run(ctx context.Context, prompt, schema []byte) ([]byte, string, error) {
+	argv := r.argv(schema)
 	name := filepath.Base(argv[0])
 	timeout := r.Timeout
 	if timeout <= 0 {
@@ -132,7 +148,7 @@ func (r *Runner) ask(ctx context.Context, req Request, prompt []byte) ([]extract
 	defer cancel()
 	res, err := run(ctx, argv, r.env(), r.Dir, prompt, r.maxOutput())
 	if err != nil {
-		return nil, fmt.Errorf("llm: cannot run %s: %w", name, err)
+		return nil, name, fmt.Errorf("llm: cannot run %s: %w", name, err)
 	}
 	if r.Keep != nil {
 		r.Keep(prompt, res.stdout)
@@ -140,23 +156,23 @@ func (r *Runner) ask(ctx context.Context, req Request, prompt []byte) ([]extract
 	switch {
 	case res.timedOut:
 		r.logStderr(name, res.stderr)
-		return nil, fmt.Errorf("llm: %s did not answer within %s; it was stopped with its whole process group (raise extractor.timeout_seconds if the model needs longer)", name, timeout)
+		return nil, name, fmt.Errorf("llm: %s did not answer within %s; it was stopped with its whole process group (raise extractor.timeout_seconds if the model needs longer)", name, timeout)
 	case res.cancelled:
-		return nil, fmt.Errorf("llm: %s stopped: %w", name, ctx.Err())
+		return nil, name, fmt.Errorf("llm: %s stopped: %w", name, ctx.Err())
 	case res.overflow:
-		return nil, fmt.Errorf("llm: %s printed more than %d bytes; it was stopped and its output dropped", name, r.maxOutput())
+		return nil, name, fmt.Errorf("llm: %s printed more than %d bytes; it was stopped and its output dropped", name, r.maxOutput())
 	case res.waitErr != nil:
 		r.logStderr(name, res.stderr)
-		return nil, fmt.Errorf("llm: %s failed (%v); its output was dropped", name, res.waitErr)
+		return nil, name, fmt.Errorf("llm: %s failed (%v); its output was dropped", name, res.waitErr)
 	}
-	return r.Answer(res.stdout, req, name)
+	return res.stdout, name, nil
 }
 
 // Answer reads what the command printed for req, as Extract does: a
 // recorded answer is read exactly as a live one (make eval replays them;
 // name labels the errors).
 func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Observation, error) {
-	answer, err := decodeOutput(stdout)
+	answer, err := decodeAnswer(stdout, "observations")
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s's output was dropped: %w", name, err)
 	}
@@ -219,7 +235,7 @@ func (r *Runner) logStderr(name, stderr string) {
 // argv is the configured command plus, for Claude Code, the model and the
 // answer's schema when the command does not set them itself. Both come
 // from the config and from devlearn; nothing learned is added.
-func (r *Runner) argv() []string {
+func (r *Runner) argv(schema []byte) []string {
 	argv := slices.Clone(r.Command)
 	if !isClaude(argv[0]) {
 		return argv
@@ -228,7 +244,7 @@ func (r *Runner) argv() []string {
 		argv = append(argv, "--model", r.Model)
 	}
 	if !hasFlag(argv, "--json-schema") {
-		argv = append(argv, "--json-schema", string(schemaText()))
+		argv = append(argv, "--json-schema", string(schema))
 	}
 	return argv
 }

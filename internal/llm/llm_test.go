@@ -468,7 +468,7 @@ func TestCancel(t *testing.T) {
 
 func TestArgvForClaude(t *testing.T) {
 	r := &Runner{Command: []string{"/usr/local/bin/claude", "-p", "--output-format", "json"}, Model: "sonnet"}
-	argv := r.argv()
+	argv := r.argv(schemaText())
 	if i := slices.Index(argv, "--model"); i < 0 || argv[i+1] != "sonnet" {
 		t.Errorf("no --model sonnet in %q", argv)
 	}
@@ -478,13 +478,13 @@ func TestArgvForClaude(t *testing.T) {
 	}
 	// A command that sets them keeps its own.
 	r.Command = []string{"claude", "-p", "--model=opus", "--json-schema", "{}"}
-	if argv := r.argv(); !slices.Equal(argv, r.Command) {
+	if argv := r.argv(schemaText()); !slices.Equal(argv, r.Command) {
 		t.Errorf("flags added twice: %q", argv)
 	}
 	// The config's slice is never changed.
 	cmd := []string{"claude", "-p"}
 	r.Command = cmd[:2:2]
-	r.argv()
+	r.argv(schemaText())
 	if !slices.Equal(cmd, []string{"claude", "-p"}) {
 		t.Error("argv changed the config's command")
 	}
