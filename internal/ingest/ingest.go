@@ -477,8 +477,9 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 	return events
 }
 
-// join makes the observations of a session that restate a lesson of
-// another session sightings of that lesson (joinTo). What an earlier
+// join gives the observations of a session that restate a lesson of
+// another session the id of that lesson, and its type; the sighting
+// keeps its own words, as one identity.Same joins does. What an earlier
 // ingestion of the session joined is joined again without asking; the
 // extractors that read the session this time (extracted) are asked about
 // the rest.
@@ -501,7 +502,7 @@ func (p *Pipeline) join(ctx context.Context, sess *Session, obs []extract.Observ
 		}
 		id := ownID(o)
 		if to, ok := byID[before[id]]; ok {
-			joinTo(&obs[i], to)
+			obs[i].ID, obs[i].Type = to.ID, to.Type
 			continue
 		}
 		if log.Has(id) || earlier.ids[id] || len(known.Find(o.Type, o.Pattern)) > 0 {
@@ -539,19 +540,11 @@ func (p *Pipeline) join(ctx context.Context, sess *Session, obs []extract.Observ
 			}
 			i := fresh[k]
 			hist.MarkJoined(sess.ID, ownID(obs[i]), to.ID)
-			joinTo(&obs[i], to)
+			obs[i].ID, obs[i].Type = to.ID, to.Type
 		}
 		return nil
 	}
 	return nil
-}
-
-// joinTo makes o a sighting of to: its id, type and words, with o's own
-// evidence. The words a lesson is held in are what was read and rendered
-// of it; the person's words of this session, often a quote the rules
-// kept verbatim, are evidence that it came back, not a better statement.
-func joinTo(o *extract.Observation, to observe.Observation) {
-	o.ID, o.Type, o.Pattern, o.Details = to.ID, to.Type, to.Pattern, to.Details
 }
 
 // foundSoFar is what a run's sessions have found so far, as the sessions
