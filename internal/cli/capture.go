@@ -10,7 +10,6 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/debugdump"
 	"github.com/devlearn/devlearn/internal/evolve"
-	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/hook"
 	"github.com/devlearn/devlearn/internal/hookcmd"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -100,9 +99,6 @@ func (env *Env) llmExtractor(p *project.Project, cfg *config.Config, now time.Ti
 			}
 			obs, passed, err := runner.Read(ctx, llmRequest(s.ID, s.Channels, s.Existing))
 			return ingest.Found{Observations: obs, Passed: passed}, err
-		},
-		Join: func(ctx context.Context, s *ingest.Session, fresh []extract.Observation, existing []observe.Observation) (map[int]observe.Observation, error) {
-			return runner.Join(ctx, llm.JoinRequest{Session: s.ID, Fresh: fresh, Existing: existing})
 		},
 	}
 }

@@ -63,11 +63,6 @@ type HistorySession struct {
 	// ingestion of the session, the ones that do not ask the model again
 	// included.
 	Passed []string `json:"passed,omitempty"`
-	// Joined maps the id a new observation of the session had to the
-	// existing observation a model said it restates (Extractor.Join): the
-	// rules find it again at every ingestion, and the model is not asked
-	// again about records it read.
-	Joined map[string]string `json:"joined,omitempty"`
 }
 
 const historyVersion = 1
@@ -104,7 +99,7 @@ func (h *History) Put(id string, at time.Time, r extract.Result) {
 		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxMissing)],
 	}
 	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
-		s.Extracted, s.Passed, s.Joined = h.Sessions[i].Extracted, h.Sessions[i].Passed, h.Sessions[i].Joined
+		s.Extracted, s.Passed = h.Sessions[i].Extracted, h.Sessions[i].Passed
 		h.Sessions[i] = s
 		return
 	}
@@ -143,27 +138,6 @@ func (h *History) MarkPassed(id string, turns []string) {
 	}
 	if len(s.Passed) > HistoryMaxPassed {
 		s.Passed = s.Passed[len(s.Passed)-HistoryMaxPassed:]
-	}
-}
-
-// JoinedAs is what session id's new observations were joined to, by
-// their own ids.
-func (h *History) JoinedAs(id string) map[string]string {
-	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
-		return h.Sessions[i].Joined
-	}
-	return nil
-}
-
-// MarkJoined records that the observation of session id whose own id is
-// from restates existing observation to; the session must have been Put.
-func (h *History) MarkJoined(id, from, to string) {
-	if i := slices.IndexFunc(h.Sessions, func(x HistorySession) bool { return x.ID == id }); i >= 0 {
-		s := &h.Sessions[i]
-		if s.Joined == nil {
-			s.Joined = map[string]string{}
-		}
-		s.Joined[from] = to
 	}
 }
 

@@ -64,11 +64,6 @@ type Session struct {
 type Extractor struct {
 	Name    string
 	Extract func(ctx context.Context, s *Session) (Found, error)
-	// Join, when set, is asked after a session it read which of the
-	// session's new observations (every extractor's, the rules' included)
-	// restate one of existing, the log's observations of other sessions;
-	// it returns them by index in fresh.
-	Join func(ctx context.Context, s *Session, fresh []extract.Observation, existing []observe.Observation) (map[int]observe.Observation, error)
 }
 
 // Found is what an extractor beyond the rules found in a session: its
@@ -222,7 +217,6 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		hist = h
 	}
 	existing := log.Observations(p.Now, p.Config)
-	known := knownLessons(existing)
 	artifacts := Artifacts(existing)
 	opt := extract.Options{Redact: p.redact()}
 	if p.Proj != nil {
@@ -300,9 +294,6 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 			}
 			inBatch[obs[j].SessionID] = true
 		}
-		if err := p.join(ctx, sess, obs, extracted, log, known, &earlier, hist); err != nil {
-			problem("%s: %v", label(src, sess.ID), err)
-		}
 		rep.Observations = len(obs)
 		found = append(found, obs...)
 		earlier.add(obs)
@@ -330,7 +321,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	// sessions that the log already holds are skipped below.
 	found = append(found, extract.Across(hist.Results(), opt)...)
 
-	events := p.events(log, known, found, usages, inBatch, res, problem)
+	events := p.events(log, knownLessons(existing), found, usages, inBatch, res, problem)
 
 	// Candidate entries: written through the one writer, or, in a dry
 	// run, only named.
@@ -475,76 +466,6 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 		res.Uses = append(res.Uses, u)
 	}
 	return events
-}
-
-// join gives the observations of a session that restate a lesson of
-// another session the id of that lesson, and its type; the sighting
-// keeps its own words, as one identity.Same joins does. What an earlier
-// ingestion of the session joined is joined again without asking; the
-// extractors that read the session this time (extracted) are asked about
-// the rest.
-func (p *Pipeline) join(ctx context.Context, sess *Session, obs []extract.Observation, extracted []string, log *observe.Log, known *identity.Index, earlier *foundSoFar, hist *History) error {
-	byID := map[string]observe.Observation{}
-	for _, o := range sess.Existing {
-		byID[o.ID] = o
-	}
-	ownID := func(o extract.Observation) string {
-		if o.ID != "" {
-			return o.ID
-		}
-		return observe.ID(o.Type, o.Pattern)
-	}
-	before := hist.JoinedAs(sess.ID)
-	var fresh []int
-	for i, o := range obs {
-		if o.Type == "" || o.Pattern == "" {
-			continue
-		}
-		id := ownID(o)
-		if to, ok := byID[before[id]]; ok {
-			obs[i].ID, obs[i].Type = to.ID, to.Type
-			continue
-		}
-		if log.Has(id) || earlier.ids[id] || len(known.Find(o.Type, o.Pattern)) > 0 {
-			continue
-		}
-		fresh = append(fresh, i)
-	}
-	if len(fresh) == 0 {
-		return nil
-	}
-	var others []observe.Observation
-	for _, o := range sess.Existing {
-		if !log.SightedBy(o.ID, sess.ID) {
-			others = append(others, o)
-		}
-	}
-	if len(others) == 0 {
-		return nil
-	}
-	for _, x := range p.Extractors {
-		if x.Join == nil || !slices.Contains(extracted, x.Name) {
-			continue
-		}
-		list := make([]extract.Observation, len(fresh))
-		for k, i := range fresh {
-			list[k] = obs[i]
-		}
-		joined, err := x.Join(ctx, sess, list, others)
-		if err != nil {
-			return fmt.Errorf("%s extractor, joining lessons said again: %w", x.Name, err)
-		}
-		for k, to := range joined {
-			if k < 0 || k >= len(fresh) {
-				continue
-			}
-			i := fresh[k]
-			hist.MarkJoined(sess.ID, ownID(obs[i]), to.ID)
-			obs[i].ID, obs[i].Type = to.ID, to.Type
-		}
-		return nil
-	}
-	return nil
 }
 
 // foundSoFar is what a run's sessions have found so far, as the sessions

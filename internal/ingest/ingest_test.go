@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -504,83 +503,5 @@ func TestLaterSessionsOfARunSeeWhatEarlierOnesFound(t *testing.T) {
 	want := observe.ID("procedural", "Put new pages under app/settings.")
 	if len(shown) != 2 || len(shown[0]) != 0 || !slices.Equal(shown[1], []string{want}) {
 		t.Fatalf("shown %v, want nothing then %s", shown, want)
-	}
-}
-
-// A lesson said in other words in a later session, which its reader took
-// for a new one, joins the first when an extractor's Join says it restates
-// it: one observation seen in two sessions, which the person taught
-// again. Ingested again, the session joins the same way without asking.
-func TestJoinedLessonIsOneObservation(t *testing.T) {
-	p := newProject(t)
-	first := newSession("5c000000-0000-4000-8000-000000000001", p.Root, now.Add(-3*time.Hour))
-	first.user("From now on, indent the Go files with tabs, never spaces.")
-	first.assistant(text("Noted."))
-	second := newSession("5c000000-0000-4000-8000-000000000002", p.Root, now.Add(-time.Hour))
-	second.user("Again: tabs for indentation in Go files, I told you last time.")
-	second.assistant(text("Sorry, switching to tabs."))
-	files := []string{first.write(t, t.TempDir()), second.write(t, t.TempDir())}
-
-	var asked []string
-	var seen [][]string
-	model := Extractor{
-		Name: "model",
-		Extract: func(_ context.Context, s *Session) (Found, error) {
-			asked = append(asked, s.ID)
-			if len(asked) > 1 {
-				return Found{}, nil
-			}
-			u := s.Channels.UserSignals[0]
-			return Found{Observations: []extract.Observation{{Type: "decision", Pattern: "Go files are indented with tabs, not spaces.", Details: "-",
-				Evidence: []string{"user: indent the Go files with tabs"}, QualityOK: true, SessionID: s.ID, RecordUUID: u.UUID, Extractor: "model", Timestamp: u.Timestamp}}}, nil
-		},
-		Join: func(_ context.Context, s *Session, fresh []extract.Observation, existing []observe.Observation) (map[int]observe.Observation, error) {
-			var patterns []string
-			for _, o := range fresh {
-				patterns = append(patterns, o.Pattern)
-			}
-			seen = append(seen, patterns)
-			for i, o := range fresh {
-				if strings.Contains(strings.ToLower(o.Pattern), "tabs for indentation") {
-					for _, e := range existing {
-						if e.Type == "decision" {
-							return map[int]observe.Observation{i: e}, nil
-						}
-					}
-				}
-			}
-			return nil, nil
-		},
-	}
-	ingest := func(at time.Time, f string) *Result {
-		pl := pipeline(p, at)
-		pl.Extractors = []Extractor{model}
-		return runOnce(t, pl, f)
-	}
-	ingest(now.Add(-2*time.Hour), files[0])
-	if len(seen) != 0 {
-		t.Fatalf("asked to join the first session's lessons with nothing before them: %v", seen)
-	}
-	res := ingest(now, files[1])
-	if len(seen) != 1 || len(seen[0]) != 1 {
-		t.Fatalf("asked about %v, want the second session's one new lesson", seen)
-	}
-	var decision []observe.Observation
-	for _, o := range res.Log.Observations(now, config.Default()) {
-		if o.Type == "decision" {
-			decision = append(decision, o)
-		}
-	}
-	if len(decision) != 1 || decision[0].Count != 2 || decision[0].Status != observe.Ready {
-		t.Fatalf("want the decision seen in two sessions and ready (taught again), got %+v", decision)
-	}
-	before, err := os.ReadFile(p.Path(project.LogFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	res = ingest(now.Add(time.Hour), files[1])
-	after, _ := os.ReadFile(p.Path(project.LogFile))
-	if len(asked) != 2 || len(seen) != 1 || res.NewCount() != 0 || !bytes.Equal(before, after) {
-		t.Fatalf("ingested again: model asked about %v, join asked %d times, %d new, log changed %v", asked, len(seen), res.NewCount(), !bytes.Equal(before, after))
 	}
 }

@@ -36,10 +36,7 @@ import (
 	"github.com/devlearn/devlearn/internal/jsonl"
 )
 
-const (
-	empty     = `{"observations":[]}`
-	emptyJoin = `{"same":[]}`
-)
+const empty = `{"observations":[]}`
 
 func main() {
 	seen := flag.Bool("seen", false, "answer a prompt showing existing observations for them")
@@ -67,7 +64,7 @@ func main() {
 // candidates alone. The prompt is kept under the first key without an
 // answer, to be answered; with none, the answer is empty.
 func answer(answers, prompts string, prompt []byte, seen bool, w io.Writer) error {
-	key, seenKey, none, err := keysOf(prompt)
+	key, seenKey, err := keysOf(prompt)
 	if err != nil {
 		return err
 	}
@@ -90,45 +87,37 @@ func answer(answers, prompts string, prompt []byte, seen bool, w io.Writer) erro
 			}
 		}
 	}
-	_, err = io.WriteString(w, none)
+	_, err = io.WriteString(w, empty)
 	return err
 }
 
 // keysOf hashes the candidates of the JSON document that ends the prompt,
 // and the candidates with the existing observations it shows ("" when it
-// shows none); a join prompt's key hashes its whole document. none is the
-// answer when there is none recorded.
-func keysOf(prompt []byte) (key, seenKey, none string, err error) {
-	if at := bytes.LastIndex(prompt, []byte("\n{\"new_observations\"")); at >= 0 {
-		var doc bytes.Buffer
-		if err := json.Compact(&doc, prompt[at+1:]); err != nil {
-			return "", "", "", fmt.Errorf("the prompt's observations: %w", err)
-		}
-		return hash(doc.Bytes()), "", emptyJoin, nil
-	}
+// shows none).
+func keysOf(prompt []byte) (key, seenKey string, err error) {
 	at := bytes.LastIndex(prompt, []byte("\n{\"existing_observations\""))
 	if at < 0 {
-		return "", "", "", errors.New("no candidates document in the prompt")
+		return "", "", errors.New("no candidates document in the prompt")
 	}
 	var doc struct {
 		Existing   json.RawMessage `json:"existing_observations"`
 		Candidates json.RawMessage `json:"candidates"`
 	}
 	if err := json.Unmarshal(prompt[at+1:], &doc); err != nil {
-		return "", "", "", fmt.Errorf("the prompt's candidates: %w", err)
+		return "", "", fmt.Errorf("the prompt's candidates: %w", err)
 	}
 	var cands, existing bytes.Buffer
 	if err := json.Compact(&cands, doc.Candidates); err != nil {
-		return "", "", "", err
+		return "", "", err
 	}
 	if err := json.Compact(&existing, doc.Existing); err != nil {
-		return "", "", "", err
+		return "", "", err
 	}
 	key = hash(cands.Bytes())
 	if existing.String() != "[]" {
 		seenKey = hash(append(append(existing.Bytes(), '\n'), cands.Bytes()...))
 	}
-	return key, seenKey, empty, nil
+	return key, seenKey, nil
 }
 
 func hash(b []byte) string {

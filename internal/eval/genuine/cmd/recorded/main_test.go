@@ -86,7 +86,7 @@ func TestRecordedSeenAnswersForWhatWasShown(t *testing.T) {
 	after := prompt(`[{"id":"obs_abcdef","type":"procedural","pattern":"Write commit messages in English."}]`, cands)
 	aloneAnswer := `{"observations":[{"type":"procedural","pattern":"Commit messages in English.","details":"","evidence":[],"quality_ok":true}]}`
 	seenAnswer := `{"observations":[{"id":"obs_abcdef","type":"procedural","pattern":"Write commit messages in English.","details":"","evidence":[],"quality_ok":true}]}`
-	key, _, _, _ := keysOf(alone)
+	key, _, _ := keysOf(alone)
 	os.MkdirAll(answers, 0o755)
 	os.WriteFile(filepath.Join(answers, key+".json"), []byte(aloneAnswer), 0o644)
 
@@ -115,36 +115,5 @@ func TestRecordedSeenAnswersForWhatWasShown(t *testing.T) {
 		if err := answer(answers, prompts, c.p, c.seen, &out); err != nil || out.String() != c.want {
 			t.Errorf("seen %v: %q, %v", c.seen, out.String(), err)
 		}
-	}
-}
-
-// A join prompt is kept under a key of everything it shows, and answered
-// "none is the same" until its answer is written.
-func TestRecordedJoinPrompt(t *testing.T) {
-	dir := t.TempDir()
-	answers, prompts := filepath.Join(dir, "answers"), filepath.Join(dir, "prompts")
-	join := func(pattern string) []byte {
-		return []byte("Instructions.\n\nThe observations, as JSON:\n" +
-			`{"new_observations":[{"n":1,"type":"procedural","pattern":"` + pattern + `","candidates":["obs_abcdef"]}],"existing_observations":[{"id":"obs_abcdef","type":"decision","pattern":"Use tabs."}]}` + "\n")
-	}
-	var out bytes.Buffer
-	if err := answer(answers, prompts, join("tabs, please"), true, &out); err != nil || out.String() != emptyJoin {
-		t.Fatalf("unanswered: %q, %v", out.String(), err)
-	}
-	kept, _ := filepath.Glob(filepath.Join(prompts, "*.txt"))
-	if len(kept) != 1 {
-		t.Fatalf("kept %v", kept)
-	}
-	key := strings.TrimSuffix(filepath.Base(kept[0]), ".txt")
-	const said = `{"same":[{"new":1,"id":"obs_abcdef"}]}`
-	os.MkdirAll(answers, 0o755)
-	os.WriteFile(filepath.Join(answers, key+".json"), []byte(said), 0o644)
-	out.Reset()
-	if err := answer(answers, prompts, join("tabs, please"), true, &out); err != nil || out.String() != said {
-		t.Fatalf("answered: %q, %v", out.String(), err)
-	}
-	out.Reset()
-	if err := answer(answers, prompts, join("spaces"), true, &out); err != nil || out.String() != emptyJoin {
-		t.Fatalf("another new observation took the answer: %q, %v", out.String(), err)
 	}
 }
