@@ -127,7 +127,7 @@ func inFence(fence, line string) (string, bool) {
 	return "", false
 }
 
-var readChatMarkdownFile = fromText(readChatMarkdown)
+var readChatMarkdownFile = fromSaved(readChatMarkdown)
 
 // chatMessage is a message being read: its speaker, the line of its
 // heading, its body's lines (with their numbers).

@@ -75,7 +75,7 @@ func claudeExportHead(head []byte, strict bool) bool {
 	return prompts > 0 && marks > 1 && bytes.Contains(head, []byte("  ⎿  "))
 }
 
-var readClaudeExportFile = fromText(readClaudeExport)
+var readClaudeExportFile = fromSaved(readClaudeExport)
 
 // exportRecord is the record being read: a prompt, a message, a call.
 type exportRecord struct {

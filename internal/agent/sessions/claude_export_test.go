@@ -157,3 +157,44 @@ func TestClaudeExportProtocol(t *testing.T) {
 		t.Errorf("protocol errors %v, want [true true false]", got)
 	}
 }
+
+// A name that gives no date is one a person may save each new session
+// over: each session saved there is its own, by its first message, and a
+// later save of the same session, grown, is the same one. A dated name
+// stays the session's id.
+func TestSavedLogSessionIDs(t *testing.T) {
+	idOf := func(name, text string) string {
+		t.Helper()
+		path := filepath.Join(t.TempDir(), name)
+		os.WriteFile(path, []byte(text), 0o644)
+		logs, ok := Open(path)
+		if !ok || len(logs) != 1 {
+			t.Fatalf("Open(%s) = %+v, %v", name, logs, ok)
+		}
+		ch, err := logs[0].Read(path, transcript.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range ch.UserSignals {
+			if u.SessionID != ch.SessionID {
+				t.Fatalf("%s: a record of session %q in session %q", name, u.SessionID, ch.SessionID)
+			}
+		}
+		return ch.SessionID
+	}
+	other := strings.Replace(claudeExport, "> the tests fail, fix them", "> add the settings page", 1)
+	grown := claudeExport + "\n> now commit it\n\n● Committed.\n"
+	first := idOf("contexto.txt", claudeExport)
+	if !strings.HasPrefix(first, "contexto-") || len(first) != len("contexto-")+8 {
+		t.Errorf("id %q, want the name and a hash of the first message", first)
+	}
+	if second := idOf("contexto.txt", other); second == first {
+		t.Errorf("two sessions saved under one name share the id %q", first)
+	}
+	if again := idOf("contexto.txt", grown); again != first {
+		t.Errorf("the same session saved again, grown: %q, then %q", first, again)
+	}
+	if dated := idOf("2025-08-05-the-tests-fail-fix-them.txt", claudeExport); dated != "2025-08-05-the-tests-fail-fix-them" {
+		t.Errorf("a dated name: id %q", dated)
+	}
+}

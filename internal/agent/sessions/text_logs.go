@@ -8,6 +8,8 @@ package sessions
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -49,17 +51,67 @@ func textFormat(path string, strict bool) (string, Reader) {
 	return "", nil
 }
 
+// textReader reads a text log from r, as session id unless the log names
+// its own, dated at.
+type textReader func(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error)
+
 // fromText is the Reader of a file read by read, with the id and the time
 // textLog gives it.
-func fromText(read func(r io.Reader, name, id string, at time.Time, opt transcript.Options) (*transcript.Channels, error)) Reader {
+func fromText(read textReader) Reader {
 	return func(path string, opt transcript.Options) (*transcript.Channels, error) {
-		f, id, at, err := textLog(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		return read(f, path, id, at, opt)
+		return readText(path, opt, read, "")
 	}
+}
+
+// fromSaved is fromText for a log a person saved under a name of their
+// choosing. A name that gives no time ("contexto.md", "LAST_CHAT.md") is
+// often saved over by each new session, and as its id it made every
+// session saved there one: a lesson taught in each was seen in one
+// session, and never recurred. Such a log is named by its name and its
+// first message from the person, which a later save of the same session,
+// grown, keeps. A log that names its own session keeps that id.
+func fromSaved(read textReader) Reader {
+	return func(path string, opt transcript.Options) (*transcript.Channels, error) {
+		ch, err := readText(path, opt, read, "")
+		if err != nil || ch.SessionID != nameID(path) {
+			return ch, err
+		}
+		if _, dated := nameTime(filepath.Base(path)); dated {
+			return ch, nil
+		}
+		first := ""
+		for _, u := range ch.UserSignals {
+			if first = strings.Join(strings.Fields(u.Text), " "); first != "" {
+				break
+			}
+		}
+		if first == "" {
+			return ch, nil
+		}
+		sum := sha256.Sum256([]byte(first))
+		return readText(path, opt, read, hex.EncodeToString(sum[:4]))
+	}
+}
+
+// readText reads the text log at path with read, its id textLog's with
+// suffix, when given, after a hyphen.
+func readText(path string, opt transcript.Options, read textReader, suffix string) (*transcript.Channels, error) {
+	f, id, at, err := textLog(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if suffix != "" {
+		id += "-" + suffix
+	}
+	return read(f, path, id, at, opt)
+}
+
+// nameID is the id textLog gives the log at path: its name without the
+// extension.
+func nameID(path string) string {
+	base := filepath.Base(path)
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
 // textLog opens the text log at path: its id is its name without the
@@ -78,7 +130,7 @@ func textLog(path string) (f *os.File, id string, at time.Time, err error) {
 	if t, ok := nameTime(base); ok {
 		at = t
 	}
-	return f, strings.TrimSuffix(base, filepath.Ext(base)), at, nil
+	return f, nameID(path), at, nil
 }
 
 // nameTime is the time a file's name gives: "2025-10-01_23-30Z-…" (what
