@@ -36,7 +36,7 @@ func FuzzOutput(f *testing.F) {
 	r := &Runner{Log: io.Discard}
 	req := sampleRequest()
 	f.Fuzz(func(t *testing.T, out []byte) {
-		items, err := decodeAnswer(out, "observations")
+		items, err := decodeOutput(out)
 		if err != nil {
 			return
 		}
@@ -71,7 +71,7 @@ func BenchmarkAccept(b *testing.B) {
 	req := sampleRequest()
 	b.ReportAllocs()
 	for b.Loop() {
-		items, err := decodeAnswer(out, "observations")
+		items, err := decodeOutput(out)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -172,7 +172,7 @@ func (r *Runner) run(ctx context.Context, prompt, schema []byte) ([]byte, string
 // recorded answer is read exactly as a live one (make eval replays them;
 // name labels the errors).
 func (r *Runner) Answer(stdout []byte, req Request, name string) ([]extract.Observation, error) {
-	answer, err := decodeAnswer(stdout, "observations")
+	answer, err := decodeOutput(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("llm: %s's output was dropped: %w", name, err)
 	}

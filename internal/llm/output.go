@@ -13,18 +13,16 @@ import (
 // is a runaway or an attack on the decoder, refused before it is decoded.
 const maxDepth = 32
 
-// decodeAnswer finds the answer's items, the list under key, in what the
-// command printed:
+// decodeOutput finds the answer's items in what the command printed:
 //   - Claude Code's --output-format json object: its structured_output
 //     (with --json-schema) or its result, a string holding the JSON answer
 //     (possibly in one ```json fence);
 //   - the same as a list of messages (--verbose), whose last "result" counts;
-//   - the answer itself, {"observations": [...]} (or key's), from a command
-//     of one's own.
+//   - the answer itself, {"observations": [...]}, from a command of one's own.
 //
 // Only the shape is checked here; each item is validated on its own later,
 // so one bad item does not cost the good ones.
-func decodeAnswer(out []byte, key string) ([]json.RawMessage, error) {
+func decodeOutput(out []byte) ([]json.RawMessage, error) {
 	out = bytes.TrimSpace(out)
 	if len(out) == 0 {
 		return nil, errors.New("it printed nothing")
@@ -45,6 +43,7 @@ func decodeAnswer(out []byte, key string) ([]json.RawMessage, error) {
 		out = raw
 	}
 	var env struct {
+		Observations     json.RawMessage `json:"observations"`
 		StructuredOutput json.RawMessage `json:"structured_output"`
 		Result           *string         `json:"result"`
 		IsError          bool            `json:"is_error"`
@@ -59,13 +58,11 @@ func decodeAnswer(out []byte, key string) ([]json.RawMessage, error) {
 		}
 		return nil, fmt.Errorf("not a JSON object (%s)", shortJSONError(err))
 	}
-	var top map[string]json.RawMessage
-	_ = json.Unmarshal(out, &top) // an object: the decode above took it
 	switch {
-	case top[key] != nil:
-		return answerItems(out, key)
+	case env.Observations != nil:
+		return answerItems(out)
 	case len(env.StructuredOutput) > 0 && !bytes.Equal(env.StructuredOutput, []byte("null")):
-		return answerItems(env.StructuredOutput, key)
+		return answerItems(env.StructuredOutput)
 	case env.IsError || strings.HasPrefix(env.Subtype, "error"):
 		msg := fmt.Sprintf("the model's run ended in an error (%s)", oneLine(clipStart(env.Subtype, 80)))
 		if env.Subtype == "error_max_turns" {
@@ -77,9 +74,9 @@ func decodeAnswer(out []byte, key string) ([]json.RawMessage, error) {
 		if err := checkDepth([]byte(text)); err != nil {
 			return nil, err
 		}
-		return answerItems([]byte(text), key)
+		return answerItems([]byte(text))
 	}
-	return nil, fmt.Errorf(`it holds no answer: want {%q: [...]}, or Claude Code's JSON output with "structured_output" or "result"`, key)
+	return nil, errors.New(`it holds no answer: want {"observations": [...]}, or Claude Code's JSON output with "structured_output" or "result"`)
 }
 
 // lastResult picks the last {"type": "result"} message of a list.
@@ -95,23 +92,20 @@ func lastResult(msgs []json.RawMessage) ([]byte, error) {
 	return nil, errors.New(`a list of messages without a "result"`)
 }
 
-// answerItems reads {"observations": [...]} (the list under key) and
-// returns the raw items. Other keys are never read; they are left out
-// without a word, as the schema the model was given allows none.
-func answerItems(data []byte, key string) ([]json.RawMessage, error) {
-	var a map[string]json.RawMessage
+// answerItems reads {"observations": [...]} and returns the raw items.
+// Other keys are never read; they are left out without a word, as the
+// schema the model was given allows none.
+func answerItems(data []byte) ([]json.RawMessage, error) {
+	var a struct {
+		Observations *[]json.RawMessage `json:"observations"`
+	}
 	if err := json.Unmarshal(data, &a); err != nil {
-		return nil, fmt.Errorf(`the answer is not {%q: [...]} (%s)`, key, shortJSONError(err))
+		return nil, fmt.Errorf(`the answer is not {"observations": [...]} (%s)`, shortJSONError(err))
 	}
-	list, ok := a[key]
-	if !ok || bytes.Equal(list, []byte("null")) {
-		return nil, fmt.Errorf(`the answer has no %q list`, key)
+	if a.Observations == nil {
+		return nil, errors.New(`the answer has no "observations" list`)
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(list, &items); err != nil {
-		return nil, fmt.Errorf(`the answer is not {%q: [...]} (%s)`, key, shortJSONError(err))
-	}
-	return items, nil
+	return *a.Observations, nil
 }
 
 // unfence returns the JSON inside a reply that is one fenced code block
