@@ -1650,6 +1650,7 @@ func TestPathSwap(t *testing.T) {
 		{"src/app/(dashboard)/page.tsx", "'src/app/(dashboard)/page.tsx'", false}, // quoted: how it is written
 		{"src/app/(dashboard)/page.tsx", "src/app/(admin)/page.tsx", false},       // a trigger cannot hold it whole
 		{"--all", "--short", false},
+		{"http://localhost:8080/health", "https://api.example.com/health", false}, // an address, not a file of the project
 	} {
 		_, got := pathSwap([]change{{from: c.from, to: c.to, fromWords: 1, toWords: 1}})
 		if got != c.want {

@@ -1456,9 +1456,14 @@ func pathSwap(cs []change) (string, bool) {
 	return unquote(cs[0].from), true
 }
 
-// swapsPath reports one path of the project put in place of another.
+// swapsPath reports one path of the project put in place of another. An
+// address is no path of the project: one URL put in place of another
+// (`curl http://localhost:8080/health`, then `curl https://api…/health`)
+// is a lesson about the command's argument, for the next call that
+// passes it.
 func swapsPath(from, to string) bool {
-	return vocab.PathLike(from) && vocab.PathLike(to) && !unheld(from) && bare(from) != bare(to)
+	return vocab.PathLike(from) && vocab.PathLike(to) && !unheld(from) && bare(from) != bare(to) &&
+		!strings.Contains(from, "://") && !strings.Contains(to, "://")
 }
 
 // missingSwap is the one path a change set puts another path in place of
