@@ -30,6 +30,11 @@ JSON on stdin and print the one output shape Claude Code honours, or nothing:
   post-tool-use        gives the .directives/ files in force above the file a
                        read or an edit named that the session has not seen
                        (core types in full, others by name), each once
+  post-tool-use-failure
+                       after a Bash call failed, serves the failures learned
+                       before that ran its program and printed the same
+                       error, with what made them pass (each once per
+                       session)
   stop                 saves the [PROCESS_KNOWLEDGE] blocks of the agent's last
                        message as draft entries (served at once, below active
                        ones, until a person promotes or archives them); runs

@@ -155,3 +155,34 @@ func emptySpool(b *testing.B, root string) {
 		}
 	}
 }
+
+// BenchmarkPostToolUseFailure is a Bash call that failed with an error a
+// learned failure recorded, among 1,000 entries: the draft is read again
+// and its error compared, then served. Each call is a session of its own,
+// so every call serves.
+func BenchmarkPostToolUseFailure(b *testing.B) {
+	root := benchRoot(b, 1000)
+	dir := filepath.Join(root, filepath.FromSlash(project.ObservedDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	draft := "---\nkey: obs-0123456789ab\nsummary: '`curl` fails with \"curl: (7) Failed to connect to localhost port 8080 after 1 ms: Connection refused\": use `https://api.example.com/health` instead of `http://localhost:8080/health`.'\nkind: warning\npriority: MEDIUM\nstatus: draft\nsource: transcript\nobservation: obs_0123456789ab\ntags: [observed]\ntriggers:\n  commands: [curl]\n---\nSeen in 1 session: a command failed and this is what made it pass.\n\n- area: curl\n- issue: `curl -s http://localhost:8080/health` fails with \"curl: (7) Failed to connect to localhost port 8080 after 1 ms: Connection refused\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "obs-0123456789ab.md"), []byte(draft), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Dir: root, Now: time.Now}
+	Run(context.Background(), SessionStart, env, bytes.NewReader([]byte(`{"cwd":"`+root+`"}`)), io.Discard)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in, _ := json.Marshal(map[string]any{
+			"session_id": fmt.Sprintf("8f6c1d2e-1234-4abc-9def-%012d", i), "cwd": root, "hook_event_name": "PostToolUseFailure",
+			"tool_name": "Bash", "tool_use_id": fmt.Sprintf("toolu_%d", i), "tool_input": map[string]any{"command": `curl -s "$API/health"`},
+			"error": "Exit code 7\ncurl: (7) Failed to connect to localhost port 8080 after 0 ms: Couldn't connect to server", "is_interrupt": false,
+		})
+		var out bytes.Buffer
+		Run(context.Background(), PostToolUseFailure, env, bytes.NewReader(in), &out)
+		if !bytes.Contains(out.Bytes(), []byte("obs-0123456789ab")) {
+			b.Fatalf("nothing served: %q", out.String())
+		}
+	}
+}

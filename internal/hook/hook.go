@@ -28,27 +28,31 @@ import (
 
 // The events served here, as named on devlearn's command line.
 const (
-	PreToolUse       = "pre-tool-use"
-	PostToolUse      = "post-tool-use"
-	SessionStart     = "session-start"
-	UserPromptSubmit = "user-prompt-submit"
-	SessionEnd       = "session-end"
-	Stop             = "stop"
+	PreToolUse  = "pre-tool-use"
+	PostToolUse = "post-tool-use"
+	// PostToolUseFailure: a tool call failed (Claude Code's event of
+	// that name).
+	PostToolUseFailure = "post-tool-use-failure"
+	SessionStart       = "session-start"
+	UserPromptSubmit   = "user-prompt-submit"
+	SessionEnd         = "session-end"
+	Stop               = "stop"
 )
 
 // eventNames are Claude Code's names, for hookEventName.
 var eventNames = map[string]string{
-	PreToolUse:       "PreToolUse",
-	PostToolUse:      "PostToolUse",
-	SessionStart:     "SessionStart",
-	UserPromptSubmit: "UserPromptSubmit",
-	SessionEnd:       "SessionEnd",
-	Stop:             "Stop",
+	PreToolUse:         "PreToolUse",
+	PostToolUse:        "PostToolUse",
+	PostToolUseFailure: "PostToolUseFailure",
+	SessionStart:       "SessionStart",
+	UserPromptSubmit:   "UserPromptSubmit",
+	SessionEnd:         "SessionEnd",
+	Stop:               "Stop",
 }
 
 // Events lists the events Run serves.
 func Events() []string {
-	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd}
+	return []string{SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PostToolUseFailure, Stop, SessionEnd}
 }
 
 // MaxInput bounds what is read from stdin: a Write of a huge file is
@@ -120,6 +124,10 @@ type Input struct {
 	// skipped as it is decoded, never copied.
 	Tool      ToolArgs `json:"tool_input"`
 	ToolUseID string   `json:"tool_use_id"`
+	// PostToolUseFailure: what the call printed as its error, and
+	// whether the person interrupted it.
+	Error       string `json:"error"`
+	IsInterrupt bool   `json:"is_interrupt"`
 	// SessionEnd.
 	Reason string `json:"reason"`
 	// Stop.
@@ -147,6 +155,8 @@ func (in *Input) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 			return in.Tool.UnmarshalJSONFrom(dec)
 		case "stop_hook_active":
 			return readScalar(dec, n, "true or false", func(v jsontext.Token) { in.StopHookActive = v.Kind() == jsontext.KindTrue })
+		case "is_interrupt":
+			return readScalar(dec, n, "true or false", func(v jsontext.Token) { in.IsInterrupt = v.Kind() == jsontext.KindTrue })
 		}
 		if dst := in.field(n); dst != nil {
 			return readScalar(dec, n, "a string", func(v jsontext.Token) {
@@ -202,6 +212,8 @@ func (in *Input) field(n string) *string {
 		return &in.Reason
 	case "last_assistant_message":
 		return &in.LastAssistantMessage
+	case "error":
+		return &in.Error
 	}
 	return nil
 }
@@ -464,12 +476,13 @@ var errQuiet = errors.New("nothing to do")
 
 func (r *run) serve(stdin io.Reader) (*Output, error) {
 	handler, ok := map[string]func() (*Output, error){
-		PreToolUse:       r.preToolUseAndDirectives,
-		PostToolUse:      r.afterCall,
-		SessionStart:     r.sessionStart,
-		UserPromptSubmit: r.promptSubmit,
-		SessionEnd:       r.sessionEndAndDirectives,
-		Stop:             r.stopAndChecklists,
+		PreToolUse:         r.preToolUseAndDirectives,
+		PostToolUse:        r.afterCall,
+		PostToolUseFailure: r.failed,
+		SessionStart:       r.sessionStart,
+		UserPromptSubmit:   r.promptSubmit,
+		SessionEnd:         r.sessionEndAndDirectives,
+		Stop:               r.stopAndChecklists,
 	}[r.event]
 	if !ok {
 		return nil, fmt.Errorf("unknown hook event %q (known: %v)", r.event, Events())

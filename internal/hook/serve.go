@@ -131,8 +131,23 @@ func (r *run) redactedPrompt() string {
 }
 
 // inject picks from ranked what fits the output budget and has not been
-// served in this session for this path, records it, and renders it.
+// served in this session for this path, records it, and renders it. An
+// item is served when its score, read again from what its file holds now,
+// reaches the threshold.
 func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scored, pathKey, what string) (*Output, error) {
+	opts := r.options()
+	claim := func(it *knowledge.Item) string { return claimPath(it, pathKey) }
+	return r.injectAdmitted(sess, call, ranked, what, claim, func(fresh *knowledge.Item, _ knowledge.Shown) (knowledge.Breakdown, bool) {
+		b := knowledge.Score(fresh, call, opts.Weights)
+		opts.Demote(fresh, &b)
+		return b, b.Serve(call, opts.Threshold)
+	})
+}
+
+// injectAdmitted is inject with its own rules: which items, as their
+// files hold them now, are served (admit), and what each is served once
+// per session for (claim: a path, or "" for the whole session).
+func (r *run) injectAdmitted(sess Session, call *knowledge.Call, ranked []knowledge.Scored, what string, claim func(*knowledge.Item) string, admit func(*knowledge.Item, knowledge.Shown) (knowledge.Breakdown, bool)) (*Output, error) {
 	src := r.sources()
 	opts := r.options()
 	budget := r.cfg.Serve.BudgetChars
@@ -147,7 +162,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if len(chosen) >= opts.MaxItems && !s.Always {
 			break
 		}
-		if sess.Claimed(s.Item.Ref(), claimPath(s.Item, pathKey)) {
+		if sess.Claimed(s.Item.Ref(), claim(s.Item)) {
 			continue
 		}
 		fresh, shown, err := src.Shown(s.Item)
@@ -158,9 +173,8 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		if !fresh.Active || !fresh.ServedIn(r.cloneID()) {
 			continue
 		}
-		b := knowledge.Score(fresh, call, opts.Weights)
-		opts.Demote(fresh, &b)
-		if !b.Serve(call, opts.Threshold) {
+		b, admitted := admit(fresh, shown)
+		if !admitted {
 			continue
 		}
 		c := chosenItem{item: fresh, b: b, text: render(fresh, shown)}
@@ -172,7 +186,7 @@ func (r *run) inject(sess Session, call *knowledge.Call, ranked []knowledge.Scor
 		}
 		ok, err := sess.Claim(Served{
 			At: r.now.UTC().Format(time.RFC3339), Event: eventNames[r.event], Tool: r.in.ToolName, ToolUseID: r.in.ToolUseID,
-			ID: fresh.ID, Ref: fresh.Ref(), Path: claimPath(fresh, pathKey), Score: b.Score, Ask: fresh.Ask,
+			ID: fresh.ID, Ref: fresh.Ref(), Path: claim(fresh), Score: b.Score, Ask: fresh.Ask,
 		})
 		switch {
 		case err != nil && !ok:
@@ -385,7 +399,9 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
-		c.Commands = knowledge.Segments(textcut.Bytes(cmd, maxCommandBytes))
+		line := textcut.Bytes(cmd, maxCommandBytes)
+		c.Commands = knowledge.Segments(line)
+		c.Line = knowledge.CallLine(line)
 	}
 	c.Words = words.NewHaystack(texts...)
 	return c

@@ -110,7 +110,7 @@ func startsNothing(args []string) bool {
 		return false
 	}
 	switch args[0] {
-	case hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, "hud":
+	case hook.UserPromptSubmit, hook.PreToolUse, hook.PostToolUse, hook.PostToolUseFailure, "hud":
 		return true
 	}
 	return false

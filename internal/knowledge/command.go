@@ -25,6 +25,10 @@ type Command struct {
 	// a lesson about a flag the program rejected concerns the calls that
 	// pass it, not every grep. A short flag is found in a cluster (-oP).
 	Flag string
+	// Args, when set, are what the call a learned failure records passed
+	// (a file, a host, a pattern: failedargs.go): that failure was the
+	// call's own, and its moment is a call that passes one of them again.
+	Args []string
 }
 
 // String is the command as it reads: "git push".

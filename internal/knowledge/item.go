@@ -171,6 +171,10 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		// agent had just used, the command as it ran): its triggers are
 		// what its lesson says.
 		m.derive(e.Summary, "", true)
+		issue := bodyField(e.Body, "issue")
+		for i := range m.Commands {
+			m.Commands[i].Args = failedArgs(m.Commands[i], issue, e.Summary)
+		}
 		if len(e.Triggers.Files) > 0 && len(e.Triggers.Commands) == 0 {
 			// Its area is a file ("`a/utils.py` does not exist: use
 			// `a/views/utils.py` instead (`sed` fails with …)"): the
@@ -217,6 +221,9 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		it.Area = s.Field("Area")
 		files, c, ok := AreaTriggers(it.Area, s.Field("Issue"), it.Observation != "")
 		if ok {
+			if it.Observation != "" {
+				c.Args = failedArgs(c, s.Field("Issue"), s.Title)
+			}
 			it.Match.Commands = append(it.Match.Commands, c)
 		}
 		for _, g := range files {
@@ -228,6 +235,17 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 	}
 	it.Match.derive(s.Title, sectionText(s.Body), false)
 	return it
+}
+
+// bodyField is the value of a "- key: value" line of a learned draft's
+// body, where its observation's details are listed.
+func bodyField(body, key string) string {
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "- "+key+": "); ok {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // sectionText is what a section says, without its heading and the fields

@@ -52,6 +52,9 @@ type Call struct {
 	// prompt names (a file, a command, a keyword or a topic of it) is
 	// served.
 	Prompt bool
+	// Line is the Bash call's command, or the request, as a learned
+	// failure's arguments are looked for in it (CallLine).
+	Line string
 
 	folded []string // Paths as matched (see FoldedPaths)
 }
@@ -215,10 +218,15 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 
 	var hitCmd Command
 	var hitSeg Segment
+	var argsMissed *Command
 cmds:
-	for _, cm := range m.Commands {
+	for i, cm := range m.Commands {
 		for _, sg := range c.Commands {
 			if cm.Match(sg) {
+				if len(cm.Args) > 0 && !passesArgs(c.Line, cm.Args) {
+					argsMissed = &m.Commands[i]
+					continue
+				}
 				cmdHit, hitCmd, hitSeg = true, cm, sg
 				break cmds
 			}
@@ -233,6 +241,8 @@ cmds:
 			}
 			why("command: %s%s matches %s", hitCmd, named, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
 		}
+	} else if explain && argsMissed != nil {
+		why("command: %s is run, but with none of what the call that failed passed (%s)", argsMissed, strings.Join(argsMissed.Args, ", "))
 	} else if explain && len(m.Commands) > 0 {
 		why("command: none of %s is run%s", commandList(m.Commands), map[bool]string{true: " or named"}[c.Prompt])
 	}

@@ -38,6 +38,7 @@ var Hooks = []Hook{
 	{Event: "UserPromptSubmit", Sub: "user-prompt-submit", Timeout: 5},
 	{Event: "PreToolUse", Sub: "pre-tool-use", Matcher: "Write|Edit|MultiEdit|NotebookEdit|Bash", HasMatcher: true, Timeout: 5},
 	{Event: "PostToolUse", Sub: "post-tool-use", Matcher: "Read|Write|Edit|MultiEdit|NotebookEdit", HasMatcher: true, Timeout: 5},
+	{Event: "PostToolUseFailure", Sub: "post-tool-use-failure", Matcher: "Bash", HasMatcher: true, Timeout: 5},
 	{Event: "Stop", Sub: "stop", Timeout: StopTimeout},
 	{Event: "SessionEnd", Sub: "session-end", Matcher: "", HasMatcher: true, Timeout: 5},
 }

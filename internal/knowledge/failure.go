@@ -1,0 +1,286 @@
+package knowledge
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/textcut"
+)
+
+// A failure devlearn learned is either the machine's (the program is not
+// installed, sudo has no terminal, the harness refuses the call): every
+// later run of the program meets it; or the call's own: a pattern the
+// program took for a flag, a path the shell cut at its parentheses, a
+// port nothing listens on. Served before every run of the program, the
+// second kind was noise at most of them: on the genuine sessions a `rg`
+// failure on one pattern was given at every later `rg`, a `Get-Content`
+// one on a route-group path at every file read. Its moment is a call that
+// passes the same argument again.
+
+// maxFailedArgs bounds the arguments one failure keeps.
+const maxFailedArgs = 8
+
+// failedArgs are the arguments of the failing call a learned failure
+// records, when the failure was the call's own (ownArgs): the call quoted
+// in its Issue ("`rg -n "- \[ \]" specs` fails with …"), or in its title
+// when the Issue says only that the arguments were refused ("rg does not
+// take these arguments here"). c is the failure's command trigger: the call's
+// segment that runs it gives the arguments, after its subcommand words.
+// Only what names something is kept (see distinctive); none means the
+// failure is the program's, for every call of it.
+func failedArgs(c Command, issue, title string) []string {
+	issue = strings.TrimSpace(issue)
+	var call string
+	switch {
+	case c.Flag != "":
+		// The program refused a flag: the flag is what the next call
+		// would pass again (RefusedFlag), whatever else it passes.
+	case !ownArgs(title):
+	case strings.HasPrefix(issue, "`"):
+		call, _, _ = strings.Cut(issue[1:], "`")
+	case strings.Contains(issue, "does not take these arguments"):
+		call = firstCode(title)
+	}
+	if call == "" {
+		return nil
+	}
+	for _, seg := range shellArgs(call) {
+		if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
+			continue
+		}
+		rest := seg[1:]
+		for _, w := range c.Words {
+			for len(rest) > 0 && strings.ToLower(rest[0].text) != w && alias(c.Verb, strings.ToLower(rest[0].text)) != w {
+				rest = rest[1:]
+			}
+			if len(rest) > 0 {
+				rest = rest[1:]
+			}
+		}
+		var out []string
+		for _, t := range rest {
+			if strings.HasPrefix(t.text, "-") && !t.quoted {
+				continue // a flag: RefusedFlag reads the one refused
+			}
+			for _, a := range distinctive(t.text) {
+				if len(out) < maxFailedArgs && !contains(out, a) {
+					out = append(out, a)
+				}
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// ownArgs reads, in the title the failure extractor wrote, a failure of
+// the call's own arguments: the fix put others in their place or left
+// them out ("use `-oE` instead of `-oP`", "leave out `-n`"), or the
+// program refused them ("is not supported here"). What a fix ran first
+// ("Before `git commit`, run `git config …`"), a flag it added ("add
+// `--legacy-peer-deps`"), a script the project lacks: those are the
+// project's or the machine's, and meet every later call.
+func ownArgs(title string) bool {
+	if strings.HasPrefix(title, "Before `") {
+		return false
+	}
+	return strings.Contains(title, "` instead of `") || strings.Contains(title, "leave out `") ||
+		strings.Contains(title, "` is not supported ")
+}
+
+// firstCode is the first span in backticks of a text.
+func firstCode(s string) string {
+	_, after, ok := strings.Cut(s, "`")
+	if !ok {
+		return ""
+	}
+	code, _, ok := strings.Cut(after, "`")
+	if !ok {
+		return ""
+	}
+	return code
+}
+
+// distinctive is what of one argument names a thing the next failing
+// call would name again, in the form it is looked for (lower case): of a
+// path, the segments that name a file, a host or
+// a route group ("layout.tsx", "localhost:8080", "(dashboard)"), not the
+// folders every path of the project passes through; another argument
+// whole, when it is more than a short word or a number. A word cut short
+// ("001-item…") or a placeholder ("<n>") names nothing.
+func distinctive(arg string) []string {
+	a := strings.ToLower(arg)
+	if strings.ContainsAny(a, "<>…$") || strings.HasSuffix(a, "...") {
+		return nil
+	}
+	// A Windows path's separators are backslashes; a pattern's escapes
+	// are too, but a pattern with a space is no path.
+	if !strings.Contains(a, "/") && (!strings.Contains(a, `\`) || strings.IndexFunc(a, unicode.IsSpace) >= 0) {
+		if len(a) >= 4 && strings.IndexFunc(a, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
+			return []string{a}
+		}
+		return nil
+	}
+	var out []string
+	for _, s := range strings.FieldsFunc(a, func(r rune) bool { return r == '/' || r == '\\' }) {
+		switch {
+		case len(s) < 4, s == "http:", s == "https:", strings.Trim(s, ".") == "":
+		case strings.ContainsAny(s, "()[]:") || strings.Contains(strings.Trim(s, "."), "."):
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// argText is one word of a command line and whether it was quoted.
+type argText struct {
+	text   string
+	quoted bool
+}
+
+// shellArgs cuts a command line into its simple commands' words at ; & |
+// and newlines outside quotes, keeping parentheses inside words (a
+// route group in a path is one word here, where Segments reads intent).
+func shellArgs(line string) [][]argText {
+	var (
+		out   [][]argText
+		cur   []argText
+		tok   strings.Builder
+		in    bool
+		q     bool
+		quote rune
+	)
+	end := func() {
+		if in {
+			cur = append(cur, argText{tok.String(), q})
+			tok.Reset()
+			in, q = false, false
+		}
+	}
+	for _, r := range line {
+		switch {
+		case quote != 0:
+			if r == quote {
+				quote = 0
+			} else {
+				tok.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, in, q = r, true, true
+		case r == ';' || r == '&' || r == '|' || r == '\n':
+			end()
+			if len(cur) > 0 {
+				out = append(out, cur)
+				cur = nil
+			}
+		case unicode.IsSpace(r):
+			end()
+		default:
+			tok.WriteRune(r)
+			in = true
+		}
+	}
+	end()
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// passesArgs reports whether a call's text passes one of a failure's
+// arguments again: line is the call's command (or request) in the form
+// Call.Line gives it.
+func passesArgs(line string, args []string) bool {
+	for _, a := range args {
+		if strings.Contains(line, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// CallLine is a command or a request as failure arguments are looked for
+// in it: lower case. (A path's segments are looked for alone, so either
+// kind of slash finds them.)
+func CallLine(s string) string { return strings.ToLower(s) }
+
+// The failure coming back: when a call fails, the failures learned before
+// whose program it ran and whose error it printed again are served with
+// what made them pass. The error is the evidence a trigger could only
+// guess at before the call: a failure's draft given at every run of its
+// program was noise wherever the run went well.
+
+// Runs reports whether the call runs one of the item's commands, whatever
+// its arguments: at a failure, the error says whether it is the same one.
+func (it *Item) Runs(c *Call) bool {
+	for _, cm := range it.Match.Commands {
+		cm.Args = nil
+		for _, sg := range c.Commands {
+			if cm.Match(sg) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// FailedWith is the error a learned failure quotes ("`rg` fails with
+// "rg: regex parse error: …""), or "" when its text quotes none.
+func FailedWith(text string) string {
+	for _, cue := range []string{`fails with "`, `failed with "`} {
+		if _, after, ok := strings.Cut(text, cue); ok {
+			msg, _, _ := strings.Cut(after, "\"")
+			return strings.TrimSuffix(strings.TrimSpace(msg), "…")
+		}
+	}
+	return ""
+}
+
+// minErrorSign is the shortest error signature that identifies an error:
+// "error: " alone is every error.
+const minErrorSign = 16
+
+// maxErrorSign is how much of a recorded error must come back: its start
+// names the error, its end the instance (a path, a count, a time).
+const maxErrorSign = 48
+
+// SameError reports whether an error printed now is the one a failure
+// recorded: a line of it holds what the recorded error says before its
+// first instance (a number, a folder or a secret devlearn wrote in its
+// general form: "<n>", "<worktree>", "~", "[REDACTED…]"), in any case.
+func SameError(recorded, got string) bool {
+	// A number is "<n>" in what devlearn stored and gone from both here.
+	sign := errorSign(strings.ReplaceAll(recorded, "<n>", ""))
+	if i := strings.IndexAny(sign, "<~["); i >= 0 {
+		sign = strings.TrimSpace(sign[:i])
+	}
+	if utf8.RuneCountInString(sign) < minErrorSign {
+		return false
+	}
+	if r := []rune(sign); len(r) > maxErrorSign {
+		sign = string(r[:maxErrorSign])
+	}
+	for _, line := range strings.Split(textcut.Bytes(got, maxErrorBytes), "\n") {
+		if strings.Contains(errorSign(line), sign) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxErrorBytes is how much of a failed call's error is read: the line
+// that names the error comes early, a build's whole log is not read.
+const maxErrorBytes = 16 << 10
+
+// errorSign is an error line as errors are compared: lower case, without
+// digits, blanks collapsed.
+func errorSign(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsDigit(r) {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, s)
+	return strings.Join(strings.Fields(s), " ")
+}

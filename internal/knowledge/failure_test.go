@@ -1,0 +1,122 @@
+package knowledge
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/words"
+)
+
+// learnedDraft is the item of a draft the observed folder holds for a
+// failure: its summary, its failing command as trigger, its details.
+func learnedDraft(summary, area, issue string) *Item {
+	_, c, _ := AreaTriggers(area, issue, true)
+	e := &Entry{Key: "obs-1", Summary: summary, Status: StatusDraft, Kind: "warning", Priority: "MEDIUM",
+		Triggers: Triggers{Commands: []string{c.String()}},
+		Body:     "Seen in 1 session: a command failed and this is what made it pass.\n\n- area: " + area + "\n- issue: " + issue + "\n- impact: the command fails"}
+	return FromEntry(e, ScopeProject, ".memory/.local/observed/obs-1.md")
+}
+
+func bashCall(cmd string) *Call {
+	return &Call{Tool: "Bash", Commands: Segments(cmd), Words: words.NewHaystack(cmd), Line: CallLine(cmd)}
+}
+
+// A failure of the call's own arguments (the fix put others in their
+// place) is served where a call passes one of them again; one of the
+// project's or the machine's (what a fix ran first, a program missing) at
+// every call of its program, as before.
+func TestFailureOfTheCallsOwnArguments(t *testing.T) {
+	ownPath := learnedDraft("`get-content` fails with \"dashboard: The term 'dashboard' is not recognized\": use `'src/app/(dashboard)/layout.tsx'` instead of `src/app/(dashboard)/layout.tsx`.",
+		"get-content", "`Get-Content -Path src/app/(dashboard)/layout.tsx` fails with \"dashboard: The term 'dashboard' is not recognized\"")
+	pattern := learnedDraft("`rg -n \"- \\[ \\]\" specs/001-item/tasks.md` is not supported here: it fails with \"rg: unrecognized flag -\".",
+		"rg", "rg does not take these arguments here")
+	port := learnedDraft("`curl` fails with \"curl: (7) Failed to connect to localhost port 8080\": use `https://api.example.com/health` instead of `http://localhost:8080/health`.",
+		"curl", "`curl -s http://localhost:8080/health` fails with \"curl: (7) Failed to connect to localhost port 8080\"")
+	first := learnedDraft("Before `git commit`, run `git config user.email \"a@b.c\"`: without it, `git commit` fails with \"Author identity unknown\".",
+		"git commit", "`git commit -m \"fix login\"` fails with \"Author identity unknown\"")
+	missing := learnedDraft("`jq` is not available here: `jq .` fails with \"jq: command not found\".",
+		"jq", "jq is not installed where the agent runs")
+	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
+	for _, tc := range []struct {
+		name string
+		item *Item
+		cmd  string
+		want bool
+	}{
+		{"the same route group", ownPath, `Get-Content -Path src\app\(dashboard)\items\page.tsx`, true},
+		{"another file", ownPath, `Get-Content .specify/templates/spec-template.md`, false},
+		{"the same pattern", pattern, `rg -n "- \[ \]" specs/002-other/tasks.md`, true},
+		{"another pattern", pattern, `rg -n "TODO" src`, false},
+		{"the same host", port, `curl -s http://localhost:8080/api/overview`, true},
+		{"another host", port, `curl -s https://api.example.com/data`, false},
+		{"what the fix ran first: every commit", first, `git commit -m "another change"`, true},
+		{"a missing program: every run", missing, `curl -s x | jq '.items'`, true},
+	} {
+		call := bashCall(tc.cmd)
+		b := Score(tc.item, call, opts.Weights)
+		if got := b.Serve(call, opts.Threshold); got != tc.want {
+			t.Errorf("%s (%q): served %v, want %v; args %v", tc.name, tc.cmd, got, tc.want, tc.item.Match.Commands)
+		}
+	}
+	if why := Explain(port, bashCall("curl -s https://api.example.com/data"), DefaultWeights).Why; !slices.ContainsFunc(why, func(s string) bool {
+		return s == "command: curl is run, but with none of what the call that failed passed (localhost:8080)"
+	}) {
+		t.Errorf("knowledge why does not say why the failure was not served: %q", why)
+	}
+}
+
+// What of an argument names a thing: a file, a host, a route group, a
+// pattern; not a folder every path passes through, a short word, a number,
+// a word cut short or a placeholder.
+func TestDistinctiveArguments(t *testing.T) {
+	for arg, want := range map[string][]string{
+		"src/app/(dashboard)/layout.tsx":     {"(dashboard)", "layout.tsx"},
+		`C:\Users\x\proj\src\app\page.tsx`:   {"page.tsx"},
+		"http://localhost:8080/health":       {"localhost:8080"},
+		"- \\[ \\]":                          {"- \\[ \\]"},
+		"build":                              {"build"},
+		"src":                                nil,
+		"12345":                              nil,
+		"specs/001-item…":                    nil,
+		"<worktree>/x.go":                    nil,
+		"api.zbarbe.example.com.br/api/data": {"api.zbarbe.example.com.br"},
+	} {
+		if got := distinctive(arg); !slices.Equal(got, want) {
+			t.Errorf("distinctive(%q) = %q, want %q", arg, got, want)
+		}
+	}
+}
+
+// An error met again is the recorded one whatever its numbers, case and
+// the folder it names after its start; a generic start is no evidence.
+func TestSameError(t *testing.T) {
+	for _, tc := range []struct {
+		recorded, got string
+		want          bool
+	}{
+		{"curl: (7) Failed to connect to localhost port 8080 after 1 ms: Connection refused",
+			"Exit code 7\ncurl: (7) Failed to connect to localhost port 8080 after 0 ms: Couldn't connect to server", true},
+		{"/bin/bash: line <n>: jq: command not found", "/bin/bash: line 1: jq: command not found", true},
+		{"/bin/bash: line <n>: jq: command not found", "/bin/bash: line 1: yq: command not found", false},
+		{"fatal: pathspec '<worktree>/a.md' did not match any files", "fatal: pathspec '/home/u/wt/b.md' did not match any files", true},
+		{"error: x", "error: x", false},
+		{"", "anything", false},
+	} {
+		if got := SameError(tc.recorded, tc.got); got != tc.want {
+			t.Errorf("SameError(%q, %q) = %v, want %v", tc.recorded, tc.got, got, tc.want)
+		}
+	}
+	if got := FailedWith("`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not…\"."); got != "/bin/bash: line <n>: jq: command not" {
+		t.Errorf("FailedWith: %q", got)
+	}
+}
+
+// At a failure, the item's command counts whatever the arguments: the
+// error is the evidence.
+func TestRunsIgnoresTheFailedArguments(t *testing.T) {
+	port := learnedDraft("`curl` fails with \"curl: (7) Failed to connect\": use `https://a.example.com` instead of `http://localhost:8080`.",
+		"curl", "`curl -s http://localhost:8080/health` fails with \"curl: (7) Failed to connect\"")
+	if !port.Runs(bashCall("curl -s https://other.example.com")) || port.Runs(bashCall("wget x")) {
+		t.Error("Runs: want curl with any arguments, and no other program")
+	}
+}
