@@ -49,10 +49,14 @@ type Moment struct {
 	// CRITICAL item in full). Relevant: a prompt or a tool call gave it
 	// by then, whether or not session start had listed it: an index line
 	// at the start of a long session is not the lesson at its moment.
-	Served   bool   `json:"served"`
-	Start    bool   `json:"start"`
-	Relevant bool   `json:"relevant"`
-	Where    string `json:"where,omitempty"`
+	Served   bool `json:"served"`
+	Start    bool `json:"start"`
+	Relevant bool `json:"relevant"`
+	// AtFailure: the moment's call failed, and the hooks gave the lesson
+	// with its error (post-tool-use-failure): after the mistake, not
+	// before it, so apart from Served.
+	AtFailure bool   `json:"at_failure,omitempty"`
+	Where     string `json:"where,omitempty"`
 	// Call is what the moment's hook call held (the tool and its command
 	// or file, or the prompt's start), for reading why it was not served.
 	Call string `json:"call,omitempty"`
@@ -93,6 +97,8 @@ type Given struct {
 	Item   string `json:"item"`
 	// Related: the item holds a labelled lesson of the project.
 	Related bool `json:"related"`
+	// AtFailure: given with the call's error, after it failed.
+	AtFailure bool `json:"at_failure,omitempty"`
 	// Verdict is the reader's, if judged: "relevant" or "not relevant".
 	Verdict string `json:"verdict,omitempty"`
 }
@@ -112,6 +118,10 @@ type call struct {
 	input  map[string]any
 	prompt bool
 }
+
+// failedKey marks a tool call's failure apart from the call: an item
+// given with the error is judged with it.
+const failedKey = "!failed"
 
 // Loop replays the projects of the set that have labelled recurrences.
 func Loop(ctx context.Context, set *Set, r *Runner, o Options) ([]*LoopResult, error) {
@@ -345,6 +355,7 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 		if c.prompt {
 			lastPrompt, _ = c.input["prompt"].(string)
 		}
+		atCall := map[string]bool{} // lessons this call gave
 		input, _ := json.Marshal(c.input)
 		var out bytes.Buffer
 		hook.Run(ctx, c.event, env, bytes.NewReader(input), &out)
@@ -356,7 +367,11 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 				for _, l := range lessons {
 					if slices.ContainsFunc(indexLines(item), l.Matches) {
 						related = true
+						atCall[l.ID] = true
 						switch _, ok := givenByCall[l.ID]; {
+						case c.event == hook.PostToolUseFailure:
+							// After the call: it says nothing of what
+							// the agent had before it.
 						case c.event == hook.SessionStart:
 							givenByStart[l.ID] = true
 						case !ok:
@@ -367,7 +382,11 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 				if c.event != hook.SessionStart {
 					res.Served++
 					title, _, _ := strings.Cut(item, "\n")
-					g := Given{Key: GivenKey(session, c.ids[0], lr.itemOf(title)), Session: session, Call: c.full(), Item: strings.TrimSpace(item), Related: related}
+					at := c.ids[0]
+					if c.event == hook.PostToolUseFailure {
+						at += failedKey
+					}
+					g := Given{Key: GivenKey(session, at, lr.itemOf(title)), Session: session, Call: c.full(), Item: strings.TrimSpace(item), Related: related, AtFailure: c.event == hook.PostToolUseFailure}
 					if !c.prompt {
 						g.Before = cut(strings.Join(strings.Fields(lastPrompt), " "), 600)
 					}
@@ -391,6 +410,12 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 			}
 		}
 		for _, m := range moments {
+			if c.event == hook.PostToolUseFailure {
+				if m.Found && c.is(m.At) && atCall[m.Lesson] {
+					m.AtFailure = true
+				}
+				continue
+			}
 			if m.Found || !c.is(m.At) {
 				continue
 			}
@@ -454,7 +479,12 @@ func (c call) full() string {
 	in, _ := c.input["tool_input"].(map[string]any)
 	for _, k := range []string{"command", "file_path"} {
 		if v, ok := in[k].(string); ok {
-			return fmt.Sprint(c.input["tool_name"]) + ": " + cut(strings.TrimSpace(v), 800)
+			s := fmt.Sprint(c.input["tool_name"]) + ": " + cut(strings.TrimSpace(v), 800)
+			if c.event == hook.PostToolUseFailure {
+				e, _ := c.input["error"].(string)
+				s += "\n(it failed, printing: " + cut(strings.TrimSpace(e), 600) + ")"
+			}
+			return s
 		}
 	}
 	return c.event
@@ -555,7 +585,15 @@ func hookCalls(file, root string) ([]call, error) {
 		}
 		in := base("PreToolUse")
 		in["tool_name"], in["tool_input"], in["tool_use_id"] = t.Name, input, t.ID
-		calls = append(calls, call{event: hook.PreToolUse, line: t.Line, ids: []string{t.ID, "L" + strconv.Itoa(t.Line)}, input: in})
+		ids := []string{t.ID, "L" + strconv.Itoa(t.Line)}
+		calls = append(calls, call{event: hook.PreToolUse, line: t.Line, ids: ids, input: in})
+		if t.Failed() && t.HasResult && t.Command != "" {
+			// Claude Code's PostToolUseFailure, with the error the call
+			// printed: what the agent read next.
+			f := base("PostToolUseFailure")
+			f["tool_name"], f["tool_input"], f["tool_use_id"], f["error"] = t.Name, input, t.ID, moveFolder(t.Error, origin, root)
+			calls = append(calls, call{event: hook.PostToolUseFailure, line: t.Line, ids: ids, input: f})
+		}
 	}
 	sort.SliceStable(calls, func(i, j int) bool { return calls[i].line < calls[j].line })
 	return append(out, calls...), nil
@@ -585,6 +623,15 @@ type LoopSummary struct {
 	// and of those the ones that bear on nothing there (NotRelevant).
 	GivenJudged int `json:",omitempty"`
 	NotRelevant int `json:",omitempty"`
+	// AtFailure: moments whose lesson came with the error of their call
+	// (Moment.AtFailure); Missed of those, the ones not served before.
+	AtFailure       int `json:",omitempty"`
+	AtFailureMissed int `json:",omitempty"`
+	// FailureItems: of the items, those given with a failed call's
+	// error; FailureNotRelevant: of those a reader judged, the ones that
+	// bear on nothing there.
+	FailureItems       int `json:",omitempty"`
+	FailureNotRelevant int `json:",omitempty"`
 	// Problems are the calls that failed on the way (an ingest, a render,
 	// a listing): what they would have learned is missing from the
 	// figures. FirstProblem names one.
@@ -613,6 +660,12 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 			if g.Verdict == "not relevant" {
 				s.NotRelevant++
 			}
+			if g.AtFailure {
+				s.FailureItems++
+				if g.Verdict == "not relevant" {
+					s.FailureNotRelevant++
+				}
+			}
 		}
 		for _, m := range r.Moments {
 			s.Moments++
@@ -624,6 +677,12 @@ func SummarizeLoop(results []*LoopResult, split string) LoopSummary {
 			}
 			if m.Relevant {
 				s.Relevant++
+			}
+			if m.AtFailure {
+				s.AtFailure++
+				if !m.Served {
+					s.AtFailureMissed++
+				}
 			}
 			if m.Known {
 				s.Known++

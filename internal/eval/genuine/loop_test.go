@@ -40,11 +40,11 @@ func TestSummarizeLoop(t *testing.T) {
 	r := &LoopResult{Split: Dev, Served: 4,
 		Unrelated:    []string{"a", "b"},
 		JudgedUseful: []string{"b"},
-		Given:        []Given{{Verdict: "relevant"}, {Verdict: "not relevant", Related: true}, {Verdict: "not relevant"}, {}},
+		Given:        []Given{{Verdict: "relevant"}, {Verdict: "not relevant", Related: true}, {Verdict: "not relevant", AtFailure: true}, {AtFailure: true}},
 		Moments: []Moment{
 			{Known: true, Found: true, Served: true, Start: true, Relevant: true},
-			{Known: true, Found: true, Served: true, Start: true},
-			{Found: true},
+			{Known: true, Found: true, Served: true, Start: true, AtFailure: true},
+			{Found: true, AtFailure: true},
 		}}
 	s := SummarizeLoop([]*LoopResult{r}, Dev)
 	if s.Moments != 3 || s.Served != 2 || s.Relevant != 1 || s.Known != 2 || s.KnownServed != 2 || s.KnownRelevant != 1 {
@@ -57,6 +57,11 @@ func TestSummarizeLoop(t *testing.T) {
 	// call; one not judged counts in neither figure.
 	if s.GivenJudged != 3 || s.NotRelevant != 2 {
 		t.Errorf("judged at the call: %+v", s)
+	}
+	// Given with a failed call's error: counted apart from what was
+	// served by then, and its items among all the items.
+	if s.AtFailure != 2 || s.AtFailureMissed != 1 || s.FailureItems != 2 || s.FailureNotRelevant != 1 {
+		t.Errorf("with the error: %+v", s)
 	}
 }
 
@@ -144,5 +149,44 @@ func TestIndexLines(t *testing.T) {
 	}
 	if got := indexLines("PF-001: x"); len(got) != 1 || got[0] != "PF-001: x" {
 		t.Errorf("an item that is not the index: %q", got)
+	}
+}
+
+// A Bash call that failed is played twice: before it (pre-tool-use), and
+// after it with the error it printed (post-tool-use-failure), as Claude
+// Code calls its hooks; one that passed, or one the person refused, once.
+func TestHookCallsPlayAFailedCallsError(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.jsonl")
+	recs := `{"type":"user","sessionId":"s","cwd":"/srv/app","uuid":"u1","timestamp":"2026-05-04T09:00:01Z","message":{"role":"user","content":"is the api up?"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","timestamp":"2026-05-04T09:00:02Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"curl -s http://localhost:8080/health"}}]}}
+{"type":"user","sessionId":"s","uuid":"u2","timestamp":"2026-05-04T09:00:03Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","is_error":true,"content":"Exit code 7\ncurl: (7) Failed to connect to localhost port 8080"}]}}
+{"type":"assistant","sessionId":"s","uuid":"a2","timestamp":"2026-05-04T09:00:04Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Bash","input":{"command":"curl -s https://api.example.com/health"}}]}}
+{"type":"user","sessionId":"s","uuid":"u3","timestamp":"2026-05-04T09:00:05Z","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t2","content":"ok"}]}}
+`
+	if err := os.WriteFile(file, []byte(recs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := hookCalls(file, "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range calls {
+		s := c.event
+		if len(c.ids) > 0 {
+			s += " " + c.ids[0]
+		}
+		if e, ok := c.input["error"].(string); ok {
+			s += " [" + e + "]"
+		}
+		got = append(got, s)
+	}
+	want := []string{"session-start", "user-prompt-submit u1", "pre-tool-use t1",
+		"post-tool-use-failure t1 [Exit code 7\ncurl: (7) Failed to connect to localhost port 8080]", "pre-tool-use t2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("calls\n got %q\nwant %q", got, want)
+	}
+	if c := calls[3]; !strings.Contains(c.full(), "(it failed, printing: Exit code 7") {
+		t.Errorf("a reader judging what was given there sees no error: %q", c.full())
 	}
 }

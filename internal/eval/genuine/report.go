@@ -456,6 +456,16 @@ func WriteLoop(w io.Writer, rep, before *Report) {
 		}
 		fmt.Fprintf(w, "Judged at the call that gave it, %s: bearing on nothing there %s; not judged %d of %d items.\n", split, frac(s.NotRelevant, s.GivenJudged), s.Items-s.GivenJudged, s.Items)
 	}
+	// After a failed call, the failure learned before that printed the
+	// same error: its lesson comes after the mistake, so it is counted
+	// apart from "served by then".
+	for _, split := range []string{Dev, Holdout, "all"} {
+		s, ok := rep.Loop[split]
+		if !ok || s.Moments == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "With the error of the call that failed, %s: the moment's lesson %s (%d of them not served by then); items given so %d, bearing on nothing there %d.\n", split, frac(s.AtFailure, s.Moments), s.AtFailureMissed, s.FailureItems, s.FailureNotRelevant)
+	}
 	fmt.Fprintln(w)
 }
 
