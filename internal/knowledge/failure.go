@@ -85,7 +85,8 @@ func ownArgs(title string) bool {
 	if strings.HasPrefix(title, "Before `") {
 		return false
 	}
-	return strings.Contains(title, "` instead of `") || strings.Contains(title, "leave out `") ||
+	// A long title is cut ("… instead of…"): its start says it.
+	return strings.Contains(title, "` instead of") || strings.Contains(title, "leave out `") ||
 		strings.Contains(title, "` is not supported ")
 }
 

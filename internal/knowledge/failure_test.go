@@ -34,6 +34,8 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		"curl", "`curl -s http://localhost:8080/health` fails with \"curl: (7) Failed to connect to localhost port 8080\"")
 	first := learnedDraft("Before `git commit`, run `git config user.email \"a@b.c\"`: without it, `git commit` fails with \"Author identity unknown\".",
 		"git commit", "`git commit -m \"fix login\"` fails with \"Author identity unknown\"")
+	cut := learnedDraft("`get-content` fails with \"dashboard: The term 'dashboard' is not recognized as a name of a cmdlet, function, script file, or…\": use `\"src/app/(dashboard)/layout.tsx\"` instead of…",
+		"get-content", "`Get-Content -Path src/app/(dashboard)/layout.tsx` fails with \"dashboard: The term 'dashboard' is not recognized\"")
 	missing := learnedDraft("`jq` is not available here: `jq .` fails with \"jq: command not found\".",
 		"jq", "jq is not installed where the agent runs")
 	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
@@ -45,6 +47,8 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 	}{
 		{"the same route group", ownPath, `Get-Content -Path src\app\(dashboard)\items\page.tsx`, true},
 		{"another file", ownPath, `Get-Content .specify/templates/spec-template.md`, false},
+		{"another file, the title cut short", cut, `Get-Content .specify/templates/spec-template.md`, false},
+		{"the same route group, the title cut short", cut, `Get-Content "src/app/(dashboard)/items/page.tsx"`, true},
 		{"the same pattern", pattern, `rg -n "- \[ \]" specs/002-other/tasks.md`, true},
 		{"another pattern", pattern, `rg -n "TODO" src`, false},
 		{"the same host", port, `curl -s http://localhost:8080/api/overview`, true},
