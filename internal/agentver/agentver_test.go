@@ -149,8 +149,16 @@ func TestSays(t *testing.T) {
 	if level != Partial || fix != "upgrade Copilot CLI to 1.0.65 or later" || !strings.Contains(d, "postToolUse") {
 		t.Errorf("copilot 1.0.48: %v %q %q", level, d, fix)
 	}
-	d, fix, level = Assess("claude", found("2.1.12"), nil).Says()
+	d, fix, level = Assess("claude", found("2.1.101"), nil).Says()
 	if level != Fine || fix != "" || !strings.HasSuffix(d, "receives everything devlearn gives it") {
+		t.Errorf("claude 2.1.101: %v %q %q", level, d, fix)
+	}
+	// Before the release known to run PostToolUseFailure: a failure's fix
+	// at its error is lost, and said to be lost there only (it is not
+	// served at a later event); the fix is the release that no longer
+	// skips a settings file naming an event it does not know.
+	d, fix, level = Assess("claude", found("2.1.12"), nil).Says()
+	if level != Partial || fix != "upgrade Claude Code to 2.1.101 or later" || !strings.Contains(d, "PostToolUseFailure") || strings.Contains(d, "serves it at the next event") {
 		t.Errorf("claude 2.1.12: %v %q %q", level, d, fix)
 	}
 	d, _, level = Assess("claude", Found{}, nil).Says()

@@ -20,6 +20,10 @@ type Gap struct {
 	Lost string
 	// Fix is what the person can do about it.
 	Fix string
+	// Once: what is lost there is given at that event only, not at the
+	// next one this version takes context at (a failure's fix is for its
+	// error).
+	Once bool
 	// OptIn is the setting that makes an older version run hooks after
 	// all (Codex's [features] codex_hooks), "" when there is none to
 	// check; Or is how to set it, the fix short of upgrading.
@@ -47,6 +51,15 @@ var Gaps = []Gap{
 		Lost:   "the knowledge for a tool call before it runs (PreToolUse additionalContext is ignored)",
 		Fix:    "upgrade Claude Code to 2.1.9 or later",
 		Source: "anthropics/claude-code CHANGELOG.md 2.1.9; anthropics/claude-code#15664",
+	},
+	{
+		// The event's first release is not confirmed upstream: 2.1.50 is
+		// the first known to run it. Before 2.1.101, a release that does
+		// not know an event named in settings.json skips the whole file.
+		Agent: "claude", Event: "PostToolUseFailure", Since: "2.1.50", Once: true,
+		Lost:   "a failure met before, with its fix, when its error comes back (PostToolUseFailure); a release before 2.1.101 that does not know that event skips the settings file naming it, and devlearn's other hooks with it",
+		Fix:    "upgrade Claude Code to 2.1.101 or later",
+		Source: "anthropics/claude-code#27886 (PostToolUseFailure run by 2.1.50); CHANGELOG.md 2.1.101: \"an unrecognized hook event name in `settings.json` no longer causes the entire file to be ignored\"",
 	},
 	{
 		Agent: "codex", Event: "", Since: "0.124.0",

@@ -47,7 +47,7 @@ func (r Report) Says() (detail, fix string, level Level) {
 			case level < Partial:
 				level = Partial
 			}
-			atEvent = atEvent || g.Event != ""
+			atEvent = atEvent || g.Event != "" && !g.Once
 			if highest.Since == "" || MustParse(highest.Since).Less(MustParse(g.Since)) {
 				highest = g
 			}

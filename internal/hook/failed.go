@@ -35,10 +35,11 @@ func (r *run) failed() (*Output, error) {
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
+	got := knowledge.ReadError(r.in.Error)
 	claim := func(*knowledge.Item) string { return failedClaim }
 	return r.injectAdmitted(sess, call, ranked, "this "+r.in.ToolName+" call, which failed with an error met before", claim,
 		func(fresh *knowledge.Item, shown knowledge.Shown) (knowledge.Breakdown, bool) {
-			recorded := knowledge.FailedWith(strings.Join([]string{fresh.Title, shown.Summary, shown.Body, fresh.Text}, "\n"))
-			return knowledge.Breakdown{}, fresh.Runs(call) && knowledge.SameError(recorded, r.in.Error)
+			recorded := knowledge.FailedWith(strings.Join([]string{shown.Body, fresh.Text, fresh.Title, shown.Summary}, "\n"))
+			return knowledge.Breakdown{}, fresh.Runs(call) && got.Holds(recorded)
 		})
 }

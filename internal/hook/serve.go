@@ -179,7 +179,7 @@ func (r *run) injectAdmitted(sess Session, call *knowledge.Call, ranked []knowle
 		}
 		c := chosenItem{item: fresh, b: b, text: render(fresh, shown)}
 		with := append(chosen[:len(chosen):len(chosen)], c)
-		d, reason := decision(with, r.in.ToolName)
+		d, reason := decision(with, r.asksBefore())
 		if size(r.output(compose(what, with, nil), d, reason)) > budget-leftOutReserve {
 			leftOut = append(leftOut, fresh.ID)
 			continue
@@ -202,7 +202,7 @@ func (r *run) injectAdmitted(sess Session, call *knowledge.Call, ranked []knowle
 	if len(chosen) == 0 && len(leftOut) == 0 {
 		return nil, errQuiet
 	}
-	d, reason := decision(chosen, r.in.ToolName)
+	d, reason := decision(chosen, r.asksBefore())
 	return r.output(compose(what, chosen, leftOut), d, reason), nil
 }
 
@@ -304,6 +304,16 @@ func compose(what string, chosen []chosenItem, leftOut []string) string {
 		fmt.Fprintf(&b, "Also relevant, left out for length: %s. Read one with `%s`.\n", nameList(leftOut, maxNames), knowledge.ShowCommand)
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// asksBefore is the tool a permission decision may be given for: the
+// one about to run. After a call (a failure) there is none to ask about,
+// and Claude Code takes no decision there.
+func (r *run) asksBefore() string {
+	if r.event == PostToolUseFailure {
+		return ""
+	}
+	return r.in.ToolName
 }
 
 // decision asks the person before the tool runs when an injected entry

@@ -26,7 +26,7 @@ type Command struct {
 	// pass it, not every grep. A short flag is found in a cluster (-oP).
 	Flag string
 	// Args, when set, are what the call a learned failure records passed
-	// (a file, a host, a pattern: failedargs.go): that failure was the
+	// (a file, a host, a pattern: failure.go): that failure was the
 	// call's own, and its moment is a call that passes one of them again.
 	Args []string
 }

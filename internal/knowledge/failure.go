@@ -36,7 +36,7 @@ func failedArgs(c Command, issue, title string) []string {
 	case c.Flag != "":
 		// The program refused a flag: the flag is what the next call
 		// would pass again (RefusedFlag), whatever else it passes.
-	case !ownArgs(title):
+	case !ownArgs(title) || programSwapped(c, title, issue):
 	case strings.HasPrefix(issue, "`"):
 		call, _, _ = strings.Cut(issue[1:], "`")
 	case strings.Contains(issue, "does not take these arguments"):
@@ -88,6 +88,30 @@ func ownArgs(title string) bool {
 	// A long title is cut ("… instead of…"): its start says it.
 	return strings.Contains(title, "` instead of") || strings.Contains(title, "leave out `") ||
 		strings.Contains(title, "` is not supported ")
+}
+
+// programSwapped reads a fix that ran another program in place of the
+// one that failed ("use `python3` instead of `python`"), or an error that
+// says that program is missing ("python: command not found", "The term
+// 'rg' is not recognized"): that failure is the machine's, for every call
+// of it. A word of the call taken for a command ("The term 'dashboard' is
+// not recognized", a path cut at its parentheses) is the call's own.
+func programSwapped(c Command, title, issue string) bool {
+	low := strings.ToLower(title + " " + issue)
+	if strings.Contains(low, c.Verb+": command not found") || strings.Contains(low, "'"+c.Verb+"' is not recognized") {
+		return true // the program itself, not a word of the call
+	}
+	for rest := title; ; {
+		_, after, ok := strings.Cut(rest, "instead of `")
+		if !ok {
+			return false
+		}
+		was, _, _ := strings.Cut(after, "`")
+		if f := strings.Fields(was); len(f) > 0 && verbOf(f[0]) == c.Verb && len(f) == 1 {
+			return true
+		}
+		rest = after
+	}
 }
 
 // firstCode is the first span in backticks of a text.
@@ -145,12 +169,13 @@ type argText struct {
 // route group in a path is one word here, where Segments reads intent).
 func shellArgs(line string) [][]argText {
 	var (
-		out   [][]argText
-		cur   []argText
-		tok   strings.Builder
-		in    bool
-		q     bool
-		quote rune
+		out     [][]argText
+		cur     []argText
+		tok     strings.Builder
+		in      bool
+		q       bool
+		quote   rune
+		escaped bool
 	)
 	end := func() {
 		if in {
@@ -161,6 +186,13 @@ func shellArgs(line string) [][]argText {
 	}
 	for _, r := range line {
 		switch {
+		case escaped:
+			// Kept as written: the next call is looked for as written.
+			tok.WriteRune('\\')
+			tok.WriteRune(r)
+			escaped = false
+		case quote == '"' && r == '\\':
+			escaped = true // \" inside double quotes does not end them
 		case quote != 0:
 			if r == quote {
 				quote = 0
@@ -191,14 +223,33 @@ func shellArgs(line string) [][]argText {
 
 // passesArgs reports whether a call's text passes one of a failure's
 // arguments again: line is the call's command (or request) in the form
-// Call.Line gives it.
+// Call.Line gives it. The argument must stand on its own, between
+// separators: `x.py` is not in `index.py`, nor `main` in `domain`.
 func passesArgs(line string, args []string) bool {
 	for _, a := range args {
-		if strings.Contains(line, a) {
-			return true
+		for from := 0; ; {
+			i := strings.Index(line[from:], a)
+			if i < 0 {
+				break
+			}
+			i += from
+			if separated(line, i, i+len(a)) {
+				return true
+			}
+			from = i + 1
 		}
 	}
 	return false
+}
+
+// separated reports whether line[i:j] stands between separators (or the
+// line's ends): blanks, slashes, quotes and the marks a shell or a URL
+// puts between words.
+func separated(line string, i, j int) bool {
+	const seps = " \t\n/\\\"'`=:,;|&()<>{}"
+	before := i == 0 || strings.ContainsRune(seps, rune(line[i-1]))
+	after := j == len(line) || strings.ContainsRune(seps, rune(line[j]))
+	return before && after
 }
 
 // CallLine is a command or a request as failure arguments are looked for
@@ -213,10 +264,10 @@ func CallLine(s string) string { return strings.ToLower(s) }
 // program was noise wherever the run went well.
 
 // Runs reports whether the call runs one of the item's commands, whatever
-// its arguments: at a failure, the error says whether it is the same one.
+// the arguments it records: at a failure, the error says whether it is the
+// same one. (A refused flag still counts: the error names it.)
 func (it *Item) Runs(c *Call) bool {
 	for _, cm := range it.Match.Commands {
-		cm.Args = nil
 		for _, sg := range c.Commands {
 			if cm.Match(sg) {
 				return true
@@ -227,15 +278,33 @@ func (it *Item) Runs(c *Call) bool {
 }
 
 // FailedWith is the error a learned failure quotes ("`rg` fails with
-// "rg: regex parse error: …""), or "" when its text quotes none.
+// "rg: regex parse error: …""), or "" when its text quotes none. The
+// line of its Issue holds it whole, quotes inside it included (npm's
+// `Missing script: "build"`), up to the quote that ends the line; a
+// title, cut short or followed by the fix, only up to its first quote.
 func FailedWith(text string) string {
-	for _, cue := range []string{`fails with "`, `failed with "`} {
-		if _, after, ok := strings.Cut(text, cue); ok {
-			msg, _, _ := strings.Cut(after, "\"")
-			return strings.TrimSuffix(strings.TrimSpace(msg), "…")
+	first := ""
+	for _, line := range strings.Split(text, "\n") {
+		for _, cue := range []string{`fails with "`, `failed with "`} {
+			_, after, ok := strings.Cut(line, cue)
+			if !ok {
+				continue
+			}
+			t := strings.TrimSpace(line)
+			if strings.HasPrefix(t, "- issue:") || strings.HasPrefix(t, "- **Issue**:") {
+				if end := strings.LastIndexByte(after, '"'); end >= 0 {
+					after = after[:end]
+				}
+				return strings.TrimSuffix(strings.TrimSpace(after), "…")
+			}
+			if first == "" {
+				msg, _, _ := strings.Cut(after, "\"")
+				msg, _, _ = strings.Cut(msg, "…")
+				first = strings.TrimSpace(msg)
+			}
 		}
 	}
-	return ""
+	return first
 }
 
 // minErrorSign is the shortest error signature that identifies an error:
@@ -246,15 +315,38 @@ const minErrorSign = 16
 // names the error, its end the instance (a path, a count, a time).
 const maxErrorSign = 48
 
-// SameError reports whether an error printed now is the one a failure
-// recorded: a line of it holds what the recorded error says before its
-// first instance (a number, a folder or a secret devlearn wrote in its
-// general form: "<n>", "<worktree>", "~", "[REDACTED…]"), in any case.
-func SameError(recorded, got string) bool {
-	// A number is "<n>" in what devlearn stored and gone from both here.
+// placeholders are the general forms devlearn stores an error's instances
+// in (identity.Generalize, redact): what follows one differs next time.
+var placeholders = []string{"<worktree>", "<branch>", "<hash>", "<id>", "<tmp>", "[redacted", "~/", "~\\"}
+
+// Error is a failed call's error, read once for every learned failure
+// compared with it: its lines as errors are compared.
+type Error []string
+
+// ReadError reads what a failed call printed (its first maxErrorBytes).
+func ReadError(got string) Error {
+	lines := strings.Split(textcut.Bytes(got, maxErrorBytes), "\n")
+	e := make(Error, 0, len(lines))
+	for _, l := range lines {
+		if s := errorSign(l); s != "" {
+			e = append(e, s)
+		}
+	}
+	return e
+}
+
+// Holds reports whether the error is the one a failure recorded: a line
+// of it holds what the recorded error says before its first instance that
+// devlearn stored in its general form ("<worktree>", "~/", "[REDACTED…]";
+// numbers are left out of both), 16 characters at least, the first 48 of
+// them, in any case. An error's own brackets and angles (Rust's
+// `error[E0425]`, `Promise<string>`) are its words.
+func (e Error) Holds(recorded string) bool {
 	sign := errorSign(strings.ReplaceAll(recorded, "<n>", ""))
-	if i := strings.IndexAny(sign, "<~["); i >= 0 {
-		sign = strings.TrimSpace(sign[:i])
+	for _, p := range placeholders {
+		if i := strings.Index(sign, p); i >= 0 {
+			sign = strings.TrimSpace(sign[:i])
+		}
 	}
 	if utf8.RuneCountInString(sign) < minErrorSign {
 		return false
@@ -262,8 +354,8 @@ func SameError(recorded, got string) bool {
 	if r := []rune(sign); len(r) > maxErrorSign {
 		sign = string(r[:maxErrorSign])
 	}
-	for _, line := range strings.Split(textcut.Bytes(got, maxErrorBytes), "\n") {
-		if strings.Contains(errorSign(line), sign) {
+	for _, line := range e {
+		if strings.Contains(line, sign) {
 			return true
 		}
 	}

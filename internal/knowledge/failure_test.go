@@ -36,6 +36,10 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		"git commit", "`git commit -m \"fix login\"` fails with \"Author identity unknown\"")
 	cut := learnedDraft("`get-content` fails with \"dashboard: The term 'dashboard' is not recognized as a name of a cmdlet, function, script file, or…\": use `\"src/app/(dashboard)/layout.tsx\"` instead of…",
 		"get-content", "`Get-Content -Path src/app/(dashboard)/layout.tsx` fails with \"dashboard: The term 'dashboard' is not recognized\"")
+	python := learnedDraft("`python` fails with \"/bin/bash: line <n>: python: command not found\": use `python3` instead of `python`.",
+		"python", "`python manage.py migrate` fails with \"/bin/bash: line <n>: python: command not found\"")
+	short := learnedDraft("`rg` fails with \"rg: x.py: No such file or directory (os error 2)\": use `src/x.py` instead of `x.py`.",
+		"rg", "`rg foo x.py` fails with \"rg: x.py: No such file or directory (os error 2)\"")
 	missing := learnedDraft("`jq` is not available here: `jq .` fails with \"jq: command not found\".",
 		"jq", "jq is not installed where the agent runs")
 	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
@@ -55,6 +59,9 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		{"another host", port, `curl -s https://api.example.com/data`, false},
 		{"what the fix ran first: every commit", first, `git commit -m "another change"`, true},
 		{"a missing program: every run", missing, `curl -s x | jq '.items'`, true},
+		{"another program in its place: every run", python, `python other.py`, true},
+		{"a file name inside another", short, `rg foo index.py`, false},
+		{"the same file name", short, `rg bar lib/x.py`, true},
 	} {
 		call := bashCall(tc.cmd)
 		b := Score(tc.item, call, opts.Weights)
@@ -105,13 +112,23 @@ func TestSameError(t *testing.T) {
 		{"fatal: pathspec '<worktree>/a.md' did not match any files", "fatal: pathspec '/home/u/wt/b.md' did not match any files", true},
 		{"error: x", "error: x", false},
 		{"", "anything", false},
+		// An error's own brackets and angles are its words.
+		{"error[E0425]: cannot find value `x` in this scope", "error[E0425]: cannot find value `x` in this scope\n --> src/main.rs:2:5", true},
+		{"[ERROR] Failed to execute goal org.apache.maven.plugins", "[INFO] Scanning\n[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler", true},
+		{"Type 'Promise<string>' is not assignable to type 'string'", "src/a.ts(3,7): error TS2322: Type 'Promise<string>' is not assignable to type 'string'.", true},
 	} {
-		if got := SameError(tc.recorded, tc.got); got != tc.want {
-			t.Errorf("SameError(%q, %q) = %v, want %v", tc.recorded, tc.got, got, tc.want)
+		if got := ReadError(tc.got).Holds(tc.recorded); got != tc.want {
+			t.Errorf("ReadError(%q).Holds(%q) = %v, want %v", tc.got, tc.recorded, got, tc.want)
 		}
 	}
-	if got := FailedWith("`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not…\"."); got != "/bin/bash: line <n>: jq: command not" {
-		t.Errorf("FailedWith: %q", got)
+	for text, want := range map[string]string{
+		"`jq` is not available here: `jq .` fails with \"/bin/bash: line <n>: jq: command not…\".":                                                             "/bin/bash: line <n>: jq: command not",
+		"`npm run build` fails with \"npm error Missing script: \"build\"\": …\n\n- issue: `npm run build` fails with \"npm error Missing script: \"build\"\"": `npm error Missing script: "build"`,
+		"`x` fails with \"a long error cut sho…": "a long error cut sho",
+	} {
+		if got := FailedWith(text); got != want {
+			t.Errorf("FailedWith(%q) = %q, want %q", text, got, want)
+		}
 	}
 }
 
@@ -122,5 +139,17 @@ func TestRunsIgnoresTheFailedArguments(t *testing.T) {
 		"curl", "`curl -s http://localhost:8080/health` fails with \"curl: (7) Failed to connect\"")
 	if !port.Runs(bashCall("curl -s https://other.example.com")) || port.Runs(bashCall("wget x")) {
 		t.Error("Runs: want curl with any arguments, and no other program")
+	}
+}
+
+// A double-quoted argument is kept as written, an escaped quote inside it
+// included, so that the next call that passes it as written is found.
+func TestShellArgsKeepAnEscapedQuote(t *testing.T) {
+	segs := shellArgs(`rg "say \"hi\" now" notes.md | head`)
+	if len(segs) != 2 || len(segs[0]) != 3 || segs[0][1].text != `say \"hi\" now` || !segs[0][1].quoted {
+		t.Fatalf("shellArgs: %+v", segs)
+	}
+	if !passesArgs(CallLine(`rg -n "say \"hi\" now" other.md`), []string{segs[0][1].text}) {
+		t.Error("the same quoted pattern was not found again")
 	}
 }
