@@ -411,7 +411,7 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
 		line := textcut.Bytes(cmd, maxCommandBytes)
 		c.Commands = knowledge.Segments(line)
-		c.Line = knowledge.CallLine(line)
+		c.Line = line
 	}
 	c.Words = words.NewHaystack(texts...)
 	return c

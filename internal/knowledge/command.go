@@ -167,18 +167,45 @@ func alias(verb, w string) string {
 // reading of intent, not a shell: substitutions and here-documents are
 // taken as words.
 func splitShell(line string) [][]string {
+	var out [][]string
+	for _, seg := range shellTokens(line, true) {
+		words := make([]string, len(seg))
+		for i, t := range seg {
+			words[i] = t.text
+		}
+		out = append(out, words)
+	}
+	return out
+}
+
+// argText is one word of a command line and whether it was quoted.
+type argText struct {
+	text   string
+	quoted bool
+}
+
+// shellTokens cuts a command line into its simple commands' words, at ;
+// & | and newlines outside quotes, removing the quotes. For intent
+// (Segments), parentheses also end a command (a subshell's), and a line
+// of more than maxSegments commands is cut there. For what a call passed
+// (failure.go), a word is kept as written: a route group's parentheses
+// are in it, and so is the backslash of \" inside double quotes, which
+// does not end them.
+func shellTokens(line string, intent bool) [][]argText {
 	var (
-		out   [][]string
-		cur   []string
-		tok   strings.Builder
-		inTok bool
-		quote rune
+		out     [][]argText
+		cur     []argText
+		tok     strings.Builder
+		in      bool
+		quoted  bool
+		quote   rune
+		escaped bool
 	)
 	endTok := func() {
-		if inTok {
-			cur = append(cur, tok.String())
+		if in {
+			cur = append(cur, argText{tok.String(), quoted})
 			tok.Reset()
-			inTok = false
+			in, quoted = false, false
 		}
 	}
 	endCmd := func() {
@@ -190,6 +217,12 @@ func splitShell(line string) [][]string {
 	}
 	for _, r := range line {
 		switch {
+		case escaped:
+			tok.WriteRune('\\')
+			tok.WriteRune(r)
+			escaped = false
+		case !intent && quote == '"' && r == '\\':
+			escaped = true
 		case quote != 0:
 			if r == quote {
 				quote = 0
@@ -197,16 +230,16 @@ func splitShell(line string) [][]string {
 				tok.WriteRune(r)
 			}
 		case r == '\'' || r == '"':
-			quote, inTok = r, true
-		case r == ';' || r == '&' || r == '|' || r == '\n' || r == '(' || r == ')':
+			quote, in, quoted = r, true, true
+		case r == ';' || r == '&' || r == '|' || r == '\n' || intent && (r == '(' || r == ')'):
 			endCmd()
-		case r == ' ' || r == '\t' || r == '\r':
+		case r == ' ' || r == '\t' || r == '\r' || !intent && unicode.IsSpace(r):
 			endTok()
 		default:
 			tok.WriteRune(r)
-			inTok = true
+			in = true
 		}
-		if len(out) >= maxSegments {
+		if intent && len(out) >= maxSegments {
 			return out
 		}
 	}

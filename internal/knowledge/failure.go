@@ -45,7 +45,7 @@ func failedArgs(c Command, issue, title string) []string {
 	if call == "" {
 		return nil
 	}
-	for _, seg := range shellArgs(call) {
+	for _, seg := range shellTokens(call, false) {
 		if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
 			continue
 		}
@@ -158,69 +158,6 @@ func distinctive(arg string) []string {
 	return out
 }
 
-// argText is one word of a command line and whether it was quoted.
-type argText struct {
-	text   string
-	quoted bool
-}
-
-// shellArgs cuts a command line into its simple commands' words at ; & |
-// and newlines outside quotes, keeping parentheses inside words (a
-// route group in a path is one word here, where Segments reads intent).
-func shellArgs(line string) [][]argText {
-	var (
-		out     [][]argText
-		cur     []argText
-		tok     strings.Builder
-		in      bool
-		q       bool
-		quote   rune
-		escaped bool
-	)
-	end := func() {
-		if in {
-			cur = append(cur, argText{tok.String(), q})
-			tok.Reset()
-			in, q = false, false
-		}
-	}
-	for _, r := range line {
-		switch {
-		case escaped:
-			// Kept as written: the next call is looked for as written.
-			tok.WriteRune('\\')
-			tok.WriteRune(r)
-			escaped = false
-		case quote == '"' && r == '\\':
-			escaped = true // \" inside double quotes does not end them
-		case quote != 0:
-			if r == quote {
-				quote = 0
-			} else {
-				tok.WriteRune(r)
-			}
-		case r == '\'' || r == '"':
-			quote, in, q = r, true, true
-		case r == ';' || r == '&' || r == '|' || r == '\n':
-			end()
-			if len(cur) > 0 {
-				out = append(out, cur)
-				cur = nil
-			}
-		case unicode.IsSpace(r):
-			end()
-		default:
-			tok.WriteRune(r)
-			in = true
-		}
-	}
-	end()
-	if len(cur) > 0 {
-		out = append(out, cur)
-	}
-	return out
-}
-
 // passesArgs reports whether a call's text passes one of a failure's
 // arguments again: line is the call's command (or request) in the form
 // Call.Line gives it. The argument must stand on its own, between
@@ -252,10 +189,17 @@ func separated(line string, i, j int) bool {
 	return before && after
 }
 
-// CallLine is a command or a request as failure arguments are looked for
-// in it: lower case. (A path's segments are looked for alone, so either
-// kind of slash finds them.)
-func CallLine(s string) string { return strings.ToLower(s) }
+// lowerLine is the call's Line as failure arguments are looked for in
+// it: lower case (a path's segments are looked for alone, so either kind
+// of slash finds them). Computed once, and only for a call some failure's
+// arguments are looked for in: most calls run no such command.
+func (c *Call) lowerLine() string {
+	if c.lower == nil {
+		l := strings.ToLower(c.Line)
+		c.lower = &l
+	}
+	return *c.lower
+}
 
 // The failure coming back: when a call fails, the failures learned before
 // whose program it ran and whose error it printed again are served with

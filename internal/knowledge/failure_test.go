@@ -18,7 +18,7 @@ func learnedDraft(summary, area, issue string) *Item {
 }
 
 func bashCall(cmd string) *Call {
-	return &Call{Tool: "Bash", Commands: Segments(cmd), Words: words.NewHaystack(cmd), Line: CallLine(cmd)}
+	return &Call{Tool: "Bash", Commands: Segments(cmd), Words: words.NewHaystack(cmd), Line: cmd}
 }
 
 // A failure of the call's own arguments (the fix put others in their
@@ -144,12 +144,13 @@ func TestRunsIgnoresTheFailedArguments(t *testing.T) {
 
 // A double-quoted argument is kept as written, an escaped quote inside it
 // included, so that the next call that passes it as written is found.
-func TestShellArgsKeepAnEscapedQuote(t *testing.T) {
-	segs := shellArgs(`rg "say \"hi\" now" notes.md | head`)
+func TestShellTokensKeepAnEscapedQuote(t *testing.T) {
+	segs := shellTokens(`rg "say \"hi\" now" notes.md | head`, false)
 	if len(segs) != 2 || len(segs[0]) != 3 || segs[0][1].text != `say \"hi\" now` || !segs[0][1].quoted {
-		t.Fatalf("shellArgs: %+v", segs)
+		t.Fatalf("shellTokens: %+v", segs)
 	}
-	if !passesArgs(CallLine(`rg -n "say \"hi\" now" other.md`), []string{segs[0][1].text}) {
+	c := bashCall(`rg -n "say \"hi\" now" other.md`)
+	if !passesArgs(c.lowerLine(), []string{segs[0][1].text}) {
 		t.Error("the same quoted pattern was not found again")
 	}
 }

@@ -52,11 +52,12 @@ type Call struct {
 	// prompt names (a file, a command, a keyword or a topic of it) is
 	// served.
 	Prompt bool
-	// Line is the Bash call's command, or the request, as a learned
-	// failure's arguments are looked for in it (CallLine).
+	// Line is the Bash call's command, or the request, as written: a
+	// learned failure's arguments are looked for in it (lowerLine).
 	Line string
 
 	folded []string // Paths as matched (see FoldedPaths)
+	lower  *string  // Line as matched (see lowerLine)
 }
 
 // FoldedPaths are the call's paths in the form globs match (slashed,
@@ -223,7 +224,7 @@ cmds:
 	for i, cm := range m.Commands {
 		for _, sg := range c.Commands {
 			if cm.Match(sg) {
-				if len(cm.Args) > 0 && !passesArgs(c.Line, cm.Args) {
+				if len(cm.Args) > 0 && !passesArgs(c.lowerLine(), cm.Args) {
 					argsMissed = &m.Commands[i]
 					continue
 				}

@@ -17,7 +17,7 @@ const maxNamed = 20
 // text is read (derive.go), without the cues: a request that names
 // something is asking about it.
 func RequestCall(root, cwd, prompt string) *Call {
-	c := &Call{Prompt: true, Words: words.NewHaystack(prompt), Line: CallLine(prompt)}
+	c := &Call{Prompt: true, Words: words.NewHaystack(prompt), Line: prompt}
 	units := splitUnits(prompt, false)
 	for i, u := range units {
 		switch {
