@@ -18,6 +18,7 @@ func (e *enc) derived(m *Match) {
 		}
 		e.Str(shown)
 		e.Bool(g.Derived)
+		e.Bool(g.AtRequest)
 	}
 	e.Uint(uint64(len(m.Commands)))
 	for _, c := range m.Commands {
@@ -38,6 +39,7 @@ func (d *dec) derived(m *Match) {
 			m.Files[i].Shown = m.Files[i].Pattern
 		}
 		m.Files[i].Derived = d.Bool()
+		m.Files[i].AtRequest = d.Bool()
 	}
 	if n := d.Count(len(d.S)); n > 0 {
 		m.Commands = make([]Command, n)

@@ -19,7 +19,7 @@ func goldenCache() *cacheData {
 	full := &Item{ID: "ADR-003", Priority: "CRITICAL", Active: true,
 		Match: Match{
 			Tools:    []string{"Write", "Edit"},
-			Files:    []Glob{{Pattern: "**/src/**", Literal: "/src/", Shown: "src/"}, {Pattern: "**/*.go", Literal: ".go", Shown: "**/*.go", Derived: true}},
+			Files:    []Glob{{Pattern: "**/src/**", Literal: "/src/", Shown: "src/"}, {Pattern: "**/*.go", Literal: ".go", Shown: "**/*.go", Derived: true, AtRequest: true}},
 			Actions:  []string{"deploy staging"},
 			Context:  []string{"migration"},
 			Commands: []Command{{Verb: "git", Words: []string{"push", "--force"}}, {Verb: "npm", Written: true}, {Verb: "grep", Written: true, Flag: "-P", Args: []string{"(?<=x)"}}},

@@ -25,11 +25,17 @@ const maxFailedArgs = 8
 // records, when the failure was the call's own (ownArgs): the call quoted
 // in its Issue ("`rg -n "- \[ \]" specs` fails with …"), or in its title
 // when the Issue says only that the arguments were refused ("rg does not
-// take these arguments here"). c is the failure's command trigger: the call's
-// segment that runs it gives the arguments, after its subcommand words.
-// Only what names something is kept (see distinctive); none means the
-// failure is the program's, for every call of it.
-func failedArgs(c Command, issue, title string) []string {
+// take these arguments here"). c is the failure's command trigger: each
+// segment of the call that runs it gives the arguments after its
+// subcommand words. Only what names something is kept (see distinctive);
+// none means the failure is the program's, for every call of it. When the
+// resolution quotes the call that passed ("run `…` instead"), what it
+// passed too is no cause: the file both read, the user both logged in as.
+func failedArgs(c Command, issue, resolution, title string) []string {
+	if m := absentModule(title); m != "" {
+		// Only a script that imports it again meets it: it is named there.
+		return []string{m}
+	}
 	issue = strings.TrimSpace(issue)
 	var call string
 	switch {
@@ -45,7 +51,36 @@ func failedArgs(c Command, issue, title string) []string {
 	if call == "" {
 		return nil
 	}
-	for _, seg := range shellTokens(call, false) {
+	failed := callArgs(c, call)
+	fixed, ok := strings.CutPrefix(strings.TrimSpace(resolution), "run `")
+	if fixed, _, closed := strings.Cut(fixed, "`"); ok && closed && len(failed) > 0 {
+		passed := callArgs(c, fixed)
+		var own []string
+		for _, a := range failed {
+			if !contains(passed, a) {
+				own = append(own, a)
+			}
+		}
+		if len(own) > 0 {
+			return own
+		}
+	}
+	return failed
+}
+
+// callArgs is what the segments of a command line that run c pass after
+// c's subcommand words and that names something (distinctive), flags
+// left out: RefusedFlag reads the one refused. A run as root counts as
+// passing "sudo": "leave out `sudo`" is a fix of the call's own.
+func callArgs(c Command, line string) []string {
+	var out []string
+	add := func(a string) {
+		if len(out) < maxFailedArgs && !contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	for _, seg := range shellTokens(line, false) {
+		seg, root := commandOf(seg, c.Verb)
 		if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
 			continue
 		}
@@ -58,20 +93,66 @@ func failedArgs(c Command, issue, title string) []string {
 				rest = rest[1:]
 			}
 		}
-		var out []string
+		if root {
+			add("sudo")
+		}
 		for _, t := range rest {
 			if strings.HasPrefix(t.text, "-") && !t.quoted {
-				continue // a flag: RefusedFlag reads the one refused
+				continue
 			}
 			for _, a := range distinctive(t.text) {
-				if len(out) < maxFailedArgs && !contains(out, a) {
-					out = append(out, a)
-				}
+				add(a)
 			}
 		}
-		return out
 	}
-	return nil
+	return out
+}
+
+// commandOf is a segment from its program on, as Segments reads it:
+// without the assignments and wrappers before it (sudo, env, nohup), or
+// the shell it was handed to (`pwsh -NoLogo -Command rg …`); root says a
+// wrapper ran it as root. verb is never skipped: sudo's own failure is
+// sudo's.
+func commandOf(seg []argText, verb string) ([]argText, bool) {
+	root := false
+	for len(seg) > 1 {
+		w := verbOf(seg[0].text)
+		switch {
+		case w == verb:
+			return seg, root
+		case isAssignment(seg[0].text) || wrappers[w]:
+			root = root || w == "sudo" || w == "doas"
+			seg = seg[1:]
+		case shells[w]:
+			seg = seg[1:]
+			for len(seg) > 1 && (strings.HasPrefix(seg[0].text, "-") || strings.HasPrefix(seg[0].text, "/") && len(seg[0].text) <= 3) {
+				seg = seg[1:]
+			}
+		default:
+			return seg, root
+		}
+	}
+	return seg, root
+}
+
+// shells are the programs a command is handed to with its flags before
+// it (`pwsh -Command rg …`, `cmd /c dir`).
+var shells = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
+
+// absentModule is the module a learned failure says is not installed
+// ("The Python module `yaml` is not installed here: importing it fails
+// …"), in lower case, or "". The failing call was a script written into
+// the command that imported it; a run of the interpreter that does not
+// name it will not fail so.
+func absentModule(title string) string {
+	for _, lead := range []string{"The Python module `", "The Node package `"} {
+		if rest, ok := strings.CutPrefix(title, lead); ok {
+			if m, after, ok := strings.Cut(rest, "`"); ok && strings.HasPrefix(after, " is not installed here") {
+				return strings.ToLower(m)
+			}
+		}
+	}
+	return ""
 }
 
 // ownArgs reads, in the title the failure extractor wrote, a failure of
@@ -85,9 +166,11 @@ func ownArgs(title string) bool {
 	if strings.HasPrefix(title, "Before `") {
 		return false
 	}
-	// A long title is cut ("… instead of…"): its start says it.
+	// A long title is cut ("… instead of…", "use `-LiteralPath "…"`…"):
+	// its start says it.
 	return strings.Contains(title, "` instead of") || strings.Contains(title, "leave out `") ||
-		strings.Contains(title, "` is not supported ")
+		strings.Contains(title, "` is not supported ") ||
+		strings.HasSuffix(title, "…") && strings.Contains(title, ": use `")
 }
 
 // programSwapped reads a fix that ran another program in place of the
@@ -129,20 +212,21 @@ func firstCode(s string) string {
 
 // distinctive is what of one argument names a thing the next failing
 // call would name again, in the form it is looked for (lower case): of a
-// path, the segments that name a file, a host or
-// a route group ("layout.tsx", "localhost:8080", "(dashboard)"), not the
+// path, the segments that name a file, a host, a route group or a glob
+// ("layout.tsx", "localhost:8080", "(dashboard)", "*mdpreview*"), not the
 // folders every path of the project passes through; another argument
 // whole, when it is more than a short word or a number. A word cut short
-// ("001-item…") or a placeholder ("<n>") names nothing.
+// ("001-item…") or a placeholder ("<n>", "<worktree>") names nothing; the
+// file a placeholder's folder holds still does.
 func distinctive(arg string) []string {
 	a := strings.ToLower(arg)
-	if strings.ContainsAny(a, "<>…$") || strings.HasSuffix(a, "...") {
+	if strings.HasSuffix(a, "...") {
 		return nil
 	}
 	// A Windows path's separators are backslashes; a pattern's escapes
 	// are too, but a pattern with a space is no path.
 	if !strings.Contains(a, "/") && (!strings.Contains(a, `\`) || strings.IndexFunc(a, unicode.IsSpace) >= 0) {
-		if len(a) >= 4 && strings.IndexFunc(a, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
+		if !strings.ContainsAny(a, "<>…$") && len(a) >= 4 && strings.IndexFunc(a, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
 			return []string{a}
 		}
 		return nil
@@ -150,8 +234,8 @@ func distinctive(arg string) []string {
 	var out []string
 	for _, s := range strings.FieldsFunc(a, func(r rune) bool { return r == '/' || r == '\\' }) {
 		switch {
-		case len(s) < 4, s == "http:", s == "https:", strings.Trim(s, ".") == "":
-		case strings.ContainsAny(s, "()[]:") || strings.Contains(strings.Trim(s, "."), "."):
+		case len(s) < 4, s == "http:", s == "https:", strings.Trim(s, ".") == "", strings.ContainsAny(s, "<>…$"):
+		case strings.ContainsAny(s, "()[]:*?") || strings.Contains(strings.Trim(s, "."), "."):
 			out = append(out, s)
 		}
 	}

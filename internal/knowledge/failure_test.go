@@ -10,10 +10,18 @@ import (
 // learnedDraft is the item of a draft the observed folder holds for a
 // failure: its summary, its failing command as trigger, its details.
 func learnedDraft(summary, area, issue string) *Item {
+	return learnedFix(summary, area, issue, "")
+}
+
+// learnedFix is learnedDraft with the resolution its details record.
+func learnedFix(summary, area, issue, resolution string) *Item {
 	_, c, _ := AreaTriggers(area, issue, true)
+	body := "Seen in 1 session: a command failed and this is what made it pass.\n\n- area: " + area + "\n- issue: " + issue + "\n- impact: the command fails"
+	if resolution != "" {
+		body += "\n- resolution: " + resolution
+	}
 	e := &Entry{Key: "obs-1", Summary: summary, Status: StatusDraft, Kind: "warning", Priority: "MEDIUM",
-		Triggers: Triggers{Commands: []string{c.String()}},
-		Body:     "Seen in 1 session: a command failed and this is what made it pass.\n\n- area: " + area + "\n- issue: " + issue + "\n- impact: the command fails"}
+		Triggers: Triggers{Commands: []string{c.String()}}, Body: body}
 	return FromEntry(e, ScopeProject, ".memory/.local/observed/obs-1.md")
 }
 
@@ -42,6 +50,27 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		"rg", "`rg foo x.py` fails with \"rg: x.py: No such file or directory (os error 2)\"")
 	missing := learnedDraft("`jq` is not available here: `jq .` fails with \"jq: command not found\".",
 		"jq", "jq is not installed where the agent runs")
+	// The title cut right after the fix; a Windows path.
+	cutEarly := learnedFix("`get-content` fails with \"dashboard: The term 'dashboard' is not recognized as a name of a cmdlet, function, script file, or…\": use `-LiteralPath \"src\\app\\(dashboard)\\settings\\users\\page.tsx\"`…",
+		"get-content", "`Get-Content src\\app\\(dashboard)\\settings\\users\\page.tsx` fails with \"dashboard: The term 'dashboard' is not recognized\"",
+		"run `Get-Content -LiteralPath \"src\\app\\(dashboard)\\settings\\users\\page.tsx\"` instead")
+	// Run as root, then without: sudo is what the fix left out.
+	root := learnedFix("`rm` fails with \"sudo: a terminal is required to read the password\": leave out `sudo`.",
+		"rm", "`sudo rm -rf /opt/homebrew/Caskroom/app && rm -rf ~/Library/Caches/Homebrew/downloads/*app*` fails with \"sudo: a terminal is required to read the password\"",
+		"run `rm -rf /opt/homebrew/Caskroom/app` instead")
+	glob := learnedFix("`rm` fails with \"(eval):1: no matches found: ~/Library/Caches/Homebrew/downloads/*mdpreview*\": leave out `rm -rf ~/Library/Caches/Homebrew/downloads/*mdpreview* &&`.",
+		"rm", "`rm -rf /opt/homebrew/Caskroom/mdpreview && rm -rf ~/Library/Caches/Homebrew/downloads/*mdpreview* && brew install x` fails with \"(eval):1: no matches found\"",
+		"run `rm -rf /opt/homebrew/Caskroom/mdpreview` instead")
+	// Handed to a shell; the file the fix read too is no cause.
+	handed := learnedFix("`rg` fails with \"rg: regex parse error: (?:header className\\=\\)\": use `\"header className\"` instead of `\"header className\\=\\\"bg-white\\\"\"`.",
+		"rg", "`pwsh.exe -NoLogo -Command rg -n \"header className\\=\\\"bg-white\\\"\" frontend/src/pages/ConfirmEditPage.tsx` fails with \"rg: regex parse error: (?:header className\\=\\)\"",
+		"run `rg -n \"header className\" frontend/src/pages/ConfirmEditPage.tsx` instead")
+	// An assignment before the program; the host both reached.
+	assigned := learnedFix("`psql` fails with \"psql: error: connection to server failed: FATAL: password authentication failed\": leave out `-d barber_system`.",
+		"psql", "`cd <worktree>/backend && PGPASSWORD='x' psql -h 5.78.113.107 -U postgres -d barber_system -c \"\\dt\"` fails with \"psql: error: connection to server failed\"",
+		"run `psql -h 5.78.113.107 -U postgres -c \"\\l\"` instead")
+	module := learnedDraft("The Python module `eq_param_lightning` is not installed here: importing it fails with \"ModuleNotFoundError: No module named 'eq_param_lightning'\"; the run that passed used `data_module` instead.",
+		"python", "`python -c \"from eq_param_lightning import Model\"` fails with \"ModuleNotFoundError: No module named 'eq_param_lightning'\"")
 	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	for _, tc := range []struct {
 		name string
@@ -62,6 +91,19 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		{"another program in its place: every run", python, `python other.py`, true},
 		{"a file name inside another", short, `rg foo index.py`, false},
 		{"the same file name", short, `rg bar lib/x.py`, true},
+		{"another file, the title cut after the fix", cutEarly, `Get-Content .codex/prompts/speckit.specify.md`, false},
+		{"the same route group, the title cut after the fix", cutEarly, `Get-Content src\app\(dashboard)\items\page.tsx`, true},
+		{"not as root", root, `rm -rf build/App.app`, false},
+		{"as root again", root, `sudo rm -rf /opt/homebrew/Caskroom/other`, true},
+		{"another folder", glob, `rm -rf ~/Library/Containers/dev.x.mdpreview`, false},
+		{"the same glob", glob, `rm -rf ~/Library/Caches/Homebrew/downloads/*mdpreview*`, true},
+		{"another pattern, handed to no shell", handed, `rg "/api" frontend/src`, false},
+		{"the file the fix read too", handed, `rg -n "useState" frontend/src/pages/ConfirmEditPage.tsx`, false},
+		{"the same pattern again", handed, `rg -n "header className\=\"bg-white\"" src`, true},
+		{"the same host and user, another database", assigned, `psql -h 5.78.113.107 -U postgres -d barbe -c "\dt"`, false},
+		{"the database again", assigned, `PGPASSWORD=x psql -h 5.78.113.107 -U postgres -d barber_system`, true},
+		{"a script that imports other modules", module, `python train.py`, false},
+		{"a script that imports the module", module, `python -c "import eq_param_lightning as e"`, true},
 	} {
 		call := bashCall(tc.cmd)
 		b := Score(tc.item, call, opts.Weights)
@@ -89,7 +131,9 @@ func TestDistinctiveArguments(t *testing.T) {
 		"src":                                nil,
 		"12345":                              nil,
 		"specs/001-item…":                    nil,
-		"<worktree>/x.go":                    nil,
+		"<worktree>/x.go":                    {"x.go"},
+		"<worktree>":                         nil,
+		"~/downloads/*mdpreview*":            {"*mdpreview*"},
 		"api.zbarbe.example.com.br/api/data": {"api.zbarbe.example.com.br"},
 	} {
 		if got := distinctive(arg); !slices.Equal(got, want) {
@@ -152,5 +196,40 @@ func TestShellTokensKeepAnEscapedQuote(t *testing.T) {
 	c := bashCall(`rg -n "say \"hi\" now" other.md`)
 	if !passesArgs(c.lowerLine(), []string{segs[0][1].text}) {
 		t.Error("the same quoted pattern was not found again")
+	}
+}
+
+// The files a learned failure's text names are what its call passed: an
+// edit of one runs nothing that fails. A request naming it is the moment
+// the agent may run the command on it.
+func TestFailureNamesNoFileToEdit(t *testing.T) {
+	it := learnedFix("`git add` fails with \"fatal: ../CLAUDE.md: '../CLAUDE.md' is outside repository at…\": use `CLAUDE.md` instead of `../CLAUDE.md`.",
+		"git add", "`git add ../CLAUDE.md && git status` fails with \"fatal: ../CLAUDE.md: '../CLAUDE.md' is outside repository at…\"",
+		"run `git add CLAUDE.md` instead")
+	edit := &Call{Tool: "Edit", Paths: []string{"CLAUDE.md"}, FileScoped: true, Words: words.NewHaystack("")}
+	if b := Score(it, edit, DefaultWeights); b.Serve(edit, 0.7) {
+		t.Errorf("a git add failure served at an edit of the file it passed: %+v", b)
+	}
+	request := RequestCall("/repo", "/repo", "add ../CLAUDE.md to the commit")
+	if b := Score(it, request, DefaultWeights); !b.Serve(request, 0.7) {
+		t.Errorf("not served at a request naming the file it passed: %+v", b)
+	}
+}
+
+// A request naming a file of the same name in another folder names
+// another file.
+func TestMatchNamed(t *testing.T) {
+	g := compileGlob("**/_bmad/bmm/workflows/1-analysis/brainstorming/workflow.md")
+	for path, want := range map[string]bool{
+		"workflow.md":               true,
+		"brainstorming/workflow.md": true,
+		"@_bmad/bmm/workflows/1-analysis/brainstorming/workflow.md":          true,
+		"/home/x/p/_bmad/bmm/workflows/1-analysis/brainstorming/workflow.md": true,
+		"bmad/bmm/workflows/3-solutioning/create-architecture/workflow.md":   false,
+		"readme.md": false,
+	} {
+		if got := g.MatchNamed(path); got != want {
+			t.Errorf("MatchNamed(%q) = %v, want %v", path, got, want)
+		}
 	}
 }

@@ -1,7 +1,6 @@
 package knowledge
 
 import (
-	"github.com/devlearn/devlearn/internal/stamp"
 	"regexp"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/repopath"
+	"github.com/devlearn/devlearn/internal/stamp"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -173,7 +173,10 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		m.derive(e.Summary, "", true)
 		issue := bodyField(e.Body, "issue")
 		for i := range m.Commands {
-			m.Commands[i].Args = failedArgs(m.Commands[i], issue, e.Summary)
+			m.Commands[i].Args = failedArgs(m.Commands[i], issue, bodyField(e.Body, "resolution"), e.Summary)
+		}
+		if len(e.Triggers.Commands) > 0 {
+			m.namedByFailure()
 		}
 		if len(e.Triggers.Files) > 0 && len(e.Triggers.Commands) == 0 {
 			// Its area is a file ("`a/utils.py` does not exist: use
@@ -217,12 +220,14 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		t, _ = lesson.Get(lesson.Decision) // the ADR layout is the default
 	}
 	it.Type, it.Priority = t.Name, t.Priority
+	failed := false // its area is the command a learned failure ran
 	if t.Area {
 		it.Area = s.Field("Area")
 		files, c, ok := AreaTriggers(it.Area, s.Field("Issue"), it.Observation != "")
 		if ok {
 			if it.Observation != "" {
-				c.Args = failedArgs(c, s.Field("Issue"), s.Title)
+				c.Args = failedArgs(c, s.Field("Issue"), s.Field("Resolution"), s.Title)
+				failed = true
 			}
 			it.Match.Commands = append(it.Match.Commands, c)
 		}
@@ -234,7 +239,21 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		it.Priority = p
 	}
 	it.Match.derive(s.Title, sectionText(s.Body), false)
+	if failed {
+		it.Match.namedByFailure()
+	}
 	return it
+}
+
+// namedByFailure marks the files a learned failure's text names, when its
+// area is the command that failed, as evidence at a request only (a `git
+// add ../CLAUDE.md` lesson was given at an edit of CLAUDE.md).
+func (m *Match) namedByFailure() {
+	for i := range m.Files {
+		if m.Files[i].Derived {
+			m.Files[i].AtRequest = true
+		}
+	}
 }
 
 // bodyField is the value of a "- key: value" line of a learned draft's
@@ -341,7 +360,8 @@ func AreaCommand(area string) (Command, bool) {
 // AreaGlobs reads the file patterns in a pitfall's Area: every word that
 // looks like a path ("scripts/hooks/", "internal/observe/fold.go",
 // "**/*.sql", `web\src\App.tsx`). A folder covers everything under it.
-// Words that are not paths ("error handling") give no trigger. An Area is
+// A file known by its name alone is one (".env", "Makefile"). Words that
+// are not paths ("error handling") give no trigger. An Area is
 // stored relative to the repository root, but one recorded from a
 // session's sub-folder or by an older version holds only the end of the
 // path: each matches wherever its path ends (a leading "**/"). An
@@ -352,6 +372,7 @@ func AreaGlobs(area string) []string {
 	for _, w := range strings.FieldsFunc(area, func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\''
 	}) {
+		raw := w
 		w = repopath.Slash(w)
 		// A folder in parentheses is a segment of the path (Next.js's
 		// route groups: src/app/(dashboard)/items/page.tsx); parentheses
@@ -364,7 +385,7 @@ func AreaGlobs(area string) []string {
 			}
 		}
 		w = strings.TrimRight(w, ".:")
-		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) {
+		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) && !knownFiles.has(strings.ToLower(raw)) {
 			// A slash between words ("lot précédent / suivant") or
 			// wildcards alone name no file: as "/**" they matched
 			// every path.

@@ -21,6 +21,11 @@ type Glob struct {
 	// Derived: read from the lesson's text rather than written as a
 	// trigger (explanations say so).
 	Derived bool
+	// AtRequest: a file a learned failure's text names, whose area is
+	// the command that failed. The call passed it; reading or editing it
+	// runs nothing that fails, so it is evidence only where a request
+	// names it (the agent is about to run the command on it).
+	AtRequest bool
 }
 
 // compileGlob prepares a pattern, written relative to the project root
@@ -90,6 +95,28 @@ func (g Glob) MatchName(name string) bool {
 		return false
 	}
 	return last == name
+}
+
+// MatchNamed reports whether a path a request names is the glob's file:
+// its name alone ("layout.tsx"), or a path whose folders, as far as both
+// go, are the glob's. A request that names another folder's file of the
+// same name (`@bmad/…/create-architecture/workflow.md`) names another
+// file: every workflow of a project is a workflow.md.
+func (g Glob) MatchNamed(path string) bool {
+	path = strings.TrimPrefix(strings.TrimPrefix(path, "@"), "./")
+	ps, gs := strings.Split(path, "/"), strings.Split(g.Pattern, "/")
+	if !g.MatchName(ps[len(ps)-1]) {
+		return false
+	}
+	for i, j := len(ps)-2, len(gs)-2; i >= 0 && j >= 0; i, j = i-1, j-1 {
+		if strings.ContainsAny(gs[j], "*?[{") {
+			return true
+		}
+		if ps[i] != gs[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // Broad reports whether the glob names neither a file nor a folder, only

@@ -175,10 +175,12 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		broadOnly = true
 	paths:
 		for i, p := range paths {
-			name := p[strings.LastIndexByte(p, '/')+1:]
 			for j := range m.Files {
 				g := &m.Files[j]
-				if g.Match(p) || c.Prompt && g.MatchName(name) {
+				if g.AtRequest && !c.Prompt {
+					continue
+				}
+				if g.Match(p) || c.Prompt && g.MatchNamed(p) {
 					if hit == nil {
 						hit, hitPath = g, c.Paths[i]
 					}

@@ -196,6 +196,8 @@ func TestAreaGlobs(t *testing.T) {
 		{"error handling, e.g. retries", nil},
 		{"config.yaml and **/*.sql", []string{"**/config.yaml", "**/config.yaml/**", "**/*.sql"}},
 		{"./Makefile", nil},
+		// A file known by its name: not a program that never runs.
+		{".env", []string{"**/.env", "**/.env/**"}},
 		{"v1.2 release", nil},
 		// A slash between words of prose names no file: as "/**" it
 		// matched every path, and served its lesson on every call.
