@@ -1651,6 +1651,7 @@ func TestPathSwap(t *testing.T) {
 		{"src/app/(dashboard)/page.tsx", "src/app/(admin)/page.tsx", false},       // a trigger cannot hold it whole
 		{"--all", "--short", false},
 		{"http://localhost:8080/health", "https://api.example.com/health", false}, // an address, not a file of the project
+		{"scripts/*.sh", "scripts/start_ui.sh", false},                            // a glob names no one file
 	} {
 		_, got := pathSwap([]change{{from: c.from, to: c.to, fromWords: 1, toWords: 1}})
 		if got != c.want {
@@ -2308,6 +2309,9 @@ func TestAnsweredWhere(t *testing.T) {
 		{"a file's name", []string{"user: fix the style", "assistant: Which file holds the theme?", "user: theme.css"}, nil},
 		{"a slash in a word", []string{"user: pick a plan", "assistant: Which would you prefer?", "user: 4 w/ model, context"}, nil},
 		{"a question back", []string{"user: sync the notes", asked, "user: is it /Users/m/Documents/notes?"}, nil},
+		// A question mark inside code asks nothing: the answer is a request.
+		{"a question mark in code", []string{"user: add the filters", "assistant: Done. Reload the status views (with `?status=open` and `?page=2`) to check.",
+			"user: apps/web/src/components/DataTable.jsx 의 모든 컬럼을 필터 가능하게 바꿔줘"}, nil},
 	})
 }
 
