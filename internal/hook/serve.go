@@ -414,6 +414,9 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 		c.Line = line
 	}
 	c.Words = words.NewHaystack(texts...)
+	for _, p := range c.Paths {
+		c.Outside = c.Outside || knowledge.OutsidePath(p)
+	}
 	return c
 }
 

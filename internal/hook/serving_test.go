@@ -100,6 +100,25 @@ func TestWindowsPathsInToolCalls(t *testing.T) {
 	}
 }
 
+// A call names a path outside the project when it leaves it: a parent, a
+// home folder, another absolute path; not a folder of the project,
+// however it is written.
+func TestToolCallOutsideTheProject(t *testing.T) {
+	const root = "/srv/shop"
+	for cmd, want := range map[string]bool{
+		"cd web/src && ls":                false,
+		"cd /srv/shop/web && npm test":    false,
+		"git add ../CLAUDE.md":            true,
+		"cd ~/Library/CloudStorage && ls": true,
+		"cat /etc/hosts":                  true,
+	} {
+		c := ToolCall(root, Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": cmd})}, nil)
+		if c.Outside != want {
+			t.Errorf("%q: outside %v, want %v (paths %q)", cmd, c.Outside, want, c.Paths)
+		}
+	}
+}
+
 // A request is served what the person asks, not what an editor wrapped
 // around it: a file among the open tabs is not named by the request.
 func TestPromptServesTheRequestNotItsWrapping(t *testing.T) {

@@ -27,6 +27,7 @@ func (e *enc) derived(m *Match) {
 		e.Bool(c.Written)
 		e.Str(c.Flag)
 		e.ss(c.Args)
+		e.Bool(c.Outside)
 	}
 	e.ss(m.Topics)
 }
@@ -44,7 +45,7 @@ func (d *dec) derived(m *Match) {
 	if n := d.Count(len(d.S)); n > 0 {
 		m.Commands = make([]Command, n)
 		for i := range m.Commands {
-			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs(), Written: d.Bool(), Flag: d.Str(), Args: d.strs()}
+			m.Commands[i] = Command{Verb: d.Str(), Words: d.strs(), Written: d.Bool(), Flag: d.Str(), Args: d.strs(), Outside: d.Bool()}
 		}
 	}
 	m.Topics = d.strs()
@@ -52,7 +53,7 @@ func (d *dec) derived(m *Match) {
 
 func cloneDerived(dst, src *Match, cl func([]string) []string) {
 	for _, c := range src.Commands {
-		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words), Written: c.Written, Flag: strings.Clone(c.Flag), Args: cl(c.Args)})
+		dst.Commands = append(dst.Commands, Command{Verb: strings.Clone(c.Verb), Words: cl(c.Words), Written: c.Written, Flag: strings.Clone(c.Flag), Args: cl(c.Args), Outside: c.Outside})
 	}
 	dst.Topics = cl(src.Topics)
 }

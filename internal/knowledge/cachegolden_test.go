@@ -22,7 +22,7 @@ func goldenCache() *cacheData {
 			Files:    []Glob{{Pattern: "**/src/**", Literal: "/src/", Shown: "src/"}, {Pattern: "**/*.go", Literal: ".go", Shown: "**/*.go", Derived: true, AtRequest: true}},
 			Actions:  []string{"deploy staging"},
 			Context:  []string{"migration"},
-			Commands: []Command{{Verb: "git", Words: []string{"push", "--force"}}, {Verb: "npm", Written: true}, {Verb: "grep", Written: true, Flag: "-P", Args: []string{"(?<=x)"}}},
+			Commands: []Command{{Verb: "git", Words: []string{"push", "--force"}}, {Verb: "npm", Written: true}, {Verb: "grep", Written: true, Flag: "-P", Args: []string{"(?<=x)"}, Outside: true}},
 			Topics:   []string{"payments", "ledger"},
 		},
 		Detail: &Detail{Type: "decision", Kind: "adr", Scope: "project", Title: "Use the ledger", Status: "Accepted",

@@ -29,6 +29,10 @@ type Command struct {
 	// (a file, a host, a pattern: failure.go): that failure was the
 	// call's own, and its moment is a call that passes one of them again.
 	Args []string
+	// Outside: a learned failure refused a path outside the project (git's
+	// "is outside repository", Claude Code's cd out of the session's
+	// folder): only a call that names such a path meets it again.
+	Outside bool
 }
 
 // String is the command as it reads: "git push".

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/textcut"
 )
 
@@ -138,6 +139,42 @@ func commandOf(seg []argText, verb string) ([]argText, bool) {
 // shells are the programs a command is handed to with its flags before
 // it (`pwsh -Command rg …`, `cmd /c dir`).
 var shells = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
+
+// outsideRefusals are what programs and harnesses say when a call names
+// a path outside where they work: git's "'../CLAUDE.md' is outside
+// repository", Claude Code's "may only change directories to child
+// directories", Gemini CLI's "must be within one of the workspace
+// directories". They say it in English whatever the person speaks.
+var outsideRefusals = []string{"is outside repository", "outside the repository", "only change directories to child directories",
+	"must be within one of the workspace", "must be within the root directory", "outside the workspace", "outside of the workspace"}
+
+// refusedOutside reports a learned failure whose call named a path
+// outside the project and was refused for it: a call inside the project
+// will not meet it, whatever the program.
+func refusedOutside(issue string) bool {
+	low := strings.ToLower(issue)
+	for _, r := range outsideRefusals {
+		if strings.Contains(low, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// OutsidePath reports a path, as a call's Paths hold it (relative to the
+// project when inside it), that is outside the project: absolute, or in
+// a home folder. A device (`> /dev/null`) is where output goes, no folder
+// a call works in; a pattern with slashes ("//.*console") names none.
+func OutsidePath(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "~"), p == "..", strings.HasPrefix(p, "../"):
+		return true
+	case !repopath.IsAbs(p), strings.HasPrefix(p, "/dev/"):
+		return false
+	}
+	first, _, _ := strings.Cut(p[strings.IndexByte(p, '/')+1:], "/")
+	return !strings.ContainsAny(first, "*?^$[](){}|+\\") && strings.IndexFunc(first, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
 
 // absentModule is the module a learned failure says is not installed
 // ("The Python module `yaml` is not installed here: importing it fails

@@ -233,3 +233,36 @@ func TestMatchNamed(t *testing.T) {
 		}
 	}
 }
+
+// A failure refused for a path outside the project meets only a call that
+// names such a path: a cd into a folder of the project is not refused.
+func TestRefusedOutside(t *testing.T) {
+	cd := learnedFix("Claude Code blocks `cd` into a folder outside the session's working folders: run it from the session's folder with absolute paths, without cd.",
+		"cd", "ERROR: cd to '~/Library/CloudStorage/Drive' was blocked. For security, Claude Code may only change directories to child directories of the original…",
+		"run it from the session's folder with absolute paths, without cd")
+	add := learnedFix("`git add` fails with \"fatal: ../CLAUDE.md: '../CLAUDE.md' is outside repository at…\": use `CLAUDE.md` instead of `../CLAUDE.md`.",
+		"git add", "`git add ../CLAUDE.md && git status` fails with \"fatal: ../CLAUDE.md: '../CLAUDE.md' is outside repository at…\"",
+		"run `git add CLAUDE.md` instead")
+	for _, tc := range []struct {
+		name    string
+		item    *Item
+		cmd     string
+		outside bool
+		want    bool
+	}{
+		{"into a folder of the project", cd, "cd todos/app && tail -n 100 backend.log", false, false},
+		{"out of the project", cd, "cd ~/Library/CloudStorage/Other && ls", true, true},
+		{"the file, inside", add, "git add CLAUDE.md", false, false},
+		{"the file, outside again", add, "git add ../CLAUDE.md", true, true},
+	} {
+		call := bashCall(tc.cmd)
+		call.Outside = tc.outside
+		b := Score(tc.item, call, DefaultWeights)
+		if got := b.Serve(call, 0.7); got != tc.want {
+			t.Errorf("%s (%q): served %v, want %v", tc.name, tc.cmd, got, tc.want)
+		}
+	}
+	if why := Explain(cd, bashCall("cd todos/app"), DefaultWeights).Why; !slices.Contains(why, "command: cd is run, but on no path outside the project, which the call that failed named") {
+		t.Errorf("knowledge why does not say why: %q", why)
+	}
+}

@@ -174,6 +174,7 @@ func FromEntry(e *Entry, scope, path string) *Item {
 		issue := bodyField(e.Body, "issue")
 		for i := range m.Commands {
 			m.Commands[i].Args = failedArgs(m.Commands[i], issue, bodyField(e.Body, "resolution"), e.Summary)
+			m.Commands[i].Outside = refusedOutside(issue)
 		}
 		if len(e.Triggers.Commands) > 0 {
 			m.namedByFailure()
@@ -227,6 +228,7 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		if ok {
 			if it.Observation != "" {
 				c.Args = failedArgs(c, s.Field("Issue"), s.Field("Resolution"), s.Title)
+				c.Outside = refusedOutside(s.Field("Issue"))
 				failed = true
 			}
 			it.Match.Commands = append(it.Match.Commands, c)

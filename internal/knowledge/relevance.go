@@ -55,6 +55,9 @@ type Call struct {
 	// Line is the Bash call's command, or the request, as written: a
 	// learned failure's arguments are looked for in it (lowerLine).
 	Line string
+	// Outside: the call names a path outside the project (a parent, a
+	// home folder, another absolute path).
+	Outside bool
 
 	folded []string // Paths as matched (see FoldedPaths)
 	lower  *string  // Line as matched (see lowerLine)
@@ -226,7 +229,7 @@ cmds:
 	for i, cm := range m.Commands {
 		for _, sg := range c.Commands {
 			if cm.Match(sg) {
-				if len(cm.Args) > 0 && !passesArgs(c.lowerLine(), cm.Args) {
+				if len(cm.Args) > 0 && !passesArgs(c.lowerLine(), cm.Args) || cm.Outside && !c.Outside {
 					argsMissed = &m.Commands[i]
 					continue
 				}
@@ -244,6 +247,8 @@ cmds:
 			}
 			why("command: %s%s matches %s", hitCmd, named, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
 		}
+	} else if explain && argsMissed != nil && argsMissed.Outside && !c.Outside {
+		why("command: %s is run, but on no path outside the project, which the call that failed named", argsMissed)
 	} else if explain && argsMissed != nil {
 		why("command: %s is run, but with none of what the call that failed passed (%s)", argsMissed, strings.Join(argsMissed.Args, ", "))
 	} else if explain && len(m.Commands) > 0 {

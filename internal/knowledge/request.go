@@ -44,7 +44,9 @@ func RequestCall(root, cwd, prompt string) *Call {
 
 func (c *Call) addPath(root, cwd, p string) {
 	if len(c.Paths) < maxNamed {
-		c.Paths = append(c.Paths, repopath.Rel(root, cwd, strings.TrimRight(p, ".:")))
+		rel := repopath.Rel(root, cwd, strings.TrimRight(p, ".:"))
+		c.Paths = append(c.Paths, rel)
+		c.Outside = c.Outside || OutsidePath(rel)
 	}
 }
 
