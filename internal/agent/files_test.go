@@ -86,7 +86,7 @@ func TestFileArguments(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s %s: %v", c.agent, c.tool, err)
 		}
-		call := hook.ToolCall("/home/dev/repo", in, nil)
+		call := hook.ToolCall("/home/dev/repo", "/home/dev", in, nil)
 		if !call.FileScoped || len(call.Paths) != 1 || call.Paths[0] != "cmd/serve.go" {
 			t.Errorf("%s %s {%s}: the hook reads files %q (file-scoped %v), want cmd/serve.go", c.agent, c.tool, strings.TrimSpace(c.arg), call.Paths, call.FileScoped)
 		}

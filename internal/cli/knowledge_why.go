@@ -74,7 +74,7 @@ reasons.
 				if session != "" {
 					prompts = append(hook.SessionOf(w.proj, session).Prompts(hook.RecentPrompts), prompts...)
 				}
-				call = hook.ToolCall(w.proj.Root, in, prompts)
+				call = hook.ToolCall(w.proj.Root, env.Getenv("HOME"), in, prompts)
 			}
 			set := w.load()
 			for _, id := range ids {

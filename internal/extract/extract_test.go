@@ -1652,6 +1652,7 @@ func TestPathSwap(t *testing.T) {
 		{"--all", "--short", false},
 		{"http://localhost:8080/health", "https://api.example.com/health", false}, // an address, not a file of the project
 		{"scripts/*.sh", "scripts/start_ui.sh", false},                            // a glob names no one file
+		{"scripts/start.sh", "scripts/*.sh", false},
 	} {
 		_, got := pathSwap([]change{{from: c.from, to: c.to, fromWords: 1, toWords: 1}})
 		if got != c.want {
@@ -2312,6 +2313,8 @@ func TestAnsweredWhere(t *testing.T) {
 		// A question mark inside code asks nothing: the answer is a request.
 		{"a question mark in code", []string{"user: add the filters", "assistant: Done. Reload the status views (with `?status=open` and `?page=2`) to check.",
 			"user: apps/web/src/components/DataTable.jsx 의 모든 컬럼을 필터 가능하게 바꿔줘"}, nil},
+		{"code in the question", []string{"user: load the settings", "assistant: I could not find it. Where is `config.yaml`?", "user: deploy/conf/app/config.yaml"},
+			[]string{"pitfall: Asked \"Where is `config.yaml`?\", the person answered: deploy/conf/app/config.yaml."}},
 	})
 }
 

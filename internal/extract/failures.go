@@ -1460,12 +1460,12 @@ func pathSwap(cs []change) (string, bool) {
 // address is no path of the project: one URL put in place of another
 // (`curl http://localhost:8080/health`, then `curl https://api…/health`)
 // is a lesson about the command's argument, for the next call that
-// passes it. Nor is a glob one path: `chmod +x *.sh` made to pass by
-// naming the scripts is about that call, not a file every later script
-// edit should hear of.
+// passes it. Nor is a glob one path, on either side: `chmod +x *.sh` made
+// to pass by naming the scripts is about that call, not a file every
+// later script edit should hear of.
 func swapsPath(from, to string) bool {
 	return vocab.PathLike(from) && vocab.PathLike(to) && !unheld(from) && bare(from) != bare(to) &&
-		!strings.Contains(from, "://") && !strings.Contains(to, "://") && !strings.ContainsAny(from, "*?")
+		!strings.Contains(from, "://") && !strings.Contains(to, "://") && !strings.ContainsAny(from+to, "*?")
 }
 
 // missingSwap is the one path a change set puts another path in place of

@@ -371,7 +371,7 @@ func placeQuestion(text string) (string, bool) {
 		}
 		asked := strings.TrimRight(text[x.Offset(s.start):x.Offset(s.end)], "?？ ")
 		q := strings.Join(strings.Fields(strings.Trim(asked, "*#-0123456789) ")), " ")
-		if words(q) < 3 || words(outsideCode(q)) < 3 || strings.Count(q, "`")%2 == 1 {
+		if words(q) < 3 || strings.Count(text[:x.Offset(s.end)], "`")%2 == 1 {
 			// A question mark in code ("(with `?table=` and `?page=`)")
 			// ends no question.
 			continue
@@ -382,22 +382,6 @@ func placeQuestion(text string) (string, bool) {
 		last = q + "?"
 	}
 	return last, false
-}
-
-// outsideCode is a text without what stands between backticks.
-func outsideCode(s string) string {
-	var b strings.Builder
-	for i := 0; ; i++ {
-		part, rest, found := strings.Cut(s, "`")
-		if i%2 == 0 {
-			b.WriteString(part)
-			b.WriteByte(' ')
-		}
-		if !found {
-			return b.String()
-		}
-		s = rest
-	}
 }
 
 // coveredWords is how many words the findings' lessons hold.

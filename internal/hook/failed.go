@@ -22,7 +22,7 @@ func (r *run) failed() (*Output, error) {
 		return nil, errQuiet
 	}
 	sess := SessionOf(r.proj, r.in.SessionID)
-	call := ToolCall(r.proj.Root, r.in, nil)
+	call := ToolCall(r.proj.Root, r.env.UserHome, r.in, nil)
 	if len(call.Commands) == 0 {
 		return nil, errQuiet
 	}

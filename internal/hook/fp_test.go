@@ -81,7 +81,7 @@ func TestFalsePositiveRate(t *testing.T) {
 			if lc.Command != "" {
 				input["command"] = lc.Command
 			}
-			call := ToolCall(root, Input{ToolName: lc.Tool, Tool: ToolArgsOf(input), Cwd: root}, lc.Prompts)
+			call := ToolCall(root, "", Input{ToolName: lc.Tool, Tool: ToolArgsOf(input), Cwd: root}, lc.Prompts)
 			ranked := knowledge.Rank(set.Items, call, opts)
 			if !improved {
 				call.FileScoped = false

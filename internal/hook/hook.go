@@ -65,6 +65,9 @@ type Env struct {
 	Dir string
 	// Home is the global devlearn folder ($DEVLEARN_HOME).
 	Home string
+	// UserHome is the person's home folder ($HOME), where `~` points: a
+	// command that goes there has left the project.
+	UserHome string
 	// Now is the clock.
 	Now func() time.Time
 	// Silenced: DEVLEARN_INTERNAL=1 or DEVLEARN_DISABLE=1 (the switches rule, docs/architecture.md).

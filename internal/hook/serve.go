@@ -40,7 +40,7 @@ func (r *run) forCall() (Session, *knowledge.Call, []knowledge.Scored, string) {
 	if r.in.ToolName == "" || slices.Contains(r.cfg.Serve.ReadOnlyTools, r.in.ToolName) {
 		return sess, nil, nil, ""
 	}
-	call := ToolCall(r.proj.Root, r.in, sess.Prompts(RecentPrompts))
+	call := ToolCall(r.proj.Root, r.env.UserHome, r.in, sess.Prompts(RecentPrompts))
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	pathKey := ""
 	if call.FileScoped && len(call.Paths) > 0 {
@@ -392,7 +392,7 @@ func (a *ToolArgs) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // files it touches (relative to root, whatever the slashes and case they
 // are written with), the commands of a Bash call, and the words of the
 // recent prompts and of its input.
-func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
+func ToolCall(root, home string, in Input, prompts []string) *knowledge.Call {
 	c := &knowledge.Call{Tool: in.ToolName}
 	args := in.Tool
 	for _, p := range []string{args.FilePath, args.NotebookPath} {
@@ -414,8 +414,12 @@ func ToolCall(root string, in Input, prompts []string) *knowledge.Call {
 		c.Line = line
 	}
 	c.Words = words.NewHaystack(texts...)
-	for _, p := range c.Paths {
-		c.Outside = c.Outside || knowledge.OutsidePath(p)
+	for i := range c.Commands {
+		sg := &c.Commands[i]
+		sg.Outside = sg.Verb == "cd" && len(sg.Words) == 0
+		for _, w := range sg.Words {
+			sg.Outside = sg.Outside || knowledge.OutsideWord(root, in.Cwd, home, w)
+		}
 	}
 	return c
 }

@@ -90,32 +90,49 @@ func TestPromptHasItsOwnLimits(t *testing.T) {
 // Hook input written on Windows: backslashes, a drive letter, another
 // case than the root's; the file is still the project's file.
 func TestWindowsPathsInToolCalls(t *testing.T) {
-	c := ToolCall(`C:\Users\carol\shop`, Input{ToolName: "Edit", Cwd: `C:\Users\carol\shop`, Tool: ToolArgsOf(map[string]string{"file_path": `c:\users\CAROL\shop\Web\src\CartButton.tsx`})}, nil)
+	c := ToolCall(`C:\Users\carol\shop`, `C:\Users\carol`, Input{ToolName: "Edit", Cwd: `C:\Users\carol\shop`, Tool: ToolArgsOf(map[string]string{"file_path": `c:\users\CAROL\shop\Web\src\CartButton.tsx`})}, nil)
 	if len(c.Paths) != 1 || c.Paths[0] != "Web/src/CartButton.tsx" || !c.FileScoped {
 		t.Fatalf("%+v", c)
 	}
-	c = ToolCall(`C:\Users\carol\shop`, Input{ToolName: "Bash", Cwd: `C:\Users\carol\shop`, Tool: ToolArgsOf(map[string]string{"command": `cd web && npm install date-fns`})}, nil)
+	c = ToolCall(`C:\Users\carol\shop`, `C:\Users\carol`, Input{ToolName: "Bash", Cwd: `C:\Users\carol\shop`, Tool: ToolArgsOf(map[string]string{"command": `cd web && npm install date-fns`})}, nil)
 	if len(c.Commands) != 2 || c.Commands[1].Verb != "npm" {
 		t.Fatalf("%+v", c.Commands)
 	}
 }
 
-// A call names a path outside the project when it leaves it: a parent, a
-// home folder, another absolute path; not a folder of the project,
-// however it is written.
+// A command names a path outside the project when it leaves it: a
+// parent, a home folder, a root, another absolute path; not a folder of
+// the project, however it is written, a device or a pattern.
 func TestToolCallOutsideTheProject(t *testing.T) {
 	const root = "/srv/shop"
-	for cmd, want := range map[string]bool{
-		"cd web/src && ls":                false,
-		"cd /srv/shop/web && npm test":    false,
-		"git add ../CLAUDE.md":            true,
-		"cd ~/Library/CloudStorage && ls": true,
-		"cat /etc/hosts":                  true,
+	for _, tc := range []struct {
+		cwd, cmd string
+		want     bool // the first segment's
+	}{
+		{root, "cd web/src && ls", false},
+		{root, "cd /srv/shop/web && npm test", false},
+		{root, "git add ../CLAUDE.md", true},
+		{root, "cd ~/Library/CloudStorage && ls", true},
+		{root + "/web", "cd ~/Library/X", true},
+		{root, "cd ~", true},
+		{root, "cd", true},
+		{root, "cd $HOME/other", true},
+		{root, "cd /tmp && ls", true},
+		{root, "cd /", true},
+		{root, `cd D:\`, true},
+		{root, "cat /etc/hosts", true},
+		{root, "node x.js > /dev/null 2>&1 &", false},
+		{root, `grep -v "//.*console" a.ts`, false},
+		{root + "/web", "cd ../api", false}, // still in the project
 	} {
-		c := ToolCall(root, Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": cmd})}, nil)
-		if c.Outside != want {
-			t.Errorf("%q: outside %v, want %v (paths %q)", cmd, c.Outside, want, c.Paths)
+		c := ToolCall(root, "/home/dev", Input{ToolName: "Bash", Cwd: tc.cwd, Tool: ToolArgsOf(map[string]string{"command": tc.cmd})}, nil)
+		if got := len(c.Commands) > 0 && c.Commands[0].Outside; got != tc.want {
+			t.Errorf("%q from %s: outside %v, want %v", tc.cmd, tc.cwd, got, tc.want)
 		}
+	}
+	// A home folder that holds the project is not outside it.
+	if c := ToolCall(root, "/srv", Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": "cd ~/shop/web"})}, nil); c.Commands[0].Outside {
+		t.Errorf("~/shop/web is the project's web folder")
 	}
 }
 

@@ -272,8 +272,9 @@ func slowAfter(v string) time.Duration {
 func HookEnv(env *Env) hook.Env {
 	on := func(k string) bool { return Switch(env.Getenv, k) }
 	return hook.Env{
-		Dir:  env.Dir,
-		Home: Home(env.Getenv),
+		Dir:      env.Dir,
+		Home:     Home(env.Getenv),
+		UserHome: env.Getenv("HOME"),
 		Now: func() time.Time {
 			if t, err := Now(env.Getenv, env.Clock); err == nil {
 				return t

@@ -78,6 +78,10 @@ type Segment struct {
 	Verb  string
 	Words []string
 	Flags []string
+	// Outside: a word of it is a path outside the project (a parent, a
+	// home folder, another absolute path; `cd` alone goes home). Set by
+	// whoever knows where the project is (the hook).
+	Outside bool
 }
 
 // maxSegments bounds what is read of one command line: a pasted script is
@@ -88,38 +92,55 @@ const maxSegments = 32
 // && npm install x | tee log" is cd, npm and tee), each with its program
 // (without folder, lower case) and its words. Assignments (FOO=1) and
 // wrappers (sudo, env, time, nohup, exec, command) before the program are
-// skipped, sudo and doas counting as a segment of their own; `npx tool`
-// also counts as tool.
+// skipped with their flags (commandOf), sudo counting as a segment of its
+// own; a command handed to a shell (`pwsh -Command rg …`, `bash -c "npm
+// test"`) counts with the shell; `npx tool` also counts as tool.
 func Segments(line string) []Segment {
 	var out []Segment
-	for _, part := range splitShell(line) {
-		toks := part
-		for len(toks) > 0 && (isAssignment(toks[0]) || wrappers[strings.ToLower(toks[0])]) {
-			if w := strings.ToLower(toks[0]); w == "sudo" || w == "doas" {
+	var read func(line string, depth int)
+	read = func(line string, depth int) {
+		for _, part := range shellTokens(line, true) {
+			if len(out) >= maxSegments {
+				return
+			}
+			toks, asRoot, script, host := commandOf(part, "")
+			if asRoot {
 				// Running as root is a step of its own: a lesson about sudo
 				// (it cannot ask for a password here) is about every use.
-				out = append(out, Segment{Verb: w})
+				out = append(out, Segment{Verb: "sudo"})
 			}
-			toks = toks[1:]
-		}
-		if len(toks) == 0 {
-			continue
-		}
-		s := Segment{Verb: verbOf(toks[0])}
-		for _, t := range toks[1:] {
-			if strings.HasPrefix(t, "-") {
-				s.Flags = append(s.Flags, t)
-			} else {
-				s.Words = append(s.Words, strings.ToLower(t))
+			if len(host) > 0 {
+				// The shell runs too: its flags are how it was called.
+				hs := Segment{Verb: verbOf(host[0].text)}
+				for _, t := range host[1:] {
+					hs.Flags = append(hs.Flags, t.text)
+				}
+				out = append(out, hs)
+			}
+			if script != "" && depth < 2 {
+				read(script, depth+1) // `bash -c "npm test"` runs npm test
+				continue
+			}
+			if len(toks) == 0 || isAssignment(toks[0].text) || wrappers[strings.ToLower(toks[0].text)] {
+				continue // nothing after them
+			}
+			s := Segment{Verb: verbOf(toks[0].text)}
+			for _, t := range toks[1:] {
+				if strings.HasPrefix(t.text, "-") {
+					s.Flags = append(s.Flags, t.text)
+				} else {
+					s.Words = append(s.Words, strings.ToLower(t.text))
+				}
+			}
+			out = append(out, s)
+			if runners[s.Verb] && len(s.Words) > 0 {
+				out = append(out, Segment{Verb: verbOf(s.Words[0]), Words: s.Words[1:]})
 			}
 		}
-		out = append(out, s)
-		if runners[s.Verb] && len(s.Words) > 0 {
-			out = append(out, Segment{Verb: verbOf(s.Words[0]), Words: s.Words[1:]})
-		}
-		if len(out) >= maxSegments {
-			break
-		}
+	}
+	read(line, 0)
+	if len(out) > maxSegments {
+		out = out[:maxSegments]
 	}
 	return out
 }

@@ -123,6 +123,12 @@ func TestSegmentsAndCommandMatch(t *testing.T) {
 		{Command{Verb: "terraform", Words: []string{"apply"}}, "cd terraform/staging && terraform apply -auto-approve", true},
 		{Command{Verb: "playwright", Words: []string{"test"}}, "npx playwright test", true},
 		{Command{Verb: "kubectl", Words: []string{"apply"}}, "echo 'kubectl apply'", false},
+		// A wrapper's flags, and a command handed to a shell, are read past.
+		{Command{Verb: "psql"}, "sudo -u postgres psql -d shop", true},
+		{Command{Verb: "npm", Words: []string{"test"}}, `bash -c "cd web && npm test"`, true},
+		{Command{Verb: "rg"}, `pwsh -NoLogo -Command rg -n TODO src`, true},
+		{Command{Verb: "powershell"}, `powershell.exe -Command Get-Date`, true}, // the shell runs too
+		{Command{Verb: "bash", Words: []string{"start-test.sh"}}, "bash start-test.sh", true},
 	} {
 		hit := false
 		for _, s := range Segments(tc.line) {

@@ -52,10 +52,12 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 	if call == "" {
 		return nil
 	}
-	failed := callArgs(c, call)
+	// The resolution quotes the call without its wrappers, so a run as
+	// root is the failure's own only where the fix says so.
+	failed := callArgs(c, call, strings.Contains(title, "leave out `sudo`"))
 	fixed, ok := strings.CutPrefix(strings.TrimSpace(resolution), "run `")
 	if fixed, _, closed := strings.Cut(fixed, "`"); ok && closed && len(failed) > 0 {
-		passed := callArgs(c, fixed)
+		passed := callArgs(c, fixed, false)
 		var own []string
 		for _, a := range failed {
 			if !contains(passed, a) {
@@ -63,90 +65,135 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 			}
 		}
 		if len(own) > 0 {
-			return own
+			failed = own
 		}
+	}
+	if len(failed) > maxFailedArgs {
+		failed = failed[:maxFailedArgs]
 	}
 	return failed
 }
 
 // callArgs is what the segments of a command line that run c pass after
 // c's subcommand words and that names something (distinctive), flags
-// left out: RefusedFlag reads the one refused. A run as root counts as
-// passing "sudo": "leave out `sudo`" is a fix of the call's own.
-func callArgs(c Command, line string) []string {
+// left out: RefusedFlag reads the one refused. root: a run as root counts
+// as passing "sudo" ("leave out `sudo`" is a fix of the call's own).
+func callArgs(c Command, line string, root bool) []string {
 	var out []string
 	add := func(a string) {
-		if len(out) < maxFailedArgs && !contains(out, a) {
+		if !contains(out, a) {
 			out = append(out, a)
 		}
 	}
-	for _, seg := range shellTokens(line, false) {
-		seg, root := commandOf(seg, c.Verb)
-		if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
-			continue
-		}
-		rest := seg[1:]
-		for _, w := range c.Words {
-			for len(rest) > 0 && strings.ToLower(rest[0].text) != w && alias(c.Verb, strings.ToLower(rest[0].text)) != w {
-				rest = rest[1:]
-			}
-			if len(rest) > 0 {
-				rest = rest[1:]
-			}
-		}
-		if root {
-			add("sudo")
-		}
-		for _, t := range rest {
-			if strings.HasPrefix(t.text, "-") && !t.quoted {
+	var read func(line string, depth int)
+	read = func(line string, depth int) {
+		for _, seg := range shellTokens(line, false) {
+			seg, asRoot, script, _ := commandOf(seg, c.Verb)
+			if script != "" && depth < 2 {
+				read(script, depth+1) // `pwsh -Command "rg …"`, `bash -c "…"`
 				continue
 			}
-			for _, a := range distinctive(t.text) {
-				add(a)
+			if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
+				continue
+			}
+			rest := seg[1:]
+			for _, w := range c.Words {
+				for len(rest) > 0 && strings.ToLower(rest[0].text) != w && alias(c.Verb, strings.ToLower(rest[0].text)) != w {
+					rest = rest[1:]
+				}
+				if len(rest) > 0 {
+					rest = rest[1:]
+				}
+			}
+			if root && asRoot {
+				add("sudo")
+			}
+			for _, t := range rest {
+				if strings.HasPrefix(t.text, "-") && !t.quoted {
+					continue
+				}
+				for _, a := range distinctive(t.text) {
+					add(a)
+				}
 			}
 		}
 	}
+	read(line, 0)
 	return out
 }
 
-// commandOf is a segment from its program on, as Segments reads it:
-// without the assignments and wrappers before it (sudo, env, nohup), or
-// the shell it was handed to (`pwsh -NoLogo -Command rg …`); root says a
-// wrapper ran it as root. verb is never skipped: sudo's own failure is
-// sudo's.
-func commandOf(seg []argText, verb string) ([]argText, bool) {
-	root := false
+// commandOf is a segment from its program on, as Segments and failedArgs
+// both read it: without the assignments
+// and wrappers before it (`PGPASSWORD=x psql`, `sudo -u pg psql`, `env -i
+// X=1 psql`, `nohup`), or, handed to a shell (`pwsh -NoLogo -Command rg
+// …`, `cmd /c dir`), what the shell runs; a script the shell was given in
+// one quoted word (`bash -c "…"`) is returned to be read on its own.
+// asRoot says a wrapper ran it as root; host is the shell a command was
+// handed to, with its flags (a lesson about quoting for `powershell
+// -Command` is about that call too). verb is never skipped: sudo's own
+// failure is sudo's.
+func commandOf(seg []argText, verb string) (out []argText, asRoot bool, script string, host []argText) {
 	for len(seg) > 1 {
 		w := verbOf(seg[0].text)
 		switch {
 		case w == verb:
-			return seg, root
-		case isAssignment(seg[0].text) || wrappers[w]:
-			root = root || w == "sudo" || w == "doas"
+			return seg, asRoot, "", host
+		case isAssignment(seg[0].text):
 			seg = seg[1:]
-		case shells[w]:
+		case wrappers[w]:
+			asRoot = asRoot || w == "sudo"
 			seg = seg[1:]
-			for len(seg) > 1 && (strings.HasPrefix(seg[0].text, "-") || strings.HasPrefix(seg[0].text, "/") && len(seg[0].text) <= 3) {
+			// The wrapper's own flags, and the value of those that take
+			// one (sudo -u postgres, nice -n 10).
+			for len(seg) > 1 && strings.HasPrefix(seg[0].text, "-") && !seg[0].quoted {
+				f := seg[0].text
 				seg = seg[1:]
+				if valued[f] && len(seg) > 1 {
+					seg = seg[1:]
+				}
 			}
+		case shells[w]:
+			// Handed a command (-c, -Command, cmd's /c): what follows is
+			// what runs. `bash script.sh` is bash running its script.
+			rest, handed := seg[1:], false
+			// cmd takes its switches with a slash, the others a dash.
+			for len(rest) > 0 && !rest[0].quoted && (strings.HasPrefix(rest[0].text, "-") || w == "cmd" && strings.HasPrefix(rest[0].text, "/")) {
+				handed = handed || commandFlags[strings.ToLower(rest[0].text)]
+				rest = rest[1:]
+			}
+			if !handed || len(rest) == 0 {
+				return seg, asRoot, "", host
+			}
+			host = seg[:len(seg)-len(rest)]
+			if len(rest) == 1 && rest[0].quoted {
+				return nil, asRoot, rest[0].text, host
+			}
+			seg = rest
 		default:
-			return seg, root
+			return seg, asRoot, "", host
 		}
 	}
-	return seg, root
+	return seg, asRoot, "", host
 }
 
-// shells are the programs a command is handed to with its flags before
-// it (`pwsh -Command rg …`, `cmd /c dir`).
-var shells = map[string]bool{"pwsh": true, "powershell": true, "cmd": true}
+// shells are the programs a command is handed to with their flags before
+// it (`pwsh -Command rg …`, `bash -c "…"`, `cmd /c dir`).
+var shells = map[string]bool{"pwsh": true, "powershell": true, "cmd": true, "bash": true, "sh": true, "zsh": true}
+
+// commandFlags hand a shell the command to run.
+var commandFlags = map[string]bool{"-c": true, "-command": true, "/c": true, "/k": true}
+
+// valued are the wrappers' flags that take a value: sudo's user and
+// group, nice's niceness, env's unset.
+var valued = map[string]bool{"-u": true, "-g": true, "-n": true, "-U": true, "-C": true}
 
 // outsideRefusals are what programs and harnesses say when a call names
 // a path outside where they work: git's "'../CLAUDE.md' is outside
 // repository", Claude Code's "may only change directories to child
 // directories", Gemini CLI's "must be within one of the workspace
 // directories". They say it in English whatever the person speaks.
-var outsideRefusals = []string{"is outside repository", "outside the repository", "only change directories to child directories",
-	"must be within one of the workspace", "must be within the root directory", "outside the workspace", "outside of the workspace"}
+var outsideRefusals = []string{"is outside repository", "only change directories to child directories",
+	"must be within one of the workspace", "must be within the root directory"}
 
 // refusedOutside reports a learned failure whose call named a path
 // outside the project and was refused for it: a call inside the project
@@ -161,18 +208,40 @@ func refusedOutside(issue string) bool {
 	return false
 }
 
-// OutsidePath reports a path, as a call's Paths hold it (relative to the
-// project when inside it), that is outside the project: absolute, or in
-// a home folder. A device (`> /dev/null`) is where output goes, no folder
-// a call works in; a pattern with slashes ("//.*console") names none.
+// OutsideWord reports a word of a command that names a path outside the
+// project at root, the call running in cwd: a parent, a home folder (`~`,
+// `$HOME`, unless the project is under it there), a root (`/`, `D:\`),
+// another absolute path. A device (`> /dev/null`) is where output goes,
+// no folder a call works in; a pattern with slashes ("//.*console")
+// names none.
+func OutsideWord(root, cwd, home, w string) bool {
+	low := strings.ToLower(w)
+	for _, h := range []string{"~", "$home", "${home}"} {
+		if rest, ok := strings.CutPrefix(low, h); ok && (rest == "" || rest[0] == '/' || rest[0] == '\\') {
+			return home == "" || OutsidePath(repopath.Rel(root, cwd, home+w[len(h):]))
+		}
+	}
+	if w != ".." && !strings.ContainsAny(w, `/\`) {
+		return false // a word, not a path
+	}
+	return OutsidePath(repopath.Rel(root, cwd, w))
+}
+
+// OutsidePath reports a path, as repopath.Rel gives it (relative to the
+// project when inside it), that is outside the project.
 func OutsidePath(p string) bool {
+	p = repopath.Slash(p)
 	switch {
-	case strings.HasPrefix(p, "~"), p == "..", strings.HasPrefix(p, "../"):
+	case p == "..", strings.HasPrefix(p, "../"):
 		return true
 	case !repopath.IsAbs(p), strings.HasPrefix(p, "/dev/"):
 		return false
 	}
-	first, _, _ := strings.Cut(p[strings.IndexByte(p, '/')+1:], "/")
+	slash := strings.IndexByte(p, '/')
+	if slash < 0 || slash == len(p)-1 {
+		return true // a root: "/", "d:/"
+	}
+	first, _, _ := strings.Cut(p[slash+1:], "/")
 	return !strings.ContainsAny(first, "*?^$[](){}|+\\") && strings.IndexFunc(first, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
 
@@ -261,8 +330,8 @@ func distinctive(arg string) []string {
 		return nil
 	}
 	// A Windows path's separators are backslashes; a pattern's escapes
-	// are too, but a pattern with a space is no path.
-	if !strings.Contains(a, "/") && (!strings.Contains(a, `\`) || strings.IndexFunc(a, unicode.IsSpace) >= 0) {
+	// are too (`header\=x`), and a pattern with a space is no path.
+	if !strings.Contains(a, "/") && !windowsPath(a) {
 		if !strings.ContainsAny(a, "<>…$") && len(a) >= 4 && strings.IndexFunc(a, func(r rune) bool { return !unicode.IsDigit(r) }) >= 0 {
 			return []string{a}
 		}
@@ -279,10 +348,27 @@ func distinctive(arg string) []string {
 	return out
 }
 
+// windowsPath reports a word with backslashes that reads as a Windows
+// path: a drive or a share at its start, a relative start (`.\`), or a
+// file's name with its extension at its end (`src\app\page.tsx`).
+func windowsPath(a string) bool {
+	if !strings.Contains(a, `\`) || strings.IndexFunc(a, unicode.IsSpace) >= 0 {
+		return false
+	}
+	if len(a) > 2 && a[1] == ':' && a[2] == '\\' || strings.HasPrefix(a, `\\`) || strings.HasPrefix(a, `.\`) || strings.HasPrefix(a, `..\`) {
+		return true
+	}
+	last := a[strings.LastIndexByte(a, '\\')+1:]
+	dot := strings.LastIndexByte(last, '.')
+	return dot > 0 && dot < len(last)-1 && strings.IndexFunc(last[dot+1:], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) < 0
+}
+
 // passesArgs reports whether a call's text passes one of a failure's
 // arguments again: line is the call's command (or request) in the form
 // Call.Line gives it. The argument must stand on its own, between
-// separators: `x.py` is not in `index.py`, nor `main` in `domain`.
+// separators: `x.py` is not in `index.py`, nor `main` in `domain`. A
+// name without a dot may go on after one: a module's part
+// (`matplotlib.pyplot`) is the module.
 func passesArgs(line string, args []string) bool {
 	for _, a := range args {
 		for from := 0; ; {
@@ -291,7 +377,8 @@ func passesArgs(line string, args []string) bool {
 				break
 			}
 			i += from
-			if separated(line, i, i+len(a)) {
+			j := i + len(a)
+			if separated(line, i, j) || isSep(line, i-1) && j < len(line) && line[j] == '.' && !strings.Contains(a, ".") {
 				return true
 			}
 			from = i + 1
@@ -303,11 +390,12 @@ func passesArgs(line string, args []string) bool {
 // separated reports whether line[i:j] stands between separators (or the
 // line's ends): blanks, slashes, quotes and the marks a shell or a URL
 // puts between words.
-func separated(line string, i, j int) bool {
+func separated(line string, i, j int) bool { return isSep(line, i-1) && isSep(line, j) }
+
+// isSep reports whether line[k] separates words, or k is past an end.
+func isSep(line string, k int) bool {
 	const seps = " \t\n/\\\"'`=:,;|&()<>{}"
-	before := i == 0 || strings.ContainsRune(seps, rune(line[i-1]))
-	after := j == len(line) || strings.ContainsRune(seps, rune(line[j]))
-	return before && after
+	return k < 0 || k >= len(line) || strings.ContainsRune(seps, rune(line[k]))
 }
 
 // lowerLine is the call's Line as failure arguments are looked for in

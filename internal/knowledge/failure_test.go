@@ -2,6 +2,7 @@ package knowledge
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/words"
@@ -71,6 +72,23 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		"run `psql -h 5.78.113.107 -U postgres -c \"\\l\"` instead")
 	module := learnedDraft("The Python module `eq_param_lightning` is not installed here: importing it fails with \"ModuleNotFoundError: No module named 'eq_param_lightning'\"; the run that passed used `data_module` instead.",
 		"python", "`python -c \"from eq_param_lightning import Model\"` fails with \"ModuleNotFoundError: No module named 'eq_param_lightning'\"")
+	// Run as root, fixed by another name: root is no cause.
+	unit := learnedFix("`systemctl` fails with \"Failed to restart nginx.servce.service: Unit nginx.servce.service not found.\": use `nginx.service` instead of `nginx.servce`.",
+		"systemctl restart", "`sudo systemctl restart nginx.servce` fails with \"Failed to restart nginx.servce.service: Unit nginx.servce.service not found.\"",
+		"run `systemctl restart nginx.service` instead")
+	// A wrapper's flags, and a script handed to a shell in quotes.
+	asUser := learnedFix("`psql` fails with \"psql: error: FATAL: database \"shop_test\" does not exist\": leave out `-d shop_test`.",
+		"psql", "`sudo -u postgres psql -d shop_test -c \"select 1\"` fails with \"psql: error: FATAL: database \"shop_test\" does not exist\"",
+		"run `psql -c \"select 1\"` instead")
+	quoted := learnedFix("`rg` fails with \"rg: regex parse error\": use `\"header\"` instead of `\"header\\=x\"`.",
+		"rg", "`pwsh -NoLogo -Command \"rg -n header\\=x src/App.tsx\"` fails with \"rg: regex parse error\"",
+		"run `rg -n header src/App.tsx` instead")
+	// More arguments than are kept: the fix's are taken away first.
+	many := learnedFix("`rm` fails with \"rm: cannot remove 'wrong.txt': No such file or directory\": leave out `wrong.txt`.",
+		"rm", "`rm a1.txt a2.txt a3.txt a4.txt a5.txt a6.txt a7.txt a8.txt wrong.txt` fails with \"rm: cannot remove 'wrong.txt'\"",
+		"run `rm a1.txt a2.txt a3.txt a4.txt a5.txt a6.txt a7.txt a8.txt` instead")
+	dotted := learnedDraft("The Python module `matplotlib` is not installed here: importing it fails with \"ModuleNotFoundError: No module named 'matplotlib'\".",
+		"python", "`python -c \"import matplotlib\"` fails with \"ModuleNotFoundError: No module named 'matplotlib'\"")
 	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	for _, tc := range []struct {
 		name string
@@ -104,6 +122,16 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		{"the database again", assigned, `PGPASSWORD=x psql -h 5.78.113.107 -U postgres -d barber_system`, true},
 		{"a script that imports other modules", module, `python train.py`, false},
 		{"a script that imports the module", module, `python -c "import eq_param_lightning as e"`, true},
+		{"as root, another unit", unit, `sudo systemctl restart postgresql`, false},
+		{"the misspelt unit again", unit, `sudo systemctl restart nginx.servce`, true},
+		{"as another user, another database", asUser, `sudo -u postgres psql -d shop -c "select 1"`, false},
+		{"as another user, the database again", asUser, `sudo -u postgres psql -d shop_test`, true},
+		{"handed in quotes, another pattern", quoted, `rg -n footer src`, false},
+		{"handed in quotes, the pattern again", quoted, `rg -n "header\=x" lib`, true},
+		{"past the eighth argument", many, `rm wrong.txt`, true},
+		{"the files the fix removed too", many, `rm a1.txt`, false},
+		{"a module's part", dotted, `python -c "import matplotlib.pyplot as plt"`, true},
+		{"another module", dotted, `python -c "import numpy"`, false},
 	} {
 		call := bashCall(tc.cmd)
 		b := Score(tc.item, call, opts.Weights)
@@ -134,6 +162,8 @@ func TestDistinctiveArguments(t *testing.T) {
 		"<worktree>/x.go":                    {"x.go"},
 		"<worktree>":                         nil,
 		"~/downloads/*mdpreview*":            {"*mdpreview*"},
+		`header\=x`:                          {`header\=x`}, // a pattern's escape, no path
+		`.\scripts\run`:                      {},
 		"api.zbarbe.example.com.br/api/data": {"api.zbarbe.example.com.br"},
 	} {
 		if got := distinctive(arg); !slices.Equal(got, want) {
@@ -210,6 +240,10 @@ func TestFailureNamesNoFileToEdit(t *testing.T) {
 	if b := Score(it, edit, DefaultWeights); b.Serve(edit, 0.7) {
 		t.Errorf("a git add failure served at an edit of the file it passed: %+v", b)
 	}
+	if why := Explain(it, edit, DefaultWeights).Why; !slices.ContainsFunc(why, func(s string) bool { return strings.Contains(s, "named by the failure, count at a request only") }) ||
+		slices.ContainsFunc(why, func(s string) bool { return strings.Contains(s, "file miss") }) {
+		t.Errorf("knowledge why at the edit: %q", why)
+	}
 	request := RequestCall("/repo", "/repo", "add ../CLAUDE.md to the commit")
 	if b := Score(it, request, DefaultWeights); !b.Serve(request, 0.7) {
 		t.Errorf("not served at a request naming the file it passed: %+v", b)
@@ -231,6 +265,12 @@ func TestMatchNamed(t *testing.T) {
 		if got := g.MatchNamed(path); got != want {
 			t.Errorf("MatchNamed(%q) = %v, want %v", path, got, want)
 		}
+	}
+	// Asked from a folder of the project, the path is matched as written.
+	it := learnedFix("Use `_bmad/core/workflows/brainstorming/workflow.md`: `_bmad/bmm/workflows/1-analysis/brainstorming/workflow.md` does not exist.",
+		"_bmad/bmm/workflows/1-analysis/brainstorming/workflow.md", "`Read _bmad/bmm/workflows/1-analysis/brainstorming/workflow.md` fails with \"File does not exist.\"", "")
+	if r := RequestCall("/repo", "/repo/_bmad/bmm", "update brainstorming/workflow.md"); !Score(it, r, DefaultWeights).Evidence {
+		t.Errorf("a request from a sub-folder naming brainstorming/workflow.md: no evidence (paths %q)", r.Paths)
 	}
 }
 
@@ -256,7 +296,9 @@ func TestRefusedOutside(t *testing.T) {
 		{"the file, outside again", add, "git add ../CLAUDE.md", true, true},
 	} {
 		call := bashCall(tc.cmd)
-		call.Outside = tc.outside
+		for i := range call.Commands {
+			call.Commands[i].Outside = tc.outside
+		}
 		b := Score(tc.item, call, DefaultWeights)
 		if got := b.Serve(call, 0.7); got != tc.want {
 			t.Errorf("%s (%q): served %v, want %v", tc.name, tc.cmd, got, tc.want)

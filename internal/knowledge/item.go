@@ -221,7 +221,9 @@ func fromSection(kind knowfile.Kind, s *knowfile.Section, path string) *Item {
 		t, _ = lesson.Get(lesson.Decision) // the ADR layout is the default
 	}
 	it.Type, it.Priority = t.Name, t.Priority
-	failed := false // its area is the command a learned failure ran
+	// A learned failure whose area is the command that failed: the files
+	// its text names are what that call passed (namedByFailure).
+	failed := false
 	if t.Area {
 		it.Area = s.Field("Area")
 		files, c, ok := AreaTriggers(it.Area, s.Field("Issue"), it.Observation != "")
@@ -371,10 +373,13 @@ func AreaCommand(area string) (Command, bool) {
 // matches as a tail (see compileGlob).
 func AreaGlobs(area string) []string {
 	var out []string
-	for _, w := range strings.FieldsFunc(area, func(r rune) bool {
+	ws := strings.FieldsFunc(area, func(r rune) bool {
 		return r == ',' || r == ';' || r == ' ' || r == '\t' || r == '`' || r == '"' || r == '\''
-	}) {
-		raw := w
+	})
+	for _, w := range ws {
+		// A file known by its name is the Area only when it is the whole
+		// Area: in prose, "license" and "readme" are words.
+		known := len(ws) == 1 && knownFiles.has(strings.ToLower(strings.TrimRight(w, ".:")))
 		w = repopath.Slash(w)
 		// A folder in parentheses is a segment of the path (Next.js's
 		// route groups: src/app/(dashboard)/items/page.tsx); parentheses
@@ -387,7 +392,7 @@ func AreaGlobs(area string) []string {
 			}
 		}
 		w = strings.TrimRight(w, ".:")
-		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) && !knownFiles.has(strings.ToLower(raw)) {
+		if strings.Trim(w, "/*?.") == "" || !words.PathLike(w) && !known {
 			// A slash between words ("lot précédent / suivant") or
 			// wildcards alone name no file: as "/**" they matched
 			// every path.

@@ -55,12 +55,13 @@ type Call struct {
 	// Line is the Bash call's command, or the request, as written: a
 	// learned failure's arguments are looked for in it (lowerLine).
 	Line string
-	// Outside: the call names a path outside the project (a parent, a
-	// home folder, another absolute path).
-	Outside bool
 
 	folded []string // Paths as matched (see FoldedPaths)
-	lower  *string  // Line as matched (see lowerLine)
+	// written are a request's Paths as the person wrote them (folded),
+	// before the session's folder was put in front: a name is matched on
+	// the folders they named (Glob.MatchNamed).
+	written []string
+	lower   *string // Line as matched (see lowerLine)
 }
 
 // FoldedPaths are the call's paths in the form globs match (slashed,
@@ -73,6 +74,14 @@ func (c *Call) FoldedPaths() []string {
 		}
 	}
 	return c.folded
+}
+
+// writtenAt is the i-th of a request's paths as written, or p.
+func (c *Call) writtenAt(i int, p string) string {
+	if i < len(c.written) {
+		return c.written[i]
+	}
+	return p
 }
 
 // Breakdown is a score and how it was reached, for `knowledge why`.
@@ -173,8 +182,18 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 	hitPath := ""
 	// The files the text of a tools-only entry names can only add: its
 	// author asked for every call of its tools.
-	filesSet := len(m.Files) > 0 && !toolsOnly(m)
-	if len(m.Files) > 0 {
+	// The files a failure names count at a request only (AtRequest):
+	// elsewhere they are no trigger, neither matched nor missed.
+	usable := len(m.Files)
+	if !c.Prompt {
+		for _, g := range m.Files {
+			if g.AtRequest {
+				usable--
+			}
+		}
+	}
+	filesSet := usable > 0 && !toolsOnly(m)
+	if usable > 0 {
 		broadOnly = true
 	paths:
 		for i, p := range paths {
@@ -183,7 +202,7 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 				if g.AtRequest && !c.Prompt {
 					continue
 				}
-				if g.Match(p) || c.Prompt && g.MatchNamed(p) {
+				if g.Match(p) || c.Prompt && g.MatchNamed(c.writtenAt(i, p)) {
 					if hit == nil {
 						hit, hitPath = g, c.Paths[i]
 					}
@@ -210,7 +229,9 @@ func score(it *Item, c *Call, w Weights, explain bool) Breakdown {
 		}
 	case !filesSet:
 		b.File = w.File / 2
-		if explain {
+		if explain && usable < len(m.Files) {
+			why("file: %s, named by the failure, count at a request only (half)", patterns(m.Files))
+		} else if explain {
 			why("file: no trigger (half)")
 		}
 	case c.FileScoped:
@@ -229,7 +250,7 @@ cmds:
 	for i, cm := range m.Commands {
 		for _, sg := range c.Commands {
 			if cm.Match(sg) {
-				if len(cm.Args) > 0 && !passesArgs(c.lowerLine(), cm.Args) || cm.Outside && !c.Outside {
+				if len(cm.Args) > 0 && !passesArgs(c.lowerLine(), cm.Args) || cm.Outside && !sg.Outside {
 					argsMissed = &m.Commands[i]
 					continue
 				}
@@ -247,7 +268,7 @@ cmds:
 			}
 			why("command: %s%s matches %s", hitCmd, named, strings.TrimSpace(hitSeg.Verb+" "+strings.Join(hitSeg.Words, " ")))
 		}
-	} else if explain && argsMissed != nil && argsMissed.Outside && !c.Outside {
+	} else if explain && argsMissed != nil && argsMissed.Outside && len(argsMissed.Args) == 0 {
 		why("command: %s is run, but on no path outside the project, which the call that failed named", argsMissed)
 	} else if explain && argsMissed != nil {
 		why("command: %s is run, but with none of what the call that failed passed (%s)", argsMissed, strings.Join(argsMissed.Args, ", "))

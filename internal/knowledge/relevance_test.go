@@ -198,6 +198,8 @@ func TestAreaGlobs(t *testing.T) {
 		{"./Makefile", nil},
 		// A file known by its name: not a program that never runs.
 		{".env", []string{"**/.env", "**/.env/**"}},
+		{".gitignore:", []string{"**/.gitignore", "**/.gitignore/**"}},
+		{"check the license terms", nil},
 		{"v1.2 release", nil},
 		// A slash between words of prose names no file: as "/**" it
 		// matched every path, and served its lesson on every call.

@@ -44,9 +44,9 @@ func RequestCall(root, cwd, prompt string) *Call {
 
 func (c *Call) addPath(root, cwd, p string) {
 	if len(c.Paths) < maxNamed {
-		rel := repopath.Rel(root, cwd, strings.TrimRight(p, ".:"))
-		c.Paths = append(c.Paths, rel)
-		c.Outside = c.Outside || OutsidePath(rel)
+		p = strings.TrimRight(p, ".:")
+		c.Paths = append(c.Paths, repopath.Rel(root, cwd, p))
+		c.written = append(c.written, repopath.Fold(p))
 	}
 }
 

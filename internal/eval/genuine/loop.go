@@ -347,7 +347,7 @@ func (lr *loopRepo) replay(ctx context.Context, session, file, start string, les
 	if err != nil {
 		now = time.Now()
 	}
-	env := hook.Env{Dir: lr.dir, Home: filepath.Join(lr.home, ".devlearn"), Redact: redact.Text, Now: func() time.Time { return now }}
+	env := hook.Env{Dir: lr.dir, Home: filepath.Join(lr.home, ".devlearn"), UserHome: lr.home, Redact: redact.Text, Now: func() time.Time { return now }}
 	givenByStart := map[string]bool{}  // lessons session start gave
 	givenByCall := map[string]string{} // lesson -> the prompt or tool call that first gave it
 	lastPrompt := ""

@@ -224,7 +224,7 @@ func Run(ctx context.Context, r *Replay, o Options) (*Result, error) {
 		return nil, fmt.Errorf("%s: the repeat %s is not a tool call of session.jsonl", r.Name, r.Repeat)
 	}
 	clock := time.Date(2026, 5, 12, 9, 0, 0, 0, time.UTC)
-	env := hook.Env{Dir: root, Home: home, Redact: redact.Text}
+	env := hook.Env{Dir: root, Home: home, UserHome: home, Redact: redact.Text}
 	repeated := false
 	for i, c := range calls {
 		now := clock.Add(time.Duration(i) * time.Second)
