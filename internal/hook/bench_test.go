@@ -80,6 +80,31 @@ func BenchmarkPreToolUse(b *testing.B) {
 	}
 }
 
+// BenchmarkPreToolUseBash is a Bash call among 1,000 entries: its line cut
+// into commands, each command's words read for a path outside the project
+// (a parent, the home folder, another absolute path), every entry scored;
+// the folder it goes to holds the one entry that applies.
+// Each call is a session of its own, so what it serves is never held back
+// as already given.
+func BenchmarkPreToolUseBash(b *testing.B) {
+	root := benchRoot(b, 1000)
+	env := Env{Dir: root, Now: time.Now, UserHome: "/home/dev"}
+	Run(context.Background(), SessionStart, env, bytes.NewReader([]byte(`{"cwd":"`+root+`"}`)), io.Discard)
+	cmd := `cd src/module5 && PGPASSWORD=x timeout 30 alpha bravo ../module6/f.go ~/notes /tmp/out > /dev/null 2>&1; git add -A && git commit -m "wip"`
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		in, _ := json.Marshal(map[string]any{
+			"session_id": fmt.Sprintf("8f6c1d2e-1234-4abc-9def-%012d", i), "cwd": root, "hook_event_name": "PreToolUse",
+			"tool_name": "Bash", "tool_use_id": fmt.Sprintf("toolu_%d", i), "tool_input": map[string]any{"command": cmd},
+		})
+		var out bytes.Buffer
+		Run(context.Background(), PreToolUse, env, bytes.NewReader(in), &out)
+		if !bytes.Contains(out.Bytes(), []byte("lesson-00500")) {
+			b.Fatalf("nothing served: %q", out.String())
+		}
+	}
+}
+
 // BenchmarkPreToolUseServed is a Write of a file whose knowledge was
 // already served in the session: the usual case, where nothing is new.
 func BenchmarkPreToolUseServed(b *testing.B) {
