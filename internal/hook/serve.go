@@ -415,11 +415,7 @@ func ToolCall(root, home string, in Input, prompts []string) *knowledge.Call {
 	}
 	c.Words = words.NewHaystack(texts...)
 	for i := range c.Commands {
-		sg := &c.Commands[i]
-		sg.Outside = sg.Verb == "cd" && len(sg.Words) == 0
-		for _, w := range sg.Words {
-			sg.Outside = sg.Outside || knowledge.OutsideWord(root, in.Cwd, home, w)
-		}
+		c.Commands[i].Outside = c.Commands[i].GoesOutside(root, in.Cwd, home)
 	}
 	return c
 }

@@ -131,8 +131,13 @@ func TestToolCallOutsideTheProject(t *testing.T) {
 		}
 	}
 	// A home folder that holds the project is not outside it.
-	if c := ToolCall(root, "/srv", Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": "cd ~/shop/web"})}, nil); c.Commands[0].Outside {
-		t.Errorf("~/shop/web is the project's web folder")
+	for _, tc := range []struct{ home, cmd string }{{"/srv", "cd ~/shop/web"}, {"/srv", "cd ~/shop"}, {root, "cd"}} {
+		if c := ToolCall(root, tc.home, Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": tc.cmd})}, nil); c.Commands[0].Outside {
+			t.Errorf("%q with the home folder at %s stays in the project", tc.cmd, tc.home)
+		}
+	}
+	if c := ToolCall(root, "/srv", Input{ToolName: "Bash", Cwd: root, Tool: ToolArgsOf(map[string]string{"command": "cd"})}, nil); !c.Commands[0].Outside {
+		t.Errorf("cd alone goes to /srv, the project's parent")
 	}
 }
 

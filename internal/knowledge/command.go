@@ -97,33 +97,21 @@ const maxSegments = 32
 // test"`) counts with the shell; `npx tool` also counts as tool.
 func Segments(line string) []Segment {
 	var out []Segment
-	var read func(line string, depth int)
-	read = func(line string, depth int) {
-		for _, part := range shellTokens(line, true) {
-			if len(out) >= maxSegments {
-				return
+	eachCommand(line, true, "", func(toks []argText, asRoot bool, host []argText) bool {
+		if asRoot {
+			// Running as root is a step of its own: a lesson about sudo
+			// (it cannot ask for a password here) is about every use.
+			out = append(out, Segment{Verb: "sudo"})
+		}
+		if len(host) > 0 {
+			// The shell runs too: its flags are how it was called.
+			hs := Segment{Verb: verbOf(host[0].text)}
+			for _, t := range host[1:] {
+				hs.Flags = append(hs.Flags, t.text)
 			}
-			toks, asRoot, script, host := commandOf(part, "")
-			if asRoot {
-				// Running as root is a step of its own: a lesson about sudo
-				// (it cannot ask for a password here) is about every use.
-				out = append(out, Segment{Verb: "sudo"})
-			}
-			if len(host) > 0 {
-				// The shell runs too: its flags are how it was called.
-				hs := Segment{Verb: verbOf(host[0].text)}
-				for _, t := range host[1:] {
-					hs.Flags = append(hs.Flags, t.text)
-				}
-				out = append(out, hs)
-			}
-			if script != "" && depth < 2 {
-				read(script, depth+1) // `bash -c "npm test"` runs npm test
-				continue
-			}
-			if len(toks) == 0 || isAssignment(toks[0].text) || wrappers[strings.ToLower(toks[0].text)] {
-				continue // nothing after them
-			}
+			out = append(out, hs)
+		}
+		if len(toks) > 0 && !isAssignment(toks[0].text) && !wrappers[strings.ToLower(toks[0].text)] {
 			s := Segment{Verb: verbOf(toks[0].text)}
 			for _, t := range toks[1:] {
 				if strings.HasPrefix(t.text, "-") {
@@ -137,12 +125,36 @@ func Segments(line string) []Segment {
 				out = append(out, Segment{Verb: verbOf(s.Words[0]), Words: s.Words[1:]})
 			}
 		}
-	}
-	read(line, 0)
+		return len(out) < maxSegments
+	})
 	if len(out) > maxSegments {
 		out = out[:maxSegments]
 	}
 	return out
+}
+
+// eachCommand gives f each simple command of line as commandOf reads it
+// for verb: from its program on (nil for a script handed to a shell in
+// quotes, whose own commands follow, two shells deep: `bash -c "npm
+// test"` runs npm test), whether a wrapper ran it as root, and the shell
+// it was handed to. Segments and a failure's arguments (callArgs) read a
+// line with it, so the two never disagree on what a call ran. intent is
+// shellTokens'; f returns false to read no further.
+func eachCommand(line string, intent bool, verb string, f func(cmd []argText, asRoot bool, host []argText) bool) {
+	var read func(line string, depth int) bool
+	read = func(line string, depth int) bool {
+		for _, part := range shellTokens(line, intent) {
+			cmd, asRoot, script, host := commandOf(part, verb)
+			if !f(cmd, asRoot, host) {
+				return false
+			}
+			if script != "" && depth < 2 && !read(script, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	read(line, 0)
 }
 
 var (

@@ -1,6 +1,7 @@
 package knowledge
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -85,40 +86,32 @@ func callArgs(c Command, line string, root bool) []string {
 			out = append(out, a)
 		}
 	}
-	var read func(line string, depth int)
-	read = func(line string, depth int) {
-		for _, seg := range shellTokens(line, false) {
-			seg, asRoot, script, _ := commandOf(seg, c.Verb)
-			if script != "" && depth < 2 {
-				read(script, depth+1) // `pwsh -Command "rg …"`, `bash -c "…"`
-				continue
+	eachCommand(line, false, c.Verb, func(seg []argText, asRoot bool, _ []argText) bool {
+		if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
+			return true
+		}
+		rest := seg[1:]
+		for _, w := range c.Words {
+			for len(rest) > 0 && strings.ToLower(rest[0].text) != w && alias(c.Verb, strings.ToLower(rest[0].text)) != w {
+				rest = rest[1:]
 			}
-			if len(seg) == 0 || verbOf(seg[0].text) != c.Verb {
-				continue
-			}
-			rest := seg[1:]
-			for _, w := range c.Words {
-				for len(rest) > 0 && strings.ToLower(rest[0].text) != w && alias(c.Verb, strings.ToLower(rest[0].text)) != w {
-					rest = rest[1:]
-				}
-				if len(rest) > 0 {
-					rest = rest[1:]
-				}
-			}
-			if root && asRoot {
-				add("sudo")
-			}
-			for _, t := range rest {
-				if strings.HasPrefix(t.text, "-") && !t.quoted {
-					continue
-				}
-				for _, a := range distinctive(t.text) {
-					add(a)
-				}
+			if len(rest) > 0 {
+				rest = rest[1:]
 			}
 		}
-	}
-	read(line, 0)
+		if root && asRoot {
+			add("sudo")
+		}
+		for _, t := range rest {
+			if strings.HasPrefix(t.text, "-") && !t.quoted {
+				continue
+			}
+			for _, a := range distinctive(t.text) {
+				add(a)
+			}
+		}
+		return true
+	})
 	return out
 }
 
@@ -208,13 +201,22 @@ func refusedOutside(issue string) bool {
 	return false
 }
 
-// OutsideWord reports a word of a command that names a path outside the
-// project at root, the call running in cwd: a parent, a home folder (`~`,
-// `$HOME`, unless the project is under it there), a root (`/`, `D:\`),
-// another absolute path. A device (`> /dev/null`) is where output goes,
-// no folder a call works in; a pattern with slashes ("//.*console")
-// names none.
-func OutsideWord(root, cwd, home, w string) bool {
+// GoesOutside reports a command that leaves the project at root, run in
+// cwd by a person whose home folder is home: `cd` alone goes home, and
+// otherwise one of its words names a path outside (outsideWord).
+func (s Segment) GoesOutside(root, cwd, home string) bool {
+	if s.Verb == "cd" && len(s.Words) == 0 {
+		return home == "" || OutsidePath(repopath.Rel(root, cwd, home))
+	}
+	return slices.ContainsFunc(s.Words, func(w string) bool { return outsideWord(root, cwd, home, w) })
+}
+
+// outsideWord reports a word of a command that names a path outside the
+// project: a parent, a home folder (`~`, `$HOME`, unless the project is
+// under it there), a root (`/`, `D:\`), another absolute path. A device
+// (`> /dev/null`) is where output goes, no folder a call works in; a
+// pattern with slashes ("//.*console") names none.
+func outsideWord(root, cwd, home, w string) bool {
 	low := strings.ToLower(w)
 	for _, h := range []string{"~", "$home", "${home}"} {
 		if rest, ok := strings.CutPrefix(low, h); ok && (rest == "" || rest[0] == '/' || rest[0] == '\\') {
