@@ -112,10 +112,10 @@ func sentences(low string) []span {
 	return out
 }
 
-// question reports a sentence that asks: it ends with a question mark.
+// question reports a sentence that asks: it ends with a question mark
+// (Greek's too).
 func question(low string, s span) bool {
-	r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(low[s.start:s.end], " "))
-	return r == '?' || r == '？'
+	return lang.EndsAsking(low[s.start:s.end])
 }
 
 // leads reports whether, in its clause, only fillers, answers and

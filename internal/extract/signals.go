@@ -413,7 +413,13 @@ const (
 // questionsAsked counts the questions that close the agent's message.
 func questionsAsked(text string) int {
 	text = textcut.Tail(text, maxClosing)
-	return strings.Count(text, "?") + strings.Count(text, "？")
+	n := 0
+	for i := range text {
+		if lang.Asks(text, i) {
+			n++
+		}
+	}
+	return n
 }
 
 // maxClosing bounds the closing part of the agent's message read for its
@@ -1155,7 +1161,7 @@ const maxAskParagraphs = 3
 // URL's query).
 func endsAQuestion(p string) bool {
 	for i, r := range p {
-		if r != '?' && r != '？' {
+		if !lang.Asks(p, i) {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[i+utf8.RuneLen(r):])

@@ -62,7 +62,7 @@ func Find(prompt string) []Request {
 	for _, s := range sentences(stripCode(prompt)) {
 		r, ok := request(s)
 		if !ok {
-			if !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "？") {
+			if !lang.EndsAsking(s) {
 				prev = s
 			}
 			continue
@@ -150,7 +150,7 @@ var clauseBreak = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompi
 // ("always", "never"; standing.yaml).
 func request(s string) (Request, bool) {
 	trimmed := strings.TrimRight(s, " \t")
-	if strings.HasSuffix(trimmed, "?") || strings.HasSuffix(trimmed, "？") || strings.HasPrefix(trimmed, "¿") {
+	if lang.EndsAsking(trimmed) || strings.HasPrefix(trimmed, "¿") {
 		return Request{}, false
 	}
 	t := lang.Fold(s)

@@ -391,7 +391,7 @@ func fold(s string) Text {
 // foldRune is how a rune is read: lower case, typographic quotes as plain
 // ones, ё as е (Russian writes either), a Latin letter without its accent
 // (people type "razon", "deberia", "nao" as often as "razón", "debería",
-// "não", and agents answer in kind).
+// "não", and agents answer in kind), a Greek one too.
 func foldRune(r rune) rune {
 	switch r {
 	case '’', '‘', '`', '´':
@@ -400,8 +400,15 @@ func foldRune(r rune) rune {
 		return '"'
 	case 'ё', 'Ё':
 		return 'е'
+	case '\u037e': // Greek's question mark, which looks like a semicolon
+		return ';'
 	}
 	r = unicode.ToLower(r)
+	if r >= greekFrom && r < greekFrom+rune(len(greekBase)) {
+		if b := greekBase[r-greekFrom]; b != 0 {
+			return b
+		}
+	}
 	if r >= latinFrom && r < latinFrom+rune(len(latinBase)) {
 		if b := latinBase[r-latinFrom]; b != '_' {
 			return rune(b)
@@ -410,16 +417,60 @@ func foldRune(r rune) rune {
 	return r
 }
 
+// greekBase is the letter each of Greek's lower-case letters with an
+// accent or a diaeresis (from greekFrom) is without it, and ς is σ: Greek
+// is typed without accents as often as with them, and capitals drop them
+// ("ΠΟΤΕ" is "ποτέ"). 0 where the letter is its own.
+const greekFrom = 0x390
+
+var greekBase = [...]rune{
+	0x390 - greekFrom: 'ι', 0x3ac - greekFrom: 'α', 0x3ad - greekFrom: 'ε', 0x3ae - greekFrom: 'η',
+	0x3af - greekFrom: 'ι', 0x3b0 - greekFrom: 'υ', 0x3c2 - greekFrom: 'σ', 0x3ca - greekFrom: 'ι',
+	0x3cb - greekFrom: 'υ', 0x3cc - greekFrom: 'ο', 0x3cd - greekFrom: 'υ', 0x3ce - greekFrom: 'ω',
+}
+
 // latinBase is the letter each of Latin-1's and Latin Extended-A's letters
 // (from latinFrom) is without its accent, as Unicode decomposes it; '_'
-// where none is (æ, ø, ß, ł keep their own). Other scripts' marks are
-// letters of their own (a kana's voicing, й) and stay.
+// where none is (æ, ø, ß, ł keep their own). Other scripts' marks, but
+// Greek's, are letters of their own (a kana's voicing, й) and stay.
 const (
 	latinFrom = 0xC0
 	latinBase = "AAAAAA_CEEEEIIII_NOOOOO__UUUUY__aaaaaa_ceeeeiiii_nooooo__uuuuy_y" +
 		"AaAaAaCcCcCcCcDd__EeEeEeEeEeGgGgGgGgHh__IiIiIiIiI___JjKk_LlLlLl_" +
 		"___NnNnNn___OoOoOo__RrRrRrSsSsSsSsTtTt__UuUuUuUuUuUuWwYyYZzZzZz_"
 )
+
+// Asks reports a question mark at i in s: "?" or "？", or a semicolon
+// that ends a Greek sentence, which is how Greek writes one ("Το έτρεξες
+// με το make test;"). Greek's own semicolon is the raised dot (·), so one
+// ending a sentence of Greek words asks, whatever word stands before it.
+func Asks(s string, i int) bool {
+	switch {
+	case strings.HasPrefix(s[i:], "?"), strings.HasPrefix(s[i:], "？"), strings.HasPrefix(s[i:], "\u037e"):
+		return true
+	case s[i] != ';':
+		return false
+	}
+	if next, _ := utf8.DecodeRuneInString(s[i+1:]); next != utf8.RuneError && !unicode.IsSpace(next) && !strings.ContainsRune(")]\"'»*_", next) {
+		return false // code: "a; b" has its space, "x=1;y=2" none
+	}
+	start := 0
+	if k := strings.LastIndexAny(s[:i], ".!?;\n·"); k >= 0 {
+		_, n := utf8.DecodeRuneInString(s[k:])
+		start = k + n
+	}
+	return strings.IndexFunc(s[start:i], func(r rune) bool { return unicode.Is(unicode.Greek, r) }) >= 0
+}
+
+// EndsAsking reports a text whose last mark is a question mark (Asks).
+func EndsAsking(s string) bool {
+	s = strings.TrimRight(s, " \t\n")
+	if s == "" {
+		return false
+	}
+	_, n := utf8.DecodeLastRuneInString(s)
+	return Asks(s, len(s)-n)
+}
 
 // Low returns the folded text.
 func (t *Text) Low() string { return t.low }

@@ -275,6 +275,46 @@ func TestFoldWithoutAccents(t *testing.T) {
 	}
 }
 
+// Greek is read without its accents and with ς as σ, as capitals and
+// quick typing write it; its question mark reads as ";".
+func TestFoldGreek(t *testing.T) {
+	s := "ΠΟΤΕ ποτέ Ποτε, τους ΐ ΰ ϊ\u037e"
+	x := Fold(s)
+	if got, want := x.Low(), "ποτε ποτε ποτε, τουσ ι υ ι;"; got != want {
+		t.Fatalf("Low() = %q, want %q", got, want)
+	}
+	if got := x.Span(0, len(x.Low())); got != s {
+		t.Errorf("Span = %q", got)
+	}
+	for _, s := range []string{"Έχεις δίκιο, το αλλάζω.", "ΕΧΕΙΣ ΔΙΚΙΟ.", "εχεις δικιο"} {
+		if !Acknowledges(s) {
+			t.Errorf("%q: no acknowledgement read", s)
+		}
+	}
+}
+
+// A semicolon asks at the end of a Greek sentence, whatever word stands
+// before it; elsewhere it is a semicolon.
+func TestAsks(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Did you run it?":              true,
+		"你运行了吗？":                       true,
+		"Το έτρεξες;":                  true,
+		"Το έτρεξες με το make test;":  true,
+		"Το έτρεξες με το make test; ": true,
+		"Το έτρεξες\u037e":             true,
+		"Run it; then commit.":         false,
+		"Τρέξε το make test.":          false,
+		"x = 1;":                       false,
+		"Done. Run `make test`;":       false,
+		"Έτοιμο. Τρέξε το; και μετά πες μου": false,
+	} {
+		if got := EndsAsking(s); got != want {
+			t.Errorf("EndsAsking(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
 func TestFoldKeepsOffsets(t *testing.T) {
 	s := "Nooo, DON’T touch ÉTÉ.go — 不要"
 	x := Fold(s)
