@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
@@ -289,14 +290,70 @@ func (k *Keeper) storeFile(key string) (string, error) {
 }
 
 // entryAbout is the entry a lesson restates, if there is one: of the
-// project's, or of those this keeper made.
+// project's, or of those this keeper made. One rule said again in other
+// words restates it; the same sentence with another name in it does not
+// ("Always run make lint before you commit", then "... make test ...").
 func (k *Keeper) entryAbout(lesson string) (*knowledge.Entry, bool) {
 	for _, e := range k.entries().About(lesson) {
-		if About(e.Summary, lesson) {
+		if About(e.Summary, lesson) && !Refilled(e.Summary, lesson) {
 			return e, true
 		}
 	}
 	return nil, false
+}
+
+// Refilled reports two lessons that are one sentence with other words in
+// one or two of its places, word for word the same elsewhere: the same
+// rule for another thing ("never edit generated files in api/", then "in
+// web/"), two lessons. Said again in other words, a rule changes its
+// sentence's shape ("never run git push yourself", "never run git push
+// on your own"), and is one. Only sentences of three words or more whose
+// words are spaced are compared so.
+func Refilled(a, b string) bool {
+	wa, wb := sentenceWords(a), sentenceWords(b)
+	if len(wa) != len(wb) || len(wa) < minRefilledWords {
+		return false
+	}
+	differ := 0
+	for i := range wa {
+		if !sameWord(wa[i], wb[i]) {
+			differ++
+		}
+	}
+	return differ >= 1 && differ <= maxRefilled
+}
+
+// sameWord reports one word, inflected or not ("commit", "commits",
+// "committing"): the same, or beginning with the same five letters.
+func sameWord(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ra, rb := []rune(a), []rune(b)
+	n := 0
+	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
+		n++
+	}
+	return n >= 5
+}
+
+// minRefilledWords and maxRefilled: a sentence long enough to have a
+// shape, and the places another thing fills in it.
+const (
+	minRefilledWords = 3
+	maxRefilled      = 2
+)
+
+// sentenceWords are a sentence's words, folded, without the punctuation
+// around them.
+func sentenceWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(lang.Fold(s).Low()) {
+		if w = strings.Trim(w, ".,;:!?()[]{}\"'`«»“”「」（）、，。！？"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 func (k *Keeper) entries() *Entries {
