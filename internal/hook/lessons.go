@@ -121,11 +121,11 @@ func (r *run) debugKeep(extractor string, in, out any) {
 }
 
 // escalateCorrection counts this session on every entry a correction
-// (redacted) is about, and escalates those given in another session
-// before.
+// (redacted) restates, and escalates those given in another session
+// before; one naming another thing in the entry's place is another rule.
 func (r *run) escalateCorrection(prompt string) []string {
 	var notes []string
-	for _, e := range r.entries().About(prompt) {
+	for _, e := range r.entries().Restated(prompt) {
 		esc, err := r.keeper().Taught(r.ctx, e, r.now)
 		if err != nil {
 			r.log.Printf("counting %s: %v", e.Key, err)
@@ -196,10 +196,11 @@ func (r *run) saveBlock(b extract.KnowledgeBlock, kept bool) error {
 	}
 	store, k := r.entryStore(), r.keeper()
 	// The entries whose lesson the block states (most of their telling
-	// words are in it): this session is counted on them, and one given in
+	// words are in it, and no other thing in their place): this session
+	// is counted on them, and one given in
 	// an earlier session is escalated. The block is kept all the same, as
 	// a draft: it may say more than what the person asked to keep.
-	for _, other := range r.entries().About(e.Summary) {
+	for _, other := range r.entries().Restated(e.Summary) {
 		if other.Key == knowledge.CandidateKey(e) {
 			continue
 		}

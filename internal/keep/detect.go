@@ -1,9 +1,11 @@
 package keep
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -12,6 +14,84 @@ import (
 // least. Words every lesson uses ("never", "please", "the") tell nothing;
 // Chinese and Japanese are compared two characters at a time.
 func About(text, lesson string) bool { return Tell(text).About(lesson) }
+
+// Restates reports whether text says the lesson again: it is about it
+// (About), and names no other thing in one of its places (refills). "Stop
+// running make test before you commit" is about "Always run make lint
+// before you commit" by most of its words, and says another rule.
+func Restates(text, lesson string) bool {
+	return About(text, lesson) && !refills(text, lesson) && !refills(lesson, text)
+}
+
+// refills reports a text that holds the lesson's sentence with another
+// word in one or two of its places: the same rule for another thing
+// ("never edit generated files in api/", then "in web/"; "run make lint
+// before you commit", then "stop running make test before you commit").
+// Said again in other words, a rule changes its sentence's shape ("never
+// run git push yourself", "never run git push on your own") and keeps its
+// names. Only words spaced apart are compared so.
+func refills(text, lesson string) bool {
+	t, l := sentenceWords(text), sentenceWords(lesson)
+	if len(l) < minRefilledWords {
+		return false
+	}
+	if len(t) == len(l) {
+		differ := 0
+		for i := range l {
+			if !sameWord(t[i], l[i]) {
+				differ++
+			}
+		}
+		if differ >= 1 && differ <= maxRefilled {
+			return true
+		}
+	}
+	// A word of the lesson the text lacks, where the text has another
+	// between the two words around it.
+	for i := 1; i+1 < len(l); i++ {
+		if slices.ContainsFunc(t, func(w string) bool { return sameWord(w, l[i]) }) {
+			continue
+		}
+		for p := 0; p+2 < len(t); p++ {
+			if sameWord(t[p], l[i-1]) && sameWord(t[p+2], l[i+1]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// minRefilledWords and maxRefilled: a sentence long enough to have a
+// shape, and the places another thing fills in it.
+const (
+	minRefilledWords = 3
+	maxRefilled      = 2
+)
+
+// sameWord reports one word, inflected or not ("commit", "commits",
+// "committing"): the same, or beginning with the same five letters.
+func sameWord(a, b string) bool {
+	if a == b {
+		return true
+	}
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return utf8.RuneCountInString(a[:n]) >= 5
+}
+
+// sentenceWords are a text's words, folded, without the punctuation
+// around them.
+func sentenceWords(s string) []string {
+	var out []string
+	for _, w := range strings.Fields(lang.Fold(s).Low()) {
+		if w = strings.Trim(w, ".,;:!?()[]{}\"'`«»“”「」（）、，。！？"); w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
 
 // Text is a text's telling words, read once to be compared with many
 // lessons.

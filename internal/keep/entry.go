@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/infer"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
@@ -105,6 +104,18 @@ type Entries struct {
 	items  []*knowledge.Item  // as read
 	made   []*knowledge.Entry // added since
 	read   map[string]bool    // the keys of the project's entries read, once one is added
+}
+
+// Restated lists the entries whose lesson text restates (Restates): of
+// those it is about, the ones it does not name another thing for.
+func (s *Entries) Restated(text string) []*knowledge.Entry {
+	var out []*knowledge.Entry
+	for _, e := range s.About(text) {
+		if !refills(text, e.Summary) {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // About lists the entries whose summary text is about
@@ -290,70 +301,14 @@ func (k *Keeper) storeFile(key string) (string, error) {
 }
 
 // entryAbout is the entry a lesson restates, if there is one: of the
-// project's, or of those this keeper made. One rule said again in other
-// words restates it; the same sentence with another name in it does not
-// ("Always run make lint before you commit", then "... make test ...").
+// project's, or of those this keeper made.
 func (k *Keeper) entryAbout(lesson string) (*knowledge.Entry, bool) {
-	for _, e := range k.entries().About(lesson) {
-		if About(e.Summary, lesson) && !Refilled(e.Summary, lesson) {
+	for _, e := range k.entries().Restated(lesson) {
+		if Restates(e.Summary, lesson) {
 			return e, true
 		}
 	}
 	return nil, false
-}
-
-// Refilled reports two lessons that are one sentence with other words in
-// one or two of its places, word for word the same elsewhere: the same
-// rule for another thing ("never edit generated files in api/", then "in
-// web/"), two lessons. Said again in other words, a rule changes its
-// sentence's shape ("never run git push yourself", "never run git push
-// on your own"), and is one. Only sentences of three words or more whose
-// words are spaced are compared so.
-func Refilled(a, b string) bool {
-	wa, wb := sentenceWords(a), sentenceWords(b)
-	if len(wa) != len(wb) || len(wa) < minRefilledWords {
-		return false
-	}
-	differ := 0
-	for i := range wa {
-		if !sameWord(wa[i], wb[i]) {
-			differ++
-		}
-	}
-	return differ >= 1 && differ <= maxRefilled
-}
-
-// sameWord reports one word, inflected or not ("commit", "commits",
-// "committing"): the same, or beginning with the same five letters.
-func sameWord(a, b string) bool {
-	if a == b {
-		return true
-	}
-	ra, rb := []rune(a), []rune(b)
-	n := 0
-	for n < len(ra) && n < len(rb) && ra[n] == rb[n] {
-		n++
-	}
-	return n >= 5
-}
-
-// minRefilledWords and maxRefilled: a sentence long enough to have a
-// shape, and the places another thing fills in it.
-const (
-	minRefilledWords = 3
-	maxRefilled      = 2
-)
-
-// sentenceWords are a sentence's words, folded, without the punctuation
-// around them.
-func sentenceWords(s string) []string {
-	var out []string
-	for _, w := range strings.Fields(lang.Fold(s).Low()) {
-		if w = strings.Trim(w, ".,;:!?()[]{}\"'`«»“”「」（）、，。！？"); w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 func (k *Keeper) entries() *Entries {

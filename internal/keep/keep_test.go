@@ -199,24 +199,34 @@ func TestAbout(t *testing.T) {
 }
 
 // The same sentence with another thing in one or two places is another
-// rule; said again in other words, or inflected, it is the same one.
-func TestRefilled(t *testing.T) {
+// rule, whether said alone or inside a longer text; said again in other
+// words, or inflected, it is the same one.
+func TestRefills(t *testing.T) {
 	for _, tc := range []struct {
-		a, b string
-		want bool
+		text, lesson string
+		want         bool
 	}{
 		{"Always run make lint before you commit.", "Always run make test before you commit.", true},
 		{"Never edit generated files in api/.", "Never edit generated files in web/.", true},
 		{"Use pnpm, not npm.", "Use yarn, not npm.", true},
+		{"No, stop running make test before you commit, it takes too long.", "Always run make lint before you commit.", true},
+		{"不要自己运行 git push。", "不要自己运行 git pull。", true},
+		{"Run the tests, lint and vet before you push.", "Run the docs, build and bench before you deploy.", true},
 		{"Always run make lint before you commit.", "always run make lint before you commit", false},
 		{"Always run the linter before commits.", "Always run the linter before committing.", false},
 		{"Never run git push yourself.", "Never run git push on your own.", false},
+		{"I said it before: never run git push on your own", "Never run git push yourself.", false},
+		{"you forgot again to run make lint before the commit", "Always run make lint before you commit.", false},
 		{"Use pnpm.", "Use yarn.", false},
-		{"不要自己运行 git push。", "不要自己运行 git pull。", true},
-		{"Run the tests, lint and vet before you push.", "Run the docs, build and bench before you deploy.", false},
 	} {
-		if got := Refilled(tc.a, tc.b); got != tc.want {
-			t.Errorf("Refilled(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		if got := refills(tc.text, tc.lesson); got != tc.want {
+			t.Errorf("refills(%q, %q) = %v, want %v", tc.text, tc.lesson, got, tc.want)
 		}
+	}
+	if !Restates("I said it before: never run git push on your own", "Never run git push yourself.") {
+		t.Error("a rule said again in other words is not restated")
+	}
+	if Restates("No, stop running make test before you commit, it takes too long.", "Always run make lint before you commit.") {
+		t.Error("a rule for another command restates the first")
 	}
 }
