@@ -175,7 +175,14 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			fixed = true
 			break
 		}
-		if !fixed && !(notFound(fs.err, fs.prog) && ranLater(ch.Tools, i, fs)) {
+		switch {
+		case fixed:
+		case notFound(fs.err, fs.prog) && calledByPath(ch.Tools, i, fs) != "":
+			// Not on the PATH, and run later by where it is: that is
+			// how to call it, in this session or the next.
+			out = append(out, notOnPath(*f, fs, calledByPath(ch.Tools, i, fs)))
+		case notFound(fs.err, fs.prog) && ranLater(ch.Tools, i, fs):
+		default:
 			if o, ok := unsupported(*f, fs); ok {
 				out = append(out, o)
 			}
@@ -1094,6 +1101,56 @@ func ranLater(calls []transcript.ToolCall, i int, fs failedStep) bool {
 		}
 	}
 	return false
+}
+
+// calledByPath is the path a call after the i-th ran the program by, and
+// passed, when the failed step had called it by its name: the program is
+// there, only not on the PATH. "" when no call did so, or when something
+// was installed first (rustup, then `~/.cargo/bin/cargo`): the program
+// was missing then, and the install was the fix.
+func calledByPath(calls []transcript.ToolCall, i int, fs failedStep) string {
+	if len(fs.words) == 0 || strings.ContainsAny(unquote(fs.words[0]), "/\\") {
+		return ""
+	}
+	for _, t := range calls[i+1:] {
+		if installs(t.Command) {
+			return ""
+		}
+		if t.Command == "" || t.Failed() || !t.HasResult {
+			continue
+		}
+		for _, s := range stepsOf(t.Command) {
+			if s.prog != fs.prog || s.via != fs.via || len(s.words) == 0 {
+				continue
+			}
+			if p := unquote(s.words[0]); strings.ContainsAny(p, "/\\") {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
+// installs reports a command that installs something: a package
+// manager's install, an installer script.
+func installs(cmd string) bool {
+	for _, w := range strings.Fields(strings.ToLower(cmd)) {
+		w = strings.Trim(w, "'\"")
+		if w == "install" || strings.HasSuffix(w, "-init") || strings.HasSuffix(w, "-init.sh") || strings.HasSuffix(w, "install.sh") {
+			return true
+		}
+	}
+	return false
+}
+
+// notOnPath is the lesson of a program its name did not find and a path
+// did: call it by that path. Its area is the program, so the next run of
+// it by name is its moment.
+func notOnPath(f transcript.ToolCall, fs failedStep, path string) Observation {
+	pattern := "`" + fs.prog + "` is not on the PATH " + where(fs) + ": `" + clip(fs.line(), 60) + "` fails with \"" + clip(fs.err, 100) + "\"; run it as `" + clip(path, 100) + "`."
+	details := "area: " + field(fs.prog) + "; issue: " + field(fs.prog+" is not found by its name "+strings.Replace(where(fs), "here", "where the agent runs", 1)) +
+		"; impact: the command fails; resolution: " + field("run it as "+path)
+	return failurePitfall(f, pattern, details, quote("tool", "`"+oneLine(f.Command)+"` → "+fs.err), quote("tool", "a later call ran "+path))
 }
 
 // notFound reports an error saying the program itself is not there.
