@@ -2078,6 +2078,12 @@ func TestHarnessRefusals(t *testing.T) {
 			nil},
 		{"a folder outside the session's", []string{"user: how long are the clips", "fail: cd ~/.dvr/extracts && ls -1t *.mp4 => ERROR: cd to '/home/dev/dvr/~/.dvr/extracts' was blocked. For security, Claude Code may only change directories to child directories of the original working directory (/home/dev/dvr) for this session."},
 			[]string{"pitfall: Claude Code blocks `cd` into a folder outside the session's working folders: run it from the session's folder with absolute paths, without cd."}},
+		// Gemini CLI's file tools refuse a path outside the workspace: one
+		// lesson whatever the path, in either wording.
+		{"a file tool refused a path outside the workspace", []string{"user: read the bot's log", "failread: /tmp/pi_bot.log => Path not in workspace: Attempted path \"/tmp/pi_bot.log\" resolves outside the allowed workspace directories: /home/dev or the project temp directory: /home/dev/.gemini/tmp/dev"},
+			[]string{"pitfall: Gemini CLI's file tools refuse a path outside the workspace: keep what the work needs inside the workspace (copy it in), or read a file outside it with a shell command (`cat`, `tail`)."}},
+		{"a search refused a folder outside the tool's root", []string{"user: find the texts", "failread: /mnt/ssd2/export => Error: Invalid parameters provided. Reason: Search path (\"/mnt/ssd2/export\") resolves outside the tool's root directory (\"/mnt/ssd2/two\")."},
+			[]string{"pitfall: Gemini CLI's file tools refuse a path outside the workspace: keep what the work needs inside the workspace (copy it in), or read a file outside it with a shell command (`cat`, `tail`)."}},
 	}
 	checkLessons(t, tests)
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -30,6 +31,10 @@ func harnessRefusals(ch *transcript.Channels) []Observation {
 			continue
 		}
 		if o, ok := unreadEdit(t); ok {
+			out = append(out, o)
+			continue
+		}
+		if o, ok := outsideWorkspace(t); ok {
 			out = append(out, o)
 			continue
 		}
@@ -70,6 +75,38 @@ func cdRefused(t *transcript.ToolCall) (Observation, bool) {
 	pattern := "Claude Code blocks `cd` into a folder outside the session's working folders: " + instead + "."
 	details := "area: cd; issue: " + field(msg) + "; impact: the harness refuses the command; resolution: " + field(instead)
 	return failurePitfall(*t, pattern, details, quote("tool", "`"+clip(oneLine(t.Command), 120)+"` → "+clip(msg, 120))), true
+}
+
+// workspaceRefusals are what Gemini CLI's file tools say when a path is
+// outside the folders they may reach: "Path not in workspace: Attempted
+// path "/tmp/pi_bot.log" resolves outside the allowed workspace
+// directories", "Search path (…) resolves outside the tool's root
+// directory", and, in older versions, "must be within one of the
+// workspace directories".
+var workspaceRefusals = []string{"resolves outside the allowed workspace", "resolves outside the tool's root directory",
+	"path not in workspace", "must be within one of the workspace directories", "must be within the root directory"}
+
+// outsideWorkspace reads a file tool's call refused for a path outside
+// the workspace: one lesson whatever the path, so that it is the same
+// lesson in every session. Its moment is any path outside, which a file
+// tool names only as it is called: session start's index gives it.
+func outsideWorkspace(t *transcript.ToolCall) (Observation, bool) {
+	if !t.IsError || t.Command != "" {
+		return Observation{}, false
+	}
+	low := strings.ToLower(t.Error)
+	if !slices.ContainsFunc(workspaceRefusals, func(r string) bool { return strings.Contains(low, r) }) {
+		return Observation{}, false
+	}
+	msg := clip(strings.Join(strings.Fields(untagged(t.Error)), " "), 200)
+	on := ""
+	if len(t.Paths) > 0 {
+		on = " on `" + clip(t.Paths[0], 100) + "`"
+	}
+	instead := "keep what the work needs inside the workspace (copy it in), or read a file outside it with a shell command (`cat`, `tail`)"
+	pattern := "Gemini CLI's file tools refuse a path outside the workspace: " + instead + "."
+	details := "area: ; issue: `" + t.Name + "`" + on + " fails with \"" + field(msg) + "\"; impact: the harness refuses the call; resolution: " + field(instead)
+	return failurePitfall(*t, pattern, details, quote("tool", "`"+t.Name+"`"+on+" → "+clip(msg, 120))), true
 }
 
 // unreadRefusal is what Claude Code says when an edit tool is used on a

@@ -40,6 +40,11 @@ type functionCall struct {
 	Args jsontext.Value `json:"args"`
 }
 
+// invalidParams opens the output Gemini CLI gives a file tool's call it
+// refused before running it: "Error: Invalid parameters provided. Reason:
+// Search path (…) resolves outside the tool's root directory (…)".
+const invalidParams = "Error: Invalid parameters provided."
+
 // functionResponse is a tool's result as Gemini CLI gives it back to the
 // model: {output} when the tool ran, {error} when it failed or was
 // cancelled (a shell command that ran and exited non-zero says so in its
@@ -215,8 +220,13 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 						b.result(meta, key, true, errText)
 					default:
 						failed := false
-						if r.Name == geminiShell {
-							errText, failed = shellFailure(r.Response.Output)
+						switch out := r.Response.Output; {
+						case r.Name == geminiShell:
+							errText, failed = shellFailure(out)
+						case strings.HasPrefix(out, invalidParams):
+							// Older versions gave a refused call's reason
+							// as its output.
+							errText, failed = out, true
 						}
 						b.result(meta, key, failed, errText)
 					}

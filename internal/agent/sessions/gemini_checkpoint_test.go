@@ -3,6 +3,7 @@ package sessions
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -196,4 +197,24 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 	write(t, to, string(data))
+}
+
+// Older checkpoints give a file tool's refused call its reason as the
+// output: the call failed, with that reason; a file's content is not.
+func TestReadCheckpointRefusedInOutput(t *testing.T) {
+	const refused = `Error: Invalid parameters provided. Reason: Search path ("/mnt/ssd2/export") resolves outside the tool's root directory ("/mnt/ssd2/two").`
+	history := `[{"role":"user","parts":[{"text":"find the texts"}]},
+{"role":"model","parts":[{"functionCall":{"id":"g1","name":"glob","args":{"path":"/mnt/ssd2/export","pattern":"**/*"}}},{"functionCall":{"id":"r1","name":"read_file","args":{"absolute_path":"/mnt/ssd2/two/notes.txt"}}}]},
+{"role":"user","parts":[{"functionResponse":{"id":"g1","name":"glob","response":{"output":` + strconv.Quote(refused) + `}}},{"functionResponse":{"id":"r1","name":"read_file","response":{"output":"Error: none of this is a refusal"}}}]}]`
+	path := filepath.Join(t.TempDir(), "checkpoint-texts.json")
+	if err := os.WriteFile(path, []byte(history), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ch, err := readGeminiCheckpoint(path, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.Tools) != 2 || !ch.Tools[0].Failed() || ch.Tools[0].Error != refused || ch.Tools[1].IsError || !ch.Tools[1].HasResult {
+		t.Errorf("tools %+v", ch.Tools)
+	}
 }
