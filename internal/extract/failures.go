@@ -175,17 +175,23 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			fixed = true
 			break
 		}
-		switch {
-		case fixed:
-		case notFound(fs.err, fs.prog) && calledByPath(ch.Tools, i, fs) != "":
-			// Not on the PATH, and run later by where it is: that is
-			// how to call it, in this session or the next.
-			out = append(out, notOnPath(*f, fs, calledByPath(ch.Tools, i, fs)))
-		case notFound(fs.err, fs.prog) && ranLater(ch.Tools, i, fs):
-		default:
-			if o, ok := unsupported(*f, fs); ok {
-				out = append(out, o)
+		if fixed {
+			continue
+		}
+		if notFound(fs.err, fs.prog) {
+			// Run later by where it is, it is not on the PATH: that is
+			// how to call it, in this session or the next. Run later by
+			// its name, it was there after all (installed meanwhile).
+			if path := calledByPath(ch.Tools, i, fs); path != "" {
+				out = append(out, notOnPath(*f, fs, path))
+				continue
 			}
+			if ranLater(ch.Tools, i, fs) {
+				continue
+			}
+		}
+		if o, ok := unsupported(*f, fs); ok {
+			out = append(out, o)
 		}
 	}
 	return out

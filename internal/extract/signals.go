@@ -1165,7 +1165,7 @@ func endsAQuestion(p string) bool {
 			continue
 		}
 		next, _ := utf8.DecodeRuneInString(p[i+utf8.RuneLen(r):])
-		if next == utf8.RuneError || unicode.IsSpace(next) || strings.ContainsRune(")]\"'*_»」』）`", next) {
+		if next == utf8.RuneError || unicode.IsSpace(next) || strings.ContainsRune(lang.Closing, next) {
 			return true
 		}
 	}

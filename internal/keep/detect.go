@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -16,22 +15,26 @@ import (
 func About(text, lesson string) bool { return Tell(text).About(lesson) }
 
 // Restates reports whether text says the lesson again: it is about it
-// (About), and names no other thing in one of its places (refills). "Stop
-// running make test before you commit" is about "Always run make lint
-// before you commit" by most of its words, and says another rule.
+// (About), and neither names another thing in one of the other's places
+// (refilled). "Stop running make test before you commit" is about "Always
+// run make lint before you commit" by most of its words, and says another
+// rule.
 func Restates(text, lesson string) bool {
-	return About(text, lesson) && !refills(text, lesson) && !refills(lesson, text)
+	return About(text, lesson) && !refilled(words.Words(text), words.Words(lesson))
 }
 
-// refills reports a text that holds the lesson's sentence with another
-// word in one or two of its places: the same rule for another thing
-// ("never edit generated files in api/", then "in web/"; "run make lint
-// before you commit", then "stop running make test before you commit").
-// Said again in other words, a rule changes its sentence's shape ("never
-// run git push yourself", "never run git push on your own") and keeps its
-// names. Only words spaced apart are compared so.
-func refills(text, lesson string) bool {
-	t, l := sentenceWords(text), sentenceWords(lesson)
+// refilled reports two word sequences one of which holds the other's
+// sentence with another word in one or two of its places (refills).
+func refilled(a, b []string) bool { return refills(a, b) || refills(b, a) }
+
+// refills reports a text (its words) that holds the lesson's sentence
+// with another word in one or two of its places: the same rule for
+// another thing ("never edit generated files in api/", then "in web/";
+// "run make lint before you commit", then "stop running make test before
+// you commit"). Said again in other words, a rule changes its sentence's
+// shape ("never run git push yourself", "never run git push on your own")
+// and keeps its names.
+func refills(t, l []string) bool {
 	if len(l) < minRefilledWords {
 		return false
 	}
@@ -79,18 +82,6 @@ func sameWord(a, b string) bool {
 		n++
 	}
 	return utf8.RuneCountInString(a[:n]) >= 5
-}
-
-// sentenceWords are a text's words, folded, without the punctuation
-// around them.
-func sentenceWords(s string) []string {
-	var out []string
-	for _, w := range strings.Fields(lang.Fold(s).Low()) {
-		if w = strings.Trim(w, ".,;:!?()[]{}\"'`«»“”「」（）、，。！？"); w != "" {
-			out = append(out, w)
-		}
-	}
-	return out
 }
 
 // Text is a text's telling words, read once to be compared with many

@@ -15,6 +15,7 @@ import (
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // A lesson the person asks to keep is their own decision: it becomes an
@@ -107,11 +108,16 @@ type Entries struct {
 }
 
 // Restated lists the entries whose lesson text restates (Restates): of
-// those it is about, the ones it does not name another thing for.
+// those it is about, the ones it does not name another thing for. The
+// text's words are read once, whatever the number of entries.
 func (s *Entries) Restated(text string) []*knowledge.Entry {
 	var out []*knowledge.Entry
+	var tw []string
 	for _, e := range s.About(text) {
-		if !refills(text, e.Summary) {
+		if tw == nil {
+			tw = words.Words(text)
+		}
+		if !refilled(tw, words.Words(e.Summary)) {
 			out = append(out, e)
 		}
 	}
@@ -304,7 +310,7 @@ func (k *Keeper) storeFile(key string) (string, error) {
 // project's, or of those this keeper made.
 func (k *Keeper) entryAbout(lesson string) (*knowledge.Entry, bool) {
 	for _, e := range k.entries().Restated(lesson) {
-		if Restates(e.Summary, lesson) {
+		if About(e.Summary, lesson) {
 			return e, true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/words"
 )
 
 // Requests to keep a lesson, in every language of the tables, and the
@@ -219,7 +220,7 @@ func TestRefills(t *testing.T) {
 		{"you forgot again to run make lint before the commit", "Always run make lint before you commit.", false},
 		{"Use pnpm.", "Use yarn.", false},
 	} {
-		if got := refills(tc.text, tc.lesson); got != tc.want {
+		if got := refills(words.Words(tc.text), words.Words(tc.lesson)); got != tc.want {
 			t.Errorf("refills(%q, %q) = %v, want %v", tc.text, tc.lesson, got, tc.want)
 		}
 	}

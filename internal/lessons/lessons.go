@@ -164,7 +164,7 @@ func sameLesson(summary, pattern string) bool {
 	if norm(summary) == norm(pattern) {
 		return true
 	}
-	return keep.Restates(pattern, summary) && keep.Restates(summary, pattern)
+	return keep.Restates(pattern, summary) && keep.About(summary, pattern)
 }
 
 // attach makes an entry part of the lesson: its key names the lesson.

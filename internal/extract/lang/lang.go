@@ -451,7 +451,7 @@ func Asks(s string, i int) bool {
 	case s[i] != ';':
 		return false
 	}
-	if next, _ := utf8.DecodeRuneInString(s[i+1:]); next != utf8.RuneError && !unicode.IsSpace(next) && !strings.ContainsRune(")]\"'»*_", next) {
+	if next, _ := utf8.DecodeRuneInString(s[i+1:]); next != utf8.RuneError && !unicode.IsSpace(next) && !strings.ContainsRune(Closing, next) {
 		return false // code: "a; b" has its space, "x=1;y=2" none
 	}
 	start := 0
@@ -461,6 +461,10 @@ func Asks(s string, i int) bool {
 	}
 	return strings.IndexFunc(s[start:i], func(r rune) bool { return unicode.Is(unicode.Greek, r) }) >= 0
 }
+
+// Closing are the marks that may close a sentence after its question
+// mark: a bracket, a quote, emphasis.
+const Closing = ")]\"'*_»」』）`"
 
 // EndsAsking reports a text whose last mark is a question mark (Asks).
 func EndsAsking(s string) bool {
