@@ -19,9 +19,19 @@ import (
 // "task: what for" (a sub-agent sent out),
 // "refuse: command" (a call the person refused), "escalatedfail: command
 // => error" (one run outside the sandbox that failed), "escalated: command" (a
-// call run outside the sandbox), "hidden: command => output" (one that
+// call run outside Codex's sandbox), "unsandboxed: command" (one run with
+// Claude Code's sandbox turned off), "hidden: command => output" (one that
 // passed because a filter ends its pipeline, and what it printed).
 func session(id string, script ...string) *transcript.Channels {
+	outsideBy := func(kind string) string {
+		switch kind {
+		case "escalated":
+			return transcript.EscalatedPermissions
+		case "unsandboxed":
+			return transcript.SandboxDisabled
+		}
+		return ""
+	}
 	ch := &transcript.Channels{SessionID: id}
 	var turn *transcript.DialogPair
 	for i, step := range script {
@@ -53,8 +63,8 @@ func session(id string, script ...string) *transcript.Channels {
 				name = "Read"
 			}
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: name, Paths: []string{text}, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
-		case "bash", "escalated":
-			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Escalated: kind == "escalated"})
+		case "bash", "escalated", "unsandboxed":
+			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Unsandboxed: outsideBy(kind)})
 		case "hidden":
 			// Passed because a filter ends its pipeline; what it printed.
 			cmd, out, _ := strings.Cut(text, " => ")
@@ -69,7 +79,7 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, IsError: true, Rejected: true, ResultUUID: meta.UUID + "-res"})
 		case "fail", "failedit", "failread", "escalatedfail":
 			cmd, errText, _ := strings.Cut(text, " => ")
-			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", ResultLine: line + 1, Escalated: kind == "escalatedfail"}
+			tc := transcript.ToolCall{Meta: meta, Name: "Bash", Command: cmd, Cwd: "/repo", HasResult: true, IsError: true, Error: errText, ResultUUID: meta.UUID + "-res", ResultLine: line + 1, Unsandboxed: outsideBy(strings.TrimSuffix(kind, "fail"))}
 			switch kind {
 			case "failedit":
 				tc.Name, tc.Command, tc.Paths = "Edit", "", []string{cmd}
@@ -810,6 +820,18 @@ func TestFailureFix(t *testing.T) {
 		{"outside the sandbox", []string{"user: push", "assistant: ok",
 			"fail: git push => ssh: Could not resolve hostname github.com: Temporary failure in name resolution", "escalated: git push"},
 			[]string{"pitfall: `git push` fails with \"ssh: Could not resolve hostname github.com: Temporary failure in name resolution\" in the sandbox: run it with escalated permissions."}},
+		{"outside the sandbox, reworded on the way", []string{"user: commit", "assistant: ok",
+			"fail: git add app.js && git commit -m \"fix: paths\" => fatal: Unable to create '/repo/.git/index.lock': Permission denied",
+			"escalated: git add -A && git commit -m \"fix: relative paths\""},
+			[]string{"pitfall: `git add` fails with \"fatal: Unable to create '<worktree>/.git/index.lock': Permission denied\" in the sandbox: run it with escalated permissions."}},
+		{"outside the sandbox after the person asked again", []string{"user: commit", "assistant: ok",
+			"fail: git add app.js && git commit -m x => fatal: Unable to create '/repo/.git/index.lock': Permission denied",
+			"user: push it", "assistant: ok", "escalated: git add -A && git commit -m x && git push"},
+			[]string{"pitfall: `git add` fails with \"fatal: Unable to create '<worktree>/.git/index.lock': Permission denied\" in the sandbox: run it with escalated permissions."}},
+		{"outside Claude Code's sandbox", []string{"user: open the PR", "assistant: ok",
+			"fail: gh pr create --draft --title x => Post \"https://api.github.com/graphql\": dial tcp: lookup api.github.com: operation not permitted",
+			"unsandboxed: gh pr create --draft --title x"},
+			[]string{"pitfall: `gh pr create` fails with \"Post \"https://api.github.com/graphql\": dial tcp: lookup api.github.com: operation not permitted\" in the sandbox: run it with dangerouslyDisableSandbox."}},
 		{"outside the sandbox, piped into a filter that found nothing", []string{"user: branch", "assistant: ok",
 			"fail: git ls-remote --heads origin | rg -n \"refs/heads/1-x$\" => Exit code: 1\nWall time: 0 seconds\nOutput:\nssh: Could not resolve hostname github.com: Temporary failure in name resolution",
 			"escalatedfail: git ls-remote --heads origin | rg -n \"refs/heads/1-x$\" => Exit code: 1\nWall time: 2.1 seconds\nOutput:"},
@@ -1584,6 +1606,23 @@ func TestRussianAndKoreanRationale(t *testing.T) {
 // the path that was wrong, so it is served where that path comes up, not
 // on every run of the program that read it. The lines after the error line
 // say why it failed and are kept beside it.
+// A refusal is a permission, an operation not permitted or a network out
+// of reach; an error of the program's own is not.
+func TestDeniedHere(t *testing.T) {
+	for line, want := range map[string]bool{
+		"fatal: Unable to create '/w/.git/index.lock': Permission denied":                  true,
+		"Cannot open netlink socket: Operation not permitted":                              true,
+		"Error: connect EPERM 127.0.0.1:4500":                                              true,
+		"ssh: Could not resolve hostname github.com: Temporary failure in name resolution": true,
+		"--- FAIL: TestA": false,
+		"error: pathspec 'x' did not match any file(s) known to git": false,
+	} {
+		if got := deniedHere(line); got != want {
+			t.Errorf("deniedHere(%q) = %v", line, got)
+		}
+	}
+}
+
 func TestFailureFixDetails(t *testing.T) {
 	for _, c := range []struct {
 		name   string

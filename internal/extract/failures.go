@@ -178,6 +178,13 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if fixed {
 			continue
 		}
+		if t := escalatedLater(ch.Tools, i, fs); t != nil {
+			// Refused in the sandbox, and the same step passed once the
+			// agent asked to leave it: the lesson holds even when the
+			// person spoke between ("push it" again).
+			out = append(out, sandboxed(*f, fs, *t))
+			continue
+		}
 		if notFound(fs.err, fs.prog) {
 			// Run later by where it is, it is not on the PATH: that is
 			// how to call it, in this session or the next. Run later by
@@ -195,6 +202,31 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		}
 	}
 	return out
+}
+
+// sandboxed is the lesson of a command that passed once run outside the
+// agent's sandbox, in the words of the agent that ran it
+// (transcript.ToolCall.Unsandboxed).
+func sandboxed(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall) Observation {
+	how := "run it with " + passed.Unsandboxed
+	key := "`" + fs.key + "`"
+	fails := " fails with \"" + clip(fs.err, 100) + "\""
+	details := commandDetails(fs.key, failed.Command, fails, "the command fails until it is fixed", how+", outside the sandbox")
+	if more := errorAround(withoutHarness(failed.Error)); more != "" {
+		details += "; output: " + field(more)
+	}
+	return failurePitfall(failed, key+fails+" in the sandbox: "+how+".", details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("tool", "`"+oneLine(passed.Command)+"` → passed"))
+}
+
+// deniedHere reports an error that says the call was refused rather than
+// wrong: a permission, an operation the process may not do, the network
+// or a name it could not reach. Inside a sandbox these are the sandbox's.
+func deniedHere(errLine string) bool {
+	low := strings.ToLower(errLine)
+	return mentions(low, "permission denied", "operation not permitted", "eperm", "eacces", "sandbox",
+		"read-only file system", "could not resolve host", "temporary failure in name resolution", "network is unreachable")
 }
 
 // writesThrough reports a command that writes the file path through the
@@ -554,6 +586,13 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	if o, ok := quotedScriptBroke(failed, fs, passed); ok {
 		return o, true
 	}
+	if passed.Escalated() && !failed.Escalated() && deniedHere(fs.err) {
+		// The error says the call was refused (a permission, the
+		// network), and the agent asked to leave its sandbox for the
+		// rerun: that is what it judged the cause, whatever else it
+		// reworded on the way (the commit message, the files named).
+		return sandboxed(failed, fs, passed), true
+	}
 	if below(failed.Command) != below(passed.Command) && !notFound(fs.err, fs.prog) {
 		// The lines below the first (a heredoc's body, the rest of an
 		// inline script) changed: the fix is in a script, not the command
@@ -604,9 +643,8 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		}
 		resolution = "run " + strings.Join(shown, ", then ") + " first"
 		pattern = "Before " + key + ", run " + strings.Join(shown, ", then ") + ": without it, " + key + fails
-	case len(diff) == 0 && passed.Escalated && !failed.Escalated && len(steps) == 0:
-		resolution = "run it with escalated permissions, outside the sandbox"
-		pattern = key + fails + " in the sandbox: run it with escalated permissions"
+	case len(diff) == 0 && passed.Escalated() && !failed.Escalated() && len(steps) == 0:
+		return sandboxed(failed, fs, passed), true
 	case len(diff) == 0 && len(edits) > 0 && len(steps) == 0:
 		var configs []string
 		for _, e := range edits {
@@ -626,7 +664,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) == 0 && waited && held(fs.err) && len(steps) == 0 && len(edits) == 0:
 		resolution = "wait a moment and run it again"
 		pattern = key + fails + " while another run holds it: wait a moment and run it again"
-	case fs.prog == "git" && credentialPrompt(strings.ToLower(fs.err)) && len(steps) == 0 && len(edits) == 0 && !passed.Escalated && namesOnly(diff):
+	case fs.prog == "git" && credentialPrompt(strings.ToLower(fs.err)) && len(steps) == 0 && len(edits) == 0 && !passed.Escalated() && namesOnly(diff):
 		// Naming the remote or the branch answers no prompt for a
 		// password: whatever let the rerun through (a credential the
 		// person gave meanwhile), the lesson is the prompt.
@@ -1135,6 +1173,26 @@ func calledByPath(calls []transcript.ToolCall, i int, fs failedStep) string {
 		}
 	}
 	return ""
+}
+
+// escalatedLater is the first later call of the session that ran the
+// failed step outside the sandbox and passed, when the failure was a
+// refusal (deniedHere) inside it; nil otherwise.
+func escalatedLater(calls []transcript.ToolCall, i int, fs failedStep) *transcript.ToolCall {
+	f := calls[i]
+	if f.Escalated() || !deniedHere(fs.err) {
+		return nil
+	}
+	for j := i + 1; j < len(calls); j++ {
+		t := &calls[j]
+		if !t.Escalated() || t.Failed() || !t.HasResult || t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
+			continue
+		}
+		if s, _, _ := sameStepIn(t.Command, fs); s != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 // installs reports a command that installs something: a package

@@ -22,7 +22,7 @@ func FuzzFailureFixes(f *testing.F) {
 	f.Add("ffmpeg -i a -c:v x out", "Unknown encoder 'x'\nno decode delegate for this image format `", "", "ffmpeg -encoders", "", uint8(1))
 	f.Fuzz(func(t *testing.T, failed, errText, path, next, nextErr string, flags uint8) {
 		tools := []transcript.ToolCall{
-			{Meta: transcript.Meta{Line: 1}, Name: "Bash", Command: failed, HasResult: true, IsError: true, Error: errText, ResultLine: 2, Escalated: flags&8 != 0},
+			{Meta: transcript.Meta{Line: 1}, Name: "Bash", Command: failed, HasResult: true, IsError: true, Error: errText, ResultLine: 2, Unsandboxed: map[bool]string{true: transcript.EscalatedPermissions}[flags&8 != 0]},
 		}
 		if path != "" {
 			tools = append(tools, transcript.ToolCall{Meta: transcript.Meta{Line: 3}, Name: "Edit", Paths: []string{path}, HasResult: true})

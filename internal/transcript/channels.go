@@ -86,14 +86,25 @@ type ToolCall struct {
 	// a permission, plan mode, an interruption, a hook): nothing about the
 	// project (see ProtocolError).
 	Protocol bool `json:"protocol,omitempty"`
-	// Escalated: the call asked to run outside the agent's sandbox (Codex's
-	// escalated permissions), which is what made some commands pass.
-	Escalated  bool   `json:"escalated,omitempty"`
-	ResultUUID string `json:"resultUuid,omitempty"`
-	ResultLine int    `json:"resultLine,omitempty"`
+	// Unsandboxed is how the call asked to run outside the agent's
+	// sandbox, which is what made some commands pass: EscalatedPermissions
+	// (Codex), SandboxDisabled (Claude Code); "" when it did not.
+	Unsandboxed string `json:"unsandboxed,omitempty"`
+	ResultUUID  string `json:"resultUuid,omitempty"`
+	ResultLine  int    `json:"resultLine,omitempty"`
 
 	seq int // order of the calls, for several on one line
 }
+
+// How a call asked to run outside the agent's sandbox, in its agent's
+// words.
+const (
+	EscalatedPermissions = "escalated permissions"
+	SandboxDisabled      = "dangerouslyDisableSandbox"
+)
+
+// Escalated reports a call that asked to run outside the agent's sandbox.
+func (t *ToolCall) Escalated() bool { return t.Unsandboxed != "" }
 
 // Failed reports a real failure: an error that is neither the person
 // saying no nor Claude Code's tool protocol.
@@ -421,6 +432,11 @@ func (w *walker) toolInput(tc *ToolCall, input []byte) {
 			}
 		case "command":
 			tc.Command = textcut.Bytes(w.opt.Redact(validUTF8(asStr(v).String())), w.opt.MaxError)
+		case "dangerouslyDisableSandbox":
+			// The Bash tool asked to run outside Claude Code's sandbox.
+			if string(v) == "true" {
+				tc.Unsandboxed = SandboxDisabled
+			}
 		}
 	}
 }

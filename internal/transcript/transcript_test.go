@@ -437,6 +437,30 @@ func TestHiddenByAFilter(t *testing.T) {
 	}
 }
 
+// A Bash call with Claude Code's sandbox turned off is known as one run
+// outside it; the others are not.
+func TestSandboxTurnedOff(t *testing.T) {
+	ch := read(t,
+		assistant("a1", toolUse("t1", "Bash", map[string]any{"command": "gh pr create", "dangerouslyDisableSandbox": true})),
+		user("u1", toolResult("t1", "https://github.com/o/r/pull/1", false)),
+		assistant("a2", toolUse("t2", "Bash", map[string]any{"command": "gh pr view", "dangerouslyDisableSandbox": false})),
+		user("u2", toolResult("t2", "ok", false)),
+		assistant("a3", toolUse("t3", "Bash", map[string]any{"command": "ls"})),
+		user("u3", toolResult("t3", "a", false)),
+	)
+	if len(ch.Tools) != 3 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if got := ch.Tools[0]; got.Unsandboxed != SandboxDisabled || !got.Escalated() {
+		t.Errorf("sandbox turned off: %+v", got)
+	}
+	for _, got := range ch.Tools[1:] {
+		if got.Escalated() {
+			t.Errorf("in the sandbox: %+v", got)
+		}
+	}
+}
+
 func TestSinkErrorStops(t *testing.T) {
 	stop := errors.New("enough")
 	n := 0

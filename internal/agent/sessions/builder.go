@@ -120,7 +120,7 @@ func (b *builder) tool(m transcript.Meta, id, name, command string, paths []stri
 // outside the agent's sandbox.
 func (b *builder) escalated(id string) {
 	if i, ok := b.pending[id]; ok {
-		b.ch.Tools[i].Escalated = true
+		b.ch.Tools[i].Unsandboxed = transcript.EscalatedPermissions
 	}
 }
 

@@ -403,10 +403,17 @@ var execError = regexp.MustCompile(`^(?:failed in sandbox \w+ with )?execution e
 // its stdout and stderr when it names them ("exit code: 2, stdout: …,
 // stderr: …"), else the rest as it is ("command timed out").
 func sandboxOutput(rest string) string {
-	if i := strings.Index(rest, "stdout: "); i >= 0 {
-		return strings.TrimSpace(rest[i+len("stdout: "):])
+	i := strings.Index(rest, "stdout: ")
+	if i < 0 {
+		return rest
 	}
-	return rest
+	out := rest[i+len("stdout: "):]
+	if j := strings.LastIndex(out, ", stderr: "); j >= 0 {
+		// Printed in that order, each in full: the error last, where
+		// an error line is looked for, without the separator.
+		out = strings.TrimSpace(out[:j]) + "\n" + out[j+len(", stderr: "):]
+	}
+	return strings.TrimSpace(out)
 }
 
 // openRollout opens a rollout, decompressing one that ends in .zst.

@@ -193,10 +193,10 @@ func TestReadRolloutCodeModeAndEscalation(t *testing.T) {
 	if len(ch.Tools) != 2 {
 		t.Fatalf("tools %+v", ch.Tools)
 	}
-	if c := ch.Tools[0]; c.Command != "git push" || !c.Failed() || !strings.Contains(c.Error, "Could not resolve hostname") || c.Escalated {
+	if c := ch.Tools[0]; c.Command != "git push" || !c.Failed() || !strings.Contains(c.Error, "Could not resolve hostname") || c.Escalated() {
 		t.Errorf("code mode call %+v", c)
 	}
-	if c := ch.Tools[1]; c.Command != "git push" || c.Failed() || !c.Escalated {
+	if c := ch.Tools[1]; c.Command != "git push" || c.Failed() || c.Unsandboxed != transcript.EscalatedPermissions {
 		t.Errorf("escalated call %+v", c)
 	}
 }
@@ -250,7 +250,8 @@ func rollout(t *testing.T, in string) *transcript.Channels {
 // Under its sandbox Codex gives back, for a command that ended badly, a
 // text of its own in place of the output and its metadata: any exit
 // status but 0 reads "sandbox denied", whether or not the sandbox had a
-// part in it. Each is a failure, its text what the command printed; a time
+// part in it. Each is a failure, its text what the command printed (its
+// output, then its errors, without Codex's labels); a time
 // limit is no failure of the command, as Claude Code's is not.
 func TestSandboxFailures(t *testing.T) {
 	for _, c := range []struct {
@@ -258,8 +259,9 @@ func TestSandboxFailures(t *testing.T) {
 		failed       bool
 		text         string
 	}{
-		{"an exit status under seccomp", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 2, stdout: \nE   ModuleNotFoundError: No module named 'opk'\n, stderr: `, true, "E   ModuleNotFoundError: No module named 'opk'\n, stderr:"},
-		{"an exit status under Seatbelt", `failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: fatal: not a git repository`, true, ", stderr: fatal: not a git repository"},
+		{"an exit status under seccomp", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 2, stdout: \nE   ModuleNotFoundError: No module named 'opk'\n, stderr: `, true, "E   ModuleNotFoundError: No module named 'opk'"},
+		{"an exit status under Seatbelt", `failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: fatal: not a git repository`, true, "fatal: not a git repository"},
+		{"both printed", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 128, stdout:  M app.js\nmain\n, stderr: fatal: Unable to create '/w/.git/index.lock': Permission denied\n`, true, "M app.js\nmain\nfatal: Unable to create '/w/.git/index.lock': Permission denied"},
 		{"a program not found", `execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`, true, `Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`},
 		{"the time limit", `failed in sandbox None with execution error: command timed out`, false, "command timed out"},
 		{"a success", `Exit code: 0\nOutput:\nok`, false, "Exit code: 0\nOutput:\nok"},
