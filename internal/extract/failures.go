@@ -106,6 +106,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		first, firstStep := f, fs // the chain below moves on to later failures
 		var between []transcript.ToolCall
 		waited := false
 		fixed := false
@@ -148,11 +149,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				// Failed again: the fix is what comes after this one.
 				if nfs, ok := failure(&ch.Tools[j]); ok {
 					switch {
-					case otherError(fs.err, nfs.err) && len(between) == 0:
+					case otherError(fs.err, nfs.err) && len(between) == 0 && !(deniedHere(fs.err) && deniedHere(nfs.err)):
 						// It got further, and nothing else ran between:
 						// what changed in the command fixed the first
 						// error ("Failed to spawn: ruff", then the lint
-						// errors once `--with ruff` is added).
+						// errors once `--with ruff` is added). Refused
+						// again, elsewhere, it got no further.
 						if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
 							out = append(out, o)
 						}
@@ -178,11 +180,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		if fixed {
 			continue
 		}
-		if t := escalatedLater(ch.Tools, i, fs); t != nil {
+		if t := escalatedLater(ch.Tools, i, firstStep); t != nil {
 			// Refused in the sandbox, and the same step passed once the
 			// agent asked to leave it: the lesson holds even when the
-			// person spoke between ("push it" again).
-			out = append(out, sandboxed(*f, fs, *t))
+			// person spoke between ("push it" again), and is the first
+			// refusal's, not that of a workaround tried on the way.
+			out = append(out, sandboxed(*first, firstStep, *t))
 			continue
 		}
 		if notFound(fs.err, fs.prog) {
