@@ -394,6 +394,10 @@ type failedStep struct {
 	// misplaced: a read of a file that was not where the agent looked.
 	// Only finding the same file elsewhere makes it a lesson.
 	misplaced bool
+	// misnamed: the branch or revision a look around named that the
+	// repository does not have ("main" where it has "master"). Only the
+	// same look with that one name put right makes it a lesson.
+	misnamed string
 }
 
 // unmasked is the session with the shell calls that passed only because
@@ -494,6 +498,9 @@ func failure(t *transcript.ToolCall) (failedStep, bool) {
 	if low := strings.ToLower(text); exploringStep(s) && !usageError(low) && !notFound(e, s.prog) && !cannotStart(low, s.prog) && !blocked(low) && sudoLine(low) == "" {
 		if missing(e) {
 			return failedStep{step: s, err: e, misplaced: true}, true
+		}
+		if ref := unknownRevision(e); ref != "" {
+			return failedStep{step: s, err: e, misnamed: ref}, true
 		}
 		return failedStep{}, false // grep found nothing
 	}
@@ -625,6 +632,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 			return Observation{}, false
 		}
 		diff = nil
+	}
+	if fs.misnamed != "" && (len(diff) != 1 || !namesRevision(unquote(diff[0].from), fs.misnamed) || strings.Contains(diff[0].to, " ")) {
+		// A look at another branch is the agent moving on; the same
+		// look with the name the error refused put right is the name
+		// this repository uses.
+		return Observation{}, false
 	}
 	if fs.misplaced {
 		// A file not where the agent looked is a lesson only when the
@@ -1708,6 +1721,34 @@ func missing(errLine string) bool {
 	low := strings.ToLower(errLine)
 	return mentions(low, "no such file", "does not exist", "cannot find", "could not find", "cannot access", "not found")
 }
+
+// unknownRevision is the name git refused as no branch, tag or commit
+// of the repository ("fatal: ambiguous argument 'main': unknown
+// revision…", "fatal: bad revision 'main'", "fatal: Not a valid object
+// name main"), or "".
+func unknownRevision(errLine string) string {
+	for _, re := range unknownRevisions() {
+		if m := re.FindStringSubmatch(errLine); m != nil {
+			return strings.Trim(m[1], "'\"")
+		}
+	}
+	return ""
+}
+
+// namesRevision reports a word of a git command that names rev: the
+// word itself, or a range starting with it ("main...HEAD").
+func namesRevision(w, rev string) bool {
+	rest, ok := strings.CutPrefix(w, rev)
+	return ok && (rest == "" || strings.HasPrefix(rest, ".."))
+}
+
+var unknownRevisions = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`ambiguous argument '([^']+)': unknown revision`),
+		regexp.MustCompile(`bad revision '([^']+)'`),
+		regexp.MustCompile(`[Nn]ot a valid object name:? '?([^'\s]+)'?`),
+	}
+})
 
 // mentions reports a text (lower case) that holds any of words.
 func mentions(low string, words ...string) bool {
