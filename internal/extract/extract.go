@@ -48,6 +48,11 @@ type Observation struct {
 	// Explicit: the person asked for it to be kept ("remember", "from now
 	// on", "always", "never", "add to CLAUDE.md"): their own decision.
 	Explicit bool `json:"explicit,omitempty"`
+	// Again: a turn of the person no rule kept, a sighting only of a
+	// lesson the log already holds in the person's words, joined to the
+	// one it says again and dropped when there is none (SaidAgain). Its
+	// Type is that lesson's.
+	Again bool `json:"again,omitempty"`
 }
 
 // Extractor names, recorded in each observation (and part of its event id).
@@ -56,6 +61,7 @@ const (
 	ExtractorFailureFix      = "failure-fix"      // a command that failed and what made it pass
 	ExtractorRepeatedRequest = "repeated-request" // an instruction seen in several sessions
 	ExtractorKnowledgeBlock  = "knowledge-block"
+	ExtractorSaidAgain       = "said-again" // a lesson the person said in an earlier session, said again
 )
 
 // Signal classes, as Observation.Class.

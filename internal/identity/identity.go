@@ -527,6 +527,19 @@ const (
 	MinContainedWords = 4
 )
 
+// Says reports whether a turn of the person says a lesson again: the
+// lesson's words nearly all in the turn, or most of their words shared,
+// and the turn no fragment of it. Same alone would take "thank you" for
+// a long message that holds it, or two turns for one lesson because both
+// name "1" and "2".
+func Says(turn, lesson Key) bool {
+	if turn.pairs != lesson.pairs || len(lesson.Words) == 0 || 2*len(turn.Words) < len(lesson.Words) {
+		return false
+	}
+	inTurn := float64(sharedWords(lesson, turn)) >= MinContained*float64(len(lesson.Words))
+	return inTurn && len(lesson.Words) >= MinContainedWords || Shared(turn, lesson) >= MinShared
+}
+
 // contained reports a key whose words are nearly all in the other's.
 func contained(a, b Key) bool {
 	s, l := a, b

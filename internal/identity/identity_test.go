@@ -38,6 +38,29 @@ func TestGeneralizeRequest(t *testing.T) {
 	}
 }
 
+// A turn says a lesson again when it holds the lesson's words, with more
+// around them or not; a fragment of the lesson, or a turn that only names
+// the same things, does not.
+func TestSays(t *testing.T) {
+	for _, c := range []struct {
+		turn, lesson string
+		says         bool
+	}{
+		{"Please commit all of my changes so we can make a PR.", "Commit all of my changes so we can make a PR.", true},
+		{"ok. sempre converse comigo em português do Brasil, continue a implementar o checkout", "Sempre converse comigo em português do Brasil.", true},
+		{"analisa a tela cliente depois da correção. Criar uma nova imagem no Docker Swarm, realizar o build sem cache com uma nova tag e efetuar o redeploy.",
+			"Criar uma nova imagem no Docker Swarm, realizar o build sem cache com uma nova tag e efetuar o redeploy.", true},
+		{"ありがとうございます。", "なるほど、ありがとうございます。固定案1から3は今のままで合意済みで問題なくて、4から7は1点ずつ意見をいただけます。", false},
+		{"Quiero que hagas el paso 1 y 2 sobre el xml sin código y me digas lo que encuentras",
+			"Me parecen bien los puntos 1 y 2. Los comentarios y los mensajes de log los quiero dejar en castellano.", false},
+		{"run the tests", "Run the tests before committing, every time.", false},
+	} {
+		if got := Says(KeyOf(c.turn), KeyOf(c.lesson)); got != c.says {
+			t.Errorf("Says(%q, %q) = %v", c.turn, c.lesson, got)
+		}
+	}
+}
+
 // One lesson worded twice is one; two lessons that share most words but
 // not their names are two.
 func TestSame(t *testing.T) {

@@ -297,6 +297,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		rep.Observations = len(obs)
 		found = append(found, obs...)
 		earlier.add(obs)
+		found = append(found, extract.SaidAgain(sess.Channels, obs)...)
 		for _, msg := range sess.Rules.Problems {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
@@ -321,7 +322,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	// sessions that the log already holds are skipped below.
 	found = append(found, extract.Across(hist.Results(), opt)...)
 
-	events := p.events(log, knownLessons(existing), found, usages, inBatch, res, problem)
+	events := p.events(log, knownLessons(existing), saidLessons(existing), found, usages, inBatch, res, problem)
 
 	// Candidate entries: written through the one writer, or, in a dry
 	// run, only named.
@@ -378,10 +379,22 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 
 // events turns what was found into the log events not already there, and
 // fills res with the observations and uses to report.
-func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
+func (p *Pipeline) events(log *observe.Log, known *identity.Index, said *saidIndex, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
 	var events []*observe.Event
 	seen := map[string]bool{}
 	for _, o := range found {
+		if o.Again {
+			// A turn no rule kept counts only as a lesson the person
+			// taught in another session, said again.
+			id, typ, ok := said.find(o.Pattern)
+			if !ok || log.SightedBy(id, o.SessionID) {
+				continue
+			}
+			// Counted in the lesson's own words: the turn said more
+			// around it, which is not the lesson (its quote is the
+			// evidence).
+			o.ID, o.Type, o.Pattern, o.Details = id, typ, said.pattern[id], ""
+		}
 		if o.ID == "" {
 			o.ID = observe.ID(o.Type, o.Pattern)
 		}
@@ -436,6 +449,9 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, found []extra
 			}
 			events = append(events, e)
 			known.Add(s.ID, s.Type, s.Pattern)
+			if personSaid(o) && !o.Again {
+				said.add(s.ID, s.Type, s.Pattern)
+			}
 		}
 		if isNew && retaught {
 			if pe := p.promoteRetaught(log, s.ID, o.SessionID, at); pe != nil {
@@ -549,6 +565,49 @@ func knownLessons(existing []observe.Observation) *identity.Index {
 		x.Add(o.ID, o.Type, o.Pattern)
 	}
 	return x
+}
+
+// saidIndex holds the lessons the log has in the person's own words, of
+// every type, for a turn said again to join (extract.SaidAgain): a
+// failure's lesson is the agent's commands, not something the person can
+// say again.
+type saidIndex struct {
+	x       *identity.Index
+	types   []string
+	pattern map[string]string // by id
+}
+
+func saidLessons(existing []observe.Observation) *saidIndex {
+	s := &saidIndex{x: identity.NewIndex(), pattern: map[string]string{}}
+	for _, o := range existing {
+		if slices.ContainsFunc(o.Evidence, func(e string) bool { return strings.HasPrefix(e, extract.PersonQuote) }) {
+			s.add(o.ID, o.Type, o.Pattern)
+		}
+	}
+	return s
+}
+
+func (s *saidIndex) add(id, typ, pattern string) {
+	s.x.Add(id, typ, pattern)
+	s.pattern[id] = pattern
+	if !slices.Contains(s.types, typ) {
+		s.types = append(s.types, typ)
+		slices.Sort(s.types)
+	}
+}
+
+// find is the lesson text says again (identity.Same, and the turn says
+// it: identity.Says), and its type.
+func (s *saidIndex) find(text string) (id, typ string, ok bool) {
+	k := identity.KeyOf(text)
+	for _, t := range s.types {
+		for _, id := range s.x.Find(t, text) {
+			if identity.Says(k, identity.KeyOf(s.pattern[id])) {
+				return id, t, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 // read reads a source's transcripts.

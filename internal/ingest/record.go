@@ -25,7 +25,8 @@ func (p *Pipeline) Record(ctx context.Context, found []extract.Observation) (*Re
 	for _, o := range found {
 		inBatch[o.SessionID] = true
 	}
-	events := p.events(log, knownLessons(log.Observations(p.Now, p.Config)), found, nil, inBatch, res, problem)
+	existing := log.Observations(p.Now, p.Config)
+	events := p.events(log, knownLessons(existing), saidLessons(existing), found, nil, inBatch, res, problem)
 	if p.DryRun || len(events) == 0 {
 		return res, nil
 	}
