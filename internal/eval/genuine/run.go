@@ -285,13 +285,29 @@ func readSightings(path string) ([]Sighting, error) {
 	for sc.Scan() {
 		var e struct {
 			Op, ID, Src, Pattern, Details string
+			Evidence                      []string
 		}
 		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Op != "observe" {
 			continue
 		}
+		if said, ok := saidAgain(e.Details, e.Evidence); ok {
+			// Counted in the lesson's own words (a turn said again,
+			// extract.SaidAgain): what joined it is the turn, and that is
+			// what a reader judges against the lesson.
+			e.Pattern = said
+		}
 		out = append(out, Sighting{ID: e.ID, Session: e.Src, Pattern: e.Pattern, Details: e.Details})
 	}
 	return out, sc.Err()
+}
+
+// saidAgain is the turn a sighting without details of its own quotes,
+// alone: how the ingest records a lesson said again.
+func saidAgain(details string, evidence []string) (string, bool) {
+	if details != "" || len(evidence) != 1 {
+		return "", false
+	}
+	return strings.CutPrefix(evidence[0], "user: ")
 }
 
 func without(env []string, names ...string) []string {
