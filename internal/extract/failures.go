@@ -171,7 +171,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				}
 				continue
 			}
-			if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
+			if leftSandbox(*first, firstStep, t) {
+				// The agent left the sandbox for the rerun: the lesson is
+				// the first refusal's, not that of a workaround tried
+				// on the way and refused in turn.
+				out = append(out, sandboxed(*first, firstStep, t))
+			} else if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
 				out = append(out, o)
 			}
 			fixed = true
@@ -223,12 +228,20 @@ func sandboxed(failed transcript.ToolCall, fs failedStep, passed transcript.Tool
 		quote("tool", "`"+oneLine(passed.Command)+"` → passed"))
 }
 
+// leftSandbox reports a rerun the agent asked to run outside its sandbox
+// after the call failed with a refusal (deniedHere): that is what it
+// judged the cause, whatever else it reworded on the way (the commit
+// message, the files named).
+func leftSandbox(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall) bool {
+	return passed.Escalated() && !failed.Escalated() && deniedHere(fs.err)
+}
+
 // deniedHere reports an error that says the call was refused rather than
 // wrong: a permission, an operation the process may not do, the network
 // or a name it could not reach. Inside a sandbox these are the sandbox's.
 func deniedHere(errLine string) bool {
 	low := strings.ToLower(errLine)
-	return mentions(low, "permission denied", "operation not permitted", "eperm", "eacces", "sandbox",
+	return mentions(low, "permission denied", "operation not permitted", "eperm", "eacces",
 		"read-only file system", "could not resolve host", "temporary failure in name resolution", "network is unreachable")
 }
 
@@ -595,13 +608,6 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	}
 	if o, ok := quotedScriptBroke(failed, fs, passed); ok {
 		return o, true
-	}
-	if passed.Escalated() && !failed.Escalated() && deniedHere(fs.err) {
-		// The error says the call was refused (a permission, the
-		// network), and the agent asked to leave its sandbox for the
-		// rerun: that is what it judged the cause, whatever else it
-		// reworded on the way (the commit message, the files named).
-		return sandboxed(failed, fs, passed), true
 	}
 	if below(failed.Command) != below(passed.Command) && !notFound(fs.err, fs.prog) {
 		// The lines below the first (a heredoc's body, the rest of an
@@ -1201,7 +1207,7 @@ func escalatedLater(calls []transcript.ToolCall, i int, fs failedStep) *transcri
 	}
 	for j := i + 1; j < len(calls); j++ {
 		t := &calls[j]
-		if !t.Escalated() || t.Failed() || !t.HasResult || t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
+		if !leftSandbox(f, fs, *t) || t.Failed() || !t.HasResult || t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
 			continue
 		}
 		if s, _, _ := sameStepIn(t.Command, fs); s != nil {
@@ -1729,10 +1735,33 @@ func missing(errLine string) bool {
 func unknownRevision(errLine string) string {
 	for _, re := range unknownRevisions() {
 		if m := re.FindStringSubmatch(errLine); m != nil {
-			return strings.Trim(m[1], "'\"")
+			if name := strings.Trim(m[1], "'\""); branchLike(name) {
+				return name
+			}
+			return ""
 		}
 	}
 	return ""
+}
+
+// branchLike reports a revision that names a branch or a tag, the name a
+// repository may not have: not one counted from HEAD (HEAD~5, x^, x@{1})
+// nor a commit's hash, which are this moment's.
+func branchLike(rev string) bool {
+	if strings.HasPrefix(rev, "HEAD") || strings.ContainsAny(rev, "~^") || strings.Contains(rev, "@{") {
+		return false
+	}
+	base, _, _ := strings.Cut(rev, "..")
+	return base != "" && !hexHash(base)
+}
+
+// hexHash reports a commit hash, full or abbreviated (seven letters at
+// least).
+func hexHash(s string) bool {
+	if len(s) < 7 || len(s) > 40 {
+		return false
+	}
+	return strings.IndexFunc(s, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) < 0
 }
 
 // namesRevision reports a word of a git command that names rev: the

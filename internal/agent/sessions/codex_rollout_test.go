@@ -262,6 +262,7 @@ func TestSandboxFailures(t *testing.T) {
 		{"an exit status under seccomp", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 2, stdout: \nE   ModuleNotFoundError: No module named 'opk'\n, stderr: `, true, "E   ModuleNotFoundError: No module named 'opk'"},
 		{"an exit status under Seatbelt", `failed in sandbox MacosSeatbelt with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: fatal: not a git repository`, true, "fatal: not a git repository"},
 		{"both printed", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 128, stdout:  M app.js\nmain\n, stderr: fatal: Unable to create '/w/.git/index.lock': Permission denied\n`, true, "M app.js\nmain\nfatal: Unable to create '/w/.git/index.lock': Permission denied"},
+		{"an exit status that printed nothing", `failed in sandbox LinuxSeccomp with execution error: sandbox denied exec error, exit code: 1, stdout: , stderr: `, true, ""},
 		{"a program not found", `execution error: Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`, true, `Io(Os { code: 2, kind: NotFound, message: "No such file or directory" })`},
 		{"the time limit", `failed in sandbox None with execution error: command timed out`, false, "command timed out"},
 		{"a success", `Exit code: 0\nOutput:\nok`, false, "Exit code: 0\nOutput:\nok"},
