@@ -7,7 +7,7 @@ import (
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
-// A person who says again, in a later session, what they taught in an
+// A person who says again, in another session, what they taught in an
 // earlier one is the surest sign the lesson recurs, and the second time
 // is often said without what let a rule read the first (no "always", no
 // "you're right" after it: "em portugues" where the first was a
@@ -30,7 +30,9 @@ const (
 func SaidAgain(ch *transcript.Channels, kept []Observation) []Observation {
 	from := map[string]bool{}
 	for _, o := range kept {
-		from[o.RecordUUID] = true
+		if o.RecordUUID != "" {
+			from[o.RecordUUID] = true
+		}
 	}
 	var out []Observation
 	seen := map[string]bool{}
@@ -45,7 +47,6 @@ func SaidAgain(ch *transcript.Channels, kept []Observation) []Observation {
 		seen[own] = true
 		out = append(out, Observation{
 			Pattern:    clip(own, maxPattern),
-			Details:    "steps: " + field(own) + "; source: the person said again what they had taught in an earlier session",
 			Evidence:   []string{quote("user", own)},
 			QualityOK:  true,
 			SessionID:  u.SessionID,
@@ -57,4 +58,48 @@ func SaidAgain(ch *transcript.Channels, kept []Observation) []Observation {
 		})
 	}
 	return out
+}
+
+// Narrows reports a turn that says a lesson for now, or for one thing,
+// where the lesson says it for good or for everything: "For now, write
+// the commit messages in English" is not the standing rule said again,
+// nor is "This page must work on mobile" for "Every page must work on
+// mobile". The rules kept such a turn out for that; joining it to the
+// lesson by its words would put it back.
+func Narrows(turn, lesson string) bool {
+	t, l := lang.Fold(strings.TrimSpace(turn)), lang.Fold(lesson)
+	has := func(x *lang.Text, kinds ...string) bool {
+		for _, k := range kinds {
+			if hasKind(x, k, 0, len(x.Low())) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(t, lang.Temporary) && !has(l, lang.Temporary) {
+		return true
+	}
+	return has(l, lang.General, lang.Always) && !has(t, lang.General, lang.Always) && (has(t, lang.ThisFile) || opens(t, lang.Referent))
+}
+
+// opens reports a text whose first words are a phrase of kind: "This
+// page …", not "… hand it back".
+func opens(x *lang.Text, kind string) bool {
+	for _, tb := range lang.Tables() {
+		if m := tb.Find(x, kind, 0, len(x.Low())); len(m) > 0 && m[0].Start == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SameStance reports whether two texts both say something is not (or is
+// not to be done), or neither does: "uploads no longer go through the
+// slow queue" holds the words of "uploads go through the slow queue" and
+// takes it back.
+func SameStance(a, b string) bool { return denies(a) == denies(b) }
+
+func denies(s string) bool {
+	x := lang.Fold(s)
+	return hasKind(x, lang.Denies, 0, len(x.Low()))
 }

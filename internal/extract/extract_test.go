@@ -836,6 +836,11 @@ func TestFailureFix(t *testing.T) {
 			"fail: git diff main...HEAD --stat => fatal: ambiguous argument 'main...HEAD': unknown revision or path not in the working tree.",
 			"bash: git diff master...HEAD --stat"},
 			[]string{"pitfall: `git diff` fails with \"fatal: ambiguous argument 'main...HEAD': unknown revision or path not in the working tree.\": use `master...HEAD` instead of `main...HEAD`."}},
+		{"a revision counted from HEAD is this moment's, not a name", []string{"user: what changed?", "assistant: ok",
+			"fail: git diff HEAD~5 --stat => fatal: ambiguous argument 'HEAD~5': unknown revision or path not in the working tree.",
+			"bash: git diff HEAD~2 --stat"}, nil},
+		{"a mistyped hash is no name", []string{"user: show it", "assistant: ok",
+			"fail: git show abc1234 => fatal: bad revision 'abc1234'", "bash: git show abc1243"}, nil},
 		{"another branch looked at after an unknown one: the agent moved on", []string{"user: look", "assistant: ok",
 			"fail: git log feature-a --oneline => fatal: ambiguous argument 'feature-a': unknown revision or path not in the working tree.",
 			"bash: git log --oneline -5"}, nil},
@@ -844,6 +849,15 @@ func TestFailureFix(t *testing.T) {
 			"fail: export GIT_INDEX_FILE=/tmp/gitindex && git add -A && git commit -m x => fatal: Unable to create '/tmp/gitindex.lock': Permission denied",
 			"user: push it", "assistant: ok", "escalated: git add -A && git commit -m x && git push"},
 			[]string{"pitfall: `git add` fails with \"fatal: Unable to create '<worktree>/.git/index.lock': Permission denied\" in the sandbox: run it with escalated permissions."}},
+		{"outside the sandbox after a workaround, the person silent: the first refusal", []string{"user: commit", "assistant: ok",
+			"fail: git add app.js && git commit -m x => fatal: Unable to create '/repo/.git/index.lock': Permission denied",
+			"bash: ls -l .git",
+			"fail: export GIT_INDEX_FILE=/tmp/gitindex && git add -A && git commit -m x => fatal: Unable to create '/tmp/gitindex.lock': Permission denied",
+			"escalated: git add -A && git commit -m x"},
+			[]string{"pitfall: `git add` fails with \"fatal: Unable to create '<worktree>/.git/index.lock': Permission denied\" in the sandbox: run it with escalated permissions."}},
+		{"a flag named for a sandbox is no refusal of the agent's", []string{"user: screenshot", "assistant: ok",
+			"fail: chromium --headless --screenshot https://x.test => Running as root without --no-sandbox is not supported.",
+			"escalated: chromium --headless --no-sandbox --screenshot https://x.test"}, nil}, // and a check turned off is no fix
 		{"outside Claude Code's sandbox", []string{"user: open the PR", "assistant: ok",
 			"fail: gh pr create --draft --title x => Post \"https://api.github.com/graphql\": dial tcp: lookup api.github.com: operation not permitted",
 			"unsandboxed: gh pr create --draft --title x"},
@@ -1618,14 +1632,12 @@ func TestRussianAndKoreanRationale(t *testing.T) {
 	}
 }
 
-// A fix that only swaps a path is a lesson about that path: its area is
-// the path that was wrong, so it is served where that path comes up, not
-// on every run of the program that read it. The lines after the error line
-// say why it failed and are kept beside it.
 // A refusal is a permission, an operation not permitted or a network out
-// of reach; an error of the program's own is not.
+// of reach; an error of the program's own is not, nor one that only names
+// a sandbox.
 func TestDeniedHere(t *testing.T) {
 	for line, want := range map[string]bool{
+		"Running as root without --no-sandbox is not supported.":                           false,
 		"fatal: Unable to create '/w/.git/index.lock': Permission denied":                  true,
 		"Cannot open netlink socket: Operation not permitted":                              true,
 		"Error: connect EPERM 127.0.0.1:4500":                                              true,
@@ -1639,6 +1651,48 @@ func TestDeniedHere(t *testing.T) {
 	}
 }
 
+// A rule said for now, or for one thing, is not the standing rule said
+// again.
+func TestNarrows(t *testing.T) {
+	for _, c := range []struct {
+		turn, lesson string
+		narrows      bool
+	}{
+		{"For now, write the commit messages in English.", "When you commit, write the commit messages in English.", true},
+		{"This page must work on mobile.", "Every page must work on mobile.", true},
+		{"every page must work on mobile", "Every page must work on mobile.", false},
+		{"write the commit messages in English", "When you commit, write the commit messages in English.", false},
+		{"run the linter before handing it back", "Always run the linter before you hand it back.", false},
+	} {
+		if got := Narrows(c.turn, c.lesson); got != c.narrows {
+			t.Errorf("Narrows(%q, %q) = %v", c.turn, c.lesson, got)
+		}
+	}
+}
+
+// Taking a lesson back is not saying it again.
+func TestSameStance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{"uploads go through the queue named uploads-slow", "Uploads go through the queue named uploads-slow.", true},
+		{"uploads no longer go through the queue named uploads-slow", "Uploads go through the queue named uploads-slow.", false},
+		{"don't send uploads through uploads-slow anymore", "Send uploads through uploads-slow.", false},
+		{"never push to main", "Never push to main.", true},
+		{"上传不要走慢队列", "上传走慢队列", false},
+		{"Schick die Uploads nicht mehr über die langsame Queue", "Schick die Uploads über die langsame Queue", false},
+	} {
+		if got := SameStance(c.a, c.b); got != c.same {
+			t.Errorf("SameStance(%q, %q) = %v", c.a, c.b, got)
+		}
+	}
+}
+
+// A fix that only swaps a path is a lesson about that path: its area is
+// the path that was wrong, so it is served where that path comes up, not
+// on every run of the program that read it. The lines after the error line
+// say why it failed and are kept beside it.
 func TestFailureFixDetails(t *testing.T) {
 	for _, c := range []struct {
 		name   string

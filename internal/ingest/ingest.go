@@ -24,7 +24,6 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
-	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
@@ -229,6 +228,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	var reqs []request
 	inBatch := map[string]bool{}
 	var earlier foundSoFar
+	var again []extract.Observation // turns that may say a lesson again: last, so that a sighting of any extractor comes first
 	for i, src := range sources {
 		if err := ctx.Err(); err != nil {
 			return res, err
@@ -297,7 +297,14 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		rep.Observations = len(obs)
 		found = append(found, obs...)
 		earlier.add(obs)
-		found = append(found, extract.SaidAgain(sess.Channels, obs)...)
+		passedTurns := hist.PassedTurns(sess.ID)
+		for _, o := range extract.SaidAgain(sess.Channels, obs) {
+			if !slices.Contains(passedTurns, o.RecordUUID) {
+				// A turn the model read and stated no lesson of is not one
+				// said again either.
+				again = append(again, o)
+			}
+		}
 		for _, msg := range sess.Rules.Problems {
 			problem("%s: %s", label(src, sess.ID), msg)
 		}
@@ -321,6 +328,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 	// repeated, a path not found in two is stale. Sightings of earlier
 	// sessions that the log already holds are skipped below.
 	found = append(found, extract.Across(hist.Results(), opt)...)
+	found = append(found, again...)
 
 	events := p.events(log, knownLessons(existing), saidLessons(existing), found, usages, inBatch, res, problem)
 
@@ -379,14 +387,14 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 
 // events turns what was found into the log events not already there, and
 // fills res with the observations and uses to report.
-func (p *Pipeline) events(log *observe.Log, known *identity.Index, said *saidIndex, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
+func (p *Pipeline) events(log *observe.Log, known, said *lessonIndex, found []extract.Observation, usages []Usage, inBatch map[string]bool, res *Result, problem func(string, ...any)) []*observe.Event {
 	var events []*observe.Event
 	seen := map[string]bool{}
 	for _, o := range found {
 		if o.Again {
 			// A turn no rule kept counts only as a lesson the person
 			// taught in another session, said again.
-			id, typ, ok := said.find(o.Pattern)
+			id, typ, ok := said.said(o.Pattern)
 			if !ok || log.SightedBy(id, o.SessionID) {
 				continue
 			}
@@ -403,7 +411,7 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, said *saidInd
 		// keeps its own words.
 		retaught := false
 		if !log.Has(o.ID) {
-			if same := known.Find(o.Type, o.Pattern); len(same) > 0 {
+			if same := known.same(o.Type, o.Pattern); len(same) > 0 {
 				o.ID = same[0]
 			}
 		}
@@ -448,7 +456,7 @@ func (p *Pipeline) events(log *observe.Log, known *identity.Index, said *saidInd
 				continue
 			}
 			events = append(events, e)
-			known.Add(s.ID, s.Type, s.Pattern)
+			known.add(s.ID, s.Type, s.Pattern)
 			if personSaid(o) && !o.Again {
 				said.add(s.ID, s.Type, s.Pattern)
 			}
@@ -522,15 +530,12 @@ func (f *foundSoFar) add(found []extract.Observation) {
 // (QualityOK false: "continue" said in three sessions) teaches nothing by
 // being said again.
 func personSaid(o extract.Observation) bool {
-	if !o.QualityOK {
-		return false
-	}
-	for _, e := range o.Evidence {
-		if strings.HasPrefix(e, extract.PersonQuote) {
-			return true
-		}
-	}
-	return false
+	return o.QualityOK && quotesPerson(o.Evidence)
+}
+
+// quotesPerson reports evidence that quotes the person's own words.
+func quotesPerson(evidence []string) bool {
+	return slices.ContainsFunc(evidence, func(e string) bool { return strings.HasPrefix(e, extract.PersonQuote) })
 }
 
 // RetaughtWeight is what a sighting counts toward the thresholds when the
@@ -555,59 +560,6 @@ func (p *Pipeline) promoteRetaught(log *observe.Log, id, session string, at time
 	})
 	e.EID = observe.StableID("retaught\x00" + id + "\x00" + session)
 	return e
-}
-
-// knownLessons indexes the observations of the log by what they say, so
-// that a sighting finds the lesson it is the same as.
-func knownLessons(existing []observe.Observation) *identity.Index {
-	x := identity.NewIndex()
-	for _, o := range existing {
-		x.Add(o.ID, o.Type, o.Pattern)
-	}
-	return x
-}
-
-// saidIndex holds the lessons the log has in the person's own words, of
-// every type, for a turn said again to join (extract.SaidAgain): a
-// failure's lesson is the agent's commands, not something the person can
-// say again.
-type saidIndex struct {
-	x       *identity.Index
-	types   []string
-	pattern map[string]string // by id
-}
-
-func saidLessons(existing []observe.Observation) *saidIndex {
-	s := &saidIndex{x: identity.NewIndex(), pattern: map[string]string{}}
-	for _, o := range existing {
-		if slices.ContainsFunc(o.Evidence, func(e string) bool { return strings.HasPrefix(e, extract.PersonQuote) }) {
-			s.add(o.ID, o.Type, o.Pattern)
-		}
-	}
-	return s
-}
-
-func (s *saidIndex) add(id, typ, pattern string) {
-	s.x.Add(id, typ, pattern)
-	s.pattern[id] = pattern
-	if !slices.Contains(s.types, typ) {
-		s.types = append(s.types, typ)
-		slices.Sort(s.types)
-	}
-}
-
-// find is the lesson text says again (identity.Same, and the turn says
-// it: identity.Says), and its type.
-func (s *saidIndex) find(text string) (id, typ string, ok bool) {
-	k := identity.KeyOf(text)
-	for _, t := range s.types {
-		for _, id := range s.x.Find(t, text) {
-			if identity.Says(k, identity.KeyOf(s.pattern[id])) {
-				return id, t, true
-			}
-		}
-	}
-	return "", "", false
 }
 
 // read reads a source's transcripts.

@@ -260,3 +260,26 @@ func TestRunnerConfigReachesEveryHome(t *testing.T) {
 		}
 	}
 }
+
+// A lesson said again is recorded in the lesson's words with the turn as
+// its only evidence: the evaluator judges the turn. A sighting with
+// details, or quoting the same words, or the agent, is read as it is.
+func TestSaidAgainReadsTheTurn(t *testing.T) {
+	for _, c := range []struct {
+		pattern, details string
+		evidence         []string
+		want             string
+		ok               bool
+	}{
+		{"Uploads go through uploads-slow.", "", []string{"user: ok, uploads go through uploads-slow again please"}, "ok, uploads go through uploads-slow again please", true},
+		{"Uploads go through uploads-slow.", "steps: x", []string{"user: uploads go through uploads-slow"}, "", false},
+		{"Uploads go through uploads-slow.", "", []string{"user: uploads go through uploads-slow"}, "", false},
+		{"Uploads go through uploads-slow.", "", []string{"assistant: done"}, "", false},
+		{"Uploads go through uploads-slow.", "", []string{"user: a", "assistant: b"}, "", false},
+	} {
+		got, ok := saidAgain(c.pattern, c.details, c.evidence)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("saidAgain(%q, %q, %q) = %q, %v", c.pattern, c.details, c.evidence, got, ok)
+		}
+	}
+}

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Runner runs the built binary as a user would, each repository in a
@@ -290,7 +293,7 @@ func readSightings(path string) ([]Sighting, error) {
 		if json.Unmarshal(sc.Bytes(), &e) != nil || e.Op != "observe" {
 			continue
 		}
-		if said, ok := saidAgain(e.Details, e.Evidence); ok {
+		if said, ok := saidAgain(e.Pattern, e.Details, e.Evidence); ok {
 			// Counted in the lesson's own words (a turn said again,
 			// extract.SaidAgain): what joined it is the turn, and that is
 			// what a reader judges against the lesson.
@@ -301,13 +304,15 @@ func readSightings(path string) ([]Sighting, error) {
 	return out, sc.Err()
 }
 
-// saidAgain is the turn a sighting without details of its own quotes,
-// alone: how the ingest records a lesson said again.
-func saidAgain(details string, evidence []string) (string, bool) {
+// saidAgain is the turn a sighting quotes when it is a lesson said again
+// as the ingest records one: in the lesson's words, with no details of
+// its own and the person's turn, in other words, as its only evidence.
+func saidAgain(pattern, details string, evidence []string) (string, bool) {
 	if details != "" || len(evidence) != 1 {
 		return "", false
 	}
-	return strings.CutPrefix(evidence[0], "user: ")
+	turn, ok := strings.CutPrefix(evidence[0], extract.PersonQuote)
+	return turn, ok && textkey.Normalize(turn) != textkey.Normalize(pattern)
 }
 
 func without(env []string, names ...string) []string {

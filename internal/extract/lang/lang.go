@@ -77,9 +77,10 @@ const (
 	Unasked     = "unasked"     // the agent to go on without asking the person: "no need to ask me", "não precisa me perguntar", "不用问我"
 	Called      = "called"      // what something is named: "the repo is called", "se llama", "叫", "という名前"
 	Wait        = "wait"        // the agent to wait, or stop for now: "wait", "not yet", "enough", "espera", "待って", "等一下"
+	Denies      = "denies"      // says something is not, or not done: "not", "no longer", "never", "nicht", "не", "不", "ない"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies}
 
 // Templates every table gives.
 const (
