@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/observe"
 )
 
 // BenchmarkIngest is the worker's work on a batch: the 21 real transcripts
@@ -52,6 +55,32 @@ func BenchmarkIngestHistory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if _, err := pl.Run(context.Background(), one); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSaidAgain is the join of a session's turns no rule kept to the
+// lessons the log holds in the person's words: 300 turns against 2,000
+// lessons, every one scanned for each turn (lessonIndex.said). The worker
+// pays it once per session, after the rules.
+func BenchmarkSaidAgain(b *testing.B) {
+	var lessons []observe.Observation
+	for i := 0; i < 2000; i++ {
+		lessons = append(lessons, observe.Observation{
+			ID: fmt.Sprintf("obs_%012d", i), Type: "procedural", QualityOK: true,
+			Pattern:  fmt.Sprintf("Keep the module number %d of the billing service free of side effects and log every retry.", i),
+			Evidence: []string{extract.PersonQuote + "keep it free of side effects"},
+		})
+	}
+	said := saidLessons(lessons)
+	var turns []string
+	for i := 0; i < 300; i++ {
+		turns = append(turns, fmt.Sprintf("now look at the report number %d and tell me which retries of the billing job failed", i))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, t := range turns {
+			said.said(t)
 		}
 	}
 }
