@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
 	vocab "github.com/devlearn/devlearn/internal/words"
@@ -1746,22 +1747,14 @@ func unknownRevision(errLine string) string {
 
 // branchLike reports a revision that names a branch or a tag, the name a
 // repository may not have: not one counted from HEAD (HEAD~5, x^, x@{1})
-// nor a commit's hash, which are this moment's.
+// nor one that holds what only names an instance, a commit's hash say
+// (identity.Generalize), which are this moment's.
 func branchLike(rev string) bool {
 	if strings.HasPrefix(rev, "HEAD") || strings.ContainsAny(rev, "~^") || strings.Contains(rev, "@{") {
 		return false
 	}
 	base, _, _ := strings.Cut(rev, "..")
-	return base != "" && !hexHash(base)
-}
-
-// hexHash reports a commit hash, full or abbreviated (seven letters at
-// least).
-func hexHash(s string) bool {
-	if len(s) < 7 || len(s) > 40 {
-		return false
-	}
-	return strings.IndexFunc(s, func(r rune) bool { return !('0' <= r && r <= '9' || 'a' <= r && r <= 'f') }) < 0
+	return base != "" && identity.Generalize(base, identity.Instance{}) == base
 }
 
 // namesRevision reports a word of a git command that names rev: the
