@@ -14,7 +14,7 @@ import (
 
 // session builds channels from a script: "user: text", "reason: text" (the
 // person refusing the last tool call, with a reason), "assistant: text",
-// "edit: /path", "read: /path", "bash: command", "fail: command => error",
+// "edit: /path", "read: /path", "write: /path", "bash: command", "fail: command => error",
 // "alongside: command" (a call issued in parallel with the one before it),
 // "task: what for" (a sub-agent sent out),
 // "refuse: command" (a call the person refused), "escalatedfail: command
@@ -57,11 +57,8 @@ func session(id string, script ...string) *transcript.Channels {
 			}
 			turn.Assistant = strings.TrimSpace(turn.Assistant + "\n\n" + text)
 			turn.AssistantUUID, turn.Timestamp = meta.UUID, meta.Timestamp
-		case "edit", "read":
-			name := "Edit"
-			if kind == "read" {
-				name = "Read"
-			}
+		case "edit", "read", "write":
+			name := map[string]string{"edit": "Edit", "read": "Read", "write": "Write"}[kind]
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: name, Paths: []string{text}, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res"})
 		case "bash", "escalated", "unsandboxed":
 			ch.Tools = append(ch.Tools, transcript.ToolCall{Meta: meta, Name: "Bash", Command: text, Cwd: "/repo", HasResult: true, ResultUUID: meta.UUID + "-res", Unsandboxed: outsideBy(kind)})

@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,13 +12,13 @@ import (
 )
 
 // hiddenSkipped are the searches for a file by its name that found
-// nothing because the tool leaves hidden folders out (`rg --files`, `fd`),
-// when the agent then used a file of that name inside one: the search
-// said the file was not there, and the next session's search says it
-// again (`rg --files -g '*.butler.yaml'` exits 1 in three sessions, the
-// specs being under `.ai-clean/specs/`). A search that found nothing and
-// was left at that is a look around, no lesson; found where it was not
-// searched for, it is one. ch is as read, its paths not yet stored.
+// nothing because `rg --files` leaves hidden folders out, when the agent
+// then read a file of that name inside one: the search said the file was
+// not there, and the next session's search says it again (`rg --files -g
+// '*.butler.yaml'` exits 1 in three sessions, the specs being under
+// `.ai-clean/specs/`). A search that found nothing and was left at that
+// is a look around, no lesson; found where it was not searched, it is
+// one. ch is as read, its paths not yet stored.
 func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 	var spoke []int
 	for _, s := range ch.UserSignals {
@@ -27,11 +28,11 @@ func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 	seen := map[string]bool{}
 	for i := range ch.Tools {
 		f := &ch.Tools[i]
-		if !f.Failed() || f.Command == "" {
-			continue
+		if !f.Failed() || f.Command == "" || changesFolder(f.Command) {
+			continue // after a cd, which folder was searched is not known
 		}
 		s, ok := nameSearch(f.Command)
-		if !ok || !foundNothing(f.Error, s.tool) {
+		if !ok || !foundNothing(f.Error) {
 			continue
 		}
 		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
@@ -49,11 +50,12 @@ func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 			if !ok {
 				continue
 			}
-			if seen[s.tool+"\x00"+dir] {
-				break // one lesson a folder: the session's other misses there say it again
+			if !seen[dir] {
+				// One lesson a folder: the session's other misses there
+				// say it again.
+				seen[dir] = true
+				out = append(out, s.observation(*f, file, dir))
 			}
-			seen[s.tool+"\x00"+dir] = true
-			out = append(out, s.observation(*f, file, dir))
 			break
 		}
 	}
@@ -62,45 +64,30 @@ func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 
 // search is a search for files by name that leaves hidden folders out.
 type search struct {
-	tool   string            // as the lesson names it: "rg --files", "fd"
-	hidden string            // the flag that would have searched them
-	glob   string            // the glob searched for, as written; "" for a pattern
-	match  func(string) bool // reports a file name the search was for
+	globs  []glob            // the globs searched for; none for a filter alone
+	filter func(string) bool // the filter the file list was piped into, tried on a path as listed; nil for none
 	roots  []string          // the folders searched, as written; none for the working folder
 }
 
-// nameSearch reads the search for files by name in a command: `rg
-// --files` with a glob (-g) or piped into a filter, or `fd`, without the
-// flags that take hidden folders in.
+// nameSearch reads `rg --files` in a command, given globs (-g) or piped
+// into a filter, without the flags that take hidden folders in.
 func nameSearch(cmd string) (search, bool) {
 	words := shellWords(commandLine(cmd))
-	for i := 0; i < len(words); i++ {
-		link := words[i:]
-		for k, w := range link {
-			if chainOp(w) {
-				link = link[:k]
-				break
-			}
+	for i := 0; i < len(words); {
+		end := i
+		for end < len(words) && !chainOp(words[end]) {
+			end++
 		}
-		next := i + len(link)
-		rest := skipPrefixes(link)
-		if len(rest) > 0 {
-			var s search
-			var ok bool
-			switch progName(rest[0]) {
-			case "rg":
-				s, ok = rgFiles(rest[1:])
-				if ok && s.match == nil && next < len(words) && words[next] == "|" {
-					s.match = filterPattern(words[next+1:])
-				}
-			case "fd", "fdfind":
-				s, ok = fdSearch(rest[1:])
+		if rest := skipPrefixes(words[i:end]); len(rest) > 0 && progName(rest[0]) == "rg" {
+			s, ok := rgFiles(rest[1:])
+			if ok && end < len(words) && words[end] == "|" {
+				s.filter = filterPattern(words[end+1:])
 			}
-			if ok && s.match != nil {
+			if ok && (len(s.globs) > 0 || s.filter != nil) {
 				return s, true
 			}
 		}
-		i = next
+		i = end + 1
 	}
 	return search{}, false
 }
@@ -108,127 +95,109 @@ func nameSearch(cmd string) (search, bool) {
 // chainOp reports a word that ends a command of a chain.
 func chainOp(w string) bool { return w == "&&" || w == "||" || w == ";" || w == "|" }
 
+// rgValueFlags are rg's flags that take the next word as their value.
+var rgValueFlags = map[string]bool{
+	"-t": true, "--type": true, "-T": true, "--type-not": true, "--type-add": true, "--type-clear": true,
+	"-j": true, "--threads": true, "-d": true, "--max-depth": true, "--sort": true, "--sortr": true,
+	"-e": true, "--regexp": true, "-f": true, "--file": true, "-m": true, "--max-count": true,
+	"-A": true, "--after-context": true, "-B": true, "--before-context": true, "-C": true, "--context": true,
+	"-M": true, "--max-columns": true, "--max-filesize": true, "--color": true, "--colors": true,
+	"-E": true, "--encoding": true, "--path-separator": true, "--pre": true, "--pre-glob": true,
+	"-r": true, "--replace": true, "--ignore-file": true,
+}
+
 // rgFiles reads `rg --files`'s arguments: its globs and folders; false
-// when it does not list files or takes hidden folders in.
+// when it does not list files, or takes hidden folders in.
 func rgFiles(args []string) (search, bool) {
-	s := search{tool: "rg --files", hidden: "--hidden"}
+	var s search
 	files := false
-	var globs []string
+	addGlob := func(g string, fold bool) {
+		g = unquote(g)
+		if g == "" || strings.HasPrefix(g, "!") {
+			return // a glob that leaves files out
+		}
+		s.globs = append(s.globs, glob{g, fold})
+	}
 	for k := 0; k < len(args); k++ {
 		a := unquote(args[k])
 		switch {
+		case redirection(a):
+			if strings.HasSuffix(a, ">") {
+				k++ // its file is the next word
+			}
 		case a == "--files":
 			files = true
-		case a == "--hidden" || a == "-." || strings.HasPrefix(a, "-uu"):
+		case a == "--hidden" || a == "-." || strings.HasPrefix(a, "-uu") || a == "--unrestricted":
 			return search{}, false
 		case a == "-g" || a == "--glob" || a == "--iglob":
 			if k+1 < len(args) {
 				k++
-				globs = append(globs, unquote(args[k]))
+				addGlob(args[k], a == "--iglob")
 			}
 		case strings.HasPrefix(a, "--glob=") || strings.HasPrefix(a, "--iglob="):
-			globs = append(globs, a[strings.IndexByte(a, '=')+1:])
-		case strings.HasPrefix(a, "-g") && len(a) > 2:
-			globs = append(globs, unquote(a[2:]))
+			addGlob(a[strings.IndexByte(a, '=')+1:], strings.HasPrefix(a, "--iglob="))
+		case strings.HasPrefix(a, "-g") && !strings.HasPrefix(a, "--") && len(a) > 2:
+			addGlob(a[2:], false)
+		case rgValueFlags[a]:
+			k++
 		case strings.HasPrefix(a, "-"):
 		default:
 			s.roots = append(s.roots, a)
 		}
 	}
-	if !files {
-		return search{}, false
-	}
-	for _, g := range globs {
-		if g == "" || strings.HasPrefix(g, "!") {
-			continue // a glob that leaves files out
-		}
-		base := g[strings.LastIndexByte(g, '/')+1:]
-		if base == "" || base == "**" || base == "*" {
-			continue
-		}
-		s.glob = g
-		s.match = func(name string) bool {
-			ok, err := path.Match(base, name)
-			return ok && err == nil
-		}
-		break
-	}
-	return s, true
-}
-
-// fdSearch reads `fd`'s arguments: its pattern (a regular expression, or
-// a glob with -g) and folders; false when it takes hidden folders in.
-func fdSearch(args []string) (search, bool) {
-	s := search{tool: "fd", hidden: "--hidden"}
-	glob := false
-	var pattern string
-	for k := 0; k < len(args); k++ {
-		a := unquote(args[k])
-		switch {
-		case a == "-H" || a == "--hidden" || a == "-u" || a == "--unrestricted" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a[1:], "Hu"):
-			return search{}, false
-		case a == "-g" || a == "--glob":
-			glob = true
-		case a == "-e" || a == "--extension" || a == "-t" || a == "--type" || a == "-d" || a == "--max-depth" || a == "-E" || a == "--exclude":
-			k++ // a flag's value
-		case strings.HasPrefix(a, "-"):
-		case pattern == "":
-			pattern = a
-		default:
-			s.roots = append(s.roots, a)
-		}
-	}
-	if pattern == "" {
-		return search{}, false
-	}
-	if glob {
-		s.glob = pattern
-		s.match = func(name string) bool {
-			ok, err := path.Match(pattern, name)
-			return ok && err == nil
-		}
-		return s, true
-	}
-	re, err := regexp.Compile("(?i)" + pattern) // fd is smart-case: lower case matches either
-	if err != nil {
-		return search{}, false
-	}
-	s.match = re.MatchString
-	return s, true
+	return s, files
 }
 
 // filterPattern is what the filter a file list is piped into matches
 // (`| rg 'copilot-instructions\.md'`, `| grep -i agents`), tried on a
-// path as the list prints it.
+// path as the list prints it; nil when there is no such filter or it is
+// not read for sure.
 func filterPattern(words []string) func(string) bool {
 	if len(words) == 0 {
 		return nil
 	}
-	switch progName(words[0]) {
+	prog := progName(words[0])
+	switch prog {
 	case "rg", "grep", "egrep":
 	default:
 		return nil
 	}
-	fold := false
+	fold, fixed, extended := false, false, prog != "grep"
 	var pattern string
 	for k := 1; k < len(words) && !chainOp(words[k]); k++ {
 		a := unquote(words[k])
 		switch {
-		case a == "-v" || a == "--invert-match":
-			return nil
-		case a == "-e" && k+1 < len(words):
-			k++
-			pattern = unquote(words[k])
-		case strings.HasPrefix(a, "-"):
-			if strings.Contains(a, "i") && !strings.HasPrefix(a, "--") || a == "--ignore-case" {
-				fold = true
+		case a == "-v" || a == "--invert-match" || a == "-f" || a == "--file":
+			return nil // what passes is not what the pattern names
+		case a == "-e" || a == "--regexp":
+			if k+1 < len(words) {
+				k++
+				pattern = unquote(words[k])
 			}
+		case rgValueFlags[a] || a == "--max-count":
+			k++
+		case redirection(a):
+		case strings.HasPrefix(a, "--"):
+			fold = fold || a == "--ignore-case"
+			fixed = fixed || a == "--fixed-strings"
+			extended = extended || a == "--extended-regexp"
+		case strings.HasPrefix(a, "-"):
+			fold = fold || strings.ContainsRune(a, 'i')
+			fixed = fixed || strings.ContainsRune(a, 'F')
+			extended = extended || strings.ContainsRune(a, 'E')
 		case pattern == "":
 			pattern = a
 		}
 	}
 	if pattern == "" {
 		return nil
+	}
+	switch {
+	case fixed:
+		pattern = regexp.QuoteMeta(pattern)
+	case !extended:
+		// grep's basic syntax escapes what the extended one writes bare.
+		pattern = strings.NewReplacer(`\|`, "|", `\(`, "(", `\)`, ")", `\+`, "+", `\?`, "?").Replace(pattern)
 	}
 	if fold {
 		pattern = "(?i)" + pattern
@@ -241,16 +210,14 @@ func filterPattern(words []string) func(string) bool {
 }
 
 // foundNothing reports a search's failure that only says it found
-// nothing: exit status 1 (the tools' "no match"), and no line of the
-// tool's own about an error (`rg: x: No such file or directory` exits 2).
-func foundNothing(errText, tool string) bool {
+// nothing: exit status 1 (rg's "no match"; 2 is an error), and no line
+// of rg's own about an error (`rg: x: No such file or directory`).
+func foundNothing(errText string) bool {
 	if code, ok := exitCode(errText); ok && code != 1 {
 		return false
 	}
-	prog := strings.Fields(tool)[0]
 	for _, l := range strings.Split(errText, "\n") {
-		l = strings.TrimSpace(l)
-		if strings.HasPrefix(l, prog+":") || strings.HasPrefix(l, "["+prog+" error]") || strings.HasPrefix(l, "error:") {
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "rg:") || strings.HasPrefix(l, "error:") {
 			return false
 		}
 	}
@@ -271,17 +238,38 @@ func exitCode(errText string) (int, bool) {
 	return n, err == nil
 }
 
-// foundHidden reports a file of the name searched for that call t used,
-// inside a hidden folder under the folders searched: the file, and the
-// folder it is in, both as stored (relative to the project).
+// fileReaders are the programs whose passing run on a path shows the
+// file is there: they read it, or list it by name.
+var fileReaders = map[string]bool{
+	"cat": true, "head": true, "tail": true, "less": true, "more": true, "bat": true, "nl": true,
+	"wc": true, "ls": true, "stat": true, "get-content": true, "type": true, "jq": true, "yq": true,
+}
+
+// foundHidden reports a file of the name searched for that call t read,
+// inside a hidden folder below the folders searched: the file, and the
+// folder it is in, both relative to the project. Read means read: the
+// read tool, an edit of it, or a reading program's passing run, not a
+// write that made it nor a probe with a fallback (`cat x || echo
+// missing` passes whether x is there or not).
 func (s search) foundHidden(root, cwd string, t *transcript.ToolCall) (file, dir string, ok bool) {
-	candidates := t.Paths
-	if t.Command != "" {
-		for _, w := range shellWords(commandLine(t.Command)) {
-			if w = unquote(w); strings.ContainsAny(w, `/\`) && !strings.HasPrefix(w, "-") {
-				candidates = append(candidates, w)
+	var candidates []string
+	switch {
+	case t.Command != "":
+		if strings.Contains(t.Command, "||") {
+			return "", "", false
+		}
+		for _, st := range stepsOf(t.Command) {
+			if !fileReaders[st.prog] && !(st.prog == "sed" && reads(st)) {
+				continue
+			}
+			for _, w := range st.words[1:] {
+				if w = bare(unquote(w)); strings.ContainsAny(w, `/\`) && !strings.HasPrefix(w, "-") && !strings.Contains(w, "://") && !redirection(w) {
+					candidates = append(candidates, w)
+				}
 			}
 		}
+	case readTools[t.Name] || t.Name == "Edit" || t.Name == "MultiEdit":
+		candidates = slices.Clone(t.Paths)
 	}
 	for _, p := range candidates {
 		rel, ok := projectPath(root, t.Cwd, p)
@@ -290,38 +278,129 @@ func (s search) foundHidden(root, cwd string, t *transcript.ToolCall) (file, dir
 		}
 		rel = repopath.Slash(rel)
 		parts := strings.Split(rel, "/")
-		hidden := -1
-		for k, part := range parts[:len(parts)-1] {
-			if len(part) > 1 && part[0] == '.' && part != ".." && part != ".git" {
-				hidden = k
-				break
-			}
-		}
-		name := parts[len(parts)-1]
-		if hidden < 0 || !s.match(name) && !s.match(rel) || !s.under(root, cwd, rel) {
+		if !s.matches(parts[len(parts)-1], rel) {
 			continue
 		}
-		return rel, strings.Join(parts[:len(parts)-1], "/") + "/", true
+		for _, r := range s.searched(root, cwd) {
+			if h := hiddenBelow(parts, r); h >= 0 && !ignoredAnyway(parts[h]) {
+				return rel, strings.Join(parts[:len(parts)-1], "/") + "/", true
+			}
+		}
 	}
 	return "", "", false
 }
 
-// under reports a file inside the folders the search was given (any, when
-// it was given none).
-func (s search) under(root, cwd, rel string) bool {
-	if len(s.roots) == 0 {
-		return true
+// matches reports a file the search was for: its name matches one of the
+// globs (rg matches a glob without a slash against the name), and the
+// path the filter.
+func (s search) matches(name, rel string) bool {
+	if len(s.globs) > 0 && !slices.ContainsFunc(s.globs, func(g glob) bool { return g.match(name) }) {
+		return false
 	}
-	for _, r := range s.roots {
-		if r == "." || r == "./" {
+	return s.filter == nil || s.filter(rel)
+}
+
+// glob is a glob rg was given, and whether it ignores case (--iglob).
+type glob struct {
+	pattern string
+	fold    bool
+}
+
+// match matches a file's name against the glob, its braces ({yml,yaml})
+// expanded, as rg reads them; a glob with folders is matched by its last
+// element.
+func (g glob) match(name string) bool {
+	p := g.pattern[strings.LastIndexByte(g.pattern, '/')+1:]
+	if p == "" {
+		return false
+	}
+	if g.fold {
+		p, name = strings.ToLower(p), strings.ToLower(name)
+	}
+	for _, alt := range braces(p) {
+		if ok, err := path.Match(alt, name); ok && err == nil {
 			return true
 		}
-		if rr, ok := projectPath(root, cwd, r); ok {
-			rr = strings.TrimSuffix(repopath.Slash(rr), "/")
-			if rel == rr || strings.HasPrefix(rel, rr+"/") {
-				return true
+	}
+	return false
+}
+
+// braces expands a glob's first {a,b} group, and the rest in turn.
+func braces(g string) []string {
+	open := strings.IndexByte(g, '{')
+	end := strings.IndexByte(g, '}')
+	if open < 0 || end < open {
+		return []string{g}
+	}
+	var out []string
+	for _, alt := range strings.Split(g[open+1:end], ",") {
+		out = append(out, braces(g[:open]+alt+g[end+1:])...)
+	}
+	return out
+}
+
+// searched are the folders the search looked in, relative to the project
+// ("" for the project itself); the working folder when it named none.
+// A folder outside the project is none of them.
+func (s search) searched(root, cwd string) []string {
+	roots := s.roots
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	var out []string
+	for _, r := range roots {
+		// As projectPath reads a path: relative to the repository when
+		// inside it, else to the folder the session ran in.
+		rel := repopath.Rel(root, cwd, r)
+		if c, ok := repopath.Under(cwd, rel); ok && repopath.IsAbs(rel) {
+			rel = c
+		}
+		if rel == "." {
+			rel = ""
+		}
+		if repopath.IsAbs(rel) || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		out = append(out, strings.TrimSuffix(rel, "/"))
+	}
+	return out
+}
+
+// hiddenBelow is the index in parts of the first hidden folder of a file
+// under folder r, below r itself: a hidden folder the search was given
+// by name is searched all the same. -1 when the file is not under r or
+// no folder between is hidden. .git is not a folder one searches.
+func hiddenBelow(parts []string, r string) int {
+	from := 0
+	if r != "" {
+		rp := strings.Split(r, "/")
+		if len(rp) >= len(parts) {
+			return -1
+		}
+		for k := range rp {
+			if !strings.EqualFold(rp[k], parts[k]) {
+				return -1
 			}
 		}
+		from = len(rp)
+	}
+	for k := from; k < len(parts)-1; k++ {
+		if p := parts[k]; len(p) > 1 && p[0] == '.' && p != ".." && p != ".git" {
+			return k
+		}
+	}
+	return -1
+}
+
+// ignoredAnyway reports a hidden folder a project's ignore file almost
+// always names (a virtual environment, a cache, a build's output), which
+// rg leaves out for that reason too: `--hidden` alone would not find what
+// is in it, so the lesson would say the wrong thing.
+func ignoredAnyway(dir string) bool {
+	switch strings.ToLower(dir) {
+	case ".venv", ".env", ".next", ".nuxt", ".cache", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox",
+		".terraform", ".gradle", ".idea", ".vs", ".turbo", ".parcel-cache", ".svelte-kit", ".angular", ".yarn", ".pnpm-store", ".expo", ".dart_tool":
+		return true
 	}
 	return false
 }
@@ -329,18 +408,21 @@ func (s search) under(root, cwd, rel string) bool {
 // observation is the lesson: the search leaves the folder out, and how
 // to search it.
 func (s search) observation(f transcript.ToolCall, file, dir string) Observation {
-	// A glob names what is looked for the next time too; a pattern is
+	// A glob names what is looked for the next time too; a filter is
 	// read as the file it found.
-	name := s.glob
-	if name == "" {
-		name = path.Base(file)
+	name := path.Base(file)
+	for _, g := range s.globs {
+		if g.match(name) {
+			name = g.pattern
+			break
+		}
 	}
 	fails := " finds nothing (exit 1) for `" + clip(name, 60) + "`"
-	pattern := "`" + s.tool + "` leaves out hidden folders: `" + clip(name, 60) + "` is in `" + clip(dir, 80) +
-		"`, which it did not search; add `" + s.hidden + "` or use `find`."
-	details := commandDetails(s.tool, f.Command, fails, "the search reports the file missing though it is there",
-		"search with "+s.tool+" "+s.hidden+" or find; the file is "+file)
+	pattern := "`rg --files` leaves out hidden folders: `" + clip(name, 60) + "` is in `" + clip(dir, 80) +
+		"`, which it did not search; add `--hidden` or use `find`."
+	details := commandDetails("rg --files", f.Command, fails, "the search reports the file missing though it is there",
+		"search with rg --files --hidden or find, the file is "+file)
 	return failurePitfall(f, pattern, details,
 		quote("tool", "`"+oneLine(f.Command)+"` → found nothing"),
-		quote("tool", "later used `"+file+"`"))
+		quote("tool", "later read `"+file+"`"))
 }

@@ -29,7 +29,7 @@ type Result struct {
 // by the transcript reader, which redacted them).
 func Session(ch *transcript.Channels, opt Options) Result {
 	var r Result
-	ch = withoutAmbient(unmasked(ch))
+	ch = unmasked(withoutAmbient(ch))
 	read := ch // as read: the path rules tell the project's paths from others themselves
 	ch = rooted(ch, opt.Root)
 	c := newConversation(ch)
