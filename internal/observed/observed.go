@@ -110,7 +110,7 @@ func how(o *observe.Observation) string {
 	case strings.Contains(o.Details, "impact: the error comes back until it is fixed"):
 		return "the person reported this error and this is what fixed it"
 	case strings.Contains(o.Details, "impact: the search reports the file missing"):
-		return "a search for the file found nothing and the agent then used it where the search had not looked"
+		return "a search for the file found nothing and the agent then read it where the search had not looked"
 	case strings.Contains(o.Details, "impact: the agent looks for it in session after session"):
 		return "the agent looked for this path in several sessions and never found it"
 	case strings.Contains(o.Details, "request: "):
