@@ -56,24 +56,16 @@ func withoutLead(out, cmd string, lines map[string]bool) string {
 	return rest
 }
 
-// leadLine is the first line a command printed, past the report an
-// agent's runner wraps around it ("Exit code: 1", "Wall time: …",
-// "Output:"), and its index among the output's lines; -1 when it printed
-// none. An indented line is no shell's: it continues what came before.
+// leadLine is the first line a command printed (printedFirstAt), and its
+// index among the output's lines; -1 when it printed none, or when that
+// line is indented: such a line is no shell's, it continues what came
+// before.
 func leadLine(out string) (string, int) {
-	for i, raw := range strings.Split(out, "\n") {
-		l := strings.TrimSpace(raw)
-		low := strings.ToLower(l)
-		if l == "" || runnerReport(low) || timing().MatchString(l) || strings.HasPrefix(low, "exit code") || strings.HasPrefix(low, "process exited") ||
-			strings.HasPrefix(low, "chunk id:") || strings.HasPrefix(low, "original token count:") {
-			continue
-		}
-		if raw != strings.TrimLeft(raw, " \t") {
-			return "", -1
-		}
-		return l, i
+	l, at, indented := printedFirstAt(out)
+	if indented {
+		return "", -1
 	}
-	return "", -1
+	return l, at
 }
 
 // minAmbientPrograms is in the errors of how many programs a line must

@@ -394,10 +394,7 @@ var encodingSetting = sync.OnceValue(func() *regexp.Regexp {
 // read of such a file needs the setting, whichever file, so the lesson
 // names the program and the setting, the file in its details.
 func rereadWithEncoding(ch *transcript.Channels) []Observation {
-	var spoke []int
-	for _, s := range ch.UserSignals {
-		spoke = append(spoke, s.Line)
-	}
+	spoke := spokeAt(ch)
 	var out []Observation
 	for i := range ch.Tools {
 		f := ch.Tools[i]

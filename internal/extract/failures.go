@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"iter"
 	"path"
 	"regexp"
 	"slices"
@@ -55,10 +56,7 @@ const maxChanged = 3
 // failureFixes finds the failures and their fixes in a session, each once.
 func failureFixes(ch *transcript.Channels) []Observation {
 	var out []Observation
-	var spoke []int // where the person speaks again: a fix is the agent's own
-	for _, s := range ch.UserSignals {
-		spoke = append(spoke, s.Line)
-	}
+	spoke := spokeAt(ch)   // where the person speaks again: a fix is the agent's own
 	done := map[int]bool{} // failures already explained by a later one's fix
 	for i := range ch.Tools {
 		if done[i] {
@@ -328,10 +326,7 @@ func untagged(e string) string {
 // command's. ch is as read, its paths not yet stored (rooted): a path
 // outside the project is no lesson about it.
 func misreads(ch *transcript.Channels, root string) []Observation {
-	var spoke []int
-	for _, s := range ch.UserSignals {
-		spoke = append(spoke, s.Line)
-	}
+	spoke := spokeAt(ch)
 	var out []Observation
 	for i := range ch.Tools {
 		f := &ch.Tools[i]
@@ -342,14 +337,7 @@ func misreads(ch *transcript.Channels, root string) []Observation {
 		if !ok || unheld(from) {
 			continue
 		}
-		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
-			t := &ch.Tools[j]
-			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
-				continue
-			}
-			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
-				break
-			}
+		for t := range nextOwnCalls(ch.Tools, spoke, i) {
 			if !readTools[t.Name] || t.IsError || !t.HasResult || len(t.Paths) == 0 {
 				continue
 			}
@@ -446,14 +434,21 @@ func unmasked(ch *transcript.Channels) *transcript.Channels {
 // agent's runner wraps around it ("Exit code: 0", "Wall time: …",
 // "Output:").
 func printedFirst(out string) string {
-	for _, l := range strings.Split(out, "\n") {
-		l = strings.TrimSpace(l)
+	l, _, _ := printedFirstAt(out)
+	return l
+}
+
+// printedFirstAt is printedFirst with its index among the output's lines
+// (-1 when it printed none) and whether it was indented.
+func printedFirstAt(out string) (line string, at int, indented bool) {
+	for i, raw := range strings.Split(out, "\n") {
+		l := strings.TrimSpace(raw)
 		if low := strings.ToLower(l); l == "" || runnerReport(low) || timing().MatchString(l) {
 			continue
 		}
-		return l
+		return l, i, raw != strings.TrimLeft(raw, " \t")
 	}
-	return ""
+	return "", -1, false
 }
 
 // saidByProgram reports a line a program of the command, or the shell,
@@ -580,6 +575,35 @@ func sameStepIn(cmd string, f failedStep) (*step, []string, bool) {
 }
 
 // personBetween reports a message of the person between two lines.
+// spokeAt are the lines where the person speaks: what the agent does after
+// one answers the person, not the call before it.
+func spokeAt(ch *transcript.Channels) []int {
+	var spoke []int
+	for _, s := range ch.UserSignals {
+		spoke = append(spoke, s.Line)
+	}
+	return spoke
+}
+
+// nextOwnCalls are the calls the agent that made call i made after it,
+// within the fix window, up to where the person speaks again: what it did
+// about that call. A subagent's calls are its own, and go on past the
+// person's words to the main agent.
+func nextOwnCalls(tools []transcript.ToolCall, spoke []int, i int) iter.Seq[*transcript.ToolCall] {
+	return func(yield func(*transcript.ToolCall) bool) {
+		f := &tools[i]
+		for j := i + 1; j < len(tools) && j <= i+maxFixWindow; j++ {
+			t := &tools[j]
+			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
+				continue
+			}
+			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) || !yield(t) {
+				return
+			}
+		}
+	}
+}
+
 func personBetween(spoke []int, from, to int) bool {
 	for _, l := range spoke {
 		if l > from && l < to {

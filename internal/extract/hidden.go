@@ -20,10 +20,7 @@ import (
 // is a look around, no lesson; found where it was not searched, it is
 // one. ch is as read, its paths not yet stored.
 func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
-	var spoke []int
-	for _, s := range ch.UserSignals {
-		spoke = append(spoke, s.Line)
-	}
+	spoke := spokeAt(ch)
 	var out []Observation
 	seen := map[string]bool{}
 	for i := range ch.Tools {
@@ -35,14 +32,7 @@ func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 		if !ok || !foundNothing(f.Error) {
 			continue
 		}
-		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
-			t := &ch.Tools[j]
-			if t.Sidechain != f.Sidechain || t.AgentID != f.AgentID {
-				continue
-			}
-			if !t.Sidechain && personBetween(spoke, f.Line, t.Line) {
-				break
-			}
+		for t := range nextOwnCalls(ch.Tools, spoke, i) {
 			if !t.HasResult || t.Failed() {
 				continue
 			}
