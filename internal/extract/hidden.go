@@ -96,6 +96,13 @@ var rgValueFlags = map[string]bool{
 	"-r": true, "--replace": true, "--ignore-file": true,
 }
 
+// grepValueFlags are grep's flags that take the next word as their
+// value: its -E and -r take none, where rg's do.
+var grepValueFlags = map[string]bool{
+	"-m": true, "--max-count": true, "-A": true, "--after-context": true, "-B": true, "--before-context": true,
+	"-C": true, "--context": true, "--label": true,
+}
+
 // rgFiles reads `rg --files`'s arguments: its globs and folders; false
 // when it does not list files, or takes hidden folders in.
 func rgFiles(args []string) (search, bool) {
@@ -153,6 +160,10 @@ func filterPattern(words []string) func(string) bool {
 		return nil
 	}
 	fold, fixed, extended := false, false, prog != "grep"
+	valueFlags := grepValueFlags
+	if prog == "rg" {
+		valueFlags = rgValueFlags
+	}
 	var pattern string
 	for k := 1; k < len(words) && !chainOp(words[k]); k++ {
 		a := unquote(words[k])
@@ -164,7 +175,7 @@ func filterPattern(words []string) func(string) bool {
 				k++
 				pattern = unquote(words[k])
 			}
-		case rgValueFlags[a] || a == "--max-count":
+		case valueFlags[a]:
 			k++
 		case redirection(a):
 		case strings.HasPrefix(a, "--"):
