@@ -137,6 +137,10 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		{"device.name = \"alsa_card.pci-0000_03_00.1\"\n5u^CTraceback (most recent call last):\nok", "ok"},
 		{"me@box:~/src$ npm run build\n❯ make\nnever run make here", "never run make here"},
 		{"(base) ➜  tlm_workspace sudo ctr -n k8s.io images ls\nnode ➜ /workspaces/app (main) $ npm run dev\nthe dev server must run on 5173", "the dev server must run on 5173"},
+		// bash's default prompt on Fedora, and one that gives the command
+		// a line of its own; a Go panic's stack, which is not indented.
+		{"[me@box api]$ make test\n[me@box ~/src/api main !2]\n[1]$ go run ./cmd/api\npanic: no config\n\ngoroutine 1 [running]:\nmain.run(0x2009, {0x1, 0x2})\n\t/src/api/main.go:9 +0x1c\npanic({0x1039?, 0x2009?})\nmain.main()\nthe config must come from env", "the config must come from env"},
+		{"[me@example.com] wrote it\n[Alice@Acme standup] ask about tabs\nuse fmt.Println(x) here\ncall it as run(ctx)", "[me@example.com] wrote it\n[Alice@Acme standup] ask about tabs\nuse fmt.Println(x) here\ncall it as run(ctx)"},
 		{"two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys", "two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys"},
 		{"│ the panel must always show 5 │\nok", "│ the panel must always show 5 │\nok"},
 		{"Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync.", "Warning: never deploy on Fridays\n# House rules\nAt 10:00 we sync."},

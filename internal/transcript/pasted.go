@@ -187,8 +187,10 @@ func machineLine(trim string) bool {
 		return true // bash: line 5: ..., /x.py: строка 5: ...
 	case sourceLocation(first) && reports(rest):
 		return true // index-CsW7B3MJ.js:88 Uncaught TypeError: ..., main.go:12:5: error: ...
-	case prompt(first) || promptAfter(first, rest):
-		return true // user@host:~/src$ make, ❯ make, (base) ➜ repo make, node ➜ /workspaces/x $ npm run dev
+	case prompt(first) || promptAfter(first, rest) || bracketPrompt(trim):
+		return true // user@host:~/src$ make, ❯ make, (base) ➜ repo make, node ➜ /workspaces/x $ npm run dev, [me@box src]$ make
+	case goFrame(trim):
+		return true // main.main(), github.com/x/y.(*T).Run(0x2009, {0x1, 0x2}): a Go panic's stack
 	case clockTime(trim):
 		return true // 18:16:20.190 or [12:00:01]
 	case assignment(first, rest) || assignment(bulleted(trim)):
@@ -317,6 +319,46 @@ func prompt(first string) bool {
 		}
 	}
 	return strings.HasPrefix(first, "PS") && strings.HasSuffix(first, ">") && strings.Contains(first, ":\\")
+}
+
+// bracketPrompt: the prompt bash prints by default on Fedora and Red Hat,
+// the user and the host in brackets with the folder ("[me@box src]$
+// make"), and the ones built like it that put the command on a line of
+// its own after the status ("[me@box ~/src main !2]", then "[1]$ make").
+// An address in brackets is no prompt: a prompt names a folder after it,
+// or ends in the character before the command.
+func bracketPrompt(trim string) bool {
+	if !strings.HasPrefix(trim, "[") {
+		return false
+	}
+	in, after, ok := strings.Cut(trim[1:], "]")
+	if !ok || in == "" {
+		return false
+	}
+	switch {
+	case after == "$" || after == "#" || after == "%":
+		return true
+	case strings.HasPrefix(after, "$ ") || strings.HasPrefix(after, "# ") || strings.HasPrefix(after, "% "):
+		return true
+	case after != "":
+		return false
+	}
+	who, where, _ := strings.Cut(in, " ")
+	at := strings.IndexByte(who, '@')
+	return at > 0 && at < len(who)-1 && !strings.ContainsAny(who, "/:") && (strings.HasPrefix(where, "~") || strings.HasPrefix(where, "/"))
+}
+
+// goFrame: a line of a Go program's stack as a panic prints it, a call
+// of a qualified function with the words of its arguments in it and no
+// space before them ("main.main()", "pkg.(*T).Run(0x2009, {0x1, 0x2})",
+// "panic({0x1039?, 0x2009?})"). A sentence naming a call has words
+// before it.
+func goFrame(trim string) bool {
+	open := strings.IndexByte(trim, '(')
+	if open <= 0 || !strings.HasSuffix(trim, ")") || strings.ContainsAny(trim[:open], " \t") {
+		return false
+	}
+	return strings.Contains(trim[:open], ".") && !strings.Contains(trim[:open], "..") || strings.Contains(trim[open:], "0x")
 }
 
 // promptAfter: a prompt character after one word, the environment or the
