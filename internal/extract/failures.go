@@ -321,39 +321,121 @@ func untagged(e string) string {
 	return strings.TrimSpace(strings.NewReplacer("<tool_use_error>", "", "</tool_use_error>", "").Replace(e))
 }
 
-// misreads are the read tool's misses that the agent then read under the
-// same name elsewhere in the project: a file read where it is not, as a
-// command's. ch is as read, its paths not yet stored (rooted): a path
-// outside the project is no lesson about it.
+// misreads are the reads that found no file and that the agent then read
+// under the same name elsewhere in the project: a file read where it is
+// not. A read tool's miss, or a shell's read among several in one command
+// (`cat a.md; cat b.md`), which the fix of a failed command, made to pass
+// as a whole, does not pair. ch is as read, its paths not yet stored
+// (rooted): a path outside the project is no lesson about it.
 func misreads(ch *transcript.Channels, root string) []Observation {
 	spoke := spokeAt(ch)
 	var out []Observation
 	for i := range ch.Tools {
 		f := &ch.Tools[i]
-		if !readMiss(f) {
-			continue
+		if f.Command != "" && !severalMissed(f) {
+			continue // one path missed: the failure's fix tells (failureFixes)
 		}
-		from, ok := projectPath(root, f.Cwd, f.Paths[0])
-		if !ok || unheld(from) {
-			continue
-		}
-		for t := range nextOwnCalls(ch.Tools, spoke, i) {
-			if !readTools[t.Name] || t.IsError || !t.HasResult || len(t.Paths) == 0 {
+		paths, errs := missedPaths(f)
+		for k, p := range paths {
+			err := errs[k]
+			from, ok := projectPath(root, f.Cwd, p)
+			if !ok || unheld(from) {
 				continue
 			}
-			to, ok := projectPath(root, t.Cwd, t.Paths[0])
-			if !ok || to == from || !sameFile(from, to) {
+			to, by, ok := readElsewhere(ch.Tools, spoke, i, root, from)
+			if !ok {
 				continue
 			}
-			err := readError(f.Error)
-			details := "area: " + field(from) + "; issue: `" + f.Name + " " + field(from) + "` fails with \"" + field(err) + "\"" +
+			name := readName(f)
+			details := "area: " + field(from) + "; issue: `" + name + " " + field(from) + "` fails with \"" + field(err) + "\"" +
 				"; impact: the command fails until it is fixed; resolution: read `" + field(to) + "` instead"
 			out = append(out, failurePitfall(*f, "Use `"+clip(to, 120)+"`: `"+from+"` does not exist.", details,
-				quote("tool", f.Name+" `"+from+"` → "+err), quote("tool", t.Name+" `"+to+"` → passed")))
+				quote("tool", name+" `"+from+"` → "+err), quote("tool", by+" `"+to+"` → passed")))
 			break
 		}
 	}
 	return out
+}
+
+// missedPaths are the paths a call read and did not find, each with the
+// error line that says so: a read tool's one path (its error does not
+// name it), or the paths of a command's reads, every one its output names
+// as not there (`cat a.md; cat b.md` may miss both); not after a cd in the
+// same command, since where it looked is not known.
+func missedPaths(t *transcript.ToolCall) (paths, errs []string) {
+	add := func(w, err string, named bool) {
+		p := bare(unquote(w))
+		if named && (strings.HasPrefix(p, "-") || !vocab.PathLike(p) || unheld(p) || strings.ContainsAny(p, "$~*") || revision(p)) || slices.Contains(paths, p) {
+			return // a shell word that is no path, or one a trigger cannot hold
+		}
+		if named {
+			err = ""
+			for _, l := range strings.Split(stripTerminalCodes(withoutHarness(t.Error)), "\n") {
+				if l = strings.TrimSpace(l); absent(l, p) {
+					err = clip(l, 160)
+					break
+				}
+			}
+			if err == "" {
+				return
+			}
+		}
+		paths, errs = append(paths, p), append(errs, err)
+	}
+	if readMiss(t) {
+		add(t.Paths[0], readError(t.Error), false)
+		return paths, errs
+	}
+	if fs, ok := failure(t); !ok || !fs.misplaced || changesFolder(t.Command) {
+		return nil, nil
+	}
+	for _, s := range stepsOf(t.Command) {
+		if reads(s) {
+			for _, w := range s.words[1:] {
+				add(w, "", true)
+			}
+		}
+	}
+	return paths, errs
+}
+
+// severalMissed reports a command whose reads missed two paths or more:
+// made to pass as a whole, its fix is no one path put right, so only a
+// read of one of its files elsewhere tells where that file is.
+func severalMissed(t *transcript.ToolCall) bool {
+	if t.Command == "" {
+		return false
+	}
+	paths, _ := missedPaths(t)
+	return len(paths) >= 2
+}
+
+// readElsewhere is the first file the agent's next calls read (filesRead),
+// before the person speaks, that is the file at from under its name
+// elsewhere in the project, and the tool that read it.
+func readElsewhere(tools []transcript.ToolCall, spoke []int, i int, root, from string) (to, by string, ok bool) {
+	for t := range nextOwnCalls(tools, spoke, i) {
+		if t.Failed() || !t.HasResult || changesFolder(t.Command) {
+			continue
+		}
+		for _, p := range filesRead(t) {
+			if to, ok := projectPath(root, t.Cwd, p); ok && to != from && sameFile(from, to) {
+				return to, t.Name, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// readName is what a read is shown as: the read tool, or the program.
+func readName(t *transcript.ToolCall) string {
+	if t.Command == "" {
+		return t.Name
+	}
+	if fs, ok := failure(t); ok {
+		return fs.prog
+	}
+	return t.Name
 }
 
 // projectPath is p relative to the repository when inside it, else to the

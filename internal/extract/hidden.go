@@ -246,18 +246,17 @@ var fileReaders = map[string]bool{
 	"wc": true, "ls": true, "stat": true, "get-content": true, "type": true, "jq": true, "yq": true,
 }
 
-// foundHidden reports a file of the name searched for that call t read,
-// inside a hidden folder below the folders searched: the file, and the
-// folder it is in, both relative to the project. Read means read: the
-// read tool, an edit of it, or a reading program's passing run, not a
-// write that made it nor a probe with a fallback (`cat x || echo
-// missing` passes whether x is there or not).
-func (s search) foundHidden(root, cwd string, t *transcript.ToolCall) (file, dir string, ok bool) {
-	var candidates []string
+// filesRead are the paths call t read, as it named them. Read means read:
+// the read tool, an edit, or a reading program's run on a path with a
+// folder in it, not a write that made the file, nor a probe with a
+// fallback (`cat x || echo missing` passes whether x is there or not).
+// The caller tells whether t passed.
+func filesRead(t *transcript.ToolCall) []string {
+	var out []string
 	switch {
 	case t.Command != "":
 		if strings.Contains(t.Command, "||") {
-			return "", "", false
+			return nil
 		}
 		for _, st := range stepsOf(t.Command) {
 			if !fileReaders[st.prog] && !(st.prog == "sed" && reads(st)) {
@@ -265,14 +264,21 @@ func (s search) foundHidden(root, cwd string, t *transcript.ToolCall) (file, dir
 			}
 			for _, w := range st.words[1:] {
 				if w = bare(unquote(w)); strings.ContainsAny(w, `/\`) && !strings.HasPrefix(w, "-") && !strings.Contains(w, "://") && !redirection(w) {
-					candidates = append(candidates, w)
+					out = append(out, w)
 				}
 			}
 		}
 	case readTools[t.Name] || t.Name == "Edit" || t.Name == "MultiEdit":
-		candidates = slices.Clone(t.Paths)
+		out = t.Paths
 	}
-	for _, p := range candidates {
+	return out
+}
+
+// foundHidden reports a file of the name searched for that call t read
+// (filesRead), inside a hidden folder below the folders searched: the
+// file, and the folder it is in, both relative to the project.
+func (s search) foundHidden(root, cwd string, t *transcript.ToolCall) (file, dir string, ok bool) {
+	for _, p := range filesRead(t) {
 		rel, ok := projectPath(root, t.Cwd, p)
 		if !ok || unheld(rel) {
 			continue

@@ -8,7 +8,6 @@ import (
 	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/transcript"
-	vocab "github.com/devlearn/devlearn/internal/words"
 )
 
 // A path the agent reads in one session after another and never finds is
@@ -47,23 +46,12 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 	seen := map[string]bool{}
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
-		// The words that may name what was not found: a command's, when its
-		// error names them; a read tool's one path, which its error does not.
-		var words []string
-		errLine, named := "", true
-		if fs, ok := failure(t); ok && fs.misplaced && !changesFolder(t.Command) {
-			words, errLine = fs.words[1:], fs.err
-		} else if readMiss(t) {
-			words, errLine, named = t.Paths[:1], readError(t.Error), false
-		}
-		for _, w := range words {
-			p := bare(unquote(w))
-			if strings.HasPrefix(p, "-") || !vocab.PathLike(p) || unheld(p) || strings.ContainsAny(p, "$~*") || revision(p) || named && !absent(errLine, p) {
-				continue
-			}
+		paths, errs := missedPaths(t)
+		for k, p := range paths {
+			errLine := errs[k]
 			rel, inside := projectPath(root, t.Cwd, p)
 			key := strings.TrimSuffix(rel, "/")
-			if !inside || key == "" || !strings.Contains(key, "/") && !strings.HasSuffix(p, "/") {
+			if !inside || key == "" || unheld(key) || !strings.Contains(key, "/") && !strings.HasSuffix(p, "/") {
 				continue // outside the project, or a bare name every folder may hold
 			}
 			if seen[key] || foundLater(ch.Tools[i+1:], p, key) {
