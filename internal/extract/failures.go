@@ -332,25 +332,26 @@ func misreads(ch *transcript.Channels, root string) []Observation {
 	var out []Observation
 	for i := range ch.Tools {
 		f := &ch.Tools[i]
-		if f.Command != "" && !severalMissed(f) {
-			continue // one path missed: the failure's fix tells (failureFixes)
+		paths, errs, by := missedPaths(f)
+		if f.Command != "" && len(paths) < 2 {
+			// One path missed: the failure's own fix tells, in the same
+			// step (failureFixes). Made to pass as a whole, a command that
+			// missed several has no one path put right.
+			continue
 		}
-		paths, errs := missedPaths(f)
 		for k, p := range paths {
-			err := errs[k]
 			from, ok := projectPath(root, f.Cwd, p)
 			if !ok || unheld(from) {
 				continue
 			}
-			to, by, ok := readElsewhere(ch.Tools, spoke, i, root, from)
+			to, toBy, ok := readElsewhere(ch.Tools, spoke, i, root, from)
 			if !ok {
 				continue
 			}
-			name := readName(f)
-			details := "area: " + field(from) + "; issue: `" + name + " " + field(from) + "` fails with \"" + field(err) + "\"" +
+			details := "area: " + field(from) + "; issue: `" + by + " " + field(from) + "` fails with \"" + field(errs[k]) + "\"" +
 				"; impact: the command fails until it is fixed; resolution: read `" + field(to) + "` instead"
 			out = append(out, failurePitfall(*f, "Use `"+clip(to, 120)+"`: `"+from+"` does not exist.", details,
-				quote("tool", name+" `"+from+"` → "+err), quote("tool", by+" `"+to+"` → passed")))
+				quote("tool", by+" `"+from+"` → "+errs[k]), quote("tool", toBy+" `"+to+"` → passed")))
 			break
 		}
 	}
@@ -361,8 +362,9 @@ func misreads(ch *transcript.Channels, root string) []Observation {
 // error line that says so: a read tool's one path (its error does not
 // name it), or the paths of a command's reads, every one its output names
 // as not there (`cat a.md; cat b.md` may miss both); not after a cd in the
-// same command, since where it looked is not known.
-func missedPaths(t *transcript.ToolCall) (paths, errs []string) {
+// same command, since where it looked is not known. by is what read them:
+// the tool, or the program.
+func missedPaths(t *transcript.ToolCall) (paths, errs []string, by string) {
 	add := func(w, err string, named bool) {
 		p := bare(unquote(w))
 		if named && (strings.HasPrefix(p, "-") || !vocab.PathLike(p) || unheld(p) || strings.ContainsAny(p, "$~*") || revision(p)) || slices.Contains(paths, p) {
@@ -384,10 +386,11 @@ func missedPaths(t *transcript.ToolCall) (paths, errs []string) {
 	}
 	if readMiss(t) {
 		add(t.Paths[0], readError(t.Error), false)
-		return paths, errs
+		return paths, errs, t.Name
 	}
-	if fs, ok := failure(t); !ok || !fs.misplaced || changesFolder(t.Command) {
-		return nil, nil
+	fs, ok := failure(t)
+	if !ok || !fs.misplaced || changesFolder(t.Command) {
+		return nil, nil, ""
 	}
 	for _, s := range stepsOf(t.Command) {
 		if reads(s) {
@@ -396,18 +399,7 @@ func missedPaths(t *transcript.ToolCall) (paths, errs []string) {
 			}
 		}
 	}
-	return paths, errs
-}
-
-// severalMissed reports a command whose reads missed two paths or more:
-// made to pass as a whole, its fix is no one path put right, so only a
-// read of one of its files elsewhere tells where that file is.
-func severalMissed(t *transcript.ToolCall) bool {
-	if t.Command == "" {
-		return false
-	}
-	paths, _ := missedPaths(t)
-	return len(paths) >= 2
+	return paths, errs, fs.prog
 }
 
 // readElsewhere is the first file the agent's next calls read (filesRead),
@@ -425,17 +417,6 @@ func readElsewhere(tools []transcript.ToolCall, spoke []int, i int, root, from s
 		}
 	}
 	return "", "", false
-}
-
-// readName is what a read is shown as: the read tool, or the program.
-func readName(t *transcript.ToolCall) string {
-	if t.Command == "" {
-		return t.Name
-	}
-	if fs, ok := failure(t); ok {
-		return fs.prog
-	}
-	return t.Name
 }
 
 // projectPath is p relative to the repository when inside it, else to the

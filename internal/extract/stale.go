@@ -46,7 +46,7 @@ func missingPaths(ch *transcript.Channels, in identity.Instance, root string) []
 	seen := map[string]bool{}
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
-		paths, errs := missedPaths(t)
+		paths, errs, _ := missedPaths(t)
 		for k, p := range paths {
 			errLine := errs[k]
 			rel, inside := projectPath(root, t.Cwd, p)
