@@ -90,8 +90,12 @@ type ToolCall struct {
 	// sandbox, which is what made some commands pass: EscalatedPermissions
 	// (Codex), SandboxDisabled (Claude Code); "" when it did not.
 	Unsandboxed string `json:"unsandboxed,omitempty"`
-	ResultUUID  string `json:"resultUuid,omitempty"`
-	ResultLine  int    `json:"resultLine,omitempty"`
+	// Wrote is what the call added to an agent's instructions or memory
+	// (InstructionFile): an edit's new lines, a new file's text (redacted,
+	// capped at MaxWrote); "" for every other file.
+	Wrote      string `json:"wrote,omitempty"`
+	ResultUUID string `json:"resultUuid,omitempty"`
+	ResultLine int    `json:"resultLine,omitempty"`
 
 	seq int // order of the calls, for several on one line
 }
@@ -414,18 +418,26 @@ func (w *walker) toolUse(r *Record, b *Block) error {
 	return nil
 }
 
-// toolInput picks the file paths and the command out of a tool's input.
+// toolInput picks the file paths and the command out of a tool's input,
+// and what it writes into an agent's instructions or memory.
 func (w *walker) toolInput(tc *ToolCall, input []byte) {
 	if len(input) == 0 || input[0] != '{' {
 		return
 	}
+	var content, oldText, newText Str
 	it := w.p.sk.object(input)
 	for {
 		k, v, ok := it.next()
 		if !ok {
-			return
+			break
 		}
 		switch string(k) {
+		case "content":
+			content = asStr(v)
+		case "old_string":
+			oldText = asStr(v)
+		case "new_string":
+			newText = asStr(v)
 		case "file_path", "notebook_path", "path":
 			if s := asStr(v); len(s) > 0 {
 				tc.Paths = append(tc.Paths, w.opt.Redact(validUTF8(s.String())))
@@ -438,6 +450,13 @@ func (w *walker) toolInput(tc *ToolCall, input []byte) {
 				tc.Unsandboxed = SandboxDisabled
 			}
 		}
+	}
+	if len(tc.Paths) > 0 && slices.ContainsFunc(tc.Paths, InstructionFile) {
+		wrote := content.String()
+		if wrote == "" {
+			wrote = Added(oldText.String(), newText.String())
+		}
+		tc.Wrote = textcut.Bytes(w.opt.Redact(validUTF8(textcut.Bytes(wrote, 2*MaxWrote))), MaxWrote)
 	}
 }
 

@@ -116,6 +116,14 @@ func (b *builder) tool(m transcript.Meta, id, name, command string, paths []stri
 	b.ch.Tools = append(b.ch.Tools, tc)
 }
 
+// wrote records what the pending tool call id added to an agent's
+// instructions or memory (transcript.ToolCall.Wrote).
+func (b *builder) wrote(id, text string) {
+	if i, ok := b.pending[id]; ok && strings.TrimSpace(text) != "" {
+		b.ch.Tools[i].Wrote = head(b.clean(head(text, 2*transcript.MaxWrote)), transcript.MaxWrote)
+	}
+}
+
 // escalated marks the pending tool call id as one that asked to run
 // outside the agent's sandbox.
 func (b *builder) escalated(id string) {

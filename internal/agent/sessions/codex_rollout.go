@@ -161,8 +161,9 @@ func readCodex(r io.Reader, name string, opt transcript.Options) (*transcript.Ch
 					b.assistant(meta, strings.Join(said, "\n\n"))
 				}
 			case "function_call", "custom_tool_call":
-				name, command, paths := codexTool(p)
+				name, command, paths, patch := codexTool(p)
 				b.tool(meta, p.CallID, name, command, paths, cwd)
+				b.wrote(p.CallID, transcript.PatchAdded(patch))
 				if escalated(p) {
 					b.escalated(p.CallID)
 				}
@@ -228,8 +229,8 @@ func environmentCwd(text string) string {
 
 // tool names a call the way devlearn's extractors know calls: a shell
 // command is Bash with its command line, apply_patch the Edit (or Write)
-// of the files its patch names.
-func codexTool(p *payload) (name, command string, paths []string) {
+// of the files its patch names, and the patch.
+func codexTool(p *payload) (name, command string, paths []string, patch string) {
 	switch p.Name {
 	case "shell", "exec_command", "local_shell", "container.exec", "shell_command":
 		var args struct {
@@ -243,15 +244,15 @@ func codexTool(p *payload) (name, command string, paths []string) {
 			// (["apply_patch", "*** Begin Patch ..."]): an edit all the
 			// same, of the files the patch names.
 			name, _ = codex.PatchTarget(patch)
-			return name, "", patchFiles(patch)
+			return name, "", patchFiles(patch), patch
 		}
-		return "Bash", cmd, nil
+		return "Bash", cmd, nil, ""
 	case "exec":
 		// Codex's code mode: a script that calls the shell tools.
 		if cmds := scriptCommands(cmpOr(p.Input, p.Arguments)); len(cmds) > 0 {
-			return "Bash", strings.Join(cmds, "; "), nil
+			return "Bash", strings.Join(cmds, "; "), nil, ""
 		}
-		return p.Name, "", nil
+		return p.Name, "", nil, ""
 	case "apply_patch":
 		patch := p.Input
 		if patch == "" {
@@ -262,9 +263,9 @@ func codexTool(p *payload) (name, command string, paths []string) {
 			patch = args.Input
 		}
 		name, _ = codex.PatchTarget(patch)
-		return name, "", patchFiles(patch)
+		return name, "", patchFiles(patch), patch
 	}
-	return p.Name, "", nil
+	return p.Name, "", nil, ""
 }
 
 // commandLine is a shell call's command: a string, or argv, where

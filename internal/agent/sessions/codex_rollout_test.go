@@ -277,3 +277,24 @@ func TestSandboxFailures(t *testing.T) {
 		}
 	}
 }
+
+// What a patch adds to an agent's instructions is kept, redacted, as the
+// call's Wrote; a patch to code keeps none.
+func TestRolloutPatchToInstructionsIsKept(t *testing.T) {
+	in := `{"timestamp":"t","type":"session_meta","payload":{"id":"r3","cwd":"/r"}}
+{"timestamp":"t","type":"event_msg","payload":{"type":"user_message","message":"write that rule into AGENTS.md"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c1","input":"*** Begin Patch\n*** Update File: AGENTS.md\n@@\n # Rules\n+- Always answer in Japanese; push with ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y.\n*** End Patch"}}
+{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Success."}}
+{"timestamp":"t","type":"response_item","payload":{"type":"custom_tool_call","name":"apply_patch","call_id":"c2","input":"*** Begin Patch\n*** Update File: main.go\n@@\n+var rule = 1\n*** End Patch"}}
+`
+	ch := rollout(t, in)
+	if len(ch.Tools) != 2 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if got := ch.Tools[0].Wrote; !strings.Contains(got, "- Always answer in Japanese") || strings.Contains(got, "ghp_R8s9") {
+		t.Errorf("wrote %q", got)
+	}
+	if got := ch.Tools[1].Wrote; got != "" {
+		t.Errorf("code kept as written instructions: %q", got)
+	}
+}

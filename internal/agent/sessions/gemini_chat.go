@@ -42,6 +42,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -168,8 +169,9 @@ func build(name string, opt transcript.Options, session string, msgs []message) 
 			b.assistant(meta, geminiText(m.Content))
 			for _, tc := range m.ToolCalls {
 				tmeta := transcript.Meta{UUID: m.ID + ":" + tc.ID, Timestamp: cmpOr(tc.Timestamp, m.Timestamp), Line: m.line}
-				name, command, paths := geminiTool(tc.Name, tc.Args)
+				name, command, paths, wrote := geminiTool(tc.Name, tc.Args)
 				b.tool(tmeta, tc.ID, name, command, paths, "")
+				b.wrote(tc.ID, wrote)
 				switch tc.Status {
 				case "success":
 					failed, errText := false, ""
@@ -194,13 +196,19 @@ func ownWords(text string) bool {
 }
 
 // tool is a call's name in Claude Code's terms, with the command and the
-// path its arguments name.
-func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string) {
+// path its arguments name, and what it wrote into the agent's
+// instructions or memory: a file's text, an edit's new lines, a fact
+// save_memory keeps (Gemini CLI adds it to its GEMINI.md).
+func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string, wrote string) {
 	var args struct {
 		Command      string `json:"command"`
 		FilePath     string `json:"file_path"`
 		AbsolutePath string `json:"absolute_path"`
 		Path         string `json:"path"`
+		Content      string `json:"content"`
+		OldString    string `json:"old_string"`
+		NewString    string `json:"new_string"`
+		Fact         string `json:"fact"`
 	}
 	jsonv2.Unmarshal(raw, &args)
 	name = gemini.ToolName(called)
@@ -210,7 +218,13 @@ func geminiTool(called string, raw jsontext.Value) (name, command string, paths 
 			break
 		}
 	}
-	return name, args.Command, paths
+	switch {
+	case called == "save_memory":
+		wrote = args.Fact
+	case slices.ContainsFunc(paths, transcript.InstructionFile):
+		wrote = cmpOr(args.Content, transcript.Added(args.OldString, args.NewString))
+	}
+	return name, args.Command, paths, wrote
 }
 
 // text is the text of a PartListUnion: a string, a part {text}, or a

@@ -191,8 +191,9 @@ func readHistory(history []jsontext.Value, name, id string, at time.Time, opt tr
 					flush()
 					tm := meta
 					tm.UUID = fmt.Sprintf("%s:%d:%d", id, i, j)
-					name, command, paths := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
+					name, command, paths, wrote := geminiTool(p.FunctionCall.Name, p.FunctionCall.Args)
 					b.tool(tm, tm.UUID, name, command, paths, cwd)
+					b.wrote(tm.UUID, wrote)
 					pending.add(tm.UUID, p.FunctionCall.ID, p.FunctionCall.Name)
 				case p.Thought:
 				default:
