@@ -1,0 +1,80 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// wrote is a session whose person said what is given, then whose agent
+// wrote text into the file at p.
+func wrote(said, p, text string) *transcript.Channels {
+	ch := session("w", "user: "+said, "assistant: ok", "write: "+p)
+	ch.Tools[0].Wrote = text
+	return ch
+}
+
+func patterns(obs []Observation) []string {
+	var out []string
+	for _, o := range obs {
+		out = append(out, o.Type+": "+o.Pattern)
+	}
+	return out
+}
+
+func TestWrittenLessons(t *testing.T) {
+	memory := "/home/me/.claude/projects/-repo/memory/"
+	for _, c := range []struct {
+		name      string
+		ch        *transcript.Channels
+		want      []string
+		wantClass string
+	}{
+		{"a rule the person asked to keep, written into CLAUDE.md", wrote("このノウハウをCLAUDE.mdに記録しておいて", "/repo/CLAUDE.md",
+			"## APK\n\n- APKのアイコンを差し替えたら、必ず `zip -r -0` で無圧縮のまま詰め直す（圧縮するとインストールできない）\n"),
+			[]string{"procedural: APKのアイコンを差し替えたら、必ず `zip -r -0` で無圧縮のまま詰め直す（圧縮するとインストールできない）"}, ClassWritten},
+		{"the agent's memory: its description, not its body", wrote("ok", memory+"feedback_push.md",
+			"---\nname: No pushing\ndescription: Never run git push yourself; stop before it and show the steps.\ntype: feedback\n---\n\nThe person pushes by hand.\n\n**Why:** they review first.\n"),
+			[]string{"procedural: Never run git push yourself; stop before it and show the steps."}, ClassWritten},
+		{"a memory of the work in progress is no lesson", wrote("ok", memory+"project_status.md",
+			"---\nname: Status\ndescription: Subgoal 2 is planned but not executed yet, queued for the next session.\ntype: project\n---\n"), nil, ""},
+		{"written unasked into CLAUDE.md (an overview at /init): none", wrote("/init", "/repo/CLAUDE.md",
+			"# Project\n\nAlways run the tests with make test before committing.\n"), nil, ""},
+		{"asked, but only an overview and code: none", wrote("remember to document the layout in CLAUDE.md", "/repo/CLAUDE.md",
+			"# Layout\n\n| dir | what |\n|---|---|\n| src | code |\n\n```sh\nnever run this\n```\n├─ src/ holds the sources of the whole project\n- `get_ad_sets` - Get ad sets\n"), nil, ""},
+		{"a notebook memory: only its rules, at most three", wrote("ok", memory+"MEMORY.md",
+			"- [No pushing](feedback_push.md) — never push yourself\n✅ v7.2 done, the migration is now complete\n- Always use pnpm, never npm, in this repository.\n- Never edit the generated files in gen/ by hand.\n- Always answer the person in Korean from now on.\n- Never commit the .env file of the backend folder.\n"),
+			[]string{"procedural: Always use pnpm, never npm, in this repository.", "procedural: Never edit the generated files in gen/ by hand.", "procedural: Always answer the person in Korean from now on."}, ClassWritten},
+		{"a wrapped paragraph is one lesson", wrote("put this rule in AGENTS.md please", "/repo/AGENTS.md",
+			"Before implementing anything, read the matching task in tasks.md;\nif what I asked is in no task, tell me instead of coding.\n"),
+			[]string{"procedural: Before implementing anything, read the matching task in tasks.md; if what I asked is in no task, tell me instead of coding."}, ClassWritten},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got := writtenLessons(c.ch)
+			if !slices.Equal(patterns(got), c.want) {
+				t.Errorf("got  %q\nwant %q", patterns(got), c.want)
+			}
+			for _, o := range got {
+				if o.Class != c.wantClass || o.Extractor != ExtractorWritten || !o.QualityOK {
+					t.Errorf("observation %+v", o)
+				}
+			}
+		})
+	}
+}
+
+// A write that failed, or a subagent's, keeps nothing; the person's last
+// turn before the write is what it answered.
+func TestWrittenLessonsNeedTheCallToPass(t *testing.T) {
+	ch := wrote("remember: add it to CLAUDE.md", "/repo/CLAUDE.md", "- Always run make lint before you hand it back.\n")
+	ch.Tools[0].IsError = true
+	if got := writtenLessons(ch); len(got) != 0 {
+		t.Errorf("a failed write kept %q", patterns(got))
+	}
+	ch = wrote("remember: add it to CLAUDE.md", "/repo/CLAUDE.md", "- Always run make lint before you hand it back.\n")
+	ch.Tools[0].Sidechain = true
+	if got := writtenLessons(ch); len(got) != 0 {
+		t.Errorf("a subagent's write kept %q", patterns(got))
+	}
+}
