@@ -407,8 +407,8 @@ func missedPaths(t *transcript.ToolCall) (paths, errs []string, by string) {
 // elsewhere in the project, and the tool that read it.
 func readElsewhere(tools []transcript.ToolCall, spoke []int, i int, root, from string) (to, by string, ok bool) {
 	for t := range nextOwnCalls(tools, spoke, i) {
-		if t.Failed() || !t.HasResult || changesFolder(t.Command) {
-			continue
+		if t.IsError || !t.HasResult || changesFolder(t.Command) {
+			continue // a call refused or failed found nothing
 		}
 		for _, p := range filesRead(t) {
 			if to, ok := projectPath(root, t.Cwd, p); ok && to != from && sameFile(from, to) {

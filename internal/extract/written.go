@@ -16,13 +16,15 @@ import (
 // the agent is the reader every rule here only approximates. Claude Code
 // keeps an auto memory (a topic file per memory, its front matter's
 // description the lesson in one line), Gemini CLI a saved fact, and every
-// agent its instruction file (CLAUDE.md, AGENTS.md, GEMINI.md). Two
+// agent its instruction file (CLAUDE.md, AGENTS.md, GEMINI.md). Three
 // limits keep it to lessons. A write to an instruction file counts only
 // when the person's last turn before it taught or asked to keep
-// something: agents also write their instruction files unasked, a whole
-// project overview at /init. And only the first few items of a write are
-// read, its sentences outside code, tables and headings: a memory file
-// kept as a progress log is mostly those.
+// something: agents also write those files unasked, a whole project
+// overview at /init. A memory of the work in progress (type project) is
+// no lesson. And of any other text only the first few paragraphs or items
+// that say a rule in the words of the tables are read, outside code,
+// tables and headings: an instruction file holds an overview too, and a
+// memory kept as a notebook its progress.
 
 // ClassWritten is what the agent wrote into its instructions or memory.
 const ClassWritten = "written"
@@ -61,7 +63,7 @@ func writtenLessons(ch *transcript.Channels) []Observation {
 				Type:       Procedural,
 				Pattern:    clip(item, maxPattern),
 				Details:    "trigger: the task at hand; steps: " + field(item) + "; source: " + how,
-				Evidence:   []string{quote("tool", t.Name+" `"+file+"` → "+item)},
+				Evidence:   []string{quote("tool", t.Name+" "+file+" → "+item)},
 				QualityOK:  true,
 				SessionID:  t.SessionID,
 				RecordUUID: recordOf(t),
