@@ -325,8 +325,9 @@ func untagged(e string) string {
 // under the same name elsewhere in the project: a file read where it is
 // not. A read tool's miss, or a shell's read among several in one command
 // (`cat a.md; cat b.md`), which the fix of a failed command, made to pass
-// as a whole, does not pair. ch is as read, its paths not yet stored
-// (rooted): a path outside the project is no lesson about it.
+// as a whole, does not pair. One lesson a call: its first missed file
+// found. ch is as read, its paths not yet stored (rooted): a path outside
+// the project is no lesson about it.
 func misreads(ch *transcript.Channels, root string) []Observation {
 	spoke := spokeAt(ch)
 	var out []Observation
@@ -360,46 +361,76 @@ func misreads(ch *transcript.Channels, root string) []Observation {
 
 // missedPaths are the paths a call read and did not find, each with the
 // error line that says so: a read tool's one path (its error does not
-// name it), or the paths of a command's reads, every one its output names
-// as not there (`cat a.md; cat b.md` may miss both); not after a cd in the
-// same command, since where it looked is not known. by is what read them:
-// the tool, or the program.
+// name it), or the paths of a command's reads on this machine that a line
+// of its output names whole as not there (`cat a/x.md; cat b/x.md` may
+// miss both, or only the second; `ls docs/ && cat docs/a.md` missed the
+// file, not the folder); not after a cd in the same command, since where
+// it looked is not known. by is what read them: the tool, or the program.
 func missedPaths(t *transcript.ToolCall) (paths, errs []string, by string) {
-	add := func(w, err string, named bool) {
-		p := bare(unquote(w))
-		if named && (strings.HasPrefix(p, "-") || !vocab.PathLike(p) || unheld(p) || strings.ContainsAny(p, "$~*") || revision(p)) || slices.Contains(paths, p) {
-			return // a shell word that is no path, or one a trigger cannot hold
-		}
-		if named {
-			err = ""
-			for _, l := range strings.Split(stripTerminalCodes(withoutHarness(t.Error)), "\n") {
-				if l = strings.TrimSpace(l); absent(l, p) {
-					err = clip(l, 160)
-					break
-				}
-			}
-			if err == "" {
-				return
-			}
-		}
-		paths, errs = append(paths, p), append(errs, err)
+	shaped := func(p string) bool {
+		return vocab.PathLike(p) && !strings.ContainsAny(p, "$~*") && !revision(p) && !slices.Contains(paths, p)
 	}
 	if readMiss(t) {
-		add(t.Paths[0], readError(t.Error), false)
+		if p := t.Paths[0]; shaped(p) {
+			paths, errs = append(paths, p), append(errs, readError(t.Error))
+		}
 		return paths, errs, t.Name
 	}
 	fs, ok := failure(t)
 	if !ok || !fs.misplaced || changesFolder(t.Command) {
 		return nil, nil, ""
 	}
+	lines := strings.Split(stripTerminalCodes(withoutHarness(t.Error)), "\n")
 	for _, s := range stepsOf(t.Command) {
-		if reads(s) {
-			for _, w := range s.words[1:] {
-				add(w, "", true)
+		if !reads(s) || s.via != "" {
+			continue // a read on another machine is of its files
+		}
+		for _, w := range s.words[1:] {
+			p := bare(unquote(w))
+			if strings.HasPrefix(p, "-") || unheld(p) || !shaped(p) {
+				continue
+			}
+			for _, l := range lines {
+				if l = strings.TrimSpace(l); missing(l) && namesPath(l, p) {
+					paths, errs = append(paths, p), append(errs, clip(l, 160))
+					break
+				}
 			}
 		}
 	}
 	return paths, errs, fs.prog
+}
+
+// namesPath reports a line that names the path p whole, as a program
+// prints it: any case, either slash, at the end of a longer path that
+// holds it ('C:\app\src\a.md' names src/a.md), but not the start of
+// another (docs/ in docs/a.md, a.md in a.md.bak).
+func namesPath(line, p string) bool {
+	l := strings.ToLower(strings.ReplaceAll(line, `\`, "/"))
+	p = strings.TrimPrefix(strings.ToLower(strings.ReplaceAll(p, `\`, "/")), "./")
+	for from := 0; ; {
+		i := strings.Index(l[from:], p)
+		if i < 0 || p == "" {
+			return false
+		}
+		i += from
+		before, after := byte(' '), byte(' ')
+		if i > 0 {
+			before = l[i-1]
+		}
+		if end := i + len(p); end < len(l) {
+			after = l[end]
+		}
+		if (before == '/' || !pathByte(before)) && !pathByte(after) && !(after == '/' && !strings.HasSuffix(p, "/")) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// pathByte is a byte a path's name may hold.
+func pathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' || c == '/' || c >= 0x80
 }
 
 // readElsewhere is the first file the agent's next calls read (filesRead),
@@ -407,9 +438,6 @@ func missedPaths(t *transcript.ToolCall) (paths, errs []string, by string) {
 // elsewhere in the project, and the tool that read it.
 func readElsewhere(tools []transcript.ToolCall, spoke []int, i int, root, from string) (to, by string, ok bool) {
 	for t := range nextOwnCalls(tools, spoke, i) {
-		if t.IsError || !t.HasResult || changesFolder(t.Command) {
-			continue // a call refused or failed found nothing
-		}
 		for _, p := range filesRead(t) {
 			if to, ok := projectPath(root, t.Cwd, p); ok && to != from && sameFile(from, to) {
 				return to, t.Name, true

@@ -33,9 +33,6 @@ func hiddenSkipped(ch *transcript.Channels, root string) []Observation {
 			continue
 		}
 		for t := range nextOwnCalls(ch.Tools, spoke, i) {
-			if !t.HasResult || t.Failed() {
-				continue
-			}
 			file, dir, ok := s.foundHidden(root, f.Cwd, t)
 			if !ok {
 				continue
@@ -246,20 +243,24 @@ var fileReaders = map[string]bool{
 	"wc": true, "ls": true, "stat": true, "get-content": true, "type": true, "jq": true, "yq": true,
 }
 
-// filesRead are the paths call t read, as it named them. Read means read:
-// the read tool, an edit, or a reading program's run on a path with a
-// folder in it, not a write that made the file, nor a probe with a
-// fallback (`cat x || echo missing` passes whether x is there or not).
-// The caller tells whether t passed.
+// filesRead are the paths call t found and read, as it named them: none
+// unless it passed without an error (a call refused found nothing). Read
+// means read: the read tool, an edit, or a reading program's run on a
+// path with a folder in it on this machine, not a write that made the
+// file, nor a command whose status does not stand for every step (`cat x
+// || echo missing`, `cat x; cat y`: the last step's).
 func filesRead(t *transcript.ToolCall) []string {
+	if t.IsError || !t.HasResult {
+		return nil
+	}
 	var out []string
 	switch {
 	case t.Command != "":
-		if strings.Contains(t.Command, "||") {
+		if strings.Contains(t.Command, "||") || strings.Contains(t.Command, ";") || changesFolder(t.Command) {
 			return nil
 		}
 		for _, st := range stepsOf(t.Command) {
-			if !fileReaders[st.prog] && !(st.prog == "sed" && reads(st)) {
+			if !fileReaders[st.prog] && !(st.prog == "sed" && reads(st)) || st.via != "" {
 				continue
 			}
 			for _, w := range st.words[1:] {

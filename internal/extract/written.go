@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -43,17 +44,17 @@ func writtenLessons(ch *transcript.Channels) []Observation {
 	var out []Observation
 	for i := range ch.Tools {
 		t := &ch.Tools[i]
-		if t.Wrote == "" || t.Failed() || t.Sidechain {
-			continue
+		if t.Wrote == "" || t.IsError || !t.HasResult || t.Sidechain {
+			continue // refused, failed or never answered: nothing was written
 		}
 		file, memory := "its memory", true // Gemini CLI's save_memory names no file
-		if len(t.Paths) > 0 {
-			file, memory = path.Base(strings.ReplaceAll(t.Paths[0], `\`, "/")), transcript.MemoryFile(t.Paths[0])
+		if k := slices.IndexFunc(t.Paths, transcript.InstructionFile); k >= 0 {
+			file, memory = path.Base(strings.ReplaceAll(t.Paths[k], `\`, "/")), transcript.MemoryFile(t.Paths[k])
 		}
 		how := "the agent kept it in its memory"
 		if !memory {
 			said, ok := lastSaid(ch, t.Line)
-			if !ok || !lang.MayBeCorrection(said) && !namesInstructions(said) {
+			if !ok || !lang.MayBeCorrection(said) && !transcript.NamesInstructionFile(said) {
 				continue
 			}
 			how = "the agent wrote it into " + file + " when the person asked"
@@ -85,18 +86,6 @@ func lastSaid(ch *transcript.Channels, line int) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// namesInstructions reports words that name an agent's instruction file
-// or its memory: where the person asked it to be kept.
-func namesInstructions(s string) bool {
-	low := strings.ToLower(s)
-	for _, f := range []string{"claude.md", "agents.md", "agent.md", "gemini.md", ".cursorrules", "memory", "memoria", "mémoire", "gedächtnis", "память", "памят", "メモリ", "記憶", "记忆", "메모리", "기억"} {
-		if strings.Contains(low, f) {
-			return true
-		}
-	}
-	return false
 }
 
 // writtenItems are the sentences of what was written that can be lessons,

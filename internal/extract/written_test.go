@@ -2,6 +2,7 @@ package extract
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/devlearn/devlearn/internal/transcript"
@@ -64,17 +65,46 @@ func TestWrittenLessons(t *testing.T) {
 	}
 }
 
-// A write that failed, or a subagent's, keeps nothing; the person's last
-// turn before the write is what it answered.
+// A write that failed, that the person or the harness refused, that was
+// never answered, or a subagent's, keeps nothing.
 func TestWrittenLessonsNeedTheCallToPass(t *testing.T) {
-	ch := wrote("remember: add it to CLAUDE.md", "/repo/CLAUDE.md", "- Always run make lint before you hand it back.\n")
-	ch.Tools[0].IsError = true
-	if got := writtenLessons(ch); len(got) != 0 {
-		t.Errorf("a failed write kept %q", patterns(got))
+	for name, spoil := range map[string]func(*transcript.ToolCall){
+		"failed":     func(c *transcript.ToolCall) { c.IsError = true },
+		"refused":    func(c *transcript.ToolCall) { c.IsError, c.Rejected = true, true },
+		"harness":    func(c *transcript.ToolCall) { c.IsError, c.Protocol = true, true },
+		"unanswered": func(c *transcript.ToolCall) { c.HasResult = false },
+		"subagent":   func(c *transcript.ToolCall) { c.Sidechain = true },
+	} {
+		ch := wrote("remember: add it to CLAUDE.md", "/repo/CLAUDE.md", "- Always run make lint before you hand it back.\n")
+		spoil(&ch.Tools[0])
+		if got := writtenLessons(ch); len(got) != 0 {
+			t.Errorf("%s: kept %q", name, patterns(got))
+		}
 	}
-	ch = wrote("remember: add it to CLAUDE.md", "/repo/CLAUDE.md", "- Always run make lint before you hand it back.\n")
-	ch.Tools[0].Sidechain = true
-	if got := writtenLessons(ch); len(got) != 0 {
-		t.Errorf("a subagent's write kept %q", patterns(got))
+}
+
+// What a write answered is the person's last turn before it, not a
+// refusal's reason; words that only look like a place to keep ("a memory
+// leak") ask for nothing. A patch names its instruction file wherever it
+// stands among its files.
+func TestWrittenLessonsAskedFor(t *testing.T) {
+	rule := "- Always run make lint before you hand it back.\n"
+	if got := writtenLessons(wrote("fix the memory leak in the parser", "/repo/CLAUDE.md", rule)); len(got) != 0 {
+		t.Errorf("not asked, kept %q", patterns(got))
+	}
+	ch := wrote("put it in CLAUDE.md", "/repo/CLAUDE.md", rule)
+	ch.UserSignals = append(ch.UserSignals, transcript.UserSignal{Meta: transcript.Meta{Line: 2}, Own: "just do it", Rejection: true})
+	if got := writtenLessons(ch); len(got) != 1 {
+		t.Errorf("a refusal's reason read as what was asked: %q", patterns(got))
+	}
+	ch = wrote("put it in AGENTS.md", "/repo/src/main.go", rule)
+	ch.Tools[0].Paths = append(ch.Tools[0].Paths, "AGENTS.md")
+	if got := writtenLessons(ch); len(got) != 1 || !strings.Contains(got[0].Details, "into AGENTS.md") {
+		t.Errorf("patch of code and AGENTS.md: %+v", got)
+	}
+	ch = wrote("ok", "/repo/src/main.go", "---\ndescription: Never run git push yourself, the person pushes by hand.\ntype: feedback\n---\n")
+	ch.Tools[0].Paths = append(ch.Tools[0].Paths, "/home/me/.claude/projects/-repo/memory/feedback_push.md")
+	if got := writtenLessons(ch); len(got) != 1 {
+		t.Errorf("a memory named second: %+v", got)
 	}
 }

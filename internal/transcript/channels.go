@@ -452,11 +452,9 @@ func (w *walker) toolInput(tc *ToolCall, input []byte) {
 		}
 	}
 	if len(tc.Paths) > 0 && slices.ContainsFunc(tc.Paths, InstructionFile) {
-		wrote := content.String()
-		if wrote == "" {
-			wrote = Added(oldText.String(), newText.String())
-		}
-		tc.Wrote = textcut.Bytes(w.opt.Redact(validUTF8(textcut.Bytes(wrote, 2*MaxWrote))), MaxWrote)
+		tc.Wrote = Write{Content: content.String(), Old: oldText.String(), New: newText.String()}.Kept(func(s string) string {
+			return w.opt.Redact(validUTF8(s))
+		})
 	}
 }
 

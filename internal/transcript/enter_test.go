@@ -140,6 +140,7 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// bash's default prompt on Fedora, and one that gives the command
 		// a line of its own; a Go panic's stack, which is not indented.
 		{"[me@box api]$ make test\n[me@box ~/src/api main !2]\n[1]$ go run ./cmd/api\npanic: no config\n\ngoroutine 1 [running]:\nmain.run(0x2009, {0x1, 0x2})\n\t/src/api/main.go:9 +0x1c\npanic({0x1039?, 0x2009?})\nmain.main()\nthe config must come from env", "the config must come from env"},
+		{"src/main.goを直して(テストも)\n請修改src/config.json的端口(用8080)\nREADME.mdを更新して(英語で)", "src/main.goを直して(テストも)\n請修改src/config.json的端口(用8080)\nREADME.mdを更新して(英語で)"},
 		{"[me@example.com] wrote it\n[Alice@Acme standup] ask about tabs\nuse fmt.Println(x) here\ncall it as run(ctx)", "[me@example.com] wrote it\n[Alice@Acme standup] ask about tabs\nuse fmt.Println(x) here\ncall it as run(ctx)"},
 		{"two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys", "two steps:\nAlice ➜ she always reviews the migrations\nBob ➜ he deploys"},
 		{"│ the panel must always show 5 │\nok", "│ the panel must always show 5 │\nok"},

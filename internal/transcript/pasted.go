@@ -349,16 +349,22 @@ func bracketPrompt(trim string) bool {
 }
 
 // goFrame: a line of a Go program's stack as a panic prints it, a call
-// of a qualified function with the words of its arguments in it and no
-// space before them ("main.main()", "pkg.(*T).Run(0x2009, {0x1, 0x2})",
+// of a qualified function, named in ASCII with nothing before it, with
+// its arguments ("main.main()", "pkg.(*T).Run(0x2009, {0x1, 0x2})",
 // "panic({0x1039?, 0x2009?})"). A sentence naming a call has words
-// before it.
+// before it, spaced or in another script ("src/main.goを直して(テストも)").
 func goFrame(trim string) bool {
 	open := strings.IndexByte(trim, '(')
-	if open <= 0 || !strings.HasSuffix(trim, ")") || strings.ContainsAny(trim[:open], " \t") {
+	if open <= 0 || !strings.HasSuffix(trim, ")") {
 		return false
 	}
-	return strings.Contains(trim[:open], ".") && !strings.Contains(trim[:open], "..") || strings.Contains(trim[open:], "0x")
+	name := trim[:open]
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_./*()%-", r)) {
+			return false
+		}
+	}
+	return strings.Contains(name, ".") && !strings.Contains(name, "..") || strings.Contains(trim[open:], "0x")
 }
 
 // promptAfter: a prompt character after one word, the environment or the

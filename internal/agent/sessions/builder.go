@@ -118,9 +118,9 @@ func (b *builder) tool(m transcript.Meta, id, name, command string, paths []stri
 
 // wrote records what the pending tool call id added to an agent's
 // instructions or memory (transcript.ToolCall.Wrote).
-func (b *builder) wrote(id, text string) {
-	if i, ok := b.pending[id]; ok && strings.TrimSpace(text) != "" {
-		b.ch.Tools[i].Wrote = head(b.clean(head(text, 2*transcript.MaxWrote)), transcript.MaxWrote)
+func (b *builder) wrote(id string, w transcript.Write) {
+	if i, ok := b.pending[id]; ok {
+		b.ch.Tools[i].Wrote = w.Kept(b.clean)
 	}
 }
 

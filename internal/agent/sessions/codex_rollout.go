@@ -163,7 +163,7 @@ func readCodex(r io.Reader, name string, opt transcript.Options) (*transcript.Ch
 			case "function_call", "custom_tool_call":
 				name, command, paths, patch := codexTool(p)
 				b.tool(meta, p.CallID, name, command, paths, cwd)
-				b.wrote(p.CallID, transcript.PatchAdded(patch))
+				b.wrote(p.CallID, transcript.Write{Patch: patch})
 				if escalated(p) {
 					b.escalated(p.CallID)
 				}

@@ -197,9 +197,9 @@ func ownWords(text string) bool {
 
 // tool is a call's name in Claude Code's terms, with the command and the
 // path its arguments name, and what it wrote into the agent's
-// instructions or memory: a file's text, an edit's new lines, a fact
-// save_memory keeps (Gemini CLI adds it to its GEMINI.md).
-func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string, wrote string) {
+// instructions or memory: a file's text, an edit, a fact save_memory
+// keeps (Gemini CLI adds it to its GEMINI.md).
+func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string, wrote transcript.Write) {
 	var args struct {
 		Command      string `json:"command"`
 		FilePath     string `json:"file_path"`
@@ -220,9 +220,9 @@ func geminiTool(called string, raw jsontext.Value) (name, command string, paths 
 	}
 	switch {
 	case called == "save_memory":
-		wrote = args.Fact
+		wrote = transcript.Write{Content: args.Fact}
 	case slices.ContainsFunc(paths, transcript.InstructionFile):
-		wrote = cmpOr(args.Content, transcript.Added(args.OldString, args.NewString))
+		wrote = transcript.Write{Content: args.Content, Old: args.OldString, New: args.NewString}
 	}
 	return name, args.Command, paths, wrote
 }
