@@ -14,18 +14,14 @@
 package automemory
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
-
-	"github.com/adrg/frontmatter"
 
 	"github.com/devlearn/devlearn/internal/extract"
 	"github.com/devlearn/devlearn/internal/ingest"
@@ -106,50 +102,23 @@ func readFile(path string) (Memory, error) {
 	if err != nil {
 		return Memory{}, err
 	}
-	var fm struct {
-		Name        string `yaml:"name"`
-		Description string `yaml:"description"`
-		Type        string `yaml:"type"`
-		Metadata    struct {
-			Type string `yaml:"type"`
-		} `yaml:"metadata"`
-	}
-	body, err := frontmatter.MustParse(bytes.NewReader(data), &fm)
+	mf, err := extract.ParseMemory(data)
 	if err != nil {
-		return Memory{}, fmt.Errorf("%s: not a memory file (front matter with name, description and type): %v", path, err)
+		return Memory{}, fmt.Errorf("%s: %v", path, err)
 	}
-	m := Memory{File: path, Name: fm.Name, Description: fm.Description, Type: strings.ToLower(strings.TrimSpace(fm.Type)),
-		Body: strings.TrimSpace(string(body)), Modified: fi.ModTime().UTC()}
-	if m.Type == "" {
-		m.Type = strings.ToLower(strings.TrimSpace(fm.Metadata.Type))
-	}
-	if m.Type == "" {
-		return Memory{}, fmt.Errorf("%s: no type in its front matter (user, feedback, project or reference)", path)
-	}
+	m := Memory{File: path, Name: mf.Name, Description: mf.Description, Type: mf.Type, Body: mf.Body, Modified: fi.ModTime().UTC()}
 	return m, nil
 }
 
 // ErrNotRecorded marks a memory that is not recorded, with why.
-var ErrNotRecorded = errors.New("not recorded")
+var ErrNotRecorded = extract.ErrMemoryNotRecorded
 
-// Observation is what a memory is recorded as: feedback (what the person
-// corrected or confirmed) a pitfall, as a correction is; project (a fact
-// or decision about the work) a decision. user memories describe the
-// person and stay on their machine; reference memories point outside
-// the repository: neither is recorded.
+// Observation is what a memory is recorded as (extract.MemoryKind says
+// which memories are, and as what).
 func Observation(m Memory) (extract.Observation, error) {
-	var typ string
-	switch m.Type {
-	case "feedback":
-		typ = extract.Pitfall
-	case "project":
-		typ = extract.Decision
-	case "user":
-		return extract.Observation{}, fmt.Errorf("%w: a user memory is about the person and stays on this machine", ErrNotRecorded)
-	case "reference":
-		return extract.Observation{}, fmt.Errorf("%w: a reference memory points outside the repository", ErrNotRecorded)
-	default:
-		return extract.Observation{}, fmt.Errorf("%w: unknown type %q", ErrNotRecorded, m.Type)
+	typ, err := extract.MemoryKind(m.Type)
+	if err != nil {
+		return extract.Observation{}, err
 	}
 	pattern := strings.TrimSpace(m.Description)
 	if pattern == "" {

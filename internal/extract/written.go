@@ -16,16 +16,14 @@ import (
 // it stated itself, in its own words, whatever language the person spoke:
 // the agent is the reader every rule here only approximates. Claude Code
 // keeps an auto memory (a topic file per memory, its front matter's
-// description the lesson in one line), Gemini CLI a saved fact, and every
-// agent its instruction file (CLAUDE.md, AGENTS.md, GEMINI.md). Three
-// limits keep it to lessons. A write to an instruction file counts only
-// when the person's last turn before it taught or asked to keep
-// something: agents also write those files unasked, a whole project
-// overview at /init. A memory of the work in progress (type project) is
-// no lesson. And of any other text only the first few paragraphs or items
-// that say a rule in the words of the tables are read, outside code,
-// tables and headings: an instruction file holds an overview too, and a
-// memory kept as a notebook its progress.
+// description the lesson in one line), and every agent its instruction
+// file (CLAUDE.md, AGENTS.md, GEMINI.md). A memory the agent writes is
+// recorded as one found on disk is (MemoryKind). A write to an
+// instruction file counts only when the person's last turn before it
+// taught or asked to keep something (agents also write those files
+// unasked, a whole overview at /init), and of it only the first few
+// paragraphs or items that say a rule in the words of the tables, outside
+// code, tables and headings: such a file holds an overview too.
 
 // ClassWritten is what the agent wrote into its instructions or memory.
 const ClassWritten = "written"
@@ -47,34 +45,63 @@ func writtenLessons(ch *transcript.Channels) []Observation {
 		if t.Wrote == "" || t.IsError || !t.HasResult || t.Sidechain {
 			continue // refused, failed or never answered: nothing was written
 		}
-		file, memory := "its memory", true // Gemini CLI's save_memory names no file
-		if k := slices.IndexFunc(t.Paths, transcript.InstructionFile); k >= 0 {
-			file, memory = path.Base(strings.ReplaceAll(t.Paths[k], `\`, "/")), transcript.MemoryFile(t.Paths[k])
+		k := slices.IndexFunc(t.Paths, transcript.InstructionFile)
+		if k < 0 {
+			continue
 		}
-		how := "the agent kept it in its memory"
-		if !memory {
-			said, ok := lastSaid(ch, t.Line)
-			if !ok || !lang.MayBeCorrection(said) && !transcript.NamesInstructionFile(said) {
-				continue
+		file := path.Base(strings.ReplaceAll(t.Paths[k], `\`, "/"))
+		if transcript.MemoryFile(t.Paths[k]) {
+			if o, ok := writtenMemory(t, file); ok {
+				out = append(out, o)
 			}
-			how = "the agent wrote it into " + file + " when the person asked"
+			continue
 		}
-		for _, item := range writtenItems(t.Wrote) {
-			out = append(out, Observation{
-				Type:       Procedural,
-				Pattern:    clip(item, maxPattern),
-				Details:    "trigger: the task at hand; steps: " + field(item) + "; source: " + how,
-				Evidence:   []string{quote("tool", t.Name+" "+file+" → "+item)},
-				QualityOK:  true,
-				SessionID:  t.SessionID,
-				RecordUUID: recordOf(t),
-				Timestamp:  t.Timestamp,
-				Extractor:  ExtractorWritten,
-				Class:      ClassWritten,
-			})
+		said, ok := lastSaid(ch, t.Line)
+		if !ok || !lang.MayBeCorrection(said) && !transcript.NamesInstructionFile(said) {
+			continue
+		}
+		for _, item := range ruleItems(t.Wrote) {
+			out = append(out, written(t, file, Procedural, item,
+				"trigger: the task at hand; steps: "+field(item)+"; source: the agent wrote it into "+file+" when the person asked"))
 		}
 	}
 	return out
+}
+
+// writtenMemory is a memory topic file the agent wrote whole, recorded as
+// one found on disk is (MemoryKind: a feedback memory a pitfall, a
+// project one a decision, a user or a reference one not at all): its
+// description. An edit of one, or of the index, is not a memory whole.
+func writtenMemory(t *transcript.ToolCall, file string) (Observation, bool) {
+	m, err := ParseMemory([]byte(t.Wrote))
+	if err != nil {
+		return Observation{}, false
+	}
+	typ, err := MemoryKind(m.Type)
+	if d := strings.TrimSpace(m.Description); err == nil && lessonLike(d) {
+		details := "source: the agent kept it in its memory (" + m.Type + ")"
+		if m.Body != "" {
+			details = field(clip(m.Body, maxOwned)) + "; " + details
+		}
+		return written(t, file, typ, d, details), true
+	}
+	return Observation{}, false
+}
+
+// written is a lesson the agent wrote into file with call t.
+func written(t *transcript.ToolCall, file, typ, lesson, details string) Observation {
+	return Observation{
+		Type:       typ,
+		Pattern:    clip(lesson, maxPattern),
+		Details:    details,
+		Evidence:   []string{quote("tool", t.Name+" "+file+" → "+lesson)},
+		QualityOK:  true,
+		SessionID:  t.SessionID,
+		RecordUUID: recordOf(t),
+		Timestamp:  t.Timestamp,
+		Extractor:  ExtractorWritten,
+		Class:      ClassWritten,
+	}
 }
 
 // lastSaid is the person's own words in their last turn before line: what
@@ -88,26 +115,15 @@ func lastSaid(ch *transcript.Channels, line int) (string, bool) {
 	return "", false
 }
 
-// writtenItems are the sentences of what was written that can be lessons,
-// at most maxWrittenItems. A memory file written whole with its front
-// matter gives its description, the lesson in one line, unless its type
-// says it records the work in progress ("project": status, not a
-// lesson); its body says the same at length. Any other text gives its
-// paragraphs and list items, without their marks, outside code fences,
-// tables, headings, diagrams and an index's links to other memory files,
-// that say a rule or a standing choice in the words of the tables
-// (lang.MayBeCorrection): an instruction file holds a project's overview
-// too, and a memory kept as a notebook its progress.
-func writtenItems(text string) []string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	if front, ok := frontMatter(lines); ok {
-		if d := front["description"]; front["type"] != "project" && lessonLike(d) {
-			return []string{d}
-		}
-		return nil
-	}
+// ruleItems are the sentences of what was written into an instruction
+// file that can be lessons, at most maxWrittenItems: its paragraphs and
+// list items, without their marks, outside code fences, tables,
+// headings, diagrams and an index's links to other files, that say a rule
+// or a standing choice in the words of the tables (lang.MayBeCorrection):
+// such a file holds a project's overview too.
+func ruleItems(text string) []string {
 	var out []string
-	for _, p := range paragraphs(lines) {
+	for _, p := range paragraphs(strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")) {
 		if lessonLike(p) && lang.MayBeCorrection(p) {
 			out = append(out, p)
 			if len(out) == maxWrittenItems {
@@ -120,8 +136,7 @@ func writtenItems(text string) []string {
 
 // paragraphs are the list items and paragraphs of markdown lines, each on
 // one line, without their marks; what is code, a table, a heading, a
-// diagram or a status mark's line (├─, ✅) is left out, and so are the
-// keys of a front matter an edit changed.
+// diagram or a status mark's line (├─, ✅) is left out.
 func paragraphs(lines []string) []string {
 	var out []string
 	var cur strings.Builder
@@ -139,7 +154,7 @@ func paragraphs(lines []string) []string {
 			end()
 			continue
 		}
-		if fenced || l == "" || !proseStart(l) || strings.Contains(l, ".md)") || frontKey(l) {
+		if fenced || l == "" || !proseStart(l) || strings.Contains(l, ".md)") {
 			// An index's line links the memory that says it.
 			end()
 			continue
@@ -163,39 +178,6 @@ func paragraphs(lines []string) []string {
 func proseStart(l string) bool {
 	r, _ := utf8.DecodeRuneInString(l)
 	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("`\"'「(*-+•", r)
-}
-
-// frontKey is a line of a memory's front matter ("type: feedback").
-func frontKey(l string) bool {
-	k, _, ok := strings.Cut(l, ":")
-	switch k {
-	case "name", "description", "type", "originSessionId", "metadata":
-		return ok
-	}
-	return false
-}
-
-// frontMatter reads the front matter a memory file opens with: its keys
-// and values, false when it has none.
-func frontMatter(lines []string) (map[string]string, bool) {
-	k := 0
-	for k < len(lines) && strings.TrimSpace(lines[k]) == "" {
-		k++
-	}
-	if k == len(lines) || strings.TrimSpace(lines[k]) != "---" {
-		return nil, false
-	}
-	front := map[string]string{}
-	for _, l := range lines[k+1:] {
-		l = strings.TrimSpace(l)
-		if l == "---" {
-			return front, true
-		}
-		if key, v, ok := strings.Cut(l, ":"); ok {
-			front[strings.TrimSpace(key)] = strings.Trim(strings.TrimSpace(v), `"'`)
-		}
-	}
-	return nil, false
 }
 
 var (

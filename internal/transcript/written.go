@@ -11,7 +11,7 @@ import (
 // What an agent writes into the files it reads at the start of every
 // session, its instructions (CLAUDE.md, AGENTS.md, GEMINI.md, Cursor's
 // rules, Copilot's instructions) and its memory (Claude Code's auto
-// memory, Gemini CLI's saved memories), is what it means to know next
+// memory), is what it means to know next
 // time: a lesson in its own words, in whatever language the person
 // spoke. The readers keep that text, and only for those files
 // (ToolCall.Wrote), so that the extractors can tell what the agent kept.

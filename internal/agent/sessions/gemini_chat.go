@@ -197,8 +197,9 @@ func ownWords(text string) bool {
 
 // tool is a call's name in Claude Code's terms, with the command and the
 // path its arguments name, and what it wrote into the agent's
-// instructions or memory: a file's text, an edit, a fact save_memory
-// keeps (Gemini CLI adds it to its GEMINI.md).
+// instructions: a file's text, or an edit. save_memory's facts go to the
+// person's own ~/.gemini/GEMINI.md, about them, on their machine: as a
+// Claude Code memory of the user, not read.
 func geminiTool(called string, raw jsontext.Value) (name, command string, paths []string, wrote transcript.Write) {
 	var args struct {
 		Command      string `json:"command"`
@@ -208,7 +209,6 @@ func geminiTool(called string, raw jsontext.Value) (name, command string, paths 
 		Content      string `json:"content"`
 		OldString    string `json:"old_string"`
 		NewString    string `json:"new_string"`
-		Fact         string `json:"fact"`
 	}
 	jsonv2.Unmarshal(raw, &args)
 	name = gemini.ToolName(called)
@@ -218,10 +218,7 @@ func geminiTool(called string, raw jsontext.Value) (name, command string, paths 
 			break
 		}
 	}
-	switch {
-	case called == "save_memory":
-		wrote = transcript.Write{Content: args.Fact}
-	case slices.ContainsFunc(paths, transcript.InstructionFile):
+	if slices.ContainsFunc(paths, transcript.InstructionFile) {
 		wrote = transcript.Write{Content: args.Content, Old: args.OldString, New: args.NewString}
 	}
 	return name, args.Command, paths, wrote

@@ -93,9 +93,9 @@ func TestReadGeminiChatLeavesOutGeminisOwn(t *testing.T) {
 	}
 }
 
-// Gemini CLI's save_memory keeps a fact in its memory: the call's Wrote;
-// a replace in GEMINI.md the lines it adds.
-func TestGeminiMemoryIsKept(t *testing.T) {
+// A replace in GEMINI.md keeps the lines it adds; save_memory's fact,
+// the person's own memory, is not kept.
+func TestGeminiInstructionsAreKept(t *testing.T) {
 	in := `{"sessionId":"s2","projectHash":"h","startTime":"2026-05-08T10:00:00.000Z"}
 {"id":"m1","timestamp":"t1","type":"user","content":"remember that I want answers in Portuguese"}
 {"id":"m2","timestamp":"t2","type":"gemini","content":"","toolCalls":[{"id":"c1","name":"save_memory","args":{"fact":"The user wants answers in Portuguese."},"status":"success"},{"id":"c2","name":"replace","args":{"file_path":"/r/GEMINI.md","old_string":"# Notes\n","new_string":"# Notes\n- Run npm test before committing.\n"},"status":"success"}]}
@@ -104,7 +104,7 @@ func TestGeminiMemoryIsKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ch.Tools) != 2 || ch.Tools[0].Wrote != "The user wants answers in Portuguese." || ch.Tools[1].Wrote != "- Run npm test before committing.\n" {
+	if len(ch.Tools) != 2 || ch.Tools[0].Wrote != "" || ch.Tools[1].Wrote != "- Run npm test before committing.\n" {
 		t.Errorf("tools %+v", ch.Tools)
 	}
 }
