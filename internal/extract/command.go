@@ -145,7 +145,13 @@ func newStep(words []string, via string) step {
 	// A statement of a script ("$x = ...", a PowerShell hashtable's
 	// "name = 'x'" split at its semicolons) is no program: no key.
 	if programLike(s.prog) && !assignment(words) {
-		s.key = strings.TrimSpace(via + " " + s.prog + subcommand(s.prog, words[1:]) + script(s.prog, words[1:]))
+		// A subcommand is the step: "pip install", "bun run build", not
+		// those with their first word again as a script.
+		what := subcommand(s.prog, words[1:])
+		if what == "" {
+			what = script(s.prog, words[1:])
+		}
+		s.key = strings.TrimSpace(via + " " + s.prog + what)
 	}
 	return s
 }

@@ -1072,6 +1072,11 @@ func TestCommandKey(t *testing.T) {
 		{"make -C build test", "make test"},
 		{"git status | grep x", "git status"},
 		{"curl -s localhost | jq .x", "curl"},
+		// A subcommand is the step, not followed by its own word again as a script.
+		{"pip install UnityPy", "pip install"},
+		{"bun run build", "bun run build"},
+		{"deno run main.ts", "deno run main.ts"},
+		{"bun scripts/seed.ts", "bun seed.ts"},
 	} {
 		if got := commandKey(c.in); got != c.want {
 			t.Errorf("commandKey(%q) = %q, want %q", c.in, got, c.want)
