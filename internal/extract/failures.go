@@ -562,7 +562,9 @@ func saidByProgram(line, command string) bool {
 	}
 	switch head {
 	// Lower case: "ERROR:" opens a line of a log, which is what was read.
-	case "fatal", "error", "bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/usr/bin/bash", "usage", "Usage":
+	// "(eval)": zsh names the command line so when the harness runs it
+	// through eval, as Claude Code does on macOS.
+	case "fatal", "error", "bash", "sh", "zsh", "(eval)", "/bin/bash", "/bin/sh", "/usr/bin/bash", "usage", "Usage":
 		return true
 	}
 	for _, s := range stepsOf(command) {
