@@ -1,6 +1,7 @@
 package transcript
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -129,6 +130,24 @@ type Compaction struct {
 	Trigger string `json:"trigger,omitempty"` // auto or manual
 }
 
+// Recap is the summary Claude Code has the agent write of the
+// conversation when it compacts it, sent in the person's place: the
+// agent's own account of what went wrong and what the person told it,
+// not the person's words.
+type Recap struct {
+	Meta
+	Text string `json:"text"` // redacted, capped at MaxRecap (its start kept)
+}
+
+// MaxRecap caps a recap's text: its sections in their order, the errors
+// and the person's feedback among the first, the person's messages (read
+// as themselves) and the work left last.
+const MaxRecap = 32 << 10
+
+// recapPrefix opens a recap in versions that do not mark it
+// isCompactSummary.
+const recapPrefix = "This session is being continued from a previous conversation"
+
 // Stats counts what a walk saw.
 type Stats struct {
 	SessionID string `json:"sessionId"` // the first session id on any record
@@ -177,6 +196,7 @@ type Sink struct {
 	ToolCall   func(ToolCall) error
 	Summary    func(Summary) error
 	Compaction func(Compaction) error
+	Recap      func(Recap) error
 }
 
 // Options tune a walk.
@@ -463,6 +483,7 @@ func (w *walker) user(r *Record) error {
 		!isNotificationOrigin(string(r.OriginKind))
 	results := 0
 	w.text = w.text[:0]
+	var recap []byte
 	err := w.p.sk.blocks(r.Content, func(b *Block) error {
 		switch {
 		case b.Type.Is("tool_result"):
@@ -473,6 +494,10 @@ func (w *walker) user(r *Record) error {
 				return nil
 			}
 			w.tmp = b.Text.Append(w.tmp[:0])
+			if w.sink.Recap != nil && (r.IsCompactSummary || bytes.HasPrefix(bytes.TrimSpace(w.tmp), []byte(recapPrefix))) {
+				recap = append(recap, w.tmp...)
+				return nil
+			}
 			text, interrupted := PersonText(string(w.tmp))
 			if interrupted {
 				w.interrupt = true
@@ -490,6 +515,12 @@ func (w *walker) user(r *Record) error {
 	})
 	if err != nil {
 		return err
+	}
+	if len(recap) > 0 {
+		text := textcut.Bytes(w.opt.Redact(validUTF8(string(recap))), MaxRecap)
+		if err := w.sink.Recap(Recap{Meta: w.meta(r), Text: text}); err != nil {
+			return err
+		}
 	}
 	if !person || results > 0 || len(w.text) == 0 {
 		return nil
@@ -686,6 +717,7 @@ type Channels struct {
 	Tools       []ToolCall   `json:"tools"` // in line order
 	Summaries   []Summary    `json:"summaries,omitempty"`
 	Compactions []Compaction `json:"compactions,omitempty"`
+	Recaps      []Recap      `json:"recaps,omitempty"`
 	Stats       Stats        `json:"stats"`
 	Problems    []Problem    `json:"problems,omitempty"`
 }
@@ -735,6 +767,7 @@ func (ch *Channels) add(r io.Reader, name string, opt Options) error {
 		ToolCall:   func(t ToolCall) error { ch.Tools = append(ch.Tools, t); return nil },
 		Summary:    func(s Summary) error { ch.Summaries = append(ch.Summaries, s); return nil },
 		Compaction: func(c Compaction) error { ch.Compactions = append(ch.Compactions, c); return nil },
+		Recap:      func(c Recap) error { ch.Recaps = append(ch.Recaps, c); return nil },
 	})
 	if err != nil {
 		return fmt.Errorf("read transcript %s: %w", name, err)

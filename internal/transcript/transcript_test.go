@@ -349,6 +349,28 @@ func TestCompactionClosesTheTurn(t *testing.T) {
 	}
 }
 
+// The recap Claude Code has the agent write at a compaction is kept, as
+// the agent's words and redacted: marked isCompactSummary, or opening so
+// in versions that do not mark it; a subagent's is not the session's.
+func TestRecapIsKept(t *testing.T) {
+	ch := read(t,
+		user("u1", "refactor the parser"),
+		user("u2", "Summary:\n4. Errors and fixes:\n   - User was angry: \"no force pushes\" (token ghp_R8s9Tk2LmQ4vW7xZ1pN3bC5dF6gH8jK0aE2y)", "isCompactSummary", true),
+		user("u3", "This session is being continued from a previous conversation. Summary: none."),
+		user("u4", "This session is being continued from a previous conversation. A subagent's.", "isSidechain", true),
+		user("u5", "thanks"),
+	)
+	if len(ch.Recaps) != 2 || ch.Recaps[0].UUID != "u2" || ch.Recaps[1].UUID != "u3" {
+		t.Fatalf("recaps %+v", ch.Recaps)
+	}
+	if r := ch.Recaps[0].Text; !strings.Contains(r, "no force pushes") || strings.Contains(r, "ghp_R8s9") {
+		t.Errorf("recap %q: want it whole and redacted", r)
+	}
+	if got := texts(ch.UserSignals); !slices.Equal(got, []string{"refactor the parser", "thanks"}) {
+		t.Errorf("signals %q: a recap is not the person's words", got)
+	}
+}
+
 func TestTornAndLongLines(t *testing.T) {
 	big := strings.Repeat("x\\\"y", 300<<10) // 1.2 MB of escapes, across many buffer fills
 	ch := read(t,
