@@ -115,6 +115,12 @@ func how(o *observe.Observation) string {
 		return "the agent looked for this path in several sessions and never found it"
 	case strings.Contains(o.Details, "request: "):
 		return "the person asked for it in several sessions"
+	case strings.Contains(o.Details, "source: the agent's recap"):
+		return "the agent's recap of a session says the person corrected it"
+	case strings.Contains(o.Details, "source: the agent wrote it into"):
+		return "the agent wrote it into its instructions when the person asked"
+	case strings.Contains(o.Details, "source: the agent kept it in its memory"):
+		return "the agent kept it in its memory"
 	}
 	return "the person said it"
 }

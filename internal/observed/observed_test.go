@@ -103,8 +103,11 @@ func TestHow(t *testing.T) {
 		"area: docs/old/; issue: `ls docs/old/` fails; impact: the agent looks for it in session after session; resolution: z":                         "the agent looked for this path in several sessions and never found it",
 		"area: src/app/page.tsx; issue: Error: x must be awaited; impact: the error comes back until it is fixed; resolution: change src/app/page.tsx": "the person reported this error and this is what fixed it",
 		"area: sleep; issue: Blocked: sleep 30 followed by: tail x; impact: the harness refuses the call; resolution: use Monitor":                     "the agent's harness refused the call and said what to do instead",
-		"request: run the linter; sessions: 3":                                               "the person asked for it in several sessions",
-		"trigger: the task at hand; steps: use pnpm; source: the person corrected the agent": "the person said it",
+		"request: run the linter; sessions: 3":                                                                          "the person asked for it in several sessions",
+		"trigger: the task at hand; steps: use pnpm; source: the person corrected the agent":                            "the person said it",
+		"trigger: the task at hand; steps: x; source: the agent's recap of the session says the person corrected it: y": "the agent's recap of a session says the person corrected it",
+		"trigger: the task at hand; steps: x; source: the agent wrote it into CLAUDE.md when the person asked":          "the agent wrote it into its instructions when the person asked",
+		"x; source: the agent kept it in its memory (feedback)":                                                         "the agent kept it in its memory",
 	} {
 		if got := how(&observe.Observation{Details: details}); got != want {
 			t.Errorf("how(%q) = %q, want %q", details, got, want)
