@@ -39,7 +39,7 @@ func Session(ch *transcript.Channels, opt Options) Result {
 	lessons := c.lessons() // before requests: a correction is not a request
 	in := instance(ch, opt.Root)
 	instructions := c.instructions(in)
-	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), hiddenSkipped(read, opt.Root), writtenLessons(read), routines(instructions))
+	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), hiddenSkipped(read, opt.Root), writtenLessons(read), recapLessons(ch), routines(instructions))
 	for i := range obs {
 		obs[i].Pattern = identity.Generalize(obs[i].Pattern, in)
 		obs[i].Details = identity.Generalize(obs[i].Details, in)
