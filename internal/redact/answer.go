@@ -63,14 +63,26 @@ func shapedWords(s string, yield func(start, end int) bool) {
 			j = len(s)
 		}
 		word := s[i:j]
-		core := strings.TrimLeft(word, "\"'`“‘(<[")
+		core := strings.TrimLeft(word, "\"'`“‘„‚«(<[")
 		start := i + len(word) - len(core)
-		core = strings.TrimRight(core, "\"'`”’)>].,;:")
+		core = strings.TrimRight(core, "\"'`”’“‘»)>].,;:")
 		if passwordShaped(core) && !yield(start, start+len(core)) {
 			return
 		}
 		i = j
 	}
+}
+
+// NamesPassword reports s naming a password, in any of the languages
+// people write to agents ("password", "senha", "パスワード").
+func NamesPassword(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range passwordNames {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // passwordNames name a password in the languages people write to agents.

@@ -31,3 +31,31 @@ func TestAnswer(t *testing.T) {
 		t.Error("Redacts: Text redacts, the identity does not")
 	}
 }
+
+// A word is read without the quotation marks around it, whichever the
+// language uses: German „…“ and French «…» quote words, not passwords.
+func TestHoldsPasswordShapedQuoted(t *testing.T) {
+	for s, want := range map[string]bool{
+		"Benutzer korrigierte: „Generierte Dateien nie von Hand ändern“.": false,
+		"« Ne jamais pousser sur main »":                                  false,
+		"the login is admin / Tr0ub4dor&3x":                               true,
+		"„Tr0ub4dor&3x“":                                                  true,
+	} {
+		if got := HoldsPasswordShaped(s); got != want {
+			t.Errorf("HoldsPasswordShaped(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestNamesPassword(t *testing.T) {
+	for s, want := range map[string]bool{
+		"User provided the Password for the admin": true,
+		"a senha do banco é outra":                 true,
+		"パスワードを変えた":                                true,
+		"the build failed twice":                   false,
+	} {
+		if got := NamesPassword(s); got != want {
+			t.Errorf("NamesPassword(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
