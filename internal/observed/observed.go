@@ -100,8 +100,18 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 	return e
 }
 
-// how says where a lesson came from.
+// how says where a lesson came from: the agent's own records by the
+// details' source field, which a lesson's words cannot fake (a field's
+// value holds no ";"), then what the details say happened.
 func how(o *observe.Observation) string {
+	switch src := source(o.Details); {
+	case strings.HasPrefix(src, "the agent's recap"):
+		return "the agent's recap of a session says the person corrected it"
+	case strings.HasPrefix(src, "the agent wrote it into"):
+		return "the agent wrote it into its instructions when the person asked"
+	case strings.HasPrefix(src, "the agent kept it in its memory"):
+		return "the agent kept it in its memory"
+	}
 	switch {
 	case strings.Contains(o.Details, "impact: the command fails"):
 		return "a command failed and this is what made it pass"
@@ -115,14 +125,19 @@ func how(o *observe.Observation) string {
 		return "the agent looked for this path in several sessions and never found it"
 	case strings.Contains(o.Details, "request: "):
 		return "the person asked for it in several sessions"
-	case strings.Contains(o.Details, "source: the agent's recap"):
-		return "the agent's recap of a session says the person corrected it"
-	case strings.Contains(o.Details, "source: the agent wrote it into"):
-		return "the agent wrote it into its instructions when the person asked"
-	case strings.Contains(o.Details, "source: the agent kept it in its memory"):
-		return "the agent kept it in its memory"
 	}
 	return "the person said it"
+}
+
+// source is the value of the details' source field, "" when they have
+// none.
+func source(details string) string {
+	for _, f := range strings.Split(details, "; ") {
+		if v, ok := strings.CutPrefix(f, "source: "); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // summary is a pattern as an entry's one-line summary.

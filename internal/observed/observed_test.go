@@ -108,6 +108,8 @@ func TestHow(t *testing.T) {
 		"trigger: the task at hand; steps: x; source: the agent's recap of the session says the person corrected it: y": "the agent's recap of a session says the person corrected it",
 		"trigger: the task at hand; steps: x; source: the agent wrote it into CLAUDE.md when the person asked":          "the agent wrote it into its instructions when the person asked",
 		"x; source: the agent kept it in its memory (feedback)":                                                         "the agent kept it in its memory",
+		"source: the agent kept it in its memory (project)":                                                             "the agent kept it in its memory",
+		"trigger: the task at hand; steps: Pull request: user rejected the title; source: the agent's recap of the session says the person corrected it: Pull request: user rejected the title": "the agent's recap of a session says the person corrected it",
 	} {
 		if got := how(&observe.Observation{Details: details}); got != want {
 			t.Errorf("how(%q) = %q, want %q", details, got, want)

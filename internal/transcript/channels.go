@@ -139,9 +139,11 @@ type Recap struct {
 	Text string `json:"text"` // redacted, capped at MaxRecap (its start kept)
 }
 
-// MaxRecap caps a recap's text: its sections in their order, the errors
-// and the person's feedback among the first, the person's messages (read
-// as themselves) and the work left last.
+// MaxRecap caps a recap's text, its start kept: the sections come in
+// their order, what went wrong after the request, the concepts and the
+// files (the longest), and the person's messages (read as themselves)
+// and the work left last. In the genuine sessions' recaps what went wrong
+// starts 18 KiB in at the latest.
 const MaxRecap = 32 << 10
 
 // recapPrefix opens a recap in versions that do not mark it
@@ -495,6 +497,9 @@ func (w *walker) user(r *Record) error {
 			}
 			w.tmp = b.Text.Append(w.tmp[:0])
 			if w.sink.Recap != nil && (r.IsCompactSummary || bytes.HasPrefix(bytes.TrimSpace(w.tmp), []byte(recapPrefix))) {
+				if len(recap) > 0 {
+					recap = append(recap, "\n\n"...)
+				}
 				recap = append(recap, w.tmp...)
 				return nil
 			}

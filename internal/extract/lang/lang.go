@@ -78,10 +78,11 @@ const (
 	Called      = "called"      // what something is named: "the repo is called", "se llama", "叫", "という名前"
 	Wait        = "wait"        // the agent to wait, or stop for now: "wait", "not yet", "enough", "espera", "待って", "等一下"
 	Denies      = "denies"      // says something is not, or not done: "not", "no longer", "never", "nicht", "не", "不", "ない"
-	Feedback    = "feedback"    // in the agent's recap of a session, the person correcting it: "user corrected", "user feedback:", "ユーザーから指摘"
+	Feedback    = "feedback"    // in the agent's recap of a session, the person correcting it, what follows what they said: "user corrected", "user was angry", "ユーザーから指摘"
+	Refused     = "refused"     // in the agent's recap of a session, the person turning down what follows: "user rejected", "user asked me not to", "用户拒绝"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies, Feedback}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies, Feedback, Refused}
 
 // Templates every table gives.
 const (
