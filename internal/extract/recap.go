@@ -177,7 +177,7 @@ func recapItems(section string) []string {
 			flush()
 		}
 		if s := item(listMark.ReplaceAllString(t, "")); s != "" {
-			cur = append(cur, strings.Trim(s, "#  "))
+			cur = append(cur, strings.Trim(s, "# "))
 		}
 	}
 	flush()
