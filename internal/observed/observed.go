@@ -104,7 +104,7 @@ func Entry(o *observe.Observation) *knowledge.Entry {
 // details' source field, which a lesson's words cannot fake (a field's
 // value holds no ";"), then what the details say happened.
 func how(o *observe.Observation) string {
-	switch src := source(o.Details); {
+	switch src := field(o.Details, "source"); {
 	case strings.HasPrefix(src, "the agent's recap"):
 		return "the agent's recap of a session says the person corrected it"
 	case strings.HasPrefix(src, "the agent wrote it into"):
@@ -127,17 +127,6 @@ func how(o *observe.Observation) string {
 		return "the person asked for it in several sessions"
 	}
 	return "the person said it"
-}
-
-// source is the value of the details' source field, "" when they have
-// none.
-func source(details string) string {
-	for _, f := range strings.Split(details, "; ") {
-		if v, ok := strings.CutPrefix(f, "source: "); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // summary is a pattern as an entry's one-line summary.
