@@ -1455,7 +1455,7 @@ func TestStandingChoices(t *testing.T) {
 		{"use `pnpm` for everything here", []string{"decision: Use `pnpm` for everything here."}},
 		{"usa nuqs en todo el proyecto", []string{"decision: Usa nuqs en todo el proyecto."}},
 		{"die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt", []string{"pitfall: Die genaue beschreibung findest du in der Datei docs/Lastenheft_v.2.txt."}},
-		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: Claude.md is moved to /root/capsule/.claude."}},
+		{"claude.md is moved to /root/capsule/.claude", []string{"pitfall: claude.md is moved to /root/capsule/.claude."}},
 		{"le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md", []string{"pitfall: Le fichier prd à utiliser est le fichier _bmad-output/planning-artifacts/prd.md."}},
 		{"the config to use is deploy/prod.yaml", []string{"pitfall: The config to use is deploy/prod.yaml."}},
 		{"all of my conversations with claude are now in /Users/cell/claude/convos/", []string{"pitfall: All of my conversations with claude are now in ~/claude/convos/."}},

@@ -368,8 +368,7 @@ func enough(s string) bool {
 func sentence(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if strings.IndexFunc(s, cjk) < 0 {
-		r, n := utf8.DecodeRuneInString(s)
-		s = string(unicode.ToUpper(r)) + s[n:]
+		s = textcase.UpperFirst(s)
 	}
 	last, _ := utf8.DecodeLastRuneInString(s)
 	switch {

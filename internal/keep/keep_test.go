@@ -149,7 +149,7 @@ func TestFindReferringRequest(t *testing.T) {
 
 // A kept lesson ends as its language ends a sentence.
 func TestSentence(t *testing.T) {
-	for in, want := range map[string]string{"never push to main": "Never push to main.", "不要自己运行 git push": "不要自己运行 git push。", "main에 직접 푸시하지 마": "main에 직접 푸시하지 마."} {
+	for in, want := range map[string]string{"never push to main": "Never push to main.", "不要自己运行 git push": "不要自己运行 git push。", "main에 직접 푸시하지 마": "main에 직접 푸시하지 마.", "package.json stays as it is": "package.json stays as it is."} {
 		if got := sentence(in); got != want {
 			t.Errorf("sentence(%q) = %q, want %q", in, got, want)
 		}

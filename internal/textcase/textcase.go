@@ -5,17 +5,32 @@
 package textcase
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// UpperFirst upper-cases the first letter.
+// UpperFirst upper-cases the first letter, unless the first word names a
+// file or a name in code, whose case is part of it ("config/settings.yaml
+// is generated", "package.json", "user_id is a UUID").
 func UpperFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
+	if n == 0 || named(s) {
 		return s
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// named reports a first word that is a path, a file name or a name in
+// code: it holds a slash, an underscore, or a dot between letters.
+func named(s string) bool {
+	w, _, _ := strings.Cut(s, " ")
+	w = strings.TrimRight(w, ".,:;!?")
+	if strings.ContainsAny(w, "/\\_") {
+		return true
+	}
+	i := strings.IndexByte(w, '.')
+	return i > 0 && i < len(w)-1 && unicode.IsLetter(rune(w[i+1]))
 }
 
 // LowerFirst lowers a capital that only opens a sentence ("Always run"),

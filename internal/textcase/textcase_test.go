@@ -9,6 +9,11 @@ func TestCase(t *testing.T) {
 		{"Écris en français", "écris en français", "Écris en français"},
 		{"всегда читай лог", "всегда читай лог", "Всегда читай лог"},
 		{"提交前运行测试", "提交前运行测试", "提交前运行测试"},
+		{"config/settings.yaml is generated", "config/settings.yaml is generated", "config/settings.yaml is generated"},
+		{"package.json holds the version", "package.json holds the version", "package.json holds the version"},
+		{"user_id is a UUID", "user_id is a UUID", "user_id is a UUID"},
+		{"e.g. use pnpm", "e.g. use pnpm", "e.g. use pnpm"},
+		{"run it. then stop", "run it. then stop", "Run it. then stop"},
 		{"", "", ""},
 	} {
 		if got := LowerFirst(c.in); got != c.lower {
