@@ -37,7 +37,7 @@ import (
 
 const (
 	cacheMagic   = "DLKC"
-	cacheVersion = 17 // 17: a failure refused a path outside the project; 16: a learned failure's named files at a request only, its arguments less the fix's; 15: what a learned failure's call passed; 14: a pitfall's refused flag; 13: an entry's updated_at; 12: a route group in a path; 11: a learned draft takes no program it only names; 10: a command trigger's flag; 9: a moment names the command right after it, a remedy added is no trigger; 8: a learned draft whose area is a file takes no command from its text; 7: an entry's process block and its file's stamp; 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
+	cacheVersion = 18 // 18: what a fix ran first names of the failing call; 17: a failure refused a path outside the project; 16: a learned failure's named files at a request only, its arguments less the fix's; 15: what a learned failure's call passed; 14: a pitfall's refused flag; 13: an entry's updated_at; 12: a route group in a path; 11: a learned draft takes no program it only names; 10: a command trigger's flag; 9: a moment names the command right after it, a remedy added is no trigger; 8: a learned draft whose area is a file takes no command from its text; 7: an entry's process block and its file's stamp; 6: written command triggers, git actions named in prose; 5: the build's start, racy entries smudged; 4: held lessons and the clone of a draft; 3: triggers derived from the lesson's text
 )
 
 // errCorrupt is binfield's: a field that does not decode and a section

@@ -39,6 +39,9 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 		return []string{m}
 	}
 	issue = strings.TrimSpace(issue)
+	if strings.HasPrefix(title, "Before `") && c.Flag == "" {
+		return namedFirst(c, issue, resolution)
+	}
 	var call string
 	switch {
 	case c.Flag != "":
@@ -75,11 +78,80 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 	return failed
 }
 
+// namedFirst is what a failing call passed that a command of another
+// program its fix ran first names too ("run `killall applet` first",
+// before `cp build/applet ~/bin/` failed with "Text file busy"): that
+// failure is about that argument, and only a call that passes it again
+// meets it. A fix that names none of it (`git config …` before `git
+// commit`, `npm install` before `npm run dev`) is the project's or the
+// machine's, for every call of the program; so is one of the same
+// program, whose words are its own vocabulary (`git pull origin main`
+// before `git push origin main`).
+func namedFirst(c Command, issue, resolution string) []string {
+	call, ok := strings.CutPrefix(issue, "`")
+	if !ok {
+		return nil
+	}
+	call, _, _ = strings.Cut(call, "`")
+	names := map[string]bool{}
+	for rest := resolution; ; {
+		_, after, ok := strings.Cut(rest, "`")
+		if !ok {
+			break
+		}
+		code, after, ok := strings.Cut(after, "`")
+		if !ok {
+			break
+		}
+		for _, seg := range shellTokens(code, false) {
+			if len(seg) == 0 || verbOf(seg[0].text) == c.Verb {
+				continue
+			}
+			for _, t := range seg[1:] {
+				if strings.HasPrefix(t.text, "-") && !t.quoted {
+					continue
+				}
+				for _, p := range pathParts(t.text) {
+					names[p] = true
+				}
+			}
+		}
+		rest = after
+	}
+	var out []string
+	for _, a := range segmentArgs(c, call, false, pathParts) {
+		if names[a] && len(out) < maxFailedArgs {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// pathParts are the parts of an argument that name something, every
+// folder of a path included: a binary's name has no extension
+// (`target/release/applet`), and what a fix ran first on a folder
+// (`chmod -R 777 .git`) names it whole.
+func pathParts(arg string) []string {
+	var out []string
+	for _, s := range strings.FieldsFunc(strings.ToLower(arg), func(r rune) bool { return r == '/' || r == '\\' }) {
+		if len(s) >= 4 && !strings.ContainsAny(s, "<>…$~") && s != "http:" && s != "https:" &&
+			strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) >= 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // callArgs is what the segments of a command line that run c pass after
 // c's subcommand words and that names something (distinctive), flags
 // left out: RefusedFlag reads the one refused. root: a run as root counts
 // as passing "sudo" ("leave out `sudo`" is a fix of the call's own).
 func callArgs(c Command, line string, root bool) []string {
+	return segmentArgs(c, line, root, distinctive)
+}
+
+// segmentArgs is callArgs with what of each argument is kept (parts).
+func segmentArgs(c Command, line string, root bool, parts func(string) []string) []string {
 	var out []string
 	add := func(a string) {
 		if !contains(out, a) {
@@ -106,7 +178,7 @@ func callArgs(c Command, line string, root bool) []string {
 			if strings.HasPrefix(t.text, "-") && !t.quoted {
 				continue
 			}
-			for _, a := range distinctive(t.text) {
+			for _, a := range parts(t.text) {
 				add(a)
 			}
 		}

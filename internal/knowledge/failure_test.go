@@ -89,6 +89,17 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		"run `rm a1.txt a2.txt a3.txt a4.txt a5.txt a6.txt a7.txt a8.txt` instead")
 	dotted := learnedDraft("The Python module `matplotlib` is not installed here: importing it fails with \"ModuleNotFoundError: No module named 'matplotlib'\".",
 		"python", "`python -c \"import matplotlib\"` fails with \"ModuleNotFoundError: No module named 'matplotlib'\"")
+	// What the fix ran first names what the call passed: the failure is
+	// that argument's.
+	busy := learnedFix("Before `cp`, run `killall power-applet`: without it, `cp` fails with \"cp: cannot create regular file '~/.local/bin/power-applet': Text file busy\".",
+		"cp", "`cp <worktree>/target/release/power-applet ~/.local/bin/ && chmod +x ~/.local/bin/power-applet` fails with \"cp: cannot create regular file '~/.local/bin/power-applet': Text file busy\"",
+		"run `killall power-applet` first")
+	rejected := learnedFix("Before `git push`, run `git pull --rebase origin main`: without it, `git push` fails with \"! [rejected] main -> main (fetch first)\".",
+		"git push", "`git push origin main` fails with \"! [rejected] main -> main (fetch first)\"",
+		"run `git pull --rebase origin main` first")
+	locked := learnedFix("Before `rm`, run `chmod -R 777 <worktree>/.git`: without it, `rm` fails with \"sudo: a terminal is required to read the password\".",
+		"rm", "`sudo rm -rf <worktree>/.git && echo done` fails with \"sudo: a terminal is required to read the password\"",
+		"run `chmod -R 777 <worktree>/.git` first")
 	opts := Options{Weights: DefaultWeights, Threshold: 0.7, MaxItems: 3}
 	for _, tc := range []struct {
 		name string
@@ -96,6 +107,11 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 		cmd  string
 		want bool
 	}{
+		{"what the fix ran first named the file: that file again", busy, `cp build/power-applet ~/.local/bin/`, true},
+		{"what the fix ran first named the file: another copy", busy, `cp -R "/Volumes/Disk/Other.app" /Applications/`, false},
+		{"what the fix ran first names the branch pushed: every push", rejected, `git push -u origin feature`, true},
+		{"what the fix ran first named the folder: that folder again", locked, `sudo rm -rf .git`, true},
+		{"what the fix ran first named the folder: another file", locked, `cd mcp && rm -f simple_server.py`, false},
 		{"the same route group", ownPath, `Get-Content -Path src\app\(dashboard)\items\page.tsx`, true},
 		{"another file", ownPath, `Get-Content .specify/templates/spec-template.md`, false},
 		{"another file, the title cut short", cut, `Get-Content .specify/templates/spec-template.md`, false},
