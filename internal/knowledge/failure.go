@@ -83,10 +83,12 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 // before `cp build/applet ~/bin/` failed with "Text file busy"): that
 // failure is about that argument, and only a call that passes it again
 // meets it. A fix that names none of it (`git config …` before `git
-// commit`, `npm install` before `npm run dev`) is the project's or the
-// machine's, for every call of the program; so is one of the same
-// program, whose words are its own vocabulary (`git pull origin main`
-// before `git push origin main`).
+// commit`, `npm install` before `npm run dev`, a service started before
+// `psql -f postgres/schema.sql`) is the project's or the machine's, for
+// every call of the program; so is one of the same program, even run as
+// root, whose words are its own vocabulary (`git pull origin main` before
+// `git push origin main`). Both sides are read as the hooks read a
+// command, past wrappers and into what a shell was handed.
 func namedFirst(c Command, issue, resolution string) []string {
 	call, ok := strings.CutPrefix(issue, "`")
 	if !ok {
@@ -103,23 +105,24 @@ func namedFirst(c Command, issue, resolution string) []string {
 		if !ok {
 			break
 		}
-		for _, seg := range shellTokens(code, false) {
+		eachCommand(code, false, c.Verb, func(seg []argText, _ bool, _ []argText) bool {
 			if len(seg) == 0 || verbOf(seg[0].text) == c.Verb {
-				continue
+				return true
 			}
 			for _, t := range seg[1:] {
 				if strings.HasPrefix(t.text, "-") && !t.quoted {
 					continue
 				}
-				for _, p := range pathParts(t.text) {
-					names[p] = true
+				for _, n := range actedOn(t.text) {
+					names[n] = true
 				}
 			}
-		}
+			return true
+		})
 		rest = after
 	}
 	var out []string
-	for _, a := range segmentArgs(c, call, false, pathParts) {
+	for _, a := range segmentArgs(c, call, false, actedOn) {
 		if names[a] && len(out) < maxFailedArgs {
 			out = append(out, a)
 		}
@@ -127,19 +130,22 @@ func namedFirst(c Command, issue, resolution string) []string {
 	return out
 }
 
-// pathParts are the parts of an argument that name something, every
-// folder of a path included: a binary's name has no extension
-// (`target/release/applet`), and what a fix ran first on a folder
-// (`chmod -R 777 .git`) names it whole.
-func pathParts(arg string) []string {
-	var out []string
-	for _, s := range strings.FieldsFunc(strings.ToLower(arg), func(r rune) bool { return r == '/' || r == '\\' }) {
-		if len(s) >= 4 && !strings.ContainsAny(s, "<>…$~") && s != "http:" && s != "https:" &&
-			strings.IndexFunc(s, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) >= 0 {
-			out = append(out, s)
-		}
+// actedOn is what an argument names as the thing a command acts on: the
+// last part of a path, whole (a binary has no extension, and `chmod -R
+// 777 .git` acts on the folder), not the folders it passes through
+// (`/home/dev/…`, `postgres/schema.sql` is a file, not the service), nor a
+// placeholder, a number or a short word. A ";" a recorded command held is
+// stored as ",", which ends no name.
+func actedOn(arg string) []string {
+	a := strings.TrimRight(strings.ToLower(arg), "/\\,;")
+	if i := strings.LastIndexAny(a, "/\\"); i >= 0 {
+		a = a[i+1:]
 	}
-	return out
+	if len(a) < 4 || strings.ContainsAny(a, "<>…$~") ||
+		strings.IndexFunc(a, func(r rune) bool { return !unicode.IsDigit(r) && r != '.' }) < 0 {
+		return nil
+	}
+	return []string{a}
 }
 
 // callArgs is what the segments of a command line that run c pass after

@@ -97,6 +97,16 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 	rejected := learnedFix("Before `git push`, run `git pull --rebase origin main`: without it, `git push` fails with \"! [rejected] main -> main (fetch first)\".",
 		"git push", "`git push origin main` fails with \"! [rejected] main -> main (fetch first)\"",
 		"run `git pull --rebase origin main` first")
+	rootPull := learnedFix("Before `git push`, run `sudo git pull --rebase origin main`: without it, `git push` fails with \"! [rejected] main -> main (fetch first)\".",
+		"git push", "`git push origin main` fails with \"! [rejected] main -> main (fetch first)\"",
+		"run `sudo git pull --rebase origin main` first")
+	service := learnedFix("Before `psql`, run `brew services start postgres`: without it, `psql` fails with \"psql: error: connection to server on socket failed\".",
+		"psql", "`psql -f postgres/schema.sql` fails with \"psql: error: connection to server on socket failed\"",
+		"run `brew services start postgres` first")
+	// A ";" in a recorded command is stored as ",".
+	semi := learnedFix("Before `cp`, run `killall power-applet, sleep 1`: without it, `cp` fails with \"Text file busy\".",
+		"cp", "`cp target/release/power-applet ~/.local/bin/power-applet, chmod +x ~/.local/bin/power-applet` fails with \"cp: cannot create regular file: Text file busy\"",
+		"run `killall power-applet, sleep 1` first")
 	locked := learnedFix("Before `rm`, run `chmod -R 777 <worktree>/.git`: without it, `rm` fails with \"sudo: a terminal is required to read the password\".",
 		"rm", "`sudo rm -rf <worktree>/.git && echo done` fails with \"sudo: a terminal is required to read the password\"",
 		"run `chmod -R 777 <worktree>/.git` first")
@@ -109,7 +119,11 @@ func TestFailureOfTheCallsOwnArguments(t *testing.T) {
 	}{
 		{"what the fix ran first named the file: that file again", busy, `cp build/power-applet ~/.local/bin/`, true},
 		{"what the fix ran first named the file: another copy", busy, `cp -R "/Volumes/Disk/Other.app" /Applications/`, false},
-		{"what the fix ran first names the branch pushed: every push", rejected, `git push -u origin feature`, true},
+		{"what the fix ran first names the branch pushed: every push", rejected, `git push`, true},
+		{"the fix of the same program run as root: every push", rootPull, `git push`, true},
+		{"a service the fix started: every run", service, `psql -d app -c "select 1"`, true},
+		{"the file before a semicolon again", semi, `cp target/release/power-applet ~/.local/bin/`, true},
+		{"the file before a semicolon: another copy", semi, `cp notes.txt ~/Documents/`, false},
 		{"what the fix ran first named the folder: that folder again", locked, `sudo rm -rf .git`, true},
 		{"what the fix ran first named the folder: another file", locked, `cd mcp && rm -f simple_server.py`, false},
 		{"the same route group", ownPath, `Get-Content -Path src\app\(dashboard)\items\page.tsx`, true},
