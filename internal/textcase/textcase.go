@@ -22,15 +22,27 @@ func UpperFirst(s string) string {
 }
 
 // named reports a first word that is a path, a file name or a name in
-// code: it holds a slash, an underscore, or a dot between letters.
+// code: it holds a slash, an underscore, or a dot followed by two letters
+// ("package.json", "node.js"; not "e.g." or "i.e.").
 func named(s string) bool {
 	w, _, _ := strings.Cut(s, " ")
 	w = strings.TrimRight(w, ".,:;!?")
 	if strings.ContainsAny(w, "/\\_") {
 		return true
 	}
-	i := strings.IndexByte(w, '.')
-	return i > 0 && i < len(w)-1 && unicode.IsLetter(rune(w[i+1]))
+	for i := strings.IndexByte(w, '.'); i > 0 && i < len(w)-1; {
+		r1, n := utf8.DecodeRuneInString(w[i+1:])
+		r2, _ := utf8.DecodeRuneInString(w[i+1+n:])
+		if unicode.IsLetter(r1) && unicode.IsLetter(r2) {
+			return true
+		}
+		j := strings.IndexByte(w[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // LowerFirst lowers a capital that only opens a sentence ("Always run"),

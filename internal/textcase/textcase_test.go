@@ -12,7 +12,9 @@ func TestCase(t *testing.T) {
 		{"config/settings.yaml is generated", "config/settings.yaml is generated", "config/settings.yaml is generated"},
 		{"package.json holds the version", "package.json holds the version", "package.json holds the version"},
 		{"user_id is a UUID", "user_id is a UUID", "user_id is a UUID"},
-		{"e.g. use pnpm", "e.g. use pnpm", "e.g. use pnpm"},
+		{"e.g. use pnpm", "e.g. use pnpm", "E.g. use pnpm"},
+		{"i.e. never push", "i.e. never push", "I.e. never push"},
+		{"node.js is pinned", "node.js is pinned", "node.js is pinned"},
 		{"run it. then stop", "run it. then stop", "Run it. then stop"},
 		{"", "", ""},
 	} {
