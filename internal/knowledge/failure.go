@@ -109,14 +109,7 @@ func namedFirst(c Command, issue, resolution string) []string {
 			if len(seg) == 0 || verbOf(seg[0].text) == c.Verb {
 				return true
 			}
-			for _, t := range seg[1:] {
-				if strings.HasPrefix(t.text, "-") && !t.quoted {
-					continue
-				}
-				for _, n := range actedOn(t.text) {
-					names[n] = true
-				}
-			}
+			eachNamed(seg[1:], actedOn, func(n string) { names[n] = true })
 			return true
 		})
 		rest = after
@@ -180,17 +173,22 @@ func segmentArgs(c Command, line string, root bool, parts func(string) []string)
 		if root && asRoot {
 			add("sudo")
 		}
-		for _, t := range rest {
-			if strings.HasPrefix(t.text, "-") && !t.quoted {
-				continue
-			}
-			for _, a := range parts(t.text) {
-				add(a)
-			}
-		}
+		eachNamed(rest, parts, add)
 		return true
 	})
 	return out
+}
+
+// eachNamed gives what of each argument parts keeps, flags left out.
+func eachNamed(args []argText, parts func(string) []string, f func(string)) {
+	for _, t := range args {
+		if strings.HasPrefix(t.text, "-") && !t.quoted {
+			continue
+		}
+		for _, a := range parts(t.text) {
+			f(a)
+		}
+	}
 }
 
 // commandOf is a segment from its program on, as Segments and failedArgs
