@@ -49,7 +49,7 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 		// would pass again (RefusedFlag), whatever else it passes.
 	case !ownArgs(title) || programSwapped(c, title, issue):
 	case strings.HasPrefix(issue, "`"):
-		call, _, _ = strings.Cut(issue[1:], "`")
+		call, _ = quotedCall(issue)
 	case strings.Contains(issue, "does not take these arguments"):
 		call = firstCode(title)
 	}
@@ -90,21 +90,12 @@ func failedArgs(c Command, issue, resolution, title string) []string {
 // `git push origin main`). Both sides are read as the hooks read a
 // command, past wrappers and into what a shell was handed.
 func namedFirst(c Command, issue, resolution string) []string {
-	call, ok := strings.CutPrefix(issue, "`")
+	call, ok := quotedCall(issue)
 	if !ok {
 		return nil
 	}
-	call, _, _ = strings.Cut(call, "`")
 	names := map[string]bool{}
-	for rest := resolution; ; {
-		_, after, ok := strings.Cut(rest, "`")
-		if !ok {
-			break
-		}
-		code, after, ok := strings.Cut(after, "`")
-		if !ok {
-			break
-		}
+	for _, code := range codeSpans(resolution) {
 		eachCommand(code, false, c.Verb, func(seg []argText, _ bool, _ []argText) bool {
 			if len(seg) == 0 || verbOf(seg[0].text) == c.Verb {
 				return true
@@ -112,7 +103,6 @@ func namedFirst(c Command, issue, resolution string) []string {
 			eachNamed(seg[1:], actedOn, func(n string) { names[n] = true })
 			return true
 		})
-		rest = after
 	}
 	var out []string
 	for _, a := range segmentArgs(c, call, false, actedOn) {
@@ -383,15 +373,38 @@ func programSwapped(c Command, title, issue string) bool {
 
 // firstCode is the first span in backticks of a text.
 func firstCode(s string) string {
-	_, after, ok := strings.Cut(s, "`")
-	if !ok {
-		return ""
+	if spans := codeSpans(s); len(spans) > 0 {
+		return spans[0]
 	}
-	code, _, ok := strings.Cut(after, "`")
-	if !ok {
-		return ""
+	return ""
+}
+
+// codeSpans are the spans in backticks of a text, each closed.
+func codeSpans(s string) []string {
+	var out []string
+	for {
+		_, after, ok := strings.Cut(s, "`")
+		if !ok {
+			return out
+		}
+		code, rest, ok := strings.Cut(after, "`")
+		if !ok {
+			return out
+		}
+		out = append(out, code)
+		s = rest
 	}
-	return code
+}
+
+// quotedCall is the call an issue quotes at its start ("`rg -n x specs`
+// fails with …"), up to its closing backtick or, cut short, the end.
+func quotedCall(issue string) (string, bool) {
+	rest, ok := strings.CutPrefix(issue, "`")
+	if !ok {
+		return "", false
+	}
+	call, _, _ := strings.Cut(rest, "`")
+	return call, true
 }
 
 // distinctive is what of one argument names a thing the next failing
