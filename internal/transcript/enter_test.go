@@ -166,6 +166,10 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// path, newlines escaped. One key set in a sentence is prose.
 		{`\n\nIt's dangerous down there. Advice mostly...[i2t]Levels/Museum/Advisor_Title=Cutting Dredge[i2t]Levels/Museum/Advisor_Text=Great job!\n\nYou'll always remember your first catch.` + "\nпереведи это", "переведи это"},
 		{"=== ui/title=Home ui/subtitle=Welcome\nok", "ok"},
+		// A server's log of the requests it answered; an endpoint a
+		// person names.
+		{"the list breaks\n GET /items?page=1 200 in 329ms (compile: 9ms, proxy.ts: 20ms, render: 300ms)\n\"POST /api/login HTTP/1.1\" 401 17\nfix it", "the list breaks\n\nfix it"},
+		{"GET /items returns 500 when the page is empty", "GET /items returns 500 when the page is empty"},
 		{"always set log.level=debug before you run the tests", "always set log.level=debug before you run the tests"},
 		{"the key is config/app=prod, never change it", "the key is config/app=prod, never change it"},
 	} {

@@ -137,12 +137,13 @@ func pastedLine(line, trim string) bool {
 			return true
 		}
 	}
-	// ⏺ and ⎿ open what Claude Code's terminal shows of the agent's
-	// replies and tool calls; "remote:" what a git server sends back.
-	for _, p := range []string{">", "//", "/*", "#!", "$ ", "<!--", "at ", "Traceback", "File \"", "[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "panic:", "goroutine ", "npm ERR!", "npm error", "npm warn", "⏺", "⎿", "remote: "} {
-		if strings.HasPrefix(trim, p) && (p != "at " || strings.Contains(trim, "(") && strings.Contains(trim, ":")) {
-			return true
+	for _, p := range []string{">", "//", "/*", "#!", "<!--"} {
+		if strings.HasPrefix(trim, p) {
+			return true // a quote, a comment
 		}
+	}
+	if outputLine(trim) {
+		return true
 	}
 	if strings.HasPrefix(trim, "|") && strings.HasSuffix(trim, "|") && strings.Count(trim, "|") >= 3 {
 		return true // a table's row: a document's or a program's, not a sentence
@@ -156,13 +157,27 @@ func pastedLine(line, trim string) bool {
 	if strings.HasPrefix(trim, "# ") && !strings.Contains(trim[2:], " ") {
 		return true // a shell comment of one word; "# Title" lines of prose keep their spaces
 	}
-	if len(trim) > 10 && trim[4] == '-' && trim[7] == '-' && isDigits(trim[:4]) {
-		return true // a log line that starts with a date: 2026-03-01...
-	}
 	for _, s := range []string{";", "{", "}", "*/", "-->"} {
 		if strings.HasSuffix(trim, s) {
 			return true
 		}
+	}
+	return false
+}
+
+// outputLine reports a line a program or an agent printed: a log, a stack
+// trace, a shell session, an agent's terminal. Unlike code or a quote, it
+// is nobody's request, even when the person pasted it on purpose.
+func outputLine(trim string) bool {
+	// ⏺ and ⎿ open what Claude Code's terminal shows of the agent's
+	// replies and tool calls; "remote:" what a git server sends back.
+	for _, p := range []string{"$ ", "at ", "Traceback", "File \"", "[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "panic:", "goroutine ", "npm ERR!", "npm error", "npm warn", "⏺", "⎿", "remote: "} {
+		if strings.HasPrefix(trim, p) && (p != "at " || strings.Contains(trim, "(") && strings.Contains(trim, ":")) {
+			return true
+		}
+	}
+	if len(trim) > 10 && trim[4] == '-' && trim[7] == '-' && isDigits(trim[:4]) {
+		return true // a log line that starts with a date: 2026-03-01...
 	}
 	return machineLine(trim)
 }
@@ -199,6 +214,8 @@ func machineLine(trim string) bool {
 		return true // "  11 | # install binaries ...": a listing a build tool quotes
 	case serialized(trim):
 		return true // a resource file's entries, or a string with its newlines escaped
+	case requestLogged(first, rest):
+		return true // GET /items?page=1 200 in 329ms, "POST /api HTTP/1.1" 201: a server's log of a request
 	case strings.Contains(trim, "^C") || strings.Contains(trim, "Traceback (most recent call last)"):
 		return true // an interrupted program, echoed
 	}
@@ -208,6 +225,28 @@ func machineLine(trim string) bool {
 		}
 	}
 	return false
+}
+
+// requestLogged: a server's log line for a request it answered, the
+// method, the path, then the status at once, or after the protocol
+// ("GET /items 200 in 12ms", "\"POST /api HTTP/1.1\" 201 17"). A person
+// naming an endpoint says what it does in words of their own ("GET /items
+// returns 500 here").
+func requestLogged(first, rest string) bool {
+	switch strings.TrimPrefix(first, "\"") {
+	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
+	default:
+		return false
+	}
+	f := strings.Fields(rest)
+	if len(f) < 2 || !strings.HasPrefix(f[0], "/") {
+		return false
+	}
+	status := f[1]
+	if strings.HasPrefix(status, "HTTP/") && len(f) > 2 {
+		status = f[2]
+	}
+	return len(status) == 3 && isDigits(status) && status[0] >= '1' && status[0] <= '5'
 }
 
 // pidPrefix: "(name:1234):".
