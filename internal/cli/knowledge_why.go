@@ -59,7 +59,7 @@ reasons.
 			var call *knowledge.Call
 			what := tool
 			if request != "" {
-				call = knowledge.RequestCall(w.proj.Root, cwd, request)
+				call = hook.RequestCall(w.proj.Root, cwd, request)
 				opts.MaxItems = w.cfg.Serve.PromptMaxItems
 				what = "the request"
 			} else {

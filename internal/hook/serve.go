@@ -92,16 +92,24 @@ func (r *run) userPromptSubmit(sess Session) (*Output, error) {
 	if !r.serving() {
 		return nil, errQuiet
 	}
-	// What an editor or a command template wrapped around the request
-	// (open tabs, a template's instructions) is not what the person asks
-	// for: the files it lists would serve what bears on none of it.
-	call := knowledge.RequestCall(r.proj.Root, r.in.Cwd, transcript.Unwrap(textcut.Bytes(r.in.Prompt, promptMatchBytes)))
+	call := RequestCall(r.proj.Root, r.in.Cwd, r.in.Prompt)
 	ranked := knowledge.Rank(r.candidates(call).Items, call, r.options())
 	ranked = slices.DeleteFunc(ranked, func(s knowledge.Scored) bool { return r.keptNow[s.Item.ID] })
 	if len(ranked) == 0 {
 		return nil, errQuiet
 	}
 	return r.inject(sess, call, ranked, "", "this request")
+}
+
+// RequestCall is what a person's request names, read as the prompt hook
+// reads it (and 'knowledge why --request' explains it). What an editor or
+// a command template wrapped around the request (open tabs, a template's
+// instructions) is not what the person asks for, nor is what a program
+// printed into it (a log, a stack trace): the files they list would serve
+// what bears on none of it. A document or code the person pasted stays:
+// it is often the task.
+func RequestCall(root, cwd, prompt string) *knowledge.Call {
+	return knowledge.RequestCall(root, cwd, transcript.WithoutOutput(transcript.Unwrap(textcut.Bytes(prompt, promptMatchBytes))))
 }
 
 // redactedPrompt is the start of the prompt that is stored, redacted: once
