@@ -245,6 +245,20 @@ func TestFinish(t *testing.T) {
 	}
 }
 
+// A closing "OK" of one Han character is taken off only where it stands
+// apart: written on to the character before it, it ends a word of the
+// lesson ("运行" run, "可行" feasible).
+func TestClosingWordOfOneHanCharacter(t *testing.T) {
+	checkLessons(t, []scripted{
+		{"运行 keeps its 行", []string{"user: go", "assistant: Here is the plan.", "user: 发布之前先确认能正常运行", "assistant: Done."},
+			[]string{"procedural: 发布之前先确认能正常运行。"}},
+		{"可行 keeps its 行", []string{"user: go", "assistant: Here is the plan.", "user: 部署之前先检查配置是否可行", "assistant: Done."},
+			[]string{"procedural: 部署之前先检查配置是否可行。"}},
+		{"a closing 行 apart is dropped", []string{"user: go", "assistant: Here is the plan.", "user: 部署之前先跑测试，行", "assistant: Done."},
+			[]string{"procedural: 部署之前先跑测试。"}},
+	})
+}
+
 func TestRejection(t *testing.T) {
 	tests := []scripted{
 		{"a bare no: the agent's plan", []string{"user: logs are too loud", "assistant: I'll remove the logging section from config.yaml.", "edit: /repo/config.yaml", "user: nooo"},

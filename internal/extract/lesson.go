@@ -78,7 +78,7 @@ func endBefore(x *lang.Text, i, j int) int {
 	for {
 		for j > i {
 			r, n := utf8.DecodeLastRuneInString(low[:j])
-			if !unicode.IsSpace(r) && !strings.ContainsRune(",;:.!?。！？；：、…", r) {
+			if !unicode.IsSpace(r) && !strings.ContainsRune(sentencePunct, r) {
 				break
 			}
 			j -= n
@@ -87,7 +87,7 @@ func endBefore(x *lang.Text, i, j int) int {
 		for _, tb := range lang.Tables() {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
-				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) {
+				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -108,8 +108,7 @@ func trimEnd(_ *lang.Text, _ string, slot string) string {
 // own full stop, a capital, at most maxLesson runes.
 func finish(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	s = strings.TrimRight(s, " ,;:-–—.!?。！？；：、…")
-	s = strings.TrimLeft(s, " ,;:-–—.!?。！？；：、…")
+	s = strings.Trim(s, " -–—"+sentencePunct)
 	if s == "" {
 		return ""
 	}
@@ -182,13 +181,31 @@ func wordBefore(low string, i int) bool {
 	return (c == '.' || c == '/' || c == '-' || c == '_' || c == '\\') && low[i-2] != ' '
 }
 
+// endsWord reports a closing word of one Han character, low[start:end],
+// written on to the character before it: Chinese writes no spaces, and
+// "行" (fine) or "好" (good) alone closes a request ("…，行") while the
+// same character ends a word of the sentence itself ("运行" run, "做好"
+// done well, "就是" just so).
+func endsWord(low string, start, end int) bool {
+	r, n := utf8.DecodeRuneInString(low[start:end])
+	if start+n != end || !unicode.Is(unicode.Han, r) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(low[:start])
+	return isHanKana(before)
+}
+
+// sentencePunct is what ends a clause or a sentence, in Latin and in
+// Chinese and Japanese (full-width) writing.
+const sentencePunct = ",，;:.!?。！？；：、…"
+
 // punctAfter reports punctuation (or the end) right after i: "no," "ok."
 func punctAfter(low string, i, j int) bool {
 	if i >= j {
 		return true
 	}
 	r, _ := utf8.DecodeRuneInString(low[i:])
-	return strings.ContainsRune(",;:.!?。！？；：、…", r)
+	return strings.ContainsRune(sentencePunct, r)
 }
 
 var (
