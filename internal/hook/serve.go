@@ -104,10 +104,11 @@ func (r *run) userPromptSubmit(sess Session) (*Output, error) {
 // RequestCall is what a person's request names, read as the prompt hook
 // reads it (and 'knowledge why --request' explains it). What an editor or
 // a command template wrapped around the request (open tabs, a template's
-// instructions) is not what the person asks for, nor is what a program
-// printed into it (a log, a stack trace): the files they list would serve
-// what bears on none of it. A document or code the person pasted stays:
-// it is often the task.
+// instructions) is not what the person asks for, nor is a running
+// program's log pasted into it (a server's line for each request, its
+// times and levels): the files they list would serve what bears on none
+// of it. A stack frame, a command, code or a document the person pasted
+// stays: it names what the request is about.
 func RequestCall(root, cwd, prompt string) *knowledge.Call {
 	return knowledge.RequestCall(root, cwd, transcript.WithoutOutput(transcript.Unwrap(textcut.Bytes(prompt, promptMatchBytes))))
 }

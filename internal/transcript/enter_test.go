@@ -169,7 +169,7 @@ func TestOwnWordsLeaveTerminalsOut(t *testing.T) {
 		// A server's log of the requests it answered; an endpoint a
 		// person names.
 		{"the list breaks\n GET /items?page=1 200 in 329ms (compile: 9ms, proxy.ts: 20ms, render: 300ms)\n\"POST /api/login HTTP/1.1\" 401 17\nfix it", "the list breaks\n\nfix it"},
-		{"GET /items returns 500 when the page is empty", "GET /items returns 500 when the page is empty"},
+		{"GET /items returns 500 when the page is empty\nGET /items 500 on an empty page, fix src/app/items/page.tsx", "GET /items returns 500 when the page is empty\nGET /items 500 on an empty page, fix src/app/items/page.tsx"},
 		{"always set log.level=debug before you run the tests", "always set log.level=debug before you run the tests"},
 		{"the key is config/app=prod, never change it", "the key is config/app=prod, never change it"},
 	} {

@@ -2,23 +2,26 @@ package transcript
 
 import "strings"
 
-// WithoutOutput is text without the lines a program or an agent printed
-// (outputLine: a log, a stack trace, a shell session), keeping what people
-// wrote, pasted or not: a document, a quote, code.
+// WithoutOutput is text without the lines of a running program's log
+// (logLine: a level, a time, a request a server answered). What names the
+// code or the commands the person works on stays, whoever wrote it: a
+// stack frame, a compiler's message, a shell's prompt and its command,
+// code, a document, a quote. A text made of such lines alone is returned
+// whole: the person sent it to be read.
 func WithoutOutput(text string) string {
-	if !strings.Contains(text, "\n") {
-		if outputLine(strings.TrimSpace(text)) {
-			return ""
-		}
-		return text
-	}
-	var b strings.Builder
-	for _, line := range strings.Split(text, "\n") {
-		if outputLine(strings.TrimSpace(line)) {
+	lines := strings.Split(text, "\n")
+	kept := lines[:0:0]
+	words := false
+	for _, line := range lines {
+		trim := strings.TrimSpace(line)
+		if logLine(trim) {
 			continue
 		}
-		b.WriteString(line)
-		b.WriteByte('\n')
+		kept = append(kept, line)
+		words = words || trim != ""
 	}
-	return b.String()
+	if !words || len(kept) == len(lines) {
+		return text
+	}
+	return strings.Join(kept, "\n")
 }

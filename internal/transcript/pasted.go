@@ -166,20 +166,44 @@ func pastedLine(line, trim string) bool {
 }
 
 // outputLine reports a line a program or an agent printed: a log, a stack
-// trace, a shell session, an agent's terminal. Unlike code or a quote, it
-// is nobody's request, even when the person pasted it on purpose.
+// trace, a shell session, an agent's terminal.
 func outputLine(trim string) bool {
 	// ⏺ and ⎿ open what Claude Code's terminal shows of the agent's
-	// replies and tool calls; "remote:" what a git server sends back.
-	for _, p := range []string{"$ ", "at ", "Traceback", "File \"", "[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "panic:", "goroutine ", "npm ERR!", "npm error", "npm warn", "⏺", "⎿", "remote: "} {
+	// replies and tool calls.
+	for _, p := range []string{"$ ", "at ", "Traceback", "File \"", "panic:", "goroutine ", "⏺", "⎿"} {
 		if strings.HasPrefix(trim, p) && (p != "at " || strings.Contains(trim, "(") && strings.Contains(trim, ":")) {
 			return true
 		}
 	}
-	if len(trim) > 10 && trim[4] == '-' && trim[7] == '-' && isDigits(trim[:4]) {
-		return true // a log line that starts with a date: 2026-03-01...
-	}
 	return machineLine(trim)
+}
+
+// logLine reports a line of a running program's log: a level, a time, a
+// process, a request it answered; "remote:" is what a git server sends
+// back. Unlike a stack frame, a compiler's message or a shell's prompt,
+// it names no code the person works on, nor a command they ran.
+func logLine(trim string) bool {
+	for _, p := range []string{"[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "npm ERR!", "npm error", "npm warn", "remote: "} {
+		if strings.HasPrefix(trim, p) {
+			return true
+		}
+	}
+	if len(trim) > 10 && trim[4] == '-' && trim[7] == '-' && isDigits(trim[:4]) {
+		return true // a line that starts with a date: 2026-03-01...
+	}
+	first, rest, _ := strings.Cut(trim, " ")
+	lead, _, _ := strings.Cut(strings.TrimLeft(trim, "-=*#[ "), " ")
+	switch {
+	case strings.HasPrefix(trim, "(") && pidPrefix(first):
+		return true // (python:31759): Adwaita-WARNING **: ...
+	case levelPrefix(lead):
+		return true // info: ..., DEBUG: ..., warning(gtk): ..., --- DEBUG: ...
+	case clockTime(trim):
+		return true // 18:16:20.190 or [12:00:01]
+	case requestLogged(first, rest):
+		return true // GET /items?page=1 200 in 329ms, "POST /api HTTP/1.1" 201 17
+	}
+	return false
 }
 
 // machineLine reports a line a program wrote, in whatever language the
@@ -189,13 +213,11 @@ func outputLine(trim string) bool {
 // a frame (│ ... │) is not one: people copy their own words out of an
 // agent's input box.
 func machineLine(trim string) bool {
+	if logLine(trim) {
+		return true
+	}
 	first, rest, _ := strings.Cut(trim, " ")
-	lead, _, _ := strings.Cut(strings.TrimLeft(trim, "-=*#[ "), " ")
 	switch {
-	case strings.HasPrefix(trim, "(") && pidPrefix(first):
-		return true // (python:31759): Adwaita-WARNING **: ...
-	case levelPrefix(lead):
-		return true // info: ..., DEBUG: ..., warning(gtk): ..., --- DEBUG: ...
 	case exceptionPrefix(first):
 		return true // AttributeError: 'ListBox' object has no attribute
 	case lineNumbered(first, rest):
@@ -206,16 +228,12 @@ func machineLine(trim string) bool {
 		return true // user@host:~/src$ make, ❯ make, (base) ➜ repo make, node ➜ /workspaces/x $ npm run dev, [me@box src]$ make
 	case goFrame(trim):
 		return true // main.main(), github.com/x/y.(*T).Run(0x2009, {0x1, 0x2}): a Go panic's stack
-	case clockTime(trim):
-		return true // 18:16:20.190 or [12:00:01]
 	case assignment(first, rest) || assignment(bulleted(trim)):
 		return true // device.name = "alsa_card.pci-0000_03_00.1", "  * device.name = ..." (wpctl's default)
 	case isDigits(first) && first != "" && (rest == "|" || strings.HasPrefix(rest, "| ")):
 		return true // "  11 | # install binaries ...": a listing a build tool quotes
 	case serialized(trim):
 		return true // a resource file's entries, or a string with its newlines escaped
-	case requestLogged(first, rest):
-		return true // GET /items?page=1 200 in 329ms, "POST /api HTTP/1.1" 201: a server's log of a request
 	case strings.Contains(trim, "^C") || strings.Contains(trim, "Traceback (most recent call last)"):
 		return true // an interrupted program, echoed
 	}
@@ -228,10 +246,11 @@ func machineLine(trim string) bool {
 }
 
 // requestLogged: a server's log line for a request it answered, the
-// method, the path, then the status at once, or after the protocol
-// ("GET /items 200 in 12ms", "\"POST /api HTTP/1.1\" 201 17"). A person
-// naming an endpoint says what it does in words of their own ("GET /items
-// returns 500 here").
+// method, the path, then the status at once, or after the protocol, and
+// after it nothing, or what a log gives: a size, a time ("GET /items 200
+// in 12ms", "\"POST /api HTTP/1.1\" 201 17", "GET / 304 - 1.2 ms"). A
+// person naming an endpoint goes on in words of their own ("GET /items
+// 500 on an empty page").
 func requestLogged(first, rest string) bool {
 	switch strings.TrimPrefix(first, "\"") {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
@@ -242,11 +261,18 @@ func requestLogged(first, rest string) bool {
 	if len(f) < 2 || !strings.HasPrefix(f[0], "/") {
 		return false
 	}
-	status := f[1]
-	if strings.HasPrefix(status, "HTTP/") && len(f) > 2 {
-		status = f[2]
+	f = f[1:]
+	if strings.HasPrefix(f[0], "HTTP/") {
+		f = f[1:]
 	}
-	return len(status) == 3 && isDigits(status) && status[0] >= '1' && status[0] <= '5'
+	if len(f) == 0 || len(f[0]) != 3 || !isDigits(f[0]) || f[0][0] < '1' || f[0][0] > '5' {
+		return false
+	}
+	if len(f) == 1 {
+		return true
+	}
+	next := strings.TrimRight(f[1], "ms")
+	return next == "-" || next == "in" || next == "OK" || next != "" && strings.Trim(next, "0123456789.") == ""
 }
 
 // pidPrefix: "(name:1234):".
