@@ -2063,6 +2063,12 @@ func TestRecurring(t *testing.T) {
 		{"first make a backup of main.py before applying the changes", []string{"pitfall: First make a backup of main.py before applying the changes."}},
 		{"antes de fazer deploy, rode os testes", []string{"procedural: Antes de fazer deploy, rode os testes."}},
 		{"デプロイする前にテストを全部実行して", []string{"procedural: デプロイする前にテストを全部実行して。"}},
+		// A release and a push, in each table as in English; Japanese
+		// also says it the other way round: "after X, release".
+		{"ちゃんと動いてるか確認してからリリースして", []string{"procedural: ちゃんと動いてるか確認してからリリースして。"}},
+		{"перед релизом проверь, что всё работает", []string{"procedural: Перед релизом проверь, что всё работает."}},
+		{"릴리즈하기 전에 제대로 동작하는지 확인해", []string{"procedural: 릴리즈하기 전에 제대로 동작하는지 확인해."}},
+		{"推送之前先跑一遍测试", []string{"procedural: 推送之前先跑一遍测试。"}},
 		{"did you run the tests before deploying?", nil},
 		{"every time I run it, it crashes", nil},
 		{"Все то же самое, после каждого изменения он создаёт один и тот же файл", nil},
