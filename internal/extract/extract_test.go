@@ -245,10 +245,10 @@ func TestFinish(t *testing.T) {
 	}
 }
 
-// A closing "OK" of one Han character is taken off only where it stands
-// apart: written on to the character before it, it ends a word of the
-// lesson ("运行" run, "可行" feasible).
-func TestClosingWordOfOneHanCharacter(t *testing.T) {
+// A closing "OK" in Chinese is taken off only where it stands apart:
+// written on to the character before it, it ends a word of the lesson
+// ("运行" run, "可行" feasible, "就可以" will do).
+func TestClosingWordWrittenOn(t *testing.T) {
 	checkLessons(t, []scripted{
 		{"运行 keeps its 行", []string{"user: go", "assistant: Here is the plan.", "user: 发布之前先确认能正常运行", "assistant: Done."},
 			[]string{"procedural: 发布之前先确认能正常运行。"}},
@@ -256,6 +256,16 @@ func TestClosingWordOfOneHanCharacter(t *testing.T) {
 			[]string{"procedural: 部署之前先检查配置是否可行。"}},
 		{"a closing 行 apart is dropped", []string{"user: go", "assistant: Here is the plan.", "user: 部署之前先跑测试，行", "assistant: Done."},
 			[]string{"procedural: 部署之前先跑测试。"}},
+		{"就可以 keeps its 可以", []string{"user: go", "assistant: Here is the plan.", "user: 部署之前先跑测试就可以", "assistant: Done."},
+			[]string{"procedural: 部署之前先跑测试就可以。"}},
+		// Interjections and what follows a closing particle still close it;
+		// an opening answer stands apart after a full-width comma too.
+		{"a closing 哦", []string{"user: go", "assistant: Here is the plan.", "user: 每次提交前先跑测试哦", "assistant: Done."},
+			[]string{"procedural: 每次提交前先跑测试。"}},
+		{"好 after 吧", []string{"user: go", "assistant: Here is the plan.", "user: 每次提交前先跑测试吧好", "assistant: Done."},
+			[]string{"procedural: 每次提交前先跑测试吧。"}},
+		{"an opening 行，", []string{"user: go", "assistant: Here is the plan.", "user: 行，每次提交前先跑测试", "assistant: Done."},
+			[]string{"procedural: 每次提交前先跑测试。"}},
 	})
 }
 
@@ -2069,6 +2079,11 @@ func TestRecurring(t *testing.T) {
 		{"перед релизом проверь, что всё работает", []string{"procedural: Перед релизом проверь, что всё работает."}},
 		{"릴리즈하기 전에 제대로 동작하는지 확인해", []string{"procedural: 릴리즈하기 전에 제대로 동작하는지 확인해."}},
 		{"推送之前先跑一遍测试", []string{"procedural: 推送之前先跑一遍测试。"}},
+		// Not inside a longer word: 前端 is the frontend, リリースノート
+		// release notes.
+		{"修改前端的按钮颜色", nil},
+		{"先修复登录的bug，然后发布前端", nil},
+		{"全部終わってからリリースノートを書いて", nil},
 		{"did you run the tests before deploying?", nil},
 		{"every time I run it, it crashes", nil},
 		{"Все то же самое, после каждого изменения он создаёт один и тот же файл", nil},

@@ -87,7 +87,7 @@ func endBefore(x *lang.Text, i, j int) int {
 		for _, tb := range lang.Tables() {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
-				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j) {
+				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -181,19 +181,28 @@ func wordBefore(low string, i int) bool {
 	return (c == '.' || c == '/' || c == '-' || c == '_' || c == '\\') && low[i-2] != ' '
 }
 
-// endsWord reports a closing word of one Han character, low[start:end],
-// written on to the character before it: Chinese writes no spaces, and
-// "行" (fine) or "好" (good) alone closes a request ("…，行") while the
-// same character ends a word of the sentence itself ("运行" run, "做好"
-// done well, "就是" just so).
-func endsWord(low string, start, end int) bool {
-	r, n := utf8.DecodeRuneInString(low[start:end])
-	if start+n != end || !unicode.Is(unicode.Han, r) {
+// endsWord reports a closing word, low[start:end], that is written on to
+// the Han or kana character before it and so ends a word of the sentence
+// itself: Chinese writes no spaces, and "行" (fine) or "可以" (all right)
+// alone closes a request ("…，行"), while the same characters end
+// "运行" (run) or "就可以" (will do). An answer of Han characters is such
+// a word; a filler only when it is one Han character ("你" of "给你"),
+// and never an interjection, nor after a sentence's closing particle
+// ("…吧好").
+func endsWord(low string, start, end int, kind string) bool {
+	before, _ := utf8.DecodeLastRuneInString(low[:start])
+	if !isHanKana(before) || strings.ContainsRune(closingParticles, before) {
 		return false
 	}
-	before, _ := utf8.DecodeLastRuneInString(low[:start])
-	return isHanKana(before)
+	w := low[start:end]
+	if strings.IndexFunc(w, func(r rune) bool { return !unicode.Is(unicode.Han, r) }) >= 0 || strings.ContainsAny(w, closingParticles) {
+		return false
+	}
+	return kind == lang.Answer || utf8.RuneCountInString(w) == 1
 }
+
+// closingParticles end a Chinese sentence or stand alone as interjections.
+const closingParticles = "吧呢啊嘛呀啦哦嗯"
 
 // sentencePunct is what ends a clause or a sentence, in Latin and in
 // Chinese and Japanese (full-width) writing.

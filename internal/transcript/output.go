@@ -5,9 +5,11 @@ import "strings"
 // WithoutOutput is text without the lines of a running program's log
 // (logLine: a level, a time, a request a server answered). What names the
 // code or the commands the person works on stays, whoever wrote it: a
-// stack frame, a compiler's message, a shell's prompt and its command,
-// code, a document, a quote. A text made of such lines alone is returned
-// whole: the person sent it to be read.
+// stack frame, a compiler's pointer to a line, a shell's prompt and its
+// command, code, a document, a quote. A line that opens with a log level
+// ("error: could not compile") reads as a log, as capture reads it. A text
+// made of log lines alone (in a fence or not) is returned whole: the
+// person sent it to be read.
 func WithoutOutput(text string) string {
 	lines := strings.Split(text, "\n")
 	kept := lines[:0:0]
@@ -18,7 +20,7 @@ func WithoutOutput(text string) string {
 			continue
 		}
 		kept = append(kept, line)
-		words = words || trim != ""
+		words = words || trim != "" && !strings.HasPrefix(trim, "```") && !strings.HasPrefix(trim, "~~~")
 	}
 	if !words || len(kept) == len(lines) {
 		return text

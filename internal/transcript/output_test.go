@@ -14,6 +14,12 @@ func TestWithoutOutput(t *testing.T) {
 		{"here is the code\n```python\nx = open(\"data/in.csv\")\n```", "here is the code\n```python\nx = open(\"data/in.csv\")\n```"},
 		{"error: src/a.go does not build", "error: src/a.go does not build"},
 		{"GET /items 200 in 3ms\r\nwhy is it slow?\r\n", "why is it slow?\r\n"},
+		// A person's sentence about an endpoint, code that sets a level,
+		// and a fenced log with nothing else.
+		{"fix it\nGET /api/orders 500 in production since the deploy, see src/api/orders.ts", "fix it\nGET /api/orders 500 in production since the deploy, see src/api/orders.ts"},
+		{"set these\n```python\nDEBUG = True\nINFO = load(\"conf/app.yaml\")\n```", "set these\n```python\nDEBUG = True\nINFO = load(\"conf/app.yaml\")\n```"},
+		{"```\nGET /items 200 in 3ms\n[12:00:01] worker started\n```", "```\nGET /items 200 in 3ms\n[12:00:01] worker started\n```"},
+		{"cargo fails\nerror: could not compile `app`\n --> src/main.rs:1:5", "cargo fails\n --> src/main.rs:1:5"},
 	} {
 		if got := WithoutOutput(c.in); got != c.want {
 			t.Errorf("WithoutOutput(%q)\n = %q\nwant %q", c.in, got, c.want)

@@ -184,8 +184,8 @@ func outputLine(trim string) bool {
 // it names no code the person works on, nor a command they ran.
 func logLine(trim string) bool {
 	for _, p := range []string{"[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "npm ERR!", "npm error", "npm warn", "remote: "} {
-		if strings.HasPrefix(trim, p) {
-			return true
+		if rest, ok := strings.CutPrefix(trim, p); ok && !strings.HasPrefix(strings.TrimSpace(rest), "=") {
+			return true // but "DEBUG = True" is code
 		}
 	}
 	if len(trim) > 10 && trim[4] == '-' && trim[7] == '-' && isDigits(trim[:4]) {
@@ -250,7 +250,7 @@ func machineLine(trim string) bool {
 // after it nothing, or what a log gives: a size, a time ("GET /items 200
 // in 12ms", "\"POST /api HTTP/1.1\" 201 17", "GET / 304 - 1.2 ms"). A
 // person naming an endpoint goes on in words of their own ("GET /items
-// 500 on an empty page").
+// 500 on an empty page", "GET /api/orders 500 in production").
 func requestLogged(first, rest string) bool {
 	switch strings.TrimPrefix(first, "\"") {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
@@ -271,8 +271,20 @@ func requestLogged(first, rest string) bool {
 	if len(f) == 1 {
 		return true
 	}
-	next := strings.TrimRight(f[1], "ms")
-	return next == "-" || next == "in" || next == "OK" || next != "" && strings.Trim(next, "0123456789.") == ""
+	switch f[1] {
+	case "-", "OK":
+		return true
+	case "in":
+		return len(f) > 2 && measure(f[2]) // "in 12ms", not "in production"
+	}
+	return measure(f[1])
+}
+
+// measure reports a size or a time as a log writes it: "17", "1.2", "329ms",
+// "4.0s".
+func measure(w string) bool {
+	w = strings.TrimRight(w, "ms")
+	return strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789.") == ""
 }
 
 // pidPrefix: "(name:1234):".

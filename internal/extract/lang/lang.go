@@ -119,8 +119,12 @@ type Table struct {
 	// phrase of it ("注意", pay attention) is not read in a span holding
 	// kana ("【注意点】", "注意すべき点").
 	WithoutKana bool
-	phrases     map[string][]phrase
-	templates   map[string]string
+	// Words: in a table without spaces, words a phrase never ends inside
+	// of: Chinese "部署前" (before deploying) is not the start of "部署前端"
+	// (deploy the frontend).
+	Words     []string
+	phrases   map[string][]phrase
+	templates map[string]string
 	// index finds the phrases that may start at a place by its first two
 	// bytes, so a text is scanned once whatever the number of phrases:
 	// index[b] holds the phrases that start with b, by their second byte;
@@ -240,8 +244,12 @@ func Parse(name, data string) (*Table, error) {
 					return nil, bad("kana: want yes or no")
 				}
 				t.WithoutKana = v == "no"
+			case "words":
+				for _, w := range strings.Fields(v) {
+					t.Words = append(t.Words, Fold(w).Low())
+				}
 			default:
-				return nil, bad("unknown key %q (want code, name, spaces, rules, kana)", k)
+				return nil, bad("unknown key %q (want code, name, spaces, rules, kana, words)", k)
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
@@ -799,7 +807,19 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 	if r, _ := utf8.DecodeLastRuneInString(p.text); tb.joins(r) && joinedAfter(s, j, tb.joins) {
 		return false
 	}
-	return true
+	return !tb.endsInside(s, j)
+}
+
+// endsInside reports a match ending at j inside one of the table's Words.
+func (tb *Table) endsInside(s string, j int) bool {
+	for _, w := range tb.Words {
+		for k := 1; k < len(w); k++ {
+			if j >= k && strings.HasPrefix(s[j-k:], w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // joins reports a rune that makes one word with the phrase it touches.
