@@ -186,6 +186,19 @@ func TestLooseSpaces(t *testing.T) {
 	}
 }
 
+// A table without spaces names the words its phrases never end inside of.
+func TestWordsAPhraseNeverEndsInside(t *testing.T) {
+	tb, err := Parse("x.phrases", "code: xx\nspaces: no\nwords: 前端 前台\n[recurring]\n部署前\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]bool{"部署前先跑测试": true, "部署前，跑测试": true, "帮我部署前端": false, "部署前台": false, "部署前": true} {
+		if x := Fold(s); tb.Has(x, Recurring, 0, len(x.Low())) != want {
+			t.Errorf("%q: found %v, want %v", s, !want, want)
+		}
+	}
+}
+
 // The Korean and Russian tables as they read people: Korean rules are
 // endings, spaced either way; Russian forms are whole words, ё or е.
 func TestKoreanAndRussianMatching(t *testing.T) {
