@@ -2103,6 +2103,8 @@ func TestPrefer(t *testing.T) {
 		{"I don't want the RFC to be too detailed", []string{"decision: I don't want the RFC to be too detailed."}},
 		{"I just want simple weather, location and current temp", []string{"decision: I just want simple weather, location and current temp."}},
 		{"ich will keine Emojis in den Commit-Nachrichten", []string{"decision: Ich will keine Emojis in den Commit-Nachrichten."}},
+		{"мне не нравится простой дом, я хочу именно ангуляр", []string{"decision: Мне не нравится простой дом, я хочу именно ангуляр."}},
+		{"I specifically want the table sorted by date", []string{"decision: I specifically want the table sorted by date."}},
 	})
 }
 
