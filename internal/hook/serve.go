@@ -110,7 +110,7 @@ func (r *run) userPromptSubmit(sess Session) (*Output, error) {
 // of it. A stack frame, a command, code or a document the person pasted
 // stays: it names what the request is about.
 func RequestCall(root, cwd, prompt string) *knowledge.Call {
-	return knowledge.RequestCall(root, cwd, transcript.WithoutOutput(transcript.Unwrap(textcut.Bytes(prompt, promptMatchBytes))))
+	return knowledge.RequestCall(root, cwd, transcript.WithoutLogLines(transcript.Unwrap(textcut.Bytes(prompt, promptMatchBytes))))
 }
 
 // redactedPrompt is the start of the prompt that is stored, redacted: once

@@ -2,7 +2,7 @@ package transcript
 
 import "strings"
 
-// WithoutOutput is text without the lines of a running program's log
+// WithoutLogLines is text without the lines of a running program's log
 // (logLine: a level, a time, a request a server answered). What names the
 // code or the commands the person works on stays, whoever wrote it: a
 // stack frame, a compiler's pointer to a line, a shell's prompt and its
@@ -10,7 +10,7 @@ import "strings"
 // ("error: could not compile") reads as a log, as capture reads it. A text
 // made of log lines alone (in a fence or not) is returned whole: the
 // person sent it to be read.
-func WithoutOutput(text string) string {
+func WithoutLogLines(text string) string {
 	lines := strings.Split(text, "\n")
 	kept := lines[:0:0]
 	words := false

@@ -5,7 +5,7 @@ import "testing"
 // A running program's log is left out of a request; what names code or a
 // command stays, whoever wrote it, and a request of log lines alone is
 // read whole.
-func TestWithoutOutput(t *testing.T) {
+func TestWithoutLogLines(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"the page is empty\n GET /items?page=1 200 in 329ms (compile: 9ms, proxy.ts: 20ms)\n    at ItemsPage (src/app/items/page.tsx:19:33)",
 			"the page is empty\n    at ItemsPage (src/app/items/page.tsx:19:33)"},
@@ -21,8 +21,8 @@ func TestWithoutOutput(t *testing.T) {
 		{"```\nGET /items 200 in 3ms\n[12:00:01] worker started\n```", "```\nGET /items 200 in 3ms\n[12:00:01] worker started\n```"},
 		{"cargo fails\nerror: could not compile `app`\n --> src/main.rs:1:5", "cargo fails\n --> src/main.rs:1:5"},
 	} {
-		if got := WithoutOutput(c.in); got != c.want {
-			t.Errorf("WithoutOutput(%q)\n = %q\nwant %q", c.in, got, c.want)
+		if got := WithoutLogLines(c.in); got != c.want {
+			t.Errorf("WithoutLogLines(%q)\n = %q\nwant %q", c.in, got, c.want)
 		}
 	}
 }
