@@ -1400,8 +1400,16 @@ func checkObservation(t *testing.T, o Observation) {
 		Procedural: {"trigger", "steps", "source"},
 		Workflow:   {"request", "sessions", "steps"},
 	}[o.Type]
+	// After its own keys, in order, a pitfall may say what the failing
+	// call printed, the runtime it ran on and the fix the person's run
+	// needed (docs/capture.md), each once.
+	extra := map[string]bool{"output": o.Type == Pitfall, "runtime": o.Type == Pitfall, "fix": o.Type == Pitfall}
 	for i, part := range strings.Split(o.Details, "; ") {
 		k, _, ok := strings.Cut(part, ": ")
+		if ok && i >= len(keys) && extra[k] {
+			extra[k] = false
+			continue
+		}
 		if !ok || i >= len(keys) || k != keys[i] {
 			t.Errorf("details %q do not follow the %s convention (%s)", o.Details, o.Type, strings.Join(keys, ", "))
 			break
