@@ -180,8 +180,10 @@ func outputLine(trim string) bool {
 
 // logLine reports a line of a running program's log: a level, a time, a
 // process, a request it answered; "remote:" is what a git server sends
-// back. Unlike a stack frame, a compiler's message or a shell's prompt,
-// it names no code the person works on, nor a command they ran.
+// back. Unlike a stack frame, a compiler's pointer to a line or a shell's
+// prompt, it names no code the person works on, nor a command they ran.
+// A compiler's message that opens with a level ("error: could not
+// compile") reads as one: its shape is a log's.
 func logLine(trim string) bool {
 	for _, p := range []string{"[ERROR]", "[INFO]", "[WARN", "[DEBUG]", "ERROR ", "INFO ", "WARN ", "DEBUG ", "npm ERR!", "npm error", "npm warn", "remote: "} {
 		if rest, ok := strings.CutPrefix(trim, p); ok && !strings.HasPrefix(strings.TrimSpace(rest), "=") {
