@@ -567,7 +567,7 @@ func hookCalls(file, root string) ([]call, error) {
 			continue
 		}
 		in := base("UserPromptSubmit")
-		in["prompt"] = u.Text
+		in["prompt"] = moveFolder(u.Text, origin, root)
 		calls = append(calls, call{event: hook.UserPromptSubmit, line: u.Line, ids: []string{u.UUID, "L" + strconv.Itoa(u.Line), "M" + strconv.Itoa(u.Line-1)}, input: in, prompt: true})
 	}
 	for _, t := range ch.Tools {

@@ -190,3 +190,37 @@ func TestHookCallsPlayAFailedCallsError(t *testing.T) {
 		t.Errorf("a reader judging what was given there sees no error: %q", c.full())
 	}
 }
+
+// A prompt reaches the hook as the person wrote it on their machine, where
+// the paths it names in the folder the session ran in are the project's:
+// the replay moves that folder to the repository in prompts as it does in
+// tool calls, so that a pasted traceback's files are read as the hook
+// would read them there (relative), not as paths outside the project.
+func TestHookCallsMoveTheSessionsFolderInPrompts(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "s.jsonl")
+	recs := `{"type":"user","sessionId":"s","cwd":"/home/rj/dev/docx/python","uuid":"u1","timestamp":"2026-05-04T09:00:01Z","message":{"role":"user","content":"Traceback (most recent call last):\n  File \"/home/rj/dev/docx/python/actions/checkbox.py\", line 21\nfix it"}}
+{"type":"assistant","sessionId":"s","uuid":"a1","timestamp":"2026-05-04T09:00:02Z","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Read","input":{"file_path":"/home/rj/dev/docx/python/actions/checkbox.py"}}]}}
+`
+	if err := os.WriteFile(file, []byte(recs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	calls, err := hookCalls(file, "/repo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompt, path string
+	for _, c := range calls {
+		if c.prompt {
+			prompt = fmt.Sprint(c.input["prompt"])
+		}
+		if in, ok := c.input["tool_input"].(map[string]any); ok {
+			path = fmt.Sprint(in["file_path"])
+		}
+	}
+	if !strings.Contains(prompt, `File "/repo/actions/checkbox.py"`) || strings.Contains(prompt, "/home/rj") {
+		t.Errorf("the prompt keeps the session's folder: %q", prompt)
+	}
+	if path != "/repo/actions/checkbox.py" {
+		t.Errorf("the tool call's file %q", path)
+	}
+}
