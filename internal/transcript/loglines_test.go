@@ -14,6 +14,10 @@ func TestWithoutLogLines(t *testing.T) {
 		{"here is the code\n```python\nx = open(\"data/in.csv\")\n```", "here is the code\n```python\nx = open(\"data/in.csv\")\n```"},
 		{"error: src/a.go does not build", "error: src/a.go does not build"},
 		{"GET /items 200 in 3ms\r\nwhy is it slow?\r\n", "why is it slow?\r\n"},
+		// A request line the terminal wrapped: its status and times on a
+		// line of their own. A person's count is not one.
+		{"it fails\n DELETE /api/items/48d6\r\n 500 in 514ms (compile: 26ms, proxy.ts: 11ms, render: 477ms)\r\nNo se pudo eliminar", "it fails\n DELETE /api/items/48d6\r\nNo se pudo eliminar"},
+		{"fix it\n500 in 3 days of logs came from src/api/orders.ts", "fix it\n500 in 3 days of logs came from src/api/orders.ts"},
 		// A person's sentence about an endpoint, code that sets a level,
 		// and a fenced log with nothing else.
 		{"fix it\nGET /api/orders 500 in production since the deploy, see src/api/orders.ts", "fix it\nGET /api/orders 500 in production since the deploy, see src/api/orders.ts"},
