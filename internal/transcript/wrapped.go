@@ -22,7 +22,11 @@ import (
 //     implement T009") is taken off, and so is one expanded whole under
 //     a heading that names its command ("# /butler-exec — …");
 //   - a plan Claude Code hands back once the person approved it
-//     ("Implement the following plan: ..."): the agent's words.
+//     ("Implement the following plan: ..."): the agent's words;
+//   - another session's message, which Claude Code's agent teams deliver
+//     as a turn of the person's ("Another Claude session sent a message:
+//     <teammate-message …>", then the harness's note that the person did
+//     not type it): a peer's words, and the harness's.
 //
 // These are someone else speaking, as pasted text is (OwnWords): a rule
 // in a template is the template author's, not a correction by the
@@ -41,7 +45,7 @@ func Unwrap(text string) string {
 		t = t[i+len(codexRequest):]
 	}
 	trim := strings.TrimSpace(t)
-	if strings.HasPrefix(trim, "Implement the following plan:") {
+	if strings.HasPrefix(trim, "Implement the following plan:") || teammateMessage(trim) {
 		return ""
 	}
 	if args, ok := templateArguments(trim); ok {
@@ -51,6 +55,12 @@ func Unwrap(text string) string {
 		trim = strings.TrimSpace(promptFile().ReplaceAllString(trim, ""))
 	}
 	return trim
+}
+
+// teammateMessage reports a turn that carries another session's message:
+// it opens with the line Claude Code puts before one, or with the message.
+func teammateMessage(trim string) bool {
+	return strings.HasPrefix(trim, "Another Claude session sent a message:") || strings.HasPrefix(trim, "<teammate-message")
 }
 
 // codexRequest introduces the person's request in a message the Codex
