@@ -256,9 +256,11 @@ func machineLine(trim string) bool {
 func requestLogged(first, rest string) bool {
 	if status(first) {
 		// The status and time of a request line the terminal wrapped
-		// after its path: " 500 in 514ms (compile: 26ms, proxy.ts: 11ms)".
+		// after its path, and only those: " 500 in 514ms (compile: 26ms,
+		// proxy.ts: 11ms)". "200 in 30s is too slow" goes on in words.
 		f := strings.Fields(rest)
-		return len(f) > 1 && f[0] == "in" && strings.HasSuffix(f[1], "s") && measure(f[1])
+		return len(f) > 1 && f[0] == "in" && strings.HasSuffix(f[1], "s") && measure(f[1]) &&
+			(len(f) == 2 || strings.HasPrefix(f[2], "("))
 	}
 	switch strings.TrimPrefix(first, "\"") {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
