@@ -31,3 +31,15 @@ func TestWithoutLogLines(t *testing.T) {
 		}
 	}
 }
+
+// A log's size or time: digits, then at most one unit.
+func TestMeasure(t *testing.T) {
+	for w, want := range map[string]bool{
+		"17": true, "1.2": true, "329ms": true, "4.0s": true,
+		"12sm": false, "3mss": false, "ms": false, "s": false, "30m": false, "days": false,
+	} {
+		if got := measure(w); got != want {
+			t.Errorf("measure(%q) = %v, want %v", w, got, want)
+		}
+	}
+}

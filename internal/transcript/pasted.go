@@ -298,7 +298,11 @@ func status(w string) bool {
 // measure reports a size or a time as a log writes it: "17", "1.2", "329ms",
 // "4.0s".
 func measure(w string) bool {
-	w = strings.TrimRight(w, "ms")
+	if v, ok := strings.CutSuffix(w, "ms"); ok {
+		w = v
+	} else {
+		w = strings.TrimSuffix(w, "s")
+	}
 	return strings.ContainsAny(w, "0123456789") && strings.Trim(w, "0123456789.") == ""
 }
 
