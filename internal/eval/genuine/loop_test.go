@@ -224,3 +224,23 @@ func TestHookCallsMoveTheSessionsFolderInPrompts(t *testing.T) {
 		t.Errorf("the tool call's file %q", path)
 	}
 }
+
+// The session's folder moves where a path names it whole, and nowhere
+// else: not inside another path, not in a URL, not as a bare drive.
+func TestMoveFolder(t *testing.T) {
+	for _, c := range []struct{ s, from, want string }{
+		{"cd /app && make", "/app", "cd /repo && make"},
+		{`File "/app/a.py", line 3`, "/app/", `File "/repo/a.py", line 3`},
+		{"/app", "/app", "/repo"},
+		{"edit src/app/page.tsx", "/app", "edit src/app/page.tsx"},
+		{"see https://x.dev/app and /app/b.go", "/app", "see https://x.dev/app and /repo/b.go"},
+		{"/apple/a.go and /app.go", "/app", "/apple/a.go and /app.go"},
+		{`type C:\Users\me\x\a.txt`, `C:\Users\me\x`, `type /repo\a.txt`},
+		{`dir C:\Windows`, `C:\`, `dir C:\Windows`},
+		{"PYTHONPATH=/app:/app/lib", "/app", "PYTHONPATH=/repo:/repo/lib"},
+	} {
+		if got := moveFolder(c.s, c.from, "/repo"); got != c.want {
+			t.Errorf("moveFolder(%q, %q) = %q, want %q", c.s, c.from, got, c.want)
+		}
+	}
+}
