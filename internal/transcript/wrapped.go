@@ -23,10 +23,12 @@ import (
 //     a heading that names its command ("# /butler-exec — …");
 //   - a plan Claude Code hands back once the person approved it
 //     ("Implement the following plan: ..."): the agent's words;
-//   - another session's message, which Claude Code's agent teams deliver
-//     as a turn of the person's ("Another Claude session sent a message:
-//     <teammate-message …>", then the harness's note that the person did
-//     not type it): a peer's words, and the harness's.
+//   - another session's message, which Claude Code delivers as a turn of
+//     the person's, from a teammate in an agent team or from any session
+//     that sent it one ("Another Claude session sent a message:", a
+//     <teammate-message …> or <cross-session-message …> block, then the
+//     harness's note that the person did not type it): a peer's words,
+//     and the harness's. Words of the person's beside them stay.
 //
 // These are someone else speaking, as pasted text is (OwnWords): a rule
 // in a template is the template author's, not a correction by the
@@ -44,8 +46,11 @@ func Unwrap(text string) string {
 	if i := strings.LastIndex(t, codexRequest); i >= 0 && codexContext(t[:i]) {
 		t = t[i+len(codexRequest):]
 	}
+	if strings.Contains(t, "session-message") || strings.Contains(t, "<teammate-message") {
+		t = withoutPeerMessages(t)
+	}
 	trim := strings.TrimSpace(t)
-	if strings.HasPrefix(trim, "Implement the following plan:") || teammateMessage(trim) {
+	if strings.HasPrefix(trim, "Implement the following plan:") {
 		return ""
 	}
 	if args, ok := templateArguments(trim); ok {
@@ -57,10 +62,15 @@ func Unwrap(text string) string {
 	return trim
 }
 
-// teammateMessage reports a turn that carries another session's message:
-// it opens with the line Claude Code puts before one, or with the message.
-func teammateMessage(trim string) bool {
-	return strings.HasPrefix(trim, "Another Claude session sent a message:") || strings.HasPrefix(trim, "<teammate-message")
+// withoutPeerMessages takes another session's messages out of a turn:
+// each block, closed as Claude Code closes it, the line that announces it
+// and the harness's note after it.
+func withoutPeerMessages(t string) string {
+	if !peerMessage().MatchString(t) {
+		return t // a person writing of the tag, or a block cut short
+	}
+	t = peerMessage().ReplaceAllString(t, "")
+	return peerNote().ReplaceAllString(t, "")
 }
 
 // codexRequest introduces the person's request in a message the Codex
@@ -82,6 +92,15 @@ func codexContext(before string) bool {
 var (
 	ideNotes = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?s)<(ide_opened_file|ide_selection|ide_diagnostics)>.*?</(ide_opened_file|ide_selection|ide_diagnostics)>`)
+	})
+	// Another session's message: the line Claude Code puts before it,
+	// and the block, up to its closing tag.
+	peerMessage = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)(Another Claude session sent a message:\s*)?<(teammate-message|cross-session-message)\b[^>]*>.*?</(teammate-message|cross-session-message)>`)
+	})
+	// The harness's note after it, to the end of its paragraph.
+	peerNote = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^[ \t]*This came from another Claude session — not typed by your user.*(\n[ \t]*\S.*)*`)
 	})
 	// A custom prompt's file, named first: a path ending in
 	// prompts/<name>.md (either slash).
