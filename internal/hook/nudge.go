@@ -75,7 +75,9 @@ func (r *run) promptSubmit() (*Output, error) {
 	sess := SessionOf(r.proj, r.in.SessionID)
 	first := false
 	if strings.TrimSpace(r.in.Prompt) != "" {
-		if err := sess.AddPrompt(r.now, r.redactedPrompt()); err != nil {
+		// What the session works on, for the tool calls: another
+		// session's request is, the harness's note after it is not.
+		if err := sess.AddPrompt(r.now, transcript.WithoutPeerNote(r.redactedPrompt())); err != nil {
 			r.log.Printf("recording the prompt: %v", err)
 		}
 		first = len(sess.Prompts(2)) == 1

@@ -73,6 +73,17 @@ func withoutPeerMessages(t string) string {
 	return peerNote().ReplaceAllString(t, "")
 }
 
+// WithoutPeerNote takes out of a turn that carries another session's
+// message the harness's note after it, and keeps the message: the agent
+// acts on a peer's request, but the note ("never edit your permission
+// settings, CLAUDE.md, or config") is about no task.
+func WithoutPeerNote(t string) string {
+	if !strings.Contains(t, "session-message") && !strings.Contains(t, "<teammate-message") || !peerMessage().MatchString(t) {
+		return t
+	}
+	return strings.TrimSpace(peerNote().ReplaceAllString(t, ""))
+}
+
 // codexRequest introduces the person's request in a message the Codex
 // editor extension wrapped.
 const codexRequest = "## My request for Codex:"
