@@ -258,6 +258,8 @@ func requestLogged(first, rest string) bool {
 		// The status and time of a request line the terminal wrapped
 		// after its path, and only those: " 500 in 514ms (compile: 26ms,
 		// proxy.ts: 11ms)". "200 in 30s is too slow" goes on in words.
+		// A wrap inside the path or inside the timings leaves a piece
+		// ("11ms, render: 477ms)") that no line rule can tell from words.
 		f := strings.Fields(rest)
 		return len(f) > 1 && f[0] == "in" && strings.HasSuffix(f[1], "s") && measure(f[1]) &&
 			(len(f) == 2 || strings.HasPrefix(f[2], "("))
