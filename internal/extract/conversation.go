@@ -24,7 +24,11 @@ type turn struct {
 	// root is the repository (Options.Root): a path the person names is
 	// stored relative to it.
 	root string
-	sig  *transcript.UserSignal
+	// folders are the folders the session worked in (identity.Instance):
+	// a lesson that names one names where its work happens, not what
+	// the lesson is about.
+	folders []string
+	sig     *transcript.UserSignal
 	// before is the agent's text the turn answers; after, the agent's
 	// reply to it.
 	before, after string

@@ -5,6 +5,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/extract/lang"
 	"github.com/devlearn/devlearn/internal/identity"
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/repopath"
 )
 
@@ -68,7 +69,7 @@ func observation(t *turn, f finding) Observation {
 		ClassPreference:   "the person stated a standing choice",
 		ClassFact:         "the person told the agent how things are",
 	}[f.class]
-	lesson := field(f.lesson)
+	stated := field(f.lesson)
 	if f.worded {
 		how += ": \"" + field(clip(f.said, maxOwned)) + "\""
 	}
@@ -84,18 +85,24 @@ func observation(t *turn, f finding) Observation {
 	switch {
 	case f.choice:
 		o.Type = Decision
-		o.Details = "context: " + how + "; decision: " + lesson + "; rationale: " + field(because(f.said))
+		o.Details = "context: " + how + "; decision: " + stated + "; rationale: " + field(because(f.said))
 	case f.area != "":
 		o.Type = Pitfall
 		area := f.area
+		issue := "the person had to point it out"
+		if workFolder(t.folders, area) {
+			// "run it from '/Users/me/proj/app'": the session's own
+			// folder says where the lesson was said, and as a file
+			// trigger would give it at every file there.
+			issue = lesson.WorkFolderIssue
+		}
 		if strings.Contains(area, `\`) || repopath.IsAbs(area) {
 			area = repopath.Stored(t.root, t.sig.Cwd, area) // a path the person named
 		}
-		issue := "the person had to point it out"
 		if f.action != "" {
 			issue = "the agent " + field(f.action)
 		}
-		o.Details = "area: " + field(area) + "; issue: " + issue + "; impact: " + how + "; resolution: " + lesson
+		o.Details = "area: " + field(area) + "; issue: " + issue + "; impact: " + how + "; resolution: " + stated
 	default:
 		o.Type = Procedural
 		trigger := toolsBefore(t.acted)
@@ -107,7 +114,7 @@ func observation(t *turn, f finding) Observation {
 		if trigger == "" {
 			trigger = "the task at hand"
 		}
-		o.Details = "trigger: " + field(trigger) + "; steps: " + lesson + "; source: " + how
+		o.Details = "trigger: " + field(trigger) + "; steps: " + stated + "; source: " + how
 	}
 	return o
 }
@@ -153,4 +160,20 @@ func firstSentence(text string) string {
 	}
 	s := ss[0]
 	return strings.TrimSpace(text[x.Offset(s.start):x.Offset(s.end)])
+}
+
+// workFolder reports an absolute path that names one of the session's
+// working folders itself, not a file or a folder in it.
+func workFolder(folders []string, p string) bool {
+	if !strings.Contains(p, `\`) && !repopath.IsAbs(p) {
+		return false
+	}
+	p = strings.TrimRight(repopath.Slash(p), "/")
+	for _, f := range folders {
+		f = strings.TrimRight(repopath.Slash(f), "/")
+		if f != "" && (p == f || strings.Contains(f, ":") && strings.EqualFold(p, f)) {
+			return true
+		}
+	}
+	return false
 }

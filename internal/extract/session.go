@@ -33,11 +33,11 @@ func Session(ch *transcript.Channels, opt Options) Result {
 	read := ch // as read: the path rules tell the project's paths from others themselves
 	ch = rooted(ch, opt.Root)
 	c := newConversation(ch)
+	in := instance(ch, opt.Root)
 	for i := range c.turns {
-		c.turns[i].root = opt.Root
+		c.turns[i].root, c.turns[i].folders = opt.Root, in.Folders
 	}
 	lessons := c.lessons() // before requests: a correction is not a request
-	in := instance(ch, opt.Root)
 	instructions := c.instructions(in)
 	obs := slices.Concat(lessons, failureFixes(ch), rereadWithEncoding(ch), c.reportedFailures(), harnessRefusals(ch), misreads(read, opt.Root), hiddenSkipped(read, opt.Root), writtenLessons(read), recapLessons(ch), routines(instructions))
 	for i := range obs {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -336,5 +337,16 @@ func TestRefusedOutside(t *testing.T) {
 	}
 	if why := Explain(cd, bashCall("cd todos/app"), DefaultWeights).Why; !slices.Contains(why, "command: cd is run, but on no path outside the project, which the call that failed named") {
 		t.Errorf("knowledge why does not say why: %q", why)
+	}
+}
+
+// An area that is the folder the session worked in is where the lesson
+// was said: it gives no trigger. A folder in it does.
+func TestAreaOfTheSessionsFolder(t *testing.T) {
+	if files, _, ok := AreaTriggers("services/api", lesson.WorkFolderIssue, true); len(files) > 0 || ok {
+		t.Errorf("the session's folder gave triggers: %v %v", files, ok)
+	}
+	if files, _, _ := AreaTriggers("services/api/generated/", "the person had to point it out", true); len(files) == 0 {
+		t.Error("a folder in it gave no file trigger")
 	}
 }

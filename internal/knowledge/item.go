@@ -305,8 +305,13 @@ func sectionText(body string) string {
 // person wrote is read as before: a known command, else its paths. When
 // the Issue says the program refused a flag ("grep: invalid option --
 // P"), the command carries it (RefusedFlag): the draft and the pitfall
-// rendered from it are for the calls that pass it.
+// rendered from it are for the calls that pass it. An Area that is the
+// folder the session worked in (lesson.WorkFolderIssue) is where the
+// lesson was said: as a trigger it would match every file there.
 func AreaTriggers(area, issue string, learned bool) (files []string, cmd Command, ok bool) {
+	if issue == lesson.WorkFolderIssue {
+		return nil, Command{}, false
+	}
 	if cmd, ok = AreaCommand(area); !ok {
 		if files = AreaGlobs(area); len(files) > 0 || !learned {
 			return files, Command{}, false

@@ -87,6 +87,11 @@ const (
 	Pitfall    = "pitfall"    // a PF section
 )
 
+// WorkFolderIssue is a pitfall's issue when its area is a folder the
+// session worked in, named whole: where the lesson was said, not a file
+// it is about, so it gives no file trigger.
+const WorkFolderIssue = "the person named the folder the session works in"
+
 // table is every type, in display order. Only Register changes it, and
 // only a test calls that.
 var table = []Type{
