@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/devlearn/devlearn/internal/repopath"
 	"github.com/devlearn/devlearn/internal/words"
 )
 
@@ -137,6 +138,9 @@ func telling(s string) map[string]bool {
 // Chinese or Japanese each pair of characters that is not common.
 func eachTelling(s string, fn func(string)) {
 	extrasByCode()
+	if strings.ContainsAny(s, `/\`) && holdsAbsolutePath(s) {
+		s = withoutMachineFolders(s)
+	}
 	words.Each(s, func(w string) {
 		if strings.IndexFunc(w, cjk) < 0 {
 			if len(w) >= 3 && !common[w] {
@@ -159,4 +163,48 @@ func eachTelling(s string, fn func(string)) {
 			i, r0, n0 = i+n0, r1, n1
 		}
 	})
+}
+
+// holdsAbsolutePath reports a word of s that starts a path at the root
+// ("/srv", "~/src", "C:\\", "C:/"), without a copy of s: most lessons
+// that hold a slash name a path in the project.
+func holdsAbsolutePath(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && !strings.ContainsRune(" \t\n`'\"([{<", rune(s[i-1])) {
+			continue
+		}
+		switch {
+		case s[i] == '/', s[i] == '~' && i+1 < len(s) && s[i+1] == '/':
+			return true
+		case i+2 < len(s) && s[i+1] == ':' && (s[i+2] == '\\' || s[i+2] == '/') && (s[i]|0x20 >= 'a' && s[i]|0x20 <= 'z'):
+			return true
+		}
+	}
+	return false
+}
+
+// withoutMachineFolders writes each absolute path in s as its last two
+// names: the folders before them are the machine's ("/tmp/go-build123/
+// work/repo", "/Users/alice/src"), and two rules naming one folder of
+// the project would share all of their words and read as one.
+func withoutMachineFolders(s string) string {
+	var b strings.Builder
+	changed := false
+	for i, f := range strings.Fields(s) {
+		p := strings.TrimLeft(f, "`'\"“「([{<")
+		if repopath.IsAbs(p) || strings.HasPrefix(p, "~/") {
+			p = strings.TrimRight(repopath.Slash(p), "/`'\"”」)]}>,;:.!?")
+			parts := strings.Split(p, "/")
+			f = strings.Join(parts[max(0, len(parts)-2):], " ")
+			changed = true
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	if !changed {
+		return s
+	}
+	return b.String()
 }

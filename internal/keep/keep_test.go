@@ -192,6 +192,11 @@ func TestAbout(t *testing.T) {
 		{"use tabs", "We use pnpm here, not npm.", false},
 		{"不要自己运行 git push，我说过了", "不要自己运行 git push。", true},
 		{"不要修改 dist 目录", "不要自己运行 git push。", false},
+		// The folders of the machine a path runs through are no words
+		// of a rule: two rules about one folder are two.
+		{"Remember: never edit the files in /tmp/go-test-script670115345/script-capture_work_folder/repo/api/generated/ by hand, make gen writes them.",
+			"Always start the dev server from /tmp/go-test-script670115345/script-capture_work_folder/repo/api, not from the root.", false},
+		{"I told you: start the dev server from C:\\Users\\alice\\src\\shop\\api", "Always start the dev server from /home/bob/shop/api, not from the root.", true},
 	} {
 		if got := About(tc.text, tc.lesson); got != tc.want {
 			t.Errorf("About(%q, %q) = %v", tc.text, tc.lesson, got)
@@ -229,5 +234,19 @@ func TestRefills(t *testing.T) {
 	}
 	if Restates("No, stop running make test before you commit, it takes too long.", "Always run make lint before you commit.") {
 		t.Error("a rule for another command restates the first")
+	}
+}
+
+func TestHoldsAbsolutePath(t *testing.T) {
+	for s, want := range map[string]bool{
+		"run it from /srv/app":               true,
+		"keep it in `~/src/shop`":            true,
+		`see C:\Users\alice\shop`:            true,
+		"edit src/api/client.ts and/or docs": false,
+		"read https://x.dev/a/b":             false,
+	} {
+		if got := holdsAbsolutePath(s); got != want {
+			t.Errorf("holdsAbsolutePath(%q) = %v", s, got)
+		}
 	}
 }
