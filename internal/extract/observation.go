@@ -90,17 +90,18 @@ func observation(t *turn, f finding) Observation {
 		o.Type = Pitfall
 		area := f.area
 		issue := "the person had to point it out"
+		if f.action != "" {
+			issue = "the agent " + field(f.action)
+		}
 		if workFolder(t.folders, area) {
 			// "run it from '/Users/me/proj/app'": the session's own
 			// folder says where the lesson was said, and as a file
-			// trigger would give it at every file there.
+			// trigger would give it at every file there. What the agent
+			// had done stays in the evidence.
 			issue = lesson.WorkFolderIssue
 		}
 		if strings.Contains(area, `\`) || repopath.IsAbs(area) {
 			area = repopath.Stored(t.root, t.sig.Cwd, area) // a path the person named
-		}
-		if f.action != "" {
-			issue = "the agent " + field(f.action)
 		}
 		o.Details = "area: " + field(area) + "; issue: " + issue + "; impact: " + how + "; resolution: " + stated
 	default:
