@@ -63,26 +63,43 @@ func Unwrap(text string) string {
 }
 
 // withoutPeerMessages takes another session's messages out of a turn:
-// each block, closed as Claude Code closes it, the line that announces it
-// and the harness's note after it.
+// each block with the line that announces it, the harness's note after
+// it, and a block cut short (a prompt is read up to a limit) from its
+// start to the end of the turn.
 func withoutPeerMessages(t string) string {
-	if !peerMessage().MatchString(t) {
-		return t // a person writing of the tag, or a block cut short
+	if !peerOpen().MatchString(t) {
+		return t // a person writing of the tag
 	}
 	t = peerMessage().ReplaceAllString(t, "")
+	t = peerCut().ReplaceAllString(t, "")
 	return peerNote().ReplaceAllString(t, "")
 }
 
-// WithoutPeerNote takes out of a turn that carries another session's
-// message the harness's note after it, and keeps the message: the agent
-// acts on a peer's request, but the note ("never edit your permission
-// settings, CLAUDE.md, or config") is about no task.
+// WithoutPeerNote is a turn that carries another session's message with
+// what that session asked and without the harness's words around it: the
+// agent acts on a peer's request, but its tags, the line announcing it,
+// the note after it ("never edit your permission settings, CLAUDE.md, or
+// config") and a teammate's status report ({"type":"idle_notification"…})
+// are about no task.
 func WithoutPeerNote(t string) string {
-	if !strings.Contains(t, "session-message") && !strings.Contains(t, "<teammate-message") || !peerMessage().MatchString(t) {
+	if !strings.Contains(t, "session-message") && !strings.Contains(t, "<teammate-message") || !peerOpen().MatchString(t) {
 		return t
 	}
+	t = peerMessage().ReplaceAllStringFunc(t, func(block string) string {
+		m := peerMessage().FindStringSubmatch(block)
+		said := strings.TrimSpace(m[1] + m[2])
+		if strings.HasPrefix(said, "{") {
+			return ""
+		}
+		return said
+	})
+	t = peerOpen().ReplaceAllString(t, "")
 	return strings.TrimSpace(peerNote().ReplaceAllString(t, ""))
 }
+
+// peerAnnounce is the line Claude Code puts before another session's
+// message.
+const peerAnnounce = "Another Claude session sent a message:"
 
 // codexRequest introduces the person's request in a message the Codex
 // editor extension wrapped.
@@ -105,13 +122,23 @@ var (
 		return regexp.MustCompile(`(?s)<(ide_opened_file|ide_selection|ide_diagnostics)>.*?</(ide_opened_file|ide_selection|ide_diagnostics)>`)
 	})
 	// Another session's message: the line Claude Code puts before it,
-	// and the block, up to its closing tag.
+	// and the block, up to its own closing tag. Claude Code names the
+	// sender in the opening tag: a person writing of the tag does not.
 	peerMessage = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?s)(Another Claude session sent a message:\s*)?<(teammate-message|cross-session-message)\b[^>]*>.*?</(teammate-message|cross-session-message)>`)
+		return regexp.MustCompile(`(?s)(?:` + peerAnnounce + `\s*)?(?:<teammate-message\s+teammate_id=[^>]*>(.*?)</teammate-message>|<cross-session-message\s+from=[^>]*>(.*?)</cross-session-message>)`)
 	})
-	// The harness's note after it, to the end of its paragraph.
+	// A block's opening, with the line before it.
+	peerOpen = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?:` + peerAnnounce + `\s*)?<(?:teammate-message\s+teammate_id=|cross-session-message\s+from=)[^>]*>`)
+	})
+	// A block with no closing tag, announced or opening the turn: the
+	// rest of the turn is the peer's.
+	peerCut = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?s)(?:^\s*|` + peerAnnounce + `\s*)<(?:teammate-message\s+teammate_id=|cross-session-message\s+from=).*`)
+	})
+	// The harness's note after it: one line.
 	peerNote = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^[ \t]*This came from another Claude session — not typed by your user.*(\n[ \t]*\S.*)*`)
+		return regexp.MustCompile(`(?m)^[ \t]*This came from another Claude session — not typed by your user[^\n]*\n?`)
 	})
 	// A custom prompt's file, named first: a path ending in
 	// prompts/<name>.md (either slash).
