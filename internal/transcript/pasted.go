@@ -262,7 +262,7 @@ func requestLogged(first, rest string) bool {
 		// ("11ms, render: 477ms)") that no line rule can tell from words.
 		f := strings.Fields(rest)
 		return len(f) > 1 && f[0] == "in" && strings.HasSuffix(f[1], "s") && measure(f[1]) &&
-			(len(f) == 2 || strings.HasPrefix(f[2], "("))
+			(len(f) == 2 || timings(strings.Join(f[2:], " ")))
 	}
 	switch strings.TrimPrefix(first, "\"") {
 	case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS":
@@ -290,6 +290,22 @@ func requestLogged(first, rest string) bool {
 		return len(f) > 2 && measure(f[2]) // "in 12ms", not "in production"
 	}
 	return measure(f[1])
+}
+
+// timings reports the breakdown a web server logs after a request's time,
+// and nothing after it: "(compile: 26ms, proxy.ts: 11ms, render: 477ms)".
+func timings(s string) bool {
+	inner, ok := strings.CutPrefix(s, "(")
+	if inner, ok = strings.CutSuffix(inner, ")"); !ok {
+		return false
+	}
+	for _, part := range strings.Split(inner, ",") {
+		name, value, ok := strings.Cut(part, ":")
+		if !ok || strings.TrimSpace(name) == "" || !measure(strings.TrimSpace(value)) {
+			return false
+		}
+	}
+	return true
 }
 
 // status reports an HTTP status code: 100 to 599.
