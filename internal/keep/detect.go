@@ -3,6 +3,7 @@ package keep
 import (
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/repopath"
@@ -94,6 +95,7 @@ func Tell(text string) Text { return Text{telling(text)} }
 
 // About is the package's About, for this text.
 func (t Text) About(lesson string) bool {
+	lesson = withoutMachineFolders(lesson) // once, for both reads below
 	// A text is compared with every entry's summary, and shares no
 	// telling word with most: that is found before the summary's own set
 	// is made.
@@ -138,9 +140,7 @@ func telling(s string) map[string]bool {
 // Chinese or Japanese each pair of characters that is not common.
 func eachTelling(s string, fn func(string)) {
 	extrasByCode()
-	if strings.ContainsAny(s, `/\`) && holdsAbsolutePath(s) {
-		s = withoutMachineFolders(s)
-	}
+	s = withoutMachineFolders(s)
 	words.Each(s, func(w string) {
 		if strings.IndexFunc(w, cjk) < 0 {
 			if len(w) >= 3 && !common[w] {
@@ -165,13 +165,19 @@ func eachTelling(s string, fn func(string)) {
 	})
 }
 
+// pathOpeners are what may stand right before a path in a sentence.
+const pathOpeners = "`'\"“「([{<"
+
 // holdsAbsolutePath reports a word of s that starts a path at the root
 // ("/srv", "~/src", "C:\\", "C:/"), without a copy of s: most lessons
 // that hold a slash name a path in the project.
 func holdsAbsolutePath(s string) bool {
 	for i := 0; i < len(s); i++ {
-		if i > 0 && !strings.ContainsRune(" \t\n`'\"([{<", rune(s[i-1])) {
-			continue
+		if i > 0 {
+			r, _ := utf8.DecodeLastRuneInString(s[:i])
+			if !unicode.IsSpace(r) && !strings.ContainsRune(pathOpeners, r) {
+				continue
+			}
 		}
 		switch {
 		case s[i] == '/', s[i] == '~' && i+1 < len(s) && s[i+1] == '/':
@@ -186,25 +192,24 @@ func holdsAbsolutePath(s string) bool {
 // withoutMachineFolders writes each absolute path in s as its last two
 // names: the folders before them are the machine's ("/tmp/go-build123/
 // work/repo", "/Users/alice/src"), and two rules naming one folder of
-// the project would share all of their words and read as one.
+// the project would share all of their words and read as one. A text
+// without such a path is returned as it is, uncopied.
 func withoutMachineFolders(s string) string {
+	if !strings.ContainsAny(s, `/\`) || !holdsAbsolutePath(s) {
+		return s
+	}
 	var b strings.Builder
-	changed := false
 	for i, f := range strings.Fields(s) {
-		p := strings.TrimLeft(f, "`'\"“「([{<")
+		p := strings.TrimLeft(f, pathOpeners)
 		if repopath.IsAbs(p) || strings.HasPrefix(p, "~/") {
 			p = strings.TrimRight(repopath.Slash(p), "/`'\"”」)]}>,;:.!?")
 			parts := strings.Split(p, "/")
 			f = strings.Join(parts[max(0, len(parts)-2):], " ")
-			changed = true
 		}
 		if i > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(f)
-	}
-	if !changed {
-		return s
 	}
 	return b.String()
 }

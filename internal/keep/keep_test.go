@@ -196,6 +196,8 @@ func TestAbout(t *testing.T) {
 		// of a rule: two rules about one folder are two.
 		{"Remember: never edit the files in /tmp/go-test-script670115345/script-capture_work_folder/repo/api/generated/ by hand, make gen writes them.",
 			"Always start the dev server from /tmp/go-test-script670115345/script-capture_work_folder/repo/api, not from the root.", false},
+		{"Remember: never edit the files in “/tmp/go-test-script670115345/script-capture_work_folder/repo/api/generated/” by hand, make gen writes them.",
+			"Always start the dev server from “/tmp/go-test-script670115345/script-capture_work_folder/repo/api”, not from the root.", false},
 		{"I told you: start the dev server from C:\\Users\\alice\\src\\shop\\api", "Always start the dev server from /home/bob/shop/api, not from the root.", true},
 	} {
 		if got := About(tc.text, tc.lesson); got != tc.want {
@@ -244,6 +246,7 @@ func TestHoldsAbsolutePath(t *testing.T) {
 		`see C:\Users\alice\shop`:            true,
 		"edit src/api/client.ts and/or docs": false,
 		"read https://x.dev/a/b":             false,
+		"start it from “/srv/app/api”":       true,
 	} {
 		if got := holdsAbsolutePath(s); got != want {
 			t.Errorf("holdsAbsolutePath(%q) = %v", s, got)
