@@ -82,10 +82,10 @@ func Generalize(text string, in Instance) string {
 		if len(f) < 4 {
 			continue
 		}
-		text = replaceFolder(text, f, "<worktree>")
+		text = ReplaceFolder(text, f, "<worktree>")
 	}
 	if in.Home != "" && len(in.Home) > 3 {
-		text = replaceFolder(text, strings.TrimRight(in.Home, `/\`), "~")
+		text = ReplaceFolder(text, strings.TrimRight(in.Home, `/\`), "~")
 	}
 	text = homeRe().ReplaceAllString(text, "~")
 	text = tmpRe().ReplaceAllString(text, "<tmp>")
@@ -139,21 +139,49 @@ func GeneralizeRequest(text string, in Instance) string {
 	})
 }
 
-// replaceFolder replaces the folder f where a path starts with it, not
-// where a longer name starts the same (/wt/a in /wt/a-b or /wt/a.bak).
-func replaceFolder(text, f, with string) string {
-	return replaceWhere(text, f, with, func(_, after rune) bool { return !wordRune(after) && after != '.' })
+// ReplaceFolder replaces the folder f in text with with wherever a path
+// names it whole: at the start of a word, not inside another path
+// ("src/app" or "https://x.dev/app" for "/app"), and up to a separator,
+// the end of the word, or a sentence's closing mark ("it runs from
+// /srv/app."), not where a longer name starts the same (/wt/a in /wt/a-b
+// or /wt/a.bak).
+func ReplaceFolder(text, f, with string) string {
+	return replaceWhere(text, f, with, func(before rune, after string) bool {
+		if nameRune(before) || before == '/' || before == '\\' {
+			return false
+		}
+		r, n := utf8.DecodeRuneInString(after)
+		switch {
+		case after == "" || r == '/' || r == '\\':
+			return true
+		case strings.ContainsRune(".,;!?", r):
+			next, _ := utf8.DecodeRuneInString(after[n:])
+			return n == len(after) || !nameRune(next)
+		}
+		return !nameRune(r)
+	})
+}
+
+// nameRune reports a character a file's or a folder's name is written
+// with. Chinese, Japanese and Korean write a path right after a word, with
+// no space ("更新/srv/app/docs"): their letters end a name.
+func nameRune(r rune) bool {
+	return wordRune(r) && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || strings.ContainsRune(".~@+%", r)
 }
 
 // replaceWord replaces w where it stands as a whole word or path segment.
 func replaceWord(text, w, with string) string {
-	return replaceWhere(text, w, with, func(before, after rune) bool { return !wordRune(before) && !wordRune(after) })
+	return replaceWhere(text, w, with, func(before rune, after string) bool {
+		r, _ := utf8.DecodeRuneInString(after)
+		return !wordRune(before) && (after == "" || !wordRune(r))
+	})
 }
 
-// replaceWhere replaces each w in text where stands accepts the runes on
-// either side of it (a space at an end of the text).
-func replaceWhere(text, w, with string, stands func(before, after rune) bool) string {
+// replaceWhere replaces each w in text where stands accepts the rune
+// before it (a space at the text's start) and the text after it.
+func replaceWhere(text, w, with string, stands func(before rune, after string) bool) string {
 	var b strings.Builder
+	before := ' '
 	for {
 		i := strings.Index(text, w)
 		if i < 0 {
@@ -161,20 +189,18 @@ func replaceWhere(text, w, with string, stands func(before, after rune) bool) st
 			return b.String()
 		}
 		end := i + len(w)
-		before, after := ' ', ' '
 		if i > 0 {
 			before, _ = utf8.DecodeLastRuneInString(text[:i])
 		}
-		if end < len(text) {
-			after, _ = utf8.DecodeRuneInString(text[end:])
-		}
 		b.WriteString(text[:i])
-		if stands(before, after) {
+		if stands(before, text[end:]) {
 			b.WriteString(with)
 		} else {
 			b.WriteString(w)
 		}
 		text = text[end:]
+		// What stands before the next one is the end of this one.
+		before, _ = utf8.DecodeLastRuneInString(w)
 	}
 }
 

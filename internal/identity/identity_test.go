@@ -178,3 +178,21 @@ func TestOneErrorMessage(t *testing.T) {
 		t.Errorf("Find(procedural) = %v", got)
 	}
 }
+
+// A session's folder is written as its kind where a path names it whole,
+// and nowhere else.
+func TestReplaceFolder(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"cd /app && make", "cd <worktree> && make"},
+		{"edit src/app/page.tsx", "edit src/app/page.tsx"},
+		{"see https://x.dev/app/x", "see https://x.dev/app/x"},
+		{"it runs from /app.", "it runs from <worktree>."},
+		{"/app/app and /app.bak, /apple", "<worktree>/app and /app.bak, /apple"},
+		{"'/app'", "'<worktree>'"},
+		{"更新/app/docs/ui.md，在/app中找", "更新<worktree>/docs/ui.md，在<worktree>中找"},
+	} {
+		if got := ReplaceFolder(c.text, "/app", "<worktree>"); got != c.want {
+			t.Errorf("ReplaceFolder(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}

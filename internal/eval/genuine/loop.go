@@ -17,11 +17,10 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/agent/sessions"
 	"github.com/devlearn/devlearn/internal/hook"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/redact"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
@@ -607,41 +606,14 @@ func withField(m map[string]any, k string, v any) map[string]any {
 }
 
 // moveFolder replaces the folder a session ran in with root wherever a
-// path names it whole: at the start of a word ("cd /app", "File
-// \"/app/a.py\"") and ending there or at a separator. "src/app/page.tsx"
-// and "https://x.dev/app" keep their "/app", and a drive alone ("C:\")
-// is no folder to move.
+// path names it whole (identity.ReplaceFolder, as capture generalizes
+// it); a drive alone ("C:\") is no folder to move.
 func moveFolder(s, from, to string) string {
 	from = strings.TrimRight(from, `/\`)
 	if len(from) < 2 || len(from) == 2 && from[1] == ':' {
 		return s
 	}
-	var b strings.Builder
-	done := 0
-	for at := 0; ; {
-		i := strings.Index(s[at:], from)
-		if i < 0 {
-			break
-		}
-		i += at
-		end := i + len(from)
-		before, _ := utf8.DecodeLastRuneInString(s[:i])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if (i == 0 || !pathRune(before)) && (end == len(s) || after == '/' || after == '\\' || !pathRune(after)) {
-			b.WriteString(s[done:i])
-			b.WriteString(to)
-			done = end
-		}
-		at = end
-	}
-	b.WriteString(s[done:])
-	return b.String()
-}
-
-// pathRune reports a character a path's name is written with, a
-// separator included.
-func pathRune(r rune) bool {
-	return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-~@+%/\\", r)
+	return identity.ReplaceFolder(s, from, to)
 }
 
 // LoopSummary is the closed loop's figures for a split.

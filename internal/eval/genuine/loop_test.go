@@ -238,6 +238,7 @@ func TestMoveFolder(t *testing.T) {
 		{`type C:\Users\me\x\a.txt`, `C:\Users\me\x`, `type /repo\a.txt`},
 		{`dir C:\Windows`, `C:\`, `dir C:\Windows`},
 		{"PYTHONPATH=/app:/app/lib", "/app", "PYTHONPATH=/repo:/repo/lib"},
+		{"the server runs from /app. Then /app.bak is left", "/app", "the server runs from /repo. Then /app.bak is left"},
 	} {
 		if got := moveFolder(c.s, c.from, "/repo"); got != c.want {
 			t.Errorf("moveFolder(%q, %q) = %q, want %q", c.s, c.from, got, c.want)
