@@ -140,68 +140,86 @@ func GeneralizeRequest(text string, in Instance) string {
 }
 
 // ReplaceFolder replaces the folder f in text with with wherever a path
-// names it whole: at the start of a word, not inside another path
-// ("src/app" or "https://x.dev/app" for "/app"), and up to a separator,
-// the end of the word, or a sentence's closing mark ("it runs from
-// /srv/app."), not where a longer name starts the same (/wt/a in /wt/a-b
-// or /wt/a.bak).
+// names it whole: at the start of a word or after a compiler's flag
+// ("-I/srv/app/include"), not inside another path ("src/app" or
+// "https://x.dev/app" for "/app"), and up to a separator, the end of the
+// word, or a sentence's closing marks ("it runs from /srv/app."), not
+// where a longer name starts the same (/wt/a in /wt/a-b or /wt/a.bak).
 func ReplaceFolder(text, f, with string) string {
-	return replaceWhere(text, f, with, func(before rune, after string) bool {
-		if nameRune(before) || before == '/' || before == '\\' {
+	last, _ := utf8.DecodeLastRuneInString(f)
+	return replaceWhere(text, f, with, func(before, after string) bool {
+		b, _ := utf8.DecodeLastRuneInString(before)
+		if before != "" && (nameRune(b) && !flagged(before) || b == '/' || b == '\\') {
 			return false
 		}
-		r, n := utf8.DecodeRuneInString(after)
-		switch {
-		case after == "" || r == '/' || r == '\\':
-			return true
-		case strings.ContainsRune(".,;!?", r):
-			next, _ := utf8.DecodeRuneInString(after[n:])
-			return n == len(after) || !nameRune(next)
+		rest := strings.TrimLeft(after, ".,;!?…")
+		if rest != after {
+			r, _ := utf8.DecodeRuneInString(rest)
+			return rest == "" || !nameRune(r) // the sentence's end, not /wt/a.bak
 		}
-		return !nameRune(r)
+		r, _ := utf8.DecodeRuneInString(after)
+		// A Chinese, Japanese or Korean letter ends a name that ends in
+		// another script: "/srv/app中" is /srv/app, "/home/me/项目二" is
+		// not /home/me/项目.
+		return after == "" || r == '/' || r == '\\' || !nameRune(r) && !(cjk(r) && cjk(last))
 	})
+}
+
+// flagged reports a text that ends in a one-letter flag a path is glued
+// to ("gcc -I", "-L").
+func flagged(before string) bool {
+	n := len(before)
+	if n < 2 || before[n-2] != '-' || !unicode.IsLetter(rune(before[n-1])) {
+		return false
+	}
+	return n == 2 || before[n-3] == ' ' || before[n-3] == '\t'
 }
 
 // nameRune reports a character a file's or a folder's name is written
 // with. Chinese, Japanese and Korean write a path right after a word, with
 // no space ("更新/srv/app/docs"): their letters end a name.
 func nameRune(r rune) bool {
-	return wordRune(r) && !unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || strings.ContainsRune(".~@+%", r)
+	return wordRune(r) && !cjk(r) || strings.ContainsRune(".~@+%", r)
+}
+
+// cjk reports a letter of Chinese, Japanese or Korean.
+func cjk(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
 // replaceWord replaces w where it stands as a whole word or path segment.
 func replaceWord(text, w, with string) string {
-	return replaceWhere(text, w, with, func(before rune, after string) bool {
+	return replaceWhere(text, w, with, func(before, after string) bool {
+		b, _ := utf8.DecodeLastRuneInString(before)
 		r, _ := utf8.DecodeRuneInString(after)
-		return !wordRune(before) && (after == "" || !wordRune(r))
+		return (before == "" || !wordRune(b)) && (after == "" || !wordRune(r))
 	})
 }
 
-// replaceWhere replaces each w in text where stands accepts the rune
-// before it (a space at the text's start) and the text after it.
-func replaceWhere(text, w, with string, stands func(before rune, after string) bool) string {
+// replaceWhere replaces each w in text where stands accepts the text
+// before it and the text after it.
+func replaceWhere(text, w, with string, stands func(before, after string) bool) string {
 	var b strings.Builder
-	before := ' '
-	for {
-		i := strings.Index(text, w)
+	done := 0
+	for at := 0; ; {
+		i := strings.Index(text[at:], w)
 		if i < 0 {
-			b.WriteString(text)
-			return b.String()
+			break
 		}
+		i += at
 		end := i + len(w)
-		if i > 0 {
-			before, _ = utf8.DecodeLastRuneInString(text[:i])
-		}
-		b.WriteString(text[:i])
-		if stands(before, text[end:]) {
+		if stands(text[:i], text[end:]) {
+			b.WriteString(text[done:i])
 			b.WriteString(with)
-		} else {
-			b.WriteString(w)
+			done = end
 		}
-		text = text[end:]
-		// What stands before the next one is the end of this one.
-		before, _ = utf8.DecodeLastRuneInString(w)
+		at = end
 	}
+	if done == 0 {
+		return text
+	}
+	b.WriteString(text[done:])
+	return b.String()
 }
 
 func wordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' }

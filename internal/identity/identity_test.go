@@ -190,9 +190,14 @@ func TestReplaceFolder(t *testing.T) {
 		{"/app/app and /app.bak, /apple", "<worktree>/app and /app.bak, /apple"},
 		{"'/app'", "'<worktree>'"},
 		{"更新/app/docs/ui.md，在/app中找", "更新<worktree>/docs/ui.md，在<worktree>中找"},
+		{"gcc -I/app/include -L/app/lib", "gcc -I<worktree>/include -L<worktree>/lib"},
+		{"it runs from /app... and from /app…", "it runs from <worktree>... and from <worktree>…"},
 	} {
 		if got := ReplaceFolder(c.text, "/app", "<worktree>"); got != c.want {
 			t.Errorf("ReplaceFolder(%q) = %q, want %q", c.text, got, c.want)
 		}
+	}
+	if got := ReplaceFolder("/home/me/项目二/x and /home/me/项目/y", "/home/me/项目", "<worktree>"); got != "/home/me/项目二/x and <worktree>/y" {
+		t.Errorf("a folder named in Chinese: %q", got)
 	}
 }
