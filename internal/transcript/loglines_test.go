@@ -19,6 +19,8 @@ func TestWithoutLogLines(t *testing.T) {
 		{"it fails\n DELETE /api/items/48d6\r\n 500 in 514ms (compile: 26ms, proxy.ts: 11ms, render: 477ms)\r\nNo se pudo eliminar", "it fails\n DELETE /api/items/48d6\r\nNo se pudo eliminar"},
 		{"fix it\n200 in 30s is too slow, never call the sync client", "fix it\n200 in 30s is too slow, never call the sync client"},
 		{"fix it\n200 in 30s (that was too slow) never call the sync client", "fix it\n200 in 30s (that was too slow) never call the sync client"},
+		{"fix it\n200 in 30s (that was too slow", "fix it\n200 in 30s (that was too slow"},
+		{"it fails\n GET /api/wraps\n 500 in 514ms (compile: 26ms, proxy.ts: 11ms, rend\ner: 477ms)\nfix it", "it fails\n GET /api/wraps\ner: 477ms)\nfix it"},
 		{"it fails\n DELETE /api/items/48d6\n 500 in 514ms\nfix it", "it fails\n DELETE /api/items/48d6\nfix it"},
 		// A person's sentence about an endpoint, code that sets a level,
 		// and a fenced log with nothing else.

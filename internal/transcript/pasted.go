@@ -293,13 +293,23 @@ func requestLogged(first, rest string) bool {
 }
 
 // timings reports the breakdown a web server logs after a request's time,
-// and nothing after it: "(compile: 26ms, proxy.ts: 11ms, render: 477ms)".
+// and nothing after it: "(compile: 26ms, proxy.ts: 11ms, render: 477ms)",
+// or, cut where the terminal wrapped it, whole items then a word or an
+// item begun ("(compile: 26ms, proxy.ts: 11ms, rend").
 func timings(s string) bool {
 	inner, ok := strings.CutPrefix(s, "(")
-	if inner, ok = strings.CutSuffix(inner, ")"); !ok {
+	if !ok {
 		return false
 	}
-	for _, part := range strings.Split(inner, ",") {
+	inner, closed := strings.CutSuffix(inner, ")")
+	parts := strings.Split(inner, ",")
+	if !closed {
+		if len(parts) < 2 || len(strings.Fields(parts[len(parts)-1])) > 2 {
+			return false
+		}
+		parts = parts[:len(parts)-1]
+	}
+	for _, part := range parts {
 		name, value, ok := strings.Cut(part, ":")
 		if !ok || strings.TrimSpace(name) == "" || !measure(strings.TrimSpace(value)) {
 			return false
