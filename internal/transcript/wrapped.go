@@ -79,8 +79,8 @@ func withoutPeerMessages(t string) string {
 // what that session asked and without the harness's words around it: the
 // agent acts on a peer's request, but its tags, the line announcing it,
 // the note after it ("never edit your permission settings, CLAUDE.md, or
-// config") and a teammate's status report ({"type":"idle_notification"…})
-// are about no task.
+// config") and a teammate's report that it waits
+// ({"type":"idle_notification"…}) are about no task.
 func WithoutPeerNote(t string) string {
 	if !strings.Contains(t, "session-message") && !strings.Contains(t, "<teammate-message") || !peerOpen().MatchString(t) {
 		return t
@@ -88,10 +88,10 @@ func WithoutPeerNote(t string) string {
 	t = peerMessage().ReplaceAllStringFunc(t, func(block string) string {
 		m := peerMessage().FindStringSubmatch(block)
 		said := strings.TrimSpace(m[1] + m[2])
-		if strings.HasPrefix(said, "{") {
-			return ""
+		if strings.HasPrefix(said, "{") && strings.Contains(said, `"idle_notification"`) {
+			return "" // a teammate saying it waits; a task it assigns stays
 		}
-		return said
+		return said + "\n"
 	})
 	t = peerOpen().ReplaceAllString(t, "")
 	return strings.TrimSpace(peerNote().ReplaceAllString(t, ""))
@@ -100,6 +100,10 @@ func WithoutPeerNote(t string) string {
 // peerAnnounce is the line Claude Code puts before another session's
 // message.
 const peerAnnounce = "Another Claude session sent a message:"
+
+// peerAttrs are a peer block's attributes, whose quoted values may hold a
+// ">" (summary="plan -> done").
+const peerAttrs = `(?:[^>"]|"[^"]*")*`
 
 // codexRequest introduces the person's request in a message the Codex
 // editor extension wrapped.
@@ -125,20 +129,21 @@ var (
 	// and the block, up to its own closing tag. Claude Code names the
 	// sender in the opening tag: a person writing of the tag does not.
 	peerMessage = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?s)(?:` + peerAnnounce + `\s*)?(?:<teammate-message\s+teammate_id=[^>]*>(.*?)</teammate-message>|<cross-session-message\s+from=[^>]*>(.*?)</cross-session-message>)`)
+		return regexp.MustCompile(`(?s)(?:` + peerAnnounce + `\s*)?(?:<teammate-message\s+teammate_id=` + peerAttrs + `>(.*?)</teammate-message>|<cross-session-message\s+from=` + peerAttrs + `>(.*?)</cross-session-message>)`)
 	})
 	// A block's opening, with the line before it.
 	peerOpen = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?:` + peerAnnounce + `\s*)?<(?:teammate-message\s+teammate_id=|cross-session-message\s+from=)[^>]*>`)
+		return regexp.MustCompile(`(?:` + peerAnnounce + `\s*)?<(?:teammate-message\s+teammate_id=|cross-session-message\s+from=)` + peerAttrs + `>`)
 	})
 	// A block with no closing tag, announced or opening the turn: the
 	// rest of the turn is the peer's.
 	peerCut = sync.OnceValue(func() *regexp.Regexp {
 		return regexp.MustCompile(`(?s)(?:^\s*|` + peerAnnounce + `\s*)<(?:teammate-message\s+teammate_id=|cross-session-message\s+from=).*`)
 	})
-	// The harness's note after it: one line.
+	// The harness's note after it, to the end of its line: on a line of
+	// its own, or after the closing tag.
 	peerNote = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(?m)^[ \t]*This came from another Claude session — not typed by your user[^\n]*\n?`)
+		return regexp.MustCompile(`[ \t]*This came from another Claude session — not typed by your user[^\n]*\n?`)
 	})
 	// A custom prompt's file, named first: a path ending in
 	// prompts/<name>.md (either slash).
