@@ -166,7 +166,7 @@ func eachTelling(s string, fn func(string)) {
 }
 
 // pathOpeners are what may stand right before a path in a sentence.
-const pathOpeners = "`'\"“「([{<"
+const pathOpeners = "`'\"“‘„«‹「『([{<"
 
 // holdsAbsolutePath reports a word of s that starts a path at the root
 // ("/srv", "~/src", "C:\\", "C:/"), without a copy of s: most lessons
@@ -202,7 +202,7 @@ func withoutMachineFolders(s string) string {
 	for i, f := range strings.Fields(s) {
 		p := strings.TrimLeft(f, pathOpeners)
 		if repopath.IsAbs(p) || strings.HasPrefix(p, "~/") {
-			p = strings.TrimRight(repopath.Slash(p), "/`'\"”」)]}>,;:.!?")
+			p = strings.TrimRight(repopath.Slash(p), "/`'\"”’“»›」』)]}>,;:.!?…")
 			parts := strings.Split(p, "/")
 			f = strings.Join(parts[max(0, len(parts)-2):], " ")
 		}

@@ -247,6 +247,8 @@ func TestHoldsAbsolutePath(t *testing.T) {
 		"edit src/api/client.ts and/or docs": false,
 		"read https://x.dev/a/b":             false,
 		"start it from “/srv/app/api”":       true,
+		"start it from „/srv/app/api“":       true,
+		"start it from ‘/srv/app/api’":       true,
 	} {
 		if got := holdsAbsolutePath(s); got != want {
 			t.Errorf("holdsAbsolutePath(%q) = %v", s, got)
