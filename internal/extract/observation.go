@@ -169,10 +169,8 @@ func workFolder(folders []string, p string) bool {
 	if !strings.Contains(p, `\`) && !repopath.IsAbs(p) {
 		return false
 	}
-	p = strings.TrimRight(repopath.Slash(p), "/")
 	for _, f := range folders {
-		f = strings.TrimRight(repopath.Slash(f), "/")
-		if f != "" && (p == f || strings.Contains(f, ":") && strings.EqualFold(p, f)) {
+		if rel, ok := repopath.Under(f, p); ok && rel == "." {
 			return true
 		}
 	}

@@ -200,11 +200,11 @@ func withoutMachineFolders(s string) string {
 	}
 	var b strings.Builder
 	for i, f := range strings.Fields(s) {
-		p := strings.TrimLeft(f, pathOpeners)
-		if repopath.IsAbs(p) || strings.HasPrefix(p, "~/") {
-			p = strings.TrimRight(repopath.Slash(p), "/`'\"”’“»›」』)]}>,;:.!?…")
-			parts := strings.Split(p, "/")
-			f = strings.Join(parts[max(0, len(parts)-2):], " ")
+		// "~/src" is as much the machine's as "/home/me/src".
+		p := strings.TrimPrefix(strings.TrimLeft(f, pathOpeners), "~")
+		if repopath.IsAbs(p) {
+			// Stored as a path outside any project is: its last two names.
+			f = repopath.Stored("", "", strings.TrimRight(p, "`'\"”’“»›」』)]}>,;:.!?…"))
 		}
 		if i > 0 {
 			b.WriteByte(' ')

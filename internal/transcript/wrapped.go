@@ -46,7 +46,7 @@ func Unwrap(text string) string {
 	if i := strings.LastIndex(t, codexRequest); i >= 0 && codexContext(t[:i]) {
 		t = t[i+len(codexRequest):]
 	}
-	if strings.Contains(t, "session-message") || strings.Contains(t, "<teammate-message") {
+	if holdsPeerTag(t) {
 		t = withoutPeerMessages(t)
 	}
 	trim := strings.TrimSpace(t)
@@ -75,6 +75,13 @@ func withoutPeerMessages(t string) string {
 	return peerNote().ReplaceAllString(t, "")
 }
 
+// holdsPeerTag reports the literal part of a peer block's tags: the
+// regexps run only where it stands, since the prompt hook reads every
+// prompt through them.
+func holdsPeerTag(t string) bool {
+	return strings.Contains(t, "<teammate-message") || strings.Contains(t, "<cross-session-message")
+}
+
 // WithoutPeerNote is a turn that carries another session's message with
 // what that session asked and without the harness's words around it: the
 // agent acts on a peer's request, but its tags, the line announcing it,
@@ -82,7 +89,7 @@ func withoutPeerMessages(t string) string {
 // config") and a teammate's report that it waits
 // ({"type":"idle_notification"…}) are about no task.
 func WithoutPeerNote(t string) string {
-	if !strings.Contains(t, "session-message") && !strings.Contains(t, "<teammate-message") || !peerOpen().MatchString(t) {
+	if !holdsPeerTag(t) || !peerOpen().MatchString(t) {
 		return t
 	}
 	t = peerMessage().ReplaceAllStringFunc(t, func(block string) string {
