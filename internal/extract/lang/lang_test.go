@@ -199,6 +199,26 @@ func TestWordsAPhraseNeverEndsInside(t *testing.T) {
 	}
 }
 
+// The doubt "かな" is a particle after a verb, not the same two letters
+// inside a verb's negative or another word: "時間は書かないとダメだよ"
+// (the time must be written) doubts nothing.
+func TestJapaneseDoubtIsAParticle(t *testing.T) {
+	ja := Get("ja")
+	for s, want := range map[string]bool{
+		"それでいいかな":      true,
+		"これで合ってるかなと思う": true,
+		"時間は書かないとダメだよ": false,
+		"書かなければダメ":     false,
+		"なかなか動かなかった":   false,
+		"かなり大事です":      false,
+		"かならずテストして":    false,
+	} {
+		if x := Fold(s); ja.Has(x, Hedge, 0, len(x.Low())) != want {
+			t.Errorf("%q: a doubt %v, want %v", s, !want, want)
+		}
+	}
+}
+
 // The Korean and Russian tables as they read people: Korean rules are
 // endings, spaced either way; Russian forms are whole words, ё or е.
 func TestKoreanAndRussianMatching(t *testing.T) {
