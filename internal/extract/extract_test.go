@@ -497,10 +497,20 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 		{"If the build fails on CI, never retry it blindly; read the log first.", "If the build fails on CI, never retry it blindly."},
 		{"After editing the proto files, never forget to regenerate the stubs.", "After editing the proto files, regenerate the stubs."},
 		{"Если сборка падает, всегда сначала читай лог.", "Если сборка падает, всегда сначала читай лог."},
+		{"Если сборка падает, лог сначала всегда читай.", "Если сборка падает, лог сначала всегда читай."},
+		{"もしスキーマを変更したら、必ずマイグレーションを実行してください。", "もしスキーマを変更したら、必ずマイグレーションを実行してください。"},
+		{"もしスキーマを変更したら、マイグレーションを忘れないでください。", "もしスキーマを変更したら、マイグレーションを忘れないでください。"},
+		{"만약 스키마를 바꾸면, 항상 마이그레이션을 실행해.", "만약 스키마를 바꾸면, 항상 마이그레이션을 실행해."},
 	} {
 		got := afterPlan(c.said)
 		if !slices.Contains(got, "procedural: "+c.want) {
 			t.Errorf("%q: %q, want %q", c.said, got, c.want)
+		}
+	}
+	// The same words before a rule in its own clause are a doubt.
+	for _, said := range []string{"もし忘れたらしないでください。", "만약 스키마를 바꾸면 마이그레이션을 하지 마."} {
+		if got := afterPlan(said); got != nil {
+			t.Errorf("%q: a doubted rule kept: %q", said, got)
 		}
 	}
 }
@@ -1466,6 +1476,16 @@ func TestJapaneseIsNotReadAsChinese(t *testing.T) {
 		{"フォールバックは不要。", []string{"procedural: フォールバックは不要。"}},
 		{"デプロイの手順はdocs/deploy.mdに記録してください", []string{"procedural: デプロイの手順はdocs/deploy.mdに記録してください。"}},
 		{"以后注意不要直接修改生成的文件", []string{"procedural: 注意不要直接修改生成的文件。"}},
+	})
+}
+
+// Korean spaces its words but ends on its verb: a request to keep that
+// ends the sentence is its verb, kept, not taken out ("마이그레이션을."
+// would end on its particle).
+func TestKoreanRequestKeepsItsVerb(t *testing.T) {
+	checkSaid(t, []string{"user: 화면을 고쳐줘", "assistant: 고쳤습니다."}, "네.", []said{
+		{"마이그레이션을 잊지 마세요.", []string{"procedural: 마이그레이션을 잊지 마세요."}},
+		{"커밋하기 전에 테스트 실행하는 거 잊지 마.", []string{"procedural: 커밋하기 전에 테스트 실행하는 거 잊지 마."}},
 	})
 }
 

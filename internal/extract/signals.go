@@ -496,7 +496,7 @@ func marked(t *turn, x *lang.Text, own string, s span, ack bool) (f finding, emp
 			// sentence ends on ("mdファイルに記録してください": "mdファイルに"
 			// would end on its particle).
 			rest := strings.TrimSpace(own[x.Offset(m.End):x.Offset(end)])
-			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 && (m.Table.Spaces || !lang.LetterBefore(low, m.Start)) {
+			if strings.IndexFunc(rest, wordRuneOrCJK) < 0 && (m.Table.Spaces || !lang.FollowsWord(low, m.Start)) {
 				end = m.Start
 			}
 		}
@@ -1363,7 +1363,10 @@ func bracketed(low string, from, i int) bool {
 // clause, after fillers at most.
 func ruleClause(x *lang.Text, tb *lang.Table, from, i int) int {
 	c := clauseStartOf(x.Low(), from, i)
-	if c == from || !leads(x, tb, from, i) {
+	// Where rule words count anywhere in their clause (the verb last,
+	// the object first), the rule's clause is the one after the
+	// condition's comma, wherever its rule word stands in it.
+	if c == from || tb.Spaces && !tb.RulesAnywhere && !leads(x, tb, from, i) {
 		return from
 	}
 	if found := tb.Find(x, lang.Condition, from, c); len(found) > 0 {
@@ -1384,5 +1387,11 @@ func withCondition(x *lang.Text, own string, tb *lang.Table, from, i int, lesson
 		return lesson
 	}
 	cond := strings.TrimSpace(own[x.Offset(from):x.Offset(c)])
-	return cond + " " + textcase.LowerFirst(lesson)
+	// As the person wrote it: "如果改了表结构，运行迁移" has no space after
+	// its comma.
+	sep := " "
+	if r, _ := utf8.DecodeRuneInString(own[x.Offset(c):]); !unicode.IsSpace(r) {
+		sep = ""
+	}
+	return cond + sep + textcase.LowerFirst(lesson)
 }

@@ -202,7 +202,7 @@ func remember(s string, t *lang.Text, tb *lang.Table, x *extra) (Request, bool) 
 		var rest string
 		switch {
 		case strings.IndexFunc(cleanLesson(t.Span(cs, m.Start), tb, x), wordRune) < 0 ||
-			strings.IndexFunc(low[m.End:], wordRune) < 0 && (tb.Spaces || !lang.LetterBefore(low, m.Start)):
+			strings.IndexFunc(low[m.End:], wordRune) < 0 && (tb.Spaces || !lang.FollowsWord(low, m.Start)):
 			// "Remember: X", "X, from now on": X, the request taken out
 			// (and no space put in its place where words have none).
 			join := " "

@@ -1003,10 +1003,13 @@ func ForeignTo(t *Text, from, to int) func(*Table) bool {
 	}
 }
 
-// LetterBefore reports a letter right before i in s: in a language written
-// without spaces, a phrase glued to the word before it ("…に記録して": the
-// request is the verb the sentence ends on).
-func LetterBefore(s string, i int) bool {
+// FollowsWord reports a word of the same clause before i in s: in a
+// language read without spaces, a phrase that goes on from the words before
+// it is the verb the sentence ends on ("…に記録して", and Korean, which
+// spaces its verb: "마이그레이션을 잊지 마세요"), where one after a
+// comma or a full stop stands apart ("用pnpm，以后").
+func FollowsWord(s string, i int) bool {
+	i = len(strings.TrimRight(s[:i], " \t"))
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
 	return i > 0 && unicode.IsLetter(r)
 }
