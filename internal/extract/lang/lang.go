@@ -807,7 +807,37 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 	if r, _ := utf8.DecodeLastRuneInString(p.text); tb.joins(r) && joinedAfter(s, j, tb.joins) {
 		return false
 	}
+	// Japanese writes a borrowed word as one run of katakana: "ログ" (the
+	// log) is not in "ログイン" or "ダイアログ", "ポート" (port) not in
+	// "サポート", "ダメ" not in "ダメージ". A long vowel mark may close the
+	// word ("フォルダー" is "フォルダ").
+	if r, _ := utf8.DecodeRuneInString(p.text); katakana(r) && katakanaBefore(s, i) {
+		return false
+	}
+	if r, _ := utf8.DecodeLastRuneInString(p.text); katakana(r) && katakanaAfter(s, j) {
+		return false
+	}
 	return !tb.endsInside(s, j)
+}
+
+// katakana reports a letter of a word written in katakana, the long vowel
+// mark included.
+func katakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 'ー' }
+
+// katakanaBefore reports a katakana letter right before i.
+func katakanaBefore(s string, i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && katakana(r)
+}
+
+// katakanaAfter reports a katakana word going on at j, past one long
+// vowel mark.
+func katakanaAfter(s string, j int) bool {
+	r, n := utf8.DecodeRuneInString(s[j:])
+	if r == 'ー' {
+		r, _ = utf8.DecodeRuneInString(s[j+n:])
+	}
+	return j < len(s) && katakana(r)
 }
 
 // endsInside reports a match ending at j inside one of the table's Words.

@@ -219,6 +219,32 @@ func TestJapaneseDoubtIsAParticle(t *testing.T) {
 	}
 }
 
+// A borrowed word is one run of katakana: a phrase of the Japanese table
+// is not found inside a longer one, and a long vowel mark may close it.
+func TestKatakanaWordsStayWhole(t *testing.T) {
+	ja := Get("ja")
+	for _, c := range []struct {
+		text, kind string
+		want       bool
+	}{
+		{"ログを見ると", Hedge, true},
+		{"エラーが出る", Hedge, true},
+		{"ログイン画面では", Hedge, false},
+		{"ダイアログは", Hedge, false},
+		{"ブログ記事は", Hedge, false},
+		{"この関数はダメ", Rule, true},
+		{"ダメージ計算は", Rule, false},
+		{"どのフォルダ？", Place, true},
+		{"どのフォルダー？", Place, true},
+		{"サポートに聞いて", Place, false},
+		{"パスワードを", Place, false},
+	} {
+		if x := Fold(c.text); ja.Has(x, c.kind, 0, len(x.Low())) != c.want {
+			t.Errorf("%q: a %s phrase found %v, want %v", c.text, c.kind, !c.want, c.want)
+		}
+	}
+}
+
 // The Korean and Russian tables as they read people: Korean rules are
 // endings, spaced either way; Russian forms are whole words, ё or е.
 func TestKoreanAndRussianMatching(t *testing.T) {
