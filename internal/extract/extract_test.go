@@ -1479,6 +1479,15 @@ func TestJapaneseIsNotReadAsChinese(t *testing.T) {
 	})
 }
 
+// A Chinese rule word is not read inside a longer word: "要不要" asks
+// whether to, "主要是" (mainly) holds no "要是" (if).
+func TestChineseWordsStayWhole(t *testing.T) {
+	checkSaid(t, []string{"user: 修一下页面", "assistant: 已修复。"}, "好的。", []said{
+		{"要不要加个测试", nil},
+		{"主要是数据库的问题，必须先备份。", []string{"procedural: 主要是数据库的问题，必须先备份。"}},
+	})
+}
+
 // Korean spaces its words but ends on its verb: a request to keep that
 // ends the sentence is its verb, kept, not taken out ("마이그레이션을."
 // would end on its particle).

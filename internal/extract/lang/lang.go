@@ -119,7 +119,7 @@ type Table struct {
 	// phrase of it ("注意", pay attention) is not read in a span holding
 	// kana ("【注意点】", "注意すべき点").
 	WithoutKana bool
-	// Words: in a table without spaces, words a phrase never ends inside
+	// Words: in a table without spaces, words a phrase never starts or ends inside
 	// of: Chinese "部署前" (before deploying) is not the start of "部署前端"
 	// (deploy the frontend).
 	Words     []string
@@ -817,7 +817,7 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 	if r, _ := utf8.DecodeLastRuneInString(p.text); katakana(r) && katakanaAfter(s, j) {
 		return false
 	}
-	return !tb.endsInside(s, j)
+	return !tb.cutsWord(s, i, j)
 }
 
 // katakana reports a letter of a word written in katakana, the long vowel
@@ -840,13 +840,24 @@ func katakanaAfter(s string, j int) bool {
 	return j < len(s) && katakana(r)
 }
 
-// endsInside reports a match ending at j inside one of the table's Words.
-func (tb *Table) endsInside(s string, j int) bool {
+// cutsWord reports a match [i, j) that starts or ends inside one of the
+// table's Words: "部署前" (before deploying) in "部署前端" (deploy the
+// frontend), "要是" (if) in "主要是" (mainly).
+func (tb *Table) cutsWord(s string, i, j int) bool {
 	for _, w := range tb.Words {
-		for k := 1; k < len(w); k++ {
-			if j >= k && strings.HasPrefix(s[j-k:], w) {
+		from := max(0, i-len(w)+1)
+		to := min(len(s), j+len(w)-1)
+		for k := from; k < to; {
+			n := strings.Index(s[k:to], w)
+			if n < 0 {
+				break
+			}
+			a := k + n
+			b := a + len(w)
+			if a < i && i < b || a < j && j < b {
 				return true
 			}
+			k = a + 1
 		}
 	}
 	return false

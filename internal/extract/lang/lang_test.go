@@ -186,8 +186,9 @@ func TestLooseSpaces(t *testing.T) {
 	}
 }
 
-// A table without spaces names the words its phrases never end inside of.
-func TestWordsAPhraseNeverEndsInside(t *testing.T) {
+// A table without spaces names the words its phrases never start or end
+// inside of.
+func TestWordsAPhraseNeverCuts(t *testing.T) {
 	tb, err := Parse("x.phrases", "code: xx\nspaces: no\nwords: 前端 前台\n[recurring]\n部署前\n"+templatesOnly)
 	if err != nil {
 		t.Fatal(err)
@@ -195,6 +196,12 @@ func TestWordsAPhraseNeverEndsInside(t *testing.T) {
 	for s, want := range map[string]bool{"部署前先跑测试": true, "部署前，跑测试": true, "帮我部署前端": false, "部署前台": false, "部署前": true} {
 		if x := Fold(s); tb.Has(x, Recurring, 0, len(x.Low())) != want {
 			t.Errorf("%q: found %v, want %v", s, !want, want)
+		}
+	}
+	zh := Get("zh")
+	for s, want := range map[string]bool{"要是失败了": true, "主要是数据库的问题": false, "尽可能使用TypeScript": false, "可能是缓存": true} {
+		if x := Fold(s); zh.Has(x, Hedge, 0, len(x.Low())) != want {
+			t.Errorf("%q: a doubt %v, want %v", s, !want, want)
 		}
 	}
 }
