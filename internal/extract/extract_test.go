@@ -1488,6 +1488,20 @@ func TestChineseWordsStayWhole(t *testing.T) {
 	})
 }
 
+// An answer word that ends a lesson is one of its words, unless
+// punctuation sets it apart or it only thanks.
+func TestClosingAnswerStandsApart(t *testing.T) {
+	checkAfterPlan(t, []said{
+		{"Always run the tests before you mark the task as done.", []string{"procedural: Always run the tests before you mark the task as done."}},
+		{"Never push to main, ok.", []string{"procedural: Never push to main."}},
+		{"Never push to main thanks", []string{"procedural: Never push to main."}},
+		{"Siempre escribe los tests bien.", []string{"procedural: Siempre escribe los tests bien."}},
+		{"Nunca hagas push a main gracias", []string{"procedural: Nunca hagas push a main."}},
+		{"Всегда пиши тесты хорошо.", []string{"procedural: Всегда пиши тесты хорошо."}},
+		{"Никогда не пушь в main, спасибо.", []string{"procedural: Никогда не пушь в main."}},
+	})
+}
+
 // Korean spaces its words but ends on its verb: a request to keep that
 // ends the sentence is its verb, kept, not taken out ("마이그레이션을."
 // would end on its particle).

@@ -87,7 +87,8 @@ func endBefore(x *lang.Text, i, j int) int {
 		for _, tb := range lang.Tables() {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
-				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) {
+				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) &&
+					(!tb.Spaces || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -179,6 +180,47 @@ func wordBefore(low string, i int) bool {
 	}
 	c := low[i-1]
 	return (c == '.' || c == '/' || c == '-' || c == '_' || c == '\\') && low[i-2] != ' '
+}
+
+// setApart reports punctuation before start, past spaces and fillers,
+// after i: an answer closes the text where it stands apart ("use pnpm,
+// ok", "…, please continue"), and ends the sentence's own words where it
+// does not ("mark the task as done", "hazlo bien"), a filler that is an
+// answer too as well ("пиши тесты хорошо"). Thanks close it either way
+// ("use pnpm thanks").
+func setApart(x *lang.Text, tb *lang.Table, i, start int) bool {
+	low := x.Low()
+	k := start
+	for {
+		k = len(strings.TrimRight(low[i:k], " \t")) + i
+		r, _ := utf8.DecodeLastRuneInString(low[:k])
+		if k <= i {
+			return false
+		}
+		if strings.ContainsRune(sentencePunct, r) || strings.ContainsRune("-–—", r) {
+			return true
+		}
+		at := k
+		for _, m := range tb.Find(x, lang.Filler, i, k) {
+			if m.End == k && m.Start < at {
+				at = m.Start
+			}
+		}
+		if at == k {
+			return false
+		}
+		k = at
+	}
+}
+
+// spans reports a phrase of kind that is exactly x's folded text [i, j).
+func spans(tb *lang.Table, x *lang.Text, kind string, i, j int) bool {
+	for _, m := range tb.Find(x, kind, i, j) {
+		if m.Start == i && m.End == j {
+			return true
+		}
+	}
+	return false
 }
 
 // endsWord reports a closing word, low[start:end], that is written on to
