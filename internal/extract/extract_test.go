@@ -1512,6 +1512,27 @@ func TestKoreanRequestKeepsItsVerb(t *testing.T) {
 	})
 }
 
+// The ways of working people state plainly, in each table's language: a
+// preference ("I'd rather"), and a step before the work is handed back.
+func TestPlainWaysOfWorking(t *testing.T) {
+	for _, said := range []string{
+		"I'd rather we keep tabs here.", "Run the linter before you hand it back.", "Run the tests before you tell me it's done.",
+		"Mir wäre lieber, wir bleiben hier bei Tabs.", "Lass den Linter laufen, bevor du es zurückgibst.",
+		"Prefiero que usemos tabs aquí.", "Pasa el linter antes de devolvérmelo.",
+		"Je préfère qu'on garde les tabulations ici.", "Lance le linter avant de me le rendre.",
+		"Prefiro que a gente mantenha tabs aqui.", "Rode o linter antes de me devolver.",
+		"Я бы предпочёл оставить здесь табы.", "Прогони линтер, прежде чем отдавать мне.",
+		"Θα προτιμούσα να κρατήσουμε tabs εδώ.", "Τρέξε τον linter πριν μου το δώσεις πίσω.",
+		"ここはタブのままにしてほしい。", "返す前にリンターを走らせて。",
+		"这里我更希望保留 tab。", "交给我之前先跑一下 linter。",
+		"여기서는 탭을 유지하는 게 좋겠어.", "돌려주기 전에 린터 돌려.",
+	} {
+		if got := afterPlan(said); len(got) != 1 || !strings.HasSuffix(got[0], ": "+said) {
+			t.Errorf("%q: %q", said, got)
+		}
+	}
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice
