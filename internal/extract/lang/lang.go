@@ -143,7 +143,15 @@ type phrase struct {
 	slot     int    // 0: none; 1: {x} after the text; -1: {x} before it
 	template string // [soften]: how {x} reads as a lesson ("Do not {x}"); "" is "{x}"
 	loose    bool   // a table without spaces: a space in text matches spaces or none
+	// ending: the phrase's last word is any word that ends so, three
+	// letters or more before it ("не *ай": "не трогай", "не поднимай"),
+	// text the words before it and their space.
+	ending string
 }
+
+// minStem is how many letters a word matched by its ending holds before
+// it: "не делай", not "не чай".
+const minStem = 3
 
 //go:embed *.phrases
 var files embed.FS
@@ -339,7 +347,18 @@ func parsePhrase(line, section string) (phrase, error) {
 	case slotted[section] == "" && p.slot != 0:
 		return p, fmt.Errorf("{x} only in [soften], [intent] and [reproach]")
 	}
-	p.text = strings.Map(foldRune, strings.TrimSpace(line))
+	line = strings.TrimSpace(line)
+	if strings.Contains(line, "*") {
+		k := strings.LastIndexAny(line, " \t")
+		last := line[k+1:]
+		if k < 0 || !strings.HasPrefix(last, "*") || strings.Count(line, "*") > 1 || p.slot != 0 || len(last) < 2 {
+			return p, fmt.Errorf("* only opens the last word of a phrase of two words or more, followed by an ending (\"не *ай\")")
+		}
+		p.ending = strings.Map(foldRune, last[1:])
+		p.text = strings.Map(foldRune, strings.TrimSpace(line[:k])) + " "
+		return p, nil
+	}
+	p.text = strings.Map(foldRune, line)
 	if p.text == "" {
 		return p, fmt.Errorf("empty phrase")
 	}
@@ -651,6 +670,9 @@ func (tb *Table) scan(t *Text, from, to int, want uint64, fn func(kind string, p
 // A loose phrase's space matches any run of spaces in s, or none ("하지 마"
 // is found in "하지마" and "하지  마").
 func prefix(s string, i int, p *phrase) int {
+	if p.ending != "" {
+		return withEnding(s, i, p)
+	}
 	if !p.loose {
 		if strings.HasPrefix(s[i:], p.text) {
 			return i + len(p.text)
@@ -671,6 +693,29 @@ func prefix(s string, i int, p *phrase) int {
 		j++
 	}
 	return j
+}
+
+// withEnding returns where a phrase whose last word is given by its
+// ending ends in s[i:], or -1: its words, then a word of minStem letters
+// or more before the ending.
+func withEnding(s string, i int, p *phrase) int {
+	if !strings.HasPrefix(s[i:], p.text) {
+		return -1
+	}
+	j := i + len(p.text)
+	k := j
+	for k < len(s) {
+		r, n := utf8.DecodeRuneInString(s[k:])
+		if !unicode.IsLetter(r) {
+			break
+		}
+		k += n
+	}
+	w := s[j:k]
+	if !strings.HasSuffix(w, p.ending) || utf8.RuneCountInString(w)-utf8.RuneCountInString(p.ending) < minStem {
+		return -1
+	}
+	return k
 }
 
 // Find returns the phrases of kind found in t.low[from:to], leftmost first

@@ -36,6 +36,8 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"code: xx\n[template]\ndont: No\n", "x.phrases:3: want key: text with {x}"},
 		{"code: xx\ncolour: red\n", `x.phrases:2: unknown key "colour"`},
 		{"code: xx\nrules: sometimes\n", "x.phrases:2: rules: want anywhere or at start"},
+		{"code: xx\n[rule]\n*ай\n", "x.phrases:3: * only opens the last word"},
+		{"code: xx\n[rule]\nне *ай *яй\n", "x.phrases:3: * only opens the last word"},
 	} {
 		_, err := Parse("x.phrases", c.data)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -202,6 +204,27 @@ func TestWordsAPhraseNeverCuts(t *testing.T) {
 	for s, want := range map[string]bool{"要是失败了": true, "主要是数据库的问题": false, "尽可能使用TypeScript": false, "可能是缓存": true} {
 		if x := Fold(s); zh.Has(x, Hedge, 0, len(x.Low())) != want {
 			t.Errorf("%q: a doubt %v, want %v", s, !want, want)
+		}
+	}
+}
+
+// A phrase whose last word is an ending finds any verb of that form, not
+// a short word that ends so.
+func TestPhraseEnding(t *testing.T) {
+	tb, err := Parse("x.phrases", "code: xx\nspaces: yes\n[rule]\nне *ай\nне *уйте\n"+templatesOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, want := range map[string]bool{
+		"не поднимай версии вручную": true,
+		"Не форматируйте код":        true,
+		"не трогай":                  true,
+		"не чай":                     false,
+		"не поднимать":               false,
+		"вне поднимай":               false,
+	} {
+		if x := Fold(s); tb.Has(x, Rule, 0, len(x.Low())) != want {
+			t.Errorf("%q: found %v, want %v", s, !want, want)
 		}
 	}
 }
