@@ -1513,8 +1513,9 @@ func TestKoreanRequestKeepsItsVerb(t *testing.T) {
 }
 
 // The ways of working people state plainly, in each table's language: a
-// preference ("I'd rather"), a step before the work is handed back, and
-// Russian's "не" with any verb in the imperative.
+// preference ("I'd rather"), a step before the work is handed back,
+// Russian's "не" with any verb in the imperative, Japanese "…ないように
+// して" (see that it does not).
 func TestPlainWaysOfWorking(t *testing.T) {
 	for _, said := range []string{
 		"I'd rather we keep tabs here.", "Run the linter before you hand it back.", "Run the tests before you tell me it's done.",
@@ -1528,6 +1529,7 @@ func TestPlainWaysOfWorking(t *testing.T) {
 		"这里我更希望保留 tab。", "交给我之前先跑一下 linter。",
 		"여기서는 탭을 유지하는 게 좋겠어.", "돌려주기 전에 린터 돌려.",
 		"Не поднимай версии вручную.", "Не форматируйте код сами.",
+		"console.logは残さないようにして。",
 	} {
 		if got := afterPlan(said); len(got) != 1 || !strings.HasSuffix(got[0], ": "+said) {
 			t.Errorf("%q: %q", said, got)
