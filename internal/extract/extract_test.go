@@ -1485,6 +1485,18 @@ func TestChineseWordsStayWhole(t *testing.T) {
 	checkSaid(t, []string{"user: 修一下页面", "assistant: 已修复。"}, "好的。", []said{
 		{"要不要加个测试", nil},
 		{"主要是数据库的问题，必须先备份。", []string{"procedural: 主要是数据库的问题，必须先备份。"}},
+		{"主要不要改数据库结构。", []string{"procedural: 主要不要改数据库结构。"}},
+	})
+}
+
+// A word of the Japanese table guards the edge it names: "かな" (a doubt)
+// does not end inside "書かない", and "ないで" (don't) starts inside it.
+func TestJapaneseRuleAfterAVerbInKa(t *testing.T) {
+	checkAfterPlan(t, []said{
+		{"本番のAPIを叩かないでください。", []string{"procedural: 本番のAPIを叩かないでください。"}},
+		{"ドキュメントにはパスワードを書かないで。", []string{"procedural: ドキュメントにはパスワードを書かないで。"}},
+		{"コードにAPIキーを書かないようにしてください。", []string{"procedural: コードにAPIキーを書かないようにしてください。"}},
+		{"時間は書かないとダメだよ。", []string{"procedural: 時間は書かないとダメだよ。"}},
 	})
 }
 

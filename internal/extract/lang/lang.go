@@ -120,10 +120,11 @@ type Table struct {
 	// phrase of it ("注意", pay attention) is not read in a span holding
 	// kana ("【注意点】", "注意すべき点").
 	WithoutKana bool
-	// Words: in a table without spaces, words a phrase never starts or ends inside
+	// Words: in a table without spaces, words a phrase never ends inside
 	// of: Chinese "部署前" (before deploying) is not the start of "部署前端"
-	// (deploy the frontend).
-	Words     []string
+	// (deploy the frontend). Starts: words a phrase never starts inside
+	// of: "要是" (if) is not the end of "主要是" (mainly).
+	Words, Starts []string
 	phrases   map[string][]phrase
 	templates map[string]string
 	// index finds the phrases that may start at a place by its first two
@@ -257,8 +258,12 @@ func Parse(name, data string) (*Table, error) {
 				for _, w := range strings.Fields(v) {
 					t.Words = append(t.Words, Fold(w).Low())
 				}
+			case "starts":
+				for _, w := range strings.Fields(v) {
+					t.Starts = append(t.Starts, Fold(w).Low())
+				}
 			default:
-				return nil, bad("unknown key %q (want code, name, spaces, rules, kana, words)", k)
+				return nil, bad("unknown key %q (want code, name, spaces, rules, kana, words, starts)", k)
 			}
 		case Template:
 			k, v, ok := strings.Cut(line, ":")
@@ -886,24 +891,30 @@ func katakanaAfter(s string, j int) bool {
 	return j < len(s) && katakana(r)
 }
 
-// cutsWord reports a match [i, j) that starts or ends inside one of the
-// table's Words: "部署前" (before deploying) in "部署前端" (deploy the
-// frontend), "要是" (if) in "主要是" (mainly).
+// cutsWord reports a match [i, j) that ends inside one of the table's
+// Words ("部署前", before deploying, in "部署前端", deploy the frontend) or
+// starts inside one of its Starts ("要是", if, in "主要是", mainly). A word
+// guards one of its edges only: "かな" (a doubt) never ends inside "書かない",
+// while "ないで" (don't) starts inside it, as it should.
 func (tb *Table) cutsWord(s string, i, j int) bool {
-	for _, w := range tb.Words {
-		from := max(0, i-len(w)+1)
-		to := min(len(s), j+len(w)-1)
-		for k := from; k < to; {
-			n := strings.Index(s[k:to], w)
+	return inside(s, j, tb.Words) || inside(s, i, tb.Starts)
+}
+
+// inside reports an occurrence of one of words in s that k falls strictly
+// inside of.
+func inside(s string, k int, words []string) bool {
+	for _, w := range words {
+		from := max(0, k-len(w)+1)
+		to := min(len(s), k+len(w)-1)
+		for at := from; at < to; {
+			n := strings.Index(s[at:to], w)
 			if n < 0 {
 				break
 			}
-			a := k + n
-			b := a + len(w)
-			if a < i && i < b || a < j && j < b {
+			if a := at + n; a < k && k < a+len(w) {
 				return true
 			}
-			k = a + 1
+			at += n + 1
 		}
 	}
 	return false

@@ -37,6 +37,7 @@ func TestParseErrorsNameTheLine(t *testing.T) {
 		{"code: xx\ncolour: red\n", `x.phrases:2: unknown key "colour"`},
 		{"code: xx\nrules: sometimes\n", "x.phrases:2: rules: want anywhere or at start"},
 		{"code: xx\n[rule]\n*ай\n", "x.phrases:3: * only opens the last word"},
+		{"code: xx\nedges: 主要\n", `x.phrases:2: unknown key "edges" (want code, name, spaces, rules, kana, words, starts)`},
 		{"code: xx\n[rule]\nне *ай *яй\n", "x.phrases:3: * only opens the last word"},
 	} {
 		_, err := Parse("x.phrases", c.data)
@@ -188,8 +189,8 @@ func TestLooseSpaces(t *testing.T) {
 	}
 }
 
-// A table without spaces names the words its phrases never start or end
-// inside of.
+// A table without spaces names the words its phrases never end inside of,
+// and those they never start inside of.
 func TestWordsAPhraseNeverCuts(t *testing.T) {
 	tb, err := Parse("x.phrases", "code: xx\nspaces: no\nwords: 前端 前台\n[recurring]\n部署前\n"+templatesOnly)
 	if err != nil {
