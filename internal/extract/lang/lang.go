@@ -859,12 +859,11 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 		return false
 	}
 	// Japanese writes a borrowed word as one run of katakana: "ログ" (the
-	// log) is not in "ログイン" or "ダイアログ", "ポート" (port) not in
-	// "サポート", "ダメ" not in "ダメージ". A long vowel mark may close the
-	// word ("フォルダー" is "フォルダ").
-	if r, _ := utf8.DecodeRuneInString(p.text); katakana(r) && katakanaBefore(s, i) {
-		return false
-	}
+	// log) is not the start of "ログイン", "ダメ" not of "ダメージ", "パス"
+	// (a path) not of "パスワード". A long vowel mark may close the word
+	// ("フォルダー" is "フォルダ"). Its end may close a compound ("ファイル
+	// パス", "エラーログ"), so the words a phrase does not end ("ダイアログ",
+	// "サポート") are the table's starts.
 	if r, _ := utf8.DecodeLastRuneInString(p.text); katakana(r) && katakanaAfter(s, j) {
 		return false
 	}
@@ -874,12 +873,6 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 // katakana reports a letter of a word written in katakana, the long vowel
 // mark included.
 func katakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 'ー' }
-
-// katakanaBefore reports a katakana letter right before i.
-func katakanaBefore(s string, i int) bool {
-	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return i > 0 && katakana(r)
-}
 
 // katakanaAfter reports a katakana word going on at j, past one long
 // vowel mark.

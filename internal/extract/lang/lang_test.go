@@ -251,7 +251,9 @@ func TestJapaneseDoubtIsAParticle(t *testing.T) {
 }
 
 // A borrowed word is one run of katakana: a phrase of the Japanese table
-// is not found inside a longer one, and a long vowel mark may close it.
+// does not start a longer one, a long vowel mark may close it, and the
+// end of a compound ("ファイルパス") may be a phrase unless the table
+// names the word ("ダイアログ").
 func TestKatakanaWordsStayWhole(t *testing.T) {
 	ja := Get("ja")
 	for _, c := range []struct {
@@ -269,6 +271,8 @@ func TestKatakanaWordsStayWhole(t *testing.T) {
 		{"どのフォルダー？", Place, true},
 		{"サポートに聞いて", Place, false},
 		{"パスワードを", Place, false},
+		{"ファイルパスは？", Place, true},
+		{"ビルドエラーが出た", Hedge, true},
 	} {
 		if x := Fold(c.text); ja.Has(x, c.kind, 0, len(x.Low())) != c.want {
 			t.Errorf("%q: a %s phrase found %v, want %v", c.text, c.kind, !c.want, c.want)
