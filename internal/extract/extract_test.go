@@ -507,8 +507,11 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c.said, got, c.want)
 		}
 	}
-	// The same words before a rule in its own clause are a doubt.
-	for _, said := range []string{"もし忘れたらしないでください。", "만약 스키마를 바꾸면 마이그레이션을 하지 마."} {
+	// The same words before a rule in its own clause are a doubt, and so
+	// is a doubt put as a condition, or "maybe" that starts like "if".
+	for _, said := range []string{"もし忘れたらしないでください。", "만약 스키마를 바꾸면 마이그레이션을 하지 마.",
+		"Если не ошибаюсь, мы всегда используем pnpm.", "もし間違ってなければ、テストはいつもCIで実行される。",
+		"만약 제가 맞다면, 테스트는 항상 CI에서 돌아요.", "If I'm not mistaken, always use pnpm.", "もしかしたら、このテストは消さないでください。"} {
 		if got := afterPlan(said); got != nil {
 			t.Errorf("%q: a doubted rule kept: %q", said, got)
 		}
