@@ -69,6 +69,9 @@ func TestFindStatesTheLesson(t *testing.T) {
 		{"앞으로는 커밋 메시지를 영어로 써", "커밋 메시지를 영어로 써."},
 		{"절대 운영 DB에 마이그레이션 돌리지 마", "절대 운영 DB에 마이그레이션 돌리지 마."},
 		{"커밋하기 전에 테스트 실행하는 거 잊지 마", "커밋하기 전에 테스트 실행하는 거 잊지 마."},
+		{"main에 직접 푸시하지 마 기억해", "main에 직접 푸시하지 마."},
+		{"用 pnpm 以后", "用 pnpm。"},
+		{"pnpmを使う 今後", "pnpmを使う。"},
 	} {
 		got := Find(tc.prompt)
 		if len(got) != 1 || got[0].Lesson != tc.want {

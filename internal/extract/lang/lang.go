@@ -1094,16 +1094,25 @@ func ForeignTo(t *Text, from, to int) func(*Table) bool {
 	}
 }
 
-// FollowsWord reports a word of the same clause before i in s: in a
-// language read without spaces, a phrase that goes on from the words before
-// it is the verb the sentence ends on ("…に記録して", and Korean, which
-// spaces its verb: "마이그레이션을 잊지 마세요"), where one after a
-// comma or a full stop stands apart ("用pnpm，以后").
+// FollowsWord reports a phrase at i in s that goes on from the words
+// before it, and so is the verb the sentence ends on: written on to them
+// ("…に記録して"), or, in Korean, which spaces its verb, after the particle
+// of its object ("마이그레이션을 잊지 마세요", "실행하는 거 잊지 마"). One
+// after a comma, a full stop or a whole clause stands apart ("用pnpm，
+// 以后", "用 pnpm 以后", "푸시하지 마 기억해").
 func FollowsWord(s string, i int) bool {
-	i = len(strings.TrimRight(s[:i], " \t"))
 	r, _ := utf8.DecodeLastRuneInString(s[:i])
-	return i > 0 && unicode.IsLetter(r)
+	if i > 0 && unicode.IsLetter(r) {
+		return true
+	}
+	k := len(strings.TrimRight(s[:i], " \t"))
+	r, _ = utf8.DecodeLastRuneInString(s[:k])
+	return k > 0 && k < i && strings.ContainsRune(objectParticles, r)
 }
+
+// objectParticles end a Korean word that a verb after it takes as its
+// object or topic: 을, 를, 은, 는, 도, and 거 or 것 (a clause made a thing).
+const objectParticles = "을를은는도거것"
 
 // holdsKana reports hiragana or katakana in s.
 func holdsKana(s string) bool {
