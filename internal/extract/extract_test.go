@@ -1540,7 +1540,7 @@ func TestPlainWaysOfWorking(t *testing.T) {
 		"Prefiro que a gente mantenha tabs aqui.", "Rode o linter antes de me devolver.",
 		"Я бы предпочёл оставить здесь табы.", "Прогони линтер, прежде чем отдавать мне.",
 		"Θα προτιμούσα να κρατήσουμε tabs εδώ.", "Τρέξε τον linter πριν μου το δώσεις πίσω.",
-		"ここはタブのままにしてほしい。", "返す前にリンターを走らせて。",
+		"ここはタブのままにしてほしい。", "私に返す前にリンターを走らせて。",
 		"这里我更希望保留 tab。", "交给我之前先跑一下 linter。",
 		"여기서는 탭을 유지하는 게 좋겠어.", "돌려주기 전에 린터 돌려.",
 		"Не поднимай версии вручную.", "Не форматируйте код сами.",
@@ -1550,8 +1550,13 @@ func TestPlainWaysOfWorking(t *testing.T) {
 			t.Errorf("%q: %q", said, got)
 		}
 	}
-	if got := afterPlan("Это не случай для рефакторинга."); got != nil {
-		t.Errorf("a noun taken for a verb: %q", got)
+	// A noun taken for a verb, and what happens before something else is
+	// done, are no ways of working.
+	for _, said := range []string{"Это не случай для рефакторинга.", "给我之前的版本。", "関数が値を返す前にログを出力している。",
+		"引数を渡す前にnullチェックが走る。", "It crashed before declaring the type."} {
+		if got := afterPlan(said); got != nil {
+			t.Errorf("%q: %q", said, got)
+		}
 	}
 }
 
