@@ -1552,7 +1552,7 @@ func TestPlainWaysOfWorking(t *testing.T) {
 	}
 	// A noun taken for a verb, and what happens before something else is
 	// done, are no ways of working.
-	for _, said := range []string{"Это не случай для рефакторинга.", "给我之前的版本。", "関数が値を返す前にログを出力している。",
+	for _, said := range []string{"Это не случай для рефакторинга.", "Это не сарай, а проект.", "Это не обычай команды.", "给我之前的版本。", "関数が値を返す前にログを出力している。",
 		"引数を渡す前にnullチェックが走る。", "It crashed before declaring the type."} {
 		if got := afterPlan(said); got != nil {
 			t.Errorf("%q: %q", said, got)

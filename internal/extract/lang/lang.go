@@ -125,8 +125,8 @@ type Table struct {
 	// (deploy the frontend). Starts: words a phrase never starts inside
 	// of: "要是" (if) is not the end of "主要是" (mainly).
 	Words, Starts []string
-	phrases   map[string][]phrase
-	templates map[string]string
+	phrases       map[string][]phrase
+	templates     map[string]string
 	// index finds the phrases that may start at a place by its first two
 	// bytes, so a text is scanned once whatever the number of phrases:
 	// index[b] holds the phrases that start with b, by their second byte;
@@ -719,6 +719,9 @@ func withEnding(s string, i int, p *phrase) int {
 	w := s[j:k]
 	if !strings.HasSuffix(w, p.ending) || utf8.RuneCountInString(w)-utf8.RuneCountInString(p.ending) < minStem {
 		return -1
+	}
+	if r, _ := utf8.DecodeRuneInString(s[k:]); k < len(s) && (unicode.IsDigit(r) || r == '_') {
+		return -1 // a name ("не поднимай2"), not a word
 	}
 	return k
 }

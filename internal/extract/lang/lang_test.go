@@ -223,6 +223,7 @@ func TestPhraseEnding(t *testing.T) {
 		"не чай":                     false,
 		"не поднимать":               false,
 		"вне поднимай":               false,
+		"не поднимай2":               false,
 	} {
 		if x := Fold(s); tb.Has(x, Rule, 0, len(x.Low())) != want {
 			t.Errorf("%q: found %v, want %v", s, !want, want)
