@@ -1509,6 +1509,7 @@ func TestClosingAnswerStandsApart(t *testing.T) {
 	checkAfterPlan(t, []said{
 		{"Always run the tests before you mark the task as done.", []string{"procedural: Always run the tests before you mark the task as done."}},
 		{"Never push to main, ok.", []string{"procedural: Never push to main."}},
+		{"Always check the health endpoint returns ok.", []string{"procedural: Always check the health endpoint returns ok."}},
 		{"Never push to main thanks", []string{"procedural: Never push to main."}},
 		{"Siempre escribe los tests bien.", []string{"procedural: Siempre escribe los tests bien."}},
 		{"Nunca hagas push a main gracias", []string{"procedural: Nunca hagas push a main."}},

@@ -88,7 +88,7 @@ func endBefore(x *lang.Text, i, j int) int {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
 				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) &&
-					(!tb.Spaces || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
+					(!tb.Spaces && !latinAt(low, ms[n-1].Start) || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -211,6 +211,14 @@ func setApart(x *lang.Text, tb *lang.Table, i, start int) bool {
 		}
 		k = at
 	}
+}
+
+// latinAt reports a Latin letter at i: a table without spaces may list a
+// Latin answer ("ok"), which in a sentence of spaced words is one of them
+// ("returns ok").
+func latinAt(low string, i int) bool {
+	r, _ := utf8.DecodeRuneInString(low[i:])
+	return r < 0x250 && unicode.IsLetter(r)
 }
 
 // spans reports a phrase of kind that is exactly x's folded text [i, j).
