@@ -259,3 +259,14 @@ func TestHoldsAbsolutePath(t *testing.T) {
 		}
 	}
 }
+
+// Text that is not UTF-8 is read as it is, without a panic: offsets in
+// the lowered text are the original's.
+func TestFindInvalidUTF8(t *testing.T) {
+	for _, s := range []string{"Y\xff以后만약 всегда ", "remember: \xffnever push to main", "\xff\xfe从现在开始用 pnpm"} {
+		_ = Find(s)
+	}
+	if got := lowerSameLength("A\xffB"); got != "a\xffb" {
+		t.Errorf("lowerSameLength = %q", got)
+	}
+}

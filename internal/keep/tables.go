@@ -137,12 +137,21 @@ func (m *marker) prefix(low string) (int, bool) {
 func lowerSameLength(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			// A byte that is no UTF-8 stays itself: written as U+FFFD it
+			// would take three, and every offset after it would be off.
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
 		lr := unicode.ToLower(r)
-		if utf8.RuneLen(lr) != utf8.RuneLen(r) {
+		if utf8.RuneLen(lr) != n {
 			lr = r
 		}
 		b.WriteRune(lr)
+		i += n
 	}
 	return b.String()
 }
