@@ -501,6 +501,12 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 		{"もしスキーマを変更したら、必ずマイグレーションを実行してください。", "もしスキーマを変更したら、必ずマイグレーションを実行してください。"},
 		{"もしスキーマを変更したら、マイグレーションを忘れないでください。", "もしスキーマを変更したら、マイグレーションを忘れないでください。"},
 		{"만약 스키마를 바꾸면, 항상 마이그레이션을 실행해.", "만약 스키마를 바꾸면, 항상 마이그레이션을 실행해."},
+		// A condition that holds a word the doubts hold too is still one.
+		{"If the error says permission denied, always restart the server.", "If the error says permission denied, always restart the server."},
+		{"When the log shows a timeout, never retry.", "When the log shows a timeout, never retry."},
+		{"Если в логе ошибка, всегда перезапускай сервер.", "Если в логе ошибка, всегда перезапускай сервер."},
+		{"결과가 맞다면 항상 스냅샷을 업데이트해.", "결과가 맞다면 항상 스냅샷을 업데이트해."},
+		{"出力が正しければ必ずスナップショットを更新して。", "出力が正しければ必ずスナップショットを更新して。"},
 	} {
 		got := afterPlan(c.said)
 		if !slices.Contains(got, "procedural: "+c.want) {

@@ -1372,7 +1372,7 @@ func ruleClause(x *lang.Text, tb *lang.Table, from, i int) int {
 	if found := tb.Find(x, lang.Condition, from, c); len(found) > 0 {
 		// "If I'm not mistaken, we always use pnpm", "Если не ошибаюсь,
 		// ...": a doubt put as a condition doubts what follows.
-		if m := found[0]; (skipSpacePunct(x.Low(), from, m.Start) == m.Start || tb.Only(x, from, m.Start, lang.Filler)) && !tb.Has(x, lang.Hedge, m.End, c) {
+		if m := found[0]; (skipSpacePunct(x.Low(), from, m.Start) == m.Start || tb.Only(x, from, m.Start, lang.Filler)) && !tb.Has(x, lang.Unsure, from, c) {
 			return c
 		}
 	}

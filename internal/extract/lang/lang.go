@@ -81,9 +81,10 @@ const (
 	Feedback    = "feedback"    // in the agent's recap of a session, the person correcting it, what follows what they said: "user corrected", "user was angry", "ユーザーから指摘"
 	Refused     = "refused"     // in the agent's recap of a session, the person turning down what follows: "user rejected", "user asked me not to", "用户拒绝"
 	Thanks      = "thanks"      // an answer that only thanks, closing a lesson with or without a comma before it: "thanks", "gracias", "спасибо"
+	Unsure      = "unsure"      // a doubt about what the person knows, put as a condition: "if I'm not mistaken", "если не ошибаюсь", "제가 맞다면"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies, Feedback, Refused, Thanks}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies, Feedback, Refused, Thanks, Unsure}
 
 // Templates every table gives.
 const (
