@@ -1499,9 +1499,12 @@ func TestChineseWordsStayWhole(t *testing.T) {
 }
 
 // A word of the Japanese table guards the edge it names: "かな" (a doubt)
-// does not end inside "書かない", and "ないで" (don't) starts inside it.
+// does not end inside "書かない", and "ないで" (don't) starts inside it;
+// a doubt is not the end of a katakana compound ("エラーログ").
 func TestJapaneseRuleAfterAVerbInKa(t *testing.T) {
 	checkAfterPlan(t, []said{
+		{"エラーログは必ず確認して。", []string{"procedural: エラーログは必ず確認して。"}},
+		{"ビルドエラーは必ず直してからコミットして。", []string{"procedural: ビルドエラーは必ず直してからコミットして。"}},
 		{"本番のAPIを叩かないでください。", []string{"procedural: 本番のAPIを叩かないでください。"}},
 		{"ドキュメントにはパスワードを書かないで。", []string{"procedural: ドキュメントにはパスワードを書かないで。"}},
 		{"コードにAPIキーを書かないようにしてください。", []string{"procedural: コードにAPIキーを書かないようにしてください。"}},

@@ -662,7 +662,7 @@ func (tb *Table) scan(t *Text, from, to int, want uint64, fn func(kind string, p
 				continue
 			}
 			j := prefix(s, i, e.p)
-			if j < 0 || !tb.boundary(t.low, i, j, *e.p) {
+			if j < 0 || !tb.boundary(t.low, i, j, *e.p) || e.kind == Hedge && endsCompound(t.low, i, e.p) {
 				continue
 			}
 			if !fn(e.kind, e.p, i, j) {
@@ -877,6 +877,16 @@ func (tb *Table) boundary(s string, i, j int, p phrase) bool {
 // katakana reports a letter of a word written in katakana, the long vowel
 // mark included.
 func katakana(r rune) bool { return unicode.Is(unicode.Katakana, r) || r == 'ー' }
+
+// endsCompound reports a katakana phrase that ends a katakana compound:
+// a doubt ("ログ", the log; "エラー") is a word of its own, and the end of
+// a compound names a thing a rule may be about ("エラーログは必ず確認して",
+// "ビルドエラーは無視しないで", "チェンジログ").
+func endsCompound(s string, i int, p *phrase) bool {
+	r, _ := utf8.DecodeRuneInString(p.text)
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	return i > 0 && katakana(r) && katakana(before)
+}
 
 // katakanaAfter reports a katakana word going on at j, past one long
 // vowel mark.
