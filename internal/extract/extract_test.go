@@ -1534,6 +1534,8 @@ func TestKoreanRequestKeepsItsVerb(t *testing.T) {
 	checkSaid(t, []string{"user: 화면을 고쳐줘", "assistant: 고쳤습니다."}, "네.", []said{
 		{"마이그레이션을 잊지 마세요.", []string{"procedural: 마이그레이션을 잊지 마세요."}},
 		{"커밋하기 전에 테스트 실행하는 거 잊지 마.", []string{"procedural: 커밋하기 전에 테스트 실행하는 거 잊지 마."}},
+		{"배포 전에 백업하는 건 잊지 마.", []string{"procedural: 배포 전에 백업하는 건 잊지 마."}},
+		{"デプロイ前にバックアップを 忘れないでください", []string{"procedural: デプロイ前にバックアップを 忘れないでください。"}},
 	})
 }
 

@@ -1110,8 +1110,8 @@ func ForeignTo(t *Text, from, to int) func(*Table) bool {
 
 // FollowsWord reports a phrase at i in s that goes on from the words
 // before it, and so is the verb the sentence ends on: written on to them
-// ("…に記録して"), or, in Korean, which spaces its verb, after the particle
-// of its object ("마이그레이션을 잊지 마세요", "실행하는 거 잊지 마"). One
+// ("…に記録して"), or, past a space, after the particle of its object
+// ("마이그레이션을 잊지 마세요", "실행하는 거 잊지 마"). One
 // after a comma, a full stop or a whole clause stands apart ("用pnpm，
 // 以后", "用 pnpm 以后", "푸시하지 마 기억해").
 func FollowsWord(s string, i int) bool {
@@ -1124,9 +1124,11 @@ func FollowsWord(s string, i int) bool {
 	return k > 0 && k < i && strings.ContainsRune(objectParticles, r)
 }
 
-// objectParticles end a Korean word that a verb after it takes as its
-// object or topic: 을, 를, 은, 는, 도, and 거 or 것 (a clause made a thing).
-const objectParticles = "을를은는도거것"
+// objectParticles end a word that a verb after it takes as its object,
+// topic or place: Korean 을, 를, 은, 는, 도, and a clause made a thing (거,
+// 것, 걸, 건, 게, 점); Japanese を, に, へ, で, は, が, も ("バックアップを
+// 忘れないで", typed with a space).
+const objectParticles = "을를은는도거것걸건게점をにへではがも"
 
 // holdsKana reports hiragana or katakana in s.
 func holdsKana(s string) bool {
