@@ -88,7 +88,7 @@ func endBefore(x *lang.Text, i, j int) int {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
 				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) &&
-					(!tb.Spaces && !latinAt(low, ms[n-1].Start) || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
+					(!tb.Spaces && (!latinAt(low, ms[n-1].Start) || apartInScript(low, i, ms[n-1].Start)) || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -220,6 +220,20 @@ func latinAt(low string, i int) bool {
 	r, _ := utf8.DecodeRuneInString(low[i:])
 	return r < 0x250 && unicode.IsLetter(r)
 }
+
+// apartInScript reports a Latin answer at start that stands apart in a
+// sentence of a script without spaces: written on to a character of it
+// ("使ってok"), or after a space ("都用 pnpm ok"), where in a sentence of
+// spaced words it would be one of them ("returns ok").
+func apartInScript(low string, i, start int) bool {
+	before, _ := utf8.DecodeLastRuneInString(low[:start])
+	if start > i && isHanKanaHangul(before) {
+		return true
+	}
+	return unicode.IsSpace(before) && strings.IndexFunc(low[i:start], isHanKanaHangul) >= 0
+}
+
+func isHanKanaHangul(r rune) bool { return isHanKana(r) || isHangul(r) }
 
 // spans reports a phrase of kind that is exactly x's folded text [i, j).
 func spans(tb *lang.Table, x *lang.Text, kind string, i, j int) bool {
