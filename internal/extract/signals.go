@@ -1360,12 +1360,12 @@ func bracketed(low string, from, i int) bool {
 // sentence opens with its condition ("When you change the schema, always
 // run make migrate": "always run…"), so that the condition's "when" or
 // "if" is not read as a doubt; else from. The rule word must open its
-// clause, after fillers at most.
+// clause, after fillers at most, where a table's rules count there;
+// where they count anywhere (the verb last, the object first: "もし…たら、
+// マイグレーションを忘れないで"), it may stand anywhere in the clause after
+// the condition's comma.
 func ruleClause(x *lang.Text, tb *lang.Table, from, i int) int {
 	c := clauseStartOf(x.Low(), from, i)
-	// Where rule words count anywhere in their clause (the verb last,
-	// the object first), the rule's clause is the one after the
-	// condition's comma, wherever its rule word stands in it.
 	if c == from || tb.Spaces && !tb.RulesAnywhere && !leads(x, tb, from, i) {
 		return from
 	}
