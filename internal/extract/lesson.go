@@ -88,7 +88,7 @@ func endBefore(x *lang.Text, i, j int) int {
 			for _, k := range []string{lang.Filler, lang.Answer} {
 				ms := tb.Find(x, k, i, j)
 				if n := len(ms); n > 0 && ms[n-1].End == j && ms[n-1].Start > i && !tb.Only(x, i, ms[n-1].Start, lang.Filler, lang.Answer) && !wordBefore(low, ms[n-1].Start) && !endsWord(low, ms[n-1].Start, j, k) &&
-					(!tb.Spaces && (!latinAt(low, ms[n-1].Start) || apartInScript(low, i, ms[n-1].Start)) || setApart(x, tb, i, ms[n-1].Start) || spans(tb, x, lang.Thanks, ms[n-1].Start, j) || k == lang.Filler && !spans(tb, x, lang.Answer, ms[n-1].Start, j)) {
+					(!tb.Spaces && (!latinAt(low, ms[n-1].Start) || apartInScript(low, i, ms[n-1].Start)) || setApart(x, tb, i, ms[n-1].Start) || tb.Only(x, ms[n-1].Start, j, lang.Thanks) || k == lang.Filler && !tb.Only(x, ms[n-1].Start, j, lang.Answer)) {
 					j, moved = ms[n-1].Start, true
 				}
 			}
@@ -182,35 +182,21 @@ func wordBefore(low string, i int) bool {
 	return (c == '.' || c == '/' || c == '-' || c == '_' || c == '\\') && low[i-2] != ' '
 }
 
-// setApart reports punctuation before start, past spaces and fillers,
-// after i: an answer closes the text where it stands apart ("use pnpm,
-// ok", "…, please continue"), and ends the sentence's own words where it
-// does not ("mark the task as done", "hazlo bien"), a filler that is an
-// answer too as well ("пиши тесты хорошо"). Thanks close it either way
-// ("use pnpm thanks").
+// setApart reports punctuation before start, with only spaces and
+// fillers between, after i: an answer closes the text where it stands
+// apart ("use pnpm, ok", "…, please continue"), and ends the sentence's
+// own words where it does not ("mark the task as done", "hazlo bien"), a
+// filler that is an answer too as well ("пиши тесты хорошо"). Thanks close
+// it either way ("use pnpm thanks").
 func setApart(x *lang.Text, tb *lang.Table, i, start int) bool {
 	low := x.Low()
-	k := start
-	for {
-		k = len(strings.TrimRight(low[i:k], " \t")) + i
-		r, _ := utf8.DecodeLastRuneInString(low[:k])
-		if k <= i {
-			return false
-		}
-		if strings.ContainsRune(sentencePunct, r) || strings.ContainsRune("-–—", r) {
-			return true
-		}
-		at := k
-		for _, m := range tb.Find(x, lang.Filler, i, k) {
-			if m.End == k && m.Start < at {
-				at = m.Start
-			}
-		}
-		if at == k {
-			return false
-		}
-		k = at
+	k := strings.LastIndexFunc(low[i:start], func(r rune) bool { return strings.ContainsRune(sentencePunct+"-–—", r) })
+	if k < 0 {
+		return false
 	}
+	_, n := utf8.DecodeRuneInString(low[i+k:])
+	gap := i + k + n
+	return strings.TrimSpace(low[gap:start]) == "" || tb.Only(x, gap, start, lang.Filler)
 }
 
 // latinAt reports a Latin letter at i: a table without spaces may list a
@@ -227,22 +213,10 @@ func latinAt(low string, i int) bool {
 // spaced words it would be one of them ("returns ok").
 func apartInScript(low string, i, start int) bool {
 	before, _ := utf8.DecodeLastRuneInString(low[:start])
-	if start > i && isHanKanaHangul(before) {
+	if start > i && isCJK(before) {
 		return true
 	}
-	return unicode.IsSpace(before) && strings.IndexFunc(low[i:start], isHanKanaHangul) >= 0
-}
-
-func isHanKanaHangul(r rune) bool { return isHanKana(r) || isHangul(r) }
-
-// spans reports a phrase of kind that is exactly x's folded text [i, j).
-func spans(tb *lang.Table, x *lang.Text, kind string, i, j int) bool {
-	for _, m := range tb.Find(x, kind, i, j) {
-		if m.Start == i && m.End == j {
-			return true
-		}
-	}
-	return false
+	return unicode.IsSpace(before) && strings.IndexFunc(low[i:start], isCJK) >= 0
 }
 
 // endsWord reports a closing word, low[start:end], that is written on to
