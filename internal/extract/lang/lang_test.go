@@ -189,6 +189,17 @@ func TestLooseSpaces(t *testing.T) {
 	}
 }
 
+// checkFound checks, for each text, whether the table finds a phrase of
+// kind in it.
+func checkFound(t *testing.T, tb *Table, kind string, cases map[string]bool) {
+	t.Helper()
+	for s, want := range cases {
+		if x := Fold(s); tb.Has(x, kind, 0, len(x.Low())) != want {
+			t.Errorf("%q: a %s phrase found %v, want %v", s, kind, !want, want)
+		}
+	}
+}
+
 // A table without spaces names the words its phrases never end inside of,
 // and those they never start inside of.
 func TestWordsAPhraseNeverCuts(t *testing.T) {
@@ -196,17 +207,8 @@ func TestWordsAPhraseNeverCuts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s, want := range map[string]bool{"部署前先跑测试": true, "部署前，跑测试": true, "帮我部署前端": false, "部署前台": false, "部署前": true} {
-		if x := Fold(s); tb.Has(x, Recurring, 0, len(x.Low())) != want {
-			t.Errorf("%q: found %v, want %v", s, !want, want)
-		}
-	}
-	zh := Get("zh")
-	for s, want := range map[string]bool{"要是失败了": true, "主要是数据库的问题": false, "尽可能使用TypeScript": false, "可能是缓存": true} {
-		if x := Fold(s); zh.Has(x, Hedge, 0, len(x.Low())) != want {
-			t.Errorf("%q: a doubt %v, want %v", s, !want, want)
-		}
-	}
+	checkFound(t, tb, Recurring, map[string]bool{"部署前先跑测试": true, "部署前，跑测试": true, "帮我部署前端": false, "部署前台": false, "部署前": true})
+	checkFound(t, Get("zh"), Hedge, map[string]bool{"要是失败了": true, "主要是数据库的问题": false, "尽可能使用TypeScript": false, "可能是缓存": true})
 }
 
 // A phrase whose last word is an ending finds any verb of that form, not
@@ -216,7 +218,7 @@ func TestPhraseEnding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for s, want := range map[string]bool{
+	checkFound(t, tb, Rule, map[string]bool{
 		"не поднимай версии вручную": true,
 		"Не форматируйте код":        true,
 		"не трогай":                  true,
@@ -224,19 +226,14 @@ func TestPhraseEnding(t *testing.T) {
 		"не поднимать":               false,
 		"вне поднимай":               false,
 		"не поднимай2":               false,
-	} {
-		if x := Fold(s); tb.Has(x, Rule, 0, len(x.Low())) != want {
-			t.Errorf("%q: found %v, want %v", s, !want, want)
-		}
-	}
+	})
 }
 
 // The doubt "かな" is a particle after a verb, not the same two letters
 // inside a verb's negative or another word: "時間は書かないとダメだよ"
 // (the time must be written) doubts nothing.
 func TestJapaneseDoubtIsAParticle(t *testing.T) {
-	ja := Get("ja")
-	for s, want := range map[string]bool{
+	checkFound(t, Get("ja"), Hedge, map[string]bool{
 		"それでいいかな":      true,
 		"これで合ってるかなと思う": true,
 		"時間は書かないとダメだよ": false,
@@ -244,11 +241,7 @@ func TestJapaneseDoubtIsAParticle(t *testing.T) {
 		"なかなか動かなかった":   false,
 		"かなり大事です":      false,
 		"かならずテストして":    false,
-	} {
-		if x := Fold(s); ja.Has(x, Hedge, 0, len(x.Low())) != want {
-			t.Errorf("%q: a doubt %v, want %v", s, !want, want)
-		}
-	}
+	})
 }
 
 // A borrowed word is one run of katakana: a phrase of the Japanese table
@@ -257,30 +250,14 @@ func TestJapaneseDoubtIsAParticle(t *testing.T) {
 // names the word ("ダイアログ") or the phrase is a doubt ("エラーログ").
 func TestKatakanaWordsStayWhole(t *testing.T) {
 	ja := Get("ja")
-	for _, c := range []struct {
-		text, kind string
-		want       bool
-	}{
-		{"ログを見ると", Hedge, true},
-		{"エラーが出る", Hedge, true},
-		{"ログイン画面では", Hedge, false},
-		{"ダイアログは", Hedge, false},
-		{"ブログ記事は", Hedge, false},
-		{"この関数はダメ", Rule, true},
-		{"ダメージ計算は", Rule, false},
-		{"どのフォルダ？", Place, true},
-		{"どのフォルダー？", Place, true},
-		{"サポートに聞いて", Place, false},
-		{"パスワードを", Place, false},
-		{"ファイルパスは？", Place, true},
-		{"ビルドエラーは直して", Hedge, false},
-		{"エラーログは", Hedge, false},
-		{"アナログ時計", Hedge, false},
-	} {
-		if x := Fold(c.text); ja.Has(x, c.kind, 0, len(x.Low())) != c.want {
-			t.Errorf("%q: a %s phrase found %v, want %v", c.text, c.kind, !c.want, c.want)
-		}
-	}
+	checkFound(t, ja, Hedge, map[string]bool{
+		"ログを見ると": true, "エラーが出る": true, "ログイン画面では": false, "ダイアログは": false, "ブログ記事は": false,
+		"ビルドエラーは直して": false, "エラーログは": false, "アナログ時計": false,
+	})
+	checkFound(t, ja, Rule, map[string]bool{"この関数はダメ": true, "ダメージ計算は": false})
+	checkFound(t, ja, Place, map[string]bool{
+		"どのフォルダ？": true, "どのフォルダー？": true, "サポートに聞いて": false, "パスワードを": false, "ファイルパスは？": true,
+	})
 }
 
 // The Korean and Russian tables as they read people: Korean rules are
