@@ -3,6 +3,7 @@ package extract
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode"
@@ -92,7 +93,12 @@ func parseWords(words []string, errText, via, through string, depth int) step {
 		}
 	}
 	if !named && chosen != nil {
-		if l, ok := quotedIn(links, chosen, errText); ok {
+		if l, ok := subcommandNamed(links, chosen, errText); ok {
+			// The error names what a later link of the same program
+			// asked for ("cannot pull with rebase" of "git checkout main
+			// && git pull"): that link failed, the first one passed.
+			chosen = l
+		} else if l, ok := quotedIn(links, chosen, errText); ok {
 			// The error quotes another link's words ("Unable to find
 			// type [System.Net.Http.HttpClient]" of "$c =
 			// [System.Net.Http.HttpClient]::new()"): that link failed.
@@ -235,6 +241,62 @@ func appendSteps(out []step, words []string, via, through string, depth int) []s
 // ("jq: error: ...", "ssh: connect to host ...").
 func namedIn(prog, errText string) bool {
 	return prog != "" && strings.Contains(strings.ToLower(errText), prog+": ")
+}
+
+// subcommandNamed finds the later link that runs chosen's program with
+// another subcommand, when the error line names that subcommand as a word
+// and not chosen's own.
+func subcommandNamed(links [][]string, chosen []string, errText string) ([]string, bool) {
+	prog := progName(chosen[0])
+	own := subcommand(prog, chosen[1:])
+	if own == "" || errText == "" {
+		return nil, false
+	}
+	line := strings.ToLower(errorLine(errText))
+	if hasWord(line, strings.Fields(own)[0]) {
+		return nil, false
+	}
+	after := false
+	for _, l := range links {
+		l = skipPrefixes(l)
+		if len(l) == 0 {
+			continue
+		}
+		if !after {
+			after = slices.Equal(l, chosen)
+			continue
+		}
+		if progName(l[0]) != prog {
+			continue
+		}
+		if sub := subcommand(prog, l[1:]); sub != "" && sub != own {
+			if w := strings.Fields(sub)[0]; len(w) >= 3 && hasWord(line, w) {
+				return l, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// hasWord reports w in line as a whole word.
+func hasWord(line, w string) bool {
+	for from := 0; ; {
+		i := strings.Index(line[from:], w)
+		if i < 0 {
+			return false
+		}
+		i += from
+		end := i + len(w)
+		if (i == 0 || !wordByte(line[i-1])) && (end == len(line) || !wordByte(line[end])) {
+			return true
+		}
+		from = i + 1
+	}
+}
+
+// wordByte is an ASCII letter, digit or underscore.
+func wordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // quotedIn finds the link, other than chosen, whose words hold what the

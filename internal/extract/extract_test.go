@@ -702,6 +702,12 @@ func TestFailureFix(t *testing.T) {
 			"fail: git checkout develop 2>&1 => error: Your local changes to the following files would be overwritten by checkout:\n\tweb/",
 			"bash: git stash 2>&1", "bash: git checkout develop && git pull origin develop 2>&1"},
 			[]string{"pitfall: Before `git checkout`, run `git stash 2>&1`: without it, `git checkout` fails with \"error: Your local changes to the following files would be overwritten by checkout: web/\"."}},
+		// The error names the later link's subcommand: that link failed,
+		// the first one passed (it printed "Switched to branch").
+		{"a later link of the same program failed", []string{"user: sync main", "assistant: ok",
+			"fail: git checkout main && git pull => Switched to branch 'main'\nM\t.gitignore\n  (use \"git pull\" to update your local branch)\nerror: cannot pull with rebase: You have unstaged changes.\nerror: Please commit or stash them.",
+			"bash: git stash && git pull && git stash pop"},
+			[]string{"pitfall: Before `git pull`, run `git stash`: without it, `git pull` fails with \"error: cannot pull with rebase: You have unstaged changes.\"."}},
 		{"the change got it further: it fixed the first error", []string{"user: lint", "assistant: ok",
 			"fail: uv run ruff check . => error: Failed to spawn: `ruff`\n  Caused by: No such file or directory (os error 2)",
 			"fail: uv run --with ruff ruff check . => F401 `os` imported but unused\nFound 1 error.",
