@@ -105,15 +105,28 @@ func written(t *transcript.ToolCall, file, typ, lesson, details string) Observat
 }
 
 // lastSaid is the person's own words in their last turn before line: what
-// the agent was answering when it wrote.
+// the agent was answering when it wrote. A turn that only approves ("y",
+// "ok", "はい") answers the agent's plan for the turn before it, which is
+// what the agent then carries out: that turn is the one asked.
 func lastSaid(ch *transcript.Channels, line int) (string, bool) {
+	approved := 0
 	for k := len(ch.UserSignals) - 1; k >= 0; k-- {
-		if u := ch.UserSignals[k]; u.Line < line && !u.Rejection {
-			return u.Own, true
+		u := ch.UserSignals[k]
+		if u.Line >= line || u.Rejection {
+			continue
 		}
+		if x := lang.Fold(u.Own); approved < maxApprovals && strings.TrimSpace(u.Own) != "" && madeOf(x, 0, len(x.Low()), lang.Answer, lang.Approve, lang.Filler) {
+			approved++
+			continue
+		}
+		return u.Own, true
 	}
 	return "", false
 }
+
+// maxApprovals bounds the approvals lastSaid looks past: more, and the
+// agent has moved on from what was asked.
+const maxApprovals = 2
 
 // ruleItems are the sentences of what was written into an instruction
 // file that can be lessons, at most maxWrittenItems: its paragraphs and

@@ -16,6 +16,14 @@ func wrote(said, p, text string) *transcript.Channels {
 	return ch
 }
 
+// approvedWrite is wrote with the person's second turn, an approval of
+// the agent's plan, before the write.
+func approvedWrite(said, approval, p, text string) *transcript.Channels {
+	ch := session("w", "user: "+said, "assistant: Plan: I'll record it. Go ahead?", "user: "+approval, "assistant: ok", "write: "+p)
+	ch.Tools[0].Wrote = text
+	return ch
+}
+
 func patterns(obs []Observation) []string {
 	var out []string
 	for _, o := range obs {
@@ -52,6 +60,11 @@ func TestWrittenLessons(t *testing.T) {
 		{"an instruction file: only its rules, at most three", wrote("always keep these in CLAUDE.md", "/repo/CLAUDE.md",
 			"- [Notes](docs/notes.md) — see the notes\n✅ v7.2 done, the migration is now complete\n- Always use pnpm, never npm, in this repository.\n- Never edit the generated files in gen/ by hand.\n- Always answer the person in Korean from now on.\n- Never commit the .env file of the backend folder.\n"),
 			[]string{"procedural: Always use pnpm, never npm, in this repository.", "procedural: Never edit the generated files in gen/ by hand.", "procedural: Always answer the person in Korean from now on."}, ClassWritten},
+		{"asked, then the plan approved with a bare yes: the ask holds", approvedWrite("同じつまづきが起きないようにこのノウハウをCLAUDE.mdに記録しておいて", "y", "/repo/CLAUDE.md",
+			"- APKのアイコンを差し替えたら、必ず `zip -r -0` で無圧縮のまま詰め直す\n"),
+			[]string{"procedural: APKのアイコンを差し替えたら、必ず `zip -r -0` で無圧縮のまま詰め直す"}, ClassWritten},
+		{"a task, then its plan approved: still written unasked", approvedWrite("set up the project", "ok", "/repo/CLAUDE.md",
+			"- Always run the tests with make test before committing.\n"), nil, ""},
 		{"a wrapped paragraph is one lesson", wrote("put this rule in AGENTS.md please", "/repo/AGENTS.md",
 			"Before implementing anything, read the matching task in tasks.md;\nif what I asked is in no task, tell me instead of coding.\n"),
 			[]string{"procedural: Before implementing anything, read the matching task in tasks.md; if what I asked is in no task, tell me instead of coding."}, ClassWritten},
