@@ -245,7 +245,9 @@ func namedIn(prog, errText string) bool {
 
 // subcommandNamed finds the later link that runs chosen's program with
 // another subcommand, when the error line names that subcommand as a word
-// and not chosen's own.
+// and not chosen's own. A subcommand of two words is named by its last
+// ("npm run build && npm run test" failing with "Lifecycle script `test`
+// failed").
 func subcommandNamed(links [][]string, chosen []string, errText string) ([]string, bool) {
 	prog := progName(chosen[0])
 	own := subcommand(prog, chosen[1:])
@@ -253,7 +255,7 @@ func subcommandNamed(links [][]string, chosen []string, errText string) ([]strin
 		return nil, false
 	}
 	line := strings.ToLower(errorLine(errText))
-	if hasWord(line, strings.Fields(own)[0]) {
+	if hasWord(line, lastWord(own)) {
 		return nil, false
 	}
 	after := false
@@ -270,12 +272,18 @@ func subcommandNamed(links [][]string, chosen []string, errText string) ([]strin
 			continue
 		}
 		if sub := subcommand(prog, l[1:]); sub != "" && sub != own {
-			if w := strings.Fields(sub)[0]; len(w) >= 3 && hasWord(line, w) {
+			if w := lastWord(sub); len(w) >= 3 && hasWord(line, w) {
 				return l, true
 			}
 		}
 	}
 	return nil, false
+}
+
+// lastWord is the last of a subcommand's words.
+func lastWord(sub string) string {
+	f := strings.Fields(sub)
+	return strings.ToLower(f[len(f)-1])
 }
 
 // hasWord reports w in line as a whole word.
