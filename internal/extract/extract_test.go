@@ -1585,6 +1585,20 @@ func TestPlainWaysOfWorking(t *testing.T) {
 	}
 }
 
+// A hyphen that ends a word is the word's: a name ("caigudong-") keeps it,
+// where a dash after a space only set the end apart.
+func TestNameEndingInAHyphen(t *testing.T) {
+	for said, want := range map[string]string{
+		"仓库叫886caigudong/caigudong-":     "procedural: 仓库叫886caigudong/caigudong-。",
+		"the repo is called acme-tools-": "procedural: The repo is called acme-tools-.",
+		"the repo is called acme/web -":  "procedural: The repo is called acme/web.",
+	} {
+		if got := afterPlan(said); !slices.Equal(got, []string{want}) {
+			t.Errorf("%q: %q, want %q", said, got, want)
+		}
+	}
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice

@@ -109,7 +109,19 @@ func trimEnd(_ *lang.Text, _ string, slot string) string {
 // own full stop, a capital, at most maxLesson runes.
 func finish(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
-	s = strings.Trim(s, " -–—"+sentencePunct)
+	s = strings.TrimLeft(s, " -–—"+sentencePunct)
+	for end := len(s); ; {
+		// A hyphen on a word's end is the word's ("the repo is called
+		// acme-"); a dash after a space only sets the end apart.
+		s = strings.TrimRight(s, " –—"+sentencePunct)
+		if t := strings.TrimRight(s, "-"); t != s && (t == "" || !wordEnd(t)) {
+			s = t
+		}
+		if len(s) == end {
+			break
+		}
+		end = len(s)
+	}
 	if s == "" {
 		return ""
 	}
@@ -122,6 +134,12 @@ func finish(s string) string {
 		s = textcase.UpperFirst(s) + "."
 	}
 	return clip(s, maxLesson)
+}
+
+// wordEnd reports text that ends on a letter or a digit.
+func wordEnd(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // replaceThisFile puts file in place of "that file", "这个文件", ... in
