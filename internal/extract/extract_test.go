@@ -1599,6 +1599,32 @@ func TestNameEndingInAHyphen(t *testing.T) {
 	}
 }
 
+// One place named the source of truth, for good, is a standing rule in
+// every table's language; asked about, it is none.
+func TestSingleSourceOfTruth(t *testing.T) {
+	for _, said := range []string{
+		"make models.yaml the single source of truth",
+		"config/models.yaml ist die Single Source of Truth für alle Modelle",
+		"models.yaml es la única fuente de verdad",
+		"models.yaml est la source unique de vérité",
+		"models.yaml é a única fonte de verdade",
+		"models.yaml — единственный источник истины",
+		"το models.yaml είναι η μοναδική πηγή αλήθειας",
+		"models.yaml を信頼できる唯一の情報源にして",
+		"把models.yaml作为唯一真实源头",
+		"models.yaml가 단일 진실 공급원이야",
+	} {
+		if got := afterPlan(said); len(got) != 1 {
+			t.Errorf("%q: %q", said, got)
+		}
+	}
+	for _, said := range []string{"is models.yaml the single source of truth?"} {
+		if got := afterPlan(said); got != nil {
+			t.Errorf("%q: %q (a question)", said, got)
+		}
+	}
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice
