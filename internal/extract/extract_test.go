@@ -1618,9 +1618,25 @@ func TestSingleSourceOfTruth(t *testing.T) {
 			t.Errorf("%q: %q", said, got)
 		}
 	}
-	for _, said := range []string{"is models.yaml the single source of truth?"} {
+	for _, said := range []string{"is models.yaml the single source of truth?", "where is the single source of truth"} {
 		if got := afterPlan(said); got != nil {
 			t.Errorf("%q: %q (a question)", said, got)
+		}
+	}
+}
+
+// A question asked without its mark, by its first words, holds no rule
+// however it names one; a rule that only mentions such words is one.
+func TestQuestionWithoutItsMark(t *testing.T) {
+	for _, said := range []string{"where is the build always run", "is there a reason we always use pnpm",
+		"why do we always rebuild", "does it always fail like this"} {
+		if got := afterPlan(said); got != nil {
+			t.Errorf("%q: %q (a question)", said, got)
+		}
+	}
+	for _, said := range []string{"Where possible, always use pnpm.", "Always check what is in the cache."} {
+		if got := afterPlan(said); len(got) != 1 || !strings.HasSuffix(got[0], ": "+said) {
+			t.Errorf("%q: %q", said, got)
 		}
 	}
 }
