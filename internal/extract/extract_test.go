@@ -1641,6 +1641,19 @@ func TestQuestionWithoutItsMark(t *testing.T) {
 	}
 }
 
+// Japanese "ではなく" (instead of) is a choice; "ではなくなった" (it is no
+// longer so) reports what changed.
+func TestJapaneseNoLongerIsNoChoice(t *testing.T) {
+	for _, said := range []string{"値が N/A ではなくなったが、0% だ。", "エラーじゃなくなったけど、まだ表示されない。"} {
+		if got := afterPlan(said); got != nil {
+			t.Errorf("%q: %q (a report)", said, got)
+		}
+	}
+	if said, got := "ドキュメントではなく、ソースコードを見て", afterPlan("ドキュメントではなく、ソースコードを見て"); len(got) != 1 {
+		t.Errorf("%q: %q", said, got)
+	}
+}
+
 // Standing choices people state plainly, with no rule word, the first
 // message included: the language to work in, the tool for a job, where
 // something is. A mention in passing, a question, a translation, a choice
