@@ -94,7 +94,12 @@ type ToolCall struct {
 	// Wrote is what the call added to an agent's instructions or memory
 	// (InstructionFile): an edit's new lines, a new file's text (redacted,
 	// capped at MaxWrote); "" for every other file.
-	Wrote      string `json:"wrote,omitempty"`
+	Wrote string `json:"wrote,omitempty"`
+	// Said is what the agent wrote between its last call and this one
+	// (redacted, capped at MaxSaid): why it makes this call, often what
+	// it made of the last one's failure ("The organization is
+	// Randroids-Dojo, with an s"). Calls of the main conversation only.
+	Said       string `json:"said,omitempty"`
 	ResultUUID string `json:"resultUuid,omitempty"`
 	ResultLine int    `json:"resultLine,omitempty"`
 
@@ -258,6 +263,10 @@ type walker struct {
 	text []byte // the person's words in the current user record
 	tmp  []byte // scratch for decoding
 
+	// What the agent wrote since its last call on the main conversation
+	// (ToolCall.Said).
+	said []byte
+
 	// The assistant turn in progress on the main conversation.
 	turnOpen  bool
 	turnText  []byte
@@ -385,6 +394,26 @@ func (w *walker) assistant(r *Record) error {
 	})
 }
 
+// takeSaid is what the agent wrote since its last call, cut to MaxSaid
+// on a letter's start, and forgotten.
+func (w *walker) takeSaid() string {
+	s := w.said
+	if len(s) > MaxSaid {
+		end := MaxSaid
+		for end > 0 && !utf8.RuneStart(s[end]) {
+			end--
+		}
+		s = s[:end]
+	}
+	out := strings.TrimSpace(string(s))
+	w.said = w.said[:0]
+	return out
+}
+
+// MaxSaid caps ToolCall.Said: the few sentences an agent writes before a
+// call.
+const MaxSaid = 600
+
 // addTurnText appends a text block to the turn, keeping only the last
 // MaxText bytes (compacting when twice that has piled up, so the cost stays
 // linear).
@@ -396,7 +425,15 @@ func (w *walker) addTurnText(t Str) {
 	// through a placeholder leaves part of a placeholder, never part of a
 	// secret.
 	w.tmp = t.Append(w.tmp[:0])
-	w.turnText = append(w.turnText, w.opt.Redact(validUTF8(string(w.tmp)))...)
+	red := w.opt.Redact(validUTF8(string(w.tmp)))
+	w.turnText = append(w.turnText, red...)
+	if w.sink.ToolCall != nil && len(w.said) < MaxSaid {
+		// Said of the next call, as the turn has it.
+		if len(w.said) > 0 {
+			w.said = append(w.said, '\n', '\n')
+		}
+		w.said = append(w.said, red...)
+	}
 	if max := w.opt.MaxText; len(w.turnText) > 2*max {
 		from := len(w.turnText) - max
 		for from < len(w.turnText) && !utf8.RuneStart(w.turnText[from]) {
@@ -412,7 +449,12 @@ func (w *walker) toolUse(r *Record, b *Block) error {
 		return nil // nobody wants tool calls: skip building them
 	}
 	w.seq++
+	said := ""
+	if !r.IsSidechain {
+		said = w.takeSaid()
+	}
 	tc := &ToolCall{
+		Said:      said,
 		seq:       w.seq,
 		Meta:      w.meta(r),
 		ID:        b.ID.String(),
@@ -485,6 +527,9 @@ func (w *walker) user(r *Record) error {
 		!isNotificationOrigin(string(r.OriginKind))
 	results := 0
 	w.text = w.text[:0]
+	if person {
+		w.said = w.said[:0] // the next call answers the person, not what the agent said before
+	}
 	var recap []byte
 	err := w.p.sk.blocks(r.Content, func(b *Block) error {
 		switch {

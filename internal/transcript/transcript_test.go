@@ -729,3 +729,43 @@ func TestTypedRefusalOfAnEdit(t *testing.T) {
 		t.Fatalf("calls %+v", calls)
 	}
 }
+
+// What the agent wrote since its last call is kept with the next call of
+// the main conversation (redacted, capped), and forgotten once the person
+// speaks; a subagent's calls keep none.
+func TestSaidBeforeACall(t *testing.T) {
+	ch := read(t,
+		user("u1", "publish it"),
+		assistant("a1", toolUse("t1", "Bash", map[string]any{"command": "gh repo create randroid-dojo/x"})),
+		user("u2", toolResult("t1", "HTTP 404: Not Found", true)),
+		assistant("a2", text("The organization is Randroids-Dojo, with an s."), text("Token ghp_abcdefghijklmnopqrstuvwxyz0123456789 works.")),
+		assistant("a3", toolUse("t2", "Bash", map[string]any{"command": "gh repo create Randroids-Dojo/x"})),
+		user("u3", toolResult("t2", "ok", false)),
+		assistant("a4", text("Done, shall I push?")),
+		user("u4", "yes"),
+		assistant("a5", toolUse("t3", "Bash", map[string]any{"command": "git push"})),
+		line("type", "assistant", "uuid", "s1", "sessionId", "s1", "isSidechain", true, "message", map[string]any{"role": "assistant",
+			"content": []any{text("Subagent here."), toolUse("t4", "Read", map[string]any{"file_path": "/repo/x"})}}),
+	)
+	if len(ch.Tools) != 4 {
+		t.Fatalf("tools %+v", ch.Tools)
+	}
+	if got := ch.Tools[0].Said; got != "" {
+		t.Errorf("first call: %q", got)
+	}
+	got := ch.Tools[1].Said
+	if !strings.HasPrefix(got, "The organization is Randroids-Dojo, with an s.\n\nToken ") || strings.Contains(got, "ghp_abcdef") {
+		t.Errorf("rerun: %q", got)
+	}
+	if got := ch.Tools[2].Said; got != "" {
+		t.Errorf("after the person spoke: %q", got)
+	}
+	if got := ch.Tools[3].Said; got != "" {
+		t.Errorf("a subagent's call: %q", got)
+	}
+	long := strings.Repeat("word ", MaxSaid)
+	ch = read(t, assistant("a1", text(long), toolUse("t1", "Bash", map[string]any{"command": "ls"})))
+	if n := len(ch.Tools[0].Said); n == 0 || n > MaxSaid {
+		t.Errorf("capped at %d: %d bytes", MaxSaid, n)
+	}
+}

@@ -22,6 +22,7 @@ type builder struct {
 	opt     transcript.Options
 	file    string
 	turn    []string
+	said    int // where in turn the agent's text since its last call starts (ToolCall.Said)
 	from    int // the first line of the agent's current turn, 0 before it
 	last    transcript.Meta
 	pending map[string]int // tool call id → index in ch.Tools
@@ -110,6 +111,10 @@ func (b *builder) tool(m transcript.Meta, id, name, command string, paths []stri
 		paths[i] = b.clean(p)
 	}
 	tc := transcript.ToolCall{Meta: b.meta(m), ID: id, Name: name, Command: head(b.clean(command), b.opt.MaxError), Paths: paths, Cwd: cwd}
+	if b.said < len(b.turn) {
+		tc.Said = head(strings.Join(b.turn[b.said:], "\n\n"), transcript.MaxSaid)
+	}
+	b.said = len(b.turn)
 	if id != "" {
 		b.pending[id] = len(b.ch.Tools)
 	}
@@ -225,7 +230,7 @@ func (b *builder) closeTurn(reply *transcript.UserSignal) {
 	}
 	b.ch.DialogPairs = append(b.ch.DialogPairs, p)
 	b.ch.Stats.DialogPairs++
-	b.turn = b.turn[:0]
+	b.turn, b.said = b.turn[:0], 0
 }
 
 // head keeps the start of s within max bytes, on a rune boundary.

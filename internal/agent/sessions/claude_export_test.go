@@ -90,6 +90,10 @@ func TestClaudeExport(t *testing.T) {
 	if strings.Join(got, "|") != strings.Join(wantTools, "|") {
 		t.Errorf("calls:\n%q\nwant\n%q", got, wantTools)
 	}
+	// What the agent wrote before a call is kept with it, once.
+	if ch.Tools[0].Said != "I'll run them." || ch.Tools[1].Said != "" {
+		t.Errorf("said before the calls: %q, %q", ch.Tools[0].Said, ch.Tools[1].Said)
+	}
 	if len(ch.DialogPairs) != 2 || ch.DialogPairs[0].Reply == nil || ch.DialogPairs[0].Assistant != "I'll run them." || ch.DialogPairs[1].Assistant != "Done." {
 		t.Errorf("dialog %+v", ch.DialogPairs)
 	}
