@@ -34,12 +34,15 @@ func session(id string, script ...string) *transcript.Channels {
 	}
 	ch := &transcript.Channels{SessionID: id}
 	var turn *transcript.DialogPair
+	said := "" // the agent's words since its last call, as a transcript keeps them (ToolCall.Said)
 	for i, step := range script {
+		calls := len(ch.Tools)
 		line := i + 1
 		kind, text, _ := strings.Cut(step, ": ")
 		meta := transcript.Meta{UUID: fmt.Sprintf("%s-r%d", id, line), SessionID: id, Timestamp: fmt.Sprintf("2026-01-01T00:00:%02dZ", line), Line: line}
 		switch kind {
 		case "user", "reason":
+			said = ""
 			s := transcript.UserSignal{Meta: meta, Text: text, Own: transcript.OwnWords(text), Cwd: "/repo", Rejection: kind == "reason"}
 			if kind == "reason" {
 				last := &ch.Tools[len(ch.Tools)-1]
@@ -56,6 +59,7 @@ func session(id string, script ...string) *transcript.Channels {
 				turn = &transcript.DialogPair{SessionID: id, FromLine: line}
 			}
 			turn.Assistant = strings.TrimSpace(turn.Assistant + "\n\n" + text)
+			said = strings.TrimSpace(said + "\n\n" + text)
 			turn.AssistantUUID, turn.Timestamp = meta.UUID, meta.Timestamp
 		case "edit", "read", "write":
 			name := map[string]string{"edit": "Edit", "read": "Read", "write": "Write"}[kind]
@@ -87,6 +91,9 @@ func session(id string, script ...string) *transcript.Channels {
 			ch.Tools = append(ch.Tools, tc)
 		default:
 			panic("bad step " + step)
+		}
+		if len(ch.Tools) > calls {
+			ch.Tools[len(ch.Tools)-1].Said, said = said, ""
 		}
 	}
 	if turn != nil {

@@ -878,9 +878,12 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		} else {
 			pattern = key + fails + ": run it through `" + outermost(ps.through) + "`"
 		}
+	case len(diff) > 0 && len(edits) == 0 && !exploringStep(fs.step):
+		// Changed beyond telling what fixed it, no file changed on the
+		// way: the agent may have said what it made of the failure.
+		return explainedFix(failed, fs, passed)
 	default:
-		// Passed as it was (a flake), after source edits (the work), or
-		// changed beyond telling what fixed it.
+		// Passed as it was (a flake), or after source edits (the work).
 		return Observation{}, false
 	}
 	details := commandDetails(area, failed.Command, fails, "the command fails until it is fixed", resolution)

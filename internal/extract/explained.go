@@ -1,0 +1,137 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/devlearn/devlearn/internal/extract/lang"
+	"github.com/devlearn/devlearn/internal/transcript"
+)
+
+// When a failed command passes again changed beyond what the rules can
+// read (another name, another option and a folder at once), the agent
+// often says what it made of the failure just before the rerun, in any
+// language: "The organization name is 'Randroids-Dojo' (with an 's')",
+// "`.gitignore` に未ステージの変更があります". The agent is the reader here: the
+// lesson is the failure in its own words, the fix in the agent's.
+//
+// What it said counts only when one of its sentences states something
+// (no plan, "Let me …", "…します", no question, nothing it only
+// introduces with a colon), about this failure (a word of its error) and
+// adds to it (a word the error does not hold): "That failed." or "Let me
+// try again." teach nothing. Only a rerun the rules cannot read is asked
+// about: one changed beyond a few words, with no file changed on the way
+// (that is the work) and no look around failing (that finds nothing).
+
+// explainedFix is the lesson of a failed call that passed again after
+// the agent said why: its first sentence before the rerun that explains.
+func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall) (Observation, bool) {
+	why := explanation(passed.Said, fs.err+"\n"+errorAround(withoutHarness(failed.Error)))
+	if why == "" {
+		return Observation{}, false
+	}
+	key := "`" + fs.key + "`"
+	fails := " fails with \"" + clip(fs.err, 100) + "\""
+	details := commandDetails(fs.key, failed.Command, fails, "the command fails until it is fixed", why)
+	return failurePitfall(failed, key+fails+": "+clip(why, maxExplained), details,
+		quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+		quote("assistant", why),
+		quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+}
+
+// maxExplained bounds the agent's sentence in a lesson.
+const maxExplained = 200
+
+// maxExplainSentences is how many of the agent's sentences before the
+// rerun are read for the one that explains.
+const maxExplainSentences = 3
+
+// explanation is the first of the first sentences of said that states
+// something about the failure (about: the command and its output) and
+// adds a word to it, or "".
+func explanation(said, about string) string {
+	if strings.TrimSpace(said) == "" {
+		return ""
+	}
+	known := wordsOf(about)
+	x := lang.Fold(said)
+	low := x.Low()
+	for k, s := range sentences(low) {
+		if k == maxExplainSentences {
+			break
+		}
+		if question(low, s) || strings.HasSuffix(low[s.start:s.end], ":") || opensWith(x, lang.Intent, s) || endsIntent(x, s) {
+			continue
+		}
+		shared, added := false, false
+		for w := range wordsOf(low[s.start:s.end]) {
+			if known[w] {
+				shared = true
+			} else if !explainFiller[w] {
+				added = true
+			}
+		}
+		if shared && added {
+			return strings.TrimSpace(said[x.Offset(s.start):x.Offset(s.end)])
+		}
+	}
+	return ""
+}
+
+// endsIntent reports a sentence whose plan closes it, as Japanese and
+// Korean say one ("stash してから pull します").
+func endsIntent(x *lang.Text, s span) bool {
+	for _, tb := range lang.Tables() {
+		for _, m := range tb.Find(x, lang.Intent, s.start, s.end) {
+			if strings.TrimRight(x.Low()[m.End:s.end], " 。.!！") == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// wordsOf are the words of text of four letters or more, lowered, a plural
+// s left out: runs of letters and digits, a run of Han, kana or Hangul a
+// word of its own.
+func wordsOf(text string) map[string]bool {
+	out := map[string]bool{}
+	low := strings.ToLower(text)
+	for i := 0; i < len(low); {
+		r, n := utf8.DecodeRuneInString(low[i:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			i += n
+			continue
+		}
+		cjk := isCJK(r)
+		j := i
+		for j < len(low) {
+			r2, n2 := utf8.DecodeRuneInString(low[j:])
+			if !(unicode.IsLetter(r2) || unicode.IsDigit(r2)) || isCJK(r2) != cjk {
+				break
+			}
+			j += n2
+		}
+		if w := low[i:j]; utf8.RuneCountInString(w) >= 4 || cjk && utf8.RuneCountInString(w) >= 2 {
+			if len(w) > 4 && !cjk {
+				w = strings.TrimSuffix(w, "s") // "users" is "user"
+			}
+			out[w] = true
+		}
+		i = j
+	}
+	return out
+}
+
+// explainFiller are words that say only that something failed or is being
+// looked at: a sentence of them and the command's own words adds nothing.
+var explainFiller = map[string]bool{
+	"error": true, "failed": true, "fail": true, "failing": true, "failure": true,
+	"command": true, "output": true, "again": true, "issue": true, "problem": true, "seem": true,
+	"look": true, "there": true, "that": true, "this": true, "with": true, "didn": true, "work": true,
+	"worked": true, "working": true, "still": true, "same": true, "time": true, "retry": true,
+	"because": true, "since": true, "instead": true, "should": true, "would": true, "could": true,
+	"have": true, "need": true, "what": true, "which": true, "from": true, "into": true,
+	"about": true, "just": true, "only": true, "also": true, "then": true, "when": true, "here": true,
+}

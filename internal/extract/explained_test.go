@@ -1,0 +1,44 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+)
+
+// A rerun changed beyond what the command tells is a lesson when the
+// agent said, just before it, what it made of the failure; not when it
+// only planned, asked, or said nothing the error did not.
+func TestExplainedFix(t *testing.T) {
+	const fail = "fail: gh repo create randroid-dojo/dvr --public --source . --remote origin --push => HTTP 404: Not Found (https://api.github.com/users/randroid-dojo)"
+	const rerun = "bash: gh repo create Randroids-Dojo/dvr --public --description x --source . --remote origin"
+	for _, c := range []struct {
+		name   string
+		script []string
+		want   []string
+	}{
+		{"the agent said why", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Let me check the organization name.", "bash: gh api user/orgs --jq '.[].login'",
+			"assistant: The organization name is \"Randroids-Dojo\" (with an 's'). Let me create the repository with the correct name.", rerun},
+			[]string{"pitfall: `gh repo create` fails with \"HTTP 404: Not Found (https://api.github.com/users/randroid-dojo)\": The organization name is \"Randroids-Dojo\" (with an 's')."}},
+		{"said in Japanese, the plan after it", []string{"user: 公開して", "assistant: ok", fail,
+			"assistant: 組織名は Randroids-Dojo でした（randroid-dojo ではありません）。正しい名前で作成します。", rerun},
+			[]string{"pitfall: `gh repo create` fails with \"HTTP 404: Not Found (https://api.github.com/users/randroid-dojo)\": 組織名は Randroids-Dojo でした（randroid-dojo ではありません）。"}},
+		{"only a plan", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Let me try again with another name.", rerun}, nil},
+		{"only what it introduces", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Now the repository under the dojo organization:", rerun}, nil},
+		{"nothing the error does not say", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: The randroid-dojo user was not found.", rerun}, nil},
+		{"about something else", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: The description needs quotes.", rerun}, nil},
+		{"a file changed on the way: the work", []string{"user: publish it", "assistant: ok", fail,
+			"edit: /repo/.github/settings.yml",
+			"assistant: The organization name is \"Randroids-Dojo\" (with an 's').", rerun}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := lessonsOf(session("s", c.script...)); !slices.Equal(got, c.want) {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
