@@ -25,9 +25,16 @@ import (
 // (that is the work) and no look around failing (that finds nothing).
 
 // explainedFix is the lesson of a failed call that passed again after
-// the agent said why: its first sentence before the rerun that explains.
-func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall) (Observation, bool) {
-	why := explanation(passed.Said, fs.err+"\n"+errorAround(withoutHarness(failed.Error)))
+// the agent said why: its first sentence that explains, said before a
+// step between (between, the agent's reads aside) or before the rerun.
+func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, between []transcript.ToolCall) (Observation, bool) {
+	about := fs.err + "\n" + errorAround(withoutHarness(failed.Error))
+	why := ""
+	for _, t := range append(between, passed) {
+		if why = explanation(t.Said, about); why != "" {
+			break
+		}
+	}
 	if why == "" {
 		return Observation{}, false
 	}

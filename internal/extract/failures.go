@@ -881,7 +881,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) > 0 && len(edits) == 0 && !exploringStep(fs.step):
 		// Changed beyond telling what fixed it, no file changed on the
 		// way: the agent may have said what it made of the failure.
-		return explainedFix(failed, fs, passed)
+		return explainedFix(failed, fs, passed, between)
 	default:
 		// Passed as it was (a flake), or after source edits (the work).
 		return Observation{}, false
