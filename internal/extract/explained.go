@@ -1,7 +1,9 @@
 package extract
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -55,27 +57,38 @@ const maxExplained = 200
 const maxExplainSentences = 3
 
 // explanation is the first of the first sentences of said that states
-// something about the failure (about: the command and its output) and
-// adds a word to it, or "".
+// something about the failure (about: its error line and the lines after
+// it) and adds a word to it, or "". Both are read folded, as the tables
+// read text, so "configuración" in one is "configuracion" in the other. A
+// word the error shares only as a filler ("error", "failed") or as a
+// URL's scheme or host ("https", "github" of https://api.github.com/…)
+// says nothing about this failure; what the agent quotes as code (a
+// fenced block) is not what it made of it; a sentence that reports the
+// failure again ("Same error here", "でエラーになりました") adds nothing.
 func explanation(said, about string) string {
 	if strings.TrimSpace(said) == "" {
 		return ""
 	}
-	known := wordsOf(about)
+	known := wordsOf(lang.Fold(urlHost().ReplaceAllString(about, " ")).Low())
+	said = withoutFences(said)
 	x := lang.Fold(said)
 	low := x.Low()
 	for k, s := range sentences(low) {
 		if k == maxExplainSentences {
 			break
 		}
-		if question(low, s) || strings.HasSuffix(low[s.start:s.end], ":") || opensWith(x, lang.Intent, s) || endsIntent(x, s) {
+		text := strings.TrimSpace(low[s.start:s.end])
+		if question(low, s) || strings.HasSuffix(text, ":") || strings.HasSuffix(text, "：") ||
+			opensWith(x, lang.Intent, s) || endsIntent(x, s) || hasKind(x, lang.Report, s.start, s.end) {
 			continue
 		}
 		shared, added := false, false
-		for w := range wordsOf(low[s.start:s.end]) {
-			if known[w] {
+		for w := range wordsOf(text) {
+			switch {
+			case explainFiller[w]:
+			case known[w]:
 				shared = true
-			} else if !explainFiller[w] {
+			default:
 				added = true
 			}
 		}
@@ -84,6 +97,28 @@ func explanation(said, about string) string {
 		}
 	}
 	return ""
+}
+
+// urlHost is a URL's scheme and host: "https://api.github.com".
+var urlHost = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s]*`) })
+
+// withoutFences is text without the lines of its fenced code blocks.
+func withoutFences(text string) string {
+	if !strings.Contains(text, "```") {
+		return text
+	}
+	var kept []string
+	in := false
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			in = !in
+			continue
+		}
+		if !in {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // endsIntent reports a sentence whose plan closes it, as Japanese and
@@ -101,7 +136,9 @@ func endsIntent(x *lang.Text, s span) bool {
 
 // wordsOf are the words of text of four letters or more, lowered, a plural
 // s left out: runs of letters and digits, a run of Han, kana or Hangul a
-// word of its own.
+// word of its own. Unlike words.Words it parts a Latin name from the CJK
+// text written against it ("Randroids-Dojoでした"), as Chinese and
+// Japanese agents write.
 func wordsOf(text string) map[string]bool {
 	out := map[string]bool{}
 	low := strings.ToLower(text)
@@ -121,8 +158,8 @@ func wordsOf(text string) map[string]bool {
 			j += n2
 		}
 		if w := low[i:j]; utf8.RuneCountInString(w) >= 4 || cjk && utf8.RuneCountInString(w) >= 2 {
-			if len(w) > 4 && !cjk {
-				w = strings.TrimSuffix(w, "s") // "users" is "user"
+			if len(w) > 4 && !cjk && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+				w = w[:len(w)-1] // "users" is "user", "class" stays
 			}
 			out[w] = true
 		}

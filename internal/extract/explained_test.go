@@ -27,7 +27,21 @@ func TestExplainedFix(t *testing.T) {
 			"assistant: The organization is Randroids-Dojo, not randroid-dojo. Installing first.", "bash: npm install", rerun},
 			[]string{"pitfall: `gh repo create` fails with \"HTTP 404: Not Found (https://api.github.com/users/randroid-dojo)\": The organization is Randroids-Dojo, not randroid-dojo."}},
 		{"only a plan", []string{"user: publish it", "assistant: ok", fail,
-			"assistant: Let me try again with another name.", rerun}, nil},
+			"assistant: Let me create it under the Randroids-Dojo organization instead.", rerun}, nil},
+		{"a plan in -ing", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Trying the Randroids-Dojo organization instead.", rerun}, nil},
+		{"a question", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Is the organization Randroids-Dojo rather than randroid-dojo?", rerun}, nil},
+		{"the failure reported again", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Same error here for randroid-dojo, moving on.", rerun}, nil},
+		{"the failure reported again, in Japanese", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: randroid-dojo でエラーになりました。", rerun}, nil},
+		{"only a URL's host shared", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: GitHub auth looks fine.", rerun}, nil},
+		{"a full-width colon introduces", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: randroid-dojo 的正确名称如下：", rerun}, nil},
+		{"code the agent quotes", []string{"user: publish it", "assistant: ok", fail,
+			"assistant: Retrying:\n```\ngh repo create Randroids-Dojo/dvr --public\n```", rerun}, nil},
 		{"only what it introduces", []string{"user: publish it", "assistant: ok", fail,
 			"assistant: Now the repository under the dojo organization:", rerun}, nil},
 		{"nothing the error does not say", []string{"user: publish it", "assistant: ok", fail,
@@ -43,5 +57,16 @@ func TestExplainedFix(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
+	}
+}
+
+// The error and the sentence are read alike: an accent does not make a
+// word new.
+func TestExplanationReadsBothFolded(t *testing.T) {
+	if got := explanation("El archivo de configuración no existe.", "Error: el archivo de configuración no existe"); got != "" {
+		t.Errorf("a restatement kept: %q", got)
+	}
+	if got := explanation("La configuración vive en config/prod.yaml.", "Error: falta la configuración"); got == "" {
+		t.Error("an explanation dropped")
 	}
 }

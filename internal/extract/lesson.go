@@ -139,7 +139,7 @@ func finish(s string) string {
 // wordEnd reports text that ends on a letter or a digit.
 func wordEnd(s string) bool {
 	r, _ := utf8.DecodeLastRuneInString(s)
-	return unicode.IsLetter(r) || unicode.IsDigit(r)
+	return wordRuneOrCJK(r)
 }
 
 // replaceThisFile puts file in place of "that file", "这个文件", ... in

@@ -763,9 +763,10 @@ func TestSaidBeforeACall(t *testing.T) {
 	if got := ch.Tools[3].Said; got != "" {
 		t.Errorf("a subagent's call: %q", got)
 	}
-	long := strings.Repeat("word ", MaxSaid)
-	ch = read(t, assistant("a1", text(long), toolUse("t1", "Bash", map[string]any{"command": "ls"})))
-	if n := len(ch.Tools[0].Said); n == 0 || n > MaxSaid {
-		t.Errorf("capped at %d: %d bytes", MaxSaid, n)
+	for _, long := range []string{strings.Repeat("word ", MaxSaid), "x" + strings.Repeat("語", MaxSaid)} {
+		ch = read(t, assistant("a1", text(long), toolUse("t1", "Bash", map[string]any{"command": "ls"})))
+		if said := ch.Tools[0].Said; len(said) == 0 || len(said) > MaxSaid || !utf8.ValidString(said) {
+			t.Errorf("capped at %d: %d bytes, valid %v", MaxSaid, len(said), utf8.ValidString(said))
+		}
 	}
 }
