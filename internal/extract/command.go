@@ -244,18 +244,21 @@ func namedIn(prog, errText string) bool {
 }
 
 // subcommandNamed finds the later link that runs chosen's program with
-// another subcommand, when the error line names that subcommand as a word
-// and not chosen's own. A subcommand of two words is named by its last
-// ("npm run build && npm run test" failing with "Lifecycle script `test`
-// failed").
+// another subcommand, when the error line says that subcommand, and not
+// chosen's own, among its first words ("error: cannot pull with rebase"
+// of "git checkout main && git pull"). A subcommand of two words is named
+// by its last ("npm run build && npm run e2e" failing with "e2e needs the
+// server"). A word inside a path, a name or quotes is not said
+// ("internal/test/helpers.go", "no method named `run`"), nor one further
+// on (a commit's subject after "could not apply 1a2b3c4...").
 func subcommandNamed(links [][]string, chosen []string, errText string) ([]string, bool) {
 	prog := progName(chosen[0])
 	own := subcommand(prog, chosen[1:])
 	if own == "" || errText == "" {
 		return nil, false
 	}
-	line := strings.ToLower(errorLine(errText))
-	if hasWord(line, lastWord(own)) {
+	said := leadingWords(errorLine(errText), prog)
+	if said[lastWord(own)] {
 		return nil, false
 	}
 	after := false
@@ -272,7 +275,7 @@ func subcommandNamed(links [][]string, chosen []string, errText string) ([]strin
 			continue
 		}
 		if sub := subcommand(prog, l[1:]); sub != "" && sub != own {
-			if w := lastWord(sub); len(w) >= 3 && hasWord(line, w) {
+			if w := lastWord(sub); len(w) >= 3 && said[w] {
 				return l, true
 			}
 		}
@@ -286,25 +289,25 @@ func lastWord(sub string) string {
 	return strings.ToLower(f[len(f)-1])
 }
 
-// hasWord reports w in line as a whole word.
-func hasWord(line, w string) bool {
-	for from := 0; ; {
-		i := strings.Index(line[from:], w)
-		if i < 0 {
-			return false
-		}
-		i += from
-		end := i + len(w)
-		if (i == 0 || !wordByte(line[i-1])) && (end == len(line) || !wordByte(line[end])) {
-			return true
-		}
-		from = i + 1
-	}
-}
+// maxSaidWords is how far into an error line a subcommand it names is
+// looked for, past its "error:" or the program's name.
+const maxSaidWords = 5
 
-// wordByte is an ASCII letter, digit or underscore.
-func wordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+// leadingWords are the first words of an error line, lowered, past an
+// opening "error:", "fatal:" or "<prog>:": only words standing alone, not
+// a part of a path, a name or something quoted.
+func leadingWords(line, prog string) map[string]bool {
+	out := map[string]bool{}
+	f := strings.Fields(strings.ToLower(line))
+	for len(f) > 0 && (f[0] == "error:" || f[0] == "fatal:" || f[0] == "err:" || f[0] == prog+":") {
+		f = f[1:]
+	}
+	for _, w := range f[:min(len(f), maxSaidWords)] {
+		if w = strings.TrimRight(w, ",;:!?)"); w != "" && !strings.ContainsAny(w, "/\\.-_`'\"()[]{}<>=") {
+			out[w] = true
+		}
+	}
+	return out
 }
 
 // quotedIn finds the link, other than chosen, whose words hold what the

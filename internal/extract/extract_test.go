@@ -719,6 +719,16 @@ func TestFailureFix(t *testing.T) {
 			"fail: npm run build && npm run e2e => Error: e2e needs the server listening on port 3000",
 			"bash: npm run serve:bg && npm run e2e"},
 			[]string{"pitfall: Before `npm run e2e`, run `npm run serve:bg`: without it, `npm run e2e` fails with \"Error: e2e needs the server listening on port 3000\"."}},
+		// A subcommand's word inside a path, in quotes or in a commit's
+		// subject further on is not the error naming that link.
+		{"a path that holds a later subcommand's word", []string{"user: check", "assistant: ok",
+			"fail: go build ./... && go test ./... => internal/test/helpers.go:4:2: no required module provides package github.com/x/y; to add it:",
+			"bash: go mod tidy", "bash: go build ./... && go test ./..."},
+			[]string{"pitfall: Before `go build`, run `go mod tidy`: without it, `go build` fails with \"internal/test/helpers.go:<n>: no required module provides package github.com/x/y; to add it:\"."}},
+		{"a commit's subject that holds a later subcommand's word", []string{"user: ship", "assistant: ok",
+			"fail: git rebase main && git push --force-with-lease => error: could not apply 1a2b3c4... Add push notifications",
+			"bash: git rebase --abort", "bash: git rebase main && git push --force-with-lease"},
+			[]string{"pitfall: `git rebase` fails with \"error: could not apply <hash>... Add push notifications\": use `--abort` instead of `main && git push --force-with-lease`."}},
 		{"the change got it further: it fixed the first error", []string{"user: lint", "assistant: ok",
 			"fail: uv run ruff check . => error: Failed to spawn: `ruff`\n  Caused by: No such file or directory (os error 2)",
 			"fail: uv run --with ruff ruff check . => F401 `os` imported but unused\nFound 1 error.",
