@@ -27,13 +27,14 @@ import (
 // (that is the work) and no look around failing (that finds nothing).
 
 // explainedFix is the lesson of a failed call that passed again after
-// the agent said why: its first sentence that explains, said before a
-// step between (between, the agent's reads aside) or before the rerun.
-func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, between []transcript.ToolCall) (Observation, bool) {
+// the agent said why: its first sentence that explains, said before any
+// call after the failure (said, in order: a read, a pause, a step
+// between) or before the rerun, the last of said.
+func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, said []string) (Observation, bool) {
 	about := fs.err + "\n" + errorAround(withoutHarness(failed.Error))
 	why := ""
-	for _, t := range append(between, passed) {
-		if why = explanation(t.Said, about); why != "" {
+	for _, s := range said {
+		if why = explanation(s, about); why != "" {
 			break
 		}
 	}

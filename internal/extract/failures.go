@@ -107,6 +107,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		}
 		first, firstStep := f, fs // the chain below moves on to later failures
 		var between []transcript.ToolCall
+		var said []string // what the agent wrote before each call after the failure (explainedFix)
 		waited := false
 		fixed := false
 		for j := i + 1; j < len(ch.Tools) && j <= i+maxFixWindow; j++ {
@@ -120,6 +121,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			if f.ResultLine > 0 && t.Line < f.ResultLine {
 				continue // issued alongside the failure, before its result: no step taken because of it
 			}
+			said = append(said, t.Said)
 			if t.Command == "" {
 				if len(between) == 0 && transcript.EditTool(t.Name) && len(t.Paths) > 0 && writesThrough(f.Command, t.Paths[0]) {
 					// The shell could not write the file (a heredoc patch in
@@ -154,7 +156,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 						// error ("Failed to spawn: ruff", then the lint
 						// errors once `--with ruff` is added). Refused
 						// again, elsewhere, it got no further.
-						if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
+						if o, ok := fixObservation(*f, fs, t, *ts, chained, between, said, waited, editedBefore(ch.Tools[:i])); ok {
 							out = append(out, o)
 						}
 					case otherError(fs.err, nfs.err) && onlyEdits(between) && below(f.Command) == below(t.Command):
@@ -166,7 +168,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 						}
 					}
 					done[j] = true
-					f, fs, between, waited = &ch.Tools[j], nfs, nil, false
+					f, fs, between, said, waited = &ch.Tools[j], nfs, nil, nil, false
 				}
 				continue
 			}
@@ -175,7 +177,7 @@ func failureFixes(ch *transcript.Channels) []Observation {
 				// the first refusal's, not that of a workaround tried
 				// on the way and refused in turn.
 				out = append(out, sandboxed(*first, firstStep, t))
-			} else if o, ok := fixObservation(*f, fs, t, *ts, chained, between, waited, editedBefore(ch.Tools[:i])); ok {
+			} else if o, ok := fixObservation(*f, fs, t, *ts, chained, between, said, waited, editedBefore(ch.Tools[:i])); ok {
 				out = append(out, o)
 			}
 			fixed = true
@@ -708,7 +710,7 @@ func personBetween(spoke []int, from, to int) bool {
 
 // fixObservation states what made the failed step pass, or reports that
 // it cannot be told.
-func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, ps step, chained []string, between []transcript.ToolCall, waited bool, worked map[string]bool) (Observation, bool) {
+func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, ps step, chained []string, between []transcript.ToolCall, said []string, waited bool, worked map[string]bool) (Observation, bool) {
 	key := "`" + fs.key + "`"
 	fails := " fails with \"" + clip(fs.err, 100) + "\""
 	var steps []string // commands run between that do something
@@ -881,7 +883,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 	case len(diff) > 0 && len(edits) == 0 && !exploringStep(fs.step):
 		// Changed beyond telling what fixed it, no file changed on the
 		// way: the agent may have said what it made of the failure.
-		return explainedFix(failed, fs, passed, between)
+		return explainedFix(failed, fs, passed, said)
 	default:
 		// Passed as it was (a flake), or after source edits (the work).
 		return Observation{}, false
