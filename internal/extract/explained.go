@@ -53,8 +53,8 @@ func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.T
 // maxExplained bounds the agent's sentence in a lesson.
 const maxExplained = 200
 
-// maxExplainSentences is how many of the agent's sentences before the
-// rerun are read for the one that explains.
+// maxExplainSentences is how many sentences of each text the agent wrote
+// before a call are read for the one that explains.
 const maxExplainSentences = 3
 
 // explanation is the first of the first sentences of said that states
@@ -170,7 +170,8 @@ func wordsOf(text string) map[string]bool {
 }
 
 // explainFiller are words that say only that something failed or is being
-// looked at: a sentence of them and the command's own words adds nothing.
+// looked at: shared with the error they tie a sentence to nothing, and
+// added they tell nothing new.
 var explainFiller = map[string]bool{
 	"error": true, "failed": true, "fail": true, "failing": true, "failure": true,
 	"command": true, "output": true, "again": true, "issue": true, "problem": true, "seem": true,

@@ -885,7 +885,8 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// way: the agent may have said what it made of the failure.
 		return explainedFix(failed, fs, passed, said)
 	default:
-		// Passed as it was (a flake), or after source edits (the work).
+		// Passed as it was (a flake), after source edits (the work), or a
+		// look around that changed (what it found is not in the command).
 		return Observation{}, false
 	}
 	details := commandDetails(area, failed.Command, fails, "the command fails until it is fixed", resolution)
