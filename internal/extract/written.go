@@ -107,7 +107,9 @@ func written(t *transcript.ToolCall, file, typ, lesson, details string) Observat
 // lastSaid is the person's own words in their last turn before line: what
 // the agent was answering when it wrote. A turn that only approves ("y",
 // "ok", "はい") answers the agent's plan for the turn before it, which is
-// what the agent then carries out: that turn is the one asked.
+// what the agent then carries out: that turn is the one asked. A refusal
+// ("no", "nope"), an answer too, is no approval: it corrects, and the
+// agent writing next answers it, as before.
 func lastSaid(ch *transcript.Channels, line int) (string, bool) {
 	approved := 0
 	for k := len(ch.UserSignals) - 1; k >= 0; k-- {
@@ -115,7 +117,8 @@ func lastSaid(ch *transcript.Channels, line int) (string, bool) {
 		if u.Line >= line || u.Rejection {
 			continue
 		}
-		if x := lang.Fold(u.Own); approved < maxApprovals && strings.TrimSpace(u.Own) != "" && madeOf(x, 0, len(x.Low()), lang.Answer, lang.Approve, lang.Filler) {
+		if x := lang.Fold(u.Own); approved < maxApprovals && strings.TrimSpace(u.Own) != "" && madeOf(x, 0, len(x.Low()), lang.Answer, lang.Approve, lang.Filler) &&
+			!hasKind(x, lang.Reject, 0, len(x.Low())) {
 			approved++
 			continue
 		}
