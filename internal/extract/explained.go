@@ -31,10 +31,10 @@ import (
 // call after the failure (said, in order: a read, a pause, a step
 // between) or before the rerun, the last of said.
 func explainedFix(failed transcript.ToolCall, fs failedStep, passed transcript.ToolCall, said []string) (Observation, bool) {
-	about := fs.err + "\n" + errorAround(withoutHarness(failed.Error))
+	known := errorWords(fs.err + "\n" + errorAround(withoutHarness(failed.Error)))
 	why := ""
 	for _, s := range said {
-		if why = explanation(s, about); why != "" {
+		if why = explanation(s, known); why != "" {
 			break
 		}
 	}
@@ -58,19 +58,19 @@ const maxExplained = 200
 const maxExplainSentences = 3
 
 // explanation is the first of the first sentences of said that states
-// something about the failure (about: its error line and the lines after
-// it) and adds a word to it, or "". Both are read folded, as the tables
-// read text, so "configuración" in one is "configuracion" in the other. A
+// something about the failure (known: errorWords of its error line and the
+// lines after it) and adds a word to it, or "". Both are read folded, as
+// the tables read text, so "configuración" in one is "configuracion" in
+// the other. A
 // word the error shares only as a filler ("error", "failed") or as a
 // URL's scheme or host ("https", "github" of https://api.github.com/…)
 // says nothing about this failure; what the agent quotes as code (a
 // fenced block) is not what it made of it; a sentence that reports the
 // failure again ("Same error here", "でエラーになりました") adds nothing.
-func explanation(said, about string) string {
+func explanation(said string, known map[string]bool) string {
 	if strings.TrimSpace(said) == "" {
 		return ""
 	}
-	known := wordsOf(lang.Fold(urlHost().ReplaceAllString(about, " ")).Low())
 	said = withoutFences(said)
 	x := lang.Fold(said)
 	low := x.Low()
@@ -98,6 +98,13 @@ func explanation(said, about string) string {
 		}
 	}
 	return ""
+}
+
+// errorWords are the words of an error as explanation compares them:
+// folded, without URLs' schemes and hosts. Read once for all the texts
+// the agent wrote after the failure.
+func errorWords(about string) map[string]bool {
+	return wordsOf(lang.Fold(urlHost().ReplaceAllString(about, " ")).Low())
 }
 
 // urlHost is a URL's scheme and host: "https://api.github.com".

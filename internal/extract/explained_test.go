@@ -66,10 +66,10 @@ func TestExplainedFix(t *testing.T) {
 // The error and the sentence are read alike: an accent does not make a
 // word new.
 func TestExplanationReadsBothFolded(t *testing.T) {
-	if got := explanation("El archivo de configuración no existe.", "Error: el archivo de configuración no existe"); got != "" {
+	if got := explanation("El archivo de configuración no existe.", errorWords("Error: el archivo de configuración no existe")); got != "" {
 		t.Errorf("a restatement kept: %q", got)
 	}
-	if got := explanation("La configuración vive en config/prod.yaml.", "Error: falta la configuración"); got == "" {
+	if got := explanation("La configuración vive en config/prod.yaml.", errorWords("Error: falta la configuración")); got == "" {
 		t.Error("an explanation dropped")
 	}
 }
