@@ -118,6 +118,28 @@ func afterPlan(said string) []string {
 	return lessonsOf(session("s", "user: go", "assistant: Here is the plan.", "user: "+said))
 }
 
+// noLesson checks that each of said, read after the agent's plan, keeps
+// nothing; why says what it is instead.
+func noLesson(t *testing.T, why string, said ...string) {
+	t.Helper()
+	for _, s := range said {
+		if got := afterPlan(s); got != nil {
+			t.Errorf("%q kept (%s): %q", s, why, got)
+		}
+	}
+}
+
+// oneLesson checks that each of said, read after the agent's plan, keeps
+// one lesson.
+func oneLesson(t *testing.T, said ...string) {
+	t.Helper()
+	for _, s := range said {
+		if got := afterPlan(s); len(got) != 1 {
+			t.Errorf("%q: %q, want one lesson", s, got)
+		}
+	}
+}
+
 // said is a turn of the person and the lessons it should give.
 type said struct {
 	said string
@@ -522,13 +544,9 @@ func TestRuleKeepsItsCondition(t *testing.T) {
 	}
 	// The same words before a rule in its own clause are a doubt, and so
 	// is a doubt put as a condition, or "maybe" that starts like "if".
-	for _, said := range []string{"もし忘れたらしないでください。", "만약 스키마를 바꾸면 마이그레이션을 하지 마.",
+	noLesson(t, "a doubted rule", "もし忘れたらしないでください。", "만약 스키마를 바꾸면 마이그레이션을 하지 마.",
 		"Если не ошибаюсь, мы всегда используем pnpm.", "もし間違ってなければ、テストはいつもCIで実行される。",
-		"만약 제가 맞다면, 테스트는 항상 CI에서 돌아요.", "If I'm not mistaken, always use pnpm.", "もしかしたら、このテストは消さないでください。"} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: a doubted rule kept: %q", said, got)
-		}
-	}
+		"만약 제가 맞다면, 테스트는 항상 CI에서 돌아요.", "If I'm not mistaken, always use pnpm.", "もしかしたら、このテストは消さないでください。")
 }
 
 // "We should not" binds as "do not" does, softened or not; asked, it is
@@ -565,20 +583,14 @@ func TestRequirementSaidOfAThing(t *testing.T) {
 			t.Errorf("%q: %q, want %q", c.said, got, c.want)
 		}
 	}
-	for _, said := range []string{
-		"It should work now.",
+	noLesson(t, "no lesson", "It should work now.",
 		"I think the tests should pass.",
 		"We should be able to know when the sync is done.",
 		"How many colors should i get from the palette.",
 		"The orders endpoint should also accept a limit.",
 		"It still fails. The settings page should load the theme.",
 		"Should the button be blue?",
-		"Мне нужно чтобы ты нашел файлы.",
-	} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q kept: %q", said, got)
-		}
-	}
+		"Мне нужно чтобы ты нашел файлы.")
 	if got := lessonsOf(session("s", "user: The settings page should load the theme.", "assistant: Done.")); got != nil {
 		t.Errorf("the task of a first message kept: %q", got)
 	}
@@ -609,11 +621,7 @@ func TestChoiceInKoreanEndings(t *testing.T) {
 			t.Errorf("%q: %q", said, got)
 		}
 	}
-	for _, said := range []string{"사용하지 않는 코드를 제거해줘.", "이 함수는 더 이상 사용하지 않으니 지워줘."} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: %q (a task about unused code, no tool named)", said, got)
-		}
-	}
+	noLesson(t, "a task about unused code, no tool named", "사용하지 않는 코드를 제거해줘.", "이 함수는 더 이상 사용하지 않으니 지워줘.")
 }
 
 // "I asked you to X" is a reproach, its lesson X, in each table's
@@ -1594,12 +1602,8 @@ func TestPlainWaysOfWorking(t *testing.T) {
 	}
 	// A noun taken for a verb, and what happens before something else is
 	// done, are no ways of working.
-	for _, said := range []string{"Это не случай для рефакторинга.", "Это не сарай, а проект.", "Это не обычай команды.", "给我之前的版本。", "関数が値を返す前にログを出力している。",
-		"引数を渡す前にnullチェックが走る。", "It crashed before declaring the type."} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: %q", said, got)
-		}
-	}
+	noLesson(t, "no way of working", "Это не случай для рефакторинга.", "Это не сарай, а проект.", "Это не обычай команды.", "给我之前的版本。", "関数が値を返す前にログを出力している。",
+		"引数を渡す前にnullチェックが走る。", "It crashed before declaring the type.")
 }
 
 // A hyphen that ends a word is the word's: a name ("caigudong-") keeps it,
@@ -1619,7 +1623,7 @@ func TestNameEndingInAHyphen(t *testing.T) {
 // One place named the source of truth, for good, is a standing rule in
 // every table's language; asked about, denied or past, it is none.
 func TestSingleSourceOfTruth(t *testing.T) {
-	for _, said := range []string{
+	oneLesson(t,
 		"make models.yaml the single source of truth",
 		"config/models.yaml ist die Single Source of Truth für alle Modelle",
 		"models.yaml es la única fuente de verdad",
@@ -1629,30 +1633,17 @@ func TestSingleSourceOfTruth(t *testing.T) {
 		"το models.yaml είναι η μοναδική πηγή αλήθειας",
 		"models.yaml を信頼できる唯一の情報源にして",
 		"把models.yaml作为唯一真实源头",
-		"models.yaml가 단일 진실 공급원이야",
-	} {
-		if got := afterPlan(said); len(got) != 1 {
-			t.Errorf("%q: %q", said, got)
-		}
-	}
-	for _, said := range []string{"is models.yaml the single source of truth?", "where is the single source of truth",
+		"models.yaml가 단일 진실 공급원이야")
+	noLesson(t, "no rule", "is models.yaml the single source of truth?", "where is the single source of truth",
 		"models.yaml used to be the single source of truth", "there is no single source of truth right now, which is the bug",
-		"この問題に唯一の正解はない。"} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: %q (no rule)", said, got)
-		}
-	}
+		"この問題に唯一の正解はない。")
 }
 
 // A question asked without its mark, by its first words, holds no rule
 // however it names one; a rule that only mentions such words is one.
 func TestQuestionWithoutItsMark(t *testing.T) {
-	for _, said := range []string{"where is the build always run", "is there a reason we always use pnpm",
-		"why do we always rebuild", "does it always fail like this"} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: %q (a question)", said, got)
-		}
-	}
+	noLesson(t, "a question", "where is the build always run", "is there a reason we always use pnpm",
+		"why do we always rebuild", "does it always fail like this")
 	for _, said := range []string{"Where possible, always use pnpm.", "Always check what is in the cache."} {
 		if got := afterPlan(said); len(got) != 1 || !strings.HasSuffix(got[0], ": "+said) {
 			t.Errorf("%q: %q", said, got)
@@ -1663,16 +1654,8 @@ func TestQuestionWithoutItsMark(t *testing.T) {
 // Japanese "ではなく" (instead of) is a choice; "ではなくなった" (it is no
 // longer so) reports what changed.
 func TestJapaneseNoLongerIsNoChoice(t *testing.T) {
-	for _, said := range []string{"値が N/A ではなくなったが、0% だ。", "エラーじゃなくなったけど、まだ表示されない。"} {
-		if got := afterPlan(said); got != nil {
-			t.Errorf("%q: %q (a report)", said, got)
-		}
-	}
-	for _, said := range []string{"ドキュメントではなく、ソースコードを見て", "手動ではなくなるべくスクリプトを使って"} {
-		if got := afterPlan(said); len(got) != 1 {
-			t.Errorf("%q: %q", said, got)
-		}
-	}
+	noLesson(t, "a report", "値が N/A ではなくなったが、0% だ。", "エラーじゃなくなったけど、まだ表示されない。")
+	oneLesson(t, "ドキュメントではなく、ソースコードを見て", "手動ではなくなるべくスクリプトを使って")
 }
 
 // Standing choices people state plainly, with no rule word, the first
