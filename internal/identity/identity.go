@@ -243,6 +243,10 @@ type Key struct {
 	// subject is what the pattern names first in backticks: the command
 	// or file a message about one name is about (a pitfall's only).
 	subject string
+	// lead is the pattern as said, in lower case, its spaces single and
+	// its closing stop taken off: what another pattern may open with
+	// (opens).
+	lead string
 }
 
 // Pairs reports a key whose words are pairs of letters (Chinese,
@@ -322,6 +326,7 @@ func KeyOf(pattern string) Key {
 	}
 	sort.Strings(k.Anchors)
 	k.foreign = other > latin
+	k.lead = strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(text), " ")), ".!。！ ")
 	return k
 }
 
@@ -519,6 +524,9 @@ const MinShared = 0.5
 // most of their words in common. A pattern with no anchor is the same as
 // another only if that has none either, and their words agree more.
 func Same(a, b Key) bool {
+	if opens(a, b) || opens(b, a) {
+		return true
+	}
 	if !slices.Equal(a.Anchors, b.Anchors) {
 		return false
 	}
@@ -582,6 +590,23 @@ func Says(turn, lesson Key) bool {
 	}
 	inTurn := float64(sharedWords(lesson, turn)) >= MinContained*float64(len(lesson.Words))
 	return inTurn && len(lesson.Words) >= MinContainedWords || Shared(turn, lesson) >= MinShared
+}
+
+// MinOpening is how many words and names a lesson needs for another
+// pattern opening with it to be the same lesson (opens).
+const MinOpening = 2
+
+// opens reports a lesson said alone that another pattern opens with, as a
+// clause of its own, the rest another matter: "Sempre converse em pt-br",
+// then "Sempre converse em pt-br, continue a implementar: …". Said so,
+// word for word and first, it is the same lesson however short it is,
+// where words in common alone (contained) would need more of them.
+func opens(short, long Key) bool {
+	if len(short.Words)+len(short.Anchors) < MinOpening || len(short.lead) >= len(long.lead) || !strings.HasPrefix(long.lead, short.lead) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(long.lead[len(short.lead):])
+	return strings.ContainsRune(",;:—，；：、", next)
 }
 
 // contained reports a key whose words are nearly all in the other's.

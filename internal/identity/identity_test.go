@@ -98,6 +98,13 @@ func TestSame(t *testing.T) {
 		{"No hagas nada hasta que yo te lo diga.", "No quiero que implementes nada hasta que te lo diga.", true},
 		{"Fale comigo em português do Brasil.", "Fale comigo em Português do Brasil, devemos conseguir concluir as configurações do Firebase.", true},
 		{"Run the linter before committing.", "Run the linter before committing, then open the pull request against develop and ask Ana to review it.", true},
+		// Said alone, then first in a longer message as a clause of its
+		// own: one lesson, however few its words.
+		{"Sempre converse em pt-br.", "Sempre converse em pt-br, continue a implementar: pedidos e orçamentos vão juntos no checkout.", true},
+		{"总是用中文回答。", "总是用中文回答，然后继续修复登录页面的问题。", true},
+		{"Sempre converse em pt-br.", "Sempre converse em pt-br com o time de vendas.", false},
+		{"Use pnpm.", "Use pnpm workspaces for the monorepo, not npm.", false},
+		{"Stop.", "Stop, the build is broken again after the merge.", false},
 		{"Run the linter before committing.", "Before committing, run the tests and open the pull request against develop.", false},
 		{"Keep the weather widget simple: location, temperature, high and low.", "Keep the clock widget simple: time and date, no seconds, no weekday.", false},
 	} {
