@@ -99,7 +99,15 @@ func opens(x *lang.Text, kind string) bool {
 // takes it back.
 func SameStance(a, b string) bool { return denies(a) == denies(b) }
 
+// A denying word counts in the language the text reads as: Spanish "no"
+// is Portuguese for "in the" ("juntos no checkout").
 func denies(s string) bool {
 	x := lang.Fold(s)
-	return hasKind(x, lang.Denies, 0, len(x.Low()))
+	foreign := lang.ForeignTo(x, 0, len(x.Low()))
+	for _, tb := range lang.Tables() {
+		if !foreign(tb) && tb.Has(x, lang.Denies, 0, len(x.Low())) {
+			return true
+		}
+	}
+	return false
 }

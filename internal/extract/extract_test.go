@@ -1926,6 +1926,9 @@ func TestSameStance(t *testing.T) {
 		{"never push to main", "Never push to main.", true},
 		{"上传不要走慢队列", "上传走慢队列", false},
 		{"Schick die Uploads nicht mehr über die langsame Queue", "Schick die Uploads über die langsame Queue", false},
+		// "no" is Portuguese for "in the": a denial in Spanish only.
+		{"Sempre converse em pt-br.", "Sempre converse em pt-br, continue a implementar: pedidos e orçamentos vão juntos no checkout, mas exibidos separadamente no carrinho.", true},
+		{"No uses npm en este proyecto.", "Usa npm en este proyecto.", false},
 	} {
 		if got := SameStance(c.a, c.b); got != c.same {
 			t.Errorf("SameStance(%q, %q) = %v", c.a, c.b, got)
