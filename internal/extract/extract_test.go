@@ -2793,3 +2793,15 @@ func TestRuntimeIn(t *testing.T) {
 		}
 	}
 }
+
+// Portuguese "no" is "in the": a sentence that opens with it names where
+// the rule holds, and no Spanish or English refusal.
+func TestPortugueseNoIsInThe(t *testing.T) {
+	checkAfterPlan(t, []said{
+		{"No checkout, os pedidos e orçamentos devem ser enviados juntos.", []string{"procedural: No checkout, os pedidos e orçamentos devem ser enviados juntos."}},
+		{"No login, os botões devem ser azuis.", []string{"procedural: No login, os botões devem ser azuis."}},
+		// The refusals read as before.
+		{"No, los botones deben ser azules.", nil},
+		{"Não, os botões devem ser azuis.", nil},
+	})
+}

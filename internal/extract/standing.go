@@ -320,9 +320,15 @@ func placeNamed(s string) bool {
 func opensWith(x *lang.Text, kind string, s span) bool { return openedBy(x, kind, s) != nil }
 
 // openedBy is the table whose phrase of kind opens the sentence's clause
-// (after fillers at most), or nil.
+// (after fillers at most), or nil. Only a table of the language the
+// sentence reads as counts: Portuguese "No login, os botões devem ser
+// azuis" (in the login) opens with no Spanish or English "no".
 func openedBy(x *lang.Text, kind string, s span) *lang.Table {
+	foreign := lang.ForeignTo(x, s.start, s.end)
 	for _, tb := range lang.Tables() {
+		if foreign(tb) {
+			continue
+		}
 		for _, m := range tb.Find(x, kind, s.start, s.end) {
 			if leads(x, tb, s.start, m.Start) {
 				return tb
