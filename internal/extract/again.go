@@ -105,7 +105,7 @@ func denies(s string) bool {
 	x := lang.Fold(s)
 	foreign := lang.ForeignTo(x, 0, len(x.Low()))
 	for _, tb := range lang.Tables() {
-		if !foreign(tb) && tb.Has(x, lang.Denies, 0, len(x.Low())) {
+		if tb.Has(x, lang.Denies, 0, len(x.Low())) && !foreign(tb) {
 			return true
 		}
 	}

@@ -326,11 +326,8 @@ func opensWith(x *lang.Text, kind string, s span) bool { return openedBy(x, kind
 func openedBy(x *lang.Text, kind string, s span) *lang.Table {
 	foreign := lang.ForeignTo(x, s.start, s.end)
 	for _, tb := range lang.Tables() {
-		if foreign(tb) {
-			continue
-		}
 		for _, m := range tb.Find(x, kind, s.start, s.end) {
-			if leads(x, tb, s.start, m.Start) {
+			if leads(x, tb, s.start, m.Start) && !foreign(tb) {
 				return tb
 			}
 			break
