@@ -10,8 +10,9 @@
 //     before the id is taken (Generalize);
 //   - Sameness: two patterns of one type that share what anchors them (the
 //     commands, files, names and numbers they hold, exactly) and most of
-//     their words are one lesson (Same); a new sighting joins the
-//     observation it is the same as (Index.Find);
+//     their words are one lesson, and so is a lesson said alone and
+//     again as the first clause of a longer message (Same); a new
+//     sighting joins the observation it is the same as (Index.Find);
 //   - One error: two pitfalls whose words run the same, word for word,
 //     with only their names in other places, quote one error message a
 //     program fills in ("Route "/items" used `searchParams.page`.
@@ -520,9 +521,10 @@ var stop = sync.OnceValue(func() map[string]bool {
 // (Jaccard) to be one lesson, with the same anchors.
 const MinShared = 0.5
 
-// Same reports whether two keys are one lesson: the same anchors, and
-// most of their words in common. A pattern with no anchor is the same as
-// another only if that has none either, and their words agree more.
+// Same reports whether two keys are one lesson: one is the clause the
+// other opens with (opens), or they hold the same anchors and most of
+// their words in common. A pattern with no anchor is the same as another
+// only if that has none either, and their words agree more.
 func Same(a, b Key) bool {
 	if opens(a, b) || opens(b, a) {
 		return true
