@@ -52,8 +52,12 @@ var exportTools = map[string]string{
 // strict: a file named one by one) its lines hold the person's prompts,
 // the agent's marks and a tool result's.
 func claudeExportHead(head []byte, strict bool) bool {
-	start := head[:min(len(head), 1024)]
-	if bytes.HasPrefix(bytes.TrimLeft(start, " \n\r\ufeff"), []byte("╭")) {
+	head = bytes.ReplaceAll(head, []byte(nbsp), []byte(" "))
+	start := bytes.TrimLeft(head[:min(len(head), 1024)], " \n\r\ufeff")
+	if first, rest, ok := bytes.Cut(start, []byte("\n")); ok && len(first) <= maxLaunchLine && bytes.Contains(bytes.ToLower(first), []byte("claude")) {
+		start = rest // the command that started it, copied with the terminal ("claude", "$ claude --resume")
+	}
+	if bytes.HasPrefix(start, []byte("╭")) {
 		for _, b := range exportBanner {
 			if bytes.Contains(start, []byte(b)) {
 				return true
@@ -74,6 +78,10 @@ func claudeExportHead(head []byte, strict bool) bool {
 	}
 	return prompts > 0 && marks > 1 && bytes.Contains(head, []byte("  ⎿  "))
 }
+
+// maxLaunchLine bounds the line above the welcome box that may be the
+// command that started Claude Code.
+const maxLaunchLine = 80
 
 var readClaudeExportFile = fromSaved(readClaudeExport)
 
@@ -111,7 +119,12 @@ func readClaudeExport(r io.Reader, name, id string, at time.Time, opt transcript
 	return er.b.done(), nil
 }
 
+// nbsp is the no-break space a terminal copied by hand may hold where
+// Claude Code wrote a space ("  ⎿ \u00a0☐ Fix the cart"): read as one.
+const nbsp = "\u00a0"
+
 func (er *exportReader) read(n int, line string) {
+	line = strings.ReplaceAll(line, nbsp, " ")
 	switch {
 	case strings.HasPrefix(line, "│") || strings.HasPrefix(line, "╭") || strings.HasPrefix(line, "╰"):
 		if m := exportCwd.FindStringSubmatch(line); m != nil && er.cwd == "" {

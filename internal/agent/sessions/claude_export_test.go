@@ -118,6 +118,29 @@ func TestClaudeExportNotOthers(t *testing.T) {
 	}
 }
 
+// A terminal copied by hand may hold no-break spaces where Claude Code
+// wrote spaces, and the command that started it above the welcome box:
+// the same export.
+func TestClaudeExportCopied(t *testing.T) {
+	text := "claude\n" + strings.NewReplacer("  ⎿  ", "  ⎿ \u00a0", "⏺ ", "⏺\u00a0").Replace(claudeExport)
+	path := filepath.Join(t.TempDir(), "LAST_CLAUDE_CODE_CHAT.md")
+	os.WriteFile(path, []byte(text), 0o644)
+	if !IsFolderLog(path) {
+		t.Error("a copied export with its welcome box is not taken up from a folder")
+	}
+	logs, ok := Open(path)
+	if !ok || len(logs) != 1 || logs[0].Agent != "claude-code" {
+		t.Fatalf("a copied export is not read as one: %+v, %v", logs, ok)
+	}
+	ch, err := logs[0].Read(path, transcript.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ch.UserSignals) != 2 || len(ch.Tools) != 4 || !ch.Tools[0].IsError {
+		t.Errorf("read %d prompts and %d calls (%+v)", len(ch.UserSignals), len(ch.Tools), ch.Tools)
+	}
+}
+
 // Older exports close a call's line with ")…", fold long ones, and wrap a
 // result at the terminal's width keeping the space it broke at.
 func TestClaudeExportOlder(t *testing.T) {
