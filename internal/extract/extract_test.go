@@ -723,6 +723,16 @@ func TestFailureFix(t *testing.T) {
 			"fail: git checkout main && git pull => Switched to branch 'main'\nM\t.gitignore\n  (use \"git pull\" to update your local branch)\nerror: cannot pull with rebase: You have unstaged changes.\nerror: Please commit or stash them.",
 			"bash: git stash && git pull && git stash pop"},
 			[]string{"pitfall: Before `git pull`, run `git stash`: without it, `git pull` fails with \"error: cannot pull with rebase: You have unstaged changes.\"."}},
+		// Only a count the error never named changed: no fix. A number
+		// the error names is what was wrong.
+		{"a count changed that the error does not name", []string{"user: logs", "assistant: ok",
+			"fail: ssh prod 'cd app && pm2 logs --lines 20' => bash: line 1: cd: app: No such file or directory",
+			"bash: ssh prod 'cd app && pm2 logs --lines 30'"},
+			nil},
+		{"a number the error names changed", []string{"user: serve", "assistant: ok",
+			"fail: python -m http.server 3000 => OSError: [Errno 98] Address already in use: port 3000",
+			"bash: python -m http.server 3001"},
+			[]string{"pitfall: `python -m http.server` fails with \"OSError: [Errno 98] Address already in use: port 3000\": use `3001` instead of `3000`."}},
 		{"a later script of the same runner failed", []string{"user: check", "assistant: ok",
 			"fail: npm run build && npm run e2e => Error: e2e needs the server listening on port 3000",
 			"bash: npm run serve:bg && npm run e2e"},

@@ -829,6 +829,10 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		// (`Remove-Item backend/docker-compose.yml`, then `Remove-Item
 		// .dockerignore`): the agent moved on. A flag added (`-r`) is a fix.
 		return Observation{}, false
+	case limitTweak(diff, fs.err):
+		// Only a count changed that the error never named (`tail -20`,
+		// then `tail -30`): how much was shown, not what was wrong.
+		return Observation{}, false
 	case otherSubcommand(fs.step, ps) && !wrongCommand(strings.ToLower(fs.err)):
 		// It asked the program for something else, and the error did not
 		// say the command was wrong: the agent moved on.
@@ -970,6 +974,29 @@ func namesOnly(cs []change) bool {
 		}
 	}
 	return true
+}
+
+// limitTweak reports changes that only put one number for another where
+// the error line names none of the numbers taken out: a line count, a
+// depth or a page size the agent changed while it looked (`ssh host 'cd
+// app && pm2 logs --lines 20'`, then `--lines 30`, after "cd: app: No such
+// file or directory"). A number the error names ("port 3000 is already in
+// use", then 3001) is what was wrong.
+func limitTweak(cs []change, errLine string) bool {
+	if len(cs) == 0 {
+		return false
+	}
+	for _, c := range cs {
+		if !number(c.from) || !number(c.to) || strings.Contains(errLine, c.from) {
+			return false
+		}
+	}
+	return true
+}
+
+// number reports a word made of digits only.
+func number(w string) bool {
+	return w != "" && strings.Trim(w, "0123456789") == ""
 }
 
 // cdSlip reports a failure of the shell's own change of folder ("cd:
