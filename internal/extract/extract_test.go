@@ -1939,6 +1939,10 @@ func TestSameStance(t *testing.T) {
 		// "no" is Portuguese for "in the": a denial in Spanish only.
 		{"Sempre converse em pt-br.", "Sempre converse em pt-br, continue a implementar: pedidos e orçamentos vão juntos no checkout, mas exibidos separadamente no carrinho.", true},
 		{"No uses npm en este proyecto.", "Usa npm en este proyecto.", false},
+		// English "no" denies in English, Japanese 不可 in Japanese (kana
+		// make the Chinese table's 不 another language's).
+		{"No force pushes to main.", "Force pushes to main are fine.", false},
+		{"本番へのデプロイは不可です。", "本番へのデプロイは可能です。", false},
 	} {
 		if got := SameStance(c.a, c.b); got != c.same {
 			t.Errorf("SameStance(%q, %q) = %v", c.a, c.b, got)
