@@ -244,9 +244,8 @@ type Key struct {
 	// subject is what the pattern names first in backticks: the command
 	// or file a message about one name is about (a pitfall's only).
 	subject string
-	// lead is the pattern as said, in lower case, its spaces single and
-	// its closing stop taken off: what another pattern may open with
-	// (opens).
+	// lead is the pattern as said (leadOf): what another pattern may open
+	// with (opens). An answer's has none.
 	lead string
 }
 
@@ -327,8 +326,19 @@ func KeyOf(pattern string) Key {
 	}
 	sort.Strings(k.Anchors)
 	k.foreign = other > latin
-	k.lead = strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(text), " ")), ".!。！ ")
+	if unframe(pattern) == pattern {
+		// An answer's frame reads as its question first, which is not
+		// what was said: it opens nothing.
+		k.lead = leadOf(pattern)
+	}
 	return k
+}
+
+// leadOf is a pattern as opens compares it: in lower case, its names out
+// of their backticks, its spaces single, its closing stop taken off.
+func leadOf(pattern string) string {
+	text := strings.ReplaceAll(pattern, "`", "")
+	return strings.TrimRight(strings.ToLower(strings.Join(strings.Fields(text), " ")), ".!。！ ")
 }
 
 // said reports an anchor that names no part of a lesson, only how an
@@ -604,11 +614,16 @@ const MinOpening = 2
 // word for word and first, it is the same lesson however short it is,
 // where words in common alone (contained) would need more of them.
 func opens(short, long Key) bool {
-	if len(short.Words)+len(short.Anchors) < MinOpening || len(short.lead) >= len(long.lead) || !strings.HasPrefix(long.lead, short.lead) {
+	if short.lead == "" || len(short.Words)+len(short.Anchors) < MinOpening || len(short.lead) >= len(long.lead) || !strings.HasPrefix(long.lead, short.lead) {
 		return false
 	}
-	next, _ := utf8.DecodeRuneInString(long.lead[len(short.lead):])
-	return strings.ContainsRune(",;:—，；：、", next)
+	rest := long.lead[len(short.lead):]
+	spaced := strings.TrimLeft(rest, " ")
+	next, _ := utf8.DecodeRuneInString(spaced)
+	// A clause ends at a comma, a colon (French puts a space before it),
+	// a semicolon or a dash; a hyphen only with a space before it, or it
+	// joins a word ("pt-br").
+	return strings.ContainsRune(",;:—–，；：、", next) || next == '-' && len(spaced) < len(rest)
 }
 
 // contained reports a key whose words are nearly all in the other's.

@@ -105,6 +105,12 @@ func TestSame(t *testing.T) {
 		{"Sempre converse em pt-br.", "Sempre converse em pt-br com o time de vendas.", false},
 		{"Use pnpm.", "Use pnpm workspaces for the monorepo, not npm.", false},
 		{"Stop.", "Stop, the build is broken again after the merge.", false},
+		{"Use `pnpm`.", "Use `pnpm`, and `node 20` on every machine.", true},
+		{"Use pnpm.", "Use pnpm — the lockfile is pnpm's.", true},
+		{"Toujours répondre en français.", "Toujours répondre en français : le client ne lit pas l'anglais.", true},
+		{"Use pnpm.", "Use pnpm-workspaces for the monorepo.", false},
+		// An answer opens with its question, which is not what was said.
+		{"The config lives in /etc/app.", Answer("The config lives in /etc/app, right?", PersonAnswered, "it moved to ~/app/config"), false},
 		{"Run the linter before committing.", "Before committing, run the tests and open the pull request against develop.", false},
 		{"Keep the weather widget simple: location, temperature, high and low.", "Keep the clock widget simple: time and date, no seconds, no weekday.", false},
 	} {
