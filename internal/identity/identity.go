@@ -626,6 +626,11 @@ func opens(short, long Key) bool {
 	return strings.ContainsRune(",;:—–，；：、", next) || next == '-' && len(spaced) < len(rest)
 }
 
+// Opens reports a lesson, said alone as short, that long opens with as a
+// clause of its own (opens): the lesson is short, the rest of long
+// another matter.
+func Opens(short, long string) bool { return opens(KeyOf(short), KeyOf(long)) }
+
 // contained reports a key whose words are nearly all in the other's.
 func contained(a, b Key) bool {
 	s, l := a, b

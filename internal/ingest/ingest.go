@@ -24,6 +24,7 @@ import (
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/extract"
+	"github.com/devlearn/devlearn/internal/identity"
 	"github.com/devlearn/devlearn/internal/keep"
 	"github.com/devlearn/devlearn/internal/knowledge"
 	"github.com/devlearn/devlearn/internal/knowledge/entrystore"
@@ -413,6 +414,13 @@ func (p *Pipeline) events(log *observe.Log, known, said *lessonIndex, found []ex
 		if !log.Has(o.ID) {
 			if same := known.same(o.Type, o.Pattern); len(same) > 0 {
 				o.ID = same[0]
+				if clause := known.pattern[same[0]]; identity.Opens(clause, o.Pattern) {
+					// Said again first in a longer message: the lesson is
+					// that clause, and the rest, another matter, stays
+					// in the evidence only.
+					o.Details = strings.ReplaceAll(o.Details, o.Pattern, clause)
+					o.Pattern = clause
+				}
 			}
 		}
 		if log.Has(o.ID) && personSaid(o) && !log.SightedBy(o.ID, o.SessionID) {
