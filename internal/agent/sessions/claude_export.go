@@ -52,10 +52,10 @@ var exportTools = map[string]string{
 // strict: a file named one by one) its lines hold the person's prompts,
 // the agent's marks and a tool result's.
 func claudeExportHead(head []byte, strict bool) bool {
-	head = bytes.ReplaceAll(head, []byte(nbsp), []byte(" "))
-	start := bytes.TrimLeft(head[:min(len(head), 1024)], " \n\r\ufeff")
-	if first, rest, ok := bytes.Cut(start, []byte("\n")); ok && len(first) <= maxLaunchLine && bytes.Contains(bytes.ToLower(first), []byte("claude")) {
-		start = rest // the command that started it, copied with the terminal ("claude", "$ claude --resume")
+	const space = " \n\r\ufeff"
+	start := bytes.TrimLeft(head[:min(len(head), 1024)], space)
+	if first, rest, ok := bytes.Cut(start, []byte("\n")); ok && !bytes.HasPrefix(first, []byte("╭")) && len(first) <= maxLaunchLine && bytes.Contains(bytes.ToLower(first), []byte("claude")) {
+		start = bytes.TrimLeft(rest, space) // the command that started it, copied with the terminal ("claude", "$ claude --resume")
 	}
 	if bytes.HasPrefix(start, []byte("╭")) {
 		for _, b := range exportBanner {
@@ -66,6 +66,9 @@ func claudeExportHead(head []byte, strict bool) bool {
 	}
 	if strict {
 		return false
+	}
+	if bytes.Contains(head, []byte(nbsp)) {
+		head = bytes.ReplaceAll(head, []byte(nbsp), []byte(" "))
 	}
 	prompts, marks := 0, 0
 	for _, l := range bytes.Split(head, []byte("\n")) {
@@ -80,8 +83,9 @@ func claudeExportHead(head []byte, strict bool) bool {
 }
 
 // maxLaunchLine bounds the line above the welcome box that may be the
-// command that started Claude Code.
-const maxLaunchLine = 80
+// command that started Claude Code, its prompt included
+// ("me@box:~/projects/shop (feature/cart) $ claude --resume").
+const maxLaunchLine = 200
 
 var readClaudeExportFile = fromSaved(readClaudeExport)
 

@@ -141,6 +141,32 @@ func TestClaudeExportCopied(t *testing.T) {
 	}
 }
 
+// What opens a copied export: the command that started it, a blank line
+// after it or none; Claude Code 2's narrow box, whose top border names it,
+// is the box, not a command. A copy without its box, named alone, is
+// read by its marks, no-break spaces and all.
+func TestClaudeExportHeads(t *testing.T) {
+	box := claudeExport[:strings.Index(claudeExport, "\n\n>")]
+	narrow := "╭─── Claude Code v2.1.0 ───╮\n│ Welcome back! │\n╰──────────────╯\n"
+	for _, c := range []struct {
+		name, head string
+		strict     bool
+	}{
+		{"the command, then the box", "claude\n" + box, true},
+		{"the command, a blank line, then the box", "$ claude --resume\r\n\r\n" + box, true},
+		{"a long prompt before the command", "me@box:~/projects/shop-frontend/packages/web (feature/cart-rework) $ claude --resume\n" + box, true},
+		{"Claude Code 2's narrow box", narrow, true},
+		{"a copy without its box, named alone", "> fix it\n\n⏺ I'll run them.\n\n⏺ Bash(go test ./...)\n  ⎿ \u00a0ok\n", false},
+	} {
+		if !claudeExportHead([]byte(c.head), c.strict) {
+			t.Errorf("%s: not taken for an export", c.name)
+		}
+	}
+	if claudeExportHead([]byte("claude\nnotes on the model\n"), true) {
+		t.Error("a note that names claude taken for an export")
+	}
+}
+
 // Older exports close a call's line with ")…", fold long ones, and wrap a
 // result at the terminal's width keeping the space it broke at.
 func TestClaudeExportOlder(t *testing.T) {
