@@ -981,9 +981,11 @@ func namesOnly(cs []change) bool {
 // depth or a page size the agent changed while it looked (`ssh host 'cd
 // app && pm2 logs --lines 20'`, then `--lines 30`, after "cd: app: No such
 // file or directory"). A number the error names ("port 3000 is already in
-// use", then 3001) is what was wrong.
+// use", then 3001) is what was wrong, and so is one when the error is
+// about an amount (time run out, memory, a limit: `timeout 60`, then
+// `timeout 300`).
 func limitTweak(cs []change, errLine string) bool {
-	if len(cs) == 0 {
+	if len(cs) == 0 || mentions(strings.ToLower(errLine), amountWords...) {
 		return false
 	}
 	for _, c := range cs {
@@ -993,6 +995,9 @@ func limitTweak(cs []change, errLine string) bool {
 	}
 	return true
 }
+
+// amountWords say an error is about an amount, which a number changes.
+var amountWords = []string{"time", "memory", "killed", "limit", "exceed", "too many", "too large", "too big", "maximum", "max ", "size", "space", "quota", "budget"}
 
 // number reports a word made of digits only.
 func number(w string) bool {
