@@ -336,27 +336,8 @@ func KeyOf(pattern string) Key {
 
 // leadOf is a pattern as opens compares it: in lower case, its names out
 // of their backticks, its spaces single, its closing stop taken off.
-// It is built in one pass: every key has one, and most are never
-// compared by it.
 func leadOf(pattern string) string {
-	var b strings.Builder
-	b.Grow(len(pattern))
-	space := false
-	for _, r := range pattern {
-		switch {
-		case r == '`':
-			continue
-		case unicode.IsSpace(r):
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return strings.TrimRight(b.String(), ".!。！ ")
+	return strings.TrimRight(textkey.Collapse(pattern, func(r rune) bool { return r == '`' }), ".!。！ ")
 }
 
 // said reports an anchor that names no part of a lesson, only how an

@@ -43,13 +43,18 @@ func Slug(s string) string {
 // Normalize is the pattern normalisation of the observation ids rule (docs/architecture.md): NFKC, lower case,
 // punctuation removed, white space collapsed.
 func Normalize(pattern string) string {
-	s := strings.ToLower(norm.NFKC.String(pattern))
+	return Collapse(norm.NFKC.String(pattern), unicode.IsPunct)
+}
+
+// Collapse is s in lower case, without the runes drop reports, each run
+// of white space one space, none at either end: built in one pass.
+func Collapse(s string, drop func(rune) bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space := false
 	for _, r := range s {
 		switch {
-		case unicode.IsPunct(r):
+		case drop(r):
 			continue
 		case unicode.IsSpace(r):
 			space = b.Len() > 0
@@ -59,7 +64,7 @@ func Normalize(pattern string) string {
 			b.WriteByte(' ')
 			space = false
 		}
-		b.WriteRune(r)
+		b.WriteRune(unicode.ToLower(r))
 	}
 	return b.String()
 }
