@@ -52,9 +52,12 @@ const claudeExport = `╭──────────────────�
 ● Done.
 `
 
-func TestClaudeExport(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "2025-08-05-the-tests-fail-fix-them.txt")
-	os.WriteFile(path, []byte(claudeExport), 0o644)
+// readExport writes text to a file named name and reads it as a folder's
+// walk takes it up and as ingest opens it: one Claude Code export.
+func readExport(t *testing.T, name, text string) *transcript.Channels {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	os.WriteFile(path, []byte(text), 0o644)
 	if !IsFolderLog(path) {
 		t.Fatal("an export with its welcome box is not taken up from a folder")
 	}
@@ -66,6 +69,11 @@ func TestClaudeExport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ch
+}
+
+func TestClaudeExport(t *testing.T) {
+	ch := readExport(t, "2025-08-05-the-tests-fail-fix-them.txt", claudeExport)
 	var said []string
 	for _, u := range ch.UserSignals {
 		said = append(said, u.UUID+" "+u.Text+" @"+u.Cwd)
@@ -123,19 +131,7 @@ func TestClaudeExportNotOthers(t *testing.T) {
 // the same export.
 func TestClaudeExportCopied(t *testing.T) {
 	text := "claude\n" + strings.NewReplacer("  ⎿  ", "  ⎿ \u00a0", "⏺ ", "⏺\u00a0").Replace(claudeExport)
-	path := filepath.Join(t.TempDir(), "LAST_CLAUDE_CODE_CHAT.md")
-	os.WriteFile(path, []byte(text), 0o644)
-	if !IsFolderLog(path) {
-		t.Error("a copied export with its welcome box is not taken up from a folder")
-	}
-	logs, ok := Open(path)
-	if !ok || len(logs) != 1 || logs[0].Agent != "claude-code" {
-		t.Fatalf("a copied export is not read as one: %+v, %v", logs, ok)
-	}
-	ch, err := logs[0].Read(path, transcript.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ch := readExport(t, "LAST_CLAUDE_CODE_CHAT.md", text)
 	if len(ch.UserSignals) != 2 || len(ch.Tools) != 4 || !ch.Tools[0].IsError {
 		t.Errorf("read %d prompts and %d calls (%+v)", len(ch.UserSignals), len(ch.Tools), ch.Tools)
 	}
