@@ -1830,6 +1830,9 @@ func sameFile(a, b string) bool {
 	if path.Base(repopath.Slash(bare(a))) == path.Base(repopath.Slash(bare(b))) {
 		return true
 	}
+	if misspelled(a, b) {
+		return true
+	}
 	if path.Ext(bare(a)) != path.Ext(bare(b)) {
 		return false
 	}
@@ -1846,6 +1849,99 @@ func sameFile(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// misspelled reports two paths in one folder that are one file's name
+// written two ways: the same words with one of them misspelled
+// ("personas/tamawana.md" for "personas/tamanawa.md"), or the same name
+// with its extension's sibling in the same language ("src/db.js" for
+// "src/db.ts", "ci.yaml" for "ci.yml"). A word that differs by a number, or
+// a short one, names another file of a series ("step-01-init.md" and
+// "step-02-init.md", "test_a.py" and "test_b.py"); so does another
+// extension ("help.md" and "help.txt").
+func misspelled(a, b string) bool {
+	a, b = repopath.Slash(bare(a)), repopath.Slash(bare(b))
+	if path.Dir(a) != path.Dir(b) {
+		return false
+	}
+	wa, wb := nameWords(a), nameWords(b)
+	if len(wa) == 0 || len(wa) != len(wb) {
+		return false
+	}
+	ea, eb := strings.ToLower(path.Ext(a)), strings.ToLower(path.Ext(b))
+	if ea != eb {
+		return slices.Equal(wa, wb) && extFamily[ea] != "" && extFamily[ea] == extFamily[eb]
+	}
+	slips := 0
+	for i := range wa {
+		if wa[i] == wb[i] {
+			continue
+		}
+		if slips++; slips > 1 || !typo(wa[i], wb[i]) {
+			return false
+		}
+	}
+	return slips == 1
+}
+
+// extFamily groups the extensions one kind of file is written under, in
+// one project or another: which one a project uses is what the agent
+// guesses wrong.
+var extFamily = map[string]string{
+	".js": "js", ".ts": "js", ".jsx": "js", ".tsx": "js", ".mjs": "js", ".cjs": "js", ".mts": "js", ".cts": "js",
+	".yaml": "yaml", ".yml": "yaml",
+	".htm": "html", ".html": "html",
+	".jpg": "jpeg", ".jpeg": "jpeg",
+	".md": "markdown", ".markdown": "markdown",
+}
+
+// typo reports two words of letters that one edit turns into the other
+// (a letter added, dropped, replaced, or two neighbours swapped), or two
+// edits when both are eight letters or more, as spelling checkers allow.
+// Short words a letter apart are often two words ("card" and "cart"), and
+// so are words of fewer letters two edits apart ("billing" and
+// "building").
+func typo(a, b string) bool {
+	ra, rb := []rune(a), []rune(b)
+	short := min(len(ra), len(rb))
+	if short < 5 {
+		return false
+	}
+	for _, r := range a + b {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	if short < 8 {
+		return editDistance(ra, rb) <= 1
+	}
+	return editDistance(ra, rb) <= 2
+}
+
+// editDistance is the number of single-letter edits (insertions,
+// deletions, replacements, swaps of two neighbours) between a and b.
+func editDistance(a, b []rune) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }
 
 // nameWords are the words of a path's base name without its extension,
