@@ -759,6 +759,16 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		}
 		diff = nil
 	}
+	if from, to, ok := otherFolder(failed.Command, passed.Command, fs.err); ok {
+		// The folder was not where the agent thought, and the same step
+		// passed from another: the lesson is where the folder is, for
+		// the next cd into it, whatever else the rerun changed (a look
+		// around as much as any).
+		details := commandDetails(from, failed.Command, fails, "the command fails until it is fixed", "cd into `"+clip(to, 120)+"` instead")
+		return failurePitfall(failed, "`"+clip(from, 100)+"` does not exist: use `"+clip(to, 120)+"` instead ("+key+fails+").", details,
+			quote("tool", "`"+oneLine(failed.Command)+"` → "+fs.err),
+			quote("tool", "`"+oneLine(passed.Command)+"` → passed")), true
+	}
 	if fs.misnamed != "" && (len(diff) != 1 || !namesRevision(unquote(diff[0].from), fs.misnamed) || strings.Contains(diff[0].to, " ")) {
 		// A look at another branch is the agent moving on; the same
 		// look with the name the error refused put right is the name
@@ -1027,6 +1037,62 @@ func cdSlip(cs []change, errLine string) bool {
 		}
 	}
 	return true
+}
+
+// otherFolder is the folder a failed command could not cd into and the
+// folder the command that passed cd'd into instead, carried the same way
+// (both here, or both over ssh). A folder named from where the shell
+// stood is left out on this machine: the shell keeps its folder from one
+// call to the next, and `cd backend` failing there is a slip of the
+// moment (cdSlip), not a folder that is elsewhere. On another machine the
+// shell starts at home each time, so the name holds.
+func otherFolder(failed, passed, errLine string) (from, to string, ok bool) {
+	if !cdMissing(errLine) {
+		return "", "", false
+	}
+	from, fvia, fok := cdInto(failed)
+	to, tvia, tok := cdInto(passed)
+	if !fok || !tok || fvia != tvia || bare(from) == bare(to) || !namesPath(errLine, from) {
+		return "", "", false
+	}
+	if fvia == "" && !repopath.IsAbs(from) && !strings.HasPrefix(from, "~") {
+		return "", "", false
+	}
+	return from, to, true
+}
+
+// cdInto is the folder a command's first change of folder goes to, and
+// what carried it to another machine ("" for none).
+func cdInto(cmd string) (dir, via string, ok bool) {
+	for _, s := range stepsOf(cmd) {
+		if s.carrier || len(s.words) == 0 {
+			continue
+		}
+		if !cdWord(progName(s.words[0])) {
+			return "", "", false
+		}
+		var args []string
+		for _, w := range s.words[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.EqualFold(w, "/d") {
+				args = append(args, unquote(w))
+			}
+		}
+		if len(args) != 1 || unheld(args[0]) {
+			return "", "", false
+		}
+		return args[0], s.via, true
+	}
+	return "", "", false
+}
+
+// cdMissing reports a shell's error that the folder a cd named is not
+// there (bash, zsh, sh, PowerShell's Set-Location).
+func cdMissing(errLine string) bool {
+	low := strings.ToLower(errLine)
+	// zsh says "cd:1: no such file or directory: x", bash "cd: x: No
+	// such file or directory", dash "can't cd to x".
+	return strings.Contains(low, "cd:") && (strings.Contains(low, "no such file or directory") || strings.Contains(low, "can't cd to")) ||
+		strings.Contains(low, "set-location") && strings.Contains(low, "cannot find path")
 }
 
 // sameUnquoted reports two commands that are the same words once their
