@@ -83,6 +83,12 @@ func failureFixes(ch *transcript.Channels) []Observation {
 			out = append(out, o)
 			continue
 		}
+		if o, ok := untrackedByGit(ch.Tools, spoke, i); ok {
+			// The agent's next step does what git would not, over the
+			// same files: the lesson is that git does not hold them.
+			out = append(out, o)
+			continue
+		}
 		fs, ok := failure(f)
 		if !ok {
 			continue
@@ -208,6 +214,79 @@ func failureFixes(ch *transcript.Channels) []Observation {
 		}
 		if o, ok := unsupported(*f, fs); ok {
 			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// plainFor is the program that does what a git subcommand does to files,
+// without git: what an agent runs once git says it does not track them.
+var plainFor = map[string][]string{
+	"git mv": {"mv", "move", "move-item", "mi"},
+	"git rm": {"rm", "del", "erase", "remove-item", "ri"},
+}
+
+// untrackedByGit is the lesson of `git mv` or `git rm` refused because git
+// does not track the files ("fatal: not under version control", "pathspec
+// 'x' did not match any files"), when the agent's next calls, before the
+// person speaks, pass running the plain program over one of the same files:
+// the files are new, and git is told of them after (`git add`). Not `git rm
+// --cached`, which keeps the file: removing it is another thing.
+func untrackedByGit(calls []transcript.ToolCall, spoke []int, i int) (Observation, bool) {
+	f := &calls[i]
+	if !f.Failed() || f.Command == "" {
+		return Observation{}, false
+	}
+	text := withoutHarness(f.Error)
+	low := strings.ToLower(text)
+	if !strings.Contains(low, "not under version control") && !strings.Contains(low, "did not match any files") {
+		return Observation{}, false
+	}
+	for _, s := range stepsOf(f.Command) {
+		plain := plainFor[s.key]
+		if plain == nil || slices.Contains(s.words, "--cached") {
+			continue
+		}
+		files := operands(s.words[2:])
+		for t := range nextOwnCalls(calls, spoke, i) {
+			if t.Failed() || t.Command == "" {
+				continue
+			}
+			for _, ts := range stepsOf(t.Command) {
+				if slices.Contains(plain, ts.prog) && len(ts.words) > 1 && slices.ContainsFunc(operands(ts.words[1:]), func(w string) bool { return slices.Contains(files, w) }) {
+					return untrackedLesson(*f, s, errorLine(text), ts), true
+				}
+			}
+		}
+	}
+	return Observation{}, false
+}
+
+// untrackedLesson says which program to use on files git does not track.
+func untrackedLesson(f transcript.ToolCall, s step, errLine string, plain step) Observation {
+	key := "`" + s.key + "`"
+	fails := " fails with \"" + clip(errLine, 100) + "\""
+	resolution := "run `" + clip(plain.line(), 120) + "`, then `git add` what is to be kept"
+	pattern := key + fails + ": git does not track these files; use `" + plain.prog + "`, then `git add`."
+	return failurePitfall(f, pattern, commandDetails(s.key, f.Command, fails, "git refuses the untracked files", resolution),
+		quote("tool", "`"+oneLine(f.Command)+"` → "+errLine),
+		quote("tool", "`"+clip(plain.line(), 160)+"` → passed"))
+}
+
+// operands are a step's words that are neither options nor redirections,
+// unquoted.
+func operands(words []string) []string {
+	var out []string
+	target := false // the word after a bare `>` is where output goes
+	for _, w := range words {
+		w = unquote(w)
+		switch {
+		case target:
+			target = false
+		case redirection(w) || w == "<":
+			target = strings.HasSuffix(w, ">") || w == "<"
+		case w != "" && !strings.HasPrefix(w, "-"):
+			out = append(out, w)
 		}
 	}
 	return out
