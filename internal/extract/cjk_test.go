@@ -1,0 +1,13 @@
+package extract
+
+import "testing"
+
+// A rule to record named as one, the rule said before it: "Xというルールを
+// 追加して", "X라는 규칙을 추가해줘", "加一条规则：X".
+func TestRuleToRecordNamedAsOne(t *testing.T) {
+	checkSaid(t, []string{"user: 設定を直して", "assistant: 直しました。"}, "はい。", []said{
+		{"APIのレスポンスはsnake_caseにするというルールを追加してください", []string{"procedural: APIのレスポンスはsnake_caseにするというルールを追加してください。"}},
+		{"API 응답은 snake_case 로 한다는 규칙을 추가해줘", []string{"procedural: API 응답은 snake_case 로 한다는 규칙을 추가해."}},
+		{"加一条规则：接口返回的字段名是snake_case", []string{"procedural: 接口返回的字段名是snake_case。"}},
+	})
+}
