@@ -11,3 +11,13 @@ func TestRuleToRecordNamedAsOne(t *testing.T) {
 		{"加一条规则：接口返回的字段名是snake_case", []string{"procedural: 接口返回的字段名是snake_case。"}},
 	})
 }
+
+// The right value named, as code writes it ("v2.3.1 が正しいバージョンです"),
+// is how things are; asked whether it is right, or thought so, it is not.
+func TestRightValueNamed(t *testing.T) {
+	checkSaid(t, []string{"user: 設定を直して", "assistant: 直しました。"}, "はい。", []said{
+		{"v2.3.1 が正しいバージョンです", []string{"procedural: v2.3.1 が正しいバージョンです。"}},
+		{"この設定が正しいか確認して", nil},
+		{"config.yaml が正しいと思います", nil},
+	})
+}
