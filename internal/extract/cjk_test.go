@@ -21,3 +21,10 @@ func TestRightValueNamed(t *testing.T) {
 		{"config.yaml が正しいと思います", nil},
 	})
 }
+
+// "一問一答" (one question, one answer): how the person wants to be asked.
+func TestOneQuestionAtATime(t *testing.T) {
+	checkSaid(t, []string{"user: 設定を直して", "assistant: 直しました。"}, "はい。", []said{
+		{"不明点は一問一答で聞いてください", []string{"procedural: 不明点は一問一答で聞いてください。"}},
+	})
+}
