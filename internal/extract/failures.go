@@ -1998,7 +1998,7 @@ func sameFile(a, b string) bool {
 
 // misspelled reports two paths in one folder that are one file's name
 // written two ways: the same words with one of them misspelled
-// ("personas/tamawana.md" for "personas/tamanawa.md"), or the same name
+// ("personas/revewer.md" for "personas/reviewer.md"), or the same name
 // with its extension's sibling in the same language ("src/db.js" for
 // "src/db.ts", "ci.yaml" for "ci.yml"). A word that differs by a number, or
 // a short one, names another file of a series ("step-01-init.md" and
