@@ -850,6 +850,13 @@ func TestFailureFix(t *testing.T) {
 			"bash: find /home/ana -maxdepth 3 -name shop -type d",
 			"bash: cd /home/ana/work/clients/shop && git status --short && ls"},
 			[]string{"pitfall: `~/shop` does not exist: use `~/work/clients/shop` instead (`git status` fails with \"bash: cd: ~/shop: No such file or directory\")."}},
+		// Named from the root inside the folder the shell stood in, the
+		// folder is the relative slip of the moment, and stored from the
+		// project's folder its lesson would name the wrong one.
+		{"a cd from the root into a folder inside the current one, then another", []string{"user: check the repo", "assistant: ok",
+			"fail: cd /repo/shop && git status => bash: cd: /repo/shop: No such file or directory",
+			"bash: cd /repo/apps/shop && git status --short"},
+			nil},
 		{"a cd on a server into a folder that is not there, then another", []string{"user: show the logs", "assistant: ok",
 			"fail: ssh prod 'cd shop-api && npm run logs' => bash: line 1: cd: shop-api: No such file or directory",
 			"bash: ssh prod 'ls'", "bash: ssh prod 'cd apps/shop-api && npm run logs'"},

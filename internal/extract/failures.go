@@ -838,7 +838,7 @@ func fixObservation(failed transcript.ToolCall, fs failedStep, passed transcript
 		}
 		diff = nil
 	}
-	if from, to, ok := otherFolder(failed.Command, passed.Command, fs.err); ok {
+	if from, to, ok := otherFolder(failed.Command, passed.Command, failed.Cwd, fs.err); ok {
 		// The folder was not where the agent thought, and the same step
 		// passed from another: the lesson is where the folder is, for
 		// the next cd into it, whatever else the rerun changed (a look
@@ -1123,9 +1123,13 @@ func cdSlip(cs []change, errLine string) bool {
 // (both here, or both over ssh). A folder named from where the shell
 // stood is left out on this machine: the shell keeps its folder from one
 // call to the next, and `cd backend` failing there is a slip of the
-// moment (cdSlip), not a folder that is elsewhere. On another machine the
+// moment (cdSlip), not a folder that is elsewhere; so is a folder named
+// from the root inside the one the shell stood in (cwd), which the stored
+// lesson would name from the project's folder, as it names the folder the
+// command passed in when that one is the project's too: "<worktree>/shop
+// does not exist: use <worktree>" would mislead. On another machine the
 // shell starts at home each time, so the name holds.
-func otherFolder(failed, passed, errLine string) (from, to string, ok bool) {
+func otherFolder(failed, passed, cwd, errLine string) (from, to string, ok bool) {
 	if !cdMissing(errLine) {
 		return "", "", false
 	}
@@ -1135,6 +1139,9 @@ func otherFolder(failed, passed, errLine string) (from, to string, ok bool) {
 		return "", "", false
 	}
 	if fvia == "" && !repopath.IsAbs(from) && !strings.HasPrefix(from, "~") {
+		return "", "", false
+	}
+	if _, inside := repopath.Under(cwd, from); fvia == "" && inside {
 		return "", "", false
 	}
 	return from, to, true
