@@ -2198,22 +2198,6 @@ func TestRuleThatPointsBackKeepsItsObject(t *testing.T) {
 	})
 }
 
-// A rule that closes on what the sentence before said ("don't resize
-// it", "no toques eso") keeps that sentence too; a pronoun before the
-// end stands for something the sentence names.
-func TestRuleThatEndsOnWhatWasSaidKeepsItsObject(t *testing.T) {
-	checkAfterPlan(t, []said{
-		{"Thanks. I just resized the staging volume by hand. Never resize it.",
-			[]string{"procedural: I just resized the staging volume by hand. Never resize it."}},
-		{"Vale. El fichero de claves está en la raíz. Nunca subas eso.",
-			[]string{"procedural: El fichero de claves está en la raíz. Nunca subas eso."}},
-		{"Looks good. Is that the status update helper? We should never have side effects there.",
-			[]string{"procedural: Is that the status update helper? We should never have side effects there."}},
-		{"Thanks. I just resized the volume. Never resize it without a snapshot.",
-			[]string{"procedural: Never resize it without a snapshot."}},
-	})
-}
-
 // A tool dropped is a choice as much as a tool taken up, in every table.
 func TestToolDropped(t *testing.T) {
 	checkAfterPlan(t, []said{
@@ -2639,8 +2623,8 @@ func TestLessonKeepsItsObject(t *testing.T) {
 			"user: Better-auth already gives you the users and roles tables. Don't create separate schemas for them.", "assistant: Removing them."},
 			[]string{"procedural: Better-auth already gives you the users and roles tables. Don't create separate schemas for them."}},
 		{"a question before", []string{"user: add the schemas", "assistant: I created roles.ts and users.ts.",
-			"user: Why did you make two files? Don't create separate schemas for users and roles.", "assistant: Removing them."},
-			[]string{"procedural: Don't create separate schemas for users and roles."}},
+			"user: Why did you make two files? Don't create separate schemas for them.", "assistant: Removing them."},
+			[]string{"procedural: Don't create separate schemas for them."}},
 	})
 }
 

@@ -777,13 +777,8 @@ func withObject(x *lang.Text, own string, f finding, prev, s span) finding {
 }
 
 // pointsBack reports a sentence that opens, after fillers, on a word standing
-// for what was said before it: "it", "that's", "c'est", "eso", "это", "それ";
-// or that closes on one, the object of its verb: "don't resize it", "no
-// toques eso".
+// for what was said before it: "it", "that's", "c'est", "eso", "это", "それ".
 func pointsBack(x *lang.Text, s span) bool {
-	if endsWith(x, lang.BackAtEnd, s) {
-		return true
-	}
 	for _, tb := range lang.Tables() {
 		for _, m := range tb.Find(x, lang.Back, s.start, s.end) {
 			if skipSpacePunct(x.Low(), s.start, m.Start) == m.Start || tb.Only(x, s.start, m.Start, lang.Filler, lang.Answer) {
