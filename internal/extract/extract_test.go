@@ -2179,25 +2179,6 @@ func TestRuleOfTheRestKeepsItsObject(t *testing.T) {
 	})
 }
 
-// A rule that opens on what the sentence before said ("It must...",
-// "Ça...", "それは...") keeps that sentence, its object, in a turn of any
-// length; a question can name it too. "This" before a noun names its
-// object, and "there is" points at nothing.
-func TestRuleThatPointsBackKeepsItsObject(t *testing.T) {
-	checkAfterPlan(t, []said{
-		{"Add the login page. Each shop gets its own login. It must never see another shop's data.",
-			[]string{"procedural: Each shop gets its own login. It must never see another shop's data."}},
-		{"Merci. Le script tourne la nuit. Ça ne doit jamais toucher la prod.",
-			[]string{"procedural: Le script tourne la nuit. Ça ne doit jamais toucher la prod."}},
-		{"ありがとう。ログは logs/ に出力しています。それは絶対に git に入れないでください。",
-			[]string{"procedural: ログは logs/ に出力しています。 それは絶対に git に入れないでください。"}},
-		{"Looks good. What is the shadow branch for? That one must never be pushed.",
-			[]string{"procedural: What is the shadow branch for? That one must never be pushed."}},
-		{"Add the page. The api is slow. This file must never import the db.",
-			[]string{"procedural: This file must never import the db."}},
-	})
-}
-
 // A tool dropped is a choice as much as a tool taken up, in every table.
 func TestToolDropped(t *testing.T) {
 	checkAfterPlan(t, []said{
@@ -2556,10 +2537,6 @@ func TestAnswered(t *testing.T) {
 			nil},
 		{"a rule word in a long answer", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later. Never touch the production export. The data comes from the Jira export the project lead sends every Monday, and it is kept on the shared drive."},
 			[]string{"procedural: Never touch the production export.", "procedural: It runs on Windows first and Linux later. Never touch the production export. The data comes from the Jira export the project lead sends every Monday, and it is kept on the shared drive."}},
-		// The object a rule took from the sentence before is still the
-		// answer's: the rule alone covers too little of it to stand for it.
-		{"a rule that points back in a long answer", []string{"user: plan the importer", asked, "user: It runs on Windows first and Linux later, on the machines of the accounting team. The data comes from the Jira export the project lead sends every Monday. It must never be edited by hand."},
-			[]string{"procedural: The data comes from the Jira export the project lead sends every Monday. It must never be edited by hand.", "procedural: It runs on Windows first and Linux later, on the machines of the accounting team. The data comes from the Jira export the project lead sends every Monday. It must never be edited by hand."}},
 		{"point by point, to one question", []string{"user: audit the laptop", "assistant: 1. Defender is off. 2. Passwords are weak. Anything to add?",
 			"user: 1. we use Bitdefender, not Defender (is there a cli for it?) 2. I sign in with a FIDO2 key, so there is no password to weaken"},
 			[]string{"procedural: 1. we use Bitdefender, not Defender (is there a cli for it?) 2. I sign in with a FIDO2 key, so there is no password to weaken."}},

@@ -29,9 +29,6 @@ type finding struct {
 	// worded: the lesson is in devlearn's words, the same in every
 	// session, and the person's (said) go in its details.
 	worded bool
-	// object: the words of the sentence before that withObject put
-	// ahead of the lesson, what it is about rather than what it says.
-	object int
 }
 
 // markerKinds are the kinds of phrases that make a sentence a lesson,
@@ -391,7 +388,7 @@ func placeQuestion(text string) (string, bool) {
 func coveredWords(found []finding) int {
 	n := 0
 	for _, f := range found {
-		n += words(f.lesson) - f.object
+		n += words(f.lesson)
 	}
 	return n
 }
@@ -752,41 +749,18 @@ func told(x *lang.Text, own string, sents []span) (finding, span, bool) {
 // of what that one left out ("…change only the text of the candidates.
 // Never change any other text on the site"; "それ以外のサイトの言葉は絶対に
 // 変えないでください"): without it the rule says "never change anything
-// else" of nothing. A question before it is not its object. So too when s
-// opens on what the one before said ("Each shop gets its own login. It must
-// not see another shop's data"; "what's a shadow branch? that's a different
-// thing"): there a question names it as well as a statement does.
+// else" of nothing. A question before it is not its object.
 func withObject(x *lang.Text, own string, f finding, prev, s span) finding {
-	rest := hasKind(x, lang.Rest, s.start, s.end) && !asking(x, prev)
-	if !rest && !pointsBack(x, s) {
+	if !hasKind(x, lang.Rest, s.start, s.end) || asking(x, prev) {
 		return f
 	}
 	before := cleanLesson(x, own, prev.start, prev.end, "")
 	if words(before) < 2 {
 		return f
 	}
-	if q := strings.TrimSpace(own[x.Offset(prev.start):x.Offset(prev.end)]); strings.HasSuffix(q, "?") || strings.HasSuffix(q, "？") {
-		// A question stays one: "What is it for." would tell, not ask.
-		r, _ := utf8.DecodeLastRuneInString(q)
-		before = strings.TrimRight(before, ".。") + string(r)
-	}
 	f.lesson = clip(before+" "+f.lesson, maxLesson)
 	f.said = strings.TrimSpace(own[x.Offset(prev.start):x.Offset(prev.end)] + " " + f.said)
-	f.object += words(before)
 	return f
-}
-
-// pointsBack reports a sentence that opens, after fillers, on a word standing
-// for what was said before it: "it", "that's", "c'est", "eso", "это", "それ".
-func pointsBack(x *lang.Text, s span) bool {
-	for _, tb := range lang.Tables() {
-		for _, m := range tb.Find(x, lang.Back, s.start, s.end) {
-			if skipSpacePunct(x.Low(), s.start, m.Start) == m.Start || tb.Only(x, s.start, m.Start, lang.Filler, lang.Answer) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // maxTold bounds the words of a fact told over several sentences.

@@ -73,7 +73,6 @@ const (
 	Pronoun     = "pronoun"     // the speaker, the agent or what was just said, as a subject: "it", "we", "ça", "eso", "это"
 	Also        = "also"        // adding to what is there: "also", "auch", "aussi", "también", "тоже"
 	Rest        = "rest"        // what the sentence before did not name: "everything else", "それ以外", "其他", "el resto"
-	Back        = "back"        // opening a sentence, what the one before said, unnamed: "it", "that's", "c'est", "eso", "это", "それ", "它"
 	Holdoff     = "holdoff"     // the agent to propose before it changes anything: "don't write any code yet", "不要直接改", "コード書かずに"
 	Unasked     = "unasked"     // the agent to go on without asking the person: "no need to ask me", "não precisa me perguntar", "不用问我"
 	Called      = "called"      // what something is named: "the repo is called", "se llama", "叫", "という名前"
@@ -85,7 +84,7 @@ const (
 	Unsure      = "unsure"      // a doubt about what the person knows, put as a condition: "if I'm not mistaken", "если не ошибаюсь", "제가 맞다면"
 )
 
-var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Back, Holdoff, Unasked, Called, Wait, Denies, Feedback, Refused, Thanks, Unsure}
+var kinds = []string{Remember, Rule, Always, NotRule, Reproach, Contrast, Reject, Temporary, Hedge, Condition, Answer, Approve, Filler, Soften, ThisFile, Acknowledge, Compliment, Intent, Because, Report, Template, InLanguage, Speak, Translate, Use, General, Where, Narrative, Negative, Ask, Yourself, Fyi, Noted, Prefer, Recurring, Must, Place, Slip, Relayed, Assistant, Henceforth, Pointer, Referent, Stepwise, Common, Setup, Platform, Pronoun, Also, Rest, Holdoff, Unasked, Called, Wait, Denies, Feedback, Refused, Thanks, Unsure}
 
 // Templates every table gives.
 const (
