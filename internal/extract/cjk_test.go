@@ -36,11 +36,3 @@ func TestJapaneseAtAMomentOfTheWork(t *testing.T) {
 		{"リリース時はCHANGELOG.mdを更新して", []string{"procedural: リリース時はCHANGELOG.mdを更新して。"}},
 	})
 }
-
-// "Xに統一して", "统一成X": one way for all of it, a choice.
-func TestUnifyOnOneWay(t *testing.T) {
-	checkSaid(t, []string{"user: 設定を直して", "assistant: 直しました。"}, "はい。", []said{
-		{"日付の書式はISO 8601に統一して", []string{"decision: 日付の書式はISO 8601に統一して。"}},
-		{"日志统一成JSON格式", []string{"decision: 日志统一成JSON格式。"}},
-	})
-}
