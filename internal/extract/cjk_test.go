@@ -28,11 +28,3 @@ func TestOneQuestionAtATime(t *testing.T) {
 		{"不明点は一問一答で聞いてください", []string{"procedural: 不明点は一問一答で聞いてください。"}},
 	})
 }
-
-// "リリース時は" (when releasing): a moment in the work the rule comes back at,
-// as "リリース前に" (before releasing) is.
-func TestJapaneseAtAMomentOfTheWork(t *testing.T) {
-	checkSaid(t, []string{"user: 設定を直して", "assistant: 直しました。"}, "はい。", []said{
-		{"リリース時はCHANGELOG.mdを更新して", []string{"procedural: リリース時はCHANGELOG.mdを更新して。"}},
-	})
-}
