@@ -837,6 +837,12 @@ func TestFailureFix(t *testing.T) {
 			"failread: /repo/docs/guides/deploymnet.md => <tool_use_error>File does not exist.</tool_use_error>",
 			"bash: ls docs/guides", "read: /repo/docs/guides/deployment.md"},
 			[]string{"pitfall: Use `docs/guides/deployment.md`: `docs/guides/deploymnet.md` does not exist."}},
+		// Without a look for it, a name spelled otherwise is another
+		// file the agent moved on to.
+		{"the read tool's miss, then a name spelled otherwise, no look around", []string{"user: read the model", "assistant: ok",
+			"failread: /repo/src/employer.py => <tool_use_error>File does not exist.</tool_use_error>",
+			"read: /repo/src/employee.py"},
+			nil},
 		{"the read tool's miss under the other language's extension", []string{"user: read the routes", "assistant: ok",
 			"failread: /repo/src/server/routes.js => <tool_use_error>File does not exist.</tool_use_error>",
 			"read: /repo/src/server/routes.ts"},
@@ -2049,8 +2055,9 @@ func TestSameFile(t *testing.T) {
 		{"src/styles/issue-ticket.css", "src/App.tsx", false},
 		{"src/hooks/useAutoSelect.ts", "src/pages/IssueTicketPage.tsx", false},
 		{"docs/help.md", "docs/help.txt", false},
-		{"docs/guides/deploymnet.md", "docs/guides/deployment.md", true},
-		{"src/components/HeaderNavgation.tsx", "src/components/HeaderNavigation.tsx", true},
+		// A misspelling is the same file only after the agent looked for
+		// it (misspelled, misreads).
+		{"docs/guides/deploymnet.md", "docs/guides/deployment.md", false},
 		{"src/server/routes.js", "src/server/routes.ts", true},
 		{".github/workflows/release.yaml", ".github/workflows/release.yml", true},
 		{"docs/guides/deploymnet.md", "notes/deployment.md", false},
@@ -2063,6 +2070,34 @@ func TestSameFile(t *testing.T) {
 		if got := sameFile(c.a, c.b); got != c.want {
 			t.Errorf("sameFile(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+func TestMisspelled(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"docs/guides/deploymnet.md", "docs/guides/deployment.md", true},
+		{"src/components/HeaderNavgation.tsx", "src/components/HeaderNavigation.tsx", true},
+		{"docs/guides/deploymnet.md", "notes/deployment.md", false},
+		{"steps/step-01-init.md", "steps/step-02-init.md", false},
+		{"tests/test_a.py", "tests/test_b.py", false},
+		{"src/card.ts", "src/cart.ts", false},
+		{"docs/billing.md", "docs/building.md", false},
+		// One word with letters more at an end is another word.
+		{"src/orders.ts", "src/order.ts", false},
+		{"src/validate.ts", "src/validator.ts", false},
+		{"app/serializer.py", "app/deserializer.py", false},
+		{"src/routes.js", "src/routes.ts", false}, // another extension: siblingExt
+	} {
+		if got := misspelled(c.a, c.b); got != c.want {
+			t.Errorf("misspelled(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	long := strings.Repeat("a", 5000)
+	if misspelled("d/"+long+"x.md", "d/"+long+"y.md") {
+		t.Error("a name of 5000 letters compared as a word")
 	}
 }
 

@@ -518,14 +518,33 @@ func pathByte(c byte) bool {
 // before the person speaks, that is the file at from under its name
 // elsewhere in the project, and the tool that read it.
 func readElsewhere(tools []transcript.ToolCall, spoke []int, i int, root, from string) (to, by string, ok bool) {
+	looked := false
 	for t := range nextOwnCalls(tools, spoke, i) {
 		for _, p := range filesRead(t) {
-			if to, ok := projectPath(root, t.Cwd, p); ok && to != from && sameFile(from, to) {
+			if to, ok := projectPath(root, t.Cwd, p); ok && to != from && (sameFile(from, to) || looked && misspelled(from, to)) {
 				return to, t.Name, true
 			}
 		}
+		looked = looked || looksForNames(t)
 	}
 	return "", "", false
+}
+
+// looksForNames reports a call that lists or searches files (a Glob,
+// `ls`, `find`, `rg`): after one, a file read under a name spelled
+// otherwise is the one the agent was looking for.
+func looksForNames(t *transcript.ToolCall) bool {
+	switch t.Name {
+	case "Glob", "LS", "Grep", "glob", "list_directory", "search_file_content":
+		return true
+	}
+	for _, s := range stepsOf(t.Command) {
+		switch s.prog {
+		case "ls", "find", "tree", "dir", "fd", "rg", "grep", "get-childitem", "gci":
+			return true
+		}
+	}
+	return false
 }
 
 // projectPath is p relative to the repository when inside it, else to the
@@ -1982,7 +2001,7 @@ func sameFile(a, b string) bool {
 	if path.Base(repopath.Slash(bare(a))) == path.Base(repopath.Slash(bare(b))) {
 		return true
 	}
-	if misspelled(a, b) {
+	if siblingExt(a, b) {
 		return true
 	}
 	if path.Ext(bare(a)) != path.Ext(bare(b)) {
@@ -2003,26 +2022,36 @@ func sameFile(a, b string) bool {
 	return true
 }
 
-// misspelled reports two paths in one folder that are one file's name
-// written two ways: the same words with one of them misspelled
-// ("personas/revewer.md" for "personas/reviewer.md"), or the same name
+// siblingExt reports two paths in one folder that are one file's name
 // with its extension's sibling in the same language ("src/db.js" for
-// "src/db.ts", "ci.yaml" for "ci.yml"). A word that differs by a number, or
-// a short one, names another file of a series ("step-01-init.md" and
-// "step-02-init.md", "test_a.py" and "test_b.py"); so does another
-// extension ("help.md" and "help.txt").
+// "src/db.ts", "ci.yaml" for "ci.yml"), not another extension ("help.md"
+// and "help.txt"): which one a project uses is what the agent guesses
+// wrong.
+func siblingExt(a, b string) bool {
+	a, b = repopath.Slash(bare(a)), repopath.Slash(bare(b))
+	ea, eb := strings.ToLower(path.Ext(a)), strings.ToLower(path.Ext(b))
+	return path.Dir(a) == path.Dir(b) && ea != eb && extFamily[ea] != "" && extFamily[ea] == extFamily[eb] &&
+		len(nameWords(a)) > 0 && slices.Equal(nameWords(a), nameWords(b))
+}
+
+// misspelled reports two paths in one folder whose names are the same
+// words with one of them misspelled ("personas/revewer.md" for
+// "personas/reviewer.md"). Two such names are as often two files
+// ("employer.py" and "employee.py", "modal.tsx" and "model.tsx"), so a
+// read under the one is taken for the other only after the agent looked
+// for it (misreads); a word that differs by a number, a short one, or one
+// that is the other with letters more at an end names another file of a
+// series ("step-01-init.md" and "step-02-init.md", "test_a.py" and
+// "test_b.py", "order.ts" and "orders.ts", "validate.ts" and
+// "validator.ts").
 func misspelled(a, b string) bool {
 	a, b = repopath.Slash(bare(a)), repopath.Slash(bare(b))
-	if path.Dir(a) != path.Dir(b) {
+	if path.Dir(a) != path.Dir(b) || !strings.EqualFold(path.Ext(a), path.Ext(b)) {
 		return false
 	}
 	wa, wb := nameWords(a), nameWords(b)
 	if len(wa) == 0 || len(wa) != len(wb) {
 		return false
-	}
-	ea, eb := strings.ToLower(path.Ext(a)), strings.ToLower(path.Ext(b))
-	if ea != eb {
-		return slices.Equal(wa, wb) && extFamily[ea] != "" && extFamily[ea] == extFamily[eb]
 	}
 	slips := 0
 	for i := range wa {
@@ -2056,8 +2085,14 @@ var extFamily = map[string]string{
 func typo(a, b string) bool {
 	ra, rb := []rune(a), []rune(b)
 	short := min(len(ra), len(rb))
-	if short < 5 {
+	if short < 5 || len(ra) > maxWordRunes || len(rb) > maxWordRunes || max(len(ra), len(rb))-short > 2 {
 		return false
+	}
+	if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) || strings.HasSuffix(a, b) || strings.HasSuffix(b, a) {
+		return false // "orders", "deserializer": another word
+	}
+	if len(ra) != len(rb) && commonPrefix(ra, rb) >= short-2 {
+		return false // "validate" and "validator": the same stem, another ending
 	}
 	for _, r := range a + b {
 		if !unicode.IsLetter(r) {
@@ -2069,6 +2104,19 @@ func typo(a, b string) bool {
 	}
 	return editDistance(ra, rb) <= 2
 }
+
+// commonPrefix is how many runes a and b start with alike.
+func commonPrefix(a, b []rune) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// maxWordRunes bounds the words typo compares: no word is longer, and
+// editDistance's table grows with the square of it.
+const maxWordRunes = 64
 
 // editDistance is the number of single-letter edits (insertions,
 // deletions, replacements, swaps of two neighbours) between a and b.
