@@ -871,6 +871,21 @@ func TestFailureFix(t *testing.T) {
 			"fail: mkdir -p docs/notes && git mv drafts/plan.md docs/notes/plan.md 2>&1 => fatal: not under version control, source=drafts/plan.md, destination=docs/notes/plan.md",
 			"bash: mv drafts/plan.md drafts/todo.md docs/notes/", "bash: git add docs/notes/ && git status"},
 			[]string{"pitfall: `git mv` fails with \"fatal: not under version control, source=drafts/plan.md, destination=docs/notes/plan.md\": git does not track these files; use `mv`, then `git add`."}},
+		// The folder both moves go to is no file of the one refused.
+		{"git mv refused, then mv of another file to the same folder", []string{"user: move the notes", "assistant: ok",
+			"fail: git mv old/a.md . => fatal: not under version control, source=old/a.md, destination=a.md",
+			"bash: mv old/b.md ."},
+			nil},
+		// Issued with the refused call, before git answered: no answer to it.
+		{"git mv refused, mv issued alongside", []string{"user: move the notes", "assistant: ok",
+			"fail: git mv old/a.md docs/a.md => fatal: not under version control, source=old/a.md, destination=docs/a.md",
+			"alongside: mv old/a.md docs/a.md"},
+			nil},
+		// "did not match any files" is as much git add's error.
+		{"git add finding nothing, then rm of the file git rm named", []string{"user: tidy", "assistant: ok",
+			"fail: git add notes/new.md && git rm notes/old.md => fatal: pathspec 'notes/new.md' did not match any files",
+			"bash: rm notes/old.md"},
+			nil},
 		{"git rm --cached finding nothing, then rm: another thing, no lesson", []string{"user: drop the cache", "assistant: ok",
 			"fail: git rm -r --cached .cache/ => fatal: pathspec '.cache/' did not match any files",
 			"bash: rm -rf .cache/"},

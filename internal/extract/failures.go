@@ -219,41 +219,36 @@ func failureFixes(ch *transcript.Channels) []Observation {
 	return out
 }
 
-// plainFor is the program that does what a git subcommand does to files,
-// without git: what an agent runs once git says it does not track them.
-var plainFor = map[string][]string{
-	"git mv": {"mv", "move", "move-item", "mi"},
-	"git rm": {"rm", "del", "erase", "remove-item", "ri"},
-}
+// plainMove are the programs that move files without git: what an agent
+// runs once git says it does not track them.
+var plainMove = []string{"mv", "move", "move-item", "mi"}
 
-// untrackedByGit is the lesson of `git mv` or `git rm` refused because git
-// does not track the files ("fatal: not under version control", "pathspec
-// 'x' did not match any files"), when the agent's next calls, before the
-// person speaks, pass running the plain program over one of the same files:
-// the files are new, and git is told of them after (`git add`). Not `git rm
-// --cached`, which keeps the file: removing it is another thing.
+// untrackedByGit is the lesson of `git mv` refused because git does not
+// track the file ("fatal: not under version control"), when the agent's
+// next calls, before the person speaks, pass moving one of the same files
+// with the plain program on this machine: the files are new, and git is
+// told of them after (`git add`). `git rm` is left out: "did not match any
+// files" is as much `git add`'s error, or a file that is not there.
 func untrackedByGit(calls []transcript.ToolCall, spoke []int, i int) (Observation, bool) {
 	f := &calls[i]
 	if !f.Failed() || f.Command == "" {
 		return Observation{}, false
 	}
 	text := withoutHarness(f.Error)
-	low := strings.ToLower(text)
-	if !strings.Contains(low, "not under version control") && !strings.Contains(low, "did not match any files") {
+	if !strings.Contains(strings.ToLower(text), "not under version control") {
 		return Observation{}, false
 	}
 	for _, s := range stepsOf(f.Command) {
-		plain := plainFor[s.key]
-		if plain == nil || slices.Contains(s.words, "--cached") {
+		if s.key != "git mv" || s.via != "" {
 			continue
 		}
-		files := operands(s.words[2:])
+		files := sources(s.words[2:])
 		for t := range nextOwnCalls(calls, spoke, i) {
-			if t.Failed() || t.Command == "" {
-				continue
+			if t.Failed() || t.Command == "" || t.Line == f.Line {
+				continue // failed, or issued alongside, before git answered
 			}
 			for _, ts := range stepsOf(t.Command) {
-				if slices.Contains(plain, ts.prog) && len(ts.words) > 1 && slices.ContainsFunc(operands(ts.words[1:]), func(w string) bool { return slices.Contains(files, w) }) {
+				if ts.via == "" && slices.Contains(plainMove, ts.prog) && len(ts.words) > 1 && slices.ContainsFunc(sources(ts.words[1:]), func(w string) bool { return slices.Contains(files, w) }) {
 					return untrackedLesson(*f, s, errorLine(text), ts), true
 				}
 			}
@@ -267,10 +262,20 @@ func untrackedLesson(f transcript.ToolCall, s step, errLine string, plain step) 
 	key := "`" + s.key + "`"
 	fails := " fails with \"" + clip(errLine, 100) + "\""
 	resolution := "run `" + clip(plain.line(), 120) + "`, then `git add` what is to be kept"
-	pattern := key + fails + ": git does not track these files; use `" + plain.prog + "`, then `git add`."
+	pattern := key + fails + ": git does not track these files; use `" + plain.words[0] + "`, then `git add`."
 	return failurePitfall(f, pattern, commandDetails(s.key, f.Command, fails, "git refuses the untracked files", resolution),
 		quote("tool", "`"+oneLine(f.Command)+"` → "+errLine),
 		quote("tool", "`"+clip(plain.line(), 160)+"` → passed"))
+}
+
+// sources are the files a move moves: its operands but the last, where
+// they go (`mv a b dir/`), which another move may share.
+func sources(words []string) []string {
+	ops := operands(words)
+	if len(ops) < 2 {
+		return nil
+	}
+	return ops[:len(ops)-1]
 }
 
 // operands are a step's words that are neither options nor redirections,
