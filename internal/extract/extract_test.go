@@ -863,6 +863,12 @@ func TestFailureFix(t *testing.T) {
 			"fail: cd /repo/shop && git status => bash: cd: /repo/shop: No such file or directory",
 			"bash: cd /repo/apps/shop && git status --short"},
 			nil},
+		// Where the shell stood, a folder named from there has no place of
+		// its own to name.
+		{"a cd from the root into a folder not there, then a relative one", []string{"user: check the repo", "assistant: ok",
+			"fail: cd /home/ana/shop && git status => bash: cd: /home/ana/shop: No such file or directory",
+			"bash: cd shop && git status --short"},
+			nil},
 		{"a cd on a server into a folder that is not there, then another", []string{"user: show the logs", "assistant: ok",
 			"fail: ssh prod 'cd shop-api && npm run logs' => bash: line 1: cd: shop-api: No such file or directory",
 			"bash: ssh prod 'ls'", "bash: ssh prod 'cd apps/shop-api && npm run logs'"},
@@ -2918,4 +2924,26 @@ func TestPortugueseNoIsInThe(t *testing.T) {
 		{"No, los botones deben ser azules.", nil},
 		{"Não, os botões devem ser azuis.", nil},
 	})
+}
+
+func TestOtherFolder(t *testing.T) {
+	for _, c := range []struct {
+		name, failed, passed, cwd, err string
+		want                           bool
+	}{
+		{"on a server", "ssh prod 'cd shop-api && npm run logs'", "ssh prod 'cd apps/shop-api && npm run logs'", "/repo",
+			"bash: line 1: cd: shop-api: No such file or directory", true},
+		{"from the root, elsewhere", "cd /home/ana/shop && git status", "cd /home/ana/work/shop && git status", "/repo",
+			"bash: cd: /home/ana/shop: No such file or directory", true},
+		// Git Bash writes C:\Users\ana\proj as /c/Users/ana/proj: inside
+		// the current folder all the same.
+		{"a Git Bash path inside the current folder", "cd /c/Users/ana/proj/shop && git status", "cd /c/Users/ana/proj && git status --short", `C:\Users\ana\proj`,
+			"bash: cd: /c/Users/ana/proj/shop: No such file or directory", false},
+		{"then a relative folder", "cd /home/ana/shop && git status", "cd shop && git status", "/repo",
+			"bash: cd: /home/ana/shop: No such file or directory", false},
+	} {
+		if _, _, got := otherFolder(c.failed, c.passed, c.cwd, c.err); got != c.want {
+			t.Errorf("%s: otherFolder = %v, want %v", c.name, got, c.want)
+		}
+	}
 }

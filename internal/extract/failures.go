@@ -1165,10 +1165,23 @@ func otherFolder(failed, passed, cwd, errLine string) (from, to string, ok bool)
 	if fvia == "" && !repopath.IsAbs(from) && !strings.HasPrefix(from, "~") {
 		return "", "", false
 	}
-	if _, inside := repopath.Under(cwd, from); fvia == "" && inside {
+	if _, inside := repopath.Under(cwd, driveSlash(from)); fvia == "" && inside {
 		return "", "", false
 	}
+	if fvia == "" && !repopath.IsAbs(to) && !strings.HasPrefix(to, "~") {
+		return "", "", false // "use shop": from where the shell stood, no place of its own
+	}
 	return from, to, true
+}
+
+// driveSlash is a Git Bash path to a Windows drive (/c/Users/ana) as
+// Windows writes it (c:/Users/ana), so that it compares with a Windows
+// working folder.
+func driveSlash(p string) string {
+	if len(p) >= 3 && p[0] == '/' && p[2] == '/' && ('a' <= p[1] && p[1] <= 'z' || 'A' <= p[1] && p[1] <= 'Z') {
+		return p[1:2] + ":" + p[2:]
+	}
+	return p
 }
 
 // cdInto is the folder a command's first change of folder goes to, and
