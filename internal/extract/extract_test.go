@@ -2110,7 +2110,9 @@ func TestMisspelled(t *testing.T) {
 		{"src/orders.ts", "src/order.ts", false},
 		{"src/validate.ts", "src/validator.ts", false},
 		{"app/serializer.py", "app/deserializer.py", false},
-		{"src/routes.js", "src/routes.ts", false}, // another extension: siblingExt
+		{"src/routes.js", "src/routes.ts", false},       // another extension: siblingExt
+		{"docs/rveiew.md", "docs/review.md", true},      // two letters swapped: one edit
+		{"docs/report2x.md", "docs/report3x.md", false}, // a number: another file
 	} {
 		if got := misspelled(c.a, c.b); got != c.want {
 			t.Errorf("misspelled(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
@@ -2941,6 +2943,13 @@ func TestOtherFolder(t *testing.T) {
 			"bash: cd: /c/Users/ana/proj/shop: No such file or directory", false},
 		{"then a relative folder", "cd /home/ana/shop && git status", "cd shop && git status", "/repo",
 			"bash: cd: /home/ana/shop: No such file or directory", false},
+		// A folder on a server, then one on this machine: not the same place.
+		{"on a server, then here", "ssh prod 'cd /srv/shop && npm run logs'", "cd /srv/app/shop && npm run logs", "/repo",
+			"bash: line 1: cd: /srv/shop: No such file or directory", false},
+		{"PowerShell's Set-Location", "Set-Location C:/work/shop; git status", "Set-Location C:/clients/shop; git status", "/repo",
+			"Set-Location : Cannot find path 'C:\\work\\shop' because it does not exist.", true},
+		{"another error than a missing folder", "cd /home/ana/shop && git status", "cd /home/ana/work/shop && git status", "/repo",
+			"fatal: not a git repository (or any of the parent directories): .git", false},
 	} {
 		if _, _, got := otherFolder(c.failed, c.passed, c.cwd, c.err); got != c.want {
 			t.Errorf("%s: otherFolder = %v, want %v", c.name, got, c.want)
