@@ -131,6 +131,33 @@ func parseWords(words []string, errText, via, through string, depth int) step {
 	return s
 }
 
+// sshTarget is the host ssh's arguments name and the command they run
+// there, past its options (and the values of those that take one).
+func sshTarget(args []string) (host string, cmd []string) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		f := args[0]
+		args = args[1:]
+		if len(f) == 2 && strings.ContainsRune("iplJoFbcDEeIlLmOQRSwW", rune(f[1])) && len(args) > 0 {
+			args = args[1:]
+		}
+	}
+	if len(args) == 0 {
+		return "", nil
+	}
+	return args[0], args[1:]
+}
+
+// hostOf is the host a command is carried to by ssh, or "".
+func hostOf(cmd string) string {
+	for _, l := range splitLinks(shellWords(commandLine(cmd))) {
+		if w := skipPrefixes(l); len(w) > 0 && progName(w[0]) == "ssh" {
+			host, _ := sshTarget(w[1:])
+			return host
+		}
+	}
+	return ""
+}
+
 // pauses reports a program that only waits (sleep, start-sleep, wait).
 func pauses(prog string) bool { return prog == "sleep" || prog == "start-sleep" || prog == "wait" }
 
@@ -445,15 +472,8 @@ func carried(w []string) (inner []string, via string, ok bool) {
 			return rest, "", true
 		}
 	case "ssh":
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			f := rest[0]
-			rest = rest[1:]
-			if len(f) == 2 && strings.ContainsRune("iplJoFbcDEeIlLmOQRSwW", rune(f[1])) && len(rest) > 0 {
-				rest = rest[1:]
-			}
-		}
-		if len(rest) > 1 {
-			return shellWords(unquote(strings.Join(rest[1:], " "))), "ssh", true
+		if _, cmd := sshTarget(rest); len(cmd) > 0 {
+			return shellWords(unquote(strings.Join(cmd, " "))), "ssh", true
 		}
 	case "kubectl", "oc":
 		if len(rest) > 0 && rest[0] == "exec" {

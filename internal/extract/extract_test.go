@@ -2943,6 +2943,11 @@ func TestOtherFolder(t *testing.T) {
 			"bash: cd: /c/Users/ana/proj/shop: No such file or directory", false},
 		{"then a relative folder", "cd /home/ana/shop && git status", "cd shop && git status", "/repo",
 			"bash: cd: /home/ana/shop: No such file or directory", false},
+		// Two servers: not the same place.
+		{"on two servers", "ssh prod 'cd shop-api && npm run logs'", "ssh staging 'cd apps/shop-api && npm run logs'", "/repo",
+			"bash: line 1: cd: shop-api: No such file or directory", false},
+		{"on one server, its options before", "ssh -p 2222 prod 'cd shop-api && npm run logs'", "ssh prod 'cd apps/shop-api && npm run logs'", "/repo",
+			"bash: line 1: cd: shop-api: No such file or directory", true},
 		// A folder on a server, then one on this machine: not the same place.
 		{"on a server, then here", "ssh prod 'cd /srv/shop && npm run logs'", "cd /srv/app/shop && npm run logs", "/repo",
 			"bash: line 1: cd: /srv/shop: No such file or directory", false},

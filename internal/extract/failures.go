@@ -1144,7 +1144,7 @@ func cdSlip(cs []change, errLine string) bool {
 
 // otherFolder is the folder a failed command could not cd into and the
 // folder the command that passed cd'd into instead, carried the same way
-// (both here, or both over ssh). A folder named from where the shell
+// (both here, or both over ssh to one host). A folder named from where the shell
 // stood is left out on this machine: the shell keeps its folder from one
 // call to the next, and `cd backend` failing there is a slip of the
 // moment (cdSlip), not a folder that is elsewhere; so is a folder named
@@ -1159,7 +1159,7 @@ func otherFolder(failed, passed, cwd, errLine string) (from, to string, ok bool)
 	}
 	from, fvia, fok := cdInto(failed)
 	to, tvia, tok := cdInto(passed)
-	if !fok || !tok || fvia != tvia || bare(from) == bare(to) || !namesPath(errLine, from) {
+	if !fok || !tok || fvia != tvia || hostOf(failed) != hostOf(passed) || bare(from) == bare(to) || !namesPath(errLine, from) {
 		return "", "", false
 	}
 	if fvia == "" && !repopath.IsAbs(from) && !strings.HasPrefix(from, "~") {
