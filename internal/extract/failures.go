@@ -2048,8 +2048,11 @@ func sameFile(a, b string) bool {
 func siblingExt(a, b string) bool {
 	a, b = repopath.Slash(bare(a)), repopath.Slash(bare(b))
 	ea, eb := strings.ToLower(path.Ext(a)), strings.ToLower(path.Ext(b))
-	return path.Dir(a) == path.Dir(b) && ea != eb && extFamily[ea] != "" && extFamily[ea] == extFamily[eb] &&
-		len(nameWords(a)) > 0 && slices.Equal(nameWords(a), nameWords(b))
+	if path.Dir(a) != path.Dir(b) || ea == eb || extFamily[ea] == "" || extFamily[ea] != extFamily[eb] {
+		return false
+	}
+	wa := nameWords(a)
+	return len(wa) > 0 && slices.Equal(wa, nameWords(b))
 }
 
 // misspelled reports two paths in one folder whose names are the same
@@ -2106,11 +2109,11 @@ func typo(a, b string) bool {
 	if short < 5 || len(ra) > maxWordRunes || len(rb) > maxWordRunes || max(len(ra), len(rb))-short > 2 {
 		return false
 	}
-	if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) || strings.HasSuffix(a, b) || strings.HasSuffix(b, a) {
-		return false // "orders", "deserializer": another word
-	}
 	if len(ra) != len(rb) && commonPrefix(ra, rb) >= short-2 {
-		return false // "validate" and "validator": the same stem, another ending
+		return false // "orders", "validator": the same stem, another ending
+	}
+	if strings.HasSuffix(a, b) || strings.HasSuffix(b, a) {
+		return false // "deserializer": another word before the same one
 	}
 	for _, r := range a + b {
 		if !unicode.IsLetter(r) {
