@@ -199,6 +199,9 @@ func (r *Redactor) Text(s string) string {
 		// still that secret.
 		for i, f := range echoes {
 			s = strings.ReplaceAll(s, texts[i], Placeholder(f.Rule))
+			if t, at := withoutHidden(texts[i]); at != nil {
+				s = strings.ReplaceAll(s, t, Placeholder(f.Rule)) // the same secret, written whole
+			}
 		}
 	}
 	return s
@@ -231,6 +234,21 @@ type candidate struct {
 // disagree on a span the findings are merged into one covering all of
 // them, named by the most specific rule, so no part of a secret survives.
 func (r *Redactor) Find(s string) []Finding {
+	t, at := withoutHidden(s)
+	if at == nil {
+		return r.find(s)
+	}
+	found := r.find(t)
+	for i := range found {
+		// From the secret's first byte to its last as s holds them: what
+		// is hidden inside it goes with it.
+		found[i].Start, found[i].End = at[found[i].Start], at[found[i].End-1]+1
+	}
+	return found
+}
+
+// find is Find on a text without hidden characters.
+func (r *Redactor) find(s string) []Finding {
 	hits := r.index.scan(s, nil)
 	cands := findShapes(s, nil)
 	if len(hits) == 0 && len(r.always) == 0 && len(cands) == 0 {
