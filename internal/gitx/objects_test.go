@@ -95,7 +95,7 @@ func TestSafePath(t *testing.T) {
 }
 
 func TestTaskName(t *testing.T) {
-	for in, want := range map[string]string{"task/login": "task-login", "fix-1.2": "fix-1.2", "..hidden": "hidden", "a b:c": "a-b-c", "...": "task"} {
+	for in, want := range map[string]string{"task/login": "task-login", "fix-1.2": "fix-1.2", "..hidden": "hidden", "a b:c": "a-b-c", "...": "task", "aux": "task-aux", "COM1": "task-COM1", "con.x": "task-con.x"} {
 		if got := TaskName(in); got != want {
 			t.Errorf("TaskName(%q) = %q, want %q", in, got, want)
 		}

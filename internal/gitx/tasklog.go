@@ -13,6 +13,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/project"
+	"github.com/devlearn/devlearn/internal/textkey"
 )
 
 // Task log operations written by a merge.
@@ -49,6 +50,9 @@ func TaskName(branch string) string {
 	name := strings.TrimLeft(string(b), ".")
 	if name == "" {
 		name = "task"
+	}
+	if textkey.Reserved(name) {
+		name = "task-" + name // a branch named "aux" would name a device on Windows
 	}
 	return name
 }

@@ -122,6 +122,7 @@ func TestHostileKeys(t *testing.T) {
 	for _, key := range []string{
 		"../x", "..", "/etc/passwd", "a/b", `a\b`, "a\x00b", "", "-lead", "trail-",
 		strings.Repeat("a", MaxKey+1), "vеrsion", "ＡＢＣ", "a.b", "CON", "UPPER", "a b", "\u202ertl",
+		"con", "aux", "nul", "prn", "com1", "lpt9", // Windows devices
 	} {
 		if _, err := EntryFile(dir, key); err == nil {
 			t.Errorf("key %q accepted", key)
@@ -137,7 +138,7 @@ func TestHostileKeys(t *testing.T) {
 		}
 	}
 	// Derived keys are always valid, whatever the summary.
-	for _, s := range []string{"Bump the Version!", "../../etc", "ｆｕｌｌ width", "a\x00b", strings.Repeat("long ", 40), "日本語のみ"} {
+	for _, s := range []string{"Bump the Version!", "../../etc", "ｆｕｌｌ width", "a\x00b", strings.Repeat("long ", 40), "日本語のみ", "AUX", "Con.", "nul!"} {
 		if k := KeyFor(s); k != "" && ValidKey(k) != nil {
 			t.Errorf("KeyFor(%q) = %q: %v", s, k, ValidKey(k))
 		}

@@ -35,6 +35,9 @@ func ValidKey(key string) error {
 			return fmt.Errorf("key %q may hold only a-z, 0-9 and inner dashes (a slug, such as version-bump-checklist)", key)
 		}
 	}
+	if textkey.Reserved(key) {
+		return fmt.Errorf("key %q is a name Windows keeps for a device; add a word (%s-notes)", key, key)
+	}
 	return nil
 }
 
@@ -44,6 +47,9 @@ func KeyFor(summary string) string {
 	s := textkey.Slug(summary)
 	if len(s) > MaxKey-10 {
 		s = strings.TrimRight(s[:MaxKey-10], "-")
+	}
+	if textkey.Reserved(s) {
+		s += "-notes" // "aux" would name a device on Windows
 	}
 	return s
 }

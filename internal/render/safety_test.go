@@ -52,6 +52,17 @@ func TestHostilePatternsStayInTheirFolder(t *testing.T) {
 			t.Errorf("%q: %q, want the fallback", pattern, got)
 		}
 	}
+	// A name Windows keeps for a device would break every checkout there.
+	for _, pattern := range []string{"CON", "aux", "Nul.", "com1"} {
+		if got := slugFor(pattern, "obs_0123456789ab"); got != "lesson-0123456789ab" {
+			t.Errorf("%q: %q, want the fallback", pattern, got)
+		}
+	}
+	for _, name := range []string{"con.md", "aux", "LPT1.md"} {
+		if _, err := within(".claude/commands/self-learning", name); err == nil {
+			t.Errorf("within accepted %q", name)
+		}
+	}
 	if got := slugFor("Use pnpm 9, never npm", "obs_0123456789ab"); got != "use-pnpm-9-never-npm" {
 		t.Errorf("a slug with letters: %q", got)
 	}

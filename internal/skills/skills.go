@@ -29,6 +29,7 @@ import (
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/safefile"
+	"github.com/devlearn/devlearn/internal/textkey"
 	"github.com/devlearn/devlearn/templates"
 )
 
@@ -60,6 +61,9 @@ func ValidName(name string) error {
 		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' && i > 0 && i < len(name)-1) {
 			return fmt.Errorf("skill name %q may hold only a-z, 0-9 and inner dashes", name)
 		}
+	}
+	if textkey.Reserved(name) {
+		return fmt.Errorf("skill name %q is a name Windows keeps for a device; add a word (%s-skill)", name, name)
 	}
 	return nil
 }

@@ -285,3 +285,18 @@ func BenchmarkDeclared(b *testing.B) {
 		}
 	}
 }
+
+// A skill's name is a folder in the repository: one Windows keeps for a
+// device would break every checkout there.
+func TestValidNameRefusesDevices(t *testing.T) {
+	for _, name := range []string{"con", "aux", "nul", "prn", "com1", "lpt9"} {
+		if ValidName(name) == nil {
+			t.Errorf("ValidName(%q) = nil", name)
+		}
+	}
+	for _, name := range []string{"console", "aux-tools", "com10"} {
+		if err := ValidName(name); err != nil {
+			t.Errorf("ValidName(%q): %v", name, err)
+		}
+	}
+}

@@ -68,3 +68,28 @@ func Collapse(s string, drop func(rune) bool) string {
 	}
 	return b.String()
 }
+
+// Reserved reports a file name Windows keeps for a device (CON, PRN, AUX,
+// NUL, COM0 to COM9, LPT0 to LPT9, CONIN$, CONOUT$), whatever its case and
+// whatever extension follows: Git for Windows refuses to check such a path
+// out, and the system opens the device instead of the file. A slug of
+// learned text can be one ("aux", "con"), and the file named after it is
+// committed, so every teammate on Windows would meet it.
+func Reserved(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	base = strings.ToLower(strings.TrimRight(base, " "))
+	switch base {
+	case "con", "prn", "aux", "nul", "conin$", "conout$":
+		return true
+	}
+	if len(base) == 4 && (strings.HasPrefix(base, "com") || strings.HasPrefix(base, "lpt")) {
+		return base[3] >= '0' && base[3] <= '9'
+	}
+	// The superscript digits count as digits there too.
+	for _, sup := range []string{"¹", "²", "³"} {
+		if base == "com"+sup || base == "lpt"+sup {
+			return true
+		}
+	}
+	return false
+}

@@ -18,3 +18,16 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+func TestReserved(t *testing.T) {
+	for _, name := range []string{"con", "CON", "aux.md", "Nul.txt", "com1", "LPT9.md", "com0", "conin$", "prn.tar.gz", "com¹"} {
+		if !Reserved(name) {
+			t.Errorf("Reserved(%q) = false", name)
+		}
+	}
+	for _, name := range []string{"console", "con-1", "auxiliary.md", "com10", "comx", "lpt", "my-nul", "a.con", "", "nul-check"} {
+		if Reserved(name) {
+			t.Errorf("Reserved(%q) = true", name)
+		}
+	}
+}
