@@ -152,3 +152,25 @@ func TestCopilotSessionLog(t *testing.T) {
 		}
 	}
 }
+
+// Every agent's input is read with U+FFFD where a string holds half of a
+// surrogate pair or a byte that is not UTF-8, as the hook reads it
+// (hook.InputOptions; Claude Code's input, read by the hook itself, is
+// TestBrokenTextInInputIsStillServed's): an agent that cut a long output inside an emoji
+// would otherwise lose the whole event.
+func TestDecodeBrokenText(t *testing.T) {
+	for _, c := range []struct{ agent, data string }{
+		{"codex", `{"session_id":"s-1","cwd":"/r","prompt":"cut \ud83d here"}`},
+		{"gemini", `{"session_id":"s-1","cwd":"/r","prompt":"cut \ud83d here"}`},
+		{"cursor", `{"conversation_id":"s-1","workspace_roots":["/r"],"prompt":"cut \ud83d here"}`},
+		{"copilot", `{"sessionId":"s-1","cwd":"/r","prompt":"cut \ud83d here"}`},
+		{"copilot", "{\"sessionId\":\"s-1\",\"cwd\":\"/r\",\"prompt\":\"cut \xff here\"}"},
+	} {
+		var in hook.Input
+		dec := jsontext.NewDecoder(strings.NewReader(c.data), hook.InputOptions)
+		err := agentNamed(t, c.agent).Codec.Decode(hook.UserPromptSubmit, dec, &in)
+		if err != nil || in.SessionID != "s-1" || in.Prompt != "cut \ufffd here" {
+			t.Errorf("%s %q: %+v, %v", c.agent, c.data, in, err)
+		}
+	}
+}

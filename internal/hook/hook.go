@@ -477,6 +477,13 @@ func fallbackLog(home string) string {
 // errQuiet ends a hook that has nothing to do; it is not logged.
 var errQuiet = errors.New("nothing to do")
 
+// InputOptions read a hook's input as the agents write it: a string with
+// bytes that are not UTF-8, or half of a UTF-16 surrogate pair where an
+// agent cut a long tool output or error inside an emoji, is read with
+// U+FFFD in their place. Rejected, the whole event would be lost: the
+// session never spooled, Stop's gates never run, nothing served.
+var InputOptions = jsontext.AllowInvalidUTF8(true)
+
 func (r *run) serve(stdin io.Reader) (*Output, error) {
 	handler, ok := map[string]func() (*Output, error){
 		PreToolUse:         r.preToolUseAndDirectives,
@@ -497,9 +504,9 @@ func (r *run) serve(stdin io.Reader) (*Output, error) {
 	lr := &io.LimitedReader{R: stdin, N: MaxInput + 1}
 	var err error
 	if r.env.Codec != nil {
-		err = r.env.Codec.Decode(r.event, jsontext.NewDecoder(lr), &r.in)
+		err = r.env.Codec.Decode(r.event, jsontext.NewDecoder(lr, InputOptions), &r.in)
 	} else {
-		err = r.in.UnmarshalJSONFrom(jsontext.NewDecoder(lr))
+		err = r.in.UnmarshalJSONFrom(jsontext.NewDecoder(lr, InputOptions))
 	}
 	switch {
 	case lr.N <= 0:

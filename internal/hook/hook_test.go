@@ -514,3 +514,18 @@ func TestOddToolInputIsStillServed(t *testing.T) {
 		t.Fatalf("a string tool_input printed %q or logged:\n%s", out, p.log())
 	}
 }
+
+// An agent that cut a long output inside an emoji leaves half of a UTF-16
+// surrogate pair in its input, and a byte that is not UTF-8 comes the same
+// way: the event is read with U+FFFD there, not lost.
+func TestBrokenTextInInputIsStillServed(t *testing.T) {
+	p := newProj(t)
+	p.entry("version-bump-checklist", bumpFront, "- [ ] plugin.json\n")
+	for i, odd := range []string{`"cut \ud83d"`, `"\udc00 alone"`, "\"raw \xff byte\""} {
+		data, _ := json.Marshal(p.write("plugin.json", fmt.Sprint("s", i)))
+		in := strings.Replace(string(data), "{", `{"tool_response":`+odd+",", 1)
+		if out := p.run(PreToolUse, in); !strings.Contains(out, "version-bump-checklist") {
+			t.Fatalf("%s: not served: %q\n%s", odd, out, p.log())
+		}
+	}
+}

@@ -53,7 +53,7 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 	if err != nil {
 		return err
 	}
-	if err := jsonv2.Unmarshal(v, in); err != nil {
+	if err := jsonv2.Unmarshal(v, in, hook.InputOptions); err != nil {
 		return err
 	}
 	if in.ToolName == "apply_patch" {
@@ -62,7 +62,7 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 				Command string `json:"command"`
 			} `json:"tool_input"`
 		}
-		jsonv2.Unmarshal(v, &p) // a tool_input of another shape names no file
+		jsonv2.Unmarshal(v, &p, hook.InputOptions) // a tool_input of another shape names no file
 		tool, file := PatchTarget(p.ToolInput.Command)
 		in.ToolName = tool
 		in.Tool = hook.ToolArgsOf(map[string]string{"file_path": file})

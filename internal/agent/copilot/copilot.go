@@ -106,17 +106,17 @@ func (x Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error
 	args := c.ToolArgs
 	if args.Kind() == '"' {
 		var s string
-		if jsonv2.Unmarshal(args, &s) == nil {
+		if jsonv2.Unmarshal(args, &s, hook.InputOptions) == nil {
 			args = jsontext.Value(s)
 		}
 	}
 	if len(args) > 0 {
-		jsonv2.Unmarshal(args, &in.Tool) // arguments of another shape name nothing
+		jsonv2.Unmarshal(args, &in.Tool, hook.InputOptions) // arguments of another shape name nothing
 		if fileTools[c.ToolName] && in.Tool.FilePath == "" {
 			var f struct {
 				Path string `json:"path"`
 			}
-			jsonv2.Unmarshal(args, &f) // a path that is not a string names no file
+			jsonv2.Unmarshal(args, &f, hook.InputOptions) // a path that is not a string names no file
 			in.Tool.FilePath = f.Path
 		}
 	}

@@ -84,7 +84,7 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 	if err != nil {
 		return err
 	}
-	if err := jsonv2.Unmarshal(v, in); err != nil {
+	if err := jsonv2.Unmarshal(v, in, hook.InputOptions); err != nil {
 		return err
 	}
 	in.ToolName = ToolName(in.ToolName)
@@ -92,7 +92,7 @@ func (Codec) Decode(event string, dec *jsontext.Decoder, in *hook.Input) error {
 		var s struct {
 			PromptResponse string `json:"prompt_response"`
 		}
-		if jsonv2.Unmarshal(v, &s) == nil && in.LastAssistantMessage == "" {
+		if jsonv2.Unmarshal(v, &s, hook.InputOptions) == nil && in.LastAssistantMessage == "" {
 			in.LastAssistantMessage = s.PromptResponse
 		}
 	}
