@@ -476,18 +476,37 @@ func (s Session) ServedIn() ([]Served, error) {
 }
 
 // appendLine writes line and a newline in one write(2) on an O_APPEND
-// file.
+// file, after a newline of its own when the file ends in a torn line.
 func appendLine(root, path string, line []byte, perm os.FileMode) error {
-	f, err := safefile.OpenFile(root, path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+	f, err := safefile.OpenFile(root, path, os.O_RDWR|os.O_APPEND|os.O_CREATE, perm)
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(append(line, '\n'))
+	buf := make([]byte, 0, len(line)+2)
+	if torn(f) {
+		// A write cut short (a crash, a full disk) left a line without its
+		// end: this one starts on its own, or the reader would take both
+		// for one broken line and lose this one too.
+		buf = append(buf, '\n')
+	}
+	buf = append(append(buf, line...), '\n')
+	_, werr := f.Write(buf)
 	cerr := f.Close()
 	if werr != nil {
 		return werr
 	}
 	return cerr
+}
+
+// torn reports a file whose last byte does not end a line.
+func torn(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return false
+	}
+	var b [1]byte
+	_, err = f.ReadAt(b[:], fi.Size()-1)
+	return err == nil && b[0] != '\n'
 }
 
 // Log is the hooks' worker log: a hook never prints its errors (they

@@ -60,6 +60,14 @@ func TestPromptsKeepTheLatest(t *testing.T) {
 	if got := s.Prompts(2); len(got) != 2 || got[1] != long[:2*MaxPromptRunes] {
 		t.Fatalf("after a torn line: %d prompts", len(got))
 	}
+	// The next line starts on a line of its own: the torn one does not
+	// swallow it.
+	if err := s.AddPrompt(now, "after the tear"); err != nil {
+		t.Fatal(err)
+	}
+	if got := (Session{Root: d, Path: s.Path}).Prompts(1); len(got) != 1 || got[0] != "after the tear" {
+		t.Fatalf("the prompt after a torn line: %q", got)
+	}
 }
 
 func TestClaimIsExclusive(t *testing.T) {
