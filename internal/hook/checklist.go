@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/directives"
 	"github.com/devlearn/devlearn/internal/evolve"
@@ -88,12 +89,18 @@ func (r *run) sessionEndAndDirectives() (*Output, error) {
 	return o, err
 }
 
+// withBlock makes o block with reason, after the reason o already blocks
+// with (a stop gate's), the two within maxReason characters: the reason
+// added keeps at most half, the one before is cut in its middle to leave
+// the room, so that the instructions at the end of each are read whole.
 func withBlock(o *Output, reason string) *Output {
 	if o == nil {
 		o = &Output{}
 	}
 	if o.Decision == "block" && o.Reason != "" {
-		o.Reason += "\n\n" + reason
+		reason = cutMiddle(reason, maxReason/2)
+		room := maxReason - utf8.RuneCountInString(reason) - len("\n\n")
+		o.Reason = cutMiddle(o.Reason, room) + "\n\n" + reason
 	} else {
 		o.Decision, o.Reason = "block", reason
 	}

@@ -39,3 +39,20 @@ func TestBlockReasonIsBounded(t *testing.T) {
 		t.Fatal(short)
 	}
 }
+
+// A checklist's block added to a stop gate's keeps the two within
+// maxReason, each one's end (what the agent is told to do) whole.
+func TestBlockReasonsTogetherStayWithinBounds(t *testing.T) {
+	gate := blockReason(strings.Repeat("E", 20000), &task.Outcome{Strike: 1, TwoStrike: "TWO-STRIKE: stop and ask."})
+	list := "devlearn: before you stop, " + strings.Repeat("/srv/app/very/long/path/CHECKLIST.md (1 box to tick)\n", 120) + "  devlearn directives check --session s1 < submission.json"
+	o := withBlock(&Output{Decision: "block", Reason: gate}, list)
+	if n := utf8.RuneCountInString(o.Reason); n > maxReason {
+		t.Fatalf("reason is %d characters, over %d", n, maxReason)
+	}
+	if !strings.HasSuffix(o.Reason, "devlearn directives check --session s1 < submission.json") || !strings.Contains(o.Reason, "TWO-STRIKE: stop and ask.\n\ndevlearn: before you stop") {
+		t.Fatalf("an end was cut:\n%s", o.Reason)
+	}
+	if o := withBlock(nil, "short"); o.Reason != "short" || o.Decision != "block" {
+		t.Fatalf("alone: %+v", o)
+	}
+}
