@@ -61,7 +61,7 @@ func newLearnCmd(env *Env) *cobra.Command {
   --enable, --disable   add or remove devlearn's hooks in .claude/settings.json
                         (--global: ~/.claude/settings.json)
   --clear               empty the observation log (asks first; --yes in scripts)
-  --purge               drop the log's corrupt lines, listing each
+  --purge               drop the logs' corrupt lines (observations, audit), listing each
   --reset               remove what devlearn made in this project (never your
                         own files) and its per-clone state (asks; --yes)
 
@@ -107,7 +107,7 @@ them with accept, retire and restore.`,
 	f.BoolVar(&opts.disable, "disable", false, "remove devlearn's hooks")
 	f.BoolVar(&opts.global, "global", false, "with --enable/--disable: in ~/.claude/settings.json instead of the project's")
 	f.BoolVar(&opts.clear, "clear", false, "empty the observation log")
-	f.BoolVar(&opts.purge, "purge", false, "drop corrupt lines from the observation log")
+	f.BoolVar(&opts.purge, "purge", false, "drop corrupt lines from the observation log and the audit log")
 	f.BoolVar(&opts.reset, "reset", false, "remove devlearn's artifacts and per-clone state in this project")
 	f.BoolVar(&opts.yes, "yes", false, "with --clear/--reset: do it without asking")
 	f.BoolVar(&opts.json, "json", false, "print as JSON")

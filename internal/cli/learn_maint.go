@@ -5,6 +5,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/cleanup"
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/gitx"
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/observe"
 	"github.com/devlearn/devlearn/internal/project"
@@ -81,23 +82,47 @@ func runLearnPurge(env *Env, opts *learnOptions) error {
 	if err != nil {
 		return err
 	}
-	lines := []purgedLine{}
-	for _, p := range dropped {
-		lines = append(lines, purgedLine{Line: p.Line, Torn: p.Torn, Error: p.Err.Error(), Text: p.Text})
+	// The audit log's own torn lines too: history reports them, and
+	// this is where it sends the person.
+	evDropped, ev, err := wr.PurgeLog(env.Context(), evolve.Reason{Text: "learn --purge: corrupt lines dropped from the audit log"}, gitx.IsMarkerLine)
+	if err != nil {
+		return err
+	}
+	lines, evLines := purgedLines(dropped), purgedLines(evDropped)
+	evAudit := ""
+	if ev != nil {
+		evAudit = ev.ID
 	}
 	if opts.json {
-		return printJSON(env.Out, map[string]any{"dropped": lines, "audit": audit})
+		return printJSON(env.Out, map[string]any{"dropped": lines, "audit": audit, "dropped_audit_log": evLines, "audit_log_entry": evAudit})
 	}
-	if len(lines) == 0 {
-		fmt.Fprintf(env.Out, "%s has no corrupt lines; nothing to purge.\n", project.LogFile)
+	if len(lines) == 0 && len(evLines) == 0 {
+		fmt.Fprintf(env.Out, "%s and %s have no corrupt lines; nothing to purge.\n", project.LogFile, evolve.LogPath)
 		return nil
 	}
-	fmt.Fprintf(env.Out, "Dropped %s from %s:\n", plural(len(lines), "corrupt line", "corrupt lines"), project.LogFile)
-	for _, l := range lines {
-		fmt.Fprintf(env.Out, "  line %d: %s: %s\n", l.Line, l.Error, l.Text)
+	if len(lines) > 0 {
+		fmt.Fprintf(env.Out, "Dropped %s from %s:\n", plural(len(lines), "corrupt line", "corrupt lines"), project.LogFile)
+		for _, l := range lines {
+			fmt.Fprintf(env.Out, "  line %d: %s: %s\n", l.Line, l.Error, l.Text)
+		}
+		fmt.Fprintf(env.Out, "The old log is kept in audit entry %s.\n", audit)
 	}
-	fmt.Fprintf(env.Out, "The old log is kept in audit entry %s.\n", audit)
+	if len(evLines) > 0 {
+		fmt.Fprintf(env.Out, "Dropped %s from %s:\n", plural(len(evLines), "corrupt line", "corrupt lines"), evolve.LogPath)
+		for _, l := range evLines {
+			fmt.Fprintf(env.Out, "  line %d: %s: %s\n", l.Line, l.Error, l.Text)
+		}
+		fmt.Fprintf(env.Out, "Recorded as audit entry %s.\n", evAudit)
+	}
 	return nil
+}
+
+func purgedLines(problems []jsonl.Problem) []purgedLine {
+	lines := []purgedLine{}
+	for _, p := range problems {
+		lines = append(lines, purgedLine{Line: p.Line, Torn: p.Torn, Error: p.Err.Error(), Text: p.Text})
+	}
+	return lines
 }
 
 // runLearnReset removes every artifact devlearn made here (never a

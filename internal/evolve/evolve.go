@@ -831,6 +831,38 @@ func (w *Writer) RewriteLog(ctx context.Context, reason Reason, rewrite func(old
 	return &e, nil
 }
 
+// PurgeLog drops the lines of the audit log that are not entries (a write
+// torn by a crash, a line broken by hand), under the writer's lock, and
+// records an entry saying so; lines keep reports true stay as they are
+// (merge conflict markers, which 'devlearn resolve' merges). It returns
+// the lines dropped; with none, nothing is written.
+func (w *Writer) PurgeLog(ctx context.Context, reason Reason, keep func(line []byte) bool) ([]jsonl.Problem, *Entry, error) {
+	var dropped []jsonl.Problem
+	e, err := w.RewriteLog(ctx, reason, func(old []byte) ([]byte, error) {
+		var kept bytes.Buffer
+		problems, err := jsonl.ScanBytes(old, 1, true, func(n int, line []byte) error {
+			if !keep(line) {
+				var e Entry
+				if err := json.Unmarshal(line, &e); err != nil {
+					return err
+				}
+			}
+			kept.Write(line)
+			kept.WriteByte('\n')
+			return nil
+		})
+		if err != nil || len(problems) == 0 {
+			return old, err
+		}
+		dropped = problems
+		return kept.Bytes(), nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return dropped, e, nil
+}
+
 // ReadLog returns every entry of the audit log, oldest first.
 func ReadLog(p *project.Project) ([]Entry, []jsonl.Problem, error) {
 	var out []Entry
