@@ -411,13 +411,17 @@ func ToolCall(root, home string, in Input, prompts []string) *knowledge.Call {
 		}
 	}
 	texts := append([]string(nil), prompts...)
+	// What a tool's input holds is read as far as a prompt is: a command
+	// of megabytes (a file pasted into a heredoc) names nothing further
+	// on that a lesson could be served for, and reading it all would take
+	// the hook past its budget.
 	for _, s := range args.Text {
 		if s != "" {
-			texts = append(texts, s)
+			texts = append(texts, textcut.Bytes(s, promptMatchBytes))
 		}
 	}
 	if cmd := *args.field("command"); cmd != "" && !c.FileScoped {
-		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, cmd)...)
+		c.Paths = append(c.Paths, commandPaths(root, in.Cwd, textcut.Bytes(cmd, promptMatchBytes))...)
 		line := textcut.Bytes(cmd, maxCommandBytes)
 		c.Commands = knowledge.Segments(line)
 		c.Line = line

@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -153,5 +154,20 @@ func TestPromptServesTheRequestNotItsWrapping(t *testing.T) {
 	sp := decode(t, p.run(UserPromptSubmit, map[string]any{"session_id": "t", "cwd": p.root, "prompt": wrapped + "add a column to db/migrations/0002_items.sql"}))
 	if !strings.Contains(sp.AdditionalContext, "## migrations-by-hand") {
 		t.Fatalf("not served when the request names the file:\n%s", sp.AdditionalContext)
+	}
+}
+
+// A huge command is read as far as a command is: its words and the paths
+// it names within the first promptMatchBytes, so a call's cost stays
+// bounded (a 30 MB command took 8 to 13 seconds, past the hook's budget).
+func TestToolCallReadsAHugeCommandToABound(t *testing.T) {
+	head := "sed -i s/a/b/ early.go "
+	cmd := head + strings.Repeat("w ", promptMatchBytes) + "late.go lateword"
+	c := ToolCall("/srv/app", "", Input{ToolName: "Bash", Cwd: "/srv/app", Tool: ToolArgsOf(map[string]string{"command": cmd})}, nil)
+	if !slices.Contains(c.Paths, "early.go") || slices.Contains(c.Paths, "late.go") {
+		t.Errorf("paths: %q", c.Paths)
+	}
+	if !c.Words.Has("early") || c.Words.Has("lateword") {
+		t.Errorf("words read past the bound")
 	}
 }
