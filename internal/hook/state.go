@@ -142,6 +142,9 @@ func (s Session) state() *sessionState {
 	return &sessionState{}
 }
 
+// maxStateRead bounds what one call reads of a session's file.
+const maxStateRead = 8 << 20
+
 // catchUp reads the lines appended since the last read. A line not yet
 // complete (a writer mid-write, or a crash) is left for the next read.
 func (s Session) catchUp(st *sessionState) error {
@@ -162,12 +165,25 @@ func (s Session) catchUp(st *sessionState) error {
 		st.reset() // rewritten shorter (trimmed): read again
 		st.read = true
 	}
-	buf := make([]byte, fi.Size()-st.off)
-	n, err := f.ReadAt(buf, st.off)
+	from := st.off
+	if fi.Size()-from > maxStateRead {
+		// Far more than a session writes (the file is trimmed long
+		// before): a broken file, read from near its end, not whole at
+		// every call.
+		from = fi.Size() - maxStateRead
+	}
+	buf := make([]byte, fi.Size()-from)
+	n, err := f.ReadAt(buf, from)
 	if err != nil && !errors.Is(err, io.EOF) {
 		return err
 	}
 	buf = buf[:n]
+	if from != st.off {
+		// The line the read began inside is not read.
+		skip := bytes.IndexByte(buf, '\n') + 1
+		buf = buf[skip:]
+		st.off = from + int64(skip)
+	}
 	if complete := bytes.LastIndexByte(buf, '\n') + 1; st.claims == nil {
 		st.claims = buf[:complete]
 	} else {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -218,4 +219,32 @@ func tree(t *testing.T, root string) map[string]bool {
 		return nil
 	})
 	return out
+}
+
+// A session's file grown far past what a session writes (broken, or a
+// sparse file of zeros) is read from near its end, not whole at each call:
+// a gigabyte took a minute and 3 GB before.
+func TestHugeSessionFileIsReadToABound(t *testing.T) {
+	d := t.TempDir()
+	path := filepath.Join(d, "s.jsonl")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(256 << 20)
+	f.Close()
+	s := Session{Root: d, Path: path}
+	if err := s.AddPrompt(now, "after the zeros"); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := Session{Root: d, Path: path}.Prompts(1)
+	runtime.ReadMemStats(&after)
+	if len(got) != 1 || got[0] != "after the zeros" {
+		t.Fatalf("prompts: %q", got)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 4*maxStateRead {
+		t.Fatalf("read a 256 MB file with %d MB allocated", n>>20)
+	}
 }
