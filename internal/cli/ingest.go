@@ -290,6 +290,9 @@ func (env *Env) workerLock(ctx context.Context, path string) (func() error, erro
 	return jsonl.Lock(ctx, path)
 }
 
+// maxUnreadableListed is how many unreadable lines ingest names.
+const maxUnreadableListed = 5
+
 func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *workspace) {
 	read := 0
 	skipped, skippedIn := 0, 0
@@ -367,7 +370,19 @@ func printIngested(out io.Writer, res *ingest.Result, log *observe.Log, w *works
 	}
 	printKept(out, res)
 	if skipped > 0 {
-		fmt.Fprintf(out, "Skipped %s in %s.\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))
+		fmt.Fprintf(out, "Skipped %s in %s (the rest of each was read; a last line cut short is a session still being written):\n", plural(skipped, "unreadable line", "unreadable lines"), plural(skippedIn, "transcript", "transcripts"))
+		named := 0
+		for _, s := range res.Sessions {
+			for _, u := range s.Unreadable {
+				if named < maxUnreadableListed {
+					fmt.Fprintf(out, "  %s\n", u)
+				}
+				named++
+			}
+		}
+		if more := skipped - min(named, maxUnreadableListed); more > 0 {
+			fmt.Fprintf(out, "  and %d more ('devlearn ingest --json' lists the first of each transcript)\n", more)
+		}
 	}
 	for _, p := range res.Problems {
 		fmt.Fprintf(out, "Problem: %s\n", p)

@@ -151,6 +151,9 @@ type Result struct {
 	Log *observe.Log `json:"-"`
 }
 
+// maxUnreadable is how many unreadable lines a session's report names.
+const maxUnreadable = 3
+
 // SessionReport is one source's outcome.
 type SessionReport struct {
 	ID           string `json:"id"`
@@ -158,8 +161,10 @@ type SessionReport struct {
 	Observations int    `json:"observations"` // found in it (rules and other extractors)
 	Uses         int    `json:"uses"`
 	Skipped      int    `json:"skipped_lines,omitempty"` // unreadable lines
-	Error        string `json:"error,omitempty"`
-	Err          error  `json:"-"`
+	// Unreadable names the first of them, file and line and why.
+	Unreadable []string `json:"unreadable,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Err        error    `json:"-"`
 }
 
 // Observed is an observation found, with its event id; New is false when
@@ -248,6 +253,9 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 		}
 		rep.ID = sess.ID
 		rep.Skipped = len(sess.Channels.Problems)
+		for _, pr := range sess.Channels.Problems[:min(len(sess.Channels.Problems), maxUnreadable)] {
+			rep.Unreadable = append(rep.Unreadable, pr.Error())
+		}
 		if unread(sess.Channels) {
 			// A format devlearn does not know reads as an empty session:
 			// say so, or a person takes "nothing learned" for "nothing said".

@@ -778,7 +778,13 @@ type Problem struct {
 	jsonl.Problem
 }
 
-func (p Problem) Error() string { return p.File + ":" + p.Problem.Error() }
+// Error names the file and the line as compilers do ("FILE:12: …").
+func (p Problem) Error() string {
+	if p.Torn {
+		return fmt.Sprintf("%s:%d: torn last line (a writer stopped mid-line): %v", p.File, p.Line, p.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", p.File, p.Line, p.Err)
+}
 
 // Read collects the channels of one transcript; name labels its Problems.
 func Read(r io.Reader, name string, opt Options) (*Channels, error) {

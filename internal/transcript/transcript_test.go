@@ -3,6 +3,7 @@ package transcript
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -49,7 +50,7 @@ func TestEveryTranscriptReads(t *testing.T) {
 			var lines []int
 			for _, p := range ch.Problems {
 				lines = append(lines, p.Line)
-				if p.File != f || !strings.Contains(p.Error(), f+":line ") {
+				if p.File != f || !strings.HasPrefix(p.Error(), fmt.Sprintf("%s:%d: ", f, p.Line)) {
 					t.Errorf("problem does not name its file: %v", p)
 				}
 			}
