@@ -33,9 +33,10 @@ func (env *Env) claudeDir() string {
 // workerLogPath is the worker's log in the per-clone state.
 func workerLogPath(p *project.Project) string { return hookcmd.WorkerLogPath(p) }
 
-// workerLog writes the worker's log lines.
+// workerLog writes the worker's log lines, redacted as the hooks' are:
+// its errors quote what it read (a transcript's line, a model's answer).
 func workerLog(p *project.Project, now func() time.Time) *hook.Log {
-	return &hook.Log{Root: p.CommonDir, Path: workerLogPath(p), Event: "worker", Now: now}
+	return &hook.Log{Root: p.CommonDir, Path: workerLogPath(p), Event: "worker", Now: now, Redact: redact.Text}
 }
 
 // pipeline is the capture pipeline for one project, as the worker and

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/devlearn/devlearn/internal/hookcmd"
+	"github.com/devlearn/devlearn/internal/project"
 )
 
 func testEnv(dir string, out *bytes.Buffer) *Env {
@@ -99,5 +102,26 @@ func TestShellCompletion(t *testing.T) {
 	}
 	if out := run(t, "__complete", "tr"); !strings.Contains(out, "trust") {
 		t.Errorf("commands:\n%s", out)
+	}
+}
+
+// The worker's log is per-clone state: what its errors quote of a
+// transcript or a model's answer is redacted there as in the hooks' log.
+func TestWorkerLogIsRedacted(t *testing.T) {
+	dir := t.TempDir()
+	if err := exec.Command("git", "init", "-q", dir).Run(); err != nil {
+		t.Skip("git:", err)
+	}
+	p, err := project.Find(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	workerLog(p, time.Now).Printf("bad line: export GITHUB_TOKEN=%s", "ghp_Zq8Lm3Vt7Xb1Nc5Rk9Pw2Hd6Jf4Gs0Ty3UaQ")
+	data, err := os.ReadFile(workerLogPath(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "ghp_Zq8Lm3") || !strings.Contains(string(data), "[REDACTED:github-pat]") {
+		t.Fatalf("worker log: %q", data)
 	}
 }
