@@ -179,7 +179,10 @@ func Run(ctx context.Context, gates []config.Gate, o Options) *Report {
 			res.Problem = "stopped: " + ctx.Err().Error()
 		}
 		res.OutputBytes = out.Total()
-		res.Output = out.String()
+		// A program's output is bytes: what is not UTF-8 (a Latin-1 name,
+		// a binary's bytes) is kept as U+FFFD, or the stores refuse the text
+		// and the gate's failure goes unrecorded.
+		res.Output = strings.ToValidUTF8(out.String(), "\uFFFD")
 		if o.Redact != nil {
 			res.Output = o.Redact(res.Output)
 		}

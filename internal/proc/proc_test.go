@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func sh(script string) []string { return []string{"/bin/sh", "-c", script} }
@@ -83,7 +84,7 @@ func TestHeadTailBoundsMegabytes(t *testing.T) {
 		t.Fatal(r, err)
 	}
 	s := h.String()
-	if len(s) > 100 || !strings.HasPrefix(s, "first\nxxxx") || !strings.HasSuffix(s, "x\nlast line\n") || !strings.Contains(s, "bytes left out") {
+	if len(s) > 100 || !strings.HasPrefix(s, "first\n") || !strings.HasSuffix(s, "\nlast line\n") || !strings.Contains(s, "bytes left out") {
 		t.Fatalf("%d bytes: %q", len(s), s)
 	}
 	if h.Total() < 5000000 {
@@ -132,5 +133,28 @@ func TestCancelTermsThenKills(t *testing.T) {
 	}
 	if d := time.Since(start); !r.Cancelled || d < TermGrace || d > TermGrace+5*time.Second {
 		t.Fatalf("%+v after %v", r, d)
+	}
+}
+
+// Where it cuts, it cuts between lines or words, never inside a character
+// (the stores refuse text that is not UTF-8, and a failed gate would go
+// unrecorded) or inside a word (half a secret escapes redaction).
+func TestHeadTailCutsBetweenWords(t *testing.T) {
+	h := &HeadTail{Head: 16, TailMax: 16}
+	h.Write([]byte("✓ ok ✓ ok ✓ ok ✓ ok ✓ ok ✓ ok ✓ ok ✕ FAIL"))
+	if s := h.String(); !utf8.ValidString(s) {
+		t.Fatalf("not UTF-8: %q", s)
+	}
+	words := strings.Repeat("word ", 30) // 150 bytes, then a token across the cut at 200
+	h = &HeadTail{Head: 200, TailMax: 200}
+	h.Write([]byte(words + "see the token ghp_R8xk2LmQ9vTz4Wc7Yp1Nb6Hd3Fs5Jg0Ua2Ke in the middle " + strings.Repeat("-", 300) + " ghp_R8xk2LmQ9vTz4Wc7Yp1Nb6Hd3Fs5Jg0Ua2Ke " + words))
+	s := h.String()
+	for _, part := range []string{"ghp_R8", "Ua2Ke "} {
+		if strings.Contains(s, part) && !strings.Contains(s, "ghp_R8xk2LmQ9vTz4Wc7Yp1Nb6Hd3Fs5Jg0Ua2Ke") {
+			t.Fatalf("a piece of a word kept: %q", s)
+		}
+	}
+	if !strings.HasPrefix(s, "word word") || !strings.HasSuffix(s, "word ") || !strings.Contains(s, "bytes left out") {
+		t.Fatalf("%q", s)
 	}
 }

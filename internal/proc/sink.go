@@ -1,8 +1,10 @@
 package proc
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // ErrLimit is the error of a Limit sink that was given more than it keeps.
@@ -79,9 +81,51 @@ func (h *HeadTail) Dropped() int64 {
 
 // String is the head, a line naming what was left out when something was,
 // and the tail.
+//
+// Where it left something out, the head ends and the tail begins at a line
+// (or a space) near the cut, never inside a character or a word: half a
+// character is not text the stores take, and half a secret is one no
+// redaction rule recognises.
 func (h *HeadTail) String() string {
 	if d := h.Dropped(); d > 0 {
-		return fmt.Sprintf("%s\n[… %d bytes left out …]\n%s", h.head, d, h.tail.buf)
+		head, tail := cutBack(h.head), cutForward(h.tail.buf)
+		d += int64(len(h.head) - len(head) + len(h.tail.buf) - len(tail))
+		return fmt.Sprintf("%s\n[… %d bytes left out …]\n%s", head, d, tail)
 	}
 	return string(h.head) + string(h.tail.buf)
+}
+
+// cutBack is b without what follows its last line end or space in its
+// last half, or else without a character cut short at its end.
+func cutBack(b []byte) []byte {
+	from := len(b) - len(b)/2
+	if i := bytes.LastIndexByte(b[from:], '\n'); i >= 0 {
+		return b[:from+i+1]
+	}
+	if i := bytes.LastIndexAny(b[from:], " \t\r"); i >= 0 {
+		return b[:from+i+1]
+	}
+	for n := 0; n < utf8.UTFMax && len(b) > 0; n++ {
+		if r, size := utf8.DecodeLastRune(b); r != utf8.RuneError || size > 1 {
+			break
+		}
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// cutForward is b from after its first line end or space in its first
+// half, or else from its first whole character.
+func cutForward(b []byte) []byte {
+	to := len(b) / 2
+	if i := bytes.IndexByte(b[:to], '\n'); i >= 0 {
+		return b[i+1:]
+	}
+	if i := bytes.IndexAny(b[:to], " \t\r"); i >= 0 {
+		return b[i+1:]
+	}
+	for n := 0; n < utf8.UTFMax && len(b) > 0 && !utf8.RuneStart(b[0]); n++ {
+		b = b[1:]
+	}
+	return b
 }

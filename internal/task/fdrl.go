@@ -325,7 +325,10 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 	if err := ValidStage(in.Stage); err != nil {
 		return nil, err
 	}
-	feedback := strings.TrimSpace(in.Feedback)
+	// Feedback read from a gate or stdin may hold bytes that are not UTF-8:
+	// kept as U+FFFD, since the entry store refuses such text and the
+	// rejection would go unrecorded.
+	feedback := strings.TrimSpace(strings.ToValidUTF8(in.Feedback, "\uFFFD"))
 	if feedback == "" {
 		return nil, errors.New("the feedback is empty: say why the stage was rejected")
 	}
