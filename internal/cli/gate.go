@@ -128,6 +128,9 @@ failures are warnings on stderr).`,
 				if st.Worktree != "" {
 					worktree = st.Worktree
 				}
+				if err := gate.CheckWorktree(w.proj.Root, worktree, in.Gates); err != nil {
+					return exitcode.WithHint(err, "'devlearn task status "+n+"' shows the task's worktree")
+				}
 				if when == "stop" && st.Stage != "" {
 					stage, out.Stage = st.Stage, st.Stage
 				}

@@ -191,7 +191,7 @@ func TestWorktreesShareTheCopies(t *testing.T) {
 	os.WriteFile(filepath.Join(gitdir, "gitdir"), []byte(filepath.Join(other, ".git")+"\n"), 0o644)
 	os.WriteFile(filepath.Join(gitdir, "commondir"), []byte("../..\n"), 0o644)
 	os.WriteFile(filepath.Join(other, ".git"), []byte("gitdir: "+gitdir+"\n"), 0o644)
-	trees := worktrees(p)
+	trees := p.Worktrees()
 	if len(trees) != 2 || trees[1].Root != other || trees[1].WorktreeID() != "wt" {
 		t.Fatalf("%+v", trees)
 	}

@@ -68,7 +68,7 @@ type object struct {
 // and reads every working tree's audit log to know which copies are in
 // use.
 func Prune(ctx context.Context, p *project.Project, opts PruneOptions) (*PruneResult, error) {
-	trees := worktrees(p)
+	trees := p.Worktrees()
 	for _, t := range trees {
 		unlock, err := jsonl.Lock(ctx, t.LockPath(".memory/evolution"))
 		if err != nil {
@@ -253,37 +253,3 @@ func listLoose(p *project.Project) ([]*object, error) {
 	return out, nil
 }
 
-// worktrees lists the working trees of p's clone that are on disk, p's
-// own first: they share the kept copies, and each has an audit log.
-func worktrees(p *project.Project) []*project.Project {
-	out := []*project.Project{p}
-	seen := map[string]bool{p.GitDir: true}
-	add := func(root, gitdir string) {
-		if seen[gitdir] {
-			return
-		}
-		seen[gitdir] = true
-		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-			return
-		}
-		out = append(out, &project.Project{Root: root, GitDir: gitdir, CommonDir: p.CommonDir})
-	}
-	// The main working tree holds the common folder as its .git.
-	if filepath.Base(p.CommonDir) == ".git" {
-		add(filepath.Dir(p.CommonDir), p.CommonDir)
-	}
-	linked, _ := os.ReadDir(filepath.Join(p.CommonDir, "worktrees"))
-	for _, l := range linked {
-		gitdir := filepath.Join(p.CommonDir, "worktrees", l.Name())
-		b, err := os.ReadFile(filepath.Join(gitdir, "gitdir"))
-		if err != nil {
-			continue
-		}
-		dotgit := strings.TrimSpace(string(b))
-		if !filepath.IsAbs(dotgit) {
-			dotgit = filepath.Join(gitdir, dotgit)
-		}
-		add(filepath.Dir(dotgit), gitdir)
-	}
-	return out
-}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -62,4 +63,56 @@ func All(g config.Gates) []config.Gate {
 		out = append(append(out, pre...), post...)
 	}
 	return append(out, g.Stop...)
+}
+
+// CheckWorktree says why the gates may not run in worktree, the folder a
+// task's log names for them, when it is not the project's own root. The
+// log is committed and merged, so it is no decision of this machine's
+// person: the folder must be a working tree of this clone (git's own list),
+// and each script the gates name must be there as it was trusted in the
+// project, or the gates would run what nobody trusted.
+func CheckWorktree(root, worktree string, g config.Gates) error {
+	if filepath.Clean(worktree) == filepath.Clean(root) {
+		return nil
+	}
+	p, err := project.Find(root)
+	if err != nil {
+		return err
+	}
+	known := false
+	for _, t := range p.Worktrees() {
+		known = known || sameDir(t.Root, worktree)
+	}
+	if !known {
+		return fmt.Errorf("the task's worktree %s is not a working tree of this repository ('git worktree list'); its gates run only in one", worktree)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	realTree, err := filepath.EvalSymlinks(worktree)
+	if err != nil {
+		return err
+	}
+	for _, f := range Files(worktree, g) {
+		rel, err := filepath.Rel(realTree, f)
+		if err != nil {
+			continue
+		}
+		there, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		trusted, err := os.ReadFile(filepath.Join(realRoot, rel))
+		if err != nil || !bytes.Equal(there, trusted) {
+			return fmt.Errorf("%s in the task's worktree is not the one trusted in %s: review the change, bring it into the project, then 'devlearn trust'", filepath.ToSlash(rel), root)
+		}
+	}
+	return nil
+}
+
+func sameDir(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -117,6 +117,10 @@ func (r *run) gateStop() *Output {
 	if worktree == "" {
 		worktree = r.proj.Root
 	}
+	if err := gate.CheckWorktree(r.proj.Root, worktree, in.Gates); err != nil {
+		r.log.Printf("stop gates: %v (not run)", err)
+		return &Output{SystemMessage: "devlearn: the stop gates were not run: " + err.Error()}
+	}
 	rep := gate.Run(r.ctx, in.Gates.Stop, gate.Options{
 		Project: r.proj.Root, Worktree: worktree, Env: r.env.Environ, Budget: StopGateBudget, Redact: r.env.Redact,
 	})

@@ -237,3 +237,39 @@ func EnsureLocal(root string) error {
 
 // localIgnore is LocalDir's .gitignore: everything in it, itself included.
 var localIgnore = "# devlearn: per-working-tree session state, never committed\n*\n"
+
+// Worktrees lists the working trees of p's clone that are on disk, p's
+// own first: the main one and those git registered as linked (their
+// admin folders under the common folder name where each lives).
+func (p *Project) Worktrees() []*Project {
+	out := []*Project{p}
+	seen := map[string]bool{p.GitDir: true}
+	add := func(root, gitdir string) {
+		if seen[gitdir] {
+			return
+		}
+		seen[gitdir] = true
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			return
+		}
+		out = append(out, &Project{Root: root, GitDir: gitdir, CommonDir: p.CommonDir})
+	}
+	// The main working tree holds the common folder as its .git.
+	if filepath.Base(p.CommonDir) == ".git" {
+		add(filepath.Dir(p.CommonDir), p.CommonDir)
+	}
+	linked, _ := os.ReadDir(filepath.Join(p.CommonDir, "worktrees"))
+	for _, l := range linked {
+		gitdir := filepath.Join(p.CommonDir, "worktrees", l.Name())
+		b, err := os.ReadFile(filepath.Join(gitdir, "gitdir"))
+		if err != nil {
+			continue
+		}
+		dotgit := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(dotgit) {
+			dotgit = filepath.Join(gitdir, dotgit)
+		}
+		add(filepath.Dir(dotgit), gitdir)
+	}
+	return out
+}
