@@ -252,4 +252,3 @@ func listLoose(p *project.Project) ([]*object, error) {
 	}
 	return out, nil
 }
-
