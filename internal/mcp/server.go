@@ -284,9 +284,9 @@ func (h *handlers) saveKnowledge(ctx context.Context, _ *sdk.CallToolRequest, in
 	status, source := knowledge.StatusCandidate, RolePipeline
 	if h.o.Role == RoleWorkshop {
 		source = RoleWorkshop
-		if h.o.Cfg.MCP.Supervised {
-			status = knowledge.StatusActive
-		}
+	}
+	if h.supervised() {
+		status = knowledge.StatusActive
 	}
 	e := &knowledge.Entry{
 		Key: in.Key, Summary: h.o.Redact(in.Summary), Body: h.o.Redact(in.Content), Category: in.Category,
@@ -372,40 +372,46 @@ func (h *handlers) updateKnowledge(ctx context.Context, _ *sdk.CallToolRequest, 
 	if in.Content == nil && in.Summary == nil && in.Tags == nil {
 		return nil, Saved{}, errors.New("nothing to change: give content, summary or tags")
 	}
-	var stores []*entrystore.Store
-	if st, err := h.projectStore(ToolUpdateKnowledge); err == nil {
-		stores = append(stores, st)
+	// Only the project's entries, through its audited writer: the global
+	// store is every project's, and its writes are in no history to undo.
+	st, err := h.projectStore(ToolUpdateKnowledge)
+	if err != nil {
+		return nil, Saved{}, err
 	}
-	if h.o.Home != "" {
-		g := entrystore.Global(h.o.Home)
-		g.Now = h.o.Now()
-		stores = append(stores, g)
-	}
-	for _, st := range stores {
-		// Edit applies the change to the entry as it is under the
-		// writer's lock: another session's update of the same entry at the
-		// same time keeps the fields this one does not set.
-		next, path, err := st.Edit(ctx, in.ID, fmt.Sprintf("mcp %s: %s", ToolUpdateKnowledge, in.ID), func(e *knowledge.Entry) error {
-			if in.Content != nil {
-				e.Body = h.o.Redact(*in.Content)
-			}
-			if in.Summary != nil {
-				e.Summary = h.o.Redact(*in.Summary)
-			}
-			if in.Tags != nil {
-				e.Tags = redactAll(h.o.Redact, in.Tags)
-			}
-			return nil
-		})
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
+	// Edit applies the change to the entry as it is under the
+	// writer's lock: another session's update of the same entry at the
+	// same time keeps the fields this one does not set.
+	next, path, err := st.Edit(ctx, in.ID, fmt.Sprintf("mcp %s: %s", ToolUpdateKnowledge, in.ID), func(e *knowledge.Entry) error {
+		// As save_knowledge: what an agent writes is a candidate
+		// unless a person supervises the session, so an entry a person
+		// reviewed (active) or set aside is not the agent's to change.
+		if !h.supervised() && e.Status != knowledge.StatusCandidate && e.Status != knowledge.StatusDraft {
+			return fmt.Errorf("not changed: %s is %s; an unsupervised session changes only candidates and drafts: save your version as a new candidate with %s, which a person reviews", in.ID, e.Status, ToolSaveKnowledge)
 		}
-		if err != nil {
-			return nil, Saved{}, err
+		if in.Content != nil {
+			e.Body = h.o.Redact(*in.Content)
 		}
-		return text(fmt.Sprintf("Updated %s (%s, %s).", next.Key, next.Status, path)), Saved{Key: next.Key, Status: next.Status, Path: path}, nil
+		if in.Summary != nil {
+			e.Summary = h.o.Redact(*in.Summary)
+		}
+		if in.Tags != nil {
+			e.Tags = redactAll(h.o.Redact, in.Tags)
+		}
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, Saved{}, fmt.Errorf("no entry %q in this project (list_knowledge lists them)", in.ID)
 	}
-	return nil, Saved{}, fmt.Errorf("no entry %q (list_knowledge lists them)", in.ID)
+	if err != nil {
+		return nil, Saved{}, err
+	}
+	return text(fmt.Sprintf("Updated %s (%s, %s).", next.Key, next.Status, path)), Saved{Key: next.Key, Status: next.Status, Path: path}, nil
+}
+
+// supervised reports a workshop session a person supervises
+// (mcp.supervised): what it saves is active at once.
+func (h *handlers) supervised() bool {
+	return h.o.Role == RoleWorkshop && h.o.Cfg.MCP.Supervised
 }
 
 // SkillArgs name a skill.

@@ -217,3 +217,37 @@ func TestSkillTools(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+// An unsupervised session changes only candidates and drafts: an entry a
+// person reviewed is theirs, as save_knowledge makes only candidates. And
+// only the project's entries: the global store is in no project's history.
+func TestUpdateLeavesAPersonsEntriesAlone(t *testing.T) {
+	o, p := setup(t, RoleWorkshop, nil)
+	active := "---\nsummary: Releases need a signed tag\nstatus: active\nsource: manual\ntriggers:\n  tools: [Bash]\n---\nSign tags.\n"
+	os.WriteFile(p.Path(".memory/knowledge/entries/release-rule.md"), []byte(active), 0o644)
+	os.MkdirAll(filepath.Join(o.Home, "knowledge", "entries"), 0o755)
+	global := strings.Replace(active, "release-rule", "global-rule", 1)
+	os.WriteFile(filepath.Join(o.Home, "knowledge", "entries", "global-rule.md"), []byte(global), 0o644)
+	s := connect(t, o)
+	if msg, isErr, _ := s.call(ToolUpdateKnowledge, map[string]any{"id": "release-rule", "content": "Never sign tags."}); !isErr || !strings.Contains(msg, "release-rule is active") {
+		t.Fatalf("active entry changed: %q", msg)
+	}
+	if data, _ := os.ReadFile(p.Path(".memory/knowledge/entries/release-rule.md")); string(data) != active {
+		t.Fatalf("file changed:\n%s", data)
+	}
+	if msg, isErr, _ := s.call(ToolUpdateKnowledge, map[string]any{"id": "global-rule", "content": "changed"}); !isErr || !strings.Contains(msg, "no entry") {
+		t.Fatalf("global entry: %q", msg)
+	}
+	if data, _ := os.ReadFile(filepath.Join(o.Home, "knowledge", "entries", "global-rule.md")); string(data) != global {
+		t.Fatalf("global file changed:\n%s", data)
+	}
+	// A candidate is the agent's to change; supervised, any entry is.
+	s.call(ToolSaveKnowledge, map[string]any{"key": "api-dates", "summary": "API dates are epoch", "content": "seconds", "category": "api_quirk"})
+	if msg, isErr, _ := s.call(ToolUpdateKnowledge, map[string]any{"id": "api-dates", "content": "seconds since 1970"}); isErr {
+		t.Fatalf("candidate: %q", msg)
+	}
+	o.Cfg.MCP.Supervised = true
+	if msg, isErr, _ := connect(t, o).call(ToolUpdateKnowledge, map[string]any{"id": "release-rule", "content": "Sign every tag."}); isErr {
+		t.Fatalf("supervised: %q", msg)
+	}
+}
