@@ -357,7 +357,7 @@ func (s *Store) Reject(ctx context.Context, in RejectInput) (*Outcome, error) {
 		out.Candidate, out.CandidatePath, out.Recurrences = cand, path, count
 		// Stamped here to name it in a two-strike event; record stamps it
 		// again to the same id.
-		rej := &Event{Op: OpReject, Task: in.Task, Stage: in.Stage, When: in.When, From: in.From, Feedback: feedback, Summary: out.Summary, Candidate: cand, Session: in.Session}
+		rej := &Event{Op: OpReject, Task: in.Task, Stage: in.Stage, When: in.When, From: in.From, Feedback: feedback, Summary: out.Summary, Candidate: cand, Session: in.Session, N: n}
 		if err := stamp(rej, s.Now, s.Src); err != nil {
 			return nil, err
 		}

@@ -80,6 +80,10 @@ type Event struct {
 	Summary   string `json:"summary,omitempty"`
 	Candidate string `json:"candidate,omitempty"` // the candidate entry's key
 	Session   string `json:"session,omitempty"`
+	// N is the rejection's number at its stage: two rejections alike in
+	// one second (a gate failing the same way at once) are two events, as
+	// the event id is a hash of the event and its time to the second.
+	N int `json:"n,omitempty"`
 	// two-strike: the two rejections; breaker: the candidates listed.
 	Rejections []string `json:"rejections,omitempty"`
 	Overlap    float64  `json:"overlap,omitempty"`

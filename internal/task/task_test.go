@@ -341,3 +341,28 @@ func TestMergeNamesMatchGitx(t *testing.T) {
 		t.Fatal(string(data))
 	}
 }
+
+// A gate failing the same way three times within one second (the clock
+// reads to the second) is three rejections: the third trips the breaker.
+func TestSameRejectionsInOneSecondAllCount(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	var strikes []int
+	for range 3 {
+		o, err := s.Reject(ctx, RejectInput{Task: "t", Stage: StopStage, From: "gate:tests", Feedback: "FAIL: TestX boom"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		strikes = append(strikes, o.Strike)
+		if o.Strike == 3 && !o.Breaker {
+			t.Fatalf("third rejection did not trip the breaker: %+v", o)
+		}
+	}
+	if fmt.Sprint(strikes) != "[1 2 3]" {
+		t.Fatalf("strikes %v", strikes)
+	}
+	st, _, _ := s.Load("t")
+	if st.Strikes != 3 {
+		t.Fatalf("state: %+v", st)
+	}
+}
