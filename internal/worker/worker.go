@@ -430,6 +430,7 @@ func (r *Runner) settle(batch []queued, res Result, run *Run, now time.Time) {
 			run.Sessions++
 		case errors.Is(err, ErrGone):
 			r.logf("session %s dropped: %v", q.SessionID, err)
+			r.drop(q.Entry, err.Error(), now) // listed, with the command that ingests it
 			errs = append(errs, err.Error())
 		case !errors.Is(err, ErrBatch) && q.Attempts+1 >= MaxAttempts:
 			why := fmt.Sprintf("%d runs failed on it: %v", q.Attempts+1, err)

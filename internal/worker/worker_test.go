@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -318,6 +319,19 @@ func TestFailuresAreRetriedThenDropped(t *testing.T) {
 	}
 	if names, _ := entryNames(r.State.claimedDir()); len(names) != 0 {
 		t.Fatalf("claimed left behind: %v", names)
+	}
+	// Both are listed as dropped, with what to run to ingest them by hand:
+	// the gone one too.
+	dropped, err := r.State.Dropped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, d := range dropped {
+		ids = append(ids, d.SessionID)
+	}
+	if slices.Sort(ids); !slices.Equal(ids, []string{"flaky", "gone"}) {
+		t.Fatalf("dropped: %v", ids)
 	}
 }
 

@@ -100,9 +100,18 @@ func Ingest(ctx context.Context, d Deps, batch []worker.Entry, begin func(int)) 
 			}
 		}
 		p, err := project.Find(root)
-		if err != nil || !p.HasMemory() {
+		if err != nil {
 			for _, i := range idx {
-				res.Errs[i] = fmt.Errorf("working tree %s is gone or no longer set up for devlearn: %w", root, worker.ErrGone)
+				res.Errs[i] = fmt.Errorf("working tree %s is gone: %w", root, worker.ErrGone)
+			}
+			continue
+		}
+		if !p.HasMemory() {
+			// There, but on a branch without .memory/ (an old one checked
+			// out for a moment): tried again on later runs, and listed as
+			// dropped only if it stays so.
+			for _, i := range idx {
+				res.Errs[i] = fmt.Errorf("working tree %s has no .memory/ on its current branch", root)
 			}
 			continue
 		}

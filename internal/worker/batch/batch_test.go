@@ -55,7 +55,9 @@ func transcriptFile(t *testing.T, id string) string {
 // and in the calls it made.
 func TestABatchAnswersForEachSession(t *testing.T) {
 	good, broken := tree(t), tree(t)
-	gone := t.TempDir() // no longer a devlearn working tree
+	gone := t.TempDir() // no longer a working tree
+	bare := t.TempDir() // a working tree on a branch without .memory/
+	os.MkdirAll(filepath.Join(bare, ".git"), 0o755)
 	const readable = "0b9f6e2c-1111-4aaa-8bbb-000000000001"
 	entries := []worker.Entry{
 		{SessionID: readable, TranscriptPath: transcriptFile(t, readable), Root: good},
@@ -63,6 +65,7 @@ func TestABatchAnswersForEachSession(t *testing.T) {
 		{SessionID: "s3", Root: gone},
 		{SessionID: "s4", Root: broken},
 		{SessionID: "another-agent", TranscriptPath: filepath.Join(t.TempDir(), "rollout.agent"), Root: good},
+		{SessionID: "s6", Root: bare},
 	}
 	var calls, logged []string
 	d := Deps{
@@ -124,6 +127,9 @@ func TestABatchAnswersForEachSession(t *testing.T) {
 	}
 	if !errors.Is(res.Errs[2], worker.ErrGone) || !strings.Contains(res.Errs[2].Error(), gone) {
 		t.Errorf("a session of a working tree that is gone: %v, want ErrGone naming it", res.Errs[2])
+	}
+	if err := res.Errs[5]; err == nil || errors.Is(err, worker.ErrGone) || errors.Is(err, worker.ErrBatch) || !strings.Contains(err.Error(), "no .memory/") {
+		t.Errorf("a session of a working tree on a branch without .memory/: %v, want an attempt counted and a retry", err)
 	}
 	if !errors.Is(res.Errs[3], worker.ErrBatch) || !strings.Contains(res.Errs[3].Error(), "learning.json") {
 		t.Errorf("a session of a working tree whose config fails: %v, want ErrBatch (retried without a count) with the config's error", res.Errs[3])
