@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
+	"strings"
 
 	"github.com/devlearn/devlearn/internal/evolve"
+	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/knowfile"
 	"github.com/devlearn/devlearn/internal/manifest"
 	"github.com/devlearn/devlearn/internal/observe"
@@ -92,8 +95,43 @@ func (r *Reverter) Run(ctx context.Context, id string) (*Reverted, error) {
 	if err := r.Log.Append(ctx, events...); err != nil {
 		return nil, err
 	}
+	unlock, err := lockLogs(ctx, r.Proj, plan.Changes)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	out.Entry, err = r.Writer.Revert(ctx, plan, extra...)
 	return out, err
+}
+
+// lockLogs takes the locks of the logs devlearn appends to that changes
+// replace (a revert of 'learn --clear' brings the learning log back), so
+// that no append lands between the writer's check of the file and its
+// rename and is lost; the order is scrub's: the logs sorted, then the
+// writer's own lock, which the writer takes.
+func lockLogs(ctx context.Context, p *project.Project, changes []evolve.Change) (func(), error) {
+	var logs []string
+	for _, c := range changes {
+		if c.Path == project.LogFile || path.Dir(c.Path) == project.TasksDir && strings.HasSuffix(c.Path, ".jsonl") {
+			logs = append(logs, c.Path)
+		}
+	}
+	slices.Sort(logs)
+	var unlocks []func() error
+	release := func() {
+		for i := len(unlocks) - 1; i >= 0; i-- {
+			unlocks[i]()
+		}
+	}
+	for _, rel := range slices.Compact(logs) {
+		unlock, err := jsonl.Lock(ctx, p.LockPath(rel))
+		if err != nil {
+			release()
+			return nil, err
+		}
+		unlocks = append(unlocks, unlock)
+	}
+	return release, nil
 }
 
 // withdraw finds the manifest entries whose artifact the plan takes away,
