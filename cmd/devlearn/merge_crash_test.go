@@ -319,3 +319,56 @@ func checkMergeLeftNothing(t *testing.T, dir string) {
 		t.Errorf("a merging task recorded done before its merge:\n%s", log)
 	}
 }
+
+// A merge stopped dead while it writes the checkout, then a line appended
+// to the learning log there (a hook, the worker, a command, while no one
+// has finished the merge yet): finishing the merge keeps the task's lines
+// and the appended one. Before, the log was "left alone (changed on disk
+// during the merge)", without the task's lines, and committing it lost them.
+func TestAppendAfterMergeCrashIsKept(t *testing.T) {
+	bin := crashBinary(t)
+	ref := newMergeCrashRepo(t, bin)
+	trace := filepath.Join(t.TempDir(), "trace")
+	if code, out := runMergeCrash(t, bin, ref, []string{"DEVLEARN_CRASH_TRACE=" + trace}, "task", "done", "cart"); code != 0 {
+		t.Fatalf("reference run: exit %d\n%s", code, out)
+	}
+	b, _ := os.ReadFile(trace)
+	var points []string
+	for _, id := range strings.Fields(string(b)) {
+		if strings.HasPrefix(id, "merge:file-written#") {
+			points = append(points, id)
+		}
+	}
+	if len(points) < 3 {
+		t.Fatalf("file write points: %v", points)
+	}
+	for _, point := range []string{points[0], points[len(points)/2], points[len(points)-1]} {
+		t.Run(point, func(t *testing.T) {
+			dir := newMergeCrashRepo(t, bin)
+			if code, out := runMergeCrash(t, bin, dir, []string{"DEVLEARN_CRASH_AT=" + point}, "task", "done", "cart"); code != 137 {
+				t.Fatalf("crash run: exit %d, want 137\n%s", code, out)
+			}
+			// Nothing is judged deleted or edited while the merge is half
+			// written: files at the merge and files not yet are no person's.
+			if code, out := runMergeCrash(t, bin, dir, nil, "reconcile"); code != 0 || !strings.Contains(out, "a devlearn merge into this working tree has not finished") {
+				t.Errorf("reconcile after the crash: exit %d\n%s", code, out)
+			}
+			logPath := filepath.Join(dir, ".memory", "learning-log.jsonl")
+			f, err := os.OpenFile(logPath, os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString(`{"op":"observe","eid":"appended"}` + "\n")
+			f.Close()
+			if code, out := runMergeCrash(t, bin, dir, nil, "task", "done", "cart"); code != 0 {
+				t.Fatalf("task done after the crash: exit %d\n%s", code, out)
+			}
+			data, _ := os.ReadFile(logPath)
+			for _, eid := range []string{`"e1"`, `"task"`, `"appended"`} {
+				if strings.Count(string(data), eid) != 1 {
+					t.Errorf("%s in the log %d times, want once:\n%s", eid, strings.Count(string(data), eid), data)
+				}
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -255,68 +256,143 @@ func fileMatches(s storer.EncodedObjectStorer, abs string, e entry, ie *index.En
 // writing: a path already at next is only recorded (a merge finished after
 // a crash finds its own work done), one still at old is written, and one
 // someone changed since the check is left alone and returned in skipped.
-// The index entries follow the files.
+// devlearn's own logs are checked and written under the lock their
+// appenders take, and lines appended to one since (a hook, the worker, a
+// command run while the merge ran or after it crashed) are merged in, as
+// the merge driver merges two sides, never left alone: leaving the file
+// as it was would drop the merged lines from the checkout. The index
+// entries follow the files.
 func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error) {
 	for _, u := range ups {
 		if err := safePath(c.w.Root, u.path); err != nil {
 			return written, skipped, err
 		}
-		abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
-		if c.recovering {
-			removeStaleTemps(c.w.Root, abs)
-		}
-		// Still at old (the usual case, told by the index entry's stat
-		// data without reading the file): written below.
-		ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
+		done, err := c.applyOne(u)
 		if err != nil {
 			return written, skipped, err
 		}
-		if !ok {
-			atNext, err := fileMatches(c.s, abs, u.next, c.byNm[u.path])
-			if err != nil {
-				return written, skipped, err
-			}
-			switch {
-			case atNext && u.next.absent():
-				delete(c.byNm, u.path)
-				written = append(written, u.path)
-			case atNext:
-				if c.byNm[u.path], err = indexEntry(u.path, abs, u.next); err != nil {
-					return written, skipped, err
-				}
-				written = append(written, u.path)
-			default:
-				skipped = append(skipped, u.path)
-				if u.next.absent() {
-					delete(c.byNm, u.path)
-				} else {
-					c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
-				}
-			}
-			continue
-		}
-		if u.next.absent() {
-			if err := safefile.Remove(c.w.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return written, skipped, err
-			}
-			removeEmptyParents(c.w.Root, filepath.Dir(abs))
-			delete(c.byNm, u.path)
+		if done {
 			written = append(written, u.path)
-			crashpoint.Hit("merge:file-written")
-			continue
+		} else {
+			skipped = append(skipped, u.path)
 		}
-		if err := c.writeFile(abs, u.next); err != nil {
-			return written, skipped, fmt.Errorf("write %s: %w", abs, err)
-		}
-		ie, err := indexEntry(u.path, abs, u.next)
-		if err != nil {
-			return written, skipped, err
-		}
-		c.byNm[u.path] = ie
-		written = append(written, u.path)
-		crashpoint.Hit("merge:file-written")
 	}
 	return written, skipped, nil
+}
+
+// applyOne moves one path (apply); done is false when it was left alone.
+func (c *checkout) applyOne(u pathUpdate) (done bool, err error) {
+	abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
+	if c.recovering {
+		removeStaleTemps(c.w.Root, abs)
+	}
+	if lock := c.appendLock(u.path); lock != "" {
+		unlock, err := jsonl.Lock(context.Background(), lock)
+		if err != nil {
+			return false, err
+		}
+		defer unlock()
+	}
+	// Still at old (the usual case, told by the index entry's stat
+	// data without reading the file): written below.
+	ok, err := fileMatches(c.s, abs, u.old, c.byNm[u.path])
+	if err != nil {
+		return false, err
+	}
+	if !ok {
+		atNext, err := fileMatches(c.s, abs, u.next, c.byNm[u.path])
+		if err != nil {
+			return false, err
+		}
+		switch {
+		case atNext && u.next.absent():
+			delete(c.byNm, u.path)
+			return true, nil
+		case atNext:
+			c.byNm[u.path], err = indexEntry(u.path, abs, u.next)
+			return err == nil, err
+		}
+		if merged, err := c.mergeAppended(abs, u); err != nil || merged {
+			return merged, err
+		}
+		if u.next.absent() {
+			delete(c.byNm, u.path)
+		} else {
+			c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+		}
+		return false, nil
+	}
+	if u.next.absent() {
+		if err := safefile.Remove(c.w.Root, abs); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return false, err
+		}
+		removeEmptyParents(c.w.Root, filepath.Dir(abs))
+		delete(c.byNm, u.path)
+		crashpoint.Hit("merge:file-written")
+		return true, nil
+	}
+	if err := c.writeFile(abs, u.next); err != nil {
+		return false, fmt.Errorf("write %s: %w", abs, err)
+	}
+	ie, err := indexEntry(u.path, abs, u.next)
+	if err != nil {
+		return false, err
+	}
+	c.byNm[u.path] = ie
+	crashpoint.Hit("merge:file-written")
+	return true, nil
+}
+
+// appendLock is the lock the appenders of the project file rel take, ""
+// for a file no devlearn process appends to.
+func (c *checkout) appendLock(rel string) string {
+	p := &project.Project{Root: c.w.Root, GitDir: c.w.GitDir, CommonDir: c.common}
+	switch {
+	case rel == project.LogFile, path.Dir(rel) == project.TasksDir && strings.HasSuffix(rel, ".jsonl"):
+		return p.LockPath(rel)
+	case rel == project.EvolutionLog:
+		return p.LockPath(path.Dir(project.EvolutionLog)) // the one writer's lock
+	}
+	return ""
+}
+
+// mergeAppended brings one of devlearn's logs that someone appended to
+// since the merge looked (the file holds old's lines and more) to next
+// with those lines kept, merged as the driver merges two sides; merged is
+// false for any other file, or a change that is not appended lines.
+func (c *checkout) mergeAppended(abs string, u pathUpdate) (merged bool, err error) {
+	if c.appendLock(u.path) == "" || u.next.absent() || u.next.Mode != filemode.Regular {
+		return false, nil
+	}
+	disk, err := os.ReadFile(abs)
+	if err != nil {
+		return false, nil // gone or unreadable: left alone, as any other
+	}
+	var old []byte
+	if !u.old.absent() {
+		if old, err = readBlob(c.s, u.old.Hash); err != nil {
+			return false, err
+		}
+	}
+	if !bytes.HasPrefix(disk, old) {
+		return false, nil // rewritten, not appended to: a person's to settle
+	}
+	next, err := readBlob(c.s, u.next.Hash)
+	if err != nil {
+		return false, err
+	}
+	out := MergeFile(u.path, old, disk, next)
+	if !out.Clean {
+		return false, nil
+	}
+	if err := jsonl.WriteFileOver(c.w.Root, abs, out.Data, 0o644); err != nil {
+		return false, fmt.Errorf("write %s: %w", abs, err)
+	}
+	// The index holds next: the appended lines show as the change they
+	// are, to be committed with the rest of the log's.
+	c.byNm[u.path] = &index.Entry{Name: u.path, Hash: u.next.Hash, Mode: u.next.Mode}
+	crashpoint.Hit("merge:file-written")
+	return true, nil
 }
 
 // removeStaleTemps removes the temporary files a crashed checkout left

@@ -68,7 +68,7 @@ type journal struct {
 }
 
 func journalDir(common string) string {
-	return (&project.Project{CommonDir: common}).StatePath("merges")
+	return (&project.Project{CommonDir: common}).StatePath(project.MergeJournals)
 }
 
 func journalPath(common, base string) string {

@@ -148,3 +148,27 @@ func TestLinksNamesEveryCommittedLink(t *testing.T) {
 		t.Fatalf("links:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A devlearn merge whose journal names this working tree as its checkout
+// is under way for it (running, or stopped dead); another's is not.
+func TestMergeUnderway(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, ".git"), 0o755)
+	p, err := Find(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.MergeUnderway() {
+		t.Fatal("no journal")
+	}
+	dir := p.StatePath(MergeJournals)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "other.json"), []byte(`{"nonce":"n","base":"other","checkout_git_dir":"/elsewhere/.git"}`), 0o644)
+	if p.MergeUnderway() {
+		t.Fatal("another checkout's journal")
+	}
+	os.WriteFile(filepath.Join(dir, "main.json"), []byte(`{"nonce":"n","base":"main","checkout_git_dir":"`+p.GitDir+`"}`), 0o644)
+	if !p.MergeUnderway() {
+		t.Fatal("this checkout's journal")
+	}
+}

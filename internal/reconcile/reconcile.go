@@ -109,6 +109,10 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		res.Skipped = append(res.Skipped, Skip{Reason: fmt.Sprintf("%s is in progress (.git/%s): nothing is treated as deleted, edited or stale until it ends", op, marker)})
 		return res, nil
 	}
+	if r.Proj.MergeUnderway() {
+		res.Skipped = append(res.Skipped, Skip{Reason: "a devlearn merge into this working tree has not finished (running, or stopped: 'devlearn merge' finishes it): nothing is treated as deleted, edited or stale until it ends"})
+		return res, nil
+	}
 	if !r.Opts.DryRun && !r.Opts.Full {
 		if res := cached(r.Proj, r.Opts.Now, r.Opts.Config, start); res != nil {
 			return res, nil
