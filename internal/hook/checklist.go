@@ -25,9 +25,33 @@ func (r *run) stopAndChecklists() (*Output, error) {
 		o = nil
 	}
 	if g := r.checklistGate(o); g != nil {
+		fitReason(g, r.cfg.Serve.BudgetChars)
 		return g, nil
 	}
 	return nil, errQuiet
+}
+
+// fitReason cuts a block's reason in its middle until the output as
+// printed is within budget: JSON writes a tab, a quote or a colour code in
+// more characters than it is, so a reason within maxReason characters can
+// still print past the bound every hook output keeps.
+func fitReason(o *Output, budget int) {
+	if o.Reason == "" || size(o) <= budget {
+		return
+	}
+	// The longest cut that fits, found by halving: how many characters a
+	// rune prints as depends on which runes are cut.
+	orig := o.Reason
+	lo, hi := 0, utf8.RuneCountInString(orig)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if o.Reason = cutMiddle(orig, mid); size(o) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	o.Reason = cutMiddle(orig, lo)
 }
 
 // checklistGate blocks the stop while a checklist of an area the session

@@ -56,3 +56,20 @@ func TestBlockReasonsTogetherStayWithinBounds(t *testing.T) {
 		t.Fatalf("alone: %+v", o)
 	}
 }
+
+// The reason is bounded as printed: tabs and colour codes print as escapes
+// of several characters, and the output stays within the hooks' budget.
+func TestBlockOutputFitsAsPrinted(t *testing.T) {
+	out := strings.Repeat("FAIL\t\x1b[31m<a&b>\x1b[0m\n", 3000)
+	o := &Output{Decision: "block", Reason: blockReason(out, &task.Outcome{Strike: 1})}
+	if size(o) <= 9000 {
+		t.Fatalf("the case does not test anything: %d", size(o))
+	}
+	fitReason(o, 9000)
+	if n := size(o); n > 9000 || n < 8000 {
+		t.Fatalf("printed %d characters", n)
+	}
+	if !strings.HasPrefix(o.Reason, "devlearn: a required stop gate failed") {
+		t.Fatalf("%.80q", o.Reason)
+	}
+}
