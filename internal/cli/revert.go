@@ -160,6 +160,13 @@ func printReverted(out io.Writer, res *reconcile.Reverted, dryRun bool) {
 		}
 		fmt.Fprintf(out, "  %s deprecated: its artifact (%s) was reverted; 'devlearn learn --review --restore %s' takes it back\n", o.ID, where, o.ID)
 	}
+	for _, o := range res.Restored {
+		where := o.Path
+		if o.Anchor != "" {
+			where += " " + o.Anchor
+		}
+		fmt.Fprintf(out, "  %s restored: its artifact (%s) is back, and the \"no\" the earlier revert recorded with it\n", o.ID, where)
+	}
 }
 
 func hashOrAbsent(h string) string {

@@ -57,10 +57,13 @@ type Skip struct {
 
 // Result counts what a run found; Details says it item by item.
 type Result struct {
-	Deletions int       `json:"deletions"`
-	Edits     int       `json:"edits"`
-	Unchanged int       `json:"unchanged"`
-	Healed    int       `json:"healed"`
+	Deletions int `json:"deletions"`
+	Edits     int `json:"edits"`
+	Unchanged int `json:"unchanged"`
+	Healed    int `json:"healed"`
+	// Withdrawn counts the artifacts of turned-down lessons that came back
+	// unedited (a merge from a branch that still had them), removed again.
+	Withdrawn int       `json:"withdrawn,omitempty"`
 	Stale     int       `json:"stale"`
 	Skipped   []Skip    `json:"skipped"`
 	Details   []Outcome `json:"details"`
@@ -96,6 +99,8 @@ type run struct {
 	// unchanged: the artifacts found as the render wrote them, by
 	// handedKey (unchangedSinceRender).
 	unchanged map[string]bool
+	// withdraw: the files of turned-down lessons to remove again.
+	withdraw []evolve.Change
 }
 
 // loadLog loads the log a check judges against; a variable for tests.
@@ -209,8 +214,9 @@ func (r *Reconciler) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	if u.changed {
+		changes := append([]evolve.Change{{Path: project.ManifestFile, Data: man.Bytes()}}, u.withdraw...)
 		if _, err := r.Writer.Apply(ctx, evolve.Reason{Text: "reconcile: the manifest follows the artifacts as people left them", Observations: u.ids()},
-			evolve.Change{Path: project.ManifestFile, Data: man.Bytes()}); err != nil {
+			changes...); err != nil {
 			return nil, err
 		}
 	}
@@ -290,6 +296,22 @@ func (u *run) note(o Outcome) { u.res.Details = append(u.res.Details, o) }
 func (u *run) entry(e manifest.Entry) error {
 	o, known := u.observation(e.ObservationID)
 	deprecated := known && o.Status == observe.Deprecated
+	if deprecated && e.AnchorID == "" {
+		// A "no" sticks: the command or skill of a lesson turned down is
+		// back as devlearn wrote it (a merge from a branch that still had
+		// it adds it again). Removed again; a person's edit of it is
+		// theirs and stays (below).
+		data, err := u.root.ReadFile(e.Path)
+		if err == nil && contenthash.Matches(e.ContentHash, data) {
+			u.judged(e.Path, proof{kind: byContent, exists: true, data: data})
+			u.withdraw = append(u.withdraw, evolve.Change{Path: e.Path, Remove: true, Guard: true, Expect: evolve.BlobHash(data)})
+			u.man.Remove(e.ObservationID)
+			u.changed = true
+			u.res.Withdrawn++
+			u.note(Outcome{ID: e.ObservationID, Path: e.Path, What: "withdrawn", Note: "turned down before, back unedited (a merge): removed again; 'devlearn lessons restore' brings it back"})
+			return nil
+		}
+	}
 	var current []byte
 	var sec *knowfile.Section
 	if e.AnchorID != "" {

@@ -49,6 +49,9 @@ type Reverted struct {
 	// Withdrawn are the artifacts the revert took away, whose
 	// observations are now deprecated.
 	Withdrawn []Outcome `json:"withdrawn"`
+	// Restored are the artifacts the revert brought back whose
+	// observations an earlier revert had deprecated: restored with them.
+	Restored []Outcome `json:"restored,omitempty"`
 }
 
 // ErrRefused is a revert refused because files changed since the entry.
@@ -184,6 +187,23 @@ func (r *Reverter) withdraw(plan *evolve.RevertPlan, log *observe.Log, out *Reve
 		}
 		out.Withdrawn = append(out.Withdrawn, Outcome{ID: me.ObservationID, Path: me.Path, Anchor: me.AnchorID, What: "reverted", Note: "penalised and deprecated: a 'no' that sticks until restored"})
 		events = append(events, Refusal(o, me, r.Opts.Now, "revert", "reverted")...)
+	}
+	// What the revert brings back whose "no" a revert recorded (the revert
+	// of a revert): that "no" is undone with it, or the artifact would be
+	// back and its lesson still retired, unserved, never rendered again.
+	for _, me := range man.Entries {
+		c := after[me.Path]
+		if c == nil || c.Remove || current.Get(me.ObservationID) != nil {
+			continue
+		}
+		o, known := log.Observation(me.ObservationID, r.Opts.Now, r.Opts.Config)
+		if !known || o.Status != observe.Deprecated || o.DeprecatedReason != "reverted" {
+			continue
+		}
+		out.Restored = append(out.Restored, Outcome{ID: me.ObservationID, Path: me.Path, Anchor: me.AnchorID, What: "restored", Note: "its artifact is back: the 'no' the earlier revert recorded is undone"})
+		events = append(events, withEID(observe.NewEvent(observe.OpRestore, me.ObservationID, r.Opts.Now, "revert", func(ev *observe.Event) {
+			ev.Reason, ev.Seq = "reverted back", o.NextSeq()
+		}), "restore|"+me.ObservationID+"|"+me.Path+"|"+me.AnchorID+"|"+me.RenderedAt))
 	}
 	if !changed {
 		return nil, events, nil
