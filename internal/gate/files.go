@@ -28,31 +28,56 @@ func Files(root string, g config.Gates) []string {
 		if err != nil {
 			dir = root
 		}
-		for _, w := range words(gt.Command) {
+		// A word names a file relative to the gate's folder, or to a
+		// folder a cd before it went to ("cd tools && sh lint.sh"): both
+		// are looked at, since which one the shell is in is not read here,
+		// and a file hashed more is only held more.
+		dirs := []string{dir}
+		ws := words(gt.Command)
+		for i := 0; i < len(ws); i++ {
+			w := ws[i]
+			if w == "cd" && i+1 < len(ws) {
+				to := ExpandPath(ws[i+1], root, root)
+				if !filepath.IsAbs(to) {
+					to = filepath.Join(dir, to)
+				}
+				dirs = append(dirs, to)
+				i++
+				continue
+			}
 			if w == "" || strings.HasPrefix(w, "-") || strings.ContainsAny(w, "$*?[=`") {
 				continue
 			}
 			w = ExpandPath(w, root, root)
-			if !filepath.IsAbs(w) {
-				w = filepath.Join(dir, w)
-			}
-			real, err := filepath.EvalSymlinks(w)
-			if err != nil {
-				continue
-			}
-			if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
-				continue
-			}
-			if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				continue // outside the folder: not what a pull changes
-			}
-			if !slices.Contains(out, real) {
-				out = append(out, real)
+			for _, d := range dirs {
+				name := w
+				if !filepath.IsAbs(name) {
+					name = filepath.Join(d, name)
+				}
+				if real, ok := inFolder(realRoot, name); ok && !slices.Contains(out, real) {
+					out = append(out, real)
+				}
 			}
 		}
 	}
 	slices.Sort(out)
 	return out
+}
+
+// inFolder is name with its links resolved, when it is a regular file
+// inside the folder realRoot: what a pull changes.
+func inFolder(realRoot, name string) (string, bool) {
+	real, err := filepath.EvalSymlinks(name)
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	if rel, err := filepath.Rel(realRoot, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return real, true
 }
 
 // words splits shell text into its words, quotes taken off, at blanks and

@@ -290,3 +290,16 @@ func TestFilesNamedByGates(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 }
+
+// A script named after a cd is the file in that folder: trust hashes it,
+// so a change to it holds the gates as a change to any named script does.
+func TestFilesFollowCd(t *testing.T) {
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "tools"), 0o755)
+	os.WriteFile(filepath.Join(root, "tools", "lint.sh"), []byte("exit 0"), 0o644)
+	got := Files(root, config.Gates{Stop: []config.Gate{{Name: "lint", Command: "cd tools && sh lint.sh"}}})
+	real, _ := filepath.EvalSymlinks(root)
+	if want := []string{filepath.Join(real, "tools", "lint.sh")}; !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
