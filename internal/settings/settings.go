@@ -157,13 +157,15 @@ type Entry struct {
 func IsDevlearn(cmd string) bool { return strings.Contains(cmd, Marker) }
 
 var (
-	devflowRe         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)devflow|/run-hook\b|self-learning`) })
+	devflowRe         = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)[/\\]\.devflow[/\\]|\bdevflow-kit\b`) })
 	devflowLearningRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i)learn|knowledge|decisions`) })
 )
 
-// IsDevflow reports whether a hook command is devflow's (devflow-kit
-// installs them as `<dir>/.devflow/scripts/hooks/run-hook <name>` or
-// scripts named after its self-learning feature).
+// IsDevflow reports whether a hook command is devflow's: devflow-kit
+// installs them as `<dir>/.devflow/scripts/hooks/run-hook <name>`, or runs
+// `npx devflow-kit …`. A person's own script named after the idea
+// ("self-learning.py") or another tool's ("devflow-cli") is not: init
+// removes devflow's learning hooks, and must never remove theirs.
 func IsDevflow(cmd string) bool { return !IsDevlearn(cmd) && devflowRe().MatchString(cmd) }
 
 // IsDevflowLearning reports whether a hook command is one of devflow's

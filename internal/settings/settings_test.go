@@ -199,3 +199,21 @@ func TestCommandsAreGuarded(t *testing.T) {
 		}
 	}
 }
+
+// Only devflow's own hooks are devflow's: a person's script named after
+// the idea, or another tool whose name holds "devflow", is theirs, and
+// init removes devflow's learning hooks only.
+func TestIsDevflowIsDevflowsOwn(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"/home/u/.devflow/scripts/hooks/run-hook stop-update-learning":    true,
+		`C:\Users\u\.devflow\scripts\hooks\run-hook session-end-learning`: true,
+		"npx devflow-kit learn --background":                              true,
+		`python3 "$CLAUDE_PROJECT_DIR"/.claude/hooks/self-learning.py`:    false,
+		"npx devflow-cli lint --decisions docs/adr":                       false,
+		"./tools/run-hook learn":                                          false,
+	} {
+		if got := IsDevflowLearning(cmd); got != want {
+			t.Errorf("IsDevflowLearning(%q) = %v, want %v", cmd, got, want)
+		}
+	}
+}
