@@ -415,7 +415,11 @@ func (in *Init) statusLine(find func() (string, error), replace bool) {
 	changed, kept := d.File.SetStatusLine(replace)
 	switch {
 	case kept != "":
-		in.add("kept", path, fmt.Sprintf("your status line %q; add 'devlearn hud' to it, or run 'devlearn init --statusline --replace-statusline'", kept))
+		if strings.Contains(kept, "devlearn hud") {
+			in.add("kept", path, fmt.Sprintf("your status line %q, which calls devlearn's HUD", kept))
+		} else {
+			in.add("kept", path, fmt.Sprintf("your status line %q; add 'devlearn hud' to it, or run 'devlearn init --statusline --replace-statusline'", kept))
+		}
 	case changed:
 		in.outside[path] = d.File.Bytes()
 		in.add(d.Action(), path, "status line: devlearn hud")

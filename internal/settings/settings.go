@@ -516,8 +516,18 @@ func (f *File) StatusLine() string {
 	return s
 }
 
-// IsDevlearnStatusLine reports whether a status line command is devlearn's.
-func IsDevlearnStatusLine(cmd string) bool { return strings.Contains(cmd, "devlearn hud") }
+// IsDevlearnStatusLine reports whether a status line command is devlearn's:
+// the one init writes, or the one it wrote before. A person's own status
+// line that calls the HUD among other things (as init advises when it
+// keeps theirs) is theirs: init never replaces it, uninstall never removes
+// it.
+func IsDevlearnStatusLine(cmd string) bool {
+	return cmd == StatusLineCommand || cmd == statusLineBefore
+}
+
+// statusLineBefore is the status line init wrote before devlearn-hook
+// served the HUD.
+const statusLineBefore = Guard + "devlearn hud --stdin || true"
 
 // SetStatusLine makes devlearn's HUD the status line. Someone else's status
 // line is never replaced unless force is set; kept returns it.

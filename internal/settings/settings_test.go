@@ -189,6 +189,19 @@ func TestStatusLine(t *testing.T) {
 	if !g.RemoveStatusLine() || string(g.Bytes()) != "{\n}" {
 		t.Fatalf("got %q", g.Bytes())
 	}
+	// A person's own line that calls the HUD, as init advises when it keeps
+	// theirs, is still theirs; the line init wrote before is devlearn's.
+	mine := mustParse(t, `{"statusLine": {"type": "command", "command": "echo \"$(~/bin/git-branch.sh) | $(devlearn hud --stdin)\""}}`)
+	if changed, kept := mine.SetStatusLine(false); changed || kept == "" {
+		t.Fatal("a person's line with the HUD in it replaced")
+	}
+	if mine.RemoveStatusLine() {
+		t.Fatal("a person's line with the HUD in it removed")
+	}
+	old := mustParse(t, `{"statusLine": {"type": "command", "command": "command -v devlearn >/dev/null 2>&1 && exec devlearn hud --stdin || true"}}`)
+	if changed, _ := old.SetStatusLine(false); !changed || old.StatusLine() != StatusLineCommand {
+		t.Fatal("devlearn's earlier line not brought up to date")
+	}
 }
 
 func TestCommandsAreGuarded(t *testing.T) {
