@@ -4,6 +4,7 @@ package doctor
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -168,6 +169,16 @@ func hooks(in Inputs) Check {
 		}
 		registered = true
 		notes = append(notes, f.display)
+	}
+	// Claude Code's switch for every hook, in any of its settings files
+	// (the local one included): registered or not, none runs.
+	for _, f := range []string{in.Proj.Path(project.SettingsFile), in.Proj.Path(".claude/settings.local.json"), filepath.Join(in.ClaudeDir, "settings.json")} {
+		var s struct {
+			DisableAllHooks bool `json:"disableAllHooks"`
+		}
+		if data, err := os.ReadFile(f); err == nil && json.Unmarshal(data, &s) == nil && s.DisableAllHooks {
+			return fail(name, f+" sets disableAllHooks: Claude Code runs no hook, devlearn's neither", "remove disableAllHooks from "+f)
+		}
 	}
 	switch {
 	case unreadable:
