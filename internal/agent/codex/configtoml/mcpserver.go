@@ -289,12 +289,23 @@ func Unregister(data []byte) (out []byte, changed bool, err error) {
 	lines := strings.SplitAfter(string(data), "\n")
 	var kept []string
 	in := false
+	blank := func() bool { return len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" }
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if strings.HasPrefix(t, "[") {
 			in = t == header || strings.HasPrefix(t, "[mcp_servers.devlearn.")
+			if in {
+				continue
+			}
 		}
-		if !in {
+		switch {
+		case !in:
+			kept = append(kept, l)
+		case strings.HasPrefix(t, "#"):
+			// A comment below devlearn's keys is the person's (one written
+			// before the next table they added): it stays.
+			kept = append(kept, l)
+		case t == "" && !blank():
 			kept = append(kept, l)
 		}
 	}

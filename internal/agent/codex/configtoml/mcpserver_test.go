@@ -89,3 +89,21 @@ func TestRegisterRefusesWhatItCannotEdit(t *testing.T) {
 		t.Errorf("a broken file is not named with its line: %v", err)
 	}
 }
+
+// What a person wrote after devlearn's table (a comment before their next
+// table) stays when the table goes, and no blank line is doubled.
+func TestUnregisterKeepsCommentsAfterTheTable(t *testing.T) {
+	mine := "[mcp_servers.github]\ncommand = \"gh-mcp\"\n"
+	out, _, _, err := Register([]byte(mine))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := "\n# --- profiles (mine) ---\n[profiles.fast]\nmodel = \"o4-mini\"\n"
+	back, changed, err := Unregister(append(out, later...))
+	if err != nil || !changed {
+		t.Fatalf("Unregister: %v %v", changed, err)
+	}
+	if want := mine + later; string(back) != want {
+		t.Errorf("got\n%q\nwant\n%q", back, want)
+	}
+}
