@@ -83,6 +83,22 @@ func (a *Agent) For(getenv func(string) string) hook.Codec {
 	return a.Codec
 }
 
+// Files lists the project files init writes for the agents besides
+// Claude Code's (project.Written has those): each one's hooks and MCP
+// servers, and the .mcp.json Claude Code reads. A symbolic link at one is
+// refused before anything is written, as at every file devlearn writes.
+func Files() []string {
+	out := []string{settings.MCPFile}
+	for _, a := range all {
+		for _, f := range []string{a.HookFile, a.MCPFile} {
+			if f != "" && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // Lookup finds an agent by its command-line name.
 func Lookup(name string) (*Agent, bool) {
 	for _, a := range all {

@@ -135,7 +135,7 @@ func runInit(env *Env, opts *initOptions) error {
 	}
 	// A link where devlearn writes would stop every write there, or carry
 	// it out of the repository: refused before anything is written.
-	if found := p.Links(); len(found) > 0 {
+	if found := p.Links(agent.Files()...); len(found) > 0 {
 		var where []string
 		for _, le := range found {
 			where = append(where, "  "+le.Where())

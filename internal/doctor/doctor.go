@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/agent"
 	"github.com/devlearn/devlearn/internal/agentver"
 	"github.com/devlearn/devlearn/internal/config"
 	"github.com/devlearn/devlearn/internal/directives"
@@ -103,7 +104,7 @@ func fail(name, detail, fix string) Check {
 // a repository may be an attempt to make devlearn write elsewhere.
 func links(in Inputs) Check {
 	const name = "no symbolic links where devlearn writes"
-	found := in.Proj.Links()
+	found := in.Proj.Links(agent.Files()...)
 	if len(found) == 0 {
 		return ok(name, "none in .memory, .claude, .gitattributes or the per-clone state")
 	}

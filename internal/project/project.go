@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/safefile"
@@ -120,7 +121,10 @@ var Written = []string{
 // .memory/, and anywhere in the per-clone state. A repository can commit
 // such a link to carry devlearn's writes out of it; every write refuses
 // them, and this names them all at once, for init and doctor.
-func (p *Project) Links() []*safefile.LinkError {
+//
+// also names more files devlearn writes, relative to the root (the other
+// agents' hook and MCP files, which this package does not know).
+func (p *Project) Links(also ...string) []*safefile.LinkError {
 	var out []*safefile.LinkError
 	seen := map[string]bool{}
 	add := func(err error) {
@@ -130,7 +134,7 @@ func (p *Project) Links() []*safefile.LinkError {
 			out = append(out, le)
 		}
 	}
-	for _, rel := range Written {
+	for _, rel := range append(slices.Clone(Written), also...) {
 		add(safefile.CheckNoLink(p.Root, p.Path(rel)))
 	}
 	walk := func(root, dir string) {
