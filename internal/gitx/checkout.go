@@ -262,12 +262,12 @@ func fileMatches(s storer.EncodedObjectStorer, abs string, e entry, ie *index.En
 // the merge driver merges two sides, never left alone: leaving the file
 // as it was would drop the merged lines from the checkout. The index
 // entries follow the files.
-func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error) {
+func (c *checkout) apply(ctx context.Context, ups []pathUpdate) (written, skipped []string, err error) {
 	for _, u := range ups {
 		if err := safePath(c.w.Root, u.path); err != nil {
 			return written, skipped, err
 		}
-		done, err := c.applyOne(u)
+		done, err := c.applyOne(ctx, u)
 		if err != nil {
 			return written, skipped, err
 		}
@@ -281,13 +281,13 @@ func (c *checkout) apply(ups []pathUpdate) (written, skipped []string, err error
 }
 
 // applyOne moves one path (apply); done is false when it was left alone.
-func (c *checkout) applyOne(u pathUpdate) (done bool, err error) {
+func (c *checkout) applyOne(ctx context.Context, u pathUpdate) (done bool, err error) {
 	abs := filepath.Join(c.w.Root, filepath.FromSlash(u.path))
 	if c.recovering {
 		removeStaleTemps(c.w.Root, abs)
 	}
 	if lock := c.appendLock(u.path); lock != "" {
-		unlock, err := jsonl.Lock(context.Background(), lock)
+		unlock, err := jsonl.Lock(ctx, lock)
 		if err != nil {
 			return false, err
 		}

@@ -399,7 +399,7 @@ func (m *merger) refuseDirty(co *checkout, ups []pathUpdate) error {
 func (m *merger) complete(ctx context.Context, co *checkout, ups []pathUpdate, tip plumbing.Hash) error {
 	res := m.res
 	if co != nil {
-		written, skipped, err := co.apply(ups)
+		written, skipped, err := co.apply(ctx, ups)
 		res.Updated, res.Skipped = written, skipped
 		if err != nil {
 			return fmt.Errorf("%s moved to %s, but updating the files of %s failed: %w (fix that, then run devlearn merge or task done again: it finishes this merge first)", res.Base, short(tip), res.Checkout, err)
