@@ -25,6 +25,9 @@ type Sessions struct {
 // sightings of bug and feedback sessions by classify.weight. ask is the
 // LLM route for a session the rules cannot tell (nil: none).
 func Watch(pl *ingest.Pipeline, ask func(request string) (string, error)) *Sessions {
+	if pl.DryRun {
+		ask = nil // a dry run spends nothing: no model is asked
+	}
 	sc := &Sessions{seen: map[string]Session{}, ask: ask}
 	pl.OnSession = func(s *ingest.Session) {
 		c := classifySession(s.Channels, pl.Now)
