@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -76,7 +77,7 @@ const maxCwdRecords = 200
 
 // firstCwd returns the cwd of the first record that names one.
 func firstCwd(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"regexp"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/lesson"
 	"github.com/devlearn/devlearn/internal/observe"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -69,7 +69,7 @@ var (
 func ScanUses(paths []string) ([]Use, error) {
 	var out []Use
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := safefile.OpenRegular(p)
 		if err != nil {
 			return nil, err
 		}

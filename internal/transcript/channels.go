@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
 	"github.com/devlearn/devlearn/internal/redact"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/textcut"
 )
 
@@ -802,7 +802,7 @@ func Read(r io.Reader, name string, opt Options) (*Channels, error) {
 func ReadFiles(paths []string, opt Options) (*Channels, error) {
 	ch := &Channels{}
 	for _, p := range paths {
-		f, err := os.Open(p)
+		f, err := safefile.OpenRegular(p)
 		if err != nil {
 			return nil, fmt.Errorf("read transcript: %w", err)
 		}

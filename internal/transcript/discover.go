@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 )
 
 // Files are the transcript files of one session: the main conversation and
@@ -145,7 +146,7 @@ func Subagents(mainPath string) ([]string, error) {
 
 // firstSessionID reads records until one carries a session id.
 func firstSessionID(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return "", err
 	}

@@ -21,7 +21,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -31,6 +30,7 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -69,7 +69,7 @@ func isClaudeHistory(path string) bool {
 }
 
 func loadClaudeHistory(path string) (*claudeHistory, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read prompt history: %w", err)
 	}

@@ -28,7 +28,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -41,6 +40,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/agent/codex"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -419,7 +419,7 @@ func sandboxOutput(rest string) string {
 
 // openRollout opens a rollout, decompressing one that ends in .zst.
 func openRollout(path string) (io.ReadCloser, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}

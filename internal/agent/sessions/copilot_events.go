@@ -18,7 +18,6 @@ package sessions
 import (
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -27,6 +26,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -67,7 +67,7 @@ var copilotTools = map[string]string{"bash": "Bash", "view": "Read", "create": "
 
 // readCopilotFile reads the session log at path.
 func readCopilotFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read session log: %w", err)
 	}

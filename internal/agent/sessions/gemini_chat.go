@@ -51,6 +51,7 @@ import (
 
 	"github.com/devlearn/devlearn/internal/agent/gemini"
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -83,7 +84,7 @@ type record struct {
 
 // readGeminiChatFile reads the chat at path.
 func readGeminiChatFile(path string, opt transcript.Options) (*transcript.Channels, error) {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read chat: %w", err)
 	}
@@ -259,7 +260,7 @@ func isGeminiChat(path string) bool {
 	if !strings.HasPrefix(base, "session-") || !(strings.HasSuffix(base, ".jsonl") || strings.HasSuffix(base, ".json")) {
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return false
 	}
@@ -300,7 +301,7 @@ func findGemini(home, root string) ([]string, error) {
 	sum := sha256.Sum256([]byte(root))
 	hashed := hex.EncodeToString(sum[:])
 	slugs := map[string]bool{}
-	if data, err := os.ReadFile(filepath.Join(home, "projects.json")); err == nil {
+	if data, err := safefile.ReadRegular(filepath.Join(home, "projects.json")); err == nil {
 		var reg struct {
 			Projects map[string]string `json:"projects"`
 		}
@@ -323,7 +324,7 @@ func findGemini(home, root string) ([]string, error) {
 		}
 		dir := filepath.Join(home, "tmp", e.Name())
 		ours := e.Name() == hashed || slugs[e.Name()]
-		if data, err := os.ReadFile(filepath.Join(dir, ".project_root")); err == nil {
+		if data, err := safefile.ReadRegular(filepath.Join(dir, ".project_root")); err == nil {
 			ours = ours || inside(strings.TrimSpace(string(data)), root)
 		}
 		if !ours {

@@ -15,6 +15,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/devlearn/devlearn/internal/jsonl"
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -67,7 +68,7 @@ var lenient = jsonv2.JoinOptions(jsontext.AllowInvalidUTF8(true), jsontext.Allow
 // all, and ingesting it again adds nothing; they carry no session id
 // either (see conversation).
 func readGeminiCheckpoint(path string, opt transcript.Options) (*transcript.Channels, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoint: %w", err)
 	}
@@ -414,7 +415,7 @@ func isGeminiCheckpoint(path string) bool {
 // startsAs reports whether the JSON file at path starts as start says,
 // reading no further than it does.
 func startsAs(path string, start func(*jsontext.Decoder) bool) bool {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return false
 	}

@@ -2,13 +2,13 @@ package sessions
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -45,7 +45,7 @@ type geminiPromptLog struct {
 // the tool calls too, and a prompt read from both would count twice. The
 // cwd is the project's root when the folder names it (.project_root).
 func loadGeminiPrompts(path string) (*geminiPromptLog, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.ReadRegular(path)
 	if err != nil {
 		return nil, fmt.Errorf("read prompt log: %w", err)
 	}
@@ -56,7 +56,7 @@ func loadGeminiPrompts(path string) (*geminiPromptLog, error) {
 	dir := filepath.Dir(path)
 	held := heldBeside(dir)
 	l := &geminiPromptLog{name: path, prompts: map[string][]prompt{}}
-	if root, err := os.ReadFile(filepath.Join(dir, ".project_root")); err == nil {
+	if root, err := safefile.ReadRegular(filepath.Join(dir, ".project_root")); err == nil {
 		l.cwd = strings.TrimSpace(string(root))
 	}
 	for i, v := range raw {

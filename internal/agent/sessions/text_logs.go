@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/devlearn/devlearn/internal/safefile"
 	"github.com/devlearn/devlearn/internal/transcript"
 )
 
@@ -32,7 +33,7 @@ func textFormat(path string, strict bool) (string, Reader) {
 	if ext != ".md" && ext != ".markdown" && ext != ".txt" && ext != ".log" && ext != "" {
 		return "", nil
 	}
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return "", nil
 	}
@@ -118,7 +119,7 @@ func nameID(path string) string {
 // extension, its time the one the name gives, else its modification time
 // (the log itself may give others, record by record).
 func textLog(path string) (f *os.File, id string, at time.Time, err error) {
-	f, err = os.Open(path)
+	f, err = safefile.OpenRegular(path)
 	if err != nil {
 		return nil, "", time.Time{}, fmt.Errorf("read transcript: %w", err)
 	}
@@ -167,7 +168,7 @@ func eachLine(r io.Reader, b *builder, name string, read func(n int, line string
 // firstLine is the first line of the file at path (at most 1 MB of it),
 // trimmed; nil when it cannot be read.
 func firstLine(path string) []byte {
-	f, err := os.Open(path)
+	f, err := safefile.OpenRegular(path)
 	if err != nil {
 		return nil
 	}
