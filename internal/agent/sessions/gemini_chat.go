@@ -227,7 +227,17 @@ func geminiTool(called string, raw jsontext.Value) (name, command string, paths 
 
 // text is the text of a PartListUnion: a string, a part {text}, or a
 // list of them; other parts (function calls, images) are skipped.
-func geminiText(v jsontext.Value) string {
+func geminiText(v jsontext.Value) string { return geminiTextIn(v, 0) }
+
+// maxPartDepth is how deep lists of parts are read: a part list holds
+// parts, not lists of lists, and each level read copies what is below it
+// (a result nested four thousand deep took 4 GB).
+const maxPartDepth = 4
+
+func geminiTextIn(v jsontext.Value, depth int) string {
+	if depth > maxPartDepth {
+		return ""
+	}
 	var s string
 	if jsonv2.Unmarshal(v, &s) == nil {
 		return s
@@ -245,7 +255,7 @@ func geminiText(v jsontext.Value) string {
 	}
 	var out []string
 	for _, p := range parts {
-		if t := geminiText(p); t != "" {
+		if t := geminiTextIn(p, depth+1); t != "" {
 			out = append(out, t)
 		}
 	}

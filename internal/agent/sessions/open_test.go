@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // Every session file is opened through safefile.OpenRegular or
@@ -27,5 +30,22 @@ func TestSessionFilesOpenOnlyRegularFiles(t *testing.T) {
 				t.Errorf("%s:%d: %s", f, i+1, strings.TrimSpace(line))
 			}
 		}
+	}
+}
+
+// A tool result nested far deeper than a part list is read to a few
+// levels: each level read copied everything below it, and a 1 MB result
+// nested 4,000 deep took 4 GB.
+func TestGeminiTextIsReadToABoundedDepth(t *testing.T) {
+	deep := strings.Repeat("[", 4000) + `"` + strings.Repeat("A", 1<<20) + `"` + strings.Repeat("]", 4000)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	geminiText(jsontext.Value(deep))
+	runtime.ReadMemStats(&after)
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
+		t.Fatalf("%d MB allocated for a 1 MB value", n>>20)
+	}
+	if got := geminiText(jsontext.Value(`[{"text":"a"},["b"],"c"]`)); got != "a\nb\nc" {
+		t.Fatalf("a part list: %q", got)
 	}
 }
