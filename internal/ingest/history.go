@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/devlearn/devlearn/internal/extract"
@@ -47,8 +48,14 @@ type History struct {
 
 // HistorySession is one session's part.
 type HistorySession struct {
-	ID       string            `json:"id"`
-	At       string            `json:"at"` // its latest record's time
+	ID string `json:"id"`
+	At string `json:"at"` // its latest record's time
+	// Read is when this clone last read the session: a session months old,
+	// read today (a backlog ingested), is kept as long as a recent one, or
+	// what Extracted and Passed remember of it would be forgotten at once,
+	// and the next ingest would ask the model again and record its
+	// rewording as new lessons.
+	Read     string            `json:"read,omitempty"`
 	Requests []extract.Request `json:"requests,omitempty"`
 	// Missing are the project paths its reads did not find: one not found
 	// in several sessions is a reference gone stale (extract.StalePaths).
@@ -91,10 +98,11 @@ func LoadHistory(path string) (*History, error) {
 
 // Put records a session's requests and paths not found, replacing what
 // an earlier ingestion of the same session recorded.
-func (h *History) Put(id string, at time.Time, r extract.Result) {
+func (h *History) Put(id string, at, now time.Time, r extract.Result) {
 	s := HistorySession{
 		ID:       id,
 		At:       at.UTC().Format(time.RFC3339),
+		Read:     now.UTC().Format(time.RFC3339),
 		Requests: r.Requests[:min(len(r.Requests), HistoryMaxRequests)],
 		Missing:  r.Missing[:min(len(r.Missing), HistoryMaxMissing)],
 	}
@@ -163,11 +171,16 @@ func (h *History) Results() []extract.Result {
 	return out
 }
 
-// Prune keeps the sessions of the last HistoryMaxAge before now, the
-// newest HistoryMaxSessions of them, oldest first.
+// Prune keeps the sessions active or read in the last HistoryMaxAge before
+// now, the most recent HistoryMaxSessions of them, oldest first.
 func (h *History) Prune(now time.Time) {
 	cutoff := now.Add(-HistoryMaxAge).UTC().Format(time.RFC3339)
-	h.Sessions = slices.DeleteFunc(h.Sessions, func(s HistorySession) bool { return s.At < cutoff })
+	h.Sessions = slices.DeleteFunc(h.Sessions, func(s HistorySession) bool { return s.recent() < cutoff })
+	if n := len(h.Sessions); n > HistoryMaxSessions {
+		// The ones read or active last are kept.
+		slices.SortStableFunc(h.Sessions, func(a, b HistorySession) int { return strings.Compare(a.recent(), b.recent()) })
+		h.Sessions = h.Sessions[n-HistoryMaxSessions:]
+	}
 	slices.SortStableFunc(h.Sessions, func(a, b HistorySession) int {
 		if a.At != b.At {
 			if a.At < b.At {
@@ -183,10 +196,10 @@ func (h *History) Prune(now time.Time) {
 		}
 		return 0
 	})
-	if n := len(h.Sessions); n > HistoryMaxSessions {
-		h.Sessions = h.Sessions[n-HistoryMaxSessions:]
-	}
 }
+
+// recent is the later of a session's last record and its last reading.
+func (s HistorySession) recent() string { return max(s.At, s.Read) }
 
 // Save writes the history atomically, below root (the clone's git folder).
 // Callers hold the worker lock.

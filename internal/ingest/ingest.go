@@ -289,7 +289,7 @@ func (p *Pipeline) Run(ctx context.Context, sources []Source) (*Result, error) {
 				obs = append(obs, o)
 			}
 		}
-		hist.Put(sess.ID, at, sess.Rules)
+		hist.Put(sess.ID, at, p.Now, sess.Rules)
 		for _, name := range extracted {
 			hist.MarkExtracted(sess.ID, name)
 		}

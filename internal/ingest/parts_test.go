@@ -117,10 +117,14 @@ func TestHistoryIsBounded(t *testing.T) {
 	h := &History{Version: historyVersion}
 	reqs := extract.Result{Requests: make([]extract.Request, HistoryMaxRequests+10), Missing: make([]extract.Missing, HistoryMaxMissing+10)}
 	for i := 0; i < HistoryMaxSessions+20; i++ {
-		h.Put(fmt.Sprintf("s%03d", i), now.Add(-time.Duration(HistoryMaxSessions+20-i)*time.Minute), reqs)
+		at := now.Add(-time.Duration(HistoryMaxSessions+20-i) * time.Minute)
+		h.Put(fmt.Sprintf("s%03d", i), at, at, reqs)
 	}
-	h.Put("old", now.Add(-HistoryMaxAge-time.Hour), reqs)
-	h.Put("s005", now, extract.Result{Requests: reqs.Requests[:1]}) // ingested again: replaced, and now the newest
+	long := now.Add(-HistoryMaxAge - time.Hour)
+	h.Put("old", long, long, reqs)
+	h.Put("backlog", long, now, reqs) // months old, read today: remembered
+	h.MarkExtracted("backlog", "llm")
+	h.Put("s005", now, now, extract.Result{Requests: reqs.Requests[:1]}) // ingested again: replaced, and now the newest
 	h.Prune(now)
 	if len(h.Sessions) != HistoryMaxSessions {
 		t.Fatalf("%d sessions kept", len(h.Sessions))
@@ -129,6 +133,9 @@ func TestHistoryIsBounded(t *testing.T) {
 		if s.ID == "old" || s.ID == "s000" || len(s.Requests) > HistoryMaxRequests || len(s.Missing) > HistoryMaxMissing {
 			t.Fatalf("kept %s with %d requests", s.ID, len(s.Requests))
 		}
+	}
+	if h.ExtractedAt("backlog", "llm") == "" {
+		t.Fatal("a session read today forgot that the model read it")
 	}
 	if last := h.Sessions[len(h.Sessions)-1]; last.ID != "s005" || len(last.Requests) != 1 {
 		t.Fatalf("newest: %s", last.ID)
