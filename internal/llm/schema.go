@@ -111,6 +111,24 @@ func validateItem(raw json.RawMessage) (item, error) {
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return it, fmt.Errorf("does not match the schema: /: want object")
 	}
+	// The schema's names exactly, and no null: encoding/json matches field
+	// names whatever their case ("TYPE", or "patteRN" after "pattern"
+	// overriding it) and reads null as absent, where the schema refuses
+	// both.
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &keys); err != nil {
+		return it, fmt.Errorf("not an observation: %v", err)
+	}
+	for k, v := range keys {
+		switch k {
+		case "id", "type", "pattern", "details", "evidence", "quality_ok":
+		default:
+			return it, fmt.Errorf("does not match the schema: /: additional properties are not allowed (%q)", k)
+		}
+		if string(bytes.TrimSpace(v)) == "null" {
+			return it, fmt.Errorf("does not match the schema: /%s: got null", k)
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(trimmed))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&in); err != nil {

@@ -31,7 +31,7 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(1))
 	values := map[string][]string{
-		"id":         {`"obs_abcdef"`, `"OBS_X"`, `"obs_"`, `1`, `"obs_0123456789ab"`},
+		"id":         {`"obs_abcdef"`, `"OBS_X"`, `"obs_"`, `1`, `"obs_0123456789ab"`, `null`},
 		"type":       {`"pitfall"`, `"workflow"`, `"Pitfall"`, `"lesson"`, `3`, `null`},
 		"pattern":    {`"p"`, `""`, `"   "`, `"` + strings.Repeat("a", 300) + `"`, `"` + strings.Repeat("a", 301) + `"`, `"é"`, `7`},
 		"details":    {`""`, `"d"`, `"` + strings.Repeat("d", 4001) + `"`, `false`},
@@ -51,7 +51,14 @@ func TestValidatorAgreesWithJSONSchema(t *testing.T) {
 				continue
 			}
 			vs := values[k]
-			parts = append(parts, fmt.Sprintf("%q:%s", k, vs[r.Intn(len(vs))]))
+			name := k
+			if r.Intn(12) == 0 {
+				name = strings.ToUpper(k) // a name in another case is another name
+			}
+			parts = append(parts, fmt.Sprintf("%q:%s", name, vs[r.Intn(len(vs))]))
+			if k == "pattern" && r.Intn(12) == 0 {
+				parts = append(parts, fmt.Sprintf("%q:%s", "patteRN", `"q"`))
+			}
 		}
 		raw := "{" + strings.Join(parts, ",") + "}"
 		v, err := jsonschema.UnmarshalJSON(strings.NewReader(raw))
