@@ -221,11 +221,19 @@ func routes(in Inputs) Check {
 	if err != nil {
 		return fail(name, err.Error(), "")
 	}
+	fix := "devlearn init (then commit .gitattributes)"
+	if data, err := os.ReadFile(in.Proj.Path(register.AttributesFile)); err == nil {
+		if _, added := register.WithRoutes(data); len(added) == 0 && len(missing) > 0 {
+			// devlearn's lines are there, and something read after them
+			// wins: init would change nothing.
+			fix = fmt.Sprintf("a line after devlearn's in .gitattributes, or a .gitattributes in a folder of these files, gives them another merge driver: remove it ('git check-attr -a -- %s' shows what applies), then commit", missing[0])
+		}
+	}
 	switch {
 	case len(missing) == len(register.SamplePaths):
-		return fail(name, "no devlearn file is routed to merge=devlearn: git merges them line by line", "devlearn init (then commit .gitattributes)")
+		return fail(name, "no devlearn file is routed to merge=devlearn: git merges them line by line", fix)
 	case len(missing) > 0:
-		return fail(name, fmt.Sprintf("%d %s not routed to merge=devlearn: %s", len(missing), pluralWord(len(missing), "file is", "files are"), strings.Join(missing, ", ")), "devlearn init (then commit .gitattributes)")
+		return fail(name, fmt.Sprintf("%d %s not routed to merge=devlearn: %s", len(missing), pluralWord(len(missing), "file is", "files are"), strings.Join(missing, ", ")), fix)
 	}
 	return ok(name, fmt.Sprintf("all %d kinds of devlearn file go to merge=devlearn", len(register.SamplePaths)))
 }
