@@ -407,6 +407,12 @@ func (in *Init) statusLine(find func() (string, error), replace bool) {
 		in.fail("user settings", err)
 		return
 	}
+	if fi, err := os.Lstat(path); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+		// Said here, as a step of the plan: refused by the writer, it
+		// stopped init halfway, the merge driver unregistered.
+		in.fail(path, fmt.Errorf("%s is a symbolic link, and devlearn never writes through one: set its \"statusLine\" command yourself to %q", path, settings.StatusLineCommand))
+		return
+	}
 	d, err := ReadHookFile(path, path, settings.Claude)
 	if err != nil {
 		in.fail(path, fmt.Errorf("%w (left untouched)", err))
