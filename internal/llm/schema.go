@@ -123,7 +123,7 @@ func validateItem(raw json.RawMessage) (item, error) {
 		switch k {
 		case "id", "type", "pattern", "details", "evidence", "quality_ok":
 		default:
-			return it, fmt.Errorf("does not match the schema: /: additional properties are not allowed (%q)", k)
+			return it, fmt.Errorf("does not match the schema: /: additional properties are not allowed (unknown field %q)", k)
 		}
 		if string(bytes.TrimSpace(v)) == "null" {
 			return it, fmt.Errorf("does not match the schema: /%s: got null", k)
