@@ -347,13 +347,10 @@ func (c *checkout) applyOne(ctx context.Context, u pathUpdate) (done bool, err e
 // for a file no devlearn process appends to.
 func (c *checkout) appendLock(rel string) string {
 	p := &project.Project{Root: c.w.Root, GitDir: c.w.GitDir, CommonDir: c.common}
-	switch {
-	case rel == project.LogFile, path.Dir(rel) == project.TasksDir && strings.HasSuffix(rel, ".jsonl"):
-		return p.LockPath(rel)
-	case rel == project.EvolutionLog:
+	if rel == project.EvolutionLog {
 		return p.LockPath(path.Dir(project.EvolutionLog)) // the one writer's lock
 	}
-	return ""
+	return p.AppendLock(rel)
 }
 
 // mergeAppended brings one of devlearn's logs that someone appended to

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -187,6 +188,18 @@ func (p *Project) WorktreeID() string {
 func (p *Project) LockPath(rel string) string {
 	name := strings.NewReplacer("/", "_", "\\", "_", ".", "_").Replace(filepath.ToSlash(rel))
 	return p.StatePath("locks", p.WorktreeID(), name+".lock")
+}
+
+// AppendLock is the lock the appenders of the project file rel take (the
+// learning log, a task's log), "" for a file nobody appends to: whoever
+// replaces such a file whole (a revert, a merge's checkout) takes it too,
+// so that no line appended meanwhile is lost. The audit log is the one
+// writer's, under that writer's own lock.
+func (p *Project) AppendLock(rel string) string {
+	if rel == LogFile || path.Dir(rel) == TasksDir && strings.HasSuffix(rel, ".jsonl") {
+		return p.LockPath(rel)
+	}
+	return ""
 }
 
 // Rel returns path relative to the root with forward slashes, as stored in

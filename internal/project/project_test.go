@@ -172,3 +172,17 @@ func TestMergeUnderway(t *testing.T) {
 		t.Fatal("this checkout's journal")
 	}
 }
+
+// The logs that are appended to under a lock are the learning log and the
+// task logs, each under the lock its appenders take.
+func TestAppendLock(t *testing.T) {
+	p := &Project{Root: "/r", GitDir: "/r/.git", CommonDir: "/r/.git"}
+	for rel, want := range map[string]string{
+		LogFile: p.LockPath(LogFile), TasksDir + "/t.jsonl": p.LockPath(TasksDir + "/t.jsonl"),
+		DecisionsFile: "", EvolutionLog: "", TasksDir + "/notes.md": "",
+	} {
+		if got := p.AppendLock(rel); got != want {
+			t.Errorf("AppendLock(%s) = %q, want %q", rel, got, want)
+		}
+	}
+}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
-	"strings"
 
 	"github.com/devlearn/devlearn/internal/evolve"
 	"github.com/devlearn/devlearn/internal/jsonl"
@@ -113,21 +111,21 @@ func (r *Reverter) Run(ctx context.Context, id string) (*Reverted, error) {
 // rename and is lost; the order is scrub's: the logs sorted, then the
 // writer's own lock, which the writer takes.
 func lockLogs(ctx context.Context, p *project.Project, changes []evolve.Change) (func(), error) {
-	var logs []string
+	var locks []string
 	for _, c := range changes {
-		if c.Path == project.LogFile || path.Dir(c.Path) == project.TasksDir && strings.HasSuffix(c.Path, ".jsonl") {
-			logs = append(logs, c.Path)
+		if l := p.AppendLock(c.Path); l != "" {
+			locks = append(locks, l)
 		}
 	}
-	slices.Sort(logs)
+	slices.Sort(locks)
 	var unlocks []func() error
 	release := func() {
 		for i := len(unlocks) - 1; i >= 0; i-- {
 			unlocks[i]()
 		}
 	}
-	for _, rel := range slices.Compact(logs) {
-		unlock, err := jsonl.Lock(ctx, p.LockPath(rel))
+	for _, lock := range slices.Compact(locks) {
+		unlock, err := jsonl.Lock(ctx, lock)
 		if err != nil {
 			release()
 			return nil, err
