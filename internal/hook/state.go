@@ -499,7 +499,7 @@ func appendLine(root, path string, line []byte, perm os.FileMode) error {
 		return err
 	}
 	buf := make([]byte, 0, len(line)+2)
-	if torn(f) {
+	if fi, err := f.Stat(); err == nil && jsonl.Torn(f, fi.Size()) {
 		// A write cut short (a crash, a full disk) left a line without its
 		// end: this one starts on its own, or the reader would take both
 		// for one broken line and lose this one too.
@@ -512,17 +512,6 @@ func appendLine(root, path string, line []byte, perm os.FileMode) error {
 		return werr
 	}
 	return cerr
-}
-
-// torn reports a file whose last byte does not end a line.
-func torn(f *os.File) bool {
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
-		return false
-	}
-	var b [1]byte
-	_, err = f.ReadAt(b[:], fi.Size()-1)
-	return err == nil && b[0] != '\n'
 }
 
 // Log is the hooks' worker log: a hook never prints its errors (they

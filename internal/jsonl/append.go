@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -81,20 +82,28 @@ func repairTail(f *os.File) error {
 	if err != nil || fi.Size() == 0 {
 		return err
 	}
-	last := make([]byte, 1)
-	r, err := os.Open(f.Name())
+	r, err := os.Open(f.Name()) // f is opened to write only
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	if _, err := r.ReadAt(last, fi.Size()-1); err != nil {
-		return err
-	}
-	if last[0] == '\n' {
+	if !Torn(r, fi.Size()) {
 		return nil
 	}
 	_, err = f.Write([]byte{'\n'})
 	return err
+}
+
+// Torn reports whether the size bytes r holds end inside a line: a writer
+// stopped before its newline. The next line written must start on a line
+// of its own, or a reader takes both for one bad line.
+func Torn(r io.ReaderAt, size int64) bool {
+	if size == 0 {
+		return false
+	}
+	var last [1]byte
+	_, err := r.ReadAt(last[:], size-1)
+	return err == nil && last[0] != '\n'
 }
 
 // ErrNotExist is returned by readers for a log that was never written.
